@@ -1,0 +1,39 @@
+/* cli.h: what the subcommands of the kifu tool share. */
+#ifndef KIFU_CLI_H
+#define KIFU_CLI_H
+
+#include <stdio.h>
+
+#include "kifu.h"
+
+/* Exit codes, distinct per kind of failure. */
+enum {
+    EXIT_OK = 0,
+    EXIT_INPUT = 1,    /* an input was bad: syntax, encoding, illegal move, bad SFEN */
+    EXIT_USAGE = 2,    /* bad command line */
+    EXIT_IO = 3,       /* a file could not be read or written */
+    EXIT_INTERNAL = 4, /* out of memory or a bug */
+};
+
+typedef int (*cli_command_fn)(int argc, char **argv);
+
+int cmd_convert(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_perft(int argc, char **argv);
+int cmd_moves(int argc, char **argv);
+
+/* Print "kifu: <formatted error>" to stderr. */
+void cli_print_error(const kifu_error *err);
+/* Exit code for a library error code. */
+int cli_exit_code(int kifu_code);
+/* Is argv[i] "-h" or "--help"? */
+int cli_wants_help(int argc, char **argv);
+
+/* Write bytes to path atomically (temp file in the same directory, then rename), or to
+ * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
+int cli_write_file(const char *path, const void *data, size_t len);
+
+#endif

@@ -1,0 +1,78 @@
+/* main.c: the kifu command: subcommand dispatch and the top-level usage. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct {
+    const char *name;
+    cli_command_fn fn;
+    const char *summary;
+} commands[] = {
+    {"convert", cmd_convert, "convert records between KIF, KI2, CSA, JKF, SFEN"},
+    {"validate", cmd_validate, "read and check records without writing"},
+    {"show", cmd_show, "print the board of a record at a ply"},
+    {"replay", cmd_replay, "step through a record interactively"},
+    {"play", cmd_play, "two players at one terminal"},
+    {"perft", cmd_perft, "count leaf nodes of the legal move tree"},
+    {"moves", cmd_moves, "list the legal moves of a position"},
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: kifu <command> [options] [args]\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'kifu <command> --help' describes a command. kifu %s\n", kifu_version_string());
+}
+
+void cli_print_error(const kifu_error *err)
+{
+    char buf[1024];
+    fprintf(stderr, "kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
+}
+
+int cli_exit_code(int code)
+{
+    switch (code) {
+    case KIFU_OK: return EXIT_OK;
+    case KIFU_ERR_IO: return EXIT_IO;
+    case KIFU_ERR_NOMEM: return EXIT_INTERNAL;
+    case KIFU_ERR_ARG: return EXIT_USAGE;
+    default: return EXIT_INPUT;
+    }
+}
+
+int cli_wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--") == 0)
+            return 0;
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+            return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("kifu %s\n", kifu_version_string());
+        return EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].fn(argc - 1, argv + 1);
+    fprintf(stderr, "kifu: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

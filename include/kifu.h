@@ -1,0 +1,482 @@
+/* kifu.h: the one public header of libkifu, a library for shogi game records.
+ *
+ * Conventions:
+ * - Every type but the small value structs (kifu_error, kifu_move, kifu_time, kifu_board,
+ *   the option structs) is opaque.
+ * - Functions that can fail take a `kifu_error *` (NULL allowed; the first error wins) and
+ *   return NULL or -1 on failure.
+ * - Ownership is stated on each function: "borrowed" pointers live as long as their owner;
+ *   "new" strings and arrays are released with kifu_free(); records with kifu_record_free().
+ * - All text crossing this API is UTF-8. Byte buffers given to readers may be in any
+ *   supported encoding; writers return bytes in the encoding asked for.
+ * - Squares are (x, y) with x the file 1..9 (right to left from sente's side) and y the
+ *   rank 1..9 (top to bottom), as in JKF and KIF.
+ */
+#ifndef KIFU_H
+#define KIFU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(KIFU_BUILDING) && defined(__GNUC__)
+#define KIFU_EXPORT __attribute__((visibility("default")))
+#else
+#define KIFU_EXPORT
+#endif
+
+#define KIFU_VERSION_MAJOR 0
+#define KIFU_VERSION_MINOR 1
+#define KIFU_VERSION_PATCH 0
+#define KIFU_VERSION_STRING "0.1.0"
+
+/** The library's version string, e.g. "0.1.0" (borrowed, static). */
+KIFU_EXPORT const char *kifu_version_string(void);
+
+/** Release memory the library handed out as "new" (strings, arrays). NULL is fine. */
+KIFU_EXPORT void kifu_free(void *p);
+
+/* ------------------------------------------------------------------------------------ */
+/* Errors                                                                                */
+
+typedef enum kifu_code {
+    KIFU_OK = 0,
+    KIFU_ERR_NOMEM,       /* out of memory */
+    KIFU_ERR_IO,          /* file could not be read or written */
+    KIFU_ERR_ARG,         /* bad argument from the caller */
+    KIFU_ERR_ENCODING,    /* bytes not valid in the encoding, or not representable */
+    KIFU_ERR_SYNTAX,      /* text does not follow the format */
+    KIFU_ERR_SCHEMA,      /* JSON is well-formed but not JKF */
+    KIFU_ERR_SFEN,        /* malformed SFEN / USI */
+    KIFU_ERR_ILLEGAL,     /* a move that the rules forbid */
+    KIFU_ERR_AMBIGUOUS,   /* a move that names more than one piece (KI2) */
+    KIFU_ERR_UNSUPPORTED, /* a construct or option this build does not handle */
+} kifu_code;
+
+/** Where and why something failed. Line and column are 1-based (0 = unknown); column counts
+ *  characters, offset counts bytes from the start of the input. Strings are NUL-terminated
+ *  and may be empty. */
+typedef struct kifu_error {
+    int code; /* kifu_code */
+    int line;
+    int column;
+    size_t offset;
+    char source[256];   /* file name or JSON path context, "" if none */
+    char expected[128]; /* what the reader expected, "" if not applicable */
+    char found[128];    /* what it found instead */
+    char message[512];  /* one full human-readable sentence, without the position prefix */
+} kifu_error;
+
+/** Reset an error to "no error". */
+KIFU_EXPORT void kifu_error_clear(kifu_error *err);
+
+/** Format "source:line:column: message" into buf (always NUL-terminated). Returns buf. */
+KIFU_EXPORT char *kifu_error_format(const kifu_error *err, char *buf, size_t cap);
+
+/** Name of a code, e.g. "syntax error" (static). */
+KIFU_EXPORT const char *kifu_code_name(int code);
+
+/* ------------------------------------------------------------------------------------ */
+/* Pieces, colors, squares                                                              */
+
+typedef enum kifu_color { KIFU_BLACK = 0, KIFU_WHITE = 1 } kifu_color; /* sente, gote */
+
+/* Piece kinds, numbered so that promoting is `| 8`. Hand pieces are FU..KI (1..7). */
+typedef enum kifu_piece {
+    KIFU_NO_PIECE = 0,
+    KIFU_FU = 1, KIFU_KY = 2, KIFU_KE = 3, KIFU_GI = 4,
+    KIFU_KA = 5, KIFU_HI = 6, KIFU_KI = 7, KIFU_OU = 8,
+    KIFU_TO = 9, KIFU_NY = 10, KIFU_NK = 11, KIFU_NG = 12,
+    KIFU_UM = 13, KIFU_RY = 14,
+} kifu_piece;
+
+/** CSA/JKF two-letter name of a kind ("FU" ... "RY"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_piece_csa(int piece);
+/** Kind from a CSA/JKF name ("FU"), or KIFU_NO_PIECE. */
+KIFU_EXPORT int kifu_piece_from_csa(const char *name);
+
+/** A whole position as plain data: 81 squares, hands and side to move. Square (x, y) is
+ *  sq[(x-1)*9 + (y-1)] (the JKF board[x-1][y-1] order). A square holds 0 when empty,
+ *  else kind | (color << 4). hands[c][k] counts kind k (1..7) in color c's hand. */
+typedef struct kifu_board {
+    uint8_t sq[81];
+    uint8_t hands[2][8];
+    uint8_t color; /* side to move */
+} kifu_board;
+
+#define KIFU_SQ(x, y) (((x) - 1) * 9 + ((y) - 1))
+
+/* ------------------------------------------------------------------------------------ */
+/* Moves and times                                                                      */
+
+/** A move as a record holds it: complete after normalization, partial before (a KI2 move
+ *  knows only its target, piece and relative word; a CSA move gives the piece after the
+ *  move). Fields mirror JKF's MoveFormat. */
+typedef struct kifu_move {
+    uint8_t color;          /* KIFU_BLACK or KIFU_WHITE */
+    uint8_t from_x, from_y; /* 0, 0: a drop, or unknown before normalization */
+    uint8_t to_x, to_y;     /* 0, 0 only when `same` is set and not yet resolved */
+    uint8_t piece;          /* kind before the move (JKF `piece`) */
+    uint8_t capture;        /* captured kind, 0 if none */
+    int8_t promote;         /* -1 absent, 0 false (could promote, did not), 1 true */
+    int8_t same;            /* -1 absent, 0 false, 1 true (JKF `same`) */
+    char relative[3];       /* JKF relative ("", "L", "RU", "H"...) */
+    uint8_t flags;          /* KIFU_MOVE_* below */
+} kifu_move;
+
+enum {
+    KIFU_MOVE_PIECE_AFTER = 1, /* `piece` is the kind after the move (CSA): to be resolved */
+    KIFU_MOVE_DROP = 2,        /* known to be a drop (打, or from 00) */
+    KIFU_MOVE_RAW = 4,         /* not normalized yet */
+    KIFU_MOVE_NO_COLOR = 8,    /* the source did not say the color */
+};
+
+/** A time span. h is -1 when the source gave no hour field (JKF `now` usually has none). */
+typedef struct kifu_time {
+    int h, m, s;
+    int ms; /* fraction of a second in milliseconds (CSA V3.0 decimals), else 0 */
+} kifu_time;
+
+/** Time used by a move: `now` for this move, `total` for the player so far. */
+typedef struct kifu_move_time {
+    kifu_time now;
+    kifu_time total;
+    uint8_t has_total; /* 0 when the source gave only `now` (the normalizer fills total) */
+} kifu_move_time;
+
+/** Total seconds of a time (ignoring ms). */
+KIFU_EXPORT long kifu_time_seconds(const kifu_time *t);
+/** A time from seconds, with h >= 0 when with_hours, else h = -1 and m may exceed 59. */
+KIFU_EXPORT kifu_time kifu_time_from_seconds(long seconds, int with_hours);
+
+/* ------------------------------------------------------------------------------------ */
+/* Records                                                                              */
+
+typedef struct kifu_record kifu_record;
+typedef struct kifu_node kifu_node;
+
+/* Handicap presets, in JKF order. KIFU_PRESET_NONE: the record gave no initial position
+ * (JKF `initial` absent, which means HIRATE). */
+typedef enum kifu_preset {
+    KIFU_PRESET_NONE = -1,
+    KIFU_PRESET_HIRATE = 0, KIFU_PRESET_KY, KIFU_PRESET_KY_R, KIFU_PRESET_KA,
+    KIFU_PRESET_HI, KIFU_PRESET_HIKY, KIFU_PRESET_2, KIFU_PRESET_3, KIFU_PRESET_4,
+    KIFU_PRESET_5, KIFU_PRESET_5_L, KIFU_PRESET_6, KIFU_PRESET_7_L, KIFU_PRESET_7_R,
+    KIFU_PRESET_8, KIFU_PRESET_10, KIFU_PRESET_OTHER,
+    KIFU_PRESET_COUNT_ /* 17 presets */
+} kifu_preset;
+
+/** JKF name of a preset ("HIRATE", "KY", ..., "OTHER"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_preset_name(int preset);
+/** Japanese name of a preset ("平手", "香落ち", ...), or NULL. Static. */
+KIFU_EXPORT const char *kifu_preset_japanese(int preset);
+/** Preset from a JKF name, or KIFU_PRESET_NONE. */
+KIFU_EXPORT int kifu_preset_from_name(const char *name);
+/** Fill `out` with the starting position of a preset (not OTHER). 0, or -1. */
+KIFU_EXPORT int kifu_preset_board(int preset, kifu_board *out);
+/** The preset whose starting position equals `b`, or KIFU_PRESET_OTHER. */
+KIFU_EXPORT int kifu_preset_match(const kifu_board *b);
+
+/** A new empty record: no header, no initial position, a root node without moves.
+ *  New; free with kifu_record_free. NULL when out of memory. */
+KIFU_EXPORT kifu_record *kifu_record_new(void);
+/** Free a record and every node, string and array it owns. NULL is fine. */
+KIFU_EXPORT void kifu_record_free(kifu_record *r);
+
+/* Header: ordered key/value pairs, file order kept, duplicate keys allowed. */
+KIFU_EXPORT size_t kifu_record_header_count(const kifu_record *r);
+/** Key and value of entry i (borrowed). -1 if i is out of range. */
+KIFU_EXPORT int kifu_record_header_at(const kifu_record *r, size_t i, const char **key,
+                                      const char **value);
+/** Value of the first entry with this key (borrowed), or NULL. */
+KIFU_EXPORT const char *kifu_record_header_get(const kifu_record *r, const char *key);
+/** Append an entry (key and value are copied). 0, or -1 on NOMEM. */
+KIFU_EXPORT int kifu_record_header_add(kifu_record *r, const char *key, const char *value);
+/** Replace the value of the first entry with this key, or append it. 0, or -1. */
+KIFU_EXPORT int kifu_record_header_set(kifu_record *r, const char *key, const char *value);
+
+/* Initial position. */
+KIFU_EXPORT int kifu_record_preset(const kifu_record *r);
+/** Set a preset (not OTHER); clears explicit data. 0, or -1 for a bad preset. */
+KIFU_EXPORT int kifu_record_set_preset(kifu_record *r, int preset);
+/** Set an explicit start (preset OTHER with data). The board is copied. 0, or -1. */
+KIFU_EXPORT int kifu_record_set_initial(kifu_record *r, const kifu_board *b);
+/** The start position as a board, preset or not (HIRATE when none was given). */
+KIFU_EXPORT void kifu_record_initial(const kifu_record *r, kifu_board *out);
+
+/* The move tree. The root node stands for the initial position (JKF moves[0]): it holds
+ * only comments. Every node's child 0 continues its line; children 1.. are forks, i.e.
+ * alternatives to child 0 (JKF `forks` on child 0). */
+typedef enum kifu_node_kind {
+    KIFU_NODE_ROOT = 0,
+    KIFU_NODE_MOVE = 1,
+    KIFU_NODE_SPECIAL = 2, /* an ending: TORYO, CHUDAN, ... or an unknown word verbatim */
+} kifu_node_kind;
+
+/** The root node (borrowed; never NULL). */
+KIFU_EXPORT kifu_node *kifu_record_root(const kifu_record *r);
+/** Number of nodes ever created in the record (ids are 0 .. count-1; see kifu_node_id). */
+KIFU_EXPORT size_t kifu_record_node_count(const kifu_record *r);
+
+KIFU_EXPORT int kifu_node_kind_of(const kifu_node *n);
+/** Stable small integer per node, unique in its record: index side tables with it. */
+KIFU_EXPORT size_t kifu_node_id(const kifu_node *n);
+/** Ply of the node: 0 for the root, 1 for the first move, ... (specials count). */
+KIFU_EXPORT int kifu_node_ply(const kifu_node *n);
+KIFU_EXPORT kifu_node *kifu_node_parent(const kifu_node *n);
+KIFU_EXPORT size_t kifu_node_child_count(const kifu_node *n);
+/** Child i (0 = main continuation, 1.. = forks), or NULL. Borrowed. */
+KIFU_EXPORT kifu_node *kifu_node_child(const kifu_node *n, size_t i);
+/** Child 0, or NULL at the end of the line. */
+KIFU_EXPORT kifu_node *kifu_node_next(const kifu_node *n);
+/** Index of n among its parent's children (0 for the root). */
+KIFU_EXPORT size_t kifu_node_index(const kifu_node *n);
+
+/** The move of a MOVE node (borrowed, editable in place), or NULL for other kinds. */
+KIFU_EXPORT kifu_move *kifu_node_move(kifu_node *n);
+KIFU_EXPORT const kifu_move *kifu_node_move_const(const kifu_node *n);
+/** The ending word of a SPECIAL node (borrowed), or NULL. */
+KIFU_EXPORT const char *kifu_node_special(const kifu_node *n);
+
+KIFU_EXPORT size_t kifu_node_comment_count(const kifu_node *n);
+KIFU_EXPORT const char *kifu_node_comment(const kifu_node *n, size_t i);
+/** Append a comment line (copied). 0, or -1. */
+KIFU_EXPORT int kifu_node_add_comment(kifu_record *r, kifu_node *n, const char *text);
+/** Remove all comments of n. */
+KIFU_EXPORT void kifu_node_clear_comments(kifu_node *n);
+
+/** KIF `&` bookmark names on the node. */
+KIFU_EXPORT size_t kifu_node_bookmark_count(const kifu_node *n);
+KIFU_EXPORT const char *kifu_node_bookmark(const kifu_node *n, size_t i);
+KIFU_EXPORT int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name);
+
+/** Time of the node (borrowed), or NULL when it has none. */
+KIFU_EXPORT const kifu_move_time *kifu_node_time(const kifu_node *n);
+/** Set (copy) or, with NULL, remove the time. 0, or -1. */
+KIFU_EXPORT int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t);
+
+/** Add a MOVE child after all existing children of `parent` (child 0 if it had none, else
+ *  a new fork). The move is copied. Returns the new node (borrowed), NULL on NOMEM. */
+KIFU_EXPORT kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent,
+                                          const kifu_move *m);
+/** Add a SPECIAL child the same way. `word` is copied. */
+KIFU_EXPORT kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent,
+                                             const char *word);
+/** Detach n (not the root) and its whole subtree from the tree. Its memory stays with the
+ *  record until kifu_record_free; n must not be used afterwards. 0, or -1. */
+KIFU_EXPORT int kifu_node_delete(kifu_record *r, kifu_node *n);
+/** Move child i of `parent` to position j among its siblings (j = 0 makes it the main
+ *  line). 0, or -1. */
+KIFU_EXPORT int kifu_node_reorder(kifu_node *parent, size_t i, size_t j);
+
+/** A deep copy of a record. New. */
+KIFU_EXPORT kifu_record *kifu_record_clone(const kifu_record *r);
+
+/* ------------------------------------------------------------------------------------ */
+/* Formats: reading and writing                                                          */
+
+typedef enum kifu_format {
+    KIFU_FMT_AUTO = 0, /* from the file name, else from the content */
+    KIFU_FMT_JKF,
+    KIFU_FMT_CSA,
+    KIFU_FMT_KIF,      /* KIF, Shift-JIS (CP932) by default */
+    KIFU_FMT_KIFU,     /* KIF in UTF-8 */
+    KIFU_FMT_KI2,      /* KI2, CP932 by default */
+    KIFU_FMT_KI2U,     /* KI2 in UTF-8 */
+    KIFU_FMT_SFEN,     /* one SFEN, USI `position` line or `startpos` */
+    KIFU_FMT_SFENLIST, /* one SFEN per line: the position after each move */
+    KIFU_FMT_COUNT_
+} kifu_format;
+
+typedef enum kifu_encoding {
+    KIFU_ENC_AUTO = 0, /* detect: BOM, valid UTF-8, CSA encoding line, else CP932 */
+    KIFU_ENC_UTF8,
+    KIFU_ENC_CP932,    /* Shift-JIS as Windows writes it */
+    KIFU_ENC_EUCJP,
+} kifu_encoding;
+
+/** Short name of a format ("jkf", "csa", "kif", "kifu", "ki2", "ki2u", "sfen", "sfenlist"). */
+KIFU_EXPORT const char *kifu_format_name(int format);
+/** Format from a short name or a file extension ("kif", ".kif", "json"), or KIFU_FMT_AUTO. */
+KIFU_EXPORT int kifu_format_from_name(const char *name);
+/** Format from a path's extension, or KIFU_FMT_AUTO if unknown. */
+KIFU_EXPORT int kifu_format_from_path(const char *path);
+/** Format guessed from the bytes (after any BOM), or KIFU_FMT_AUTO if none fits. */
+KIFU_EXPORT int kifu_format_detect(const void *data, size_t len);
+
+enum {
+    KIFU_READ_LENIENT = 1,      /* on an illegal move keep the rest unnormalized, no error */
+    KIFU_READ_NO_NORMALIZE = 2, /* return the record as the format gave it */
+};
+
+typedef struct kifu_read_options {
+    int format;         /* kifu_format; AUTO uses `source`'s extension, then the content */
+    int encoding;       /* kifu_encoding */
+    unsigned flags;     /* KIFU_READ_* */
+    const char *source; /* name used in error messages (a path), may be NULL */
+} kifu_read_options;
+
+/** Read one record (the first, for files that hold several) from bytes: decode, parse and
+ *  normalize. New, or NULL with err set. */
+KIFU_EXPORT kifu_record *kifu_read(const void *data, size_t len, const kifu_read_options *opt,
+                                   kifu_error *err);
+/** Read every record in the bytes (CSA files may hold several separated by `/`). On
+ *  success *out is a new array (kifu_free) of *count new records; 0, or -1. */
+KIFU_EXPORT int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
+                              kifu_record ***out, size_t *count, kifu_error *err);
+/** kifu_read on a file's contents ("-" is stdin). */
+KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
+                                        kifu_error *err);
+
+/** Complete every move of the record (from, piece, capture, promote, same, relative,
+ *  color, total times) and check it with the rules engine. On an illegal or ambiguous
+ *  move returns -1 with err naming ply, branch, move and reason; moves before it are
+ *  normalized, the record stays valid and can be written. With KIFU_READ_LENIENT it goes
+ *  on with the other branches and returns 0. */
+KIFU_EXPORT int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err);
+
+enum {
+    KIFU_WRITE_PRETTY = 1, /* JKF: two-space indent */
+    KIFU_WRITE_CSA_V3 = 2, /* CSA: V3.0 instead of V2.2 */
+};
+
+typedef void (*kifu_warn_fn)(void *ctx, const char *message);
+
+typedef struct kifu_write_options {
+    int format;   /* required: not AUTO */
+    int encoding; /* AUTO: the format's own (UTF-8; CP932 for KIF/KI2) */
+    unsigned flags;
+    kifu_warn_fn warn; /* called for data the format cannot hold (a fork in CSA); may be NULL */
+    void *warn_ctx;
+} kifu_write_options;
+
+/** Write a record. Returns new bytes (kifu_free), NUL-terminated, length in *len (may be
+ *  NULL); NULL with err set on failure (e.g. a character CP932 cannot hold). */
+KIFU_EXPORT char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
+                             kifu_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Rules engine                                                                         */
+
+typedef struct kifu_position kifu_position;
+
+/** A new position at the standard start (hirate, sente to move). New; NULL on NOMEM. */
+KIFU_EXPORT kifu_position *kifu_position_new(void);
+KIFU_EXPORT void kifu_position_free(kifu_position *p);
+/** A new position that is a copy of p (history included). */
+KIFU_EXPORT kifu_position *kifu_position_clone(const kifu_position *p);
+
+/** Set from a SFEN, "startpos", "sfen <SFEN>", or a USI line "position startpos|sfen ...
+ *  [moves ...]" (the moves are played). Strict: errors name the field and the character
+ *  offset. History is cleared. 0, or -1. */
+KIFU_EXPORT int kifu_position_set_sfen(kifu_position *p, const char *text, kifu_error *err);
+/** Set from a board; checks what SFEN checks. 0, or -1. */
+KIFU_EXPORT int kifu_position_set_board(kifu_position *p, const kifu_board *b,
+                                        kifu_error *err);
+KIFU_EXPORT void kifu_position_board(const kifu_position *p, kifu_board *out);
+/** SFEN of the position with the given move number. New string. */
+KIFU_EXPORT char *kifu_position_sfen(const kifu_position *p, int move_number);
+KIFU_EXPORT int kifu_position_side(const kifu_position *p);
+/** Zobrist hash over board, hands and side to move. */
+KIFU_EXPORT uint64_t kifu_position_hash(const kifu_position *p);
+
+/** Legal moves, complete (from, piece, capture, promote set; promote is -1 when there was
+ *  no choice). Writes at most cap moves, returns the total count. 600 always suffice. */
+KIFU_EXPORT size_t kifu_position_legal_moves(const kifu_position *p, kifu_move *out,
+                                             size_t cap);
+/** Is this move legal here? Uses from/to/piece/promote (and drop when from is 0,0). On an
+ *  illegal move returns 0 and, when reason is not NULL, a static Japanese+English reason. */
+KIFU_EXPORT int kifu_position_is_legal(const kifu_position *p, const kifu_move *m,
+                                       const char **reason);
+/** Play a legal move (checked; the move is completed in place: capture, promote). 0, -1. */
+KIFU_EXPORT int kifu_position_play(kifu_position *p, kifu_move *m, kifu_error *err);
+/** Take back the last move played. 0, or -1 when there is none. */
+KIFU_EXPORT int kifu_position_undo(kifu_position *p);
+/** Number of moves played since the position was set. */
+KIFU_EXPORT int kifu_position_history_length(const kifu_position *p);
+
+/** Parse a USI move ("7g7f", "8h2b+", "P*5e") for this position into a complete move.
+ *  Does not check legality beyond there being a piece to move. 0, or -1. */
+KIFU_EXPORT int kifu_position_parse_usi(const kifu_position *p, const char *usi, kifu_move *out,
+                                        kifu_error *err);
+/** USI text of a move into buf (>= 6 bytes). Returns buf. */
+KIFU_EXPORT char *kifu_move_usi(const kifu_move *m, char *buf);
+
+KIFU_EXPORT int kifu_position_in_check(const kifu_position *p);
+/** In check with no legal move. */
+KIFU_EXPORT int kifu_position_is_mate(const kifu_position *p);
+KIFU_EXPORT int kifu_position_has_legal_move(const kifu_position *p);
+
+typedef enum kifu_repetition {
+    KIFU_REP_NONE = 0,
+    KIFU_REP_DRAW,        /* 千日手: the same position the fourth time */
+    KIFU_REP_BLACK_LOSES, /* perpetual check by sente: sente loses */
+    KIFU_REP_WHITE_LOSES, /* perpetual check by gote */
+} kifu_repetition;
+/** How many times the current position occurred in the history (1 = first time). */
+KIFU_EXPORT int kifu_position_repetition_count(const kifu_position *p);
+/** Repetition verdict for the current position (kifu_repetition). */
+KIFU_EXPORT int kifu_position_repetition(const kifu_position *p);
+/** 入玉宣言 by the side to move under the CSA rule (24-point draw line / 27-point rule for
+ *  sente, 28 in the JSA variant is not used): 1 if the declaration wins, else 0. */
+KIFU_EXPORT int kifu_position_can_declare(const kifu_position *p);
+
+/** Number of leaf nodes at `depth` from p (legal moves only). */
+KIFU_EXPORT uint64_t kifu_perft(kifu_position *p, int depth);
+
+/* ------------------------------------------------------------------------------------ */
+/* Player: a cursor over a record with the position at each node                         */
+
+typedef struct kifu_player kifu_player;
+
+/** A player over r (borrowed: r must outlive it; edits go through the player). The record
+ *  should be normalized. New, or NULL with err set (bad initial position). */
+KIFU_EXPORT kifu_player *kifu_player_new(kifu_record *r, kifu_error *err);
+KIFU_EXPORT void kifu_player_free(kifu_player *pl);
+
+KIFU_EXPORT kifu_record *kifu_player_record(const kifu_player *pl);
+/** The node at the cursor (root at start). */
+KIFU_EXPORT kifu_node *kifu_player_node(const kifu_player *pl);
+/** The position at the cursor (borrowed, valid until the next cursor change). */
+KIFU_EXPORT const kifu_position *kifu_player_position(const kifu_player *pl);
+KIFU_EXPORT int kifu_player_ply(const kifu_player *pl);
+
+/** Step along child 0. 1 when it moved, 0 at the end. */
+KIFU_EXPORT int kifu_player_forward(kifu_player *pl);
+/** Step back. 1 when it moved, 0 at the root. */
+KIFU_EXPORT int kifu_player_backward(kifu_player *pl);
+/** Go to ply n on the current line (clamped). Returns the ply reached. */
+KIFU_EXPORT int kifu_player_go(kifu_player *pl, int ply);
+/** Follow a path "ply,fork,fork..." or a comma list of child indices from the root. 0/-1. */
+KIFU_EXPORT int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err);
+/** Number of alternatives at the cursor's ply (siblings including the current node). */
+KIFU_EXPORT size_t kifu_player_fork_count(const kifu_player *pl);
+/** Switch the cursor to sibling i (same ply). 0, or -1. */
+KIFU_EXPORT int kifu_player_switch_fork(kifu_player *pl, size_t i);
+/** Play m at the cursor: follow an identical child, or add a new child (continuation if
+ *  none, else a fork). The cursor moves to it. 0, or -1 with err (illegal move). */
+KIFU_EXPORT int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err);
+/** Delete the cursor's node and its subtree; the cursor moves to the parent. 0, or -1. */
+KIFU_EXPORT int kifu_player_delete_branch(kifu_player *pl);
+
+enum {
+    KIFU_TEXT_MARK = 1,     /* prefix ☗/☖ */
+    KIFU_TEXT_FROM = 2,     /* KIF style: append (77) source */
+    KIFU_TEXT_RELATIVE = 4, /* KI2 style: relative words 右 左 直 上 引 寄 打 */
+    KIFU_TEXT_KIF = KIFU_TEXT_MARK | KIFU_TEXT_FROM,
+    KIFU_TEXT_KI2 = KIFU_TEXT_MARK | KIFU_TEXT_RELATIVE,
+};
+/** Readable text of a normalized move ("☗７六歩(77)", "☖同　銀", "☗５五角打") into buf
+ *  (>= 64 bytes). `prev` is the move before (for 同), may be NULL. Returns buf. */
+KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style,
+                                 char *buf, size_t cap);
+/** Readable text of a special node's word (投了 for TORYO ...), static. */
+KIFU_EXPORT const char *kifu_special_text(const char *special);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* KIFU_H */

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install the Debian packages the build needs, when they are missing.
+# Usage: scripts/deps.sh [build|fuzz|bench]   (default: build)
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -euo pipefail
+
+what=${1:-build}
+pkgs=(gcc make cmake pkg-config libjansson-dev tmux)
+case "$what" in
+  build) ;;
+  fuzz) pkgs+=(clang libclang-rt-dev) ;;
+  bench) pkgs+=(valgrind) ;;
+  *) echo "usage: $0 [build|fuzz|bench]" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${pkgs[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+  echo "kifu: missing Debian packages: ${missing[*]}" >&2
+  echo "run as root: apt-get update && $cmd" >&2
+  exit 1
+fi
+echo "kifu: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null
+$cmd >/dev/null

@@ -1,0 +1,62 @@
+/* fmt.h: the per-format readers and writers behind kifu_read() and kifu_write().
+ *
+ * Readers take UTF-8 text without a BOM (decoding is done before them, in encoding.c),
+ * with `opt->source` naming the input for errors. They append one record per game to
+ * `out` and return 0, or -1 with err set (line, column, expected, found). They do not
+ * normalize: kifu_read() calls kifu_normalize() afterwards unless told not to. A reader
+ * may mark moves KIFU_MOVE_RAW and leave what its format does not say unset.
+ *
+ * Writers append UTF-8 text to `out`; kifu_write() encodes it afterwards when the target
+ * encoding is CP932. They return 0, or -1 with err set. */
+#ifndef KIFU_FMT_H
+#define KIFU_FMT_H
+
+#include "kifu.h"
+#include "strbuf.h"
+
+typedef struct kifu__records {
+    kifu_record **items;
+    size_t n, cap;
+} kifu__records;
+
+/* Append r (ownership passes to the vector). 0, or -1 (r is freed). */
+int kifu__records_push(kifu__records *v, kifu_record *r);
+/* Free every record and the array. */
+void kifu__records_free(kifu__records *v);
+
+typedef int (*kifu__reader_fn)(const char *text, size_t len, const kifu_read_options *opt,
+                               kifu__records *out, kifu_error *err);
+typedef int (*kifu__writer_fn)(const kifu_record *r, const kifu_write_options *opt,
+                               kifu__strbuf *out, kifu_error *err);
+
+int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err);
+int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err);
+/* KIF and KIFU (the same text format once decoded). */
+int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err);
+int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err);
+/* One SFEN, "startpos", or a USI `position ...` line (with moves). */
+int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
+                    kifu__records *out, kifu_error *err);
+/* One SFEN per line: a start, then the position after each move (moves recovered). */
+int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
+                        kifu__records *out, kifu_error *err);
+
+int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err);
+int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err);
+int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err);
+int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err);
+/* A USI `position sfen|startpos moves ...` line of the main line. */
+int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                     kifu_error *err);
+int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
+                         kifu__strbuf *out, kifu_error *err);
+
+#endif

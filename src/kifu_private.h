@@ -1,0 +1,34 @@
+/* kifu_private.h: declarations shared across the library's files (kifu__ prefix). */
+#ifndef KIFU_PRIVATE_H
+#define KIFU_PRIVATE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#include "kifu.h"
+
+/* Every allocation goes through these, so tests can make the n-th one fail. */
+void *kifu__malloc(size_t n);
+void *kifu__calloc(size_t n, size_t size);
+void *kifu__realloc(void *p, size_t n);
+void kifu__free(void *p);
+char *kifu__strdup(const char *s);
+/* Tests: make allocation number n (1-based, counted from now) and all after it fail;
+ * 0 turns failures off. Returns the number of allocations since the last call. */
+long kifu__alloc_fail_after(long n);
+
+/* Fill err unless it is NULL or already holds an error (the first error wins). `expected`
+ * and `found` may be NULL. Always returns -1 so callers can `return kifu__error(...)`. */
+int kifu__error(kifu_error *err, int code, int line, int column, size_t offset,
+                const char *expected, const char *found, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+/* Set err->source if it is empty (readers call this with the file name). */
+void kifu__error_source(kifu_error *err, const char *source);
+/* Has an error been recorded? */
+static inline int kifu__error_set(const kifu_error *err) { return err && err->code != 0; }
+
+/* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
+ * offsets into the 1-based columns of error messages. */
+int kifu__utf8_column(const char *line_start, size_t bytes);
+
+#endif

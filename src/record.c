@@ -1,0 +1,364 @@
+/* record.c: the record tree: header, initial position, move nodes with forks. */
+#include "record.h"
+
+#include <string.h>
+
+#include "kifu_private.h"
+
+int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem)
+{
+    if (n < *cap)
+        return 0;
+    uint32_t ncap = *cap ? *cap * 2 : 2;
+    void **slot = arrayp;
+    void *p = kifu__arena_alloc(&r->arena, ncap * elem);
+    if (!p)
+        return -1;
+    if (*slot)
+        memcpy(p, *slot, n * elem);
+    *slot = p;
+    *cap = ncap;
+    return 0;
+}
+
+static kifu_node *new_node(kifu_record *r, int kind)
+{
+    kifu_node *n = kifu__arena_alloc(&r->arena, sizeof *n);
+    if (!n)
+        return NULL;
+    n->kind = (uint8_t)kind;
+    n->id = (uint32_t)r->nnodes++;
+    return n;
+}
+
+kifu_record *kifu_record_new(void)
+{
+    kifu_record *r = kifu__calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    kifu__arena_init(&r->arena);
+    r->preset = KIFU_PRESET_NONE;
+    r->root = new_node(r, KIFU_NODE_ROOT);
+    if (!r->root) {
+        kifu_record_free(r);
+        return NULL;
+    }
+    return r;
+}
+
+void kifu_record_free(kifu_record *r)
+{
+    if (!r)
+        return;
+    kifu__arena_free(&r->arena);
+    kifu__free(r->header);
+    kifu__free(r);
+}
+
+/* ---- header ---- */
+
+size_t kifu_record_header_count(const kifu_record *r) { return r->nheader; }
+
+int kifu_record_header_at(const kifu_record *r, size_t i, const char **key, const char **value)
+{
+    if (i >= r->nheader)
+        return -1;
+    if (key)
+        *key = r->header[i].key;
+    if (value)
+        *value = r->header[i].value;
+    return 0;
+}
+
+const char *kifu_record_header_get(const kifu_record *r, const char *key)
+{
+    for (size_t i = 0; i < r->nheader; i++)
+        if (strcmp(r->header[i].key, key) == 0)
+            return r->header[i].value;
+    return NULL;
+}
+
+int kifu_record_header_add(kifu_record *r, const char *key, const char *value)
+{
+    if (r->nheader == r->capheader) {
+        size_t cap = r->capheader ? r->capheader * 2 : 8;
+        kifu__header_entry *h = kifu__realloc(r->header, cap * sizeof *h);
+        if (!h)
+            return -1;
+        r->header = h;
+        r->capheader = cap;
+    }
+    const char *k = kifu__arena_strdup(&r->arena, key);
+    const char *v = kifu__arena_strdup(&r->arena, value);
+    if (!k || !v)
+        return -1;
+    r->header[r->nheader].key = k;
+    r->header[r->nheader].value = v;
+    r->nheader++;
+    return 0;
+}
+
+int kifu_record_header_set(kifu_record *r, const char *key, const char *value)
+{
+    for (size_t i = 0; i < r->nheader; i++) {
+        if (strcmp(r->header[i].key, key) == 0) {
+            const char *v = kifu__arena_strdup(&r->arena, value);
+            if (!v)
+                return -1;
+            r->header[i].value = v;
+            return 0;
+        }
+    }
+    return kifu_record_header_add(r, key, value);
+}
+
+/* ---- initial position ---- */
+
+int kifu_record_preset(const kifu_record *r) { return r->preset; }
+
+int kifu_record_set_preset(kifu_record *r, int preset)
+{
+    if (preset != KIFU_PRESET_NONE && (preset < 0 || preset >= KIFU_PRESET_OTHER))
+        return -1;
+    r->preset = preset;
+    r->has_data = 0;
+    return 0;
+}
+
+int kifu_record_set_initial(kifu_record *r, const kifu_board *b)
+{
+    r->preset = KIFU_PRESET_OTHER;
+    r->has_data = 1;
+    r->initial = *b;
+    return 0;
+}
+
+void kifu_record_initial(const kifu_record *r, kifu_board *out)
+{
+    if (r->has_data) {
+        *out = r->initial;
+        return;
+    }
+    kifu_preset_board(r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE : r->preset, out);
+}
+
+/* ---- nodes ---- */
+
+kifu_node *kifu_record_root(const kifu_record *r) { return r->root; }
+size_t kifu_record_node_count(const kifu_record *r) { return r->nnodes; }
+int kifu_node_kind_of(const kifu_node *n) { return n->kind; }
+size_t kifu_node_id(const kifu_node *n) { return n->id; }
+int kifu_node_ply(const kifu_node *n) { return n->ply; }
+kifu_node *kifu_node_parent(const kifu_node *n) { return n->parent; }
+size_t kifu_node_child_count(const kifu_node *n) { return n->nchildren; }
+
+kifu_node *kifu_node_child(const kifu_node *n, size_t i)
+{
+    return i < n->nchildren ? n->children[i] : NULL;
+}
+
+kifu_node *kifu_node_next(const kifu_node *n) { return n->nchildren ? n->children[0] : NULL; }
+
+size_t kifu_node_index(const kifu_node *n)
+{
+    if (!n->parent)
+        return 0;
+    for (uint32_t i = 0; i < n->parent->nchildren; i++)
+        if (n->parent->children[i] == n)
+            return i;
+    return 0;
+}
+
+kifu_move *kifu_node_move(kifu_node *n) { return n->kind == KIFU_NODE_MOVE ? &n->move : NULL; }
+
+const kifu_move *kifu_node_move_const(const kifu_node *n)
+{
+    return n->kind == KIFU_NODE_MOVE ? &n->move : NULL;
+}
+
+const char *kifu_node_special(const kifu_node *n)
+{
+    return n->kind == KIFU_NODE_SPECIAL ? n->special : NULL;
+}
+
+size_t kifu_node_comment_count(const kifu_node *n) { return n->ncomments; }
+
+const char *kifu_node_comment(const kifu_node *n, size_t i)
+{
+    return i < n->ncomments ? n->comments[i] : NULL;
+}
+
+static int add_string(kifu_record *r, const char ***arr, uint32_t *n, uint32_t *cap,
+                      const char *text)
+{
+    if (kifu__grow(r, arr, cap, *n, sizeof(char *)))
+        return -1;
+    const char *s = kifu__arena_strdup(&r->arena, text);
+    if (!s)
+        return -1;
+    (*arr)[(*n)++] = s;
+    return 0;
+}
+
+int kifu_node_add_comment(kifu_record *r, kifu_node *n, const char *text)
+{
+    return add_string(r, &n->comments, &n->ncomments, &n->capcomments, text);
+}
+
+void kifu_node_clear_comments(kifu_node *n) { n->ncomments = 0; }
+
+size_t kifu_node_bookmark_count(const kifu_node *n) { return n->nbookmarks; }
+
+const char *kifu_node_bookmark(const kifu_node *n, size_t i)
+{
+    return i < n->nbookmarks ? n->bookmarks[i] : NULL;
+}
+
+int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
+{
+    return add_string(r, &n->bookmarks, &n->nbookmarks, &n->capbookmarks, name);
+}
+
+const kifu_move_time *kifu_node_time(const kifu_node *n) { return n->has_time ? &n->time : NULL; }
+
+int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
+{
+    (void)r;
+    if (t) {
+        n->time = *t;
+        n->has_time = 1;
+    } else {
+        n->has_time = 0;
+    }
+    return 0;
+}
+
+static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
+{
+    if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
+                   sizeof(kifu_node *)))
+        return NULL;
+    kifu_node *n = new_node(r, kind);
+    if (!n)
+        return NULL;
+    n->parent = parent;
+    n->ply = parent->ply + 1;
+    parent->children[parent->nchildren++] = n;
+    return n;
+}
+
+kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent, const kifu_move *m)
+{
+    kifu_node *n = add_child(r, parent, KIFU_NODE_MOVE);
+    if (n)
+        n->move = *m;
+    return n;
+}
+
+kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent, const char *word)
+{
+    const char *w = kifu__arena_strdup(&r->arena, word);
+    if (!w)
+        return NULL;
+    kifu_node *n = add_child(r, parent, KIFU_NODE_SPECIAL);
+    if (n)
+        n->special = w;
+    return n;
+}
+
+int kifu_node_delete(kifu_record *r, kifu_node *n)
+{
+    (void)r;
+    kifu_node *p = n->parent;
+    if (!p)
+        return -1;
+    size_t i = kifu_node_index(n);
+    memmove(p->children + i, p->children + i + 1, (p->nchildren - i - 1) * sizeof(kifu_node *));
+    p->nchildren--;
+    n->parent = NULL;
+    return 0;
+}
+
+int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
+{
+    if (i >= parent->nchildren || j >= parent->nchildren)
+        return -1;
+    kifu_node *n = parent->children[i];
+    if (i < j)
+        memmove(parent->children + i, parent->children + i + 1, (j - i) * sizeof n);
+    else
+        memmove(parent->children + j + 1, parent->children + j, (i - j) * sizeof n);
+    parent->children[j] = n;
+    return 0;
+}
+
+/* ---- clone ---- */
+
+static int clone_strings(kifu_record *r, const char **src, uint32_t n, const char ***arr,
+                         uint32_t *cnt, uint32_t *cap)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (add_string(r, arr, cnt, cap, src[i]))
+            return -1;
+    return 0;
+}
+
+static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
+{
+    dst->move = src->move;
+    dst->time = src->time;
+    dst->has_time = src->has_time;
+    return clone_strings(r, src->comments, src->ncomments, &dst->comments, &dst->ncomments,
+                         &dst->capcomments) ||
+           clone_strings(r, src->bookmarks, src->nbookmarks, &dst->bookmarks,
+                         &dst->nbookmarks, &dst->capbookmarks);
+}
+
+static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c)
+{
+    kifu_node *d = c->kind == KIFU_NODE_SPECIAL ? kifu_node_add_special(r, dst, c->special)
+                                                : add_child(r, dst, c->kind);
+    if (!d || clone_payload(r, d, c))
+        return NULL;
+    return d;
+}
+
+/* Copies the subtree below src into dst. Walks each line iteratively and recurses only
+ * into forks, so a long game does not use a stack frame per move. */
+static int clone_tree(kifu_record *r, kifu_node *dst, const kifu_node *src)
+{
+    while (src->nchildren) {
+        kifu_node *main = NULL;
+        for (uint32_t i = 0; i < src->nchildren; i++) {
+            kifu_node *d = clone_child(r, dst, src->children[i]);
+            if (!d)
+                return -1;
+            if (i == 0)
+                main = d;
+            else if (clone_tree(r, d, src->children[i]))
+                return -1;
+        }
+        dst = main;
+        src = src->children[0];
+    }
+    return 0;
+}
+
+kifu_record *kifu_record_clone(const kifu_record *src)
+{
+    kifu_record *r = kifu_record_new();
+    if (!r)
+        return NULL;
+    r->preset = src->preset;
+    r->has_data = src->has_data;
+    r->initial = src->initial;
+    for (size_t i = 0; i < src->nheader; i++)
+        if (kifu_record_header_add(r, src->header[i].key, src->header[i].value))
+            goto fail;
+    if (clone_payload(r, r->root, src->root) || clone_tree(r, r->root, src->root))
+        goto fail;
+    return r;
+fail:
+    kifu_record_free(r);
+    return NULL;
+}

@@ -1,0 +1,46 @@
+/* record.h: the bodies of kifu_record and kifu_node (see kifu.h for the model). */
+#ifndef KIFU_RECORD_H
+#define KIFU_RECORD_H
+
+#include <stdint.h>
+
+#include "arena.h"
+#include "kifu.h"
+
+typedef struct kifu__header_entry {
+    const char *key;
+    const char *value;
+} kifu__header_entry;
+
+struct kifu_node {
+    kifu_node *parent;
+    kifu_node **children; /* child 0 continues the line, 1.. are forks */
+    uint32_t nchildren, capchildren;
+    uint32_t id;
+    int32_t ply;
+    uint8_t kind; /* kifu_node_kind */
+    uint8_t has_time;
+    kifu_move move;
+    const char *special;
+    const char **comments;
+    uint32_t ncomments, capcomments;
+    const char **bookmarks;
+    uint32_t nbookmarks, capbookmarks;
+    kifu_move_time time;
+};
+
+struct kifu_record {
+    kifu__arena arena;
+    kifu__header_entry *header;
+    size_t nheader, capheader;
+    int preset; /* kifu_preset */
+    int has_data; /* initial board given explicitly (preset OTHER) */
+    kifu_board initial;
+    kifu_node *root;
+    size_t nnodes;
+};
+
+/* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
+int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);
+
+#endif

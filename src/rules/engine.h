@@ -1,0 +1,39 @@
+/* engine.h: what the rest of the library uses of the rules engine beyond kifu.h.
+ *
+ * kifu_position (public, opaque) is a position plus the history of moves played on it, so
+ * it can undo and judge repetition. These internal calls work on packed moves (types.h)
+ * for the hot paths of the normalizer, the readers and the player. */
+#ifndef KIFU_RULES_ENGINE_H
+#define KIFU_RULES_ENGINE_H
+
+#include <stddef.h>
+
+#include "rules/types.h"
+
+/* Build the attack and hash tables once; safe to call from anywhere, any number of times. */
+void kifu__rules_init(void);
+
+/* Colored piece (CPIECE) on sq, 0 if empty. */
+int kifu__position_at(const kifu_position *p, int sq);
+/* Count of `kind` (PAWN..GOLD) in color c's hand. */
+int kifu__position_hand(const kifu_position *p, int color, int kind);
+
+/* All legal moves into out (room for MAX_MOVES); returns the count. */
+size_t kifu__position_legal(const kifu_position *p, kmove *out);
+/* Legal moves of the side to move that land on `to` with a piece of `kind` (the kind
+ * before the move; drops of `kind` included). Both promotion choices appear as separate
+ * moves. Returns the count; out needs room for 32. */
+size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+/* NULL if m is legal here, else a short static reason such as "二歩 (two pawns on a file)",
+ * "打ち歩詰め (pawn drop mate)", "王手放置 (leaves the king in check)", "no piece there",
+ * "not your piece", "cannot reach", "must promote", "cannot promote". */
+const char *kifu__position_illegal_reason(const kifu_position *p, kmove m);
+/* Play m, which the caller knows is legal (history grows). */
+void kifu__position_do(kifu_position *p, kmove m);
+
+/* Conversions between the packed move and the public move of a record. */
+void kifu__move_unpack(kmove m, int color, kifu_move *out);
+/* Pack a complete public move (from/to/piece/promote/capture); MOVE_NONE if malformed. */
+kmove kifu__move_pack(const kifu_move *m);
+
+#endif
