@@ -1,0 +1,181 @@
+/* test_corpus_jkf.c: JKF against the shared corpus (../shared/corpus/jkf-fixtures):
+ * every .jkf fixture read and normalized gives its expected JKF; every expected .json
+ * goes through JKF -> record -> JKF unchanged (as a JSON value), with and without
+ * normalization, pretty and compact. Skips when the corpus is missing. */
+#include <dirent.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "jsoncmp.h"
+#include "kifu.h"
+
+#define FIXTURES "corpus/jkf-fixtures"
+
+/* Expected files that we believe are wrong would be listed here with the reason; none
+ * so far. */
+static const char *const known_wrong[] = {NULL};
+
+static int is_known_wrong(const char *name)
+{
+    for (const char *const *k = known_wrong; *k; k++)
+        if (strstr(name, *k))
+            return 1;
+    return 0;
+}
+
+static int engine_ready(void)
+{
+    kifu_position *p = kifu_position_new();
+    kifu_position_free(p);
+    return p != NULL;
+}
+
+/* Calls fn(path, name) for every file in dir whose name ends in suffix. */
+static int each_file(const char *dir, const char *suffix,
+                     void (*fn)(const char *path, const char *name, void *ctx), void *ctx)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -1;
+    struct dirent *e;
+    int n = 0;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name), s = strlen(suffix);
+        if (l <= s || strcmp(e->d_name + l - s, suffix) != 0)
+            continue;
+        char path[2200];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        fn(path, e->d_name, ctx);
+        n++;
+    }
+    closedir(d);
+    return n;
+}
+
+typedef struct rt_ctx {
+    unsigned flags;
+    int files;
+} rt_ctx;
+
+/* Writes r as JKF (pretty and compact) and compares both with the expected text. */
+static void compare_written(const kifu_record *r, const char *want, size_t wlen,
+                            const char *name, const char *what)
+{
+    for (int pretty = 0; pretty < 2; pretty++) {
+        kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_UTF8,
+                                 pretty ? KIFU_WRITE_PRETTY : 0u, NULL, NULL};
+        kifu_error err = {0};
+        size_t len = 0;
+        char *out = kifu_write(r, &wo, &len, &err);
+        CHECK(out != NULL);
+        if (!out) {
+            printf("    %s: write failed: %s\n", name, err.message);
+            continue;
+        }
+        char where[600];
+        int eq = jsoncmp_text(want, wlen, out, len, where, sizeof where);
+        if (eq != 1) {
+            if (is_known_wrong(name)) {
+                printf("    known wrong expected file %s (%s): %s\n", name, what, where);
+            } else {
+                t_failed_checks++;
+                printf("    %s (%s, %s): differs at %s\n", name, what,
+                       pretty ? "pretty" : "compact", where);
+            }
+        }
+        kifu_free(out);
+    }
+}
+
+static void roundtrip_one(const char *path, const char *name, void *vctx)
+{
+    rt_ctx *c = vctx;
+    size_t len;
+    char *text = t_read_file(path, &len);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_AUTO, c->flags, name};
+    kifu_error err = {0};
+    kifu_record *r = kifu_read(text, len, &ro, &err);
+    if (!r) {
+        char buf[800];
+        t_failed_checks++;
+        printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
+    } else {
+        compare_written(r, text, len, name,
+                        c->flags & KIFU_READ_NO_NORMALIZE ? "raw" : "normalized");
+        kifu_record_free(r);
+    }
+    free(text);
+    c->files++;
+}
+
+static void roundtrip_all(unsigned flags)
+{
+    static const char *const dirs[] = {"csa", "jkf", "ki2", "kif"};
+    char buf[1024];
+    if (!t_shared(FIXTURES, buf, sizeof buf))
+        SKIP("no shared corpus");
+    rt_ctx c = {flags, 0};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/expected/%s", buf, dirs[i]);
+        CHECK(each_file(dir, ".json", roundtrip_one, &c) > 0);
+    }
+    printf("  %d expected files\n", c.files);
+    CHECK_INT(c.files, 53);
+}
+
+TEST(expected_roundtrip_raw) { roundtrip_all(KIFU_READ_NO_NORMALIZE); }
+
+TEST(expected_roundtrip_normalized)
+{
+    if (!engine_ready())
+        SKIP("no rules engine yet");
+    roundtrip_all(0);
+}
+
+static void fixture_one(const char *path, const char *name, void *vctx)
+{
+    const char *exp_dir = vctx;
+    char exp[1200];
+    snprintf(exp, sizeof exp, "%s/%s.json", exp_dir, name);
+    size_t wlen;
+    char *want = t_read_file(exp, &wlen);
+    CHECK(want != NULL);
+    if (!want)
+        return;
+    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, path};
+    kifu_error err = {0};
+    kifu_record *r = kifu_read_file(path, &ro, &err);
+    if (!r) {
+        char buf[800];
+        t_failed_checks++;
+        printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
+    } else {
+        compare_written(r, want, wlen, name, "fixture");
+        kifu_record_free(r);
+    }
+    free(want);
+}
+
+TEST(jkf_fixtures_give_expected)
+{
+    char buf[1024], dir[1100], exp[1100];
+    if (!t_shared(FIXTURES, buf, sizeof buf))
+        SKIP("no shared corpus");
+    if (!engine_ready())
+        SKIP("no rules engine yet");
+    snprintf(dir, sizeof dir, "%s/jkf", buf);
+    snprintf(exp, sizeof exp, "%s/expected/jkf", buf);
+    CHECK_INT(each_file(dir, ".jkf", fixture_one, exp), 2);
+}
+
+int main(void)
+{
+    RUN(expected_roundtrip_raw);
+    RUN(expected_roundtrip_normalized);
+    RUN(jkf_fixtures_give_expected);
+    return t_finish();
+}
