@@ -683,7 +683,7 @@ int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
                                                                     : KIFU_ERR_SYNTAX;
         return kifu__error(err, code, je.line > 0 ? je.line : 0,
                            je.column > 0 ? je.column : 0,
-                           je.position > 0 ? (size_t)je.position : 0, "valid JSON", NULL,
+                           je.position > 0 ? (size_t)je.position : 0, "valid JSON", je.text,
                            "JSON syntax: %s", je.text);
     }
     ctx c;
