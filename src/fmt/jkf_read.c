@@ -22,21 +22,37 @@ typedef struct ctx {
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
 
+/* Appends n bytes to the path, cutting at the buffer's end (paths only name things). */
+static void path_add(ctx *c, const char *s, size_t n)
+{
+    size_t room = sizeof c->path - 1 - c->plen;
+    if (n > room)
+        n = room;
+    memcpy(c->path + c->plen, s, n);
+    c->plen += n;
+    c->path[c->plen] = 0;
+}
+
 static size_t push_key(ctx *c, const char *key)
 {
     size_t old = c->plen;
-    int n = snprintf(c->path + old, sizeof c->path - old, "%s%s", old ? "." : "", key);
-    if (n > 0)
-        c->plen = old + (size_t)n < sizeof c->path ? old + (size_t)n : sizeof c->path - 1;
+    if (old)
+        path_add(c, ".", 1);
+    path_add(c, key, strlen(key));
     return old;
 }
 
 static size_t push_index(ctx *c, size_t i)
 {
     size_t old = c->plen;
-    int n = snprintf(c->path + old, sizeof c->path - old, "[%zu]", i);
-    if (n > 0)
-        c->plen = old + (size_t)n < sizeof c->path ? old + (size_t)n : sizeof c->path - 1;
+    char buf[24], *p = buf + sizeof buf;
+    *--p = ']';
+    do {
+        *--p = (char)('0' + i % 10);
+        i /= 10;
+    } while (i);
+    *--p = '[';
+    path_add(c, p, (size_t)(buf + sizeof buf - p));
     return old;
 }
 

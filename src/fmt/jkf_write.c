@@ -19,13 +19,25 @@ typedef struct w {
     int first; /* no element written yet in the innermost open container */
 } w;
 
+/* One byte; the common case skips kifu__sb_putc's bookkeeping (the buffer stays
+ * NUL-terminated like kifu__sb_putn leaves it). */
+static inline void put1(kifu__strbuf *b, char ch)
+{
+    if (b->len + 2 <= b->cap) {
+        b->data[b->len++] = ch;
+        b->data[b->len] = 0;
+    } else {
+        kifu__sb_putc(b, ch);
+    }
+}
+
 static const char spaces[] = "                                                                ";
 
 static void newline(w *o)
 {
     if (!o->pretty)
         return;
-    kifu__sb_putc(o->out, '\n');
+    put1(o->out, '\n');
     size_t n = (size_t)o->depth * 2;
     while (n > 0) {
         size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
@@ -38,14 +50,14 @@ static void newline(w *o)
 static void sep(w *o)
 {
     if (!o->first)
-        kifu__sb_putc(o->out, ',');
+        put1(o->out, ',');
     o->first = 0;
     newline(o);
 }
 
 static void open_(w *o, char ch)
 {
-    kifu__sb_putc(o->out, ch);
+    put1(o->out, ch);
     o->depth++;
     o->first = 1;
 }
@@ -55,7 +67,7 @@ static void close_(w *o, char ch)
     o->depth--;
     if (!o->first)
         newline(o);
-    kifu__sb_putc(o->out, ch);
+    put1(o->out, ch);
     o->first = 0; /* the parent now holds at least this element */
 }
 
@@ -89,15 +101,15 @@ static void escaped(kifu__strbuf *b, const char *s)
 
 static void string(w *o, const char *s)
 {
-    kifu__sb_putc(o->out, '"');
+    put1(o->out, '"');
     escaped(o->out, s);
-    kifu__sb_putc(o->out, '"');
+    put1(o->out, '"');
 }
 
 static void key(w *o, const char *k)
 {
     sep(o);
-    kifu__sb_putc(o->out, '"');
+    put1(o->out, '"');
     kifu__sb_puts(o->out, k); /* our own keys: ASCII, nothing to escape */
     kifu__sb_putn(o->out, o->pretty ? "\": " : "\":", o->pretty ? 3 : 2);
 }
@@ -248,7 +260,7 @@ static void write_comments(w *o, const kifu_node *n)
         sep(o);
         kifu__sb_putn(o->out, "\"&", 2);
         escaped(o->out, n->bookmarks[i]);
-        kifu__sb_putc(o->out, '"');
+        put1(o->out, '"');
     }
     close_(o, ']');
 }
@@ -328,7 +340,7 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__s
     close_(&o, ']');
     close_(&o, '}');
     if (o.pretty)
-        kifu__sb_putc(out, '\n');
+        put1(out, '\n');
     if (out->failed)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;
