@@ -128,8 +128,11 @@ int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, 
     int kind = m->piece;
     if (kind <= 0 || kind >= PIECE_KIND_NB)
         return fail(err, KIFU_ERR_ILLEGAL, "no piece kind given");
-    if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0)
+    if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0) {
+        if (m->promote == 1)
+            return fail(err, KIFU_ERR_ILLEGAL, "cannot promote: a drop never promotes");
         return resolve_drop(p, kind, to, out, err);
+    }
 
     /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
      * the record says, told apart by the relative word. */
