@@ -81,7 +81,7 @@ int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_of
     kpos p;
     kifu__pos_from_board(&p, b);
     if (p.ksq[o] != NO_SQ && pos_attackers(&p, p.ksq[o], o ^ 1, pos_occ(&p)))
-        BAD(-1, "the %s king is in check but %s is to move", side_name(o),
+        BAD(p.ksq[o], "the %s king is in check but %s is to move", side_name(o),
             side_name(o ^ 1));
 #undef BAD
     return 0;
