@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_error err;
 
@@ -671,6 +672,39 @@ TEST(writer_reader_round_trip)
     kifu_record_free(r);
 }
 
+/* Every allocation failing in turn: reading and writing end with NOMEM, never crash. */
+TEST(out_of_memory_at_every_allocation)
+{
+    const char *text = "'CSA encoding=UTF-8\nV3.0\nN+a\n$EVENT:e\n$X:y\n'c\nP1 * * * * * * * -FU-OU\n"
+                       "P+00HI\nP-00AL\n+\n'root\n+0013KY,T1.5,'m\n-1112OU\n%TORYO\n/\nPI\n+\n";
+    kifu_record *full = rd(text);
+    CHECK(full != NULL);
+    int ok_reads = 0, ok_writes = 0;
+    for (long n = 1; n < 200; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_record *r = rd(text);
+        kifu__alloc_fail_after(0);
+        if (r)
+            ok_reads++;
+        else
+            CHECK_INT(err.code, KIFU_ERR_NOMEM);
+        kifu_record_free(r);
+    }
+    for (long n = 1; full && n < 100; n++) {
+        kifu__alloc_fail_after(n);
+        char *s = wr(full, KIFU_WRITE_CSA_V3);
+        kifu__alloc_fail_after(0);
+        if (s)
+            ok_writes++;
+        else
+            CHECK_INT(err.code, KIFU_ERR_NOMEM);
+        kifu_free(s);
+    }
+    CHECK(ok_reads > 0);  /* the loop went past the last allocation */
+    CHECK(ok_writes > 0);
+    kifu_record_free(full);
+}
+
 int main(void)
 {
     RUN(v22_header_moves_and_raw_fields);
@@ -694,5 +728,6 @@ int main(void)
     RUN(writer_endings_csa_lacks);
     RUN(writer_refuses_incomplete_moves);
     RUN(writer_reader_round_trip);
+    RUN(out_of_memory_at_every_allocation);
     return t_finish();
 }
