@@ -97,12 +97,17 @@ static const char *cstr(rd *r, const char *s, const char *e)
 
 /* ---- small parsers ---- */
 
+/* Kind named by the two letters at s (CSA names), or 0. A direct test instead of
+ * kifu_piece_from_csa's string compares: this runs once per move. */
 static int piece_at(const char *s, const char *e)
 {
+    static const char names[] = "FUKYKEGIKAHIKIOUTONYNKNGUMRY";
     if (e - s < 2)
         return 0;
-    char name[3] = {s[0], s[1], 0};
-    return kifu_piece_from_csa(name);
+    for (int k = 0; k < 14; k++)
+        if (names[2 * k] == s[0] && names[2 * k + 1] == s[1])
+            return k + 1;
+    return 0;
 }
 
 static int digit(const char *s, const char *e)
