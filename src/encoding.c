@@ -162,8 +162,10 @@ int kifu__detect_encoding(const char *data, size_t len)
 {
     if (kifu__bom_len(data, len) || kifu__utf8_valid(data, len, NULL))
         return KIFU_ENC_UTF8;
+    /* Files lie: Kifu for Windows writes `encoding=UTF-8` over Shift-JIS bytes, so a UTF-8
+     * declaration on bytes that are not UTF-8 is ignored. */
     int d = declared(data, len);
-    if (d != KIFU_ENC_AUTO)
+    if (d != KIFU_ENC_AUTO && d != KIFU_ENC_UTF8)
         return d;
     char *a = NULL, *b = NULL;
     size_t alen = 0, blen = 0, bad = 0;
