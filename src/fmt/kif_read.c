@@ -30,7 +30,8 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, con
     }
     found[n] = 0;
     if (!n)
-        snprintf(found, sizeof found, "%s", *at ? "a space" : "the end of the line");
+        snprintf(found, sizeof found, "%s",
+                 *at && *at != '\n' && *at != '\r' ? "a space" : "the end of the line");
     int col = kifu__utf8_column(rd->line, (size_t)(at - rd->line));
     return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, col, (size_t)(at - rd->text),
                        expected, found, "%s: expected %s, found \"%s\"", what, expected, found);
