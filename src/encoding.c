@@ -181,8 +181,10 @@ int kifu__detect_encoding(const char *data, size_t len)
     return enc;
 }
 
-/* Line and column (in characters of the valid prefix) of byte offset `off`. */
-static void locate(const char *data, size_t off, int *line, int *col)
+/* Line and column (in characters) of byte offset `off` of bytes in `enc`: UTF-8 counts
+ * code points; CP932 and EUC-JP count a lead byte and its trail byte as one character
+ * (CP932 half-width kana and EUC-JP SS2 kana included). */
+static void locate(const char *data, size_t off, int enc, int *line, int *col)
 {
     int l = 1;
     size_t start = 0;
@@ -192,13 +194,17 @@ static void locate(const char *data, size_t off, int *line, int *col)
             start = i + 1;
         }
     *line = l;
-    /* Approximate columns by bytes for non-UTF-8 input: one per byte pair or ASCII. */
+    if (enc == KIFU_ENC_UTF8) {
+        *col = kifu__utf8_column(data + start, off - start);
+        return;
+    }
     int c = 1;
-    for (size_t i = start; i < off; i++) {
+    for (size_t i = start; i < off; i++, c++) {
         unsigned char ch = (unsigned char)data[i];
-        if (ch >= 0x80 && i + 1 < off)
+        int pair = enc == KIFU_ENC_CP932 ? (ch >= 0x81 && ch <= 0x9F) || (ch >= 0xE0 && ch <= 0xFC)
+                                         : ch >= 0x8E;
+        if (pair && i + 1 < off)
             i++;
-        c++;
     }
     *col = c;
 }
@@ -217,7 +223,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         size_t bad = 0;
         if (!kifu__utf8_valid(data, len, &bad)) {
             int line, col;
-            locate(data, bad, &line, &col);
+            locate(data, bad, KIFU_ENC_UTF8, &line, &col);
             char found[16];
             snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
             return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8", found,
@@ -241,7 +247,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
                            "iconv cannot convert from %s", iconv_name(enc));
     if (rc == -1) {
         int line, col;
-        locate(data, bad, &line, &col);
+        locate(data, bad, enc, &line, &col);
         char found[32];
         if (bad + 1 < len)
             snprintf(found, sizeof found, "bytes 0x%02X 0x%02X", (unsigned char)data[bad],
