@@ -106,35 +106,48 @@ static int convert(const char *from, const char *to, const char *data, size_t le
     return 0;
 }
 
-/* Scores how plausible decoded UTF-8 is as Japanese text: kanji, kana and full-width
- * forms count for, half-width katakana (what EUC-JP bytes turn into when read as CP932)
- * and private-use characters count against. */
-static long plausibility(const char *s, size_t len)
+/* Byte-level checks of the two legacy encodings, so detection needs no trial conversion.
+ * CP932: ASCII, half-width kana A1-DF, or a lead 81-9F/E0-FC with a trail 40-7E/80-FC.
+ * Returns 0 when the bytes cannot be CP932; counts pairs and half-width kana. */
+static int cp932_shape(const unsigned char *s, size_t len, size_t *pairs, size_t *kana)
 {
-    long score = 0;
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = u[i];
-        if (c < 0x80) {
-            i++;
+    *pairs = *kana = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c < 0x80)
+            continue;
+        if (c >= 0xA1 && c <= 0xDF) {
+            (*kana)++;
             continue;
         }
-        unsigned cp;
-        size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-        cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
-        for (size_t k = 1; k < n && i + k < len; k++)
-            cp = (cp << 6) | (u[i + k] & 0x3F);
-        i += n;
-        if (cp >= 0xFF61 && cp <= 0xFF9F)
-            score -= 2;
-        else if (cp >= 0xE000 && cp <= 0xF8FF)
-            score -= 4;
-        else if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) ||
-                 (cp >= 0xFF01 && cp <= 0xFF5E) || (cp >= 0x25A0 && cp <= 0x25FF) ||
-                 (cp >= 0x3000 && cp <= 0x303F))
-            score += 2;
+        if (!((c >= 0x81 && c <= 0x9F) || (c >= 0xE0 && c <= 0xFC)) || i + 1 >= len)
+            return 0;
+        unsigned t = s[++i];
+        if (t < 0x40 || t == 0x7F || t > 0xFC)
+            return 0;
+        (*pairs)++;
     }
-    return score;
+    return 1;
+}
+
+/* EUC-JP: ASCII, pairs A1-FE A1-FE, 8E + kana, 8F + a pair. */
+static int eucjp_shape(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c < 0x80)
+            continue;
+        if (!(c == 0x8E || c == 0x8F || (c >= 0xA1 && c <= 0xFE)))
+            return 0;
+        size_t need = c == 0x8F ? 2 : 1;
+        if (len - i - 1 < need)
+            return 0;
+        for (size_t k = 1; k <= need; k++)
+            if (s[i + k] < 0xA1 || s[i + k] > 0xFE)
+                return 0;
+        i += need;
+    }
+    return 1;
 }
 
 /* A declared encoding in the first lines: CSA V3.0 `'CSA encoding=X`, Kifu for Windows'
@@ -167,18 +180,15 @@ int kifu__detect_encoding(const char *data, size_t len)
     int d = declared(data, len);
     if (d != KIFU_ENC_AUTO && d != KIFU_ENC_UTF8)
         return d;
-    char *a = NULL, *b = NULL;
-    size_t alen = 0, blen = 0, bad = 0;
-    int ra = convert("CP932", "UTF-8", data, len, &a, &alen, &bad);
-    int rb = convert("EUC-JP", "UTF-8", data, len, &b, &blen, &bad);
-    int enc = KIFU_ENC_CP932;
-    if (rb == 0 && (ra != 0 || plausibility(b, blen) > plausibility(a, alen)))
-        enc = KIFU_ENC_EUCJP;
-    if (ra == 0)
-        kifu__free(a);
-    if (rb == 0)
-        kifu__free(b);
-    return enc;
+    /* EUC-JP read as CP932 turns into half-width kana (its bytes A1-DF stand alone
+     * there), which real CP932 records hardly use. */
+    const unsigned char *u = (const unsigned char *)data;
+    size_t pairs, kana;
+    int cp = cp932_shape(u, len, &pairs, &kana);
+    int euc = eucjp_shape(u, len);
+    if (euc && (!cp || kana * 4 > pairs))
+        return KIFU_ENC_EUCJP;
+    return KIFU_ENC_CP932;
 }
 
 /* Line and column (in characters) of byte offset `off` of bytes in `enc`: UTF-8 counts
