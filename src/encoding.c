@@ -222,7 +222,10 @@ static void locate(const char *data, size_t off, int enc, int *line, int *col)
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen, int *used,
                  kifu_error *err)
 {
-    size_t bom = kifu__bom_len(data, len);
+    /* Editors that add a BOM to a file that has one leave two: drop them all. */
+    size_t bom = 0;
+    while (kifu__bom_len(data + bom, len - bom))
+        bom += 3;
     if (enc == KIFU_ENC_AUTO)
         enc = kifu__detect_encoding(data, len);
     if (used)
@@ -267,10 +270,13 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, iconv_name(enc), found,
                            "cannot decode %s as %s", found, iconv_name(enc));
     }
-    /* A decoded BOM (U+FEFF) is dropped too. */
-    if (*outlen >= 3 && memcmp(*out, "\xEF\xBB\xBF", 3) == 0) {
-        memmove(*out, *out + 3, *outlen - 3 + 1);
-        *outlen -= 3;
+    /* Decoded BOMs (U+FEFF) are dropped too. */
+    size_t drop = 0;
+    while (kifu__bom_len(*out + drop, *outlen - drop))
+        drop += 3;
+    if (drop) {
+        memmove(*out, *out + drop, *outlen - drop + 1);
+        *outlen -= drop;
     }
     return 0;
 }

@@ -190,6 +190,23 @@ static json_t *to_jkf(const kifu_record *r, kifu_error *err)
     return j;
 }
 
+/* Where we believe the expected JKF is wrong, the expectation is corrected here, and the
+ * test checks the rest as usual:
+ * - 20091203.ki2: the line `*放送日：2010/02/13` before the first move is a comment on the
+ *   initial position (`*` starts a comment in KIF and KI2); the reference parser took it
+ *   for a header entry with the key `*放送日` because it holds a colon. */
+static void correct_expectation(const char *name, json_t *want)
+{
+    if (strcmp(name, "20091203.ki2") == 0) {
+        json_t *h = json_object_get(want, "header");
+        json_t *m0 = json_array_get(json_object_get(want, "moves"), 0);
+        if (h && m0 && json_object_get(h, "*放送日")) {
+            json_object_del(h, "*放送日");
+            json_object_set_new(m0, "comments", json_pack("[s]", "放送日：2010/02/13"));
+        }
+    }
+}
+
 static void against_expected(const char *path, const char *name)
 {
     if (jkf_skip)
@@ -221,6 +238,8 @@ static void against_expected(const char *path, const char *name)
     json_error_t je;
     json_t *want = json_load_file(exp_path, 0, &je);
     CHECK(want != NULL);
+    if (want)
+        correct_expectation(name, want);
     jkf_checked++;
     if (got && want && !json_equal(got, want)) {
         jkf_mismatch++;

@@ -57,13 +57,15 @@ TEST(decodes_cp932_only_characters)
 
 TEST(bom_is_dropped)
 {
-    const char bom[] = "\xef\xbb\xbf" "abc";
-    char *out = NULL;
-    size_t n = 0;
-    CHECK_INT(kifu__decode(bom, strlen(bom), KIFU_ENC_AUTO, &out, &n, NULL, NULL), 0);
-    if (out)
-        CHECK_STR(out, "abc");
-    kifu_free(out);
+    const char *inputs[] = {"\xef\xbb\xbf" "abc", "\xef\xbb\xbf\xef\xbb\xbf" "abc"};
+    for (int i = 0; i < 2; i++) {
+        char *out = NULL;
+        size_t n = 0;
+        CHECK_INT(kifu__decode(inputs[i], strlen(inputs[i]), KIFU_ENC_AUTO, &out, &n, NULL, NULL), 0);
+        if (out)
+            CHECK_STR(out, "abc");
+        kifu_free(out);
+    }
 }
 
 TEST(forced_encoding_wins_and_reports_bad_bytes)
