@@ -389,7 +389,9 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
     int oom;
     char *dest = destination(o, in, k, count, &oom);
     int rc = EXIT_OK;
-    cli_progress_clear(&r->bar);
+    /* The bar stays up while files are written; output to the terminal clears it. */
+    if (!dest)
+        cli_progress_clear(&r->bar);
     if (oom) {
         fprintf(stderr, "kifu: out of memory\n");
         rc = EXIT_INTERNAL;
@@ -402,6 +404,7 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
         rc = EXIT_IO;
     }
     if (rc == EXIT_OK && o->verbose) {
+        cli_progress_clear(&r->bar);
         fprintf(stderr, "kifu: %s", display(in));
         if (count > 1)
             fprintf(stderr, " (game %zu)", k);
