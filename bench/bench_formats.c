@@ -97,7 +97,8 @@ static int load(const char *dir, files *fs)
         file *f = &fs->v[i];
         FILE *in = fopen(f->path, "rb");
         struct stat st;
-        if (!in || fstat(fileno(in), &st) != 0 || !(f->data = malloc((size_t)st.st_size + 1)) ||
+        if (!in || fstat(fileno(in), &st) != 0 ||
+            !(f->data = malloc((size_t)st.st_size + 1)) ||
             fread(f->data, 1, (size_t)st.st_size, in) != (size_t)st.st_size) {
             fprintf(stderr, "kifu_bench: %s: cannot read\n", f->path);
             rc = -1;
@@ -115,7 +116,8 @@ static int load(const char *dir, files *fs)
 static size_t moves_of(const kifu_record *r)
 {
     size_t n = 0;
-    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd; nd = kifu_node_next(nd))
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd;
+         nd = kifu_node_next(nd))
         n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
     return n;
 }
@@ -246,15 +248,17 @@ static int install_peers(const bench_opts *o, char *moddir, size_t cap)
     if (snprintf(moddir, cap, "%s/peers", o->dir) >= (int)cap)
         return -1;
     snprintf(probe, sizeof probe, "%s/node_modules/tsshogi/package.json", moddir);
-    snprintf(probe2, sizeof probe2, "%s/node_modules/json-kifu-format/package.json", moddir);
+    snprintf(probe2, sizeof probe2, "%s/node_modules/json-kifu-format/package.json",
+             moddir);
     if (file_exists(probe) && file_exists(probe2))
         return 0;
     printf("installing the peers from the npm registry into %s ...\n", moddir);
     fflush(stdout);
-    if (snprintf(cmd, sizeof cmd,
-                 "mkdir -p '%s' && cp '%s/package.json' '%s/' && npm install --prefix '%s' "
-                 "--no-audit --no-fund --loglevel=error >'%s/npm.log' 2>&1",
-                 moddir, o->peers_src, moddir, moddir, moddir) >= (int)sizeof cmd ||
+    if (snprintf(
+            cmd, sizeof cmd,
+            "mkdir -p '%s' && cp '%s/package.json' '%s/' && npm install --prefix '%s' "
+            "--no-audit --no-fund --loglevel=error >'%s/npm.log' 2>&1",
+            moddir, o->peers_src, moddir, moddir, moddir) >= (int)sizeof cmd ||
         system(cmd) != 0) {
         printf("  npm install failed (see %s/npm.log)\n", moddir);
         return -1;
@@ -361,11 +365,12 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
         snprintf(label, sizeof label, "%.60s %.8s->jkf", peers[i].name, fmt);
         char mps[32];
         human((double)ours.moves / pr.median, mps, sizeof mps);
-        printf("%-26s %6zu files %7.2f MB | %d runs: median %.3f s | %7.2f MB/s %9s moves/s"
-               "%s\n",
-               label, count, (double)bytes / 1e6, o->peer_runs, pr.median,
-               (double)bytes / 1e6 / pr.median, mps,
-               peers[i].failed ? " (some files failed)" : "");
+        printf(
+            "%-26s %6zu files %7.2f MB | %d runs: median %.3f s | %7.2f MB/s %9s moves/s"
+            "%s\n",
+            label, count, (double)bytes / 1e6, o->peer_runs, pr.median,
+            (double)bytes / 1e6 / pr.median, mps,
+            peers[i].failed ? " (some files failed)" : "");
         double ratio = pr.median / ours.median;
         printf("  kifu/%s = %.1fx (%s)\n", peers[i].name, ratio, fmt);
         if (!best_name || pr.median < best) {
@@ -387,13 +392,15 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
 int bench_formats(const bench_opts *o)
 {
     if (bench_gen_corpus(o)) {
-        printf("format sections skipped: no corpus (the engine and the writers must work)\n");
+        printf("format sections skipped: no corpus (the engine and the writers must "
+               "work)\n");
         return -1;
     }
     files all[3];
     int loaded[3] = {0, 0, 0};
-    printf("\n== conversion to JKF (read + decode + parse + normalize + write JKF, files in "
-           "memory)\n");
+    printf(
+        "\n== conversion to JKF (read + decode + parse + normalize + write JKF, files in "
+        "memory)\n");
     for (size_t s = 0; s < 3; s++) {
         char dir[4200], label[64];
         snprintf(dir, sizeof dir, "%s/corpus/%s", o->dir, sections[s].name);
@@ -411,7 +418,8 @@ int bench_formats(const bench_opts *o)
     }
 
     if (o->peers) {
-        printf("\n== peers (same conversion, same files: the first %.0f MB of each format)\n",
+        printf("\n== peers (same conversion, same files: the first %.0f MB of each "
+               "format)\n",
                o->peer_mb);
         char moddir[4096];
         if (!have_node()) {

@@ -11,15 +11,15 @@
 int bench_perft(int argc, char **argv) __attribute__((weak));
 
 typedef struct bench_opts {
-    const char *dir;   /* build directory: corpus/ and peers/ go under it */
+    const char *dir;       /* build directory: corpus/ and peers/ go under it */
     const char *peers_src; /* bench/peers in the source tree (package.json, scripts) */
-    int runs;          /* timed runs per section (median reported) */
-    int peer_runs;     /* timed runs per peer */
-    double corpus_mb;  /* size of the generated corpus, all three formats together */
-    double peer_mb;    /* per format: the subset the peers convert */
+    int runs;              /* timed runs per section (median reported) */
+    int peer_runs;         /* timed runs per peer */
+    double corpus_mb;      /* size of the generated corpus, all three formats together */
+    double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen;         /* rebuild the corpus even when it looks current */
-    int peers;         /* run the peer comparison */
+    int regen; /* rebuild the corpus even when it looks current */
+    int peers; /* run the peer comparison */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,

@@ -11,18 +11,20 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu_bench [options]\n"
-            "  --only perft|formats   run one part (default: all)\n"
-            "  --runs N               timed runs per format section (default 5)\n"
-            "  --peer-runs N          timed runs per peer (default 3)\n"
-            "  --corpus-mb MB         size of the generated corpus, three formats (default 60)\n"
-            "  --peer-mb MB           per format, the part the peers convert (default 5)\n"
-            "  --seed N               corpus seed (default 1)\n"
-            "  --regen                rebuild the corpus\n"
-            "  --no-peers             skip json-kifu-format and tsshogi\n"
-            "  --dir DIR              where the corpus and peers go (default: next to the binary)\n"
-            "The corpus goes to DIR/corpus, the peers (npm) to DIR/peers.\n");
+    fprintf(
+        f, "usage: kifu_bench [options]\n"
+           "  --only perft|formats   run one part (default: all)\n"
+           "  --runs N               timed runs per format section (default 5)\n"
+           "  --peer-runs N          timed runs per peer (default 3)\n"
+           "  --corpus-mb MB         size of the generated corpus, three formats "
+           "(default 60)\n"
+           "  --peer-mb MB           per format, the part the peers convert (default 5)\n"
+           "  --seed N               corpus seed (default 1)\n"
+           "  --regen                rebuild the corpus\n"
+           "  --no-peers             skip json-kifu-format and tsshogi\n"
+           "  --dir DIR              where the corpus and peers go (default: next to the "
+           "binary)\n"
+           "The corpus goes to DIR/corpus, the peers (npm) to DIR/peers.\n");
 }
 
 /* The directory of the running binary (build-bench/), so the corpus lands there whatever

@@ -111,7 +111,8 @@ static kifu_record *random_game(uint64_t *rng, int index, char *why, size_t cap)
     }
     kifu_error err;
     kifu_error_clear(&err);
-    /* The moves are complete already; normalizing adds same/relative as a reader would. */
+    /* The moves are complete already; normalizing adds same/relative as a reader would.
+     */
     if (kifu_normalize(r, 0, &err)) {
         snprintf(why, cap, "normalizing a generated game failed: %s", err.message);
         goto fail;
@@ -158,7 +159,8 @@ static int current(const char *stamp_path, const char *stamp)
     fclose(f);
     have[n] = 0;
     struct stat s, e;
-    if (stat(stamp_path, &s) == 0 && stat("/proc/self/exe", &e) == 0 && e.st_mtime > s.st_mtime)
+    if (stat(stamp_path, &s) == 0 && stat("/proc/self/exe", &e) == 0 &&
+        e.st_mtime > s.st_mtime)
         return 0;
     return strcmp(have, stamp) == 0;
 }
@@ -177,7 +179,8 @@ int bench_gen_corpus(const bench_opts *o)
     if (make_dir(o->dir) || make_dir(path))
         return -1;
     for (size_t i = 0; i < 3; i++) {
-        if (snprintf(path, sizeof path, "%s/corpus/%s", o->dir, outs[i].dir) >= (int)sizeof path ||
+        if (snprintf(path, sizeof path, "%s/corpus/%s", o->dir, outs[i].dir) >=
+                (int)sizeof path ||
             make_dir(path))
             return -1;
     }
@@ -209,8 +212,8 @@ int bench_gen_corpus(const bench_opts *o)
                 kifu_record_free(r);
                 return -1;
             }
-            int rc = snprintf(path, sizeof path, "%s/corpus/%s/g%05d.%s", o->dir, outs[i].dir,
-                              games, outs[i].dir) >= (int)sizeof path ||
+            int rc = snprintf(path, sizeof path, "%s/corpus/%s/g%05d.%s", o->dir,
+                              outs[i].dir, games, outs[i].dir) >= (int)sizeof path ||
                      write_bytes(path, text, len);
             kifu_free(text);
             if (rc) {
@@ -226,8 +229,8 @@ int bench_gen_corpus(const bench_opts *o)
     /* Files of an earlier, larger corpus would be read too: remove them. */
     for (size_t i = 0; i < 3; i++)
         for (int g = games;; g++) {
-            if (snprintf(path, sizeof path, "%s/corpus/%s/g%05d.%s", o->dir, outs[i].dir, g,
-                         outs[i].dir) >= (int)sizeof path ||
+            if (snprintf(path, sizeof path, "%s/corpus/%s/g%05d.%s", o->dir, outs[i].dir,
+                         g, outs[i].dir) >= (int)sizeof path ||
                 remove(path) != 0)
                 break;
         }

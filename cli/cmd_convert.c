@@ -1,5 +1,5 @@
-/* cmd_convert.c: `kifu convert` (read, normalize, write another format) and `kifu validate`
- * (read and normalize only), over any number of files, directories and stdin. */
+/* cmd_convert.c: `kifu convert` (read, normalize, write another format) and
+ * `kifu validate` (read and normalize only), over files, directories and stdin. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -209,7 +209,8 @@ static int add_dir(inputs *in, const char *dir, const char *rel, int depth)
                 int r = add_dir(in, path, sub, depth + 1);
                 rc = r > rc ? r : rc;
             }
-        } else if (S_ISREG(st.st_mode) && kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
+        } else if (S_ISREG(st.st_mode) &&
+                   kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
             if (push(in, path, sub))
                 rc = EXIT_INTERNAL;
         }
@@ -298,7 +299,8 @@ static const char *display(const input *in)
 static size_t main_line_moves(const kifu_record *rec)
 {
     size_t n = 0;
-    for (const kifu_node *nd = kifu_node_next(kifu_record_root(rec)); nd; nd = kifu_node_next(nd))
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(rec)); nd;
+         nd = kifu_node_next(nd))
         n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
     return n;
 }
@@ -312,7 +314,8 @@ static int make_parents(const char *path)
     for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
         if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "kifu: %s: cannot create directory: %s\n", p, strerror(errno));
+            fprintf(stderr, "kifu: %s: cannot create directory: %s\n", p,
+                    strerror(errno));
             free(p);
             return -1;
         }
@@ -366,7 +369,8 @@ static char *destination(const opts *o, const input *in, size_t k, size_t count,
     char num[24] = "";
     if (count > 1)
         snprintf(num, sizeof num, "-%zu", k);
-    snprintf(path, need, "%s%s%s%s%s%s", base, sep, stem, num, ext ? "." : "", ext ? ext : "");
+    snprintf(path, need, "%s%s%s%s%s%s", base, sep, stem, num, ext ? "." : "",
+             ext ? ext : "");
     free(stem);
     return path;
 }
@@ -408,7 +412,8 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
         fprintf(stderr, "kifu: %s", display(in));
         if (count > 1)
             fprintf(stderr, " (game %zu)", k);
-        fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>", main_line_moves(rec));
+        fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>",
+                main_line_moves(rec));
     }
     free(dest);
     kifu_free(bytes);
@@ -491,7 +496,8 @@ static int parse_format(const char *s, int *out)
 {
     int f = kifu_format_from_name(s);
     if (f == KIFU_FMT_AUTO && strcmp(s, "auto") != 0) {
-        fprintf(stderr, "kifu: unknown format '%s' (jkf csa kif kifu ki2 ki2u sfen sfenlist)\n",
+        fprintf(stderr,
+                "kifu: unknown format '%s' (jkf csa kif kifu ki2 ki2u sfen sfenlist)\n",
                 s);
         return -1;
     }
@@ -505,10 +511,11 @@ static int parse_encoding(const char *s, int *out)
         const char *name;
         int enc;
     } names[] = {
-        {"auto", KIFU_ENC_AUTO},      {"utf-8", KIFU_ENC_UTF8},      {"utf8", KIFU_ENC_UTF8},
-        {"cp932", KIFU_ENC_CP932},    {"sjis", KIFU_ENC_CP932},      {"shift_jis", KIFU_ENC_CP932},
-        {"shift-jis", KIFU_ENC_CP932}, {"windows-31j", KIFU_ENC_CP932}, {"euc-jp", KIFU_ENC_EUCJP},
-        {"eucjp", KIFU_ENC_EUCJP},
+        {"auto", KIFU_ENC_AUTO},       {"utf-8", KIFU_ENC_UTF8},
+        {"utf8", KIFU_ENC_UTF8},       {"cp932", KIFU_ENC_CP932},
+        {"sjis", KIFU_ENC_CP932},      {"shift_jis", KIFU_ENC_CP932},
+        {"shift-jis", KIFU_ENC_CP932}, {"windows-31j", KIFU_ENC_CP932},
+        {"euc-jp", KIFU_ENC_EUCJP},    {"eucjp", KIFU_ENC_EUCJP},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         const char *a = s, *b = names[i].name;
@@ -581,11 +588,14 @@ static int run_command(int argc, char **argv, int validate)
             status = parse_format(v, &o.from) ? EXIT_USAGE : status;
         } else if (!validate && (v = valued(argc, argv, &i, "-t", "--to", &missing))) {
             to_name = v;
-        } else if (!validate && (v = valued(argc, argv, &i, "-o", "--output", &missing))) {
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, "-o", "--output", &missing))) {
             o.out = v;
-        } else if (!validate && (v = valued(argc, argv, &i, NULL, "--out-dir", &missing))) {
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, NULL, "--out-dir", &missing))) {
             o.out_dir = v;
-        } else if (!validate && (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
             status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
         } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
             status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
@@ -628,7 +638,8 @@ static int run_command(int argc, char **argv, int validate)
         }
     }
     if (status == EXIT_OK && nfiles == 0) {
-        fprintf(stderr, "kifu: %s: no input (name files, directories, or - for stdin)\n", cmd);
+        fprintf(stderr, "kifu: %s: no input (name files, directories, or - for stdin)\n",
+                cmd);
         status = EXIT_USAGE;
     }
     if (status != EXIT_OK) {
@@ -642,9 +653,11 @@ static int run_command(int argc, char **argv, int validate)
         status = rc > status ? rc : status;
     }
     free(files);
-    if (!validate && (in.n > 1 || in.dirs) && !o.out_dir && !(o.out && strcmp(o.out, "-") == 0)) {
-        fprintf(stderr, "kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
-                        "standard output)\n",
+    if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
+        !(o.out && strcmp(o.out, "-") == 0)) {
+        fprintf(stderr,
+                "kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
+                "standard output)\n",
                 in.dirs ? "a directory was named" : "several inputs");
         inputs_free(&in);
         return usage_error(cmd);
@@ -669,11 +682,11 @@ static int run_command(int argc, char **argv, int validate)
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
         if (validate)
-            fprintf(stderr, "kifu: validated %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
+            fprintf(stderr, "kifu: validated %zu, failed %zu (%zu games, %.2f s)\n",
+                    r.done, r.failed, r.games, secs);
         else
-            fprintf(stderr, "kifu: converted %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
+            fprintf(stderr, "kifu: converted %zu, failed %zu (%zu games, %.2f s)\n",
+                    r.done, r.failed, r.games, secs);
     }
     if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
         fprintf(stderr, "kifu: %s: no record files found\n", cmd);

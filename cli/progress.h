@@ -1,6 +1,6 @@
-/* progress.h: a one-line progress bar on stderr for commands that work through many files.
- * It draws only when enabled (the caller decides: stderr is a terminal, enough files, not
- * quiet) and at most ten times a second, so it costs nothing measurable. */
+/* progress.h: a one-line progress bar on stderr for commands that work through many
+ * files. It draws only when enabled (the caller decides: stderr is a terminal, enough
+ * files, not quiet) and at most ten times a second, so it costs nothing measurable. */
 #ifndef KIFU_CLI_PROGRESS_H
 #define KIFU_CLI_PROGRESS_H
 

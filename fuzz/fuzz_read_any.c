@@ -24,7 +24,8 @@ static void write_all(kifu_record *r, unsigned opt, int normalized)
     for (int f = KIFU_FMT_JKF; f < KIFU_FMT_COUNT_; f++) {
         kifu_write_options wo = {0};
         wo.format = f;
-        wo.flags = ((opt >> 4) & 1 ? KIFU_WRITE_PRETTY : 0) | ((opt >> 5) & 1 ? KIFU_WRITE_CSA_V3 : 0);
+        wo.flags = ((opt >> 4) & 1 ? KIFU_WRITE_PRETTY : 0) |
+                   ((opt >> 5) & 1 ? KIFU_WRITE_CSA_V3 : 0);
         wo.encoding = (opt >> 6) & 1 ? KIFU_ENC_CP932 : KIFU_ENC_AUTO;
         wo.warn = ignore;
         size_t len = 0;
@@ -50,7 +51,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kifu_read_options ro = {0};
     ro.format = KIFU_FMT_AUTO;
     ro.encoding = (int)(opt & 3);
-    ro.flags = ((opt >> 2) & 1 ? KIFU_READ_LENIENT : 0) | ((opt >> 3) & 1 ? KIFU_READ_NO_NORMALIZE : 0);
+    ro.flags = ((opt >> 2) & 1 ? KIFU_READ_LENIENT : 0) |
+               ((opt >> 3) & 1 ? KIFU_READ_NO_NORMALIZE : 0);
     ro.source = "fuzz";
     kifu_record **recs = NULL;
     size_t n = 0;

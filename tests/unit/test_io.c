@@ -50,9 +50,10 @@ TEST(format_detection_by_content)
     CHECK_INT(detect("startpos"), KIFU_FMT_SFEN);
     CHECK_INT(detect("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"),
               KIFU_FMT_SFEN);
-    CHECK_INT(detect("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
-                     "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"),
-              KIFU_FMT_SFENLIST);
+    CHECK_INT(
+        detect("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+               "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"),
+        KIFU_FMT_SFENLIST);
     CHECK_INT(detect("# comment\n手合割：平手\n手数----指手---------消費時間--\n"
                      "   1 ７六歩(77)   ( 0:01/00:00:01)\n"),
               KIFU_FMT_KIFU);
@@ -127,7 +128,8 @@ TEST(write_needs_a_format)
     kifu_record_free(r);
 }
 
-/* Reads text as `format`; skips the test (returns NULL) when that reader is a stand-in. */
+/* Reads text as `format`; skips the test (returns NULL) when that reader is a stand-in.
+ */
 static kifu_record *read_or_skip(const char *text, int format, int *skip)
 {
     kifu_read_options o = {format, KIFU_ENC_AUTO, 0, NULL};
@@ -143,7 +145,8 @@ static kifu_record *read_or_skip(const char *text, int format, int *skip)
 static size_t line_moves(const kifu_record *r)
 {
     size_t n = 0;
-    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd; nd = kifu_node_next(nd))
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd;
+         nd = kifu_node_next(nd))
         n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
     return n;
 }
@@ -151,8 +154,8 @@ static size_t line_moves(const kifu_record *r)
 TEST(sfen_through_jkf_and_back)
 {
     int skip;
-    kifu_record *r = read_or_skip("position startpos moves 7g7f 3c3d 8h2b+", KIFU_FMT_AUTO,
-                                  &skip);
+    kifu_record *r =
+        read_or_skip("position startpos moves 7g7f 3c3d 8h2b+", KIFU_FMT_AUTO, &skip);
     if (skip)
         SKIP("SFEN reader or normalizer not in this build");
     CHECK(r != NULL);
@@ -174,7 +177,8 @@ TEST(sfen_through_jkf_and_back)
     CHECK(back != NULL);
     if (back) {
         CHECK_INT(line_moves(back), 3);
-        const kifu_node *third = kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(back))));
+        const kifu_node *third =
+            kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(back))));
         const kifu_move *m = third ? kifu_node_move_const(third) : NULL;
         CHECK(m != NULL);
         if (m) {
@@ -255,7 +259,8 @@ TEST(csa_file_with_two_games_reads_both)
     kifu_record_free(first);
 }
 
-/* ---- atomic write (cli/outfile.c) ---------------------------------------------------- */
+/* ---- atomic write (cli/outfile.c) ----------------------------------------------------
+ */
 
 static char tmpdir[64];
 
