@@ -297,6 +297,15 @@ TEST(atomic_write_creates_and_replaces)
     CHECK(stat(path, &st) == 0 && st.st_size == 0);
     /* No temporary file is left beside it. */
     CHECK_INT(entries(tmpdir), 1);
+    /* A new file gets the mode fopen would give it; a replaced one keeps its own. */
+    mode_t mask = umask(022);
+    unlink(path);
+    CHECK_INT(cli_write_file(path, "x", 1), 0);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    CHECK_INT(chmod(path, 0604), 0);
+    CHECK_INT(cli_write_file(path, "y", 1), 0);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0604);
+    umask(mask);
     unlink(path);
 }
 
