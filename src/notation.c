@@ -37,6 +37,17 @@ const char *kifu__kanji_number(int n) { return n >= 1 && n <= 18 ? kanji_numbers
 
 /* ---- move text ---- */
 
+int kifu__move_promotes(const kifu_move *m)
+{
+    if (m->promote == 1)
+        return 1;
+    if (m->promote == 0 || m->from_x == 0)
+        return 0;
+    int rank = m->color == KIFU_WHITE ? 10 - m->to_y : m->to_y; /* 1 = the far rank */
+    return ((m->piece == PAWN || m->piece == LANCE) && rank == 1) ||
+           (m->piece == KNIGHT && rank <= 2);
+}
+
 static void put(char *buf, size_t cap, size_t *len, const char *s)
 {
     size_t n = strlen(s);
@@ -94,7 +105,7 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
             wrote_drop |= m->relative[i] == 'H';
         }
     }
-    if (m->promote == 1)
+    if (kifu__move_promotes(m))
         put(buf, cap, &len, "成");
     else if (m->promote == 0)
         put(buf, cap, &len, "不成");
@@ -579,7 +590,7 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
             int ok = m->piece == pt.kind;
             /* a CSA name after the move ("88 22 UM") names the promotion */
             if (!ok && pt.after_kind && m->from_x && kind_can_promote(m->piece) &&
-                kind_promoted(m->piece) == pt.kind && m->promote == 1)
+                kind_promoted(m->piece) == pt.kind && kifu__move_promotes(m))
                 ok = 1;
             if (!ok)
                 continue;
@@ -660,7 +671,7 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
     }
     const kifu_move *yes = NULL, *no = NULL;
     for (size_t i = 0; i < nc; i++) {
-        if (cand[i].promote == 1)
+        if (kifu__move_promotes(&cand[i]))
             yes = &cand[i];
         else
             no = &cand[i];

@@ -10,6 +10,10 @@ const char *kifu__kanji_piece_one(int kind);  /* one character: と 杏 圭 全 
 const char *kifu__zen_digit(int n);           /* "１".."９" */
 const char *kifu__kanji_number(int n);        /* "一".."十八" (1..18), "" otherwise */
 
+/* Does the move promote? promote == 1, or a move the rules force to promote (a pawn or
+ * lance to the last rank, a knight to the last two) whatever promote says. */
+int kifu__move_promotes(const kifu_move *m);
+
 /* What kifu__parse_typed_move returns besides 0 and -1. */
 enum { KIFU__TYPED_ASK_PROMOTE = 1 };
 

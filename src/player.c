@@ -5,7 +5,12 @@
  * (JKFPlayer's behaviour: stepping back out of a fork and forward again stays in it).
  * Moving is incremental (play / undo on one kifu_position), so going to ply N costs the
  * distance, never a replay from the start. */
+#include <stdio.h>
+#include <string.h>
+
 #include "kifu_private.h"
+#include "notation.h"
+#include "player.h"
 #include "record.h"
 
 struct kifu_player {
@@ -279,7 +284,7 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
 static int same_move(const kifu_move *a, const kifu_move *b)
 {
     return a->from_x == b->from_x && a->from_y == b->from_y && a->to_x == b->to_x &&
-           a->to_y == b->to_y && (a->promote == 1) == (b->promote == 1) &&
+           a->to_y == b->to_y && kifu__move_promotes(a) == kifu__move_promotes(b) &&
            (a->from_x || a->piece == b->piece);
 }
 
@@ -337,4 +342,53 @@ int kifu_player_delete_branch(kifu_player *pl)
     if (kifu_node_delete(pl->rec, n))
         return -1;
     return line_extend(pl, pl->cur);
+}
+
+kifu_node *kifu__player_line_node(const kifu_player *pl, int ply)
+{
+    return ply >= 0 && (size_t)ply < pl->nline ? pl->line[ply] : NULL;
+}
+
+int kifu__player_line_end(const kifu_player *pl) { return (int)pl->nline - 1; }
+
+char *kifu__player_path(const kifu_player *pl, char *buf, size_t cap)
+{
+    if (!cap)
+        return buf;
+    size_t len = (size_t)snprintf(buf, cap, "%zu", pl->cur);
+    /* choices at every branching node on the way; trailing zeros are implied */
+    size_t keep = len;
+    for (size_t i = 0; i < pl->cur && len + 12 < cap; i++) {
+        kifu_node *n = pl->line[i];
+        if (n->nchildren <= 1)
+            continue;
+        size_t idx = kifu_node_index(pl->line[i + 1]);
+        len += (size_t)snprintf(buf + len, cap - len, ",%zu", idx);
+        if (idx)
+            keep = len;
+    }
+    buf[keep] = 0;
+    return buf;
+}
+
+int kifu__player_add_special(kifu_player *pl, const char *word, kifu_error *err)
+{
+    kifu_node *cur = pl->line[pl->cur];
+    if (cur->kind == KIFU_NODE_SPECIAL)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "the game has ended here (%s)", kifu_special_text(cur->special));
+    kifu_node *child = NULL;
+    for (uint32_t i = 0; i < cur->nchildren && !child; i++)
+        if (cur->children[i]->kind == KIFU_NODE_SPECIAL &&
+            strcmp(cur->children[i]->special, word) == 0)
+            child = cur->children[i];
+    if (!child && !(child = kifu_node_add_special(pl->rec, cur, word)))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    pl->nline = pl->cur + 1;
+    if (line_push(pl, child)) {
+        line_extend(pl, pl->cur);
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    }
+    pl->cur++;
+    return 0;
 }
