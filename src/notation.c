@@ -277,8 +277,8 @@ static int parse_usi(const char *s, pattern *pt)
 
 static int promote_word(const char *w)
 {
-    static const char *const yes[] = {"+", "naru", "nari", "成", "promote", "y", "yes", "p"};
-    static const char *const no[] = {"=", "narazu", "funari", "不成", "生", "n", "no", "nopromote"};
+    static const char *const yes[] = {"+", "naru", "nari", "成", "promote"};
+    static const char *const no[] = {"=", "narazu", "funari", "不成", "生", "nopromote"};
     char low[16];
     size_t n = strlen(w);
     if (n >= sizeof low)
