@@ -209,7 +209,7 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
     for (long depth = 0;; depth++) {
         long choice = 0;
         if (child_form) {
-            if (!*s)
+            if (!*s || (s == path && strcmp(path, "/") == 0))
                 break;
             if (*s != '/' || (s++, parse_num(&s, &choice))) {
                 rc = kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1, (size_t)(s - path),
