@@ -132,7 +132,7 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
             char save = *e;
             *e = 0;
             kifu_move m;
-            int col = kifu__utf8_column(s, (size_t)(t - s)) + 1 + l.indent;
+            int col = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
             if (kifu_position_parse_usi(p, t, &m, err) || kifu_position_play(p, &m, err)) {
                 if (err) {
                     err->line = l.number;
