@@ -156,11 +156,9 @@ static void draw(view *v)
     /* the moves around the cursor, right of the board (or below it) */
     kifu__strbuf list;
     kifu__sb_init(&list);
-    int span = rows - 8 < 15 ? (rows - 8) / 2 : 7;
-    if (span < 2)
-        span = 2;
-    kifu__diagram_moves(pl, span, span, "", &list);
-    int lrow = 2;
+    /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
+    kifu__diagram_moves(pl, 5, 5, "", &list);
+    int lrow = 3;
     if (list.data && (cols >= 70 || !v->positioned)) {
         char *s = list.data;
         while (*s) {
