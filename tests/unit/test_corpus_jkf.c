@@ -16,20 +16,6 @@
  * so far. */
 static const char *const known_wrong[] = {NULL};
 
-/* Fixtures whose start position the rules engine refuses (kifu_position_set_board): the
- * 9fu records start with two gote pawns on file 2 (a 二歩 board that JKF tools accept).
- * Reported, not counted as failures, until the engine can take such a board. */
-static const char *const engine_rejects[] = {"9fu.csa", "9fu_komabetsu.csa", "9fu.ki2",
-                                             "9fu.kif", NULL};
-
-static int is_engine_rejected(const char *name, const kifu_error *err)
-{
-    for (const char *const *k = engine_rejects; *k; k++)
-        if (strncmp(name, *k, strlen(*k)) == 0 && strstr(err->message, "二歩"))
-            return 1;
-    return 0;
-}
-
 static int is_known_wrong(const char *name)
 {
     for (const char *const *k = known_wrong; *k; k++)
@@ -164,26 +150,17 @@ static void roundtrip_one(const char *path, const char *name, void *vctx)
     kifu_record *r = kifu_read(text, len, &ro, &err);
     if (!r) {
         char buf[800];
-        if (is_engine_rejected(name, &err)) {
-            printf("    KNOWN (engine refuses the start position): %s\n",
-                   kifu_error_format(&err, buf, sizeof buf));
-        } else {
-            t_failed_checks++;
-            printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
-        }
+        t_failed_checks++;
+        printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
     } else {
         if (c->strip) {
             strip(r, c->csa);
             kifu_error_clear(&err);
             if (kifu_normalize(r, 0, &err)) {
                 char buf[800];
-                if (is_engine_rejected(name, &err)) {
-                    printf("    KNOWN (engine refuses the start position): %s\n", name);
-                } else {
-                    t_failed_checks++;
-                    printf("    %s: normalize failed: %s\n", name,
-                           kifu_error_format(&err, buf, sizeof buf));
-                }
+                t_failed_checks++;
+                printf("    %s: normalize failed: %s\n", name,
+                       kifu_error_format(&err, buf, sizeof buf));
                 kifu_record_free(r);
                 free(text);
                 c->files++;
