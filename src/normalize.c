@@ -305,7 +305,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
             if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
                 prev_to = SQ(parent->move.to_x, parent->move.to_y);
             kmove mv;
-            kifu_error_clear(&e);
+            e.code = 0; /* enough for kifu__error to take the next one; no full clear per move */
             int bad = kifu__resolve_move(p, &c->move, prev_to, &mv, &e);
             if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
                 bad = kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,

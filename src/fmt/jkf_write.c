@@ -1,11 +1,12 @@
 /* jkf_write.c: the record tree as JSON Kifu Format.
  *
- * JSON is written by hand into the output buffer: no JSON objects are built, so the
- * writer allocates nothing per move (the buffer grows geometrically). Keys come in the
- * schema's order (header, initial, moves; comments, move, time, special, forks; color,
- * from, to, piece, same, promote, capture, relative). KIFU_WRITE_PRETTY indents by two
- * spaces like JSON.stringify(v, null, 2); otherwise the output has no whitespace. Text
- * stays UTF-8; only what JSON requires is escaped. */
+ * JSON is written by hand straight into the output buffer through a cursor: no JSON
+ * objects are built and nothing is allocated per move (the buffer grows geometrically),
+ * since converting to JKF is mostly writing. Keys come in the schema's order (header,
+ * initial, moves; comments, move, time, special, forks; color, from, to, piece, same,
+ * promote, capture, relative). KIFU_WRITE_PRETTY indents by two spaces like
+ * JSON.stringify(v, null, 2); otherwise the output has no whitespace. Text stays UTF-8;
+ * only what JSON requires is escaped. */
 #include <string.h>
 
 #include "fmt/fmt.h"
@@ -14,161 +15,188 @@
 
 typedef struct w {
     kifu__strbuf *out;
+    char *p, *end; /* cursor into out->data; out->len is synced at the end */
     int pretty;
     int depth;
     int first; /* no element written yet in the innermost open container */
+    int failed;
 } w;
 
-/* One byte; the common case skips kifu__sb_putc's bookkeeping (the buffer stays
- * NUL-terminated like kifu__sb_putn leaves it). */
-static inline void put1(kifu__strbuf *b, char ch)
+/* Makes room for n more bytes; 0 when out of memory (then nothing more is written). */
+static int grow(w *o, size_t n)
 {
-    if (b->len + 2 <= b->cap) {
-        b->data[b->len++] = ch;
-        b->data[b->len] = 0;
-    } else {
-        kifu__sb_putc(b, ch);
+    if (o->failed)
+        return 0;
+    if (o->p)
+        o->out->len = (size_t)(o->p - o->out->data);
+    if (kifu__sb_reserve(o->out, n + 4096)) {
+        o->failed = 1;
+        return 0;
     }
+    o->p = o->out->data + o->out->len;
+    o->end = o->out->data + o->out->cap - 1; /* keep a byte for the final NUL */
+    return 1;
 }
 
-static const char spaces[] = "                                                                ";
+static inline int room(w *o, size_t n) { return (size_t)(o->end - o->p) >= n || grow(o, n); }
+
+static inline void putn(w *o, const char *s, size_t n)
+{
+    if (!room(o, n))
+        return;
+    memcpy(o->p, s, n);
+    o->p += n;
+}
+
+static inline void put1(w *o, char ch)
+{
+    if (!room(o, 1))
+        return;
+    *o->p++ = ch;
+}
+
+#define PUTS(o, lit) putn(o, lit, sizeof lit - 1)
+
+static const char spaces[] = "                                                                "
+                             "                                                                ";
 
 static void newline(w *o)
 {
-    if (!o->pretty)
-        return;
-    put1(o->out, '\n');
     size_t n = (size_t)o->depth * 2;
+    if (!room(o, n + 1))
+        return;
+    *o->p++ = '\n';
     while (n > 0) {
         size_t k = n < sizeof spaces - 1 ? n : sizeof spaces - 1;
-        kifu__sb_putn(o->out, spaces, k);
+        memcpy(o->p, spaces, k);
+        o->p += k;
         n -= k;
     }
 }
 
 /* Before an element of an array or a member of an object. */
-static void sep(w *o)
+static inline void sep(w *o)
 {
     if (!o->first)
-        put1(o->out, ',');
+        put1(o, ',');
     o->first = 0;
-    newline(o);
+    if (o->pretty)
+        newline(o);
 }
 
-static void open_(w *o, char ch)
+static inline void open_(w *o, char ch)
 {
-    put1(o->out, ch);
+    put1(o, ch);
     o->depth++;
     o->first = 1;
 }
 
-static void close_(w *o, char ch)
+static inline void close_(w *o, char ch)
 {
     o->depth--;
-    if (!o->first)
+    if (!o->first && o->pretty)
         newline(o);
-    put1(o->out, ch);
+    put1(o, ch);
     o->first = 0; /* the parent now holds at least this element */
 }
 
 /* The characters of s as JSON string content (no quotes). */
-static void escaped(kifu__strbuf *b, const char *s)
+static void escaped(w *o, const char *s)
 {
     const char *run = s;
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch >= 0x20 && ch != '"' && ch != '\\')
             continue;
-        kifu__sb_putn(b, run, (size_t)(s - run));
+        putn(o, run, (size_t)(s - run));
         run = s + 1;
         switch (ch) {
-        case '"': kifu__sb_putn(b, "\\\"", 2); break;
-        case '\\': kifu__sb_putn(b, "\\\\", 2); break;
-        case '\n': kifu__sb_putn(b, "\\n", 2); break;
-        case '\r': kifu__sb_putn(b, "\\r", 2); break;
-        case '\t': kifu__sb_putn(b, "\\t", 2); break;
-        case '\b': kifu__sb_putn(b, "\\b", 2); break;
-        case '\f': kifu__sb_putn(b, "\\f", 2); break;
+        case '"': PUTS(o, "\\\""); break;
+        case '\\': PUTS(o, "\\\\"); break;
+        case '\n': PUTS(o, "\\n"); break;
+        case '\r': PUTS(o, "\\r"); break;
+        case '\t': PUTS(o, "\\t"); break;
+        case '\b': PUTS(o, "\\b"); break;
+        case '\f': PUTS(o, "\\f"); break;
         default: {
             static const char hex[] = "0123456789abcdef";
             char u[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
-            kifu__sb_putn(b, u, 6);
+            putn(o, u, 6);
         }
         }
     }
-    kifu__sb_putn(b, run, (size_t)(s - run));
+    putn(o, run, (size_t)(s - run));
 }
 
 static void string(w *o, const char *s)
 {
-    put1(o->out, '"');
-    escaped(o->out, s);
-    put1(o->out, '"');
+    put1(o, '"');
+    escaped(o, s);
+    put1(o, '"');
 }
 
-static void key(w *o, const char *k)
+/* A member key: `lit` is the quoted key with its colon, e.g. "\"color\":". */
+static inline void key_lit(w *o, const char *lit, size_t n)
 {
     sep(o);
-    put1(o->out, '"');
-    kifu__sb_puts(o->out, k); /* our own keys: ASCII, nothing to escape */
-    kifu__sb_putn(o->out, o->pretty ? "\": " : "\":", o->pretty ? 3 : 2);
+    putn(o, lit, n);
+    if (o->pretty)
+        put1(o, ' ');
 }
+
+#define KEY(o, name) key_lit(o, "\"" name "\":", sizeof name + 2)
 
 static void integer(w *o, long v)
 {
-    char buf[24], *p = buf + sizeof buf;
+    if (v >= 0 && v < 10) {
+        put1(o, (char)('0' + v));
+        return;
+    }
+    char buf[24], *q = buf + sizeof buf;
     unsigned long u = v < 0 ? 0UL - (unsigned long)v : (unsigned long)v;
     do {
-        *--p = (char)('0' + u % 10);
+        *--q = (char)('0' + u % 10);
         u /= 10;
     } while (u);
     if (v < 0)
-        *--p = '-';
-    kifu__sb_putn(o->out, p, (size_t)(buf + sizeof buf - p));
+        *--q = '-';
+    putn(o, q, (size_t)(buf + sizeof buf - q));
 }
 
-static void key_int(w *o, const char *k, long v)
+#define KEY_INT(o, name, v) (KEY(o, name), integer(o, v))
+#define KEY_STR(o, name, v) (KEY(o, name), string(o, v))
+
+/* A piece name as a JSON string ("FU"); names are plain ASCII. */
+static void piece(w *o, int k)
 {
-    key(o, k);
-    integer(o, v);
+    const char *n = kifu_piece_csa(k);
+    char q[4] = {'"', n[0], n[1], '"'};
+    putn(o, q, 4);
 }
 
-static void key_str(w *o, const char *k, const char *v)
+static void place(w *o, int x, int y)
 {
-    key(o, k);
-    string(o, v);
-}
-
-static void key_bool(w *o, const char *k, int v)
-{
-    key(o, k);
-    kifu__sb_puts(o->out, v ? "true" : "false");
-}
-
-static void place(w *o, const char *k, int x, int y)
-{
-    key(o, k);
     open_(o, '{');
-    key_int(o, "x", x);
-    key_int(o, "y", y);
+    KEY_INT(o, "x", x);
+    KEY_INT(o, "y", y);
     close_(o, '}');
 }
 
-/* ---- header and initial position ---- */
+/* ---- initial position ---- */
 
 static void write_initial(w *o, const kifu_record *r)
 {
     static const int hand_order[] = {KIFU_FU, KIFU_KY, KIFU_KE, KIFU_GI,
                                      KIFU_KI, KIFU_KA, KIFU_HI};
-    key(o, "initial");
+    KEY(o, "initial");
     open_(o, '{');
-    key_str(o, "preset", kifu_preset_name(r->preset));
+    KEY_STR(o, "preset", kifu_preset_name(r->preset));
     if (r->has_data) {
         const kifu_board *b = &r->initial;
-        key(o, "data");
+        KEY(o, "data");
         open_(o, '{');
-        key_int(o, "color", b->color);
-        key(o, "board");
+        KEY_INT(o, "color", b->color);
+        KEY(o, "board");
         open_(o, '[');
         for (int x = 0; x < 9; x++) {
             sep(o);
@@ -177,22 +205,27 @@ static void write_initial(w *o, const kifu_record *r)
                 uint8_t cp = b->sq[x * 9 + y];
                 sep(o);
                 open_(o, '{');
-                if (cp) {
-                    key_int(o, "color", cp >> 4);
-                    key_str(o, "kind", kifu_piece_csa(cp & 15));
+                if (cp && kifu_piece_csa(cp & 15)) {
+                    KEY_INT(o, "color", cp >> 4);
+                    KEY(o, "kind");
+                    piece(o, cp & 15);
                 }
                 close_(o, '}');
             }
             close_(o, ']');
         }
         close_(o, ']');
-        key(o, "hands");
+        KEY(o, "hands");
         open_(o, '[');
         for (int c = 0; c < 2; c++) {
             sep(o);
             open_(o, '{');
-            for (int i = 0; i < 7; i++)
-                key_int(o, kifu_piece_csa(hand_order[i]), b->hands[c][hand_order[i]]);
+            for (int i = 0; i < 7; i++) {
+                char k[6] = {'"', 0, 0, '"', ':', 0};
+                memcpy(k + 1, kifu_piece_csa(hand_order[i]), 2);
+                key_lit(o, k, 5);
+                integer(o, b->hands[c][hand_order[i]]);
+            }
             close_(o, '}');
         }
         close_(o, ']');
@@ -203,44 +236,60 @@ static void write_initial(w *o, const kifu_record *r)
 
 /* ---- moves ---- */
 
-static void write_time1(w *o, const char *k, const kifu_time *t)
+static void write_time1(w *o, const kifu_time *t)
 {
-    key(o, k);
     open_(o, '{');
     if (t->h >= 0)
-        key_int(o, "h", t->h);
-    key_int(o, "m", t->m);
-    key_int(o, "s", t->s);
+        KEY_INT(o, "h", t->h);
+    KEY_INT(o, "m", t->m);
+    KEY_INT(o, "s", t->s);
     close_(o, '}');
 }
 
 static void write_move(w *o, const kifu_move *m)
 {
-    key(o, "move");
+    KEY(o, "move");
     open_(o, '{');
     if (!(m->flags & KIFU_MOVE_NO_COLOR))
-        key_int(o, "color", m->color);
-    if (m->from_x)
-        place(o, "from", m->from_x, m->from_y);
-    else if (m->flags & KIFU__MOVE_FROM_NULL) {
-        key(o, "from");
-        kifu__sb_putn(o->out, "null", 4);
+        KEY_INT(o, "color", m->color);
+    if (m->from_x) {
+        KEY(o, "from");
+        place(o, m->from_x, m->from_y);
+    } else if (m->flags & KIFU__MOVE_FROM_NULL) {
+        KEY(o, "from");
+        PUTS(o, "null");
     }
-    if (m->to_x)
-        place(o, "to", m->to_x, m->to_y);
-    if (m->piece && kifu_piece_csa(m->piece))
-        key_str(o, "piece", kifu_piece_csa(m->piece));
-    if (m->same >= 0)
-        key_bool(o, "same", m->same);
-    if (m->promote >= 0)
-        key_bool(o, "promote", m->promote);
-    if (m->capture && kifu_piece_csa(m->capture))
-        key_str(o, "capture", kifu_piece_csa(m->capture));
+    if (m->to_x) {
+        KEY(o, "to");
+        place(o, m->to_x, m->to_y);
+    }
+    if (m->piece && kifu_piece_csa(m->piece)) {
+        KEY(o, "piece");
+        piece(o, m->piece);
+    }
+    if (m->same >= 0) {
+        KEY(o, "same");
+        if (m->same)
+            PUTS(o, "true");
+        else
+            PUTS(o, "false");
+    }
+    if (m->promote >= 0) {
+        KEY(o, "promote");
+        if (m->promote)
+            PUTS(o, "true");
+        else
+            PUTS(o, "false");
+    }
+    if (m->capture && kifu_piece_csa(m->capture)) {
+        KEY(o, "capture");
+        piece(o, m->capture);
+    }
     if (m->relative[0]) {
-        char rel[4];
-        memcpy(rel, m->relative, 3);
-        rel[3] = 0;
-        key_str(o, "relative", rel);
+        KEY(o, "relative");
+        put1(o, '"');
+        putn(o, m->relative, strnlen(m->relative, sizeof m->relative));
+        put1(o, '"');
     }
     close_(o, '}');
 }
@@ -250,7 +299,7 @@ static void write_comments(w *o, const kifu_node *n)
 {
     if (!n->ncomments && !n->nbookmarks)
         return;
-    key(o, "comments");
+    KEY(o, "comments");
     open_(o, '[');
     for (uint32_t i = 0; i < n->ncomments; i++) {
         sep(o);
@@ -258,9 +307,9 @@ static void write_comments(w *o, const kifu_node *n)
     }
     for (uint32_t i = 0; i < n->nbookmarks; i++) {
         sep(o);
-        kifu__sb_putn(o->out, "\"&", 2);
-        escaped(o->out, n->bookmarks[i]);
-        put1(o->out, '"');
+        PUTS(o, "\"&");
+        escaped(o, n->bookmarks[i]);
+        put1(o, '"');
     }
     close_(o, ']');
 }
@@ -276,18 +325,21 @@ static void write_entry(w *o, const kifu_node *n, int forks)
     if (n->kind == KIFU_NODE_MOVE)
         write_move(o, &n->move);
     if (n->has_time) {
-        key(o, "time");
+        KEY(o, "time");
         open_(o, '{');
-        write_time1(o, "now", &n->time.now);
-        if (n->time.has_total)
-            write_time1(o, "total", &n->time.total);
+        KEY(o, "now");
+        write_time1(o, &n->time.now);
+        if (n->time.has_total) {
+            KEY(o, "total");
+            write_time1(o, &n->time.total);
+        }
         close_(o, '}');
     }
     if (n->kind == KIFU_NODE_SPECIAL)
-        key_str(o, "special", n->special);
+        KEY_STR(o, "special", n->special);
     const kifu_node *p = n->parent;
     if (forks && p && p->nchildren > 1) {
-        key(o, "forks");
+        KEY(o, "forks");
         open_(o, '[');
         for (uint32_t i = 1; i < p->nchildren; i++) {
             sep(o);
@@ -306,7 +358,7 @@ static void write_entry(w *o, const kifu_node *n, int forks)
 static void write_line(w *o, const kifu_node *n, int forks_of_first)
 {
     int forks = forks_of_first;
-    while (n && !o->out->failed) {
+    while (n && !o->failed) {
         write_entry(o, n, forks);
         forks = 1;
         n = n->nchildren ? n->children[0] : NULL;
@@ -316,20 +368,28 @@ static void write_line(w *o, const kifu_node *n, int forks_of_first)
 int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
                     kifu_error *err)
 {
-    w o = {out, opt && (opt->flags & KIFU_WRITE_PRETTY), 0, 1};
+    w o;
+    memset(&o, 0, sizeof o);
+    o.out = out;
+    o.pretty = opt && (opt->flags & KIFU_WRITE_PRETTY);
+    o.first = 1;
+    if (!grow(&o, 0))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     open_(&o, '{');
-    key(&o, "header");
+    KEY(&o, "header");
     open_(&o, '{');
     for (size_t i = 0; i < r->nheader; i++) {
         sep(&o);
         string(&o, r->header[i].key);
-        kifu__sb_putn(out, o.pretty ? ": " : ":", o.pretty ? 2 : 1);
+        put1(&o, ':');
+        if (o.pretty)
+            put1(&o, ' ');
         string(&o, r->header[i].value);
     }
     close_(&o, '}');
     if (r->preset != KIFU_PRESET_NONE)
         write_initial(&o, r);
-    key(&o, "moves");
+    KEY(&o, "moves");
     open_(&o, '[');
     sep(&o);
     open_(&o, '{');
@@ -340,8 +400,12 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__s
     close_(&o, ']');
     close_(&o, '}');
     if (o.pretty)
-        put1(out, '\n');
-    if (out->failed)
+        put1(&o, '\n');
+    if (o.failed) {
+        out->failed = 1;
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    }
+    out->len = (size_t)(o.p - out->data);
+    out->data[out->len] = 0;
     return 0;
 }
