@@ -693,7 +693,8 @@ int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
 {
     (void)opt;
     json_error_t je;
-    json_t *root = json_loadb(text, len, 0, &je);
+    /* A repeated key would silently hide the first value: report it instead. */
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
     if (!root) {
         int code = json_error_code(&je) == json_error_out_of_memory ? KIFU_ERR_NOMEM
                                                                     : KIFU_ERR_SYNTAX;

@@ -195,6 +195,18 @@ static void roundtrip_all(unsigned flags, int strip_moves)
 
 TEST(expected_roundtrip_raw) { roundtrip_all(KIFU_READ_NO_NORMALIZE, 0); }
 
+/* The .jkf fixtures themselves (one is minimal: no same, capture, promote) read raw and
+ * write back unchanged. */
+TEST(jkf_fixtures_roundtrip_raw)
+{
+    char buf[1024], dir[1100];
+    if (!t_shared(FIXTURES, buf, sizeof buf))
+        SKIP("no shared corpus");
+    snprintf(dir, sizeof dir, "%s/jkf", buf);
+    rt_ctx c = {KIFU_READ_NO_NORMALIZE, 0, 0, 0};
+    CHECK_INT(each_file(dir, ".jkf", roundtrip_one, &c), 2);
+}
+
 TEST(expected_roundtrip_normalized)
 {
     if (!engine_ready())
@@ -250,6 +262,7 @@ TEST(jkf_fixtures_give_expected)
 int main(void)
 {
     RUN(expected_roundtrip_raw);
+    RUN(jkf_fixtures_roundtrip_raw);
     RUN(expected_roundtrip_normalized);
     RUN(expected_stripped_then_normalized);
     RUN(jkf_fixtures_give_expected);

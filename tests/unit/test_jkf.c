@@ -79,6 +79,12 @@ TEST(syntax_error_has_line_and_column)
     char buf[600];
     kifu_error_format(&err, buf, sizeof buf);
     CHECK(strncmp(buf, "t.jkf:2:", 8) == 0);
+    /* A repeated key is reported, not silently dropped. */
+    r = rd("{\"header\": {\"先手\": \"a\",\n\"先手\": \"b\"}, \"moves\": [{}]}", &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+    CHECK_INT(err.line, 2);
+    CHECK(strstr(err.message, "duplicate") != NULL);
     /* Truncated input. */
     r = rd("{\"header\": {}, \"moves\": [{}", &err);
     CHECK(r == NULL);
