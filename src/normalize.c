@@ -208,8 +208,13 @@ static void fill_total(kifu_node *n)
     if (!n->has_time || n->time.has_total)
         return;
     const kifu_node *g = n->parent ? n->parent->parent : NULL;
-    long base = g && g->has_time ? kifu_time_seconds(&g->time.total) : 0;
-    n->time.total = kifu_time_from_seconds(base + kifu_time_seconds(&n->time.now), 1);
+    /* In milliseconds, so CSA V3.0 fractions add up too. */
+    long long base = 0, now = kifu_time_seconds(&n->time.now) * 1000LL + n->time.now.ms;
+    if (g && g->has_time)
+        base = kifu_time_seconds(&g->time.total) * 1000LL + g->time.total.ms;
+    long long sum = base + now;
+    n->time.total = kifu_time_from_seconds((long)(sum / 1000), 1);
+    n->time.total.ms = (int)(sum % 1000);
     n->time.has_total = 1;
 }
 

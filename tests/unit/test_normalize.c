@@ -434,10 +434,10 @@ TEST(totals_from_move_times)
     kifu_move ms[4] = {raw(7, 7, 7, 6, 0), raw(3, 3, 3, 4, 0), raw(2, 7, 2, 6, 0),
                        raw(8, 3, 8, 4, 0)};
     kifu_node *n = kifu_record_root(r);
-    static const int secs[4] = {30, 50, 3590, 20};
+    static const int secs[4] = {30, 50, 3590, 20}, millis[4] = {600, 0, 500, 0};
     for (int i = 0; i < 4; i++) {
         n = kifu_node_add_move(r, n, &ms[i]);
-        kifu_move_time t = {{-1, secs[i] / 60, secs[i] % 60, 0}, {0, 0, 0, 0}, 0};
+        kifu_move_time t = {{-1, secs[i] / 60, secs[i] % 60, millis[i]}, {0, 0, 0, 0}, 0};
         kifu_node_set_time(r, n, &t);
     }
     kifu_node *sp = kifu_node_add_special(r, n, "TORYO");
@@ -449,12 +449,13 @@ TEST(totals_from_move_times)
     CHECK_INT(t3->has_total, 1);
     CHECK_INT(t3->total.h, 1);
     CHECK_INT(t3->total.m, 0);
-    CHECK_INT(t3->total.s, 20); /* 30 + 3590 */
+    CHECK_INT(t3->total.s, 21); /* 30.6 + 3590.5 */
+    CHECK_INT(t3->total.ms, 100);
     CHECK_INT(t3->now.h, -1);
     const kifu_move_time *t4 = kifu_node_time(n);
     CHECK_INT(t4->total.m, 1);
     CHECK_INT(t4->total.s, 10); /* 50 + 20 */
-    CHECK_INT(kifu_node_time(sp)->total.s, 30); /* 3620 + 10: sente's clock */
+    CHECK_INT(kifu_node_time(sp)->total.s, 31); /* 3621.1 + 10: sente's clock */
     CHECK_INT(kifu_node_time(sp)->total.h, 1);
     kifu_record_free(r);
 }
