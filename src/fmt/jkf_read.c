@@ -640,13 +640,24 @@ static int read_line(ctx *c, json_t *arr, size_t first, kifu_node *parent, int d
 
 static int read_root_entry(ctx *c, json_t *e)
 {
-    /* moves[0] stands for the start position: comments only. */
-    static const char *const keys[] = {"comments", NULL};
+    /* moves[0] stands for the start position: comments only. The schema names a single
+     * "comment" string there while JKF tools write "comments": both are taken (a
+     * "comment" becomes the first comment line). */
+    static const char *const keys[] = {"comments", "comment", NULL};
     size_t old = push_index(c, 0);
     if (!json_is_object(e))
         return bad(c, e, "an object with the comments on the start position");
     if (check_keys(c, e, keys))
         return -1;
+    json_t *one = json_object_get(e, "comment");
+    if (one && !json_is_null(one)) {
+        size_t o2 = push_key(c, "comment");
+        if (!json_is_string(one))
+            return bad(c, one, "a string");
+        if (kifu_node_add_comment(c->r, c->r->root, json_string_value(one)))
+            return nomem(c);
+        pop(c, o2);
+    }
     if (read_comments(c, json_object_get(e, "comments"), c->r->root))
         return -1;
     pop(c, old);

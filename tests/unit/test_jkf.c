@@ -319,6 +319,22 @@ TEST(optional_fields_keep_presence)
     roundtrip(json);
 }
 
+TEST(schema_comment_on_the_start)
+{
+    kifu_error err;
+    kifu_record *r = rd("{\"header\":{},\"moves\":[{\"comment\":\"one\",\"comments\":[\"two\"]}]}",
+                        &err);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_INT(kifu_node_comment_count(kifu_record_root(r)), 2);
+        CHECK_STR(kifu_node_comment(kifu_record_root(r), 0), "one");
+        CHECK_STR(kifu_node_comment(kifu_record_root(r), 1), "two");
+    }
+    kifu_record_free(r);
+    schema_error("{\"header\":{},\"moves\":[{\"comment\":1}]}", "moves[0].comment",
+                 KIFU_ERR_SCHEMA);
+}
+
 TEST(exact_compact_and_pretty_text)
 {
     const char *json =
@@ -437,6 +453,7 @@ int main(void)
     RUN(specials_kept_verbatim);
     RUN(forks_become_siblings);
     RUN(optional_fields_keep_presence);
+    RUN(schema_comment_on_the_start);
     RUN(exact_compact_and_pretty_text);
     RUN(strings_escaped_utf8_kept);
     RUN(bookmarks_written_as_comments);
