@@ -296,14 +296,16 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     if (!st || !rs)
         goto nomem;
     st[top++] = (frame){r->root, 0};
+    int owed = 0; /* undos put off until another child is visited: none at the very end */
     while (top) {
         frame *f = &st[top - 1];
         if (f->next >= f->node->nchildren) {
-            if (f->node->kind == KIFU_NODE_MOVE) /* every move on the stack was played */
-                kifu_position_undo(p);
+            owed += f->node->kind == KIFU_NODE_MOVE; /* every move on the stack was played */
             top--;
             continue;
         }
+        for (; owed > 0; owed--)
+            kifu_position_undo(p);
         kifu_node *parent = f->node, *c = parent->children[f->next++];
         if (c->kind == KIFU_NODE_MOVE) {
             int prev_to = -1;

@@ -53,6 +53,11 @@ void kifu__relative(const kifu_position *p, kmove m, char out[3])
     kmove cands[32], srcs[32];
     out[0] = out[1] = out[2] = 0;
     int kind = MOVE_PIECE(m), to = MOVE_TO(m);
+    /* Never one of several, so no move generation (the common case, and the normalizer's
+     * hot path): one king; a pawn reaches a square only from right behind it, and a pawn
+     * drop next to such a pawn would be 二歩; on a file the nearest lance blocks any other. */
+    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(m)))
+        return;
     size_t n = kifu__position_moves_to(p, to, kind, cands);
     size_t k = distinct_sources(cands, n, srcs);
     if (MOVE_IS_DROP(m)) {

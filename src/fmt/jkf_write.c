@@ -148,8 +148,12 @@ static inline void key_lit(w *o, const char *lit, size_t n)
 
 static void integer(w *o, long v)
 {
-    if (v >= 0 && v < 10) {
-        put1(o, (char)('0' + v));
+    if (v >= 0 && v < 100) { /* squares, minutes, seconds: nearly every number */
+        if (!room(o, 2))
+            return;
+        if (v >= 10)
+            *o->p++ = (char)('0' + v / 10);
+        *o->p++ = (char)('0' + v % 10);
         return;
     }
     char buf[24], *q = buf + sizeof buf;

@@ -229,6 +229,31 @@ TEST(relative_words)
     relative_cases("+99OU -11OU +69KI +00KI", none, 2);
 }
 
+TEST(relative_lance_drop)
+{
+    NEED_ENGINE();
+    /* The lance on 1九 reaches 1五: dropping another there is 打; on 2五 it is not. */
+    static const int xs[2] = {1, 2};
+    static const char *const want[2] = {"H", ""};
+    for (int i = 0; i < 2; i++) {
+        kifu_record *r = rec_from("+59OU -51OU +19KY +00KY", 0);
+        kifu_move m = raw(0, 0, xs[i], 5, KIFU_KY);
+        kifu_node_add_move(r, kifu_record_root(r), &m);
+        kifu_error err;
+        CHECK_INT(norm(r, 0, &err), 0);
+        CHECK_STR(mv_at(r, 1)->relative, want[i]);
+        kifu_record_free(r);
+    }
+    /* Moving the lance itself needs no word. */
+    kifu_record *r = rec_from("+59OU -51OU +19KY +00KY", 0);
+    kifu_move m = raw(1, 9, 1, 5, 0);
+    kifu_node_add_move(r, kifu_record_root(r), &m);
+    kifu_error err;
+    CHECK_INT(norm(r, 0, &err), 0);
+    CHECK_STR(mv_at(r, 1)->relative, "");
+    kifu_record_free(r);
+}
+
 TEST(relative_for_gote)
 {
     NEED_ENGINE();
@@ -509,6 +534,7 @@ int main(void)
     RUN(same_resolved_from_previous_move);
     RUN(promote_false_only_when_possible);
     RUN(relative_words);
+    RUN(relative_lance_drop);
     RUN(relative_for_gote);
     RUN(ki2_moves_resolved_by_relative);
     RUN(illegal_moves_each_reason);
