@@ -2,7 +2,8 @@
  *
  * JSON is written by hand straight into the output buffer through a cursor: no JSON
  * objects are built and nothing is allocated per move (the buffer grows geometrically),
- * since converting to JKF is mostly writing. Keys come in the schema's order (header,
+ * since converting to JKF is mostly writing. Lines are walked in loops and nested forks
+ * through an explicit stack, so neither long games nor deep variations recurse. Keys come in the schema's order (header,
  * initial, moves; comments, move, time, special, forks; color, from, to, piece, same,
  * promote, capture, relative). KIFU_WRITE_PRETTY indents by two spaces like
  * JSON.stringify(v, null, 2); otherwise the output has no whitespace. Text stays UTF-8;
@@ -318,10 +319,8 @@ static void write_comments(w *o, const kifu_node *n)
     close_(o, ']');
 }
 
-static void write_line(w *o, const kifu_node *n, int forks_of_first);
-
-/* One entry. forks: write parent's children 1.. as this entry's forks (n is child 0). */
-static void write_entry(w *o, const kifu_node *n, int forks)
+/* The start of an entry: everything but its forks and its closing brace. */
+static void entry_head(w *o, const kifu_node *n)
 {
     sep(o);
     open_(o, '{');
@@ -341,32 +340,90 @@ static void write_entry(w *o, const kifu_node *n, int forks)
     }
     if (n->kind == KIFU_NODE_SPECIAL)
         KEY_STR(o, "special", n->special);
-    const kifu_node *p = n->parent;
-    if (forks && p && p->nchildren > 1) {
-        KEY(o, "forks");
-        open_(o, '[');
-        for (uint32_t i = 1; i < p->nchildren; i++) {
-            sep(o);
-            open_(o, '[');
-            write_line(o, p->children[i], 0);
-            close_(o, ']');
-        }
-        close_(o, ']');
-    }
-    close_(o, '}');
 }
 
-/* The line starting at n, following child 0. The first entry carries its siblings as
- * forks only when asked (in a fork array the siblings were written one level up).
- * Iterative along the line; recursion only through forks. */
-static void write_line(w *o, const kifu_node *n, int forks_of_first)
+/* An entry whose forks are being written: its parent's children `fork`.. are left. */
+typedef struct fork_frame {
+    const kifu_node *n;
+    uint32_t fork;
+} fork_frame;
+
+typedef struct fork_stack {
+    fork_frame *v;
+    size_t n, cap;
+} fork_stack;
+
+static int push_frame(w *o, fork_stack *st, const kifu_node *n)
 {
-    int forks = forks_of_first;
-    while (n && !o->failed) {
-        write_entry(o, n, forks);
-        forks = 1;
-        n = n->nchildren ? n->children[0] : NULL;
+    if (st->n == st->cap) {
+        size_t cap = st->cap ? st->cap * 2 : 16;
+        fork_frame *v = kifu__realloc(st->v, cap * sizeof *v);
+        if (!v) {
+            o->failed = 1;
+            return -1;
+        }
+        st->v = v;
+        st->cap = cap;
     }
+    st->v[st->n++] = (fork_frame){n, 1};
+    return 0;
+}
+
+/* The moves from `first` on: each line follows child 0; an entry that is child 0 of a
+ * node with several children carries its siblings as "forks" (in a fork array the first
+ * entry's siblings were written one level up, so it carries none). Forks nest without
+ * recursion: a stack holds the entries whose forks are being written. */
+static void write_moves(w *o, const kifu_node *first)
+{
+    fork_stack st = {NULL, 0, 0};
+    const kifu_node *cur = first;
+    int forks = 1; /* may cur carry forks? */
+    while (!o->failed) {
+        if (cur) {
+            entry_head(o, cur);
+            const kifu_node *p = cur->parent;
+            if (forks && p && p->nchildren > 1) {
+                KEY(o, "forks");
+                open_(o, '[');
+                if (push_frame(o, &st, cur))
+                    break;
+                cur = NULL; /* go on with the first fork below */
+            } else {
+                close_(o, '}');
+                cur = cur->nchildren ? cur->children[0] : NULL;
+                forks = 1;
+                if (cur)
+                    continue;
+                /* End of a line: the main line, or a fork of the frame on top. */
+                if (!st.n)
+                    break;
+                close_(o, ']');
+            }
+        }
+        /* Next fork of the entry on top, or close its forks and go on after it. */
+        fork_frame *f = &st.v[st.n - 1];
+        const kifu_node *p = f->n->parent;
+        if (f->fork < p->nchildren) {
+            sep(o);
+            open_(o, '[');
+            cur = p->children[f->fork++];
+            forks = 0;
+            continue;
+        }
+        close_(o, ']');
+        close_(o, '}');
+        const kifu_node *done = f->n;
+        st.n--;
+        cur = done->nchildren ? done->children[0] : NULL;
+        forks = 1;
+        if (cur)
+            continue;
+        if (!st.n)
+            break;
+        close_(o, ']'); /* that line was a fork of the frame now on top */
+        cur = NULL;
+    }
+    kifu__free(st.v);
 }
 
 int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
@@ -400,7 +457,7 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__s
     write_comments(&o, r->root);
     close_(&o, '}');
     if (r->root->nchildren)
-        write_line(&o, r->root->children[0], 1);
+        write_moves(&o, r->root->children[0]);
     close_(&o, ']');
     close_(&o, '}');
     if (o.pretty)

@@ -427,6 +427,62 @@ TEST(long_game_no_recursion)
     free(json);
 }
 
+/* Forks nested `depth` deep: every level's second child starts the next level. */
+static kifu_record *nested_forks(int depth)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_node *p = kifu_record_root(r);
+    kifu_move a = {0}, b = {0};
+    a.from_x = 7, a.from_y = 7, a.to_x = 7, a.to_y = 6, a.piece = KIFU_FU;
+    b.from_x = 2, b.from_y = 7, b.to_x = 2, b.to_y = 6, b.piece = KIFU_FU;
+    a.promote = b.promote = a.same = b.same = -1;
+    for (int i = 0; i < depth && p; i++) {
+        a.color = b.color = (uint8_t)(i & 1);
+        kifu_node_add_move(r, p, &a);
+        p = kifu_node_add_move(r, p, &b);
+    }
+    return r;
+}
+
+TEST(nested_forks_no_recursion)
+{
+    /* 600 levels: JSON deep enough to test, shallow enough for jansson to read back. */
+    kifu_record *r = nested_forks(600);
+    char *out = wr(r, 0);
+    CHECK(out != NULL);
+    kifu_error err;
+    kifu_record *back = out ? rd(out, &err) : NULL;
+    CHECK(back != NULL);
+    if (back) {
+        char *again = wr(back, KIFU_WRITE_PRETTY);
+        char where[600];
+        CHECK(again != NULL);
+        if (again)
+            CHECK_INT(jsoncmp_text(out, strlen(out), again, strlen(again), where, sizeof where),
+                      1);
+        kifu_free(again);
+        CHECK_INT(kifu_record_node_count(back), 1201);
+    }
+    kifu_record_free(back);
+    kifu_free(out);
+    kifu_record_free(r);
+    /* 100000 levels are written (without deep C recursion); the brackets balance. */
+    r = nested_forks(100000);
+    out = wr(r, 0);
+    CHECK(out != NULL);
+    if (out) {
+        long depth = 0, max = 0;
+        for (const char *c = out; *c; c++) {
+            depth += (*c == '[' || *c == '{') - (*c == ']' || *c == '}');
+            max = depth > max ? depth : max;
+        }
+        CHECK_INT(depth, 0);
+        CHECK(max > 300000);
+    }
+    kifu_free(out);
+    kifu_record_free(r);
+}
+
 TEST(out_of_memory_fails_cleanly)
 {
     const char *json = "{\"header\":{\"a\":\"b\"},\"moves\":[{\"comments\":[\"x\"]}," MOVE76
@@ -458,6 +514,7 @@ int main(void)
     RUN(strings_escaped_utf8_kept);
     RUN(bookmarks_written_as_comments);
     RUN(long_game_no_recursion);
+    RUN(nested_forks_no_recursion);
     RUN(out_of_memory_fails_cleanly);
     return t_finish();
 }
