@@ -309,6 +309,48 @@ TEST(relative_words_resolved_where_needed)
     }
 }
 
+static char *jkf_of(const char *text)
+{
+    kifu_record *r = rd(text, 0);
+    if (!r)
+        return NULL;
+    kifu_write_options w = {0};
+    w.format = KIFU_FMT_JKF;
+    char *s = kifu_write(r, &w, NULL, &err);
+    kifu_record_free(r);
+    return s;
+}
+
+/* Our own records: KI2 -> JKF equals KI2 -> (normalized) KI2 -> JKF. */
+TEST(ki2_jkf_ki2_jkf_round_trip)
+{
+    const char *texts[] = {
+        "先手：A\n後手：B\n\n*はじめ\n"
+        "▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲４五角打 △５二金右\n*コメント\n"
+        "▲５八金右 △３二金 ▲６八金寄\nまで9手で中断\n\n"
+        "変化：4手\n△同　飛 ▲６八銀\nまで5手で後手の勝ち\n"
+        "変化：1手\n▲２六歩\n",
+        "手合割：八枚落ち\n\n△５二玉 ▲７六歩 △６二金\nまで3手で上手の反則負け\n",
+        "▲４六歩 △３四歩 ▲５八金左 △４四歩 ▲４七金 △５四歩 ▲４八金引\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char *j1 = jkf_of(texts[i]);
+        if (!j1 && err.code == KIFU_ERR_UNSUPPORTED)
+            SKIP("the normalizer or JKF writer is not in this build: %s", err.message);
+        CHECK(j1 != NULL);
+        kifu_record *r = rd(texts[i], 0);
+        char *ki2 = r ? wr(r) : NULL;
+        char *j2 = ki2 ? jkf_of(ki2) : NULL;
+        CHECK(j2 != NULL);
+        if (j1 && j2)
+            CHECK_STR(j2, j1);
+        kifu_free(j1);
+        kifu_free(j2);
+        kifu_free(ki2);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
     RUN(moves_per_line_and_marks);
@@ -318,5 +360,6 @@ int main(void)
     RUN(errors);
     RUN(writer_layout_and_round_trip);
     RUN(relative_words_resolved_where_needed);
+    RUN(ki2_jkf_ki2_jkf_round_trip);
     return t_finish();
 }
