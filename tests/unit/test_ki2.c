@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_error err;
 
@@ -17,7 +18,7 @@ static kifu_record *rd(const char *text, unsigned flags)
     o.flags = flags;
     kifu_error_clear(&err);
     kifu_record *r = kifu_read(text, strlen(text), &o, &err);
-    if (!r && err.code != KIFU_ERR_UNSUPPORTED)
+    if (!r && err.code != KIFU_ERR_UNSUPPORTED && err.code != KIFU_ERR_NOMEM)
         printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
     return r;
 }
@@ -351,6 +352,29 @@ TEST(ki2_jkf_ki2_jkf_round_trip)
     }
 }
 
+/* Every allocation failing in turn: a clean NOMEM, never a crash or a leak. */
+TEST(out_of_memory_everywhere)
+{
+    const char *text = "先手：A\n\n*c\n▲７六歩 △３四歩 ▲２二角成 △同　銀\nまで4手で中断\n"
+                       "変化：1手\n▲２六歩\n";
+    int succeeded = 0;
+    for (long n = 1; n < 400 && !succeeded; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_record *r = rd(text, 0);
+        int code = err.code;
+        char *s = r ? wr(r) : NULL;
+        if (r && !s)
+            code = err.code;
+        succeeded = s != NULL;
+        kifu__alloc_fail_after(0);
+        if (!succeeded)
+            CHECK_INT(code, KIFU_ERR_NOMEM);
+        kifu_free(s);
+        kifu_record_free(r);
+    }
+    CHECK(succeeded);
+}
+
 int main(void)
 {
     RUN(moves_per_line_and_marks);
@@ -361,5 +385,6 @@ int main(void)
     RUN(writer_layout_and_round_trip);
     RUN(relative_words_resolved_where_needed);
     RUN(ki2_jkf_ki2_jkf_round_trip);
+    RUN(out_of_memory_everywhere);
     return t_finish();
 }

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_error err;
 
@@ -589,6 +590,36 @@ TEST(kif_jkf_kif_jkf_round_trip)
     }
 }
 
+/* Every allocation failing in turn: reading and writing fail cleanly (NOMEM), never
+ * crash or leak (the sanitizer build checks leaks). */
+TEST(out_of_memory_everywhere)
+{
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIFU;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    const char *text = bod_text;
+    int succeeded = 0;
+    for (long n = 1; n < 400 && !succeeded; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_error e;
+        kifu_error_clear(&e);
+        kifu_record *r = kifu_read(text, strlen(text), &o, &e);
+        char *s = NULL;
+        if (r) {
+            kifu_write_options w = {0};
+            w.format = KIFU_FMT_KIF;
+            s = kifu_write(r, &w, NULL, &e);
+            succeeded = s != NULL;
+        }
+        kifu__alloc_fail_after(0);
+        if (!succeeded)
+            CHECK_INT(e.code, KIFU_ERR_NOMEM);
+        kifu_free(s);
+        kifu_record_free(r);
+    }
+    CHECK(succeeded);
+}
+
 int main(void)
 {
     RUN(header_keys_in_order_both_colons);
@@ -604,5 +635,6 @@ int main(void)
     RUN(writer_round_trip_keeps_everything);
     RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
     RUN(kif_jkf_kif_jkf_round_trip);
+    RUN(out_of_memory_everywhere);
     return t_finish();
 }
