@@ -117,5 +117,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out);
 void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out);
 /* The nodes from start along child 0, in a new array (kifu__free). 0, or -1 on NOMEM. */
 int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count);
+/* Write every line in the order Kifu for Windows uses: the main line, then the forks
+ * along it from the deepest move back, each followed by its own forks, each after a
+ * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */
+int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
+                  void (*line)(const kifu_record *, const kifu_node **, size_t, kifu__strbuf *));
 
 #endif

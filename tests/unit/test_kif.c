@@ -620,6 +620,42 @@ TEST(out_of_memory_everywhere)
     CHECK(succeeded);
 }
 
+/* 30000 forks each nested in the one before: the writers walk them without recursion and
+ * the reader finds every branch point again. */
+TEST(deeply_nested_forks)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_move m;
+    memset(&m, 0, sizeof m);
+    m.from_x = 7, m.from_y = 7, m.to_x = 7, m.to_y = 6, m.piece = KIFU_FU;
+    m.promote = -1, m.same = -1, m.flags = KIFU_MOVE_RAW;
+    kifu_node *n = kifu_node_add_move(r, kifu_record_root(r), &m);
+    kifu_node *a = kifu_node_add_move(r, n, &m);
+    kifu_node_add_move(r, a, &m);
+    for (int d = 0; d < 30000 && a; d++) {
+        m.color = (uint8_t)((kifu_node_ply(a) + 1) & 1 ? KIFU_BLACK : KIFU_WHITE);
+        kifu_node *alt = kifu_node_add_move(r, kifu_node_parent(kifu_node_next(a)), &m);
+        a = alt ? kifu_node_add_move(r, alt, &m) : NULL;
+        if (a)
+            kifu_node_add_move(r, a, &m);
+    }
+    size_t nodes = kifu_record_node_count(r);
+    for (int f = 0; f < 2; f++) {
+        char *s = wr(r, f ? KIFU_FMT_KI2U : KIFU_FMT_KIFU, KIFU_ENC_UTF8);
+        CHECK(s != NULL);
+        kifu_read_options o = {0};
+        o.format = f ? KIFU_FMT_KI2U : KIFU_FMT_KIFU;
+        o.flags = KIFU_READ_NO_NORMALIZE;
+        kifu_record *b = s ? kifu_read(s, strlen(s), &o, &err) : NULL;
+        CHECK(b != NULL);
+        if (b)
+            CHECK_INT(kifu_record_node_count(b), nodes);
+        kifu_record_free(b);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+}
+
 int main(void)
 {
     RUN(header_keys_in_order_both_colons);
@@ -636,5 +672,6 @@ int main(void)
     RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
     RUN(kif_jkf_kif_jkf_round_trip);
     RUN(out_of_memory_everywhere);
+    RUN(deeply_nested_forks);
     return t_finish();
 }
