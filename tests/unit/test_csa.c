@@ -672,6 +672,22 @@ TEST(writer_reader_round_trip)
     kifu_record_free(r);
 }
 
+/* A bad byte after a long ASCII run (the validator's 8-byte fast path) is still found at
+ * its exact line and column. */
+TEST(invalid_utf8_position)
+{
+    const char *text = "V2.2\nN+abcdefghijklmnopqrstuvwxyz\xff\n";
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, "t.csa"};
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 29);
+    CHECK_INT(err.offset, 33);
+    kifu_record_free(r);
+}
+
 /* Every allocation failing in turn: reading and writing end with NOMEM, never crash. */
 TEST(out_of_memory_at_every_allocation)
 {
@@ -729,5 +745,6 @@ int main(void)
     RUN(writer_refuses_incomplete_moves);
     RUN(writer_reader_round_trip);
     RUN(out_of_memory_at_every_allocation);
+    RUN(invalid_utf8_position);
     return t_finish();
 }
