@@ -16,6 +16,7 @@
  *
  * Skips (exit 77) when the corpus is missing, or while the normalizer or the JKF writer
  * report KIFU_ERR_UNSUPPORTED (not merged yet). */
+#include <dirent.h>
 #include <jansson.h>
 #include <stdlib.h>
 
@@ -329,10 +330,155 @@ TEST(raw_header_and_initial)
     CHECK_INT(compared, (int)NFIX);
 }
 
+/* ---- other formats through CSA ---- */
+
+static int nwarn;
+static void count_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    (void)msg;
+    nwarn++;
+}
+
+/* The CSA ending a special is written as (see csa_write.c). */
+static int csa_word(const char *s)
+{
+    if (*s == '+' || *s == '-')
+        s++;
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+/* Main lines of a (read from another format) and b (a written as CSA and read back) hold
+ * the same moves, times, endings and comments; start and players are the same. */
+static void same_game(const char *name, kifu_record *a, kifu_record *b)
+{
+    kifu_board ba, bb;
+    kifu_record_initial(a, &ba);
+    kifu_record_initial(b, &bb);
+    if (memcmp(&ba, &bb, sizeof ba) != 0) {
+        t_failed_checks++;
+        printf("  %s: start position differs after CSA\n", name);
+    }
+    static const char *const keys[] = {"先手", "後手", "棋戦", "場所", "開始日時", "終了日時"};
+    for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+        const char *va = kifu_record_header_get(a, keys[k]);
+        const char *vb = kifu_record_header_get(b, keys[k]);
+        if ((va || vb) && (!va || !vb || strcmp(va, vb) != 0)) {
+            t_failed_checks++;
+            printf("  %s: header %s: \"%s\" became \"%s\"\n", name, keys[k], va ? va : "",
+                   vb ? vb : "");
+        }
+    }
+    const kifu_node *x = kifu_node_next(kifu_record_root(a));
+    const kifu_node *y = kifu_node_next(kifu_record_root(b));
+    for (int ply = 1; x || y; ply++, x = kifu_node_next(x), y = kifu_node_next(y)) {
+        if (!x || !y) {
+            t_failed_checks++;
+            printf("  %s: main line length differs at ply %d\n", name, ply);
+            return;
+        }
+        const kifu_move *p = kifu_node_move_const(x), *q = kifu_node_move_const(y);
+        int bad = kifu_node_kind_of(x) != kifu_node_kind_of(y);
+        if (!bad && p)
+            bad = p->color != q->color || p->from_x != q->from_x || p->from_y != q->from_y ||
+                  p->to_x != q->to_x || p->to_y != q->to_y || p->piece != q->piece ||
+                  p->capture != q->capture || p->promote != q->promote || p->same != q->same ||
+                  strcmp(p->relative, q->relative) != 0;
+        const char *sa = kifu_node_special(x), *sb = kifu_node_special(y);
+        if (!bad && sa)
+            bad = strcmp(csa_word(sa) ? sa : "CHUDAN", sb) != 0;
+        const kifu_move_time *ta = kifu_node_time(x), *tb = kifu_node_time(y);
+        if (!bad && (ta || tb))
+            bad = !ta || !tb || kifu_time_seconds(&ta->now) != kifu_time_seconds(&tb->now);
+        /* An ending CSA lacks comes back with its word as an extra first comment. */
+        size_t extra = sa && !csa_word(sa);
+        if (!bad)
+            bad = kifu_node_comment_count(x) + extra != kifu_node_comment_count(y);
+        for (size_t i = 0; !bad && i < kifu_node_comment_count(x); i++)
+            bad = strcmp(kifu_node_comment(x, i), kifu_node_comment(y, i + extra)) != 0;
+        if (bad) {
+            t_failed_checks++;
+            printf("  %s: ply %d differs after CSA\n", name, ply);
+            return;
+        }
+    }
+}
+
+static void through_csa(const char *dir, const char *name, int *done)
+{
+    char path[2400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, NULL};
+    kifu_error e;
+    kifu_error_clear(&e);
+    kifu_record *a = kifu_read_file(path, &ro, &e);
+    if (!a) {
+        if (e.code == KIFU_ERR_UNSUPPORTED)
+            note_unsupported(&e);
+        else if (!strstr(e.message, "二歩")) /* the 9fu starts, see the top */
+            printf("  %s: not read (%s), not checked\n", name, e.message);
+        return;
+    }
+    nwarn = 0;
+    kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, count_warn, NULL};
+    size_t len;
+    char *csa = kifu_write(a, &wo, &len, &e);
+    CHECK(csa != NULL);
+    /* A record with forks must have been warned about. */
+    int forks = 0;
+    for (const kifu_node *n = kifu_record_root(a); n; n = kifu_node_next(n))
+        forks |= kifu_node_child_count(n) > 1;
+    if (forks)
+        CHECK(nwarn > 0);
+    kifu_read_options co = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, name};
+    kifu_record *b = csa ? kifu_read(csa, len, &co, &e) : NULL;
+    if (csa && !b)
+        printf("  %s: CSA not read back: %s\n", name, e.message);
+    CHECK(!csa || b);
+    if (b) {
+        same_game(name, a, b);
+        (*done)++;
+    }
+    kifu_record_free(b);
+    kifu_free(csa);
+    kifu_record_free(a);
+}
+
+TEST(kif_ki2_jkf_fixtures_through_csa)
+{
+    static const char *const dirs[] = {"kif", "ki2", "jkf"};
+    char base[1024];
+    if (!t_shared("corpus/jkf-fixtures", base, sizeof base))
+        SKIP("../shared/corpus is missing");
+    unsupported = 0;
+    int done = 0;
+    for (size_t d = 0; d < 3; d++) {
+        char dir[1100];
+        snprintf(dir, sizeof dir, "%s/%s", base, dirs[d]);
+        DIR *dp = opendir(dir);
+        if (!dp)
+            continue;
+        struct dirent *de;
+        while ((de = readdir(dp)))
+            if (de->d_name[0] != '.')
+                through_csa(dir, de->d_name, &done);
+        closedir(dp);
+    }
+    printf("  %d records compared after a CSA round trip\n", done);
+    if (done == 0)
+        SKIP("no KIF/KI2/JKF record could be read yet: %s", unsupported_why);
+}
+
 int main(void)
 {
     RUN(raw_header_and_initial);
     RUN(fixtures_give_expected_jkf);
     RUN(csa_jkf_csa_jkf_is_stable);
+    RUN(kif_ki2_jkf_fixtures_through_csa);
     return t_finish();
 }
