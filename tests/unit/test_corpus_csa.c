@@ -367,6 +367,9 @@ static void same_game(const char *name, kifu_record *a, kifu_record *b)
     static const char *const keys[] = {"先手", "後手", "棋戦", "場所", "開始日時", "終了日時"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const char *va = kifu_record_header_get(a, keys[k]);
+        /* Handicap games name the players 下手 (sente, N+) and 上手 (gote, N-). */
+        if (!va && k < 2)
+            va = kifu_record_header_get(a, k ? "上手" : "下手");
         const char *vb = kifu_record_header_get(b, keys[k]);
         if ((va || vb) && (!va || !vb || strcmp(va, vb) != 0)) {
             t_failed_checks++;
