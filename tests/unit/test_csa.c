@@ -688,6 +688,34 @@ TEST(invalid_utf8_position)
     kifu_record_free(r);
 }
 
+/* A 200 000-move game: read and written without recursion along the line. */
+TEST(long_game)
+{
+    static const char *const cycle[4] = {"+5958OU\n", "-5152OU\n", "+5859OU\n", "-5251OU\n"};
+    size_t n = 200000, cap = 16 + n * 8;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    strcpy(text, "PI\n+\n");
+    char *p = text + strlen(text);
+    for (size_t i = 0; i < n; i++, p += 8)
+        memcpy(p, cycle[i % 4], 8);
+    *p = 0;
+    kifu_record *r = rd(text);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_INT(count_main(r), (int)n);
+        char *s = wr(r, 0);
+        CHECK(s != NULL);
+        /* "V2.2\n" + the input itself */
+        CHECK(s && strlen(s) == 5 + strlen(text) && strcmp(s + 5, text) == 0);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+    free(text);
+}
+
 /* Every allocation failing in turn: reading and writing end with NOMEM, never crash. */
 TEST(out_of_memory_at_every_allocation)
 {
@@ -746,5 +774,6 @@ int main(void)
     RUN(writer_reader_round_trip);
     RUN(out_of_memory_at_every_allocation);
     RUN(invalid_utf8_position);
+    RUN(long_game);
     return t_finish();
 }
