@@ -276,7 +276,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu_error e;
     kifu_error_clear(&e);
-    if (kifu_position_set_board(p, &b, &e)) {
+    if (kifu__position_set_board_loose(p, &b, &e)) {
         kifu_position_free(p);
         return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
                            "the initial position: %s", e.message);
