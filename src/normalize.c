@@ -61,8 +61,34 @@ static int check_legal(const kifu_position *p, kmove mv, kmove *out, kifu_error 
     return 0;
 }
 
+/* The legal moves of one kind to one square, when resolving listed them (so the
+ * relative word needs no second move generation); n is NO_CANDS when not listed. */
+typedef struct cand_list {
+    kmove v[32];
+    size_t n;
+} cand_list;
+
+#define NO_CANDS ((size_t)-1)
+
+/* mv is legal when the engine lists it among the moves of its kind to its square: one
+ * generation serves both the check and the relative word. Otherwise the engine says why. */
+static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
+                        kifu_error *err)
+{
+    cl->n = kifu__position_moves_to(p, MOVE_TO(mv), MOVE_PIECE(mv), cl->v);
+    for (size_t i = 0; i < cl->n; i++) {
+        kmove c = cl->v[i];
+        if (MOVE_FROM(c) == MOVE_FROM(mv) && MOVE_IS_PROMOTE(c) == MOVE_IS_PROMOTE(mv)) {
+            *out = c;
+            return 0;
+        }
+    }
+    cl->n = NO_CANDS;
+    return check_legal(p, mv, out, err);
+}
+
 static int resolve_board_move(const kifu_position *p, const kifu_move *m, int to, kmove *out,
-                              kifu_error *err)
+                              cand_list *cl, kifu_error *err)
 {
     int side = kifu_position_side(p);
     int from = SQ(m->from_x, m->from_y);
@@ -91,21 +117,23 @@ static int resolve_board_move(const kifu_position *p, const kifu_move *m, int to
     }
     int cap = kifu__position_at(p, to);
     kmove mv = move_make(from, to, kind, cap ? CPIECE_KIND(cap) : 0, promote);
-    return check_legal(p, mv, out, err);
+    return check_listed(p, mv, cl, out, err);
 }
 
-static int resolve_drop(const kifu_position *p, int kind, int to, kmove *out, kifu_error *err)
+static int resolve_drop(const kifu_position *p, int kind, int to, kmove *out, cand_list *cl,
+                        kifu_error *err)
 {
     if (kind < PAWN || kind > GOLD)
         return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kanji_piece[kind]);
     if (!kifu__position_hand(p, kifu_position_side(p), kind))
         return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kanji_piece[kind]);
-    return check_legal(p, move_make_drop(kind, to), out, err);
+    return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
-int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
-                       kifu_error *err)
+static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
+                   cand_list *cl, kifu_error *err)
 {
+    cl->n = NO_CANDS;
     int side = kifu_position_side(p);
     int to;
     if (m->to_x) {
@@ -123,7 +151,7 @@ int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, 
     if (m->from_x) {
         if (m->from_x > 9 || m->from_y < 1 || m->from_y > 9)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
-        return resolve_board_move(p, m, to, out, err);
+        return resolve_board_move(p, m, to, out, cl, err);
     }
     int kind = m->piece;
     if (kind <= 0 || kind >= PIECE_KIND_NB)
@@ -131,7 +159,7 @@ int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, 
     if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0) {
         if (m->promote == 1)
             return fail(err, KIFU_ERR_ILLEGAL, "cannot promote: a drop never promotes");
-        return resolve_drop(p, kind, to, out, err);
+        return resolve_drop(p, kind, to, out, cl, err);
     }
 
     /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
@@ -144,7 +172,7 @@ int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, 
     if (k == 0) {
         /* No piece on the board gets there: a drop written without 打. */
         if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
-            return resolve_drop(p, kind, to, out, err);
+            return resolve_drop(p, kind, to, out, cl, err);
         char sq[16];
         sq_text(to, sq, sizeof sq);
         return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
@@ -169,12 +197,20 @@ int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, 
                        "ambiguous: %zu pieces can move there: %s", k, list);
 }
 
+int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
+                       kifu_error *err)
+{
+    cand_list cl;
+    return resolve(p, m, prev_to, out, &cl, err);
+}
+
 /* ---- the record walk ---- */
 
 static int in_zone(int color, int y) { return color == BLACK ? y <= 3 : y >= 7; }
 
 /* Fills n's move from the legal move mv played from position p (before it). */
-static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to)
+static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to,
+                     const cand_list *cl)
 {
     kifu_move *m = &n->move;
     int color = kifu_position_side(p), to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
@@ -195,8 +231,12 @@ static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to
         m->promote = -1;
     if (m->same < 0 && to == prev_to)
         m->same = 1;
-    if (!m->relative[0])
-        kifu__relative(p, mv, m->relative);
+    if (!m->relative[0]) {
+        if (cl->n != NO_CANDS)
+            kifu__relative_among(p, mv, cl->v, cl->n, m->relative);
+        else
+            kifu__relative(p, mv, m->relative);
+    }
     /* Complete now: only the drop mark (and how JKF wrote the drop) stays. */
     m->flags = drop ? (uint8_t)(KIFU_MOVE_DROP | (m->flags & KIFU__MOVE_FROM_NULL)) : 0;
 }
@@ -296,6 +336,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     if (!st || !rs)
         goto nomem;
     st[top++] = (frame){r->root, 0};
+    cand_list cl;
     int owed = 0; /* undos put off until another child is visited: none at the very end */
     while (top) {
         frame *f = &st[top - 1];
@@ -313,7 +354,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                 prev_to = SQ(parent->move.to_x, parent->move.to_y);
             kmove mv;
             e.code = 0; /* enough for kifu__error to take the next one; no full clear per move */
-            int bad = kifu__resolve_move(p, &c->move, prev_to, &mv, &e);
+            int bad = resolve(p, &c->move, prev_to, &mv, &cl, &e);
             if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
                 bad = kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                                   "同 (same square) but the previous move went elsewhere");
@@ -328,7 +369,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                     goto nomem;
                 continue;
             }
-            complete(p, c, mv, prev_to);
+            complete(p, c, mv, prev_to, &cl);
             kifu__position_do(p, mv);
         } else if (c->kind == KIFU_NODE_SPECIAL && strcmp(c->special, "ILLEGAL_ACTION") == 0) {
             /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */

@@ -11,6 +11,11 @@
  * on the board could also reach the square. */
 void kifu__relative(const kifu_position *p, kmove m, char out[3]);
 
+/* The same word when the caller already has the legal moves of m's kind to m's square
+ * (cands[0..n), as kifu__position_moves_to lists them, m among them). */
+void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+                          char out[3]);
+
 /* Keep the candidates among cands[0..n) (legal board moves of one kind to one square,
  * position p before them) that a KI2 relative word names; returns how many are left. */
 size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands, size_t n);

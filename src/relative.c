@@ -50,15 +50,24 @@ static char lcr(int vx) { return vx > 0 ? 'R' : vx < 0 ? 'L' : 'C'; }
 
 void kifu__relative(const kifu_position *p, kmove m, char out[3])
 {
-    kmove cands[32], srcs[32];
+    kmove cands[32];
     out[0] = out[1] = out[2] = 0;
-    int kind = MOVE_PIECE(m), to = MOVE_TO(m);
+    int kind = MOVE_PIECE(m);
     /* Never one of several, so no move generation (the common case, and the normalizer's
      * hot path): one king; a pawn reaches a square only from right behind it, and a pawn
      * drop next to such a pawn would be 二歩; on a file the nearest lance blocks any other. */
     if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(m)))
         return;
-    size_t n = kifu__position_moves_to(p, to, kind, cands);
+    size_t n = kifu__position_moves_to(p, MOVE_TO(m), kind, cands);
+    kifu__relative_among(p, m, cands, n, out);
+}
+
+void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+                          char out[3])
+{
+    kmove srcs[32];
+    out[0] = out[1] = out[2] = 0;
+    int kind = MOVE_PIECE(m);
     size_t k = distinct_sources(cands, n, srcs);
     if (MOVE_IS_DROP(m)) {
         if (k > 0)

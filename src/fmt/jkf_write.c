@@ -179,14 +179,6 @@ static void piece(w *o, int k)
     putn(o, q, 4);
 }
 
-static void place(w *o, int x, int y)
-{
-    open_(o, '{');
-    KEY_INT(o, "x", x);
-    KEY_INT(o, "y", y);
-    close_(o, '}');
-}
-
 /* ---- initial position ---- */
 
 static void write_initial(w *o, const kifu_record *r)
@@ -241,62 +233,191 @@ static void write_initial(w *o, const kifu_record *r)
 
 /* ---- moves ---- */
 
-static void write_time1(w *o, const kifu_time *t)
+/* ---- the move and time of an entry: the hot path ----
+ * Written through a local cursor after one reservation: stores through o->p would make
+ * the compiler reload the cursor after every byte (char stores may alias anything). */
+
+typedef struct wcur {
+    char *q;
+    int pretty, depth, first;
+} wcur;
+
+static inline void c_sep(wcur *c)
 {
-    open_(o, '{');
-    if (t->h >= 0)
-        KEY_INT(o, "h", t->h);
-    KEY_INT(o, "m", t->m);
-    KEY_INT(o, "s", t->s);
-    close_(o, '}');
+    if (!c->first)
+        *c->q++ = ',';
+    c->first = 0;
+    if (c->pretty) {
+        *c->q++ = '\n';
+        memset(c->q, ' ', (size_t)c->depth * 2);
+        c->q += c->depth * 2;
+    }
 }
 
-static void write_move(w *o, const kifu_move *m)
+/* A member key (lit is "\"name\":"), then the value follows. */
+static inline void c_key(wcur *c, const char *lit, size_t n)
 {
-    KEY(o, "move");
-    open_(o, '{');
-    if (!(m->flags & KIFU_MOVE_NO_COLOR))
-        KEY_INT(o, "color", m->color);
+    c_sep(c);
+    memcpy(c->q, lit, n);
+    c->q += n;
+    if (c->pretty)
+        *c->q++ = ' ';
+}
+
+#define C_KEY(c, name) c_key(c, "\"" name "\":", sizeof name + 2)
+
+static inline void c_open(wcur *c, char ch)
+{
+    *c->q++ = ch;
+    c->depth++;
+    c->first = 1;
+}
+
+static inline void c_close(wcur *c, char ch)
+{
+    c->depth--;
+    if (!c->first && c->pretty) {
+        *c->q++ = '\n';
+        memset(c->q, ' ', (size_t)c->depth * 2);
+        c->q += c->depth * 2;
+    }
+    *c->q++ = ch;
+    c->first = 0;
+}
+
+static inline void c_uint(wcur *c, unsigned long v)
+{
+    if (v < 10) {
+        *c->q++ = (char)('0' + v);
+        return;
+    }
+    char buf[24], *e = buf + sizeof buf, *b = e;
+    do {
+        *--b = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    memcpy(c->q, b, (size_t)(e - b));
+    c->q += e - b;
+}
+
+static inline void c_piece(wcur *c, int k)
+{
+    const char *n = kifu_piece_csa(k);
+    c->q[0] = '"';
+    c->q[1] = n[0];
+    c->q[2] = n[1];
+    c->q[3] = '"';
+    c->q += 4;
+}
+
+static inline void c_place(wcur *c, int x, int y)
+{
+    c_open(c, '{');
+    C_KEY(c, "x");
+    c_uint(c, (unsigned)x);
+    C_KEY(c, "y");
+    c_uint(c, (unsigned)y);
+    c_close(c, '}');
+}
+
+static inline void c_bool(wcur *c, int v)
+{
+    if (v) {
+        memcpy(c->q, "true", 4);
+        c->q += 4;
+    } else {
+        memcpy(c->q, "false", 5);
+        c->q += 5;
+    }
+}
+
+static inline void c_time(wcur *c, const kifu_time *t)
+{
+    c_open(c, '{');
+    if (t->h >= 0) {
+        C_KEY(c, "h");
+        c_uint(c, (unsigned)t->h);
+    }
+    C_KEY(c, "m");
+    c_uint(c, t->m < 0 ? 0u : (unsigned)t->m);
+    C_KEY(c, "s");
+    c_uint(c, t->s < 0 ? 0u : (unsigned)t->s);
+    c_close(c, '}');
+}
+
+static void c_move(wcur *c, const kifu_move *m)
+{
+    C_KEY(c, "move");
+    c_open(c, '{');
+    if (!(m->flags & KIFU_MOVE_NO_COLOR)) {
+        C_KEY(c, "color");
+        c_uint(c, m->color);
+    }
     if (m->from_x) {
-        KEY(o, "from");
-        place(o, m->from_x, m->from_y);
+        C_KEY(c, "from");
+        c_place(c, m->from_x, m->from_y);
     } else if (m->flags & KIFU__MOVE_FROM_NULL) {
-        KEY(o, "from");
-        PUTS(o, "null");
+        C_KEY(c, "from");
+        memcpy(c->q, "null", 4);
+        c->q += 4;
     }
     if (m->to_x) {
-        KEY(o, "to");
-        place(o, m->to_x, m->to_y);
+        C_KEY(c, "to");
+        c_place(c, m->to_x, m->to_y);
     }
     if (m->piece && kifu_piece_csa(m->piece)) {
-        KEY(o, "piece");
-        piece(o, m->piece);
+        C_KEY(c, "piece");
+        c_piece(c, m->piece);
     }
     if (m->same >= 0) {
-        KEY(o, "same");
-        if (m->same)
-            PUTS(o, "true");
-        else
-            PUTS(o, "false");
+        C_KEY(c, "same");
+        c_bool(c, m->same);
     }
     if (m->promote >= 0) {
-        KEY(o, "promote");
-        if (m->promote)
-            PUTS(o, "true");
-        else
-            PUTS(o, "false");
+        C_KEY(c, "promote");
+        c_bool(c, m->promote);
     }
     if (m->capture && kifu_piece_csa(m->capture)) {
-        KEY(o, "capture");
-        piece(o, m->capture);
+        C_KEY(c, "capture");
+        c_piece(c, m->capture);
     }
     if (m->relative[0]) {
-        KEY(o, "relative");
-        put1(o, '"');
-        putn(o, m->relative, strnlen(m->relative, sizeof m->relative));
-        put1(o, '"');
+        C_KEY(c, "relative");
+        size_t n = strnlen(m->relative, sizeof m->relative);
+        *c->q++ = '"';
+        memcpy(c->q, m->relative, n);
+        c->q += n;
+        *c->q++ = '"';
     }
-    close_(o, '}');
+    c_close(c, '}');
+}
+
+/* The "move" and "time" members of node n. At most 32 lines of at most 48 bytes past
+ * the indentation, so one reservation covers them. */
+static void write_move_time(w *o, const kifu_node *n)
+{
+    int is_move = n->kind == KIFU_NODE_MOVE;
+    if (!is_move && !n->has_time)
+        return;
+    size_t need = 32 * ((size_t)(o->depth + 4) * 2 + 48) + 64;
+    if (!room(o, need))
+        return;
+    wcur c = {o->p, o->pretty, o->depth, o->first};
+    if (is_move)
+        c_move(&c, &n->move);
+    if (n->has_time) {
+        C_KEY(&c, "time");
+        c_open(&c, '{');
+        C_KEY(&c, "now");
+        c_time(&c, &n->time.now);
+        if (n->time.has_total) {
+            C_KEY(&c, "total");
+            c_time(&c, &n->time.total);
+        }
+        c_close(&c, '}');
+    }
+    o->p = c.q;
+    o->first = c.first;
 }
 
 /* Comments, then KIF bookmarks as "&name" lines (how JKF tools keep them). */
@@ -325,19 +446,7 @@ static void entry_head(w *o, const kifu_node *n)
     sep(o);
     open_(o, '{');
     write_comments(o, n);
-    if (n->kind == KIFU_NODE_MOVE)
-        write_move(o, &n->move);
-    if (n->has_time) {
-        KEY(o, "time");
-        open_(o, '{');
-        KEY(o, "now");
-        write_time1(o, &n->time.now);
-        if (n->time.has_total) {
-            KEY(o, "total");
-            write_time1(o, &n->time.total);
-        }
-        close_(o, '}');
-    }
+    write_move_time(o, n);
     if (n->kind == KIFU_NODE_SPECIAL)
         KEY_STR(o, "special", n->special);
 }
