@@ -92,21 +92,22 @@ static int save(game *g, const char *path)
     return rc;
 }
 
-/* One line from stdin without the newline. -1 at end of input. */
+/* One line from stdin without the newline (NUL bytes become '?', an overlong line is cut
+ * and its rest dropped). -1 at end of input with nothing read. */
 static int read_line(const char *prompt, char *buf, size_t cap)
 {
     fputs(prompt, stdout);
     fflush(stdout);
-    if (!fgets(buf, (int)cap, stdin))
-        return -1;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] != '\n' && !feof(stdin)) {
-        /* an overlong line: drop the rest so it is not read as the next command */
-        int c;
-        while ((c = getchar()) != EOF && c != '\n')
-            ;
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (n + 1 < cap)
+            buf[n++] = c ? (char)c : '?';
     }
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+    buf[n] = 0;
+    if (c == EOF && n == 0)
+        return -1;
+    while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
         buf[--n] = 0;
     return 0;
 }
@@ -434,6 +435,11 @@ int cmd_play(int argc, char **argv)
             int r = try_move(&g, buf);
             if (r == 0) {
                 printf("\n");
+                if (g.dirty && g.out)
+                    save(&g, g.out);
+                else if (g.dirty)
+                    fprintf(stderr, "kifu: play: end of input: the unsaved moves are not "
+                                    "kept\n");
                 break;
             }
             if (r == 2)

@@ -8,9 +8,16 @@ set -u
 KIFU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v tmux >/dev/null || { echo "skip: tmux is not installed"; exit 77; }
 tmp=$(mktemp -d)
-SOCK="kifu-test-$$"
+# one tmux server per session started (a fresh socket each time: no race with a server
+# that is still shutting down), all killed at exit
+n=0
+SOCK="kifu-test-$$-$n"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+cleanup() {
+  for i in $(seq 0 "$n"); do tmux -L "kifu-test-$$-$i" -f /dev/null kill-server >/dev/null 2>&1; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 screen() { T capture-pane -p -t t 2>/dev/null; }
@@ -39,6 +46,7 @@ keys() { T send-keys -t t "$@"; }
 # code and whether the terminal is back in canonical mode with echo.
 start() {
   T kill-server >/dev/null 2>&1
+  n=$((n + 1)); SOCK="kifu-test-$$-$n"
   T new-session -d -s t -x 100 -y 40 \
     "cd '$tmp'; $1; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\n' ' ' | sed 's/^/TTY=/'; echo; sleep 120"
 }
