@@ -420,8 +420,10 @@ typedef enum kifu_repetition {
 KIFU_EXPORT int kifu_position_repetition_count(const kifu_position *p);
 /** Repetition verdict for the current position (kifu_repetition). */
 KIFU_EXPORT int kifu_position_repetition(const kifu_position *p);
-/** 入玉宣言 by the side to move under the CSA rule (24-point draw line / 27-point rule for
- *  sente, 28 in the JSA variant is not used): 1 if the declaration wins, else 0. */
+/** 入玉宣言 by the side to move under the CSA rule (27-point method): the king in the enemy
+ *  camp (3 far ranks) and not in check, at least 10 other own pieces in the camp, and points
+ *  (rook/bishop, promoted or not, 5, others 1; pieces in the camp plus pieces in hand) of at
+ *  least 28 for sente, 27 for gote. 1 if the declaration wins, else 0. */
 KIFU_EXPORT int kifu_position_can_declare(const kifu_position *p);
 
 /** Number of leaf nodes at `depth` from p (legal moves only). */
