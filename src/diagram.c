@@ -152,9 +152,12 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     kifu__sb_puts(out, "┘\n");
     term_hand(&l, l.bottom_color, colour, out);
     if (d->ply > 0)
-        kifu__sb_printf(out, "  %d手目 %s\n", d->ply, d->last_text);
+        kifu__sb_printf(out, "  %d手目 %s", d->ply, d->last_text);
     else
-        kifu__sb_puts(out, "  開始局面\n");
+        kifu__sb_puts(out, "  開始局面");
+    if (d->ending[0])
+        kifu__sb_printf(out, "  %s", d->ending);
+    kifu__sb_putc(out, '\n');
 }
 
 char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
@@ -180,9 +183,10 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     kifu_position_board(kifu_player_position(pl), &out->board);
     out->flip = flip;
     const kifu_node *n = kifu_player_node(pl);
-    out->ply = kifu_player_ply(pl);
-    /* After an ending, show the move before it. */
+    /* On an ending, the diagram is that of the move before it (as KIF writes 手数＝N). */
     const kifu_node *mv = n;
+    if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL)
+        kifu__node_text(n, out->ending, sizeof out->ending);
     while (mv && kifu_node_kind_of(mv) == KIFU_NODE_SPECIAL)
         mv = kifu_node_parent(mv);
     if (mv && kifu_node_kind_of(mv) == KIFU_NODE_MOVE) {
@@ -190,7 +194,9 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
         out->last_x = m->to_x;
         out->last_y = m->to_y;
     }
-    kifu__node_text(n, out->last_text, sizeof out->last_text);
+    out->ply = mv ? kifu_node_ply(mv) : 0;
+    if (mv)
+        kifu__node_text(mv, out->last_text, sizeof out->last_text);
 }
 
 void kifu__diagram_moves(const kifu_player *pl, int before, int after, const char *indent,

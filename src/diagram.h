@@ -14,6 +14,7 @@ typedef struct kifu__diagram {
     int last_x, last_y; /* destination of the last move, highlighted; 0 if none */
     int ply;            /* number of moves played; 0 hides the 手数 line */
     char last_text[64]; /* readable last move ("☗７六歩(77)"), may be empty */
+    char ending[64];    /* the ending at the cursor ("投了"), "" if none */
 } kifu__diagram;
 
 typedef struct kifu__cell {

@@ -78,7 +78,7 @@ if "$KIFU" show "$tmp/fork.jkf" --format sfen >/dev/null 2>&1; then
   keys f;       wait_for "ply 2/3  path 2,1"    # back out of the fork and in again
   keys '[';     wait_for "ply 2/5  path 2  fork 1/2"
   keys f;       wait_for "3手目 ☗２二角成(88)" && wait_for "* 角交換"
-  keys g 5 Enter; wait_for "ply 5/5" && wait_for "5手目 投了"
+  keys g 5 Enter; wait_for "ply 5/5" && wait_for "4手目 ☖同　銀(31)  投了"
   keys Home;    wait_for "ply 0/5"
   keys / 同銀 Enter; wait_for "ply 4/5" && wait_for "found '同銀' at ply 4"
   keys End;     wait_for "ply 5/5"
