@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kifu_private.h"
+#include "normalize.h"
 #include "notation.h"
 #include "player.h"
 #include "record.h"
@@ -302,6 +303,15 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
     if (!kifu_position_is_legal(pl->pos, &mv, &reason))
         return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL, "illegal move: %s",
                            reason ? reason : "the rules forbid it");
+    if (kifu_position_play(pl->pos, &mv, err))
+        return -1;
+    /* The KI2 relative word of the completed move, from the position before it, as the
+     * normalizer would give it; then the move again. */
+    kifu_position_undo(pl->pos);
+    kmove k = kifu__move_pack(&mv);
+    memset(mv.relative, 0, sizeof mv.relative);
+    if (k)
+        kifu__relative(pl->pos, k, mv.relative);
     if (kifu_position_play(pl->pos, &mv, err))
         return -1;
     mv.flags &= (uint8_t)~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR | KIFU_MOVE_PIECE_AFTER);

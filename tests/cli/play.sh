@@ -62,6 +62,9 @@ type_line "undo";        wait_for "undone: ☗７八金(69)"
 type_line "７八金";      wait_for "5 ☗７八金(69)"
 type_line "flip";        wait_for "１ ２ ３ ４ ５ ６ ７ ８ ９"
 type_line "save game.sfenlist"; wait_for "saved game.sfenlist"
+for ext in kifu kif ki2u jkf csa sfen; do
+  type_line "save game.$ext"; wait_for "saved game.$ext"
+done
 type_line "save game.xyz";      wait_for "cannot tell the format"
 type_line "quit";        wait_for "EXIT=0"
 # reloaded equal: the saved positions are those of the same moves typed as USI
@@ -71,6 +74,13 @@ for p in 0 1 2 3 4 5; do want="$want$("$KIFU" show "$tmp/want.sfen" --ply $p --f
 "; done
 expect_eq "saved sfenlist" "$(cat "$tmp/game.sfenlist" 2>/dev/null)" "${want%
 }"
+# every format saved reads back to the same positions at every ply
+for ext in kifu kif ki2u jkf csa sfen; do
+  got=""
+  for p in 0 1 2 3 4 5; do got="$got$("$KIFU" show "$tmp/game.$ext" --ply $p --format sfen 2>&1)
+"; done
+  expect_eq "saved game.$ext read back" "$got" "$want"
+done
 expect_eq "reloaded end position" "$("$KIFU" show "$tmp/game.sfenlist" --format sfen 2>&1)" \
   "$("$KIFU" show "$tmp/want.sfen" --format sfen)"
 

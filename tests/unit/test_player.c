@@ -381,6 +381,27 @@ TEST(initial_position_and_bad_start)
     kifu_record_free(r);
 }
 
+TEST(relative_words_of_added_moves)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_player *pl = kifu_player_new(r, NULL);
+    if (!pl) {
+        kifu_record_free(r);
+        SKIP("no engine");
+    }
+    /* two golds reach ５八: the KI2 text names the one that moved */
+    CHECK_INT(add(pl, "6i5h"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☗５八金左");
+    CHECK_STR(text_here(pl, KIFU_TEXT_KIF), "☗５八金(69)");
+    kifu_player_backward(pl);
+    CHECK_INT(add(pl, "4i5h"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☗５八金右");
+    CHECK_INT(add(pl, "3c3d"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☖３四歩");
+    kifu_player_free(pl);
+    kifu_record_free(r);
+}
+
 TEST(long_line)
 {
     /* 40000 plies of rooks going to and fro: no recursion, go() jumps both ways */
@@ -435,6 +456,7 @@ int main(void)
     RUN(delete_branch);
     RUN(endings_comments_time);
     RUN(initial_position_and_bad_start);
+    RUN(relative_words_of_added_moves);
     RUN(long_line);
     RUN(record_from_reader);
     return t_finish();
