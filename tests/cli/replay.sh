@@ -85,15 +85,18 @@ if "$KIFU" show "$tmp/fork.jkf" --format sfen >/dev/null 2>&1; then
   keys Left;    wait_for "ply 4/5"
   keys g 3,1 Enter; wait_for "ply 3/3  path 3,1"
   keys g /0/0/0 Enter; wait_for "ply 3/5  path 3"
-  # garbage: unknown letters, stray escape sequences, invalid UTF-8, control bytes
+  # garbage: unknown letters, escape sequences (ctrl-right counts as right), invalid
+  # UTF-8, control bytes, F1 and an unknown CSI key
   keys x;       wait_for "unknown key"
   T send-keys -t t -H 1b 5b 31 3b 35 43 ff fe 00 07 1b 5b 39 39 7e 1b 4f 50
+  wait_for "ply 4/5"
   keys g abc Enter; wait_for "bad ply or path"
-  keys g Escape; keys Right; wait_for "ply 4/5"
+  keys g Escape Right; wait_for "ply 5/5"     # Esc cancels; the next key still counts
   # resize: the screen is drawn again at the new size, keys still work
-  T resize-window -t t -x 50 -y 18; sleep 0.3
-  keys Left;    wait_for "ply 3/5"
+  T resize-window -t t -x 50 -y 18
+  keys Left;    wait_for "ply 4/5"
   T resize-window -t t -x 100 -y 40
+  keys Left;    wait_for "ply 3/5" && wait_for "3手目 ☗２二角成(88)"
   keys Right;   wait_for "ply 4/5" && wait_for "4手目 ☖同　銀(31)"
   keys r;       wait_for "１ ２ ３ ４ ５ ６ ７ ８ ９"    # flipped
   keys '?';     wait_for "g N: go to ply or path"
