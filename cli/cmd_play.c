@@ -140,6 +140,8 @@ static void judge(game *g)
         finish(g, "TSUMI", msg);
         return;
     }
+    if (kifu_position_can_declare(p))
+        printf("%s may declare 入玉宣言 now: type declare\n", side_name(side));
     switch (kifu_position_repetition(p)) {
     case KIFU_REP_DRAW:
         finish(g, "SENNICHITE", "千日手: the same position the fourth time, a draw");

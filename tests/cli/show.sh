@@ -39,6 +39,13 @@ out=$("$KIFU" show "$tmp/g.sfen" --ply 3 --format bod)
 expect_eq "BOD gote to move" "$(echo "$out" | tail -n 1)" "後手番"
 expect_has "BOD promoted bishop" "$out" "| ・v飛 ・ ・ ・ ・ ・ 馬 ・|二"
 
+# hands with counts in KIF order, kanji numbers; a start that is no preset
+echo '4k4/9/9/9/9/9/9/9/4K4 w 2R2B4G4S4N4L13P5p 1' >"$tmp/hands.sfen"
+out=$("$KIFU" show "$tmp/hands.sfen")
+expect_eq "hands sente" "$(echo "$out" | sed -n 14p)" "先手の持駒：飛二　角二　金四　銀四　桂四　香四　歩十三"
+expect_eq "hands gote" "$(echo "$out" | sed -n 1p)" "後手の持駒：歩五"
+expect_eq "hands no moves line" "$(echo "$out" | sed -n 15p)" "後手番"
+
 # --format sfen at plies and paths
 expect_eq "sfen ply 0" "$("$KIFU" show "$tmp/g.sfen" --ply 0 --format sfen)" "$START"
 expect_eq "sfen ply 1" "$("$KIFU" show "$tmp/g.sfen" --ply 1 --format sfen)" \
