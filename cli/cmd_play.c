@@ -1,7 +1,9 @@
-/* cmd_play.c: `kifu play`: two people at one terminal, moves typed in any common notation.
+/* cmd_play.c: `kifu play`: two people at one terminal, moves typed in any common
+ * notation.
  *
  * Line-based: the terminal stays in its normal (cooked) mode, so line editing works and
- * piped input works the same way; end of input ends the game without further questions. */
+ * piped input works the same way; end of input ends the game without further questions.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,30 +17,35 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu play [--sfen S | --from FILE [--ply N | --path P]] [-o OUT] [--flip]\n"
-            "\n"
-            "Two players at one terminal. The game starts from the standard position, a\n"
-            "SFEN / USI position (--sfen), or a record at a ply (--from; moves played there\n"
-            "continue the record, a different move opens a fork).\n"
-            "\n"
-            "Moves, one per line:\n"
-            "  7g7f  8h2b+  P*5e          USI\n"
-            "  ７六歩  76歩  同銀  ２二角成  ５五角打  ７八金右   KIF / KI2\n"
-            "  77 76   88 22 +   00 55 kaku   00 55 KA        from, to [piece] [+|=]\n"
-            "When a move may promote or not and the text does not say, you are asked;\n"
-            "a promotion the rules force is applied. USI without '+' means no promotion.\n"
-            "\n"
-            "Commands:\n"
-            "  undo          take back the last move        moves    list the legal moves\n"
-            "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point rule)\n"
-            "  flip          turn the board                 board    show the board again\n"
-            "  save FILE     write the game (format from the extension: .kif .kifu .ki2 .csa\n"
-            "                .jkf .sfen .sfenlist)\n"
-            "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
-            "\n"
-            "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
-            "The game ends itself on mate (詰み), repetition (千日手; perpetual check loses).\n");
+    fprintf(
+        f,
+        "usage: kifu play [--sfen S | --from FILE [--ply N | --path P]] [-o OUT] "
+        "[--flip]\n"
+        "\n"
+        "Two players at one terminal. The game starts from the standard position, a\n"
+        "SFEN / USI position (--sfen), or a record at a ply (--from; moves played there\n"
+        "continue the record, a different move opens a fork).\n"
+        "\n"
+        "Moves, one per line:\n"
+        "  7g7f  8h2b+  P*5e          USI\n"
+        "  ７六歩  76歩  同銀  ２二角成  ５五角打  ７八金右   KIF / KI2\n"
+        "  77 76   88 22 +   00 55 kaku   00 55 KA        from, to [piece] [+|=]\n"
+        "When a move may promote or not and the text does not say, you are asked;\n"
+        "a promotion the rules force is applied. USI without '+' means no promotion.\n"
+        "\n"
+        "Commands:\n"
+        "  undo          take back the last move        moves    list the legal moves\n"
+        "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point "
+        "rule)\n"
+        "  flip          turn the board                 board    show the board again\n"
+        "  save FILE     write the game (format from the extension: .kif .kifu .ki2 "
+        ".csa\n"
+        "                .jkf .sfen .sfenlist)\n"
+        "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
+        "\n"
+        "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
+        "The game ends itself on mate (詰み), repetition (千日手; perpetual check "
+        "loses).\n");
 }
 
 typedef struct game {
@@ -48,7 +55,7 @@ typedef struct game {
     size_t base_nodes; /* nodes that existed before this session */
     int flip;
     int colour;
-    int dirty;         /* moves since the last save */
+    int dirty; /* moves since the last save */
     int over;
 } game;
 
@@ -112,7 +119,10 @@ static int read_line(const char *prompt, char *buf, size_t cap)
     return 0;
 }
 
-static const char *side_name(int color) { return color == KIFU_BLACK ? "☗先手" : "☖後手"; }
+static const char *side_name(int color)
+{
+    return color == KIFU_BLACK ? "☗先手" : "☖後手";
+}
 
 /* End the game with an ending word after the cursor. */
 static void finish(game *g, const char *word, const char *message)
@@ -147,10 +157,12 @@ static void judge(game *g)
         finish(g, "SENNICHITE", "千日手: the same position the fourth time, a draw");
         break;
     case KIFU_REP_BLACK_LOSES:
-        finish(g, "+ILLEGAL_ACTION", "連続王手の千日手: ☗先手 gave perpetual check and loses");
+        finish(g, "+ILLEGAL_ACTION",
+               "連続王手の千日手: ☗先手 gave perpetual check and loses");
         break;
     case KIFU_REP_WHITE_LOSES:
-        finish(g, "-ILLEGAL_ACTION", "連続王手の千日手: ☖後手 gave perpetual check and loses");
+        finish(g, "-ILLEGAL_ACTION",
+               "連続王手の千日手: ☖後手 gave perpetual check and loses");
         break;
     }
 }
@@ -381,7 +393,8 @@ int cmd_play(int argc, char **argv)
             if (g.dirty && g.out)
                 save(&g, g.out);
             else if (g.dirty)
-                fprintf(stderr, "kifu: play: end of input: the unsaved moves are not kept\n");
+                fprintf(stderr,
+                        "kifu: play: end of input: the unsaved moves are not kept\n");
             break;
         }
         if (!buf[0] || !strcmp(buf, "board")) {

@@ -172,19 +172,32 @@ static int escape(void)
             continue;
         }
         switch (d) {
-        case 'A': return KEY_UP;
-        case 'B': return KEY_DOWN;
-        case 'C': return KEY_RIGHT;
-        case 'D': return KEY_LEFT;
-        case 'H': return KEY_HOME;
-        case 'F': return KEY_END;
+        case 'A':
+            return KEY_UP;
+        case 'B':
+            return KEY_DOWN;
+        case 'C':
+            return KEY_RIGHT;
+        case 'D':
+            return KEY_LEFT;
+        case 'H':
+            return KEY_HOME;
+        case 'F':
+            return KEY_END;
         case '~':
             switch (num) {
-            case 1: case 7: return KEY_HOME;
-            case 4: case 8: return KEY_END;
-            case 3: return KEY_DELETE;
-            case 5: return KEY_PGUP;
-            case 6: return KEY_PGDN;
+            case 1:
+            case 7:
+                return KEY_HOME;
+            case 4:
+            case 8:
+                return KEY_END;
+            case 3:
+                return KEY_DELETE;
+            case 5:
+                return KEY_PGUP;
+            case 6:
+                return KEY_PGDN;
             }
             return KEY_UNKNOWN;
         }

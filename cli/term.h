@@ -10,8 +10,16 @@ enum {
     KEY_EOF = -2,     /* end of input or a read error */
     KEY_RESIZE = -3,  /* the window changed size (SIGWINCH) */
     KEY_UNKNOWN = -4, /* an escape sequence we do not use */
-    KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_PGUP, KEY_PGDN,
-    KEY_DELETE, KEY_ESC,
+    KEY_UP = 0x100,
+    KEY_DOWN,
+    KEY_LEFT,
+    KEY_RIGHT,
+    KEY_HOME,
+    KEY_END,
+    KEY_PGUP,
+    KEY_PGDN,
+    KEY_DELETE,
+    KEY_ESC,
 };
 
 /* Put the terminal in raw mode when stdin is a terminal (and switch to the alternate
@@ -21,7 +29,8 @@ enum {
 int term_open(int screen);
 /* Restore the terminal as it was. Safe to call more than once. */
 void term_close(void);
-/* Next key, waiting at most timeout_ms (-1: forever). Bytes >= 0x80 come one at a time. */
+/* Next key, waiting at most timeout_ms (-1: forever). Bytes >= 0x80 come one at a time.
+ */
 int term_key(int timeout_ms);
 /* Window size; 24 x 80 when unknown. */
 void term_size(int *rows, int *cols);

@@ -21,7 +21,8 @@ static void check_round_trip(const kifu_record *r)
     char *list = write_as(r, KIFU_FMT_SFENLIST, &len);
     char *usi = write_as(r, KIFU_FMT_SFEN, NULL);
     if (list) {
-        kifu_read_options ro = {KIFU_FMT_SFENLIST, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, NULL};
+        kifu_read_options ro = {KIFU_FMT_SFENLIST, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
+                                NULL};
         kifu_error err = {0};
         kifu_record *back = kifu_read(list, len, &ro, &err);
         if (!back && err.code != KIFU_ERR_NOMEM)

@@ -25,7 +25,8 @@ void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap)
         size_t need = strlen(name) + strlen(count) + 3;
         if (len + need >= cap)
             break;
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name, count);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name,
+                                count);
     }
     if (!len)
         snprintf(buf, cap, "なし");
@@ -55,7 +56,10 @@ void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
     out->side = d->board.color & 1;
 }
 
-static const char *hand_label(int color) { return color == BLACK ? "先手" : "後手"; }
+static const char *hand_label(int color)
+{
+    return color == BLACK ? "先手" : "後手";
+}
 
 /* A cell as BOD writes it: " 歩", "v歩", " ・". */
 static void cell_text(kifu__strbuf *out, int piece)
@@ -90,7 +94,8 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
         kifu__sb_printf(out, "|%s\n", kifu__kanji_number(l.row_label[r]));
     }
     kifu__sb_puts(out, "+---------------------------+\n");
-    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color), l.hand[l.bottom_color]);
+    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color),
+                    l.hand[l.bottom_color]);
     last_line(d, out);
     if (l.side == WHITE)
         kifu__sb_puts(out, "後手番\n");
@@ -105,8 +110,10 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 static void term_hand(const kifu__layout *l, int color, int colour, kifu__strbuf *out)
 {
     const char *mark = color == BLACK ? "☗" : "☖";
-    const char *turn = l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
-    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color], turn);
+    const char *turn =
+        l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
+    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color],
+                    turn);
 }
 
 void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)

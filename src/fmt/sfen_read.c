@@ -87,13 +87,14 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
     int lineno = 0;
     line l;
     if (next_line(text, len, &pos, &lineno, &l))
-        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position", "nothing",
-                           "the input holds no position");
+        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position",
+                           "nothing", "the input holds no position");
     line extra;
     if (next_line(text, len, &pos, &lineno, &extra) == 0)
-        return kifu__error(err, KIFU_ERR_SFEN, extra.number, extra.indent + 1,
-                           (size_t)(extra.s - text), "the end of the input", "a second line",
-                           "a SFEN record is one line (several positions make a sfenlist)");
+        return kifu__error(
+            err, KIFU_ERR_SFEN, extra.number, extra.indent + 1, (size_t)(extra.s - text),
+            "the end of the input", "a second line",
+            "a SFEN record is one line (several positions make a sfenlist)");
     char *s = line_copy(&l, err);
     if (!s)
         return -1;
@@ -133,7 +134,8 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
             *e = 0;
             kifu_move m;
             int col = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
-            if (kifu_position_parse_usi(p, t, &m, err) || kifu_position_play(p, &m, err)) {
+            if (kifu_position_parse_usi(p, t, &m, err) ||
+                kifu_position_play(p, &m, err)) {
                 if (err) {
                     err->line = l.number;
                     err->column = col;
@@ -231,11 +233,12 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
         }
         kifu_move m;
         if (find_move(p, q, &m)) {
-            kifu__error(err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
-                        "the position after one legal move", "another position",
-                        "no legal move leads from the position on the previous line to this "
-                        "one (move %d)",
-                        kifu_node_ply(n) + 1);
+            kifu__error(
+                err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
+                "the position after one legal move", "another position",
+                "no legal move leads from the position on the previous line to this "
+                "one (move %d)",
+                kifu_node_ply(n) + 1);
             goto done;
         }
         n = kifu_node_add_move(r, n, &m);

@@ -198,9 +198,9 @@ TEST(switch_fork)
         SKIP("no engine");
     }
     kifu_player_go(pl, 1);
-    add(pl, "8c8d");       /* fork 1 at ply 2 */
+    add(pl, "8c8d"); /* fork 1 at ply 2 */
     kifu_player_backward(pl);
-    add(pl, "4a3b");       /* fork 2 at ply 2 */
+    add(pl, "4a3b"); /* fork 2 at ply 2 */
     CHECK_INT(kifu_player_fork_count(pl), 3);
     CHECK_INT(kifu_player_switch_fork(pl, 0), 0);
     CHECK_STR(usi_here(pl), "3c3d");
@@ -272,8 +272,8 @@ TEST(go_path)
     CHECK_INT(kifu_player_ply(pl), 0);
     /* errors leave the cursor where it was */
     kifu_player_go_path(pl, "3,1", &err);
-    const char *bad[] = {"", "x", "9", "2,5", "3,1,1", "1,1", "/0/3", "/0/", "/a", "4,0,1,",
-                         "-1"};
+    const char *bad[] = {"",     "x",   "9",  "2,5",    "3,1,1", "1,1",
+                         "/0/3", "/0/", "/a", "4,0,1,", "-1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kifu_error e = {0};
         CHECK_INT(kifu_player_go_path(pl, bad[i], &e), -1);
