@@ -1,4 +1,5 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -228,6 +229,8 @@ static void draw(view *v)
         size_t off = 0;
         while (off < len) {
             ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+            if (w < 0 && errno == EINTR)
+                continue; /* a resize signal arrived while drawing */
             if (w <= 0)
                 break;
             off += (size_t)w;
