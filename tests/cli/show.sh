@@ -76,6 +76,28 @@ expect_eq "sfenlist same position" "$("$KIFU" show "$tmp/l.sfenlist" --format sf
 expect_eq "sfenlist from stdin" "$("$KIFU" show - --format bod <"$tmp/l.sfenlist")" \
   "$("$KIFU" show "$tmp/g.sfen" --format bod)"
 
+# forks: a JKF record with an alternative second move; --path picks it
+cat >"$tmp/fork.jkf" <<'JKF'
+{"header":{},"moves":[{},
+ {"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},
+ {"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"},
+  "forks":[[{"move":{"from":{"x":8,"y":3},"to":{"x":8,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"color":0,"piece":"FU"}}]]},
+ {"move":{"from":{"x":8,"y":8},"to":{"x":2,"y":2},"color":0,"piece":"KA","promote":true}}]}
+JKF
+if "$KIFU" show "$tmp/fork.jkf" >/dev/null 2>&1; then
+  echo 'position startpos moves 7g7f 8c8d 2g2f' >"$tmp/alt.sfen"
+  expect_eq "path into the fork" "$("$KIFU" show "$tmp/fork.jkf" --path 3,1 --format sfen)" \
+    "$("$KIFU" show "$tmp/alt.sfen" --format sfen)"
+  expect_eq "child-index path" "$("$KIFU" show "$tmp/fork.jkf" --path /0/1/0 --format sfen)" \
+    "$("$KIFU" show "$tmp/alt.sfen" --format sfen)"
+  expect_eq "main line" "$("$KIFU" show "$tmp/fork.jkf" --path 3,0 --format sfen)" \
+    'lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4'
+  out=$("$KIFU" show "$tmp/fork.jkf" --path 2,1 --format text)
+  expect_has "fork marked in the move list" "$out" ">    2 ☖８四歩(83) +"
+else
+  echo "note: no JKF reader in this build; fork paths not checked"
+fi
+
 # errors: exit codes and messages
 "$KIFU" show "$tmp/none.sfen" >/dev/null 2>"$tmp/err"; rc=$?
 expect_eq "missing file exit" "$rc" 3
