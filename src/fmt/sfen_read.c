@@ -163,7 +163,8 @@ done:
     return kifu__records_push(out, r) ? nomem(err) : 0;
 }
 
-/* Find the legal move from p to the position q; play it on p and return it in *m. */
+/* Find the legal move from p to the position q; play it on p and return it in *m.
+ * -1 when there is none, -2 when memory ran out. */
 static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
 {
     kifu_move legal[600];
@@ -175,8 +176,12 @@ static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
     kifu_position_board(q, &qb);
     for (size_t i = 0; i < n; i++) {
         kifu_move mv = legal[i];
-        if (kifu_position_play(p, &mv, NULL))
+        kifu_error err = {0};
+        if (kifu_position_play(p, &mv, &err)) {
+            if (err.code == KIFU_ERR_NOMEM)
+                return -2;
             continue;
+        }
         if (kifu_position_hash(p) == want) {
             kifu_position_board(p, &pb);
             if (memcmp(&pb, &qb, sizeof pb) == 0) {
@@ -232,7 +237,12 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
             goto done;
         }
         kifu_move m;
-        if (find_move(p, q, &m)) {
+        int found = find_move(p, q, &m);
+        if (found == -2) {
+            nomem(err);
+            goto done;
+        }
+        if (found) {
             kifu__error(
                 err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
                 "the position after one legal move", "another position",

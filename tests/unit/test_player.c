@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 #include "player.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -446,6 +447,39 @@ TEST(record_from_reader)
     kifu_record_free(r);
 }
 
+TEST(out_of_memory)
+{
+    /* every allocation in turn fails: no crash, and what works still gives a valid tree
+     */
+    kifu_record *probe = kifu_record_new();
+    kifu_player *ok = kifu_player_new(probe, NULL);
+    kifu_player_free(ok);
+    kifu_record_free(probe);
+    if (!ok)
+        SKIP("no engine");
+    const char *moves[] = {"7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"};
+    for (long n = 1; n < 300; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_record *r = kifu_record_new();
+        kifu_player *pl = r ? kifu_player_new(r, NULL) : NULL;
+        if (pl) {
+            for (int i = 0; i < 5; i++)
+                add(pl, moves[i]);
+            kifu_player_go(pl, 1);
+            add(pl, "8c8d");
+            kifu_player_go_path(pl, "3,0", NULL);
+            kifu_player_go_path(pl, "/0/1", NULL);
+            kifu__player_add_special(pl, "TORYO", NULL);
+            kifu_player_delete_branch(pl);
+            kifu_player_go(pl, 100);
+            CHECK(kifu_player_ply(pl) <= 5);
+        }
+        kifu__alloc_fail_after(0);
+        kifu_player_free(pl);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
     RUN(empty_record);
@@ -459,5 +493,6 @@ int main(void)
     RUN(relative_words_of_added_moves);
     RUN(long_line);
     RUN(record_from_reader);
+    RUN(out_of_memory);
     return t_finish();
 }

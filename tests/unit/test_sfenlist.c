@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -290,6 +291,36 @@ TEST(sfenlist_long_game)
     kifu_record_free(r);
 }
 
+TEST(out_of_memory)
+{
+    if (!engine_ok())
+        SKIP("no engine");
+    const char *text = "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e";
+    const char *list =
+        START "\nlnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n";
+    int read_ok = 0;
+    for (long n = 1; n < 200; n++) {
+        kifu_error err;
+        kifu__alloc_fail_after(n);
+        kifu_record *a = rd(text, KIFU_FMT_SFEN, &err);
+        if (!a)
+            CHECK(err.code == KIFU_ERR_NOMEM);
+        kifu_record *b = rd(list, KIFU_FMT_SFENLIST, &err);
+        if (!b && err.code != KIFU_ERR_NOMEM)
+            printf("  n=%ld: %s\n", n, err.message);
+        if (!b)
+            CHECK(err.code == KIFU_ERR_NOMEM);
+        kifu_write_options wo = {.format = KIFU_FMT_SFENLIST};
+        char *s = a ? kifu_write(a, &wo, NULL, NULL) : NULL;
+        kifu__alloc_fail_after(0);
+        read_ok += a && b;
+        kifu_free(s);
+        kifu_record_free(a);
+        kifu_record_free(b);
+    }
+    CHECK(read_ok > 0);
+}
+
 int main(void)
 {
     RUN(sfen_read_forms);
@@ -299,5 +330,6 @@ int main(void)
     RUN(sfenlist_promotion_choice_and_comments);
     RUN(sfenlist_errors);
     RUN(sfenlist_long_game);
+    RUN(out_of_memory);
     return t_finish();
 }
