@@ -192,6 +192,20 @@ static void draw(view *v)
         }
         kifu__sb_puts(&sb, v->positioned ? "" : "\n");
     }
+    /* the next move has alternatives: say so, they are one step ahead */
+    if (kifu_node_child_count(n) > 1 && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL) {
+        const kifu_node *next = kifu__player_line_node(pl, kifu_player_ply(pl) + 1);
+        put_at(&sb, v, row++, 1);
+        kifu__sb_puts(&sb, "next move (f, then [ ]):");
+        for (size_t i = 0; i < kifu_node_child_count(n); i++) {
+            char t[80];
+            const kifu_node *c = kifu_node_child(n, i);
+            kifu__node_text(c, t, sizeof t);
+            kifu__sb_printf(&sb, " %s%s%s", c == next ? "[" : "", t,
+                            c == next ? "]" : "");
+        }
+        kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+    }
     const kifu_move_time *t = kifu_node_time(n);
     if (t) {
         char a[32], b[32];

@@ -70,6 +70,7 @@ if "$KIFU" show "$tmp/fork.jkf" --format sfen >/dev/null 2>&1; then
   start "TERM=xterm-256color '$KIFU' replay fork.jkf"
   wait_for "ply 0/5" && wait_for "開始局面のコメント"
   keys Right;   wait_for "ply 1/5" && wait_for "1手目 ☗７六歩(77)" && wait_for "time 0:05 / 0:00:05"
+  wait_for "next move (f, then [ ]): [☖３四歩(33)] ☖８四歩(83)"
   keys f;       wait_for "ply 2/5" && wait_for "fork 1/2" && wait_for "[☖３四歩(33)] ☖８四歩(83)"
   keys ']';     wait_for "ply 2/3  path 2,1  fork 2/2" && wait_for "2手目 ☖８四歩(83)"
   keys f;       wait_for "ply 3/3  path 3,1" && wait_for "3手目 ☗２六歩(27)"
