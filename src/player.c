@@ -13,6 +13,7 @@
 #include "notation.h"
 #include "player.h"
 #include "record.h"
+#include "rules/engine.h"
 
 struct kifu_player {
     kifu_record *rec;
@@ -63,7 +64,7 @@ kifu_player *kifu_player_new(kifu_record *r, kifu_error *err)
     pl->rec = r;
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_position_set_board(pl->pos, &b, err)) {
+    if (kifu__position_set_board_loose(pl->pos, &b, err)) {
         kifu_player_free(pl);
         return NULL;
     }

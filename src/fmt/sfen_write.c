@@ -4,6 +4,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "rules/engine.h"
 
 /* Tell the caller what these formats cannot hold: forks and comments. */
 static void warn_lost(const kifu_record *r, const kifu_write_options *opt,
@@ -37,7 +38,7 @@ static int start(const kifu_record *r, kifu_position **p, kifu_error *err)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_position_set_board(*p, &b, err)) {
+    if (kifu__position_set_board_loose(*p, &b, err)) {
         kifu_position_free(*p);
         *p = NULL;
         return -1;

@@ -372,6 +372,14 @@ TEST(initial_position_and_bad_start)
     CHECK_INT(add(pl, "5a5b"), 0);
     CHECK_STR(text_here(pl, KIFU_TEXT_KIF), "☖５二玉(51)");
     kifu_player_free(pl);
+    /* real records start from positions no game reaches (二歩 in a tsume problem): kept */
+    kifu_board two = b;
+    two.sq[KIFU_SQ(2, 1)] = KIFU_FU | (KIFU_WHITE << 4);
+    two.sq[KIFU_SQ(2, 2)] = KIFU_FU | (KIFU_WHITE << 4);
+    kifu_record_set_initial(r, &two);
+    pl = kifu_player_new(r, &err);
+    CHECK(pl != NULL);
+    kifu_player_free(pl);
     /* a start with two kings of one side is refused */
     b.sq[KIFU_SQ(1, 1)] = KIFU_OU;
     kifu_record_set_initial(r, &b);
