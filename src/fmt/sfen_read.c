@@ -133,12 +133,12 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
             char save = *e;
             *e = 0;
             kifu_move m;
-            int col = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
             if (kifu_position_parse_usi(p, t, &m, err) ||
                 kifu_position_play(p, &m, err)) {
                 if (err) {
+                    /* counted only here: per move it would cost the line's length */
                     err->line = l.number;
-                    err->column = col;
+                    err->column = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
                     err->offset = (size_t)(l.s - text) + (size_t)(t - s);
                 }
                 goto done;
