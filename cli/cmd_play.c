@@ -420,8 +420,11 @@ int cmd_play(int argc, char **argv)
                 snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
                 finish(&g, "KACHI", msg);
             } else {
-                printf("the declaration does not hold (king in the camp, 10 more pieces "
-                       "there, 28/27 points, not in check)\n");
+                printf(
+                    "the declaration does not hold (CSA 27-point rule: king in the enemy "
+                    "camp "
+                    "and not in check, 10 more pieces there, 28 points for sente, 27 for "
+                    "gote)\n");
             }
         } else if (!strcmp(buf, "flip")) {
             g.flip = !g.flip;

@@ -129,6 +129,13 @@ head -c 4000 /dev/urandom | timeout 30 "$KIFU" play >/dev/null 2>&1; rc=$?
 expect_eq "random input exit" "$rc" 0
 printf 'declare\nquit\n' | timeout 30 "$KIFU" play | grep -q "does not hold" ||
   fail "declaration in the start position accepted"
+# 入玉宣言: king in the camp, 10 pieces there, 25 + 1 + 2 in hand = 28 points: it holds;
+# with one pawn less (27 points) it does not
+printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/4k4 b 2P 1' \
+  -o "$tmp/kachi.jkf" 2>/dev/null | grep -q "入玉宣言: ☗先手 wins" || fail "declaration refused"
+grep -q '"KACHI"' "$tmp/kachi.jkf" 2>/dev/null || fail "no KACHI ending saved"
+printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/4k4 b P 1' |
+  grep -q "does not hold" || fail "27 points accepted for sente"
 
 # 6. Command-line errors
 "$KIFU" play --help | grep -q "00 55 kaku" || fail "play --help"
