@@ -216,13 +216,17 @@ static void draw(view *v)
     }
     for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
         put_at(&sb, v, row++, 1);
-        kifu__sb_printf(&sb, "& %s%s", kifu_node_bookmark(n, i),
+        char safe[1024];
+        kifu__sb_printf(&sb, "& %s%s",
+                        cli_safe_text(kifu_node_bookmark(n, i), safe, sizeof safe),
                         v->positioned ? "" : "\n");
     }
     size_t nc = kifu_node_comment_count(n);
     for (size_t i = 0; i < nc && (!v->positioned || row < rows - 1); i++) {
         put_at(&sb, v, row++, 1);
-        kifu__sb_printf(&sb, "* %s%s", kifu_node_comment(n, i),
+        char safe[1024];
+        kifu__sb_printf(&sb, "* %s%s",
+                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe),
                         v->positioned ? "" : "\n");
     }
     if (v->help) {

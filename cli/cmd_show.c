@@ -39,6 +39,24 @@ int cli_colour_ok(void)
     return isatty(STDOUT_FILENO) && !(nc && *nc);
 }
 
+char *cli_safe_text(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (!cap)
+        return buf;
+    for (; s && *s && n + 1 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        buf[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    /* do not end inside a UTF-8 character */
+    while (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0x80)
+        n--;
+    if (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0)
+        n--;
+    buf[n] = 0;
+    return buf;
+}
+
 int cli_parse_int(const char *s, int *out)
 {
     char *end;
@@ -156,8 +174,11 @@ int cmd_show(int argc, char **argv)
                 kifu__sb_puts(&sb, "\n");
                 kifu__diagram_moves(pl, 3, 3, "  ", &sb);
                 kifu_node *n = kifu_player_node(pl);
+                char safe[1024];
                 for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-                    kifu__sb_printf(&sb, "  * %s\n", kifu_node_comment(n, i));
+                    kifu__sb_printf(
+                        &sb, "  * %s\n",
+                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe));
             }
         }
         size_t len;

@@ -174,6 +174,10 @@ char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
     buf[0] = 0;
     if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL) {
         snprintf(buf, cap, "%s", kifu_special_text(kifu_node_special(n)));
+        /* an unknown word comes from the file: no control characters to a terminal */
+        for (char *c = buf; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     } else if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
         const kifu_node *p = kifu_node_parent(n);
         const kifu_move *prev = p ? kifu_node_move_const(p) : NULL;

@@ -132,6 +132,17 @@ timeout 20 "$KIFU" replay "$tmp/line.sfenlist" </dev/null >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay at end of input: exit $rc"
 head -c 3000 /dev/urandom | timeout 20 "$KIFU" replay "$tmp/line.sfenlist" >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay on random bytes: exit $rc"
+# control characters in comments, bookmarks and unknown endings never reach the terminal
+cat >"$tmp/esc.jkf" <<'JKF'
+{"header":{},"moves":[{"comments":["\u001b[2J\u001b]0;owned\u0007 text"]},
+ {"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"},"comments":["a\u001b[31mb"]},
+ {"special":"\u001b[5mWORD"}]}
+JKF
+if "$KIFU" show "$tmp/esc.jkf" >/dev/null 2>&1; then
+  out=$(printf 'ffq' | timeout 20 "$KIFU" replay "$tmp/esc.jkf")
+  case "$out" in *$'\033'*|*$'\007'*) fail "control characters from the record reached the screen";; esac
+  case "$out" in *"?[2J"*) ;; *) fail "the comment with escapes was not shown made safe";; esac
+fi
 "$KIFU" replay --help | grep -q "go to ply" || fail "replay --help"
 "$KIFU" replay "$tmp/none.jkf" 2>/dev/null; [ $? -eq 3 ] || fail "replay missing file exit"
 
