@@ -6,13 +6,15 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kifu moves SFEN|startpos|'position ... moves ...'\n"
-               "\n"
-               "List the legal moves of a position, one per line, in USI and in KIF notation,\n"
-               "sorted by the USI text:\n"
-               "  7g7f ☗７六歩(77)\n"
-               "The position may be given as several arguments (a SFEN has spaces). A line\n"
-               "'position startpos moves 7g7f ...' lists the moves after those moves.\n");
+    fprintf(
+        f,
+        "usage: kifu moves SFEN|startpos|'position ... moves ...'\n"
+        "\n"
+        "List the legal moves of a position, one per line, in USI and in KIF notation,\n"
+        "sorted by the USI text:\n"
+        "  7g7f ☗７六歩(77)\n"
+        "The position may be given as several arguments (a SFEN has spaces). A line\n"
+        "'position startpos moves 7g7f ...' lists the moves after those moves.\n");
 }
 
 typedef struct line {

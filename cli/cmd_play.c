@@ -1,7 +1,9 @@
-/* cmd_play.c: `kifu play`: two people at one terminal, moves typed in any common notation.
+/* cmd_play.c: `kifu play`: two people at one terminal, moves typed in any common
+ * notation.
  *
  * Line-based: the terminal stays in its normal (cooked) mode, so line editing works and
- * piped input works the same way; end of input ends the game without further questions. */
+ * piped input works the same way; end of input ends the game without further questions.
+ */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,30 +17,35 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu play [--sfen S | --from FILE [--ply N | --path P]] [-o OUT] [--flip]\n"
-            "\n"
-            "Two players at one terminal. The game starts from the standard position, a\n"
-            "SFEN / USI position (--sfen), or a record at a ply (--from; moves played there\n"
-            "continue the record, a different move opens a fork).\n"
-            "\n"
-            "Moves, one per line:\n"
-            "  7g7f  8h2b+  P*5e          USI\n"
-            "  ７六歩  76歩  同銀  ２二角成  ５五角打  ７八金右   KIF / KI2\n"
-            "  77 76   88 22 +   00 55 kaku   00 55 KA        from, to [piece] [+|=]\n"
-            "When a move may promote or not and the text does not say, you are asked;\n"
-            "a promotion the rules force is applied. USI without '+' means no promotion.\n"
-            "\n"
-            "Commands:\n"
-            "  undo          take back the last move        moves    list the legal moves\n"
-            "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point rule)\n"
-            "  flip          turn the board                 board    show the board again\n"
-            "  save FILE     write the game (format from the extension: .kif .kifu .ki2 .csa\n"
-            "                .jkf .sfen .sfenlist)\n"
-            "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
-            "\n"
-            "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
-            "The game ends itself on mate (詰み), repetition (千日手; perpetual check loses).\n");
+    fprintf(
+        f,
+        "usage: kifu play [--sfen S | --from FILE [--ply N | --path P]] [-o OUT] "
+        "[--flip]\n"
+        "\n"
+        "Two players at one terminal. The game starts from the standard position, a\n"
+        "SFEN / USI position (--sfen), or a record at a ply (--from; moves played there\n"
+        "continue the record, a different move opens a fork).\n"
+        "\n"
+        "Moves, one per line:\n"
+        "  7g7f  8h2b+  P*5e          USI\n"
+        "  ７六歩  76歩  同銀  ２二角成  ５五角打  ７八金右   KIF / KI2\n"
+        "  77 76   88 22 +   00 55 kaku   00 55 KA        from, to [piece] [+|=]\n"
+        "When a move may promote or not and the text does not say, you are asked;\n"
+        "a promotion the rules force is applied. USI without '+' means no promotion.\n"
+        "\n"
+        "Commands:\n"
+        "  undo          take back the last move        moves    list the legal moves\n"
+        "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point "
+        "rule)\n"
+        "  flip          turn the board                 board    show the board again\n"
+        "  save FILE     write the game (format from the extension: .kif .kifu .ki2 "
+        ".csa\n"
+        "                .jkf .sfen .sfenlist)\n"
+        "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
+        "\n"
+        "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
+        "The game ends itself on mate (詰み), repetition (千日手; perpetual check "
+        "loses).\n");
 }
 
 typedef struct game {
@@ -48,7 +55,7 @@ typedef struct game {
     size_t base_nodes; /* nodes that existed before this session */
     int flip;
     int colour;
-    int dirty;         /* moves since the last save */
+    int dirty; /* moves since the last save */
     int over;
 } game;
 
@@ -92,26 +99,30 @@ static int save(game *g, const char *path)
     return rc;
 }
 
-/* One line from stdin without the newline. -1 at end of input. */
+/* One line from stdin without the newline (NUL bytes become '?', an overlong line is cut
+ * and its rest dropped). -1 at end of input with nothing read. */
 static int read_line(const char *prompt, char *buf, size_t cap)
 {
     fputs(prompt, stdout);
     fflush(stdout);
-    if (!fgets(buf, (int)cap, stdin))
-        return -1;
-    size_t n = strlen(buf);
-    if (n && buf[n - 1] != '\n' && !feof(stdin)) {
-        /* an overlong line: drop the rest so it is not read as the next command */
-        int c;
-        while ((c = getchar()) != EOF && c != '\n')
-            ;
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getchar()) != EOF && c != '\n') {
+        if (n + 1 < cap)
+            buf[n++] = c ? (char)c : '?';
     }
-    while (n && (buf[n - 1] == '\n' || buf[n - 1] == '\r' || buf[n - 1] == ' '))
+    buf[n] = 0;
+    if (c == EOF && n == 0)
+        return -1;
+    while (n && (buf[n - 1] == '\r' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
         buf[--n] = 0;
     return 0;
 }
 
-static const char *side_name(int color) { return color == KIFU_BLACK ? "☗先手" : "☖後手"; }
+static const char *side_name(int color)
+{
+    return color == KIFU_BLACK ? "☗先手" : "☖後手";
+}
 
 /* End the game with an ending word after the cursor. */
 static void finish(game *g, const char *word, const char *message)
@@ -139,15 +150,19 @@ static void judge(game *g)
         finish(g, "TSUMI", msg);
         return;
     }
+    if (kifu_position_can_declare(p))
+        printf("%s may declare 入玉宣言 now: type declare\n", side_name(side));
     switch (kifu_position_repetition(p)) {
     case KIFU_REP_DRAW:
         finish(g, "SENNICHITE", "千日手: the same position the fourth time, a draw");
         break;
     case KIFU_REP_BLACK_LOSES:
-        finish(g, "+ILLEGAL_ACTION", "連続王手の千日手: ☗先手 gave perpetual check and loses");
+        finish(g, "+ILLEGAL_ACTION",
+               "連続王手の千日手: ☗先手 gave perpetual check and loses");
         break;
     case KIFU_REP_WHITE_LOSES:
-        finish(g, "-ILLEGAL_ACTION", "連続王手の千日手: ☖後手 gave perpetual check and loses");
+        finish(g, "-ILLEGAL_ACTION",
+               "連続王手の千日手: ☖後手 gave perpetual check and loses");
         break;
     }
 }
@@ -378,7 +393,8 @@ int cmd_play(int argc, char **argv)
             if (g.dirty && g.out)
                 save(&g, g.out);
             else if (g.dirty)
-                fprintf(stderr, "kifu: play: end of input: the unsaved moves are not kept\n");
+                fprintf(stderr,
+                        "kifu: play: end of input: the unsaved moves are not kept\n");
             break;
         }
         if (!buf[0] || !strcmp(buf, "board")) {
@@ -404,8 +420,11 @@ int cmd_play(int argc, char **argv)
                 snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
                 finish(&g, "KACHI", msg);
             } else {
-                printf("the declaration does not hold (king in the camp, 10 more pieces "
-                       "there, 28/27 points, not in check)\n");
+                printf(
+                    "the declaration does not hold (CSA 27-point rule: king in the enemy "
+                    "camp "
+                    "and not in check, 10 more pieces there, 28 points for sente, 27 for "
+                    "gote)\n");
             }
         } else if (!strcmp(buf, "flip")) {
             g.flip = !g.flip;
@@ -434,6 +453,11 @@ int cmd_play(int argc, char **argv)
             int r = try_move(&g, buf);
             if (r == 0) {
                 printf("\n");
+                if (g.dirty && g.out)
+                    save(&g, g.out);
+                else if (g.dirty)
+                    fprintf(stderr, "kifu: play: end of input: the unsaved moves are not "
+                                    "kept\n");
                 break;
             }
             if (r == 2)

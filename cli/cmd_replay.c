@@ -1,4 +1,5 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -11,19 +12,20 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu replay [--ply N] [--path P] [--flip] FILE\n"
-            "\n"
-            "Step through a record (any format, including a sfenlist) in the terminal.\n"
-            "\n"
-            "keys:\n"
-            "  -> f j space    next move          <- b k      previous move\n"
-            "  PgDn PgUp       10 moves           Home < 0    start     End > G  end\n"
-            "  g N Enter       go to ply N (or a path: 12,0,1 or /0/0/1)\n"
-            "  [ ]             previous / next fork at this ply (alternatives to this move)\n"
-            "  /TEXT Enter     find a move (７六歩, 同銀, 7g7f ...) ahead; n finds again\n"
-            "  r               flip the board        ?  help        q  quit\n"
-            "The screen shows the comments, times and bookmarks of the current move.\n");
+    fprintf(
+        f,
+        "usage: kifu replay [--ply N] [--path P] [--flip] FILE\n"
+        "\n"
+        "Step through a record (any format, including a sfenlist) in the terminal.\n"
+        "\n"
+        "keys:\n"
+        "  -> f j space    next move          <- b k      previous move\n"
+        "  PgDn PgUp       10 moves           Home < 0    start     End > G  end\n"
+        "  g N Enter       go to ply N (or a path: 12,0,1 or /0/0/1)\n"
+        "  [ ]             previous / next fork at this ply (alternatives to this move)\n"
+        "  /TEXT Enter     find a move (７六歩, 同銀, 7g7f ...) ahead; n finds again\n"
+        "  r               flip the board        ?  help        q  quit\n"
+        "The screen shows the comments, times and bookmarks of the current move.\n");
 }
 
 typedef struct view {
@@ -95,8 +97,8 @@ static void find(view *v)
         const kifu_node *n = kifu__player_line_node(v->pl, ply);
         if (n && node_matches(n, v->search)) {
             kifu_player_go(v->pl, ply);
-            snprintf(v->status, sizeof v->status, "found '%s' at ply %d%s", v->search, ply,
-                     ply <= cur ? " (from the start)" : "");
+            snprintf(v->status, sizeof v->status, "found '%s' at ply %d%s", v->search,
+                     ply, ply <= cur ? " (from the start)" : "");
             return;
         }
     }
@@ -190,6 +192,20 @@ static void draw(view *v)
         }
         kifu__sb_puts(&sb, v->positioned ? "" : "\n");
     }
+    /* the next move has alternatives: say so, they are one step ahead */
+    if (kifu_node_child_count(n) > 1 && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL) {
+        const kifu_node *next = kifu__player_line_node(pl, kifu_player_ply(pl) + 1);
+        put_at(&sb, v, row++, 1);
+        kifu__sb_puts(&sb, "next move (f, then [ ]):");
+        for (size_t i = 0; i < kifu_node_child_count(n); i++) {
+            char t[80];
+            const kifu_node *c = kifu_node_child(n, i);
+            kifu__node_text(c, t, sizeof t);
+            kifu__sb_printf(&sb, " %s%s%s", c == next ? "[" : "", t,
+                            c == next ? "]" : "");
+        }
+        kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+    }
     const kifu_move_time *t = kifu_node_time(n);
     if (t) {
         char a[32], b[32];
@@ -200,12 +216,18 @@ static void draw(view *v)
     }
     for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
         put_at(&sb, v, row++, 1);
-        kifu__sb_printf(&sb, "& %s%s", kifu_node_bookmark(n, i), v->positioned ? "" : "\n");
+        char safe[1024];
+        kifu__sb_printf(&sb, "& %s%s",
+                        cli_safe_text(kifu_node_bookmark(n, i), safe, sizeof safe),
+                        v->positioned ? "" : "\n");
     }
     size_t nc = kifu_node_comment_count(n);
     for (size_t i = 0; i < nc && (!v->positioned || row < rows - 1); i++) {
         put_at(&sb, v, row++, 1);
-        kifu__sb_printf(&sb, "* %s%s", kifu_node_comment(n, i), v->positioned ? "" : "\n");
+        char safe[1024];
+        kifu__sb_printf(&sb, "* %s%s",
+                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe),
+                        v->positioned ? "" : "\n");
     }
     if (v->help) {
         const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
@@ -225,6 +247,8 @@ static void draw(view *v)
         size_t off = 0;
         while (off < len) {
             ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+            if (w < 0 && errno == EINTR)
+                continue; /* a resize signal arrived while drawing */
             if (w <= 0)
                 break;
             off += (size_t)w;
@@ -256,7 +280,8 @@ static void go_to(view *v, const char *what)
         if (got != ply)
             snprintf(v->status, sizeof v->status, "the line ends at ply %d", got);
     } else if (kifu_player_go_path(v->pl, what, &err)) {
-        snprintf(v->status, sizeof v->status, "bad ply or path %.40s: %.150s", what, err.message);
+        snprintf(v->status, sizeof v->status, "bad ply or path %.40s: %.150s", what,
+                 err.message);
     }
 }
 
@@ -308,7 +333,8 @@ int cmd_replay(int argc, char **argv)
     if (path) {
         kifu_error err = {0};
         if (kifu_player_go_path(pl, path, &err))
-            snprintf(v.status, sizeof v.status, "--path %.40s: %.150s", path, err.message);
+            snprintf(v.status, sizeof v.status, "--path %.40s: %.150s", path,
+                     err.message);
     } else if (ply >= 0) {
         kifu_player_go(pl, ply);
     }
@@ -386,7 +412,8 @@ int cmd_replay(int argc, char **argv)
             size_t i = kifu_node_index(kifu_player_node(pl));
             i = key == ']' ? (i + 1) % nf : (i + nf - 1) % nf;
             if (kifu_player_switch_fork(pl, i))
-                snprintf(v.status, sizeof v.status, "that fork starts with an illegal move");
+                snprintf(v.status, sizeof v.status,
+                         "that fork starts with an illegal move");
             else
                 snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
             break;

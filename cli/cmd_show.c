@@ -12,27 +12,49 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu show FILE [--ply N] [--path P] [--flip] [--format text|bod|sfen]\n"
-            "\n"
-            "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
-            "with both hands, the side to move, the last move and the moves around it.\n"
-            "\n"
-            "  --ply N       ply N of the main line (0 = the start; default: the last ply)\n"
-            "  --path P      a position in the fork tree: 'PLY[,C1,C2...]' goes to ply PLY\n"
-            "                taking fork Ck at the k-th branching point on the way (0 = main\n"
-            "                line); '/I/J/K...' lists child indices from the start\n"
-            "  --flip        draw the board from gote's side\n"
-            "  --format F    text (Unicode frame; colour on a terminal), bod (the KIF board\n"
-            "                text), sfen (one SFEN line). Default: text on a terminal, else bod\n"
-            "\n"
-            "Colour is used only when standard output is a terminal and NO_COLOR is unset.\n");
+    fprintf(
+        f,
+        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--format text|bod|sfen]\n"
+        "\n"
+        "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
+        "with both hands, the side to move, the last move and the moves around it.\n"
+        "\n"
+        "  --ply N       ply N of the main line (0 = the start; default: the last ply)\n"
+        "  --path P      a position in the fork tree: 'PLY[,C1,C2...]' goes to ply PLY\n"
+        "                taking fork Ck at the k-th branching point on the way (0 = "
+        "main\n"
+        "                line); '/I/J/K...' lists child indices from the start\n"
+        "  --flip        draw the board from gote's side\n"
+        "  --format F    text (Unicode frame; colour on a terminal), bod (the KIF board\n"
+        "                text), sfen (one SFEN line). Default: text on a terminal, else "
+        "bod\n"
+        "\n"
+        "Colour is used only when standard output is a terminal and NO_COLOR is "
+        "unset.\n");
 }
 
 int cli_colour_ok(void)
 {
     const char *nc = getenv("NO_COLOR");
     return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+char *cli_safe_text(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (!cap)
+        return buf;
+    for (; s && *s && n + 1 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        buf[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    /* do not end inside a UTF-8 character */
+    while (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0x80)
+        n--;
+    if (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0)
+        n--;
+    buf[n] = 0;
+    return buf;
 }
 
 int cli_parse_int(const char *s, int *out)
@@ -78,7 +100,8 @@ int cmd_show(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
             if (cli_parse_int(argv[++i], &ply)) {
-                fprintf(stderr, "kifu: show: --ply needs a number >= 0, not '%s'\n", argv[i]);
+                fprintf(stderr, "kifu: show: --ply needs a number >= 0, not '%s'\n",
+                        argv[i]);
                 return EXIT_USAGE;
             }
         } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
@@ -136,7 +159,8 @@ int cmd_show(int argc, char **argv)
         kifu__strbuf sb;
         kifu__sb_init(&sb);
         if (strcmp(format, "sfen") == 0) {
-            char *s = kifu_position_sfen(kifu_player_position(pl), kifu_player_ply(pl) + 1);
+            char *s =
+                kifu_position_sfen(kifu_player_position(pl), kifu_player_ply(pl) + 1);
             if (s)
                 kifu__sb_printf(&sb, "%s\n", s);
             kifu_free(s);
@@ -150,8 +174,11 @@ int cmd_show(int argc, char **argv)
                 kifu__sb_puts(&sb, "\n");
                 kifu__diagram_moves(pl, 3, 3, "  ", &sb);
                 kifu_node *n = kifu_player_node(pl);
+                char safe[1024];
                 for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-                    kifu__sb_printf(&sb, "  * %s\n", kifu_node_comment(n, i));
+                    kifu__sb_printf(
+                        &sb, "  * %s\n",
+                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe));
             }
         }
         size_t len;

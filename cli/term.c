@@ -110,9 +110,17 @@ void term_size(int *rows, int *cols)
     }
 }
 
+/* A byte read ahead by escape() that belongs to the next key, or -1. */
+static int pending = -1;
+
 /* One byte, waiting at most timeout_ms. KEY_NONE, KEY_EOF or KEY_RESIZE otherwise. */
 static int byte(int timeout_ms)
 {
+    if (pending >= 0) {
+        int c = pending;
+        pending = -1;
+        return c;
+    }
     for (;;) {
         if (resized) {
             resized = 0;
@@ -141,10 +149,14 @@ static int byte(int timeout_ms)
 static int escape(void)
 {
     int c = byte(50);
-    if (c == KEY_NONE || c < 0)
+    if (c == KEY_RESIZE)
+        resized = 1; /* keep the notice for the next call */
+    if (c < 0)
         return KEY_ESC;
-    if (c != '[' && c != 'O')
+    if (c != '[' && c != 'O') {
+        pending = c; /* Esc, then another key (maybe another escape sequence) */
         return KEY_ESC;
+    }
     int params = 0, num = 0;
     for (int i = 0; i < 16; i++) {
         int d = byte(50);
@@ -160,19 +172,32 @@ static int escape(void)
             continue;
         }
         switch (d) {
-        case 'A': return KEY_UP;
-        case 'B': return KEY_DOWN;
-        case 'C': return KEY_RIGHT;
-        case 'D': return KEY_LEFT;
-        case 'H': return KEY_HOME;
-        case 'F': return KEY_END;
+        case 'A':
+            return KEY_UP;
+        case 'B':
+            return KEY_DOWN;
+        case 'C':
+            return KEY_RIGHT;
+        case 'D':
+            return KEY_LEFT;
+        case 'H':
+            return KEY_HOME;
+        case 'F':
+            return KEY_END;
         case '~':
             switch (num) {
-            case 1: case 7: return KEY_HOME;
-            case 4: case 8: return KEY_END;
-            case 3: return KEY_DELETE;
-            case 5: return KEY_PGUP;
-            case 6: return KEY_PGDN;
+            case 1:
+            case 7:
+                return KEY_HOME;
+            case 4:
+            case 8:
+                return KEY_END;
+            case 3:
+                return KEY_DELETE;
+            case 5:
+                return KEY_PGUP;
+            case 6:
+                return KEY_PGDN;
             }
             return KEY_UNKNOWN;
         }

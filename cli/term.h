@@ -10,8 +10,16 @@ enum {
     KEY_EOF = -2,     /* end of input or a read error */
     KEY_RESIZE = -3,  /* the window changed size (SIGWINCH) */
     KEY_UNKNOWN = -4, /* an escape sequence we do not use */
-    KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_PGUP, KEY_PGDN,
-    KEY_DELETE, KEY_ESC,
+    KEY_UP = 0x100,
+    KEY_DOWN,
+    KEY_LEFT,
+    KEY_RIGHT,
+    KEY_HOME,
+    KEY_END,
+    KEY_PGUP,
+    KEY_PGDN,
+    KEY_DELETE,
+    KEY_ESC,
 };
 
 /* Put the terminal in raw mode when stdin is a terminal (and switch to the alternate
@@ -21,7 +29,8 @@ enum {
 int term_open(int screen);
 /* Restore the terminal as it was. Safe to call more than once. */
 void term_close(void);
-/* Next key, waiting at most timeout_ms (-1: forever). Bytes >= 0x80 come one at a time. */
+/* Next key, waiting at most timeout_ms (-1: forever). Bytes >= 0x80 come one at a time.
+ */
 int term_key(int timeout_ms);
 /* Window size; 24 x 80 when unknown. */
 void term_size(int *rows, int *cols);
@@ -34,6 +43,9 @@ typedef struct kifu_player kifu_player;
 typedef struct kifu_record kifu_record;
 /* Colour and escapes only when stdout is a terminal and NO_COLOR is unset or empty. */
 int cli_colour_ok(void);
+/* Text from a record (a comment, a bookmark) made safe for the terminal: control
+ * characters (escape sequences a file could carry) become '?'. Into buf; returns buf. */
+char *cli_safe_text(const char *s, char *buf, size_t cap);
 /* A decimal 0..100000000. 0, or -1. */
 int cli_parse_int(const char *s, int *out);
 /* Read a record (any format, "-" = stdin) and make a player on it; errors are printed.

@@ -478,7 +478,8 @@ enum {
  *  (>= 64 bytes). `prev` is the move before (for 同), may be NULL. Returns buf. */
 KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style,
                                  char *buf, size_t cap);
-/** Readable text of a special node's word (投了 for TORYO ...), static. */
+/** Readable text of a special node's word (投了 for TORYO ...), static; a word it does not
+ *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);
 
 #ifdef __cplusplus

@@ -25,7 +25,8 @@ void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap)
         size_t need = strlen(name) + strlen(count) + 3;
         if (len + need >= cap)
             break;
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name, count);
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name,
+                                count);
     }
     if (!len)
         snprintf(buf, cap, "なし");
@@ -55,7 +56,10 @@ void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
     out->side = d->board.color & 1;
 }
 
-static const char *hand_label(int color) { return color == BLACK ? "先手" : "後手"; }
+static const char *hand_label(int color)
+{
+    return color == BLACK ? "先手" : "後手";
+}
 
 /* A cell as BOD writes it: " 歩", "v歩", " ・". */
 static void cell_text(kifu__strbuf *out, int piece)
@@ -90,7 +94,8 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
         kifu__sb_printf(out, "|%s\n", kifu__kanji_number(l.row_label[r]));
     }
     kifu__sb_puts(out, "+---------------------------+\n");
-    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color), l.hand[l.bottom_color]);
+    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color),
+                    l.hand[l.bottom_color]);
     last_line(d, out);
     if (l.side == WHITE)
         kifu__sb_puts(out, "後手番\n");
@@ -105,8 +110,10 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 static void term_hand(const kifu__layout *l, int color, int colour, kifu__strbuf *out)
 {
     const char *mark = color == BLACK ? "☗" : "☖";
-    const char *turn = l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
-    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color], turn);
+    const char *turn =
+        l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
+    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color],
+                    turn);
 }
 
 void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
@@ -152,9 +159,12 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     kifu__sb_puts(out, "┘\n");
     term_hand(&l, l.bottom_color, colour, out);
     if (d->ply > 0)
-        kifu__sb_printf(out, "  %d手目 %s\n", d->ply, d->last_text);
+        kifu__sb_printf(out, "  %d手目 %s", d->ply, d->last_text);
     else
-        kifu__sb_puts(out, "  開始局面\n");
+        kifu__sb_puts(out, "  開始局面");
+    if (d->ending[0])
+        kifu__sb_printf(out, "  %s", d->ending);
+    kifu__sb_putc(out, '\n');
 }
 
 char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
@@ -164,6 +174,10 @@ char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
     buf[0] = 0;
     if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL) {
         snprintf(buf, cap, "%s", kifu_special_text(kifu_node_special(n)));
+        /* an unknown word comes from the file: no control characters to a terminal */
+        for (char *c = buf; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     } else if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
         const kifu_node *p = kifu_node_parent(n);
         const kifu_move *prev = p ? kifu_node_move_const(p) : NULL;
@@ -180,9 +194,10 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     kifu_position_board(kifu_player_position(pl), &out->board);
     out->flip = flip;
     const kifu_node *n = kifu_player_node(pl);
-    out->ply = kifu_player_ply(pl);
-    /* After an ending, show the move before it. */
+    /* On an ending, the diagram is that of the move before it (as KIF writes 手数＝N). */
     const kifu_node *mv = n;
+    if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL)
+        kifu__node_text(n, out->ending, sizeof out->ending);
     while (mv && kifu_node_kind_of(mv) == KIFU_NODE_SPECIAL)
         mv = kifu_node_parent(mv);
     if (mv && kifu_node_kind_of(mv) == KIFU_NODE_MOVE) {
@@ -190,7 +205,9 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
         out->last_x = m->to_x;
         out->last_y = m->to_y;
     }
-    kifu__node_text(n, out->last_text, sizeof out->last_text);
+    out->ply = mv ? kifu_node_ply(mv) : 0;
+    if (mv)
+        kifu__node_text(mv, out->last_text, sizeof out->last_text);
 }
 
 void kifu__diagram_moves(const kifu_player *pl, int before, int after, const char *indent,

@@ -14,6 +14,7 @@ typedef struct kifu__diagram {
     int last_x, last_y; /* destination of the last move, highlighted; 0 if none */
     int ply;            /* number of moves played; 0 hides the 手数 line */
     char last_text[64]; /* readable last move ("☗７六歩(77)"), may be empty */
+    char ending[64];    /* the ending at the cursor ("投了"), "" if none */
 } kifu__diagram;
 
 typedef struct kifu__cell {
@@ -23,12 +24,12 @@ typedef struct kifu__cell {
 } kifu__cell;
 
 typedef struct kifu__layout {
-    kifu__cell cells[9][9];  /* [row][column] as drawn, top-left first */
-    int col_label[9];        /* file number above each column */
-    int row_label[9];        /* rank number beside each row */
+    kifu__cell cells[9][9];      /* [row][column] as drawn, top-left first */
+    int col_label[9];            /* file number above each column */
+    int row_label[9];            /* rank number beside each row */
     int top_color, bottom_color; /* whose hand is drawn above and below the board */
-    char hand[2][128];       /* hands as text per color: "飛　歩二" or "なし" */
-    int side;                /* side to move */
+    char hand[2][128];           /* hands as text per color: "飛　歩二" or "なし" */
+    int side;                    /* side to move */
 } kifu__layout;
 
 void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out);
@@ -45,7 +46,8 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out);
 
 /* The diagram at a player's cursor: board, last move (text and square), ply. */
 void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *out);
-/* Text of the move or ending at node n, KIF style ("☗７六歩(77)", "投了"); "" at the root. */
+/* Text of the move or ending at node n, KIF style ("☗７六歩(77)", "投了"); "" at the
+ * root. */
 char *kifu__node_text(const kifu_node *n, char *buf, size_t cap);
 /* The moves of the current line around the cursor, `before` plies back and `after`
  * ahead, one per line: "   12 ☗２二角成(88)", the cursor's line marked with '>', a '+'

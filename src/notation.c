@@ -1,5 +1,5 @@
-/* notation.c: readable text of moves (☗７六歩(77), ☖同　銀, ☗５五角打) and ending words, and
- * the parser of the moves people type in `kifu play`. */
+/* notation.c: readable text of moves (☗７六歩(77), ☖同　銀, ☗５五角打) and ending words,
+ * and the parser of the moves people type in `kifu play`. */
 #include "notation.h"
 
 #include <ctype.h>
@@ -10,15 +10,18 @@
 #include "rules/types.h"
 
 static const char *const kanji_pieces[PIECE_KIND_NB] = {
-    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
+    "",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
+    "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
 };
 static const char *const kanji_pieces_one[PIECE_KIND_NB] = {
-    "・", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "杏", "圭", "全", "馬", "龍",
+    "・", "歩", "香", "桂", "銀", "角", "飛", "金",
+    "玉", "と", "杏", "圭", "全", "馬", "龍",
 };
-static const char *const zen_digits[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+static const char *const zen_digits[10] = {"０", "１", "２", "３", "４",
+                                           "５", "６", "７", "８", "９"};
 static const char *const kanji_numbers[19] = {
-    "",     "一",   "二",   "三",   "四",   "五",   "六",   "七",   "八",   "九",
-    "十",   "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八",
+    "",   "一",   "二",   "三",   "四",   "五",   "六",   "七",   "八",   "九",
+    "十", "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八",
 };
 
 const char *kifu__kanji_piece(int kind)
@@ -31,9 +34,15 @@ const char *kifu__kanji_piece_one(int kind)
     return kind >= 0 && kind < PIECE_KIND_NB ? kanji_pieces_one[kind] : "？";
 }
 
-const char *kifu__zen_digit(int n) { return n >= 0 && n <= 9 ? zen_digits[n] : "？"; }
+const char *kifu__zen_digit(int n)
+{
+    return n >= 0 && n <= 9 ? zen_digits[n] : "？";
+}
 
-const char *kifu__kanji_number(int n) { return n >= 1 && n <= 18 ? kanji_numbers[n] : ""; }
+const char *kifu__kanji_number(int n)
+{
+    return n >= 1 && n <= 18 ? kanji_numbers[n] : "";
+}
 
 /* ---- move text ---- */
 
@@ -60,13 +69,20 @@ static void put(char *buf, size_t cap, size_t *len, const char *s)
 static const char *relative_word(char c)
 {
     switch (c) {
-    case 'L': return "左";
-    case 'C': return "直";
-    case 'R': return "右";
-    case 'U': return "上";
-    case 'M': return "寄";
-    case 'D': return "引";
-    case 'H': return "打";
+    case 'L':
+        return "左";
+    case 'C':
+        return "直";
+    case 'R':
+        return "右";
+    case 'U':
+        return "上";
+    case 'M':
+        return "寄";
+    case 'D':
+        return "引";
+    case 'H':
+        return "打";
     }
     return "";
 }
@@ -82,8 +98,8 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
         return buf;
     if (style & KIFU_TEXT_MARK)
         put(buf, cap, &len, m->color == KIFU_WHITE ? "☖" : "☗");
-    int same = prev ? (prev->to_x == m->to_x && prev->to_y == m->to_y && m->to_x)
-                    : m->same == 1;
+    int same =
+        prev ? (prev->to_x == m->to_x && prev->to_y == m->to_y && m->to_x) : m->same == 1;
     if (m->same == 1 && !m->to_x)
         same = 1; /* an unresolved 同 */
     const char *name = kifu__kanji_piece(m->piece);
@@ -97,7 +113,8 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
         put(buf, cap, &len, kifu__kanji_number(m->to_y));
     }
     put(buf, cap, &len, name);
-    int drop = (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW)) || (m->flags & KIFU_MOVE_DROP);
+    int drop =
+        (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW)) || (m->flags & KIFU_MOVE_DROP);
     int wrote_drop = 0;
     if (style & KIFU_TEXT_RELATIVE) {
         for (int i = 0; i < 2 && m->relative[i]; i++) {
@@ -123,11 +140,21 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
 static const struct {
     const char *word, *text;
 } specials[] = {
-    {"TORYO", "投了"},          {"CHUDAN", "中断"},           {"SENNICHITE", "千日手"},
-    {"TIME_UP", "切れ負け"},    {"ILLEGAL_MOVE", "反則負け"}, {"+ILLEGAL_ACTION", "反則勝ち"},
-    {"-ILLEGAL_ACTION", "反則勝ち"}, {"JISHOGI", "持将棋"},   {"KACHI", "入玉勝ち"},
-    {"HIKIWAKE", "引き分け"},   {"MATTA", "待った"},          {"TSUMI", "詰み"},
-    {"FUZUMI", "不詰"},         {"ERROR", "エラー"},          {"MAX_MOVES", "最大手数"},
+    {"TORYO", "投了"},
+    {"CHUDAN", "中断"},
+    {"SENNICHITE", "千日手"},
+    {"TIME_UP", "切れ負け"},
+    {"ILLEGAL_MOVE", "反則負け"},
+    {"+ILLEGAL_ACTION", "反則勝ち"},
+    {"-ILLEGAL_ACTION", "反則勝ち"},
+    {"JISHOGI", "持将棋"},
+    {"KACHI", "入玉勝ち"},
+    {"HIKIWAKE", "引き分け"},
+    {"MATTA", "待った"},
+    {"TSUMI", "詰み"},
+    {"FUZUMI", "不詰"},
+    {"ERROR", "エラー"},
+    {"MAX_MOVES", "最大手数"},
     {"OUTE_SENNICHITE", "王手千日手"},
 };
 
@@ -146,12 +173,12 @@ const char *kifu_special_text(const char *special)
 typedef struct pattern {
     int from_x, from_y; /* -1: not given; 0, 0: a drop */
     int to_x, to_y;
-    int kind;           /* 0: not given */
-    int promote;        /* -1 not said, 0 no, 1 yes, -2 USI without '+': no unless forced */
-    int drop;           /* 打 or from 00 */
-    char dir;           /* 'U' 上, 'D' 引, 'M' 寄, 'C' 直, 0 */
-    char side;          /* 'L' 左, 'R' 右, 0 */
-    int after_kind;     /* the name given was the kind after promotion (CSA "UM") */
+    int kind;       /* 0: not given */
+    int promote;    /* -1 not said, 0 no, 1 yes, -2 USI without '+': no unless forced */
+    int drop;       /* 打 or from 00 */
+    char dir;       /* 'U' 上, 'D' 引, 'M' 寄, 'C' 直, 0 */
+    char side;      /* 'L' 左, 'R' 右, 0 */
+    int after_kind; /* the name given was the kind after promotion (CSA "UM") */
 } pattern;
 
 static int eat(const char **s, const char *word)
@@ -191,9 +218,12 @@ static int eat_kanji_piece(const char **s)
         const char *name;
         int kind;
     } names[] = {
-        {"成香", PRO_LANCE}, {"成桂", PRO_KNIGHT}, {"成銀", PRO_SILVER}, {"歩", PAWN}, {"香", LANCE}, {"桂", KNIGHT},
-        {"銀", SILVER}, {"金", GOLD}, {"角", BISHOP}, {"飛", ROOK}, {"玉", KING}, {"王", KING},
-        {"と", PRO_PAWN}, {"杏", PRO_LANCE}, {"圭", PRO_KNIGHT}, {"全", PRO_SILVER}, {"馬", HORSE}, {"龍", DRAGON},
+        {"成香", PRO_LANCE}, {"成桂", PRO_KNIGHT}, {"成銀", PRO_SILVER},
+        {"歩", PAWN},        {"香", LANCE},        {"桂", KNIGHT},
+        {"銀", SILVER},      {"金", GOLD},         {"角", BISHOP},
+        {"飛", ROOK},        {"玉", KING},         {"王", KING},
+        {"と", PRO_PAWN},    {"杏", PRO_LANCE},    {"圭", PRO_KNIGHT},
+        {"全", PRO_SILVER},  {"馬", HORSE},        {"龍", DRAGON},
         {"竜", DRAGON},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -209,19 +239,56 @@ static int ascii_piece(const char *w, int *after)
         const char *name;
         int kind;
     } names[] = {
-        {"fu", PAWN},      {"fuhyou", PAWN},  {"kyo", LANCE},       {"kyou", LANCE},
-        {"kyousha", LANCE}, {"kyosha", LANCE}, {"kei", KNIGHT},     {"keima", KNIGHT},
-        {"gin", SILVER},   {"ginshou", SILVER}, {"kin", GOLD},      {"kinshou", GOLD},
-        {"kaku", BISHOP},  {"kakugyou", BISHOP}, {"kakugyo", BISHOP}, {"hi", ROOK},
-        {"hisha", ROOK},   {"hisya", ROOK},   {"hishya", ROOK},     {"ou", KING},
-        {"gyoku", KING},   {"gyokushou", KING}, {"king", KING},     {"to", PRO_PAWN},
-        {"tokin", PRO_PAWN}, {"token", PRO_PAWN}, {"narikyo", PRO_LANCE},
-        {"narikyou", PRO_LANCE}, {"narikei", PRO_KNIGHT}, {"narigin", PRO_SILVER},
-        {"uma", HORSE},    {"ryuuma", HORSE}, {"ryu", DRAGON},      {"ryuu", DRAGON},
-        {"ryuuou", DRAGON}, {"ryuou", DRAGON}, {"p", PAWN},         {"l", LANCE},
-        {"n", KNIGHT},     {"s", SILVER},     {"g", GOLD},          {"b", BISHOP},
-        {"r", ROOK},       {"k", KING},       {"pawn", PAWN},       {"lance", LANCE},
-        {"knight", KNIGHT}, {"silver", SILVER}, {"gold", GOLD},     {"bishop", BISHOP},
+        {"fu", PAWN},
+        {"fuhyou", PAWN},
+        {"kyo", LANCE},
+        {"kyou", LANCE},
+        {"kyousha", LANCE},
+        {"kyosha", LANCE},
+        {"kei", KNIGHT},
+        {"keima", KNIGHT},
+        {"gin", SILVER},
+        {"ginshou", SILVER},
+        {"kin", GOLD},
+        {"kinshou", GOLD},
+        {"kaku", BISHOP},
+        {"kakugyou", BISHOP},
+        {"kakugyo", BISHOP},
+        {"hi", ROOK},
+        {"hisha", ROOK},
+        {"hisya", ROOK},
+        {"hishya", ROOK},
+        {"ou", KING},
+        {"gyoku", KING},
+        {"gyokushou", KING},
+        {"king", KING},
+        {"to", PRO_PAWN},
+        {"tokin", PRO_PAWN},
+        {"token", PRO_PAWN},
+        {"narikyo", PRO_LANCE},
+        {"narikyou", PRO_LANCE},
+        {"narikei", PRO_KNIGHT},
+        {"narigin", PRO_SILVER},
+        {"uma", HORSE},
+        {"ryuuma", HORSE},
+        {"ryu", DRAGON},
+        {"ryuu", DRAGON},
+        {"ryuuou", DRAGON},
+        {"ryuou", DRAGON},
+        {"p", PAWN},
+        {"l", LANCE},
+        {"n", KNIGHT},
+        {"s", SILVER},
+        {"g", GOLD},
+        {"b", BISHOP},
+        {"r", ROOK},
+        {"k", KING},
+        {"pawn", PAWN},
+        {"lance", LANCE},
+        {"knight", KNIGHT},
+        {"silver", SILVER},
+        {"gold", GOLD},
+        {"bishop", BISHOP},
         {"rook", ROOK},
     };
     char low[16];
@@ -247,8 +314,9 @@ static int ascii_piece(const char *w, int *after)
 static int is_usi(const char *s)
 {
     size_t n = strlen(s);
-    if ((n == 4 || (n == 5 && s[4] == '+')) && s[0] >= '1' && s[0] <= '9' && s[1] >= 'a' &&
-        s[1] <= 'i' && s[2] >= '1' && s[2] <= '9' && s[3] >= 'a' && s[3] <= 'i')
+    if ((n == 4 || (n == 5 && s[4] == '+')) && s[0] >= '1' && s[0] <= '9' &&
+        s[1] >= 'a' && s[1] <= 'i' && s[2] >= '1' && s[2] <= '9' && s[3] >= 'a' &&
+        s[3] <= 'i')
         return 1;
     return n == 4 && strchr("PLNSGBR", s[0]) && s[0] && s[1] == '*' && s[2] >= '1' &&
            s[2] <= '9' && s[3] >= 'a' && s[3] <= 'i';
@@ -332,7 +400,8 @@ static int parse_numeric(const char *s, pattern *pt)
         w = 1;
     } else if (nw >= 2 && strlen(a) == 2 && strlen(words[1]) == 2 &&
                isdigit((unsigned char)a[0]) && isdigit((unsigned char)a[1]) &&
-               isdigit((unsigned char)words[1][0]) && isdigit((unsigned char)words[1][1])) {
+               isdigit((unsigned char)words[1][0]) &&
+               isdigit((unsigned char)words[1][1])) {
         digits[0] = a[0] - '0', digits[1] = a[1] - '0';
         digits[2] = words[1][0] - '0', digits[3] = words[1][1] - '0';
         nd = 4;
@@ -426,7 +495,10 @@ static int parse_japanese(const char *s, int prev_to, pattern *pt)
     return *s ? -1 : 0;
 }
 
-static int sq_num(int x, int y) { return x * 10 + y; }
+static int sq_num(int x, int y)
+{
+    return x * 10 + y;
+}
 
 static const char *square_text(int x, int y, char *buf)
 {
@@ -456,7 +528,8 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
                                "the piece on %d%d is not yours", pt->from_x, pt->from_y);
         int kind = CPIECE_KIND(cp);
         if (pt->kind && pt->kind != kind &&
-            !(pt->after_kind && kind_can_promote(kind) && kind_promoted(kind) == pt->kind))
+            !(pt->after_kind && kind_can_promote(kind) &&
+              kind_promoted(kind) == pt->kind))
             return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
                                "the piece on %d%d is %s, not %s", pt->from_x, pt->from_y,
                                kifu__kanji_piece(kind), kifu__kanji_piece(pt->kind));
@@ -464,7 +537,8 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
         m.from_y = (uint8_t)pt->from_y;
         m.piece = (uint8_t)kind;
         if (!kifu_position_is_legal(p, &m, &reason) && reason)
-            return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL, "illegal: %s", reason);
+            return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL, "illegal: %s",
+                               reason);
         if (pt->promote != 1) { /* legal only promoted */
             m.promote = 1;
             if (kifu_position_is_legal(p, &m, &reason) && pt->promote == 0)
@@ -496,14 +570,15 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
         m.promote = -1;
         m.flags = KIFU_MOVE_DROP;
         if (!kifu_position_is_legal(p, &m, &reason) && reason)
-            return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL, "illegal: %s (%s打)",
-                               reason, kifu__kanji_piece(pt->kind));
+            return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+                               "illegal: %s (%s打)", reason, kifu__kanji_piece(pt->kind));
     } else if (pt->drop) {
         return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
                            "illegal: no %s in hand", kifu__kanji_piece(pt->kind));
     }
-    return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL, "illegal: no %s can move to %s",
-                       kifu__kanji_piece(pt->kind), square_text(pt->to_x, pt->to_y, sq));
+    return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+                       "illegal: no %s can move to %s", kifu__kanji_piece(pt->kind),
+                       square_text(pt->to_x, pt->to_y, sq));
 }
 
 /* Forward distance of a move for its mover: > 0 forward, < 0 backward. */
@@ -518,16 +593,23 @@ static int matches_dir(const kifu_move *m, char dir)
     if (!m->from_x)
         return 0;
     switch (dir) {
-    case 'U': return forward(m) > 0;
-    case 'D': return forward(m) < 0;
-    case 'M': return forward(m) == 0;
-    case 'C': return forward(m) > 0 && m->from_x == m->to_x;
+    case 'U':
+        return forward(m) > 0;
+    case 'D':
+        return forward(m) < 0;
+    case 'M':
+        return forward(m) == 0;
+    case 'C':
+        return forward(m) > 0 && m->from_x == m->to_x;
     }
     return 1;
 }
 
 /* Mover's right = smaller x for sente, larger x for gote. */
-static int rightness(const kifu_move *m) { return m->color == KIFU_BLACK ? -m->from_x : m->from_x; }
+static int rightness(const kifu_move *m)
+{
+    return m->color == KIFU_BLACK ? -m->from_x : m->from_x;
+}
 
 int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to,
                            kifu_move *out, kifu_error *err)
@@ -541,7 +623,8 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
         return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", "a long line",
                            "that is too long to be a move");
     memcpy(t, s, n + 1);
-    while (n && (t[n - 1] == ' ' || t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == '\t'))
+    while (n &&
+           (t[n - 1] == ' ' || t[n - 1] == '\n' || t[n - 1] == '\r' || t[n - 1] == '\t'))
         t[--n] = 0;
     int rc;
     if (is_usi(t))
@@ -557,8 +640,9 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
         pt = pj;
     }
     if (rc)
-        return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", t,
-                           "not a move: try 7g7f, ７六歩, 76歩, 同銀, 77 76 or 00 55 kaku");
+        return kifu__error(
+            err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", t,
+            "not a move: try 7g7f, ７六歩, 76歩, 同銀, 77 76 or 00 55 kaku");
     if (pt.to_x < 1 || pt.to_x > 9 || pt.to_y < 1 || pt.to_y > 9 || pt.from_x > 9 ||
         pt.from_y > 9)
         return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a square 11..99", t,
@@ -642,8 +726,8 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
     char sq[16];
     if (nc == 0)
         return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
-                           "illegal: no %s moves to %s that way", kifu__kanji_piece(pt.kind),
-                           square_text(pt.to_x, pt.to_y, sq));
+                           "illegal: no %s moves to %s that way",
+                           kifu__kanji_piece(pt.kind), square_text(pt.to_x, pt.to_y, sq));
     /* Distinct sources left? */
     int src0 = sq_num(cand[0].from_x, cand[0].from_y);
     int many = 0;
@@ -665,9 +749,9 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
                 break;
             len += (size_t)w;
         }
-        return kifu__error(err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, NULL, NULL,
-                           "ambiguous: %s; add 右 左 上 引 寄 直 or give the source (77 76)",
-                           list);
+        return kifu__error(
+            err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, NULL, NULL,
+            "ambiguous: %s; add 右 左 上 引 寄 直 or give the source (77 76)", list);
     }
     const kifu_move *yes = NULL, *no = NULL;
     for (size_t i = 0; i < nc; i++) {

@@ -9,16 +9,18 @@
 #include <string.h>
 
 #include "kifu_private.h"
+#include "normalize.h"
 #include "notation.h"
 #include "player.h"
 #include "record.h"
+#include "rules/engine.h"
 
 struct kifu_player {
     kifu_record *rec;
     kifu_position *pos;
     kifu_node **line; /* line[i] has ply i; line[0] is the root */
     size_t nline, capline;
-    size_t cur;       /* index of the cursor in line */
+    size_t cur; /* index of the cursor in line */
 };
 
 static int line_push(kifu_player *pl, kifu_node *n)
@@ -62,7 +64,7 @@ kifu_player *kifu_player_new(kifu_record *r, kifu_error *err)
     pl->rec = r;
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_position_set_board(pl->pos, &b, err)) {
+    if (kifu__position_set_board_loose(pl->pos, &b, err)) {
         kifu_player_free(pl);
         return NULL;
     }
@@ -83,10 +85,22 @@ void kifu_player_free(kifu_player *pl)
     kifu__free(pl);
 }
 
-kifu_record *kifu_player_record(const kifu_player *pl) { return pl->rec; }
-kifu_node *kifu_player_node(const kifu_player *pl) { return pl->line[pl->cur]; }
-const kifu_position *kifu_player_position(const kifu_player *pl) { return pl->pos; }
-int kifu_player_ply(const kifu_player *pl) { return (int)pl->cur; }
+kifu_record *kifu_player_record(const kifu_player *pl)
+{
+    return pl->rec;
+}
+kifu_node *kifu_player_node(const kifu_player *pl)
+{
+    return pl->line[pl->cur];
+}
+const kifu_position *kifu_player_position(const kifu_player *pl)
+{
+    return pl->pos;
+}
+int kifu_player_ply(const kifu_player *pl)
+{
+    return (int)pl->cur;
+}
 
 /* Apply node n (a move or an ending) to the position. 0, or -1 if its move is illegal. */
 static int apply(kifu_player *pl, kifu_node *n)
@@ -184,13 +198,12 @@ static int parse_num(const char **s, long *out)
 }
 
 /* Path syntax (see kifu.h and the README):
- *   "PLY[,C1,C2,...]"  go to ply PLY; at the k-th node met on the way from the root that has
- *                      forks, take child Ck (0 = the main continuation); child 0 at the
- *                      branching nodes after the last choice. "12" is ply 12 of the main
- *                      line; "12,0,1" takes the main line at the first branching point and
- *                      the first fork at the second.
- *   "/I/J/K..."        child indices from the root, one per ply ("/0/0/1": the first fork of
- *                      the third move). "/" alone is the root. */
+ *   "PLY[,C1,C2,...]"  go to ply PLY; at the k-th node met on the way from the root that
+ * has forks, take child Ck (0 = the main continuation); child 0 at the branching nodes
+ * after the last choice. "12" is ply 12 of the main line; "12,0,1" takes the main line at
+ * the first branching point and the first fork at the second.
+ *   "/I/J/K..."        child indices from the root, one per ply ("/0/0/1": the first fork
+ * of the third move). "/" alone is the root. */
 int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
 {
     if (!path)
@@ -212,8 +225,9 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
             if (!*s || (s == path && strcmp(path, "/") == 0))
                 break;
             if (*s != '/' || (s++, parse_num(&s, &choice))) {
-                rc = kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1, (size_t)(s - path),
-                                 "/ and a child index", path, "bad path");
+                rc = kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1,
+                                 (size_t)(s - path), "/ and a child index", path,
+                                 "bad path");
                 break;
             }
         } else {
@@ -222,8 +236,9 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
             if (n->nchildren > 1 && *s == ',') {
                 s++;
                 if (parse_num(&s, &choice)) {
-                    rc = kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1,
-                                     (size_t)(s - path), "a fork index", path, "bad path");
+                    rc =
+                        kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1,
+                                    (size_t)(s - path), "a fork index", path, "bad path");
                     break;
                 }
             }
@@ -239,7 +254,8 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
             size_t nc = cap ? cap * 2 : 64;
             kifu_node **p = kifu__realloc(nodes, nc * sizeof *p);
             if (!p) {
-                rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+                rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                                 "out of memory");
                 break;
             }
             nodes = p;
@@ -248,8 +264,9 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
         nodes[nn++] = n;
     }
     if (!rc && !child_form && *s)
-        rc = kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1, (size_t)(s - path), NULL,
-                         path, "more fork choices than branching points on the way");
+        rc =
+            kifu__error(err, KIFU_ERR_ARG, 0, (int)(s - path) + 1, (size_t)(s - path),
+                        NULL, path, "more fork choices than branching points on the way");
     if (rc) {
         kifu__free(nodes);
         return -1;
@@ -293,7 +310,8 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
     kifu_node *cur = pl->line[pl->cur];
     if (cur->kind == KIFU_NODE_SPECIAL)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
-                           "the game has ended here (%s)", kifu_special_text(cur->special));
+                           "the game has ended here (%s)",
+                           kifu_special_text(cur->special));
     kifu_move mv = *m;
     mv.color = (uint8_t)kifu_position_side(pl->pos);
     if (mv.from_x == 0)
@@ -304,7 +322,16 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
                            reason ? reason : "the rules forbid it");
     if (kifu_position_play(pl->pos, &mv, err))
         return -1;
-    mv.flags &= (uint8_t)~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR | KIFU_MOVE_PIECE_AFTER);
+    /* The KI2 relative word of the completed move, from the position before it, as the
+     * normalizer would give it; then the move again. */
+    kifu_position_undo(pl->pos);
+    kmove k = kifu__move_pack(&mv);
+    memset(mv.relative, 0, sizeof mv.relative);
+    if (k)
+        kifu__relative(pl->pos, k, mv.relative);
+    if (kifu_position_play(pl->pos, &mv, err))
+        return -1;
+    mv.flags &= (uint8_t) ~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR | KIFU_MOVE_PIECE_AFTER);
     kifu_node *child = NULL;
     for (uint32_t i = 0; i < cur->nchildren; i++) {
         kifu_node *c = cur->children[i];
@@ -315,7 +342,8 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
     }
     if (!child) {
         const kifu_move *prev = cur->kind == KIFU_NODE_MOVE ? &cur->move : NULL;
-        mv.same = (int8_t)(prev && prev->to_x == mv.to_x && prev->to_y == mv.to_y ? 1 : -1);
+        mv.same =
+            (int8_t)(prev && prev->to_x == mv.to_x && prev->to_y == mv.to_y ? 1 : -1);
         child = kifu_node_add_move(pl->rec, cur, &mv);
         if (!child) {
             kifu_position_undo(pl->pos);
@@ -349,7 +377,10 @@ kifu_node *kifu__player_line_node(const kifu_player *pl, int ply)
     return ply >= 0 && (size_t)ply < pl->nline ? pl->line[ply] : NULL;
 }
 
-int kifu__player_line_end(const kifu_player *pl) { return (int)pl->nline - 1; }
+int kifu__player_line_end(const kifu_player *pl)
+{
+    return (int)pl->nline - 1;
+}
 
 char *kifu__player_path(const kifu_player *pl, char *buf, size_t cap)
 {
@@ -376,7 +407,8 @@ int kifu__player_add_special(kifu_player *pl, const char *word, kifu_error *err)
     kifu_node *cur = pl->line[pl->cur];
     if (cur->kind == KIFU_NODE_SPECIAL)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
-                           "the game has ended here (%s)", kifu_special_text(cur->special));
+                           "the game has ended here (%s)",
+                           kifu_special_text(cur->special));
     kifu_node *child = NULL;
     for (uint32_t i = 0; i < cur->nchildren && !child; i++)
         if (cur->children[i]->kind == KIFU_NODE_SPECIAL &&

@@ -87,13 +87,14 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
     int lineno = 0;
     line l;
     if (next_line(text, len, &pos, &lineno, &l))
-        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position", "nothing",
-                           "the input holds no position");
+        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position",
+                           "nothing", "the input holds no position");
     line extra;
     if (next_line(text, len, &pos, &lineno, &extra) == 0)
-        return kifu__error(err, KIFU_ERR_SFEN, extra.number, extra.indent + 1,
-                           (size_t)(extra.s - text), "the end of the input", "a second line",
-                           "a SFEN record is one line (several positions make a sfenlist)");
+        return kifu__error(
+            err, KIFU_ERR_SFEN, extra.number, extra.indent + 1, (size_t)(extra.s - text),
+            "the end of the input", "a second line",
+            "a SFEN record is one line (several positions make a sfenlist)");
     char *s = line_copy(&l, err);
     if (!s)
         return -1;
@@ -132,11 +133,12 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
             char save = *e;
             *e = 0;
             kifu_move m;
-            int col = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
-            if (kifu_position_parse_usi(p, t, &m, err) || kifu_position_play(p, &m, err)) {
+            if (kifu_position_parse_usi(p, t, &m, err) ||
+                kifu_position_play(p, &m, err)) {
                 if (err) {
+                    /* counted only here: per move it would cost the line's length */
                     err->line = l.number;
-                    err->column = col;
+                    err->column = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
                     err->offset = (size_t)(l.s - text) + (size_t)(t - s);
                 }
                 goto done;
@@ -161,7 +163,8 @@ done:
     return kifu__records_push(out, r) ? nomem(err) : 0;
 }
 
-/* Find the legal move from p to the position q; play it on p and return it in *m. */
+/* Find the legal move from p to the position q; play it on p and return it in *m.
+ * -1 when there is none, -2 when memory ran out. */
 static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
 {
     kifu_move legal[600];
@@ -173,8 +176,12 @@ static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
     kifu_position_board(q, &qb);
     for (size_t i = 0; i < n; i++) {
         kifu_move mv = legal[i];
-        if (kifu_position_play(p, &mv, NULL))
+        kifu_error err = {0};
+        if (kifu_position_play(p, &mv, &err)) {
+            if (err.code == KIFU_ERR_NOMEM)
+                return -2;
             continue;
+        }
         if (kifu_position_hash(p) == want) {
             kifu_position_board(p, &pb);
             if (memcmp(&pb, &qb, sizeof pb) == 0) {
@@ -230,12 +237,18 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
             goto done;
         }
         kifu_move m;
-        if (find_move(p, q, &m)) {
-            kifu__error(err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
-                        "the position after one legal move", "another position",
-                        "no legal move leads from the position on the previous line to this "
-                        "one (move %d)",
-                        kifu_node_ply(n) + 1);
+        int found = find_move(p, q, &m);
+        if (found == -2) {
+            nomem(err);
+            goto done;
+        }
+        if (found) {
+            kifu__error(
+                err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
+                "the position after one legal move", "another position",
+                "no legal move leads from the position on the previous line to this "
+                "one (move %d)",
+                kifu_node_ply(n) + 1);
             goto done;
         }
         n = kifu_node_add_move(r, n, &m);

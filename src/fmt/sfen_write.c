@@ -1,12 +1,14 @@
-/* sfen_write.c: a record's main line as a USI `position` line, or as a sfenlist (the start
- * and the position after each move, one SFEN per line). */
+/* sfen_write.c: a record's main line as a USI `position` line, or as a sfenlist (the
+ * start and the position after each move, one SFEN per line). */
 #include <stdio.h>
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "rules/engine.h"
 
 /* Tell the caller what these formats cannot hold: forks and comments. */
-static void warn_lost(const kifu_record *r, const kifu_write_options *opt, const char *fmt)
+static void warn_lost(const kifu_record *r, const kifu_write_options *opt,
+                      const char *fmt)
 {
     if (!opt || !opt->warn)
         return;
@@ -18,13 +20,13 @@ static void warn_lost(const kifu_record *r, const kifu_write_options *opt, const
     }
     char msg[200];
     if (forks) {
-        snprintf(msg, sizeof msg, "%s keeps only the main line: %zu fork(s) left out", fmt,
-                 forks);
+        snprintf(msg, sizeof msg, "%s keeps only the main line: %zu fork(s) left out",
+                 fmt, forks);
         opt->warn(opt->warn_ctx, msg);
     }
     if (comments) {
-        snprintf(msg, sizeof msg, "%s holds no comments: %zu comment line(s) left out", fmt,
-                 comments);
+        snprintf(msg, sizeof msg, "%s holds no comments: %zu comment line(s) left out",
+                 fmt, comments);
         opt->warn(opt->warn_ctx, msg);
     }
 }
@@ -36,7 +38,7 @@ static int start(const kifu_record *r, kifu_position **p, kifu_error *err)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_position_set_board(*p, &b, err)) {
+    if (kifu__position_set_board_loose(*p, &b, err)) {
         kifu_position_free(*p);
         *p = NULL;
         return -1;
@@ -50,13 +52,14 @@ static int play(kifu_position *p, const kifu_node *n, kifu_error *err)
     kifu_move m = *kifu_node_move_const(n);
     if (kifu_position_play(p, &m, NULL) == 0)
         return 0;
-    return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
-                       "cannot write move %d: it is illegal or incomplete (normalize first)",
-                       kifu_node_ply(n));
+    return kifu__error(
+        err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+        "cannot write move %d: it is illegal or incomplete (normalize first)",
+        kifu_node_ply(n));
 }
 
-int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                     kifu_error *err)
+int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
+                     kifu__strbuf *out, kifu_error *err)
 {
     kifu_position *p;
     if (start(r, &p, err))
@@ -76,7 +79,8 @@ int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__
         kifu_free(sfen);
     }
     int first = 1, rc = 0;
-    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n; n = kifu_node_next(n)) {
+    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n;
+         n = kifu_node_next(n)) {
         if (kifu_node_kind_of(n) != KIFU_NODE_MOVE)
             break;
         char usi[8];

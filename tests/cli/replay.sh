@@ -8,9 +8,16 @@ set -u
 KIFU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 command -v tmux >/dev/null || { echo "skip: tmux is not installed"; exit 77; }
 tmp=$(mktemp -d)
-SOCK="kifu-test-$$"
+# one tmux server per session started (a fresh socket each time: no race with a server
+# that is still shutting down), all killed at exit
+n=0
+SOCK="kifu-test-$$-$n"
 T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'T kill-server >/dev/null 2>&1; rm -rf "$tmp"' EXIT
+cleanup() {
+  for i in $(seq 0 "$n"); do tmux -L "kifu-test-$$-$i" -f /dev/null kill-server >/dev/null 2>&1; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 screen() { T capture-pane -p -t t 2>/dev/null; }
@@ -39,6 +46,7 @@ keys() { T send-keys -t t "$@"; }
 # code and whether the terminal is back in canonical mode with echo.
 start() {
   T kill-server >/dev/null 2>&1
+  n=$((n + 1)); SOCK="kifu-test-$$-$n"
   T new-session -d -s t -x 100 -y 40 \
     "cd '$tmp'; $1; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\n' ' ' | sed 's/^/TTY=/'; echo; sleep 120"
 }
@@ -62,6 +70,7 @@ if "$KIFU" show "$tmp/fork.jkf" --format sfen >/dev/null 2>&1; then
   start "TERM=xterm-256color '$KIFU' replay fork.jkf"
   wait_for "ply 0/5" && wait_for "開始局面のコメント"
   keys Right;   wait_for "ply 1/5" && wait_for "1手目 ☗７六歩(77)" && wait_for "time 0:05 / 0:00:05"
+  wait_for "next move (f, then [ ]): [☖３四歩(33)] ☖８四歩(83)"
   keys f;       wait_for "ply 2/5" && wait_for "fork 1/2" && wait_for "[☖３四歩(33)] ☖８四歩(83)"
   keys ']';     wait_for "ply 2/3  path 2,1  fork 2/2" && wait_for "2手目 ☖８四歩(83)"
   keys f;       wait_for "ply 3/3  path 3,1" && wait_for "3手目 ☗２六歩(27)"
@@ -70,22 +79,25 @@ if "$KIFU" show "$tmp/fork.jkf" --format sfen >/dev/null 2>&1; then
   keys f;       wait_for "ply 2/3  path 2,1"    # back out of the fork and in again
   keys '[';     wait_for "ply 2/5  path 2  fork 1/2"
   keys f;       wait_for "3手目 ☗２二角成(88)" && wait_for "* 角交換"
-  keys g 5 Enter; wait_for "ply 5/5" && wait_for "5手目 投了"
+  keys g 5 Enter; wait_for "ply 5/5" && wait_for "4手目 ☖同　銀(31)  投了"
   keys Home;    wait_for "ply 0/5"
   keys / 同銀 Enter; wait_for "ply 4/5" && wait_for "found '同銀' at ply 4"
   keys End;     wait_for "ply 5/5"
   keys Left;    wait_for "ply 4/5"
   keys g 3,1 Enter; wait_for "ply 3/3  path 3,1"
   keys g /0/0/0 Enter; wait_for "ply 3/5  path 3"
-  # garbage: unknown letters, stray escape sequences, invalid UTF-8, control bytes
+  # garbage: unknown letters, escape sequences (ctrl-right counts as right), invalid
+  # UTF-8, control bytes, F1 and an unknown CSI key
   keys x;       wait_for "unknown key"
   T send-keys -t t -H 1b 5b 31 3b 35 43 ff fe 00 07 1b 5b 39 39 7e 1b 4f 50
+  wait_for "ply 4/5"
   keys g abc Enter; wait_for "bad ply or path"
-  keys g Escape; keys Right; wait_for "ply 4/5"
+  keys g Escape Right; wait_for "ply 5/5"     # Esc cancels; the next key still counts
   # resize: the screen is drawn again at the new size, keys still work
-  T resize-window -t t -x 50 -y 18; sleep 0.3
-  keys Left;    wait_for "ply 3/5"
+  T resize-window -t t -x 50 -y 18
+  keys Left;    wait_for "ply 4/5"
   T resize-window -t t -x 100 -y 40
+  keys Left;    wait_for "ply 3/5" && wait_for "3手目 ☗２二角成(88)"
   keys Right;   wait_for "ply 4/5" && wait_for "4手目 ☖同　銀(31)"
   keys r;       wait_for "１ ２ ３ ４ ５ ６ ７ ８ ９"    # flipped
   keys '?';     wait_for "g N: go to ply or path"
@@ -120,6 +132,17 @@ timeout 20 "$KIFU" replay "$tmp/line.sfenlist" </dev/null >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay at end of input: exit $rc"
 head -c 3000 /dev/urandom | timeout 20 "$KIFU" replay "$tmp/line.sfenlist" >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay on random bytes: exit $rc"
+# control characters in comments, bookmarks and unknown endings never reach the terminal
+cat >"$tmp/esc.jkf" <<'JKF'
+{"header":{},"moves":[{"comments":["\u001b[2J\u001b]0;owned\u0007 text"]},
+ {"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"},"comments":["a\u001b[31mb"]},
+ {"special":"\u001b[5mWORD"}]}
+JKF
+if "$KIFU" show "$tmp/esc.jkf" >/dev/null 2>&1; then
+  out=$(printf 'ffq' | timeout 20 "$KIFU" replay "$tmp/esc.jkf")
+  case "$out" in *$'\033'*|*$'\007'*) fail "control characters from the record reached the screen";; esac
+  case "$out" in *"?[2J"*) ;; *) fail "the comment with escapes was not shown made safe";; esac
+fi
 "$KIFU" replay --help | grep -q "go to ply" || fail "replay --help"
 "$KIFU" replay "$tmp/none.jkf" 2>/dev/null; [ $? -eq 3 ] || fail "replay missing file exit"
 

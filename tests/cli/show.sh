@@ -39,6 +39,13 @@ out=$("$KIFU" show "$tmp/g.sfen" --ply 3 --format bod)
 expect_eq "BOD gote to move" "$(echo "$out" | tail -n 1)" "後手番"
 expect_has "BOD promoted bishop" "$out" "| ・v飛 ・ ・ ・ ・ ・ 馬 ・|二"
 
+# hands with counts in KIF order, kanji numbers; a start that is no preset
+echo '4k4/9/9/9/9/9/9/9/4K4 w 2R2B4G4S4N4L13P5p 1' >"$tmp/hands.sfen"
+out=$("$KIFU" show "$tmp/hands.sfen")
+expect_eq "hands sente" "$(echo "$out" | sed -n 14p)" "先手の持駒：飛二　角二　金四　銀四　桂四　香四　歩十三"
+expect_eq "hands gote" "$(echo "$out" | sed -n 1p)" "後手の持駒：歩五"
+expect_eq "hands no moves line" "$(echo "$out" | sed -n 15p)" "後手番"
+
 # --format sfen at plies and paths
 expect_eq "sfen ply 0" "$("$KIFU" show "$tmp/g.sfen" --ply 0 --format sfen)" "$START"
 expect_eq "sfen ply 1" "$("$KIFU" show "$tmp/g.sfen" --ply 1 --format sfen)" \
@@ -68,6 +75,28 @@ expect_eq "sfenlist same position" "$("$KIFU" show "$tmp/l.sfenlist" --format sf
   "$("$KIFU" show "$tmp/g.sfen" --format sfen)"
 expect_eq "sfenlist from stdin" "$("$KIFU" show - --format bod <"$tmp/l.sfenlist")" \
   "$("$KIFU" show "$tmp/g.sfen" --format bod)"
+
+# forks: a JKF record with an alternative second move; --path picks it
+cat >"$tmp/fork.jkf" <<'JKF'
+{"header":{},"moves":[{},
+ {"move":{"from":{"x":7,"y":7},"to":{"x":7,"y":6},"color":0,"piece":"FU"}},
+ {"move":{"from":{"x":3,"y":3},"to":{"x":3,"y":4},"color":1,"piece":"FU"},
+  "forks":[[{"move":{"from":{"x":8,"y":3},"to":{"x":8,"y":4},"color":1,"piece":"FU"}},{"move":{"from":{"x":2,"y":7},"to":{"x":2,"y":6},"color":0,"piece":"FU"}}]]},
+ {"move":{"from":{"x":8,"y":8},"to":{"x":2,"y":2},"color":0,"piece":"KA","promote":true}}]}
+JKF
+if "$KIFU" show "$tmp/fork.jkf" >/dev/null 2>&1; then
+  echo 'position startpos moves 7g7f 8c8d 2g2f' >"$tmp/alt.sfen"
+  expect_eq "path into the fork" "$("$KIFU" show "$tmp/fork.jkf" --path 3,1 --format sfen)" \
+    "$("$KIFU" show "$tmp/alt.sfen" --format sfen)"
+  expect_eq "child-index path" "$("$KIFU" show "$tmp/fork.jkf" --path /0/1/0 --format sfen)" \
+    "$("$KIFU" show "$tmp/alt.sfen" --format sfen)"
+  expect_eq "main line" "$("$KIFU" show "$tmp/fork.jkf" --path 3,0 --format sfen)" \
+    'lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4'
+  out=$("$KIFU" show "$tmp/fork.jkf" --path 2,1 --format text)
+  expect_has "fork marked in the move list" "$out" ">    2 ☖８四歩(83) +"
+else
+  echo "note: no JKF reader in this build; fork paths not checked"
+fi
 
 # errors: exit codes and messages
 "$KIFU" show "$tmp/none.sfen" >/dev/null 2>"$tmp/err"; rc=$?

@@ -154,7 +154,8 @@ static kifu_position *pos(const char *sfen)
     return p;
 }
 
-/* Parse and give "USI" of the result, "ASK:USI" for a promotion question, or "ERR<code>". */
+/* Parse and give "USI" of the result, "ASK:USI" for a promotion question, or "ERR<code>".
+ */
 static const char *typed(const kifu_position *p, const char *s, int prev_to)
 {
     static char out[64];
@@ -180,9 +181,9 @@ TEST(typed_start_position)
     kifu_position *p = pos("startpos");
     if (!p)
         SKIP("no engine");
-    const char *same[] = {"7g7f", "７六歩", "76歩", "7六歩", "▲７六歩", "☗７六歩(77)",
-                          "77 76", "7776", "77-76", " 77　76 ", "77 76 fu", "77 76 FU",
-                          "77 76 歩", "77 76 P", "７六歩上"};
+    const char *same[] = {"7g7f",        "７六歩",   "76歩",     "7六歩",   "▲７六歩",
+                          "☗７六歩(77)", "77 76",    "7776",     "77-76",   " 77　76 ",
+                          "77 76 fu",    "77 76 FU", "77 76 歩", "77 76 P", "７六歩上"};
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
         const char *got = typed(p, same[i], 0);
         if (strcmp(got, "7g7f") != 0)
@@ -205,14 +206,14 @@ TEST(typed_start_position)
     CHECK_STR(typed(p, "55角打", 0), "ERR:illegal");
     CHECK_STR(typed(p, "00 55 kaku", 0), "ERR:illegal");
     CHECK_STR(typed(p, "77 75", 0), "ERR:illegal");
-    CHECK_STR(typed(p, "76 75", 0), "ERR:illegal");  /* no piece there */
-    CHECK_STR(typed(p, "33 34", 0), "ERR:illegal");  /* not yours */
+    CHECK_STR(typed(p, "76 75", 0), "ERR:illegal");     /* no piece there */
+    CHECK_STR(typed(p, "33 34", 0), "ERR:illegal");     /* not yours */
     CHECK_STR(typed(p, "77 76 gin", 0), "ERR:illegal"); /* the piece is a pawn */
-    CHECK_STR(typed(p, "同歩", 0), "ERR:syntax");   /* no previous move */
+    CHECK_STR(typed(p, "同歩", 0), "ERR:syntax");       /* no previous move */
     CHECK_STR(typed(p, "", 0), "ERR:syntax");
     CHECK_STR(typed(p, "hello", 0), "ERR:syntax");
     CHECK_STR(typed(p, "7g7", 0), "ERR:syntax");
-    CHECK_STR(typed(p, "00 55", 0), "ERR:syntax");  /* a drop needs its piece */
+    CHECK_STR(typed(p, "00 55", 0), "ERR:syntax");     /* a drop needs its piece */
     CHECK_STR(typed(p, "00 55 to", 0), "ERR:illegal"); /* と cannot be dropped */
     CHECK_STR(typed(p, "7776 fu fu fu", 0), "ERR:syntax");
     CHECK_STR(typed(p, "７六歩歩", 0), "ERR:syntax");
@@ -252,15 +253,15 @@ TEST(typed_same_promotion_and_drops)
 
     /* black holds a bishop: drops in every notation */
     p = pos("position startpos moves 7g7f 3c3d 8h2b+ 3a2b");
-    const char *drops[] = {"00 55 kaku", "00 55 KA", "00 55 角", "B*5e", "５五角打", "55角",
-                           "５五角"};
+    const char *drops[] = {"00 55 kaku", "00 55 KA", "00 55 角", "B*5e",
+                           "５五角打",   "55角",     "５五角"};
     for (size_t i = 0; i < sizeof drops / sizeof drops[0]; i++) {
         const char *got = typed(p, drops[i], 22);
         if (strcmp(got, "B*5e") != 0)
             printf("  input: %s\n", drops[i]);
         CHECK_STR(got, "B*5e");
     }
-    CHECK_STR(typed(p, "00 55 hi", 22), "ERR:illegal"); /* no rook in hand */
+    CHECK_STR(typed(p, "00 55 hi", 22), "ERR:illegal");   /* no rook in hand */
     CHECK_STR(typed(p, "00 57 kaku", 22), "ERR:illegal"); /* occupied */
     kifu_position_free(p);
 }
@@ -287,7 +288,8 @@ TEST(typed_forced_promotion_and_board_vs_hand)
     CHECK_STR(kifu_move_text(&m, NULL, KIFU_TEXT_KIF, buf, sizeof buf), "☗１一歩成(12)");
     kifu_position_free(p);
 
-    /* a gold on the board that can reach ５二 and one in hand: without 打 it is the board */
+    /* a gold on the board that can reach ５二 and one in hand: without 打 it is the board
+     */
     p = pos("4k4/9/4G4/9/9/9/9/9/4K4 b G 1");
     CHECK_STR(typed(p, "５二金", 0), "5c5b");
     CHECK_STR(typed(p, "５二金打", 0), "G*5b");

@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 #include "player.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -198,9 +199,9 @@ TEST(switch_fork)
         SKIP("no engine");
     }
     kifu_player_go(pl, 1);
-    add(pl, "8c8d");       /* fork 1 at ply 2 */
+    add(pl, "8c8d"); /* fork 1 at ply 2 */
     kifu_player_backward(pl);
-    add(pl, "4a3b");       /* fork 2 at ply 2 */
+    add(pl, "4a3b"); /* fork 2 at ply 2 */
     CHECK_INT(kifu_player_fork_count(pl), 3);
     CHECK_INT(kifu_player_switch_fork(pl, 0), 0);
     CHECK_STR(usi_here(pl), "3c3d");
@@ -272,8 +273,8 @@ TEST(go_path)
     CHECK_INT(kifu_player_ply(pl), 0);
     /* errors leave the cursor where it was */
     kifu_player_go_path(pl, "3,1", &err);
-    const char *bad[] = {"", "x", "9", "2,5", "3,1,1", "1,1", "/0/3", "/0/", "/a", "4,0,1,",
-                         "-1"};
+    const char *bad[] = {"",     "x",   "9",  "2,5",    "3,1,1", "1,1",
+                         "/0/3", "/0/", "/a", "4,0,1,", "-1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         kifu_error e = {0};
         CHECK_INT(kifu_player_go_path(pl, bad[i], &e), -1);
@@ -371,6 +372,14 @@ TEST(initial_position_and_bad_start)
     CHECK_INT(add(pl, "5a5b"), 0);
     CHECK_STR(text_here(pl, KIFU_TEXT_KIF), "☖５二玉(51)");
     kifu_player_free(pl);
+    /* real records start from positions no game reaches (二歩 in a tsume problem): kept */
+    kifu_board two = b;
+    two.sq[KIFU_SQ(2, 1)] = KIFU_FU | (KIFU_WHITE << 4);
+    two.sq[KIFU_SQ(2, 2)] = KIFU_FU | (KIFU_WHITE << 4);
+    kifu_record_set_initial(r, &two);
+    pl = kifu_player_new(r, &err);
+    CHECK(pl != NULL);
+    kifu_player_free(pl);
     /* a start with two kings of one side is refused */
     b.sq[KIFU_SQ(1, 1)] = KIFU_OU;
     kifu_record_set_initial(r, &b);
@@ -378,6 +387,27 @@ TEST(initial_position_and_bad_start)
     CHECK(kifu_player_new(r, &e2) == NULL);
     CHECK(e2.code != 0);
     kifu_position_free(p);
+    kifu_record_free(r);
+}
+
+TEST(relative_words_of_added_moves)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_player *pl = kifu_player_new(r, NULL);
+    if (!pl) {
+        kifu_record_free(r);
+        SKIP("no engine");
+    }
+    /* two golds reach ５八: the KI2 text names the one that moved */
+    CHECK_INT(add(pl, "6i5h"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☗５八金左");
+    CHECK_STR(text_here(pl, KIFU_TEXT_KIF), "☗５八金(69)");
+    kifu_player_backward(pl);
+    CHECK_INT(add(pl, "4i5h"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☗５八金右");
+    CHECK_INT(add(pl, "3c3d"), 0);
+    CHECK_STR(text_here(pl, KIFU_TEXT_KI2), "☖３四歩");
+    kifu_player_free(pl);
     kifu_record_free(r);
 }
 
@@ -425,6 +455,39 @@ TEST(record_from_reader)
     kifu_record_free(r);
 }
 
+TEST(out_of_memory)
+{
+    /* every allocation in turn fails: no crash, and what works still gives a valid tree
+     */
+    kifu_record *probe = kifu_record_new();
+    kifu_player *ok = kifu_player_new(probe, NULL);
+    kifu_player_free(ok);
+    kifu_record_free(probe);
+    if (!ok)
+        SKIP("no engine");
+    const char *moves[] = {"7g7f", "3c3d", "8h2b+", "3a2b", "B*5e"};
+    for (long n = 1; n < 300; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_record *r = kifu_record_new();
+        kifu_player *pl = r ? kifu_player_new(r, NULL) : NULL;
+        if (pl) {
+            for (int i = 0; i < 5; i++)
+                add(pl, moves[i]);
+            kifu_player_go(pl, 1);
+            add(pl, "8c8d");
+            kifu_player_go_path(pl, "3,0", NULL);
+            kifu_player_go_path(pl, "/0/1", NULL);
+            kifu__player_add_special(pl, "TORYO", NULL);
+            kifu_player_delete_branch(pl);
+            kifu_player_go(pl, 100);
+            CHECK(kifu_player_ply(pl) <= 5);
+        }
+        kifu__alloc_fail_after(0);
+        kifu_player_free(pl);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
     RUN(empty_record);
@@ -435,7 +498,9 @@ int main(void)
     RUN(delete_branch);
     RUN(endings_comments_time);
     RUN(initial_position_and_bad_start);
+    RUN(relative_words_of_added_moves);
     RUN(long_line);
     RUN(record_from_reader);
+    RUN(out_of_memory);
     return t_finish();
 }

@@ -4,13 +4,14 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
 static kifu_record *rd(const char *text, int format, kifu_error *err)
 {
-    kifu_read_options ro = {.format = format, .flags = KIFU_READ_NO_NORMALIZE,
-                            .source = "test"};
+    kifu_read_options ro = {
+        .format = format, .flags = KIFU_READ_NO_NORMALIZE, .source = "test"};
     kifu_error_clear(err);
     return kifu_read(text, strlen(text), &ro, err);
 }
@@ -31,7 +32,8 @@ static const char *line_usi(const kifu_record *r)
     static char buf[4096];
     size_t len = 0;
     buf[0] = 0;
-    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n; n = kifu_node_next(n)) {
+    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n;
+         n = kifu_node_next(n)) {
         const kifu_move *m = kifu_node_move_const(n);
         if (!m)
             break;
@@ -70,8 +72,8 @@ TEST(sfen_read_forms)
         CHECK(kifu_node_next(kifu_record_root(r)) == NULL);
         kifu_record_free(r);
     }
-    kifu_record *r = rd("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e", KIFU_FMT_SFEN,
-                        &err);
+    kifu_record *r =
+        rd("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e", KIFU_FMT_SFEN, &err);
     CHECK(r != NULL);
     if (r) {
         CHECK_STR(line_usi(r), "7g7f 3c3d 8h2b+ 3a2b B*5e");
@@ -82,8 +84,8 @@ TEST(sfen_read_forms)
         kifu_record_free(r);
     }
     /* a handicap start is recognised as its preset; other starts keep the board */
-    r = rd("lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1", KIFU_FMT_SFEN,
-           &err);
+    r = rd("lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+           KIFU_FMT_SFEN, &err);
     CHECK(r && kifu_record_preset(r) == KIFU_PRESET_KY);
     kifu_record_free(r);
     r = rd("4k4/9/9/9/9/9/9/9/4K4 b 2G 1", KIFU_FMT_SFEN, &err);
@@ -133,10 +135,11 @@ TEST(sfen_write)
     char *s = wr(r, KIFU_FMT_SFEN);
     CHECK_STR(s, "position startpos moves 7g7f 3c3d 8h2b+\n");
     kifu_free(s);
-    kifu_node_add_special(r, kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(r)))),
-                          "TORYO");
+    kifu_node_add_special(
+        r, kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(r)))), "TORYO");
     s = wr(r, KIFU_FMT_SFEN);
-    CHECK_STR(s, "position startpos moves 7g7f 3c3d 8h2b+\n"); /* the ending is not a move */
+    CHECK_STR(s,
+              "position startpos moves 7g7f 3c3d 8h2b+\n"); /* the ending is not a move */
     kifu_free(s);
     kifu_record_free(r);
     r = rd("4k4/9/9/9/9/9/9/9/4K4 b G 1", KIFU_FMT_SFEN, &err);
@@ -156,8 +159,8 @@ TEST(sfenlist_write_read)
     if (!engine_ok())
         SKIP("no engine");
     kifu_error err;
-    kifu_record *r = rd("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e", KIFU_FMT_SFEN,
-                        &err);
+    kifu_record *r =
+        rd("position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e", KIFU_FMT_SFEN, &err);
     CHECK(r != NULL);
     if (!r)
         return;
@@ -166,11 +169,11 @@ TEST(sfenlist_write_read)
     /* six lines: the start and the position after each move, numbered 1..6 */
     const char *want =
         START "\n"
-        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
-        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
-        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4\n"
-        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5\n"
-        "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n";
+              "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
+              "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
+              "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4\n"
+              "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5\n"
+              "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6\n";
     CHECK_STR(s, want);
     kifu_record *back = s ? rd(s, KIFU_FMT_SFENLIST, &err) : NULL;
     CHECK(back != NULL);
@@ -194,12 +197,14 @@ TEST(sfenlist_promotion_choice_and_comments)
     if (!engine_ok())
         SKIP("no engine");
     kifu_error err;
-    /* 8h2b (no promotion) and 8h2b+ lead to different positions: the right one is found */
-    const char *text = "# a comment line\n"
-                       "\n" START "\r\n"
-                       "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
-                       "   lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
-                       "lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4";
+    /* 8h2b (no promotion) and 8h2b+ lead to different positions: the right one is found
+     */
+    const char *text =
+        "# a comment line\n"
+        "\n" START "\r\n"
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
+        "   lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n"
+        "lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4";
     kifu_record *r = rd(text, KIFU_FMT_SFENLIST, &err);
     CHECK(r != NULL);
     if (r)
@@ -210,11 +215,11 @@ TEST(sfenlist_promotion_choice_and_comments)
     CHECK(r && kifu_node_next(kifu_record_root(r)) == NULL);
     kifu_record_free(r);
     /* a sfenlist from a non-standard start */
-    r = rd("4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/9/9/9/9/9/9/9/4K4 w - 2\n", KIFU_FMT_SFENLIST,
-           &err);
+    r = rd("4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/9/9/9/9/9/9/9/4K4 w - 2\n",
+           KIFU_FMT_SFENLIST, &err);
     CHECK(r == NULL); /* no move leaves the position unchanged but for the hand */
-    r = rd("4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/4G4/9/9/9/9/9/9/4K4 w - 2\n", KIFU_FMT_SFENLIST,
-           &err);
+    r = rd("4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/4G4/9/9/9/9/9/9/4K4 w - 2\n",
+           KIFU_FMT_SFENLIST, &err);
     CHECK(r != NULL);
     if (r)
         CHECK_STR(line_usi(r), "G*5b");
@@ -230,13 +235,15 @@ TEST(sfenlist_errors)
     CHECK(err.code != 0);
     CHECK(rd("\n# only comments\n", KIFU_FMT_SFENLIST, &err) == NULL);
     /* a jump of two moves: no single legal move joins lines 1 and 2 */
-    CHECK(rd(START "\nlnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n",
+    CHECK(rd(START
+             "\nlnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n",
              KIFU_FMT_SFENLIST, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
     CHECK_INT(err.line, 2);
     CHECK_INT(err.column, 1);
     /* a bad SFEN on line 3 */
-    CHECK(rd(START "\n\nlnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL x - 2\n",
+    CHECK(rd(START
+             "\n\nlnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL x - 2\n",
              KIFU_FMT_SFENLIST, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
     CHECK_INT(err.line, 3);
@@ -266,20 +273,52 @@ TEST(sfenlist_long_game)
     CHECK(back != NULL);
     if (back) {
         int count = 0;
-        for (kifu_node *k = kifu_node_next(kifu_record_root(back)); k; k = kifu_node_next(k))
+        for (kifu_node *k = kifu_node_next(kifu_record_root(back)); k;
+             k = kifu_node_next(k))
             count++;
         CHECK_INT(count, 2000);
         char *again = wr(back, KIFU_FMT_SFENLIST);
         CHECK_STR(again, s);
         kifu_free(again);
         char *usi = wr(back, KIFU_FMT_SFEN);
-        CHECK(usi && strncmp(usi, "position startpos moves 2h3h 8b7b 3h2h 7b8b 2h3h", 48) == 0);
+        CHECK(usi &&
+              strncmp(usi, "position startpos moves 2h3h 8b7b 3h2h 7b8b 2h3h", 48) == 0);
         kifu_free(usi);
     }
     kifu_record_free(back);
     kifu_free(s);
     kifu_position_free(p);
     kifu_record_free(r);
+}
+
+TEST(out_of_memory)
+{
+    if (!engine_ok())
+        SKIP("no engine");
+    const char *text = "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*5e";
+    const char *list =
+        START "\nlnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n";
+    int read_ok = 0;
+    for (long n = 1; n < 200; n++) {
+        kifu_error err;
+        kifu__alloc_fail_after(n);
+        kifu_record *a = rd(text, KIFU_FMT_SFEN, &err);
+        if (!a)
+            CHECK(err.code == KIFU_ERR_NOMEM);
+        kifu_record *b = rd(list, KIFU_FMT_SFENLIST, &err);
+        if (!b && err.code != KIFU_ERR_NOMEM)
+            printf("  n=%ld: %s\n", n, err.message);
+        if (!b)
+            CHECK(err.code == KIFU_ERR_NOMEM);
+        kifu_write_options wo = {.format = KIFU_FMT_SFENLIST};
+        char *s = a ? kifu_write(a, &wo, NULL, NULL) : NULL;
+        kifu__alloc_fail_after(0);
+        read_ok += a && b;
+        kifu_free(s);
+        kifu_record_free(a);
+        kifu_record_free(b);
+    }
+    CHECK(read_ok > 0);
 }
 
 int main(void)
@@ -291,5 +330,6 @@ int main(void)
     RUN(sfenlist_promotion_choice_and_comments);
     RUN(sfenlist_errors);
     RUN(sfenlist_long_game);
+    RUN(out_of_memory);
     return t_finish();
 }

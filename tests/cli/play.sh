@@ -1,0 +1,148 @@
+#!/usr/bin/env bash
+# play.sh: `kifu play` in a real pseudo-terminal (tmux, private socket, fixed size): a short
+# game in every notation with a promotion prompt, an illegal move, undo, save, reload
+# equal; quit asking to save; mate, resignation and repetition ending the game; garbage
+# input and resize; piped input and end of input.
+# argv: kifu binary, shared dir (unused). Exit 77 when tmux is missing.
+set -u
+KIFU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+command -v tmux >/dev/null || { echo "skip: tmux is not installed"; exit 77; }
+tmp=$(mktemp -d)
+# one tmux server per session started (a fresh socket each time: no race with a server
+# that is still shutting down), all killed at exit
+n=0
+SOCK="kifu-test-$$-$n"
+T() { tmux -L "$SOCK" -f /dev/null "$@"; }
+cleanup() {
+  for i in $(seq 0 "$n"); do tmux -L "kifu-test-$$-$i" -f /dev/null kill-server >/dev/null 2>&1; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+screen() { T capture-pane -p -J -S -200 -t t 2>/dev/null | grep -v '^$'; }
+wait_for() {
+  local limit=$(( ${2:-20} * 10 )) i=0
+  while [ $i -lt $limit ]; do
+    case "$(screen)" in *"$1"*) return 0;; esac
+    sleep 0.1; i=$((i + 1))
+  done
+  fail "timed out waiting for '$1'; the screen ended:"
+  screen | tail -n 25 | sed 's/^/    | /'
+  return 1
+}
+# type LINE: send a line and Enter.
+type_line() { T send-keys -t t -l "$1"; T send-keys -t t Enter; }
+start() {
+  T kill-server >/dev/null 2>&1
+  n=$((n + 1)); SOCK="kifu-test-$$-$n"
+  T new-session -d -s t -x 100 -y 50 \
+    "cd '$tmp'; $1; echo EXIT=\$?; sleep 120"
+  T set-option -t t history-limit 5000 >/dev/null
+}
+expect_eq() { [ "$2" = "$3" ] || { fail "$1"; echo "  got:      $2"; echo "  expected: $3"; }; }
+
+# 1. A short game: USI, KIF, KI2, "77 76" forms; promotion asked; illegal input; undo; save.
+start "'$KIFU' play"
+wait_for "☗先手 1手目>"
+type_line "7g7f";        wait_for "☖後手 2手目>"
+type_line "３四歩";      wait_for "2 ☖３四歩(33)" && wait_for "☗先手 3手目>"
+type_line "88 22";       wait_for "promote (成)? [y/n]"
+type_line "maybe";       wait_for "answer y (成) or n (不成)"
+type_line "y";           wait_for "3 ☗２二角成(88)" && wait_for "☖後手 4手目>"
+type_line "7a7b xyz";    wait_for "not a move"
+type_line "５五角打";    wait_for "illegal: no 角 in hand"
+type_line "同銀";        wait_for "4 ☖同　銀(31)" && wait_for "☗先手 5手目>"
+type_line "00 55 kaku";  wait_for "5 ☗５五角打" && wait_for "☖後手 6手目>"
+type_line "undo";        wait_for "undone: ☗５五角打" && wait_for "☗先手 5手目>"
+type_line "B*4e";        wait_for "5 ☗４五角打"
+type_line "undo";        wait_for "undone: ☗４五角打"
+type_line "6i7h";        wait_for "5 ☗７八金(69)"
+type_line "undo";        wait_for "undone: ☗７八金(69)"
+type_line "７八金";      wait_for "5 ☗７八金(69)"
+type_line "flip";        wait_for "１ ２ ３ ４ ５ ６ ７ ８ ９"
+type_line "save game.sfenlist"; wait_for "saved game.sfenlist"
+for ext in kifu kif ki2u jkf csa sfen; do
+  type_line "save game.$ext"; wait_for "saved game.$ext"
+done
+type_line "save game.xyz";      wait_for "cannot tell the format"
+type_line "quit";        wait_for "EXIT=0"
+# reloaded equal: the saved positions are those of the same moves typed as USI
+echo 'position startpos moves 7g7f 3c3d 8h2b+ 3a2b 6i7h' >"$tmp/want.sfen"
+want=""
+for p in 0 1 2 3 4 5; do want="$want$("$KIFU" show "$tmp/want.sfen" --ply $p --format sfen)
+"; done
+expect_eq "saved sfenlist" "$(cat "$tmp/game.sfenlist" 2>/dev/null)" "${want%
+}"
+# every format saved reads back to the same positions at every ply
+for ext in kifu kif ki2u jkf csa sfen; do
+  got=""
+  for p in 0 1 2 3 4 5; do got="$got$("$KIFU" show "$tmp/game.$ext" --ply $p --format sfen 2>&1)
+"; done
+  expect_eq "saved game.$ext read back" "$got" "$want"
+done
+expect_eq "reloaded end position" "$("$KIFU" show "$tmp/game.sfenlist" --format sfen 2>&1)" \
+  "$("$KIFU" show "$tmp/want.sfen" --format sfen)"
+
+# 2. Continue the saved game; quit asks to save the new moves.
+start "'$KIFU' play --from game.sfenlist --ply 5"
+wait_for "☖後手 6手目>"
+type_line "8c8d"; wait_for "6 ☖８四歩(83)"
+T resize-window -t t -x 60 -y 30; sleep 0.2
+T send-keys -t t -H ff fe 1b 5b 41 00 07; T send-keys -t t Enter
+wait_for "not a move"
+T resize-window -t t -x 100 -y 50
+type_line "quit"; wait_for "save the game first?"
+type_line "more.sfen"; wait_for "saved more.sfen" && wait_for "EXIT=0"
+expect_eq "continued game" "$(cat "$tmp/more.sfen" 2>/dev/null)" \
+  "position startpos moves 7g7f 3c3d 8h2b+ 3a2b 6i7h 8c8d"
+
+# 3. Mate ends the game; undo takes the ending and then the move back.
+start "'$KIFU' play --sfen '4k4/9/4P4/9/9/9/9/9/4K4 b G 1' -o mate.sfen"
+wait_for "☗先手 1手目>"
+type_line "５二金";  wait_for "詰み: ☗先手 wins" && wait_for "saved mate.sfen" && wait_for "game over>"
+expect_eq "mate saved" "$(cat "$tmp/mate.sfen" 2>/dev/null)" \
+  "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1 moves G*5b"
+type_line "5i5h";    wait_for "the game is over"
+type_line "undo";    wait_for "undone: 詰み"
+type_line "undo";    wait_for "undone: ☗５二金打" && wait_for "☗先手 1手目>"
+type_line "resign";  wait_for "投了: ☖後手 wins"
+type_line "quit";    wait_for "EXIT=0"
+expect_eq "resigned at the start, saved again" "$(cat "$tmp/mate.sfen" 2>/dev/null)" \
+  "position sfen 4k4/9/4P4/9/9/9/9/9/4K4 b G 1"
+
+# 4. Piped input: repetition ends the game; end of input saves with -o and exits 0.
+printf '2h3h\n8b7b\n3h2h\n7b8b\n2h3h\n8b7b\n3h2h\n7b8b\n2h3h\n8b7b\n3h2h\n7b8b\n7g7f\n' |
+  timeout 30 "$KIFU" play -o "$tmp/rep.sfenlist" >"$tmp/rep.out" 2>&1; rc=$?
+expect_eq "repetition exit" "$rc" 0
+grep -q "千日手" "$tmp/rep.out" || fail "no 千日手 in piped game"
+grep -q "the game is over" "$tmp/rep.out" || fail "a move after 千日手 was not refused"
+expect_eq "repetition saved lines" "$(wc -l <"$tmp/rep.sfenlist" 2>/dev/null)" 13
+
+# 5. End of input in the middle of a promotion question; no -o: exits 0 and says so.
+printf '7g7f\n3c3d\n88 22\n' | timeout 30 "$KIFU" play >"$tmp/eof.out" 2>"$tmp/eof.err"; rc=$?
+expect_eq "eof exit" "$rc" 0
+grep -q "promote" "$tmp/eof.out" || fail "no promotion question before end of input"
+grep -q "not kept" "$tmp/eof.err" || fail "no message about unsaved moves"
+timeout 30 "$KIFU" play </dev/null >/dev/null 2>&1; expect_eq "empty input exit" "$?" 0
+head -c 4000 /dev/urandom | timeout 30 "$KIFU" play >/dev/null 2>&1; rc=$?
+expect_eq "random input exit" "$rc" 0
+printf 'declare\nquit\n' | timeout 30 "$KIFU" play | grep -q "does not hold" ||
+  fail "declaration in the start position accepted"
+# 入玉宣言: king in the camp, 10 pieces there, 25 + 1 + 2 in hand = 28 points: it holds;
+# with one pawn less (27 points) it does not
+printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/4k4 b 2P 1' \
+  -o "$tmp/kachi.jkf" 2>/dev/null | grep -q "入玉宣言: ☗先手 wins" || fail "declaration refused"
+grep -q '"KACHI"' "$tmp/kachi.jkf" 2>/dev/null || fail "no KACHI ending saved"
+printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/4k4 b P 1' |
+  grep -q "does not hold" || fail "27 points accepted for sente"
+
+# 6. Command-line errors
+"$KIFU" play --help | grep -q "00 55 kaku" || fail "play --help"
+"$KIFU" play --sfen 'bad sfen' </dev/null >/dev/null 2>&1; expect_eq "bad --sfen" "$?" 1
+"$KIFU" play --from "$tmp/none.sfen" </dev/null >/dev/null 2>&1; expect_eq "missing --from" "$?" 3
+"$KIFU" play -o out.unknown </dev/null >/dev/null 2>&1; expect_eq "bad -o" "$?" 2
+"$KIFU" play --ply 3 </dev/null >/dev/null 2>&1; expect_eq "--ply without --from" "$?" 2
+
+[ $fails -eq 0 ] && echo "play.sh: all passed" || echo "play.sh: $fails failed"
+[ $fails -eq 0 ]
