@@ -452,6 +452,45 @@ TEST(forks_normalized_at_their_position)
     }
 }
 
+/* Through kifu_read: strict fails naming the file; lenient returns the record with the
+ * illegal move left raw and says why in err. */
+TEST(read_strict_and_lenient)
+{
+    NEED_ENGINE();
+    const char *json =
+        "{\"header\":{},\"moves\":[{},"
+        "{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}},"
+        "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":5},\"piece\":\"FU\"}},"
+        "{\"special\":\"TORYO\"}]}";
+    kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "game.jkf"};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(json, strlen(json), &o, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+    CHECK_STR(err.source, "game.jkf");
+    CHECK(strstr(err.message, "ply 2 (main line)") != NULL);
+    CHECK(strstr(err.message, "☖３五歩(33)") != NULL);
+    kifu_record_free(r);
+    o.flags = KIFU_READ_LENIENT;
+    kifu_error_clear(&err);
+    r = kifu_read(json, strlen(json), &o, &err);
+    CHECK(r != NULL);
+    CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+    if (r) {
+        CHECK_INT(mv_at(r, 1)->flags, 0);
+        CHECK(mv_at(r, 2)->flags & KIFU_MOVE_RAW);
+        /* Nothing dropped: the ending is still there and everything can be written. */
+        kifu_node *end = kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(r))));
+        CHECK(end && kifu_node_special(end) && strcmp(kifu_node_special(end), "TORYO") == 0);
+        kifu_write_options wo = {KIFU_FMT_JKF, 0, 0, NULL, NULL};
+        char *out = kifu_write(r, &wo, NULL, &err);
+        CHECK(out != NULL);
+        kifu_free(out);
+    }
+    kifu_record_free(r);
+}
+
 TEST(totals_from_move_times)
 {
     NEED_ENGINE();
@@ -539,6 +578,7 @@ int main(void)
     RUN(ki2_moves_resolved_by_relative);
     RUN(illegal_moves_each_reason);
     RUN(forks_normalized_at_their_position);
+    RUN(read_strict_and_lenient);
     RUN(totals_from_move_times);
     RUN(presets_recognised_and_illegal_action_sign);
     RUN(normalizing_twice_changes_nothing);
