@@ -24,18 +24,27 @@ static inline int bb_msb(bb_t b)
     uint64_t hi = (uint64_t)(b >> 64);
     return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)b);
 }
-/* Remove and return the lowest square; b must not be empty. */
+/* Remove and return the lowest square; b must not be empty. Works on the two halves so
+ * the compiler keeps them in two registers. */
 static inline int bb_pop(bb_t *b)
 {
-    int sq = bb_lsb(*b);
-    *b &= *b - 1;
-    return sq;
+    uint64_t lo = (uint64_t)*b, hi = (uint64_t)(*b >> 64);
+    if (lo) {
+        *b = ((bb_t)hi << 64) | (lo & (lo - 1));
+        return __builtin_ctzll(lo);
+    }
+    *b = (bb_t)(hi & (hi - 1)) << 64;
+    return 64 + __builtin_ctzll(hi);
 }
 static inline int bb_count(bb_t b)
 {
     return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
 }
-static inline int bb_test(bb_t b, int sq) { return (int)((b >> sq) & 1); }
+static inline int bb_test(bb_t b, int sq)
+{
+    uint64_t w = sq < 64 ? (uint64_t)b : (uint64_t)(b >> 64);
+    return (int)((w >> (sq & 63)) & 1);
+}
 static inline int bb_more_than_one(bb_t b) { return (b & (b - 1)) != 0; }
 
 #endif

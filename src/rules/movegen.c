@@ -130,10 +130,108 @@ size_t kifu__gen_legal(const kpos *p, kmove *out)
     return (size_t)(o - out);
 }
 
+/* Moves from `from` to the squares of a, counting both promotion choices where there are
+ * two: a square in (or a move from) the zone adds the promoting move, a dead square drops
+ * the plain one. */
+static inline size_t count_targets(int us, int k, int from, bb_t a)
+{
+    size_t n = (size_t)bb_count(a);
+    if (kind_can_promote(k)) {
+        bb_t z = bb_test(ATT.zone[us], from) ? a : a & ATT.zone[us];
+        if (z)
+            n += (size_t)bb_count(z) - (size_t)bb_count(z & ATT.dead[us][k]);
+    }
+    return n;
+}
+
+/* Count of one-step moves to the squares of t of a kind that can promote and moves only
+ * forward (pawn, knight: a move from the zone lands in it). */
+static inline size_t count_forward(int us, int k, bb_t t)
+{
+    bb_t z = t & ATT.zone[us];
+    return (size_t)(bb_count(t) + bb_count(z) - bb_count(z & ATT.dead[us][k]));
+}
+
 size_t kifu__count_legal(const kpos *p)
 {
-    kmove buf[MAX_MOVES];
-    return kifu__gen_legal(p, buf);
+    kstate s;
+    state_init(p, &s);
+    int us = p->side;
+    size_t n = 0;
+    if (s.ksq != NO_SQ) {
+        bb_t occ = pos_occ(p) ^ BB_SQ(s.ksq);
+        bb_t m = ATT.step[us][KING][s.ksq] & ~p->occ[us];
+        while (m)
+            n += !pos_attackers(p, bb_pop(&m), us ^ 1, occ);
+    }
+    if (!s.target)
+        return n;
+    bb_t occ = pos_occ(p), own = p->occ[us] & ~s.pinned, all = bb_all();
+    /* Pawns and knights all at once: their steps never leave the board sideways into
+     * another file, since neither stands on its dead ranks. */
+    bb_t pawns = p->kind[PAWN] & own, kn = p->kind[KNIGHT] & own;
+    if (us == BLACK) {
+        n += count_forward(us, PAWN, (pawns >> 1) & s.target);
+        n += count_forward(us, KNIGHT, ((kn << 7) & all) & s.target);
+        n += count_forward(us, KNIGHT, (kn >> 11) & s.target);
+    } else {
+        n += count_forward(us, PAWN, (pawns << 1) & s.target);
+        n += count_forward(us, KNIGHT, (kn >> 7) & s.target);
+        n += count_forward(us, KNIGHT, ((kn << 11) & all) & s.target);
+    }
+    /* Gold-like pieces never promote. */
+    bb_t b = p->golds & own;
+    while (b)
+        n += (size_t)bb_count(ATT.step[us][GOLD][bb_pop(&b)] & s.target);
+    b = p->kind[SILVER] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        n += count_targets(us, SILVER, from, ATT.step[us][SILVER][from] & s.target);
+    }
+    b = p->kind[LANCE] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        n += count_forward(us, LANCE, lance_attack(us, from, occ) & s.target);
+    }
+    b = p->diag & own;
+    while (b) {
+        int from = bb_pop(&b);
+        bb_t a = bishop_attack(from, occ);
+        if (bb_test(p->kind[BISHOP], from))
+            n += count_targets(us, BISHOP, from, a & s.target);
+        else
+            n += (size_t)bb_count((a | ATT.step[us][KING][from]) & s.target);
+    }
+    b = p->orth & own;
+    while (b) {
+        int from = bb_pop(&b);
+        bb_t a = rook_attack(from, occ);
+        if (bb_test(p->kind[ROOK], from))
+            n += count_targets(us, ROOK, from, a & s.target);
+        else
+            n += (size_t)bb_count((a | ATT.step[us][KING][from]) & s.target);
+    }
+    /* Pinned pieces move along the pin line only. */
+    b = s.pinned;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = piece_attack(us, k, from, occ) & s.target & ATT.line[s.ksq][from];
+        if (a)
+            n += count_targets(us, k, from, a);
+    }
+    if (s.drop_target) {
+        const uint8_t *h = p->hand[us];
+        if (h[PAWN])
+            n += (size_t)bb_count(pawn_drops(p, s.drop_target & ~ATT.dead[us][PAWN]));
+        if (h[LANCE])
+            n += (size_t)bb_count(s.drop_target & ~ATT.dead[us][LANCE]);
+        if (h[KNIGHT])
+            n += (size_t)bb_count(s.drop_target & ~ATT.dead[us][KNIGHT]);
+        int others = !!h[SILVER] + !!h[GOLD] + !!h[BISHOP] + !!h[ROOK];
+        if (others)
+            n += (size_t)(others * bb_count(s.drop_target));
+    }
+    return n;
 }
 
 int kifu__has_legal(const kpos *p)
