@@ -17,24 +17,43 @@ typedef struct kstate {
 
 static void state_init(const kpos *p, kstate *s)
 {
-    int us = p->side;
-    bb_t occ = pos_occ(p);
-    s->ksq = p->ksq[us];
+    int us = p->side, k = p->ksq[us];
+    bb_t occ = pos_occ(p), e = p->occ[us ^ 1];
+    s->ksq = k;
     s->checkers = s->pinned = 0;
     s->target = ~p->occ[us] & bb_all();
     s->drop_target = ~occ & bb_all();
-    if (s->ksq == NO_SQ)
+    if (k == NO_SQ)
         return;
-    s->checkers = pos_attackers(p, s->ksq, us ^ 1, occ);
-    if (s->checkers) {
-        if (bb_more_than_one(s->checkers)) {
+    /* Checkers and pins in one pass over the enemy sliders on the king's lines: nothing
+     * between means check, exactly one piece of ours between means it is pinned. */
+    bb_t chk = 0;
+    if (e & ATT.near[k])
+        chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
+               (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
+               (ATT.step[us][KING][k] & p->hdk)) &
+              e;
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+                e;
+    while (snip) {
+        int x = bb_pop(&snip);
+        bb_t b = ATT.between[k][x] & occ;
+        if (!b)
+            chk |= BB_SQ(x);
+        else if (!bb_more_than_one(b))
+            s->pinned |= b & p->occ[us];
+    }
+    s->checkers = chk;
+    if (chk) {
+        if (bb_more_than_one(chk)) {
             s->target = s->drop_target = 0;
         } else {
-            s->drop_target = ATT.between[s->ksq][bb_lsb(s->checkers)];
-            s->target = s->drop_target | s->checkers;
+            s->drop_target = ATT.between[k][bb_lsb(chk)];
+            s->target = s->drop_target | chk;
         }
     }
-    s->pinned = kifu__pos_pinned(p, us);
 }
 
 /* Files without a pawn of color c: the pawn drop squares that are not 二歩. */

@@ -44,13 +44,16 @@ static inline bb_t pos_attackers(const kpos *p, int sq, int by, bb_t occ)
             (ATT.step[o][KING][sq] & p->hdk);
         r &= e;
     }
-    bb_t l = p->kind[LANCE] & e, d = p->diag & e, s = p->orth & e;
-    if (l & ATT.pseudo[o][LANCE][sq])
-        r |= lance_attack(o, sq, occ) & l;
-    if (d & ATT.pseudo[0][BISHOP][sq])
-        r |= bishop_attack(sq, occ) & d;
-    if (s & ATT.pseudo[0][ROOK][sq])
-        r |= rook_attack(sq, occ) & s;
+    /* Sliders: those on an empty-board line through sq attack it when nothing stands
+     * between; usually there is at most one such piece, so this beats computing rays. */
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[o][LANCE][sq]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][sq]) | (p->orth & ATT.pseudo[0][ROOK][sq])) &
+                e;
+    while (snip) {
+        int x = bb_pop(&snip);
+        if (!(ATT.between[sq][x] & occ))
+            r |= BB_SQ(x);
+    }
     return r;
 }
 
