@@ -352,11 +352,27 @@ TEST(random_games_match_reference)
     kifu_position *p = kifu_position_new();
     int bad = 0;
     static kifu_move ms[600];
-    for (int game = 0; game < 150 && !bad; game++) {
-        kifu_position_set_sfen(p, "startpos", NULL);
+    /* KIFU_PERFT_GAMES=n plays more games (a longer stress run by hand). */
+    const char *env = getenv("KIFU_PERFT_GAMES");
+    int games = env ? atoi(env) : 150;
+    for (int game = 0; game < games && !bad; game++) {
+        static const char *const starts[] = {
+            "startpos",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        };
+        kifu_position_set_sfen(p, starts[game % 3], NULL);
         for (int ply = 0; ply < 160 && !bad; ply++) {
             bad |= compare_moves(p, "random game");
             size_t n = kifu_position_legal_moves(p, ms, 600);
+            /* perft 1 counts without generating: it must agree with the list */
+            if (kifu_perft(p, 1) != n) {
+                char *sf = kifu_position_sfen(p, 1);
+                printf("  perft 1 = %llu, %zu legal moves: %s\n",
+                       (unsigned long long)kifu_perft(p, 1), n, sf);
+                kifu_free(sf);
+                bad = 1;
+            }
             if (!n)
                 break;
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -380,6 +396,88 @@ TEST(random_games_match_reference)
     kifu_position_free(p);
 }
 
+/* Random sparse positions, pieces crowded around the kings and pawns in both hands: the
+ * places where pins, evasions and 打ち歩詰め meet. Move lists and perft 2 must match the
+ * reference at each. */
+static unsigned rnd(uint64_t *seed)
+{
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(*seed >> 33);
+}
+#define RND() rnd(&seed)
+
+/* Does the side to move have a pawn drop refused as 打ち歩詰め here? */
+static int has_uchifuzume(kifu_position *p)
+{
+    kifu_move m = {0};
+    m.color = (uint8_t)kifu_position_side(p);
+    m.piece = KIFU_FU;
+    m.promote = -1;
+    for (int x = 1; x <= 9; x++)
+        for (int y = 1; y <= 9; y++) {
+            const char *r = NULL;
+            m.to_x = (uint8_t)x, m.to_y = (uint8_t)y;
+            if (!kifu_position_is_legal(p, &m, &r) && r && strstr(r, "打ち歩詰め"))
+                return 1;
+        }
+    return 0;
+}
+
+TEST(random_positions_match_reference)
+{
+    uint64_t seed = 987654321;
+    kifu_position *p = kifu_position_new();
+    int bad = 0, tried = 0, uchi = 0;
+    const char *env = getenv("KIFU_PERFT_POSITIONS");
+    int want = env ? atoi(env) : 400;
+    for (int iter = 0; tried < want && iter < want * 20 && !bad; iter++) {
+        kifu_board b;
+        memset(&b, 0, sizeof b);
+        int wk = (int)(RND() % 81), bk = (int)(RND() % 81);
+        if (wk == bk)
+            continue;
+        b.sq[wk] = KIFU_OU | 16;
+        if (RND() % 8)
+            b.sq[bk] = KIFU_OU; /* sometimes black has no king (tsume) */
+        int n = 3 + (int)(RND() % 8);
+        for (int i = 0; i < n; i++) {
+            /* near the white king most of the time */
+            int x = (wk / 9 + 1) + (int)(RND() % 5) - 2, y = (wk % 9 + 1) + (int)(RND() % 5) - 2;
+            if (RND() % 4 == 0)
+                x = 1 + (int)(RND() % 9), y = 1 + (int)(RND() % 9);
+            if (x < 1 || x > 9 || y < 1 || y > 9 || b.sq[KIFU_SQ(x, y)])
+                continue;
+            static const int kinds[] = {1, 1, 2, 3, 4, 5, 6, 7, 7, 9, 13, 14};
+            b.sq[KIFU_SQ(x, y)] = (uint8_t)(kinds[RND() % 12] | (RND() % 3 == 0 ? 16 : 0));
+        }
+        b.hands[0][KIFU_FU] = (uint8_t)(1 + RND() % 2);
+        b.hands[1][KIFU_FU] = (uint8_t)(RND() % 2);
+        if (RND() % 2)
+            b.hands[0][1 + RND() % 7]++;
+        b.color = (uint8_t)(RND() % 4 == 0);
+        if (kifu_position_set_board(p, &b, NULL) < 0)
+            continue; /* dead pieces, 二歩, the side not to move in check: skip */
+        tried++;
+        uchi += has_uchifuzume(p);
+        bad |= compare_moves(p, "random position");
+        if (!bad) {
+            kifu_position_board(p, &b);
+            unsigned long long e = kifu_perft(p, 2), r = ref_perft(&b, 2);
+            if (e != r) {
+                char *sf = kifu_position_sfen(p, 1);
+                printf("  perft 2 %llu, reference %llu: %s\n", e, r, sf);
+                kifu_free(sf);
+                bad = 1;
+            }
+        }
+    }
+    CHECK_INT(tried, want);
+    CHECK(!bad);
+    printf("  %d random positions, %d with a pawn drop refused as 打ち歩詰め\n", tried, uchi);
+    CHECK(uchi > 0); /* the rule was exercised */
+    kifu_position_free(p);
+}
+
 /* `test_perft --ref SFEN DEPTH` prints the reference's counts (to write tests/perft). */
 int main(int argc, char **argv)
 {
@@ -400,5 +498,6 @@ int main(int argc, char **argv)
     RUN(own_positions);
     RUN(same_moves_as_reference_on_files);
     RUN(random_games_match_reference);
+    RUN(random_positions_match_reference);
     return t_finish();
 }
