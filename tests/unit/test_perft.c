@@ -2,7 +2,7 @@
  * a deliberately simple reference generator written here: a mailbox, every piece's steps
  * spelled out, legality by playing the move and scanning every enemy piece for an attack
  * on the king, 打ち歩詰め by trying every reply. It shares no code with src/rules. */
-#include <dirent.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -478,6 +478,44 @@ TEST(random_positions_match_reference)
     kifu_position_free(p);
 }
 
+/* Run the kifu tool; its stdout into out, the exit code returned. */
+static int run_cli(const char *args, char *out, size_t cap)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", KIFU_CLI_PATH, args);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(cli_perft)
+{
+    static char out[8192];
+    CHECK_INT(run_cli("perft startpos 2", out, sizeof out), 0);
+    CHECK_STR(out, "900\n");
+    CHECK_INT(run_cli("perft 'position startpos moves 7g7f' 1", out, sizeof out), 0);
+    CHECK_STR(out, "30\n");
+    CHECK_INT(run_cli("perft --divide startpos 2", out, sizeof out), 0);
+    CHECK(strstr(out, "7g7f: 30\n") != NULL);
+    CHECK(strstr(out, "\n900\n") != NULL);
+    int lines = 0;
+    for (char *c = out; *c; c++)
+        lines += *c == '\n';
+    CHECK_INT(lines, 31);
+    CHECK_INT(run_cli("perft --help", out, sizeof out), 0);
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_INT(run_cli("perft", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft startpos", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft startpos x", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft --bogus startpos 1", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft 'lnsgkgsnl/9 b - 1' 1", out, sizeof out), 1);
+    CHECK_STR(out, "");
+}
+
 /* `test_perft --ref SFEN DEPTH` prints the reference's counts (to write tests/perft). */
 int main(int argc, char **argv)
 {
@@ -499,5 +537,6 @@ int main(int argc, char **argv)
     RUN(same_moves_as_reference_on_files);
     RUN(random_games_match_reference);
     RUN(random_positions_match_reference);
+    RUN(cli_perft);
     return t_finish();
 }
