@@ -35,19 +35,31 @@ bench:
 	@cmake --build build-bench -j $(JOBS)
 	./build-bench/kifu_bench $(BENCH_ARGS)
 
+# Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
+# fuzz/dict/<name>.dict; new inputs go to build-fuzz/corpus/, crashes to
+# build-fuzz/findings/. Fails when any target found something.
 FUZZ_SECONDS ?= 60
 fuzz:
 	@scripts/deps.sh fuzz
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
 	@cmake --build build-fuzz -j $(JOBS)
-	@for t in build-fuzz/fuzz/fuzz_*; do \
+	@mkdir -p build-fuzz/findings; touch build-fuzz/.fuzz-start; found=0; \
+	for t in build-fuzz/fuzz/fuzz_*; do \
 		case $$t in *_replay) continue;; esac; \
-		name=$$(basename $$t); mkdir -p build-fuzz/corpus/$$name; \
+		[ -x $$t ] || continue; \
+		name=$$(basename $$t); short=$${name#fuzz_}; mkdir -p build-fuzz/corpus/$$name; \
+		dict=; [ -f fuzz/dict/$$short.dict ] && dict=-dict=fuzz/dict/$$short.dict; \
+		seeds=; [ -d fuzz/corpus/$$short ] && seeds=fuzz/corpus/$$short; \
 		echo "== $$name ($(FUZZ_SECONDS) s)"; \
-		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
-			-dict=fuzz/dict/$${name#fuzz_}.dict build-fuzz/corpus/$$name fuzz/corpus/$${name#fuzz_} 2>&1 \
-			| grep -E 'stat::number_of_executed_units|ERROR|SUMMARY' || true; \
-	done
+		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
+			-artifact_prefix=build-fuzz/findings/$$name- $$dict build-fuzz/corpus/$$name $$seeds \
+			> build-fuzz/$$name.log 2>&1; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY' build-fuzz/$$name.log || true; \
+		n=$$(find build-fuzz/findings -name "$$name-*" -newer build-fuzz/.fuzz-start | wc -l); \
+		if [ "$$n" -gt 0 ]; then found=1; echo "   $$n finding(s): build-fuzz/findings/$$name-* (log: build-fuzz/$$name.log)"; \
+		else echo "   no findings"; fi; \
+	done; \
+	if [ $$found -ne 0 ]; then echo "fuzz: findings in build-fuzz/findings/ (replay: build-fuzz/fuzz/<target>_replay FILE)"; exit 1; fi
 
 format:
 	clang-format -i include/*.h src/*.[ch] src/*/*.[ch] cli/*.[ch] tests/unit/*.[ch] bench/*.c fuzz/*.c

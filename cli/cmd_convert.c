@@ -1,18 +1,705 @@
-/* cmd_convert.c: not written yet. */
+/* cmd_convert.c: `kifu convert` (read, normalize, write another format) and
+ * `kifu validate` (read and normalize only), over files, directories and stdin. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "progress.h"
+
+/* A progress bar appears from this many inputs on (and only on a terminal). */
+#define PROGRESS_MIN 8
+/* Directories deeper than this are not entered (a guard against symlink loops). */
+#define MAX_DEPTH 32
+
+static const char convert_usage[] =
+    "usage: kifu convert [options] FILE|DIR|- ...\n"
+    "\n"
+    "Read shogi records, check every move, and write them in another format.\n"
+    "The input format comes from the file extension, else from the content.\n"
+    "Directories are searched recursively for files with known extensions\n"
+    "(.kif .kifu .ki2 .ki2u .csa .jkf .json .sfen .usi .sfenlist).\n"
+    "\n"
+    "options:\n"
+    "  -f, --from FMT        input format (default: by extension, then content)\n"
+    "  -t, --to FMT          output format (default: from -o's extension, else jkf)\n"
+    "                        FMT: jkf csa kif kifu ki2 ki2u sfen sfenlist\n"
+    "  -o, --output OUT      write to OUT ('-': standard output); one input only,\n"
+    "                        except '-o -', which concatenates every output\n"
+    "      --out-dir DIR     write DIR/NAME.<ext of FMT>, keeping the relative path of\n"
+    "                        files found in a directory argument\n"
+    "      --pretty          indent JKF output\n"
+    "      --csa-v3          write CSA V3.0 (default V2.2)\n"
+    "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
+    "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
+    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --lenient         write the output even when a move is illegal (the moves\n"
+    "                        after it stay as the file gave them); the error is\n"
+    "                        still printed and the exit code still says it\n"
+    "  -q, --quiet           print errors only\n"
+    "  -v, --verbose         print a line per output and the summary\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "With one input and no -o/--out-dir the output goes to standard output. Several\n"
+    "inputs or a directory need --out-dir (or -o -). A CSA file holding several games\n"
+    "('/' lines) gives NAME-1.EXT, NAME-2.EXT ... (with -o OUT: OUT's name plus -1, -2\n"
+    "...); on standard output the games follow one another, each ending in a newline.\n"
+    "Files are written atomically (a temporary file renamed over the target).\n"
+    "A summary line 'converted N, failed N' goes to stderr with -v or several inputs.\n"
+    "Exit status: 0 all converted, 1 a bad input, 2 usage, 3 a read/write failure.\n"
+    "\n"
+    "examples:\n"
+    "  kifu convert game.kif > game.jkf\n"
+    "  kifu convert -t csa -o game.csa game.kif\n"
+    "  kifu convert -t kifu --out-dir out/ records/\n"
+    "  cat game.csa | kifu convert -f csa -t kif - > game.kif\n";
+
+static const char validate_usage[] =
+    "usage: kifu validate [options] FILE|DIR|- ...\n"
+    "\n"
+    "Read each record and check every move with the rules; print what is wrong.\n"
+    "Directories are searched recursively for files with known extensions.\n"
+    "\n"
+    "options:\n"
+    "  -f, --from FMT        input format (default: by extension, then content)\n"
+    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "  -q, --quiet           no summary line\n"
+    "  -v, --verbose         an OK line for every valid file, and the summary\n"
+    "  -h, --help            this text\n"
+    "\n"
+    "Exit status: 0 all valid, 1 a record is invalid, 2 usage, 3 a file could not\n"
+    "be read.\n"
+    "\n"
+    "example:\n"
+    "  kifu validate -v records/\n";
+
+typedef struct input {
+    char *path; /* as given or found; "-" is stdin */
+    char *rel;  /* name relative to its directory argument, for --out-dir */
+} input;
+
+typedef struct inputs {
+    input *v;
+    size_t n, cap;
+    int dirs; /* a directory was named */
+} inputs;
+
+typedef struct opts {
+    int validate;
+    int from, to, in_enc, out_enc;
+    unsigned wflags;
+    int lenient, quiet, verbose;
+    const char *out, *out_dir;
+} opts;
+
+typedef struct run {
+    const opts *o;
+    cli_progress bar;
+    size_t done, failed, games;
+    int status;              /* the worst exit code so far */
+    const char *warn_source; /* file the writer warnings are about */
+    int stdout_used;
+} run;
+
+static void worse(run *r, int code)
+{
+    if (code > r->status)
+        r->status = code;
+}
+
+static char *join(const char *a, const char *sep, const char *b)
+{
+    size_t na = strlen(a), ns = strlen(sep), nb = strlen(b);
+    char *s = malloc(na + ns + nb + 1);
+    if (s) {
+        memcpy(s, a, na);
+        memcpy(s + na, sep, ns);
+        memcpy(s + na + ns, b, nb + 1);
+    }
+    return s;
+}
+
+static int push(inputs *in, const char *path, const char *rel)
+{
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? in->cap * 2 : 16;
+        input *v = realloc(in->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        in->v = v;
+        in->cap = cap;
+    }
+    input *e = &in->v[in->n];
+    e->path = strdup(path);
+    e->rel = strdup(rel);
+    if (!e->path || !e->rel) {
+        free(e->path);
+        free(e->rel);
+        return -1;
+    }
+    in->n++;
+    return 0;
+}
+
+static void inputs_free(inputs *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        free(in->v[i].path);
+        free(in->v[i].rel);
+    }
+    free(in->v);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the record files under dir, in name order so runs are reproducible. Hidden entries
+ * are skipped. rel is dir's path relative to the directory argument ("" at the top). */
+static int add_dir(inputs *in, const char *dir, const char *rel, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
+        return EXIT_IO;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = EXIT_OK;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                rc = EXIT_INTERNAL;
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = EXIT_INTERNAL;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == EXIT_INTERNAL)
+            break;
+        char *path = join(dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+        char *sub = *rel ? join(rel, "/", names[i]) : strdup(names[i]);
+        struct stat st;
+        if (!path || !sub) {
+            rc = EXIT_INTERNAL;
+        } else if (stat(path, &st) != 0) {
+            fprintf(stderr, "kifu: %s: %s\n", path, strerror(errno));
+            rc = rc > EXIT_IO ? rc : EXIT_IO;
+        } else if (S_ISDIR(st.st_mode)) {
+            if (depth < MAX_DEPTH) {
+                int r = add_dir(in, path, sub, depth + 1);
+                rc = r > rc ? r : rc;
+            }
+        } else if (S_ISREG(st.st_mode) &&
+                   kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
+            if (push(in, path, sub))
+                rc = EXIT_INTERNAL;
+        }
+        free(path);
+        free(sub);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (rc == EXIT_INTERNAL)
+        fprintf(stderr, "kifu: out of memory\n");
+    return rc;
+}
+
+static int add_arg(inputs *in, const char *arg)
+{
+    struct stat st;
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+        in->dirs = 1;
+        return add_dir(in, arg, "", 0);
+    }
+    /* A named file is taken whatever its extension; a missing one fails when read. */
+    const char *slash = strrchr(arg, '/');
+    if (push(in, arg, strcmp(arg, "-") == 0 ? "stdin" : slash ? slash + 1 : arg)) {
+        fprintf(stderr, "kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+
+/* Whole file or stdin into new memory (free()). NULL with a message printed. */
+static char *slurp(const char *path, size_t *len)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    FILE *f = is_stdin ? stdin : fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, "kifu: %s: cannot open: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap)
+            break;
+        char *nb = realloc(buf, cap *= 2);
+        if (!nb)
+            free(buf);
+        buf = nb;
+    }
+    int failed = ferror(f);
+    int saved = errno;
+    if (!is_stdin)
+        fclose(f);
+    if (!buf || failed) {
+        fprintf(stderr, "kifu: %s: %s\n", is_stdin ? "standard input" : path,
+                buf ? strerror(saved) : "out of memory");
+        free(buf);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+static void report(run *r, const kifu_error *e)
+{
+    cli_progress_clear(&r->bar);
+    cli_print_error(e);
+}
+
+static void on_warn(void *ctx, const char *message)
+{
+    run *r = ctx;
+    if (r->o->quiet)
+        return;
+    cli_progress_clear(&r->bar);
+    fprintf(stderr, "kifu: %s: warning: %s\n", r->warn_source, message);
+}
+
+static const char *display(const input *in)
+{
+    return strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
+}
+
+/* Moves on the main line (what a reader of the summary expects "moves" to mean). */
+static size_t main_line_moves(const kifu_record *rec)
+{
+    size_t n = 0;
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(rec)); nd;
+         nd = kifu_node_next(nd))
+        n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
+    return n;
+}
+
+/* mkdir -p of the directory part of path. */
+static int make_parents(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return -1;
+    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
+        *s = 0;
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            fprintf(stderr, "kifu: %s: cannot create directory: %s\n", p,
+                    strerror(errno));
+            free(p);
+            return -1;
+        }
+        *s = '/';
+    }
+    free(p);
+    return 0;
+}
+
+/* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
+ * New string. *oom is set when memory ran out. */
+static char *destination(const opts *o, const input *in, size_t k, size_t count, int *oom)
+{
+    *oom = 0;
+    const char *base = NULL, *ext = NULL;
+    char *stem = NULL;
+    if (o->out_dir) {
+        stem = strdup(in->rel);
+        ext = kifu_format_name(o->to);
+    } else if (o->out && strcmp(o->out, "-") != 0) {
+        if (count == 1) {
+            char *p = strdup(o->out);
+            *oom = !p;
+            return p;
+        }
+        stem = strdup(o->out);
+        const char *slash = strrchr(o->out, '/');
+        const char *dot = strrchr(slash ? slash : o->out, '.');
+        ext = dot && dot[1] ? dot + 1 : NULL;
+    } else {
+        return NULL;
+    }
+    if (!stem) {
+        *oom = 1;
+        return NULL;
+    }
+    /* Drop the old extension (not a leading dot of a hidden name). */
+    char *slash = strrchr(stem, '/');
+    char *dot = strrchr(slash ? slash + 1 : stem, '.');
+    if (dot && dot != (slash ? slash + 1 : stem))
+        *dot = 0;
+    base = o->out_dir ? o->out_dir : "";
+    size_t need = strlen(base) + strlen(stem) + (ext ? strlen(ext) : 0) + 32;
+    char *path = malloc(need);
+    if (!path) {
+        free(stem);
+        *oom = 1;
+        return NULL;
+    }
+    const char *sep = *base && base[strlen(base) - 1] != '/' ? "/" : "";
+    char num[24] = "";
+    if (count > 1)
+        snprintf(num, sizeof num, "-%zu", k);
+    snprintf(path, need, "%s%s%s%s%s%s", base, sep, stem, num, ext ? "." : "",
+             ext ? ext : "");
+    free(stem);
+    return path;
+}
+
+/* Writes one normalized record; 0, or an exit code. */
+static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_t count)
+{
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, r};
+    kifu_error e;
+    kifu_error_clear(&e);
+    size_t len;
+    r->warn_source = display(in);
+    char *bytes = kifu_write(rec, &wo, &len, &e);
+    if (!bytes) {
+        snprintf(e.source, sizeof e.source, "%s", display(in));
+        report(r, &e);
+        return cli_exit_code(e.code);
+    }
+    int oom;
+    char *dest = destination(o, in, k, count, &oom);
+    int rc = EXIT_OK;
+    /* The bar stays up while files are written; output to the terminal clears it. */
+    if (!dest)
+        cli_progress_clear(&r->bar);
+    if (oom) {
+        fprintf(stderr, "kifu: out of memory\n");
+        rc = EXIT_INTERNAL;
+    } else if (dest && o->out_dir && make_parents(dest)) {
+        rc = EXIT_IO;
+    } else if (cli_write_file(dest, bytes, len)) {
+        rc = EXIT_IO;
+    } else if (!dest && len && bytes[len - 1] != '\n' && cli_write_file(NULL, "\n", 1)) {
+        /* On stdout every output ends a line, so concatenated outputs stay apart. */
+        rc = EXIT_IO;
+    }
+    if (rc == EXIT_OK && o->verbose) {
+        cli_progress_clear(&r->bar);
+        fprintf(stderr, "kifu: %s", display(in));
+        if (count > 1)
+            fprintf(stderr, " (game %zu)", k);
+        fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>",
+                main_line_moves(rec));
+    }
+    free(dest);
+    kifu_free(bytes);
+    return rc;
+}
+
+/* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
+ * the exit code of what went wrong. */
+static int process(run *r, const input *in)
+{
+    const opts *o = r->o;
+    size_t len;
+    char *data = slurp(in->path, &len);
+    if (!data)
+        return EXIT_IO;
+    const char *src = display(in);
+    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE, src};
+    kifu_error e;
+    kifu_error_clear(&e);
+    kifu_record **recs = NULL;
+    size_t count = 0;
+    if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
+        report(r, &e);
+        free(data);
+        return cli_exit_code(e.code);
+    }
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < count; k++) {
+        kifu_error_clear(&e);
+        int bad = kifu_normalize(recs[k], 0, &e) != 0;
+        if (bad) {
+            if (count > 1)
+                snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
+            else if (!e.source[0])
+                snprintf(e.source, sizeof e.source, "%s", src);
+            report(r, &e);
+            int code = cli_exit_code(e.code);
+            rc = code > rc ? code : rc;
+            if (o->validate || !o->lenient)
+                continue;
+            /* Lenient: read again and let the normalizer go on past the bad move, so the
+             * other branches are normalized too. If that fails, write what we have. */
+            ro.flags = KIFU_READ_LENIENT;
+            kifu_record **again = NULL;
+            size_t n2 = 0;
+            if (kifu_read_all(data, len, &ro, &again, &n2, NULL) == 0) {
+                if (n2 == count) {
+                    kifu_record *t = recs[k];
+                    recs[k] = again[k];
+                    again[k] = t;
+                }
+                for (size_t i = 0; i < n2; i++)
+                    kifu_record_free(again[i]);
+                kifu_free(again);
+            }
+            ro.flags = KIFU_READ_NO_NORMALIZE;
+        }
+        r->games++;
+        if (o->validate) {
+            if (o->verbose && !bad) {
+                cli_progress_clear(&r->bar);
+                printf("%s", src);
+                if (count > 1)
+                    printf(" (game %zu)", k + 1);
+                printf(": OK (%zu moves)\n", main_line_moves(recs[k]));
+            }
+            continue;
+        }
+        int w = emit(r, in, recs[k], k + 1, count);
+        rc = w > rc ? w : rc;
+    }
+    for (size_t k = 0; k < count; k++)
+        kifu_record_free(recs[k]);
+    kifu_free(recs);
+    free(data);
+    return rc;
+}
+
+static int parse_format(const char *s, int *out)
+{
+    int f = kifu_format_from_name(s);
+    if (f == KIFU_FMT_AUTO && strcmp(s, "auto") != 0) {
+        fprintf(stderr,
+                "kifu: unknown format '%s' (jkf csa kif kifu ki2 ki2u sfen sfenlist)\n",
+                s);
+        return -1;
+    }
+    *out = f;
+    return 0;
+}
+
+static int parse_encoding(const char *s, int *out)
+{
+    static const struct {
+        const char *name;
+        int enc;
+    } names[] = {
+        {"auto", KIFU_ENC_AUTO},       {"utf-8", KIFU_ENC_UTF8},
+        {"utf8", KIFU_ENC_UTF8},       {"cp932", KIFU_ENC_CP932},
+        {"sjis", KIFU_ENC_CP932},      {"shift_jis", KIFU_ENC_CP932},
+        {"shift-jis", KIFU_ENC_CP932}, {"windows-31j", KIFU_ENC_CP932},
+        {"euc-jp", KIFU_ENC_EUCJP},    {"eucjp", KIFU_ENC_EUCJP},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *a = s, *b = names[i].name;
+        while (*a && *b && (*a | 0x20) == *b)
+            a++, b++;
+        if (!*a && !*b) {
+            *out = names[i].enc;
+            return 0;
+        }
+    }
+    fprintf(stderr, "kifu: unknown encoding '%s' (utf-8 cp932 euc-jp)\n", s);
+    return -1;
+}
+
+/* Matches argv[*i] against a short option ("-o", also "-oVALUE") or a long one ("--out",
+ * also "--out=VALUE") that takes a value. Returns the value (advancing *i past a separate
+ * one), NULL when it does not match; *missing is set when the value is absent. */
+static const char *valued(int argc, char **argv, int *i, const char *s, const char *l,
+                          int *missing)
+{
+    const char *a = argv[*i];
+    size_t ln = strlen(l);
+    if (s && strncmp(a, s, 2) == 0 && a[2])
+        return a + 2;
+    if (strncmp(a, l, ln) == 0 && a[ln] == '=')
+        return a + ln + 1;
+    if ((s && strcmp(a, s) == 0) || strcmp(a, l) == 0) {
+        if (*i + 1 >= argc) {
+            fprintf(stderr, "kifu: %s needs a value\n", a);
+            *missing = 1;
+            return NULL;
+        }
+        return argv[++*i];
+    }
+    return NULL;
+}
+
+static int usage_error(const char *cmd)
+{
+    fprintf(stderr, "kifu: see 'kifu %s --help'\n", cmd);
+    return EXIT_USAGE;
+}
+
+static int run_command(int argc, char **argv, int validate)
+{
+    const char *cmd = validate ? "validate" : "convert";
+    if (cli_wants_help(argc, argv)) {
+        fputs(validate ? validate_usage : convert_usage, stdout);
+        return EXIT_OK;
+    }
+    opts o = {0};
+    o.validate = validate;
+    o.to = KIFU_FMT_AUTO;
+    const char *to_name = NULL;
+    char **files = malloc((size_t)argc * sizeof *files);
+    int nfiles = 0;
+    if (!files) {
+        fprintf(stderr, "kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    int status = EXIT_OK, only_files = 0;
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        const char *a = argv[i], *v;
+        int missing = 0;
+        if (only_files || a[0] != '-' || !a[1]) {
+            files[nfiles++] = argv[i];
+        } else if (strcmp(a, "--") == 0) {
+            only_files = 1;
+        } else if ((v = valued(argc, argv, &i, "-f", "--from", &missing))) {
+            status = parse_format(v, &o.from) ? EXIT_USAGE : status;
+        } else if (!validate && (v = valued(argc, argv, &i, "-t", "--to", &missing))) {
+            to_name = v;
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, "-o", "--output", &missing))) {
+            o.out = v;
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, NULL, "--out-dir", &missing))) {
+            o.out_dir = v;
+        } else if (!validate &&
+                   (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
+            status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
+        } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
+            status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
+        } else if (missing) {
+            status = EXIT_USAGE;
+        } else if (!validate && strcmp(a, "--pretty") == 0) {
+            o.wflags |= KIFU_WRITE_PRETTY;
+        } else if (!validate && strcmp(a, "--csa-v3") == 0) {
+            o.wflags |= KIFU_WRITE_CSA_V3;
+        } else if (!validate && strcmp(a, "--lenient") == 0) {
+            o.lenient = 1;
+        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+            o.quiet = 1, o.verbose = 0;
+        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+            o.verbose = 1, o.quiet = 0;
+        } else {
+            fprintf(stderr, "kifu: %s: unknown option '%s'\n", cmd, a);
+            status = EXIT_USAGE;
+        }
+        if (missing)
+            status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && !validate) {
+        if (to_name) {
+            if (parse_format(to_name, &o.to)) {
+                status = EXIT_USAGE;
+            } else if (o.to == KIFU_FMT_AUTO) {
+                fprintf(stderr, "kifu: -t needs a format, not 'auto'\n");
+                status = EXIT_USAGE;
+            }
+        } else {
+            /* -o game.csa says what it wants; otherwise JKF. */
+            o.to = o.out ? kifu_format_from_path(o.out) : KIFU_FMT_AUTO;
+            if (o.to == KIFU_FMT_AUTO)
+                o.to = KIFU_FMT_JKF;
+        }
+        if (o.out && o.out_dir) {
+            fprintf(stderr, "kifu: -o and --out-dir exclude each other\n");
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == EXIT_OK && nfiles == 0) {
+        fprintf(stderr, "kifu: %s: no input (name files, directories, or - for stdin)\n",
+                cmd);
+        status = EXIT_USAGE;
+    }
+    if (status != EXIT_OK) {
+        free(files);
+        return status == EXIT_USAGE ? usage_error(cmd) : status;
+    }
+
+    inputs in = {0};
+    for (int i = 0; i < nfiles; i++) {
+        int rc = add_arg(&in, files[i]);
+        status = rc > status ? rc : status;
+    }
+    free(files);
+    if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
+        !(o.out && strcmp(o.out, "-") == 0)) {
+        fprintf(stderr,
+                "kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
+                "standard output)\n",
+                in.dirs ? "a directory was named" : "several inputs");
+        inputs_free(&in);
+        return usage_error(cmd);
+    }
+
+    run r = {0};
+    r.o = &o;
+    r.status = status;
+    double t0 = cli_now();
+    cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
+    for (size_t i = 0; i < in.n; i++) {
+        cli_progress_update(&r.bar, i, in.v[i].path);
+        int rc = process(&r, &in.v[i]);
+        if (rc) {
+            r.failed++;
+            worse(&r, rc);
+        } else {
+            r.done++;
+        }
+    }
+    cli_progress_end(&r.bar);
+    double secs = cli_now() - t0;
+    if (!o.quiet && (o.verbose || in.n > 1)) {
+        if (validate)
+            fprintf(stderr, "kifu: validated %zu, failed %zu (%zu games, %.2f s)\n",
+                    r.done, r.failed, r.games, secs);
+        else
+            fprintf(stderr, "kifu: converted %zu, failed %zu (%zu games, %.2f s)\n",
+                    r.done, r.failed, r.games, secs);
+    }
+    if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
+        fprintf(stderr, "kifu: %s: no record files found\n", cmd);
+    inputs_free(&in);
+    return r.status;
+}
 
 int cmd_convert(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "kifu: 'convert' is not implemented yet\n");
-    return EXIT_INTERNAL;
+    return run_command(argc, argv, 0);
 }
 
 int cmd_validate(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "kifu: 'validate' is not implemented yet\n");
-    return EXIT_INTERNAL;
+    return run_command(argc, argv, 1);
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -12,7 +13,8 @@ int cli_write_file(const char *path, const void *data, size_t len)
 {
     if (!path || strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-            fprintf(stderr, "kifu: cannot write to standard output: %s\n", strerror(errno));
+            fprintf(stderr, "kifu: cannot write to standard output: %s\n",
+                    strerror(errno));
             return -1;
         }
         return 0;
@@ -30,6 +32,18 @@ int cli_write_file(const char *path, const void *data, size_t len)
         free(tmp);
         return -1;
     }
+    /* mkstemp makes the file 0600: give it the mode of the file it replaces, or what a
+     * plain fopen would have given (0666 less the umask). */
+    struct stat st;
+    mode_t mode;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        mode = st.st_mode & 07777;
+    } else {
+        mode_t mask = umask(0);
+        umask(mask);
+        mode = 0666 & ~mask;
+    }
+    fchmod(fd, mode);
     FILE *f = fdopen(fd, "wb");
     int ok = f && fwrite(data, 1, len, f) == len;
     ok = f && fflush(f) == 0 && ok;

@@ -454,7 +454,10 @@ KIFU_EXPORT int kifu_player_forward(kifu_player *pl);
 KIFU_EXPORT int kifu_player_backward(kifu_player *pl);
 /** Go to ply n on the current line (clamped). Returns the ply reached. */
 KIFU_EXPORT int kifu_player_go(kifu_player *pl, int ply);
-/** Follow a path "ply,fork,fork..." or a comma list of child indices from the root. 0/-1. */
+/** Go to a path. "PLY[,C1,C2...]": ply PLY, taking child Ck at the k-th node with forks met
+ *  on the way from the root (0 = main line; 0 after the last choice): "12" is ply 12 of the
+ *  main line, "12,0,1" takes the first fork at the second branching point. "/I/J/K...":
+ *  child indices from the root, one per ply ("/" is the root). 0, or -1 (cursor unchanged). */
 KIFU_EXPORT int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err);
 /** Number of alternatives at the cursor's ply (siblings including the current node). */
 KIFU_EXPORT size_t kifu_player_fork_count(const kifu_player *pl);

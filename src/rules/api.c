@@ -206,6 +206,16 @@ int kifu_position_set_board(kifu_position *p, const kifu_board *b, kifu_error *e
     return 0;
 }
 
+int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_error *err)
+{
+    kifu__rules_init();
+    if (kifu__board_check_mode(b, NULL, NULL, 0, 1, err) < 0)
+        return -1;
+    kifu__pos_from_board(&p->pos, b);
+    p->len = 0;
+    return 0;
+}
+
 void kifu_position_board(const kifu_position *p, kifu_board *out)
 {
     kifu__pos_to_board(&p->pos, out);

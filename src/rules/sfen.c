@@ -33,6 +33,12 @@ static const char *side_name(int c) { return c ? "white" : "black"; }
 int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_off,
                       size_t hands_off, kifu_error *err)
 {
+    return kifu__board_check_mode(b, text, sq_off, hands_off, 0, err);
+}
+
+int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *sq_off,
+                           size_t hands_off, int loose, kifu_error *err)
+{
     char msg[160];
     int kings[2] = {0, 0}, total[9] = {0};
 #define BAD(sq, ...)                                                                         \
@@ -55,6 +61,8 @@ int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_of
         if (k == KING && ++kings[c] > 1)
             BAD(sq, "%s has two kings", side_name(c));
         total[kind_unpromoted(k)]++;
+        if (loose)
+            continue;
         int y = SQ_Y(sq), last = c ? 10 - y : y; /* rank counted from the color's far side */
         if ((k == PAWN || k == LANCE) && last == 1)
             BAD(sq, "%s %s on square %d%d can never move", side_name(c),
@@ -76,6 +84,8 @@ int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_of
         if (total[k] > max_count[k])
             BAD(-1, "%d pieces of kind %c on board and in hands, at most %d exist", total[k],
                 letters[k], max_count[k]);
+    if (loose)
+        return 0;
     /* The side that just moved cannot have left its king in check. */
     int o = b->color ^ 1;
     kpos p;

@@ -13,6 +13,11 @@
  * offset of the hands field. 0, or -1 with err. */
 int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_off,
                       size_t hands_off, kifu_error *err);
+/* The same with loose != 0: only what the engine needs to work (valid codes, one king per
+ * color, piece totals), not the rules of a reachable position: record start positions
+ * (puzzles, "nine pawns" games) may hold 二歩, dead pieces or an exposed king. */
+int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *sq_off,
+                           size_t hands_off, int loose, kifu_error *err);
 
 /* Parse "<board> <side> <hands> [<move number>]" at text + *at; on success *at is just
  * after the last field used and the board is checked. move_number gets 0 when absent. */

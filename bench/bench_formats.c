@@ -1,0 +1,442 @@
+/* bench_formats.c: CSA/KIF/KI2 -> JKF throughput over the generated corpus (read, decode,
+ * parse, normalize, write JKF; files already in memory), and the same conversion by the
+ * JavaScript peers json-kifu-format and tsshogi on a subset, for the ratio. */
+#include <dirent.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_formats.h"
+#include "kifu.h"
+
+typedef struct file {
+    char *path;
+    char *data;
+    size_t len;
+} file;
+
+typedef struct files {
+    file *v;
+    size_t n;
+    size_t bytes;
+} files;
+
+typedef struct result {
+    double median, mean, stdev; /* seconds per run */
+    size_t moves, failed;
+} result;
+
+static const struct {
+    const char *name;
+    int format;
+} sections[] = {{"csa", KIFU_FMT_CSA}, {"kif", KIFU_FMT_KIF}, {"ki2", KIFU_FMT_KI2}};
+
+double bench_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const file *)a)->path, ((const file *)b)->path);
+}
+
+static void files_free(files *fs)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        free(fs->v[i].path);
+        free(fs->v[i].data);
+    }
+    free(fs->v);
+    memset(fs, 0, sizeof *fs);
+}
+
+/* Every file of a corpus directory, in name order, read into memory. */
+static int load(const char *dir, files *fs)
+{
+    memset(fs, 0, sizeof *fs);
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "kifu_bench: %s: cannot open\n", dir);
+        return -1;
+    }
+    size_t cap = 0;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (fs->n == cap) {
+            file *v = realloc(fs->v, (cap = cap ? cap * 2 : 1024) * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            fs->v = v;
+        }
+        size_t plen = strlen(dir) + strlen(de->d_name) + 2;
+        file *f = &fs->v[fs->n];
+        memset(f, 0, sizeof *f);
+        if (!(f->path = malloc(plen))) {
+            rc = -1;
+            break;
+        }
+        fs->n++;
+        snprintf(f->path, plen, "%s/%s", dir, de->d_name);
+    }
+    closedir(d);
+    if (fs->n)
+        qsort(fs->v, fs->n, sizeof *fs->v, by_path);
+    for (size_t i = 0; rc == 0 && i < fs->n; i++) {
+        file *f = &fs->v[i];
+        FILE *in = fopen(f->path, "rb");
+        struct stat st;
+        if (!in || fstat(fileno(in), &st) != 0 ||
+            !(f->data = malloc((size_t)st.st_size + 1)) ||
+            fread(f->data, 1, (size_t)st.st_size, in) != (size_t)st.st_size) {
+            fprintf(stderr, "kifu_bench: %s: cannot read\n", f->path);
+            rc = -1;
+        }
+        if (in)
+            fclose(in);
+        f->len = (size_t)st.st_size;
+        fs->bytes += f->len;
+    }
+    if (rc)
+        files_free(fs);
+    return rc;
+}
+
+static size_t moves_of(const kifu_record *r)
+{
+    size_t n = 0;
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd;
+         nd = kifu_node_next(nd))
+        n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
+    return n;
+}
+
+/* One pass: read (format from the name, encoding detected, as `kifu convert` does),
+ * normalize, write JKF. Counts moves when asked. Returns the number of failures. */
+static size_t pass(const files *fs, size_t count, size_t *moves, const char **first_error,
+                   char *errbuf, size_t cap)
+{
+    size_t failed = 0;
+    kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, NULL, NULL};
+    for (size_t i = 0; i < count; i++) {
+        kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, fs->v[i].path};
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(fs->v[i].data, fs->v[i].len, &ro, &err);
+        char *out = r ? kifu_write(r, &wo, NULL, &err) : NULL;
+        if (!out) {
+            if (!failed && first_error) {
+                kifu_error_format(&err, errbuf, cap);
+                *first_error = errbuf;
+            }
+            failed++;
+        } else if (moves) {
+            *moves += moves_of(r);
+        }
+        kifu_free(out);
+        kifu_record_free(r);
+    }
+    return failed;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Square root by Newton's method: saves linking libm for one call. */
+static double root(double x)
+{
+    if (x <= 0)
+        return 0;
+    double r = x > 1 ? x : 1;
+    for (int i = 0; i < 64; i++)
+        r = (r + x / r) / 2;
+    return r;
+}
+
+static void stats(double *t, int n, result *res)
+{
+    double sum = 0, sq = 0;
+    for (int i = 0; i < n; i++)
+        sum += t[i];
+    res->mean = sum / n;
+    for (int i = 0; i < n; i++)
+        sq += (t[i] - res->mean) * (t[i] - res->mean);
+    res->stdev = n > 1 ? root(sq / (n - 1)) : 0;
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    res->median = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/* Times `runs` passes over the first `count` files (after one untimed pass that counts
+ * moves and warms the caches). */
+static int measure(const files *fs, size_t count, int runs, result *res)
+{
+    memset(res, 0, sizeof *res);
+    char errbuf[1024];
+    const char *first = NULL;
+    res->failed = pass(fs, count, &res->moves, &first, errbuf, sizeof errbuf);
+    if (res->failed)
+        printf("  %zu of %zu files failed; first: %s\n", res->failed, count, first);
+    if (res->failed == count)
+        return -1;
+    double *t = malloc((size_t)runs * sizeof *t);
+    if (!t)
+        return -1;
+    for (int i = 0; i < runs; i++) {
+        double t0 = bench_now();
+        pass(fs, count, NULL, NULL, NULL, 0);
+        t[i] = bench_now() - t0;
+    }
+    stats(t, runs, res);
+    free(t);
+    return 0;
+}
+
+static void human(double v, char *buf, size_t cap)
+{
+    if (v >= 1e6)
+        snprintf(buf, cap, "%.2fM", v / 1e6);
+    else if (v >= 1e3)
+        snprintf(buf, cap, "%.1fk", v / 1e3);
+    else
+        snprintf(buf, cap, "%.0f", v);
+}
+
+static void print_result(const char *label, size_t nfiles, size_t bytes, const result *r,
+                         int runs)
+{
+    char mv[32], mps[32];
+    human((double)r->moves, mv, sizeof mv);
+    human((double)r->moves / r->median, mps, sizeof mps);
+    printf("%-26s %6zu files %7.2f MB %8s moves | %d runs: mean %.3f s, median %.3f s, "
+           "stdev %.3f s | %7.1f MB/s %9s moves/s\n",
+           label, nfiles, (double)bytes / 1e6, mv, runs, r->mean, r->median, r->stdev,
+           (double)bytes / 1e6 / r->median, mps);
+}
+
+/* ---- peers ------------------------------------------------------------------------- */
+
+static int have_node(void)
+{
+    return system("node --version >/dev/null 2>&1") == 0;
+}
+
+static int file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+/* npm install of bench/peers/package.json into <dir>/peers (the registry is the only
+ * network it needs). 0 when the packages are there. */
+static int install_peers(const bench_opts *o, char *moddir, size_t cap)
+{
+    char cmd[16384], probe[4400], probe2[4400];
+    if (snprintf(moddir, cap, "%s/peers", o->dir) >= (int)cap)
+        return -1;
+    snprintf(probe, sizeof probe, "%s/node_modules/tsshogi/package.json", moddir);
+    snprintf(probe2, sizeof probe2, "%s/node_modules/json-kifu-format/package.json",
+             moddir);
+    if (file_exists(probe) && file_exists(probe2))
+        return 0;
+    printf("installing the peers from the npm registry into %s ...\n", moddir);
+    fflush(stdout);
+    if (snprintf(
+            cmd, sizeof cmd,
+            "mkdir -p '%s' && cp '%s/package.json' '%s/' && npm install --prefix '%s' "
+            "--no-audit --no-fund --loglevel=error >'%s/npm.log' 2>&1",
+            moddir, o->peers_src, moddir, moddir, moddir) >= (int)sizeof cmd ||
+        system(cmd) != 0) {
+        printf("  npm install failed (see %s/npm.log)\n", moddir);
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct peer_result {
+    char name[64];
+    double median;
+    size_t failed;
+    int ok;
+} peer_result;
+
+/* Runs convert.js on the list; fills up to `cap` peer results. Returns how many. */
+static int run_peers(const bench_opts *o, const char *moddir, const char *fmt,
+                     const char *list, peer_result *out, int cap)
+{
+    char cmd[16384];
+    if (snprintf(cmd, sizeof cmd, "node '%s/convert.js' '%s' %s %d '%s'", o->peers_src,
+                 moddir, fmt, o->peer_runs, list) >= (int)sizeof cmd)
+        return 0;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return 0;
+    char line[8192];
+    int n = 0;
+    while (n < cap && fgets(line, sizeof line, p)) {
+        json_error_t je;
+        json_t *j = json_loads(line, 0, &je);
+        if (!j)
+            continue;
+        peer_result *r = &out[n];
+        memset(r, 0, sizeof *r);
+        const char *name = json_string_value(json_object_get(j, "peer"));
+        snprintf(r->name, sizeof r->name, "%s", name ? name : "?");
+        r->failed = (size_t)json_integer_value(json_object_get(j, "failed"));
+        json_t *secs = json_object_get(j, "seconds");
+        size_t k = json_array_size(secs);
+        const char *error = json_string_value(json_object_get(j, "error"));
+        if (k > 0) {
+            double *t = malloc(k * sizeof *t);
+            if (t) {
+                for (size_t i = 0; i < k; i++)
+                    t[i] = json_real_value(json_array_get(secs, i));
+                result res;
+                stats(t, (int)k, &res);
+                r->median = res.median;
+                r->ok = r->median > 0;
+                free(t);
+            }
+        }
+        if (error)
+            printf("  %s on %s: %s%s\n", r->name, fmt, r->ok ? "some files failed: " : "",
+                   error);
+        json_decref(j);
+        n++;
+    }
+    pclose(p);
+    return n;
+}
+
+/* Ours and the peers on the same subset of `fs` (its first peer_mb megabytes). */
+static void compare(const bench_opts *o, const char *moddir, const char *fmt,
+                    const files *fs, double *worst_ratio)
+{
+    size_t count = 0, bytes = 0;
+    while (count < fs->n && (double)bytes < o->peer_mb * 1e6)
+        bytes += fs->v[count++].len;
+    char list[4200];
+    snprintf(list, sizeof list, "%s/list-%s.txt", moddir, fmt);
+    char cwd[4096] = "";
+    if (!getcwd(cwd, sizeof cwd))
+        cwd[0] = 0;
+    FILE *f = fopen(list, "w");
+    if (!f) {
+        printf("  cannot write %s: peers skipped\n", list);
+        return;
+    }
+    for (size_t i = 0; i < count; i++) {
+        /* Absolute paths, so the list does not depend on node's working directory. */
+        if (fs->v[i].path[0] != '/' && cwd[0])
+            fprintf(f, "%s/%s\n", cwd, fs->v[i].path);
+        else
+            fprintf(f, "%s\n", fs->v[i].path);
+    }
+    fclose(f);
+    result ours;
+    if (measure(fs, count, o->runs, &ours))
+        return;
+    char label[128];
+    snprintf(label, sizeof label, "kifu %s->jkf (subset)", fmt);
+    print_result(label, count, bytes, &ours, o->runs);
+    peer_result peers[4];
+    int n = run_peers(o, moddir, fmt, list, peers, 4);
+    double best = 0; /* the faster peer's time per byte is the one we must beat */
+    const char *best_name = NULL;
+    for (int i = 0; i < n; i++) {
+        if (!peers[i].ok) {
+            printf("%-26s skipped (it could not run)\n", peers[i].name);
+            continue;
+        }
+        result pr = {peers[i].median, peers[i].median, 0, ours.moves, peers[i].failed};
+        snprintf(label, sizeof label, "%.60s %.8s->jkf", peers[i].name, fmt);
+        char mps[32];
+        human((double)ours.moves / pr.median, mps, sizeof mps);
+        printf(
+            "%-26s %6zu files %7.2f MB | %d runs: median %.3f s | %7.2f MB/s %9s moves/s"
+            "%s\n",
+            label, count, (double)bytes / 1e6, o->peer_runs, pr.median,
+            (double)bytes / 1e6 / pr.median, mps,
+            peers[i].failed ? " (some files failed)" : "");
+        double ratio = pr.median / ours.median;
+        printf("  kifu/%s = %.1fx (%s)\n", peers[i].name, ratio, fmt);
+        if (!best_name || pr.median < best) {
+            best = pr.median;
+            best_name = peers[i].name;
+        }
+    }
+    if (!best_name) {
+        printf("  no peer ran on %s\n", fmt);
+        return;
+    }
+    double ratio = best / ours.median;
+    printf("  %s: %.1fx the faster peer (%s); target >= 30x: %s\n", fmt, ratio, best_name,
+           ratio >= 30 ? "met" : "NOT met");
+    if (*worst_ratio == 0 || ratio < *worst_ratio)
+        *worst_ratio = ratio;
+}
+
+int bench_formats(const bench_opts *o)
+{
+    if (bench_gen_corpus(o)) {
+        printf("format sections skipped: no corpus (the engine and the writers must "
+               "work)\n");
+        return -1;
+    }
+    files all[3];
+    int loaded[3] = {0, 0, 0};
+    printf(
+        "\n== conversion to JKF (read + decode + parse + normalize + write JKF, files in "
+        "memory)\n");
+    for (size_t s = 0; s < 3; s++) {
+        char dir[4200], label[64];
+        snprintf(dir, sizeof dir, "%s/corpus/%s", o->dir, sections[s].name);
+        if (load(dir, &all[s]) || all[s].n == 0) {
+            printf("%s: no corpus files\n", sections[s].name);
+            continue;
+        }
+        loaded[s] = 1;
+        result r;
+        snprintf(label, sizeof label, "%s->jkf", sections[s].name);
+        if (measure(&all[s], all[s].n, o->runs, &r) == 0)
+            print_result(label, all[s].n, all[s].bytes, &r, o->runs);
+        else
+            printf("%-26s every file failed: section skipped\n", label);
+    }
+
+    if (o->peers) {
+        printf("\n== peers (same conversion, same files: the first %.0f MB of each "
+               "format)\n",
+               o->peer_mb);
+        char moddir[4096];
+        if (!have_node()) {
+            printf("peers skipped: node is not installed\n");
+        } else if (install_peers(o, moddir, sizeof moddir)) {
+            printf("peers skipped: json-kifu-format / tsshogi could not be installed\n");
+        } else {
+            double worst = 0;
+            for (size_t s = 0; s < 3; s++)
+                if (loaded[s])
+                    compare(o, moddir, sections[s].name, &all[s], &worst);
+            if (worst > 0)
+                printf("lowest ratio to the faster peer: %.1fx (target 30x)\n", worst);
+        }
+    }
+    for (size_t s = 0; s < 3; s++)
+        if (loaded[s])
+            files_free(&all[s]);
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* bench_formats.h: the format sections of kifu_bench (CSA/KIF/KI2 -> JKF throughput, the
+ * generated corpus they read, and the comparison with JavaScript peers). */
+#ifndef KIFU_BENCH_FORMATS_H
+#define KIFU_BENCH_FORMATS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The perft section lives in bench_perft.c (the engine's); weak so the format sections
+ * still build and run in a tree where it has not landed. */
+int bench_perft(int argc, char **argv) __attribute__((weak));
+
+typedef struct bench_opts {
+    const char *dir;       /* build directory: corpus/ and peers/ go under it */
+    const char *peers_src; /* bench/peers in the source tree (package.json, scripts) */
+    int runs;              /* timed runs per section (median reported) */
+    int peer_runs;         /* timed runs per peer */
+    double corpus_mb;      /* size of the generated corpus, all three formats together */
+    double peer_mb;        /* per format: the subset the peers convert */
+    uint64_t seed;
+    int regen; /* rebuild the corpus even when it looks current */
+    int peers; /* run the peer comparison */
+} bench_opts;
+
+/* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
+ * unless a corpus with the same parameters is already there. 0, or -1 with a message. */
+int bench_gen_corpus(const bench_opts *o);
+
+/* Times read+normalize+write-JKF over the corpus for CSA, KIF and KI2 and, when asked,
+ * the same conversion by the peers. Prints the figures. 0, or -1. */
+int bench_formats(const bench_opts *o);
+
+/* Monotonic seconds. */
+double bench_now(void);
+
+#endif

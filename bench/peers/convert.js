@@ -1,0 +1,85 @@
+// convert.js: times the JavaScript peers on the same conversion kifu_bench measures:
+// decode the file's bytes, parse and normalize, write JKF (JSON text), for every file of a
+// list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE
+// Prints one JSON line per peer: {"peer", "format", "files", "bytes", "failed",
+// "seconds": [one total per run], "error"?}. The files are read before timing starts,
+// and one untimed pass warms the JIT.
+'use strict';
+const fs = require('fs');
+const path = require('path');
+
+const [modules, format, runsArg, listFile] = process.argv.slice(2);
+const runs = Math.max(1, parseInt(runsArg, 10) || 3);
+const files = fs.readFileSync(listFile, 'utf8').split('\n').filter((s) => s);
+const bufs = files.map((f) => fs.readFileSync(f));
+const bytes = bufs.reduce((n, b) => n + b.length, 0);
+
+// kifu writes CSA in UTF-8 and KIF/KI2 in CP932 (Shift_JIS), as the tools do by default.
+const sjis = new TextDecoder('shift_jis');
+const utf8 = new TextDecoder('utf-8');
+const decode = format === 'csa' ? (b) => utf8.decode(b) : (b) => sjis.decode(b);
+
+function load(name) {
+  return require(path.join(modules, 'node_modules', name));
+}
+
+const peers = [
+  {
+    name: 'json-kifu-format',
+    make() {
+      const { JKFPlayer } = load('json-kifu-format');
+      const parse = { csa: JKFPlayer.parseCSA, kif: JKFPlayer.parseKIF, ki2: JKFPlayer.parseKI2 }[format];
+      return (text) => JSON.stringify(parse.call(JKFPlayer, text).kifu);
+    },
+  },
+  {
+    name: 'tsshogi',
+    make() {
+      const t = load('tsshogi');
+      const imp = { csa: t.importCSA, kif: t.importKIF, ki2: t.importKI2 }[format];
+      return (text) => {
+        const r = imp(text);
+        if (r instanceof Error) throw r;
+        return t.exportJKFString(r);
+      };
+    },
+  },
+];
+
+for (const peer of peers) {
+  const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [] };
+  let convert;
+  try {
+    convert = peer.make();
+  } catch (e) {
+    out.error = String(e && e.message ? e.message : e);
+    console.log(JSON.stringify(out));
+    continue;
+  }
+  // One untimed pass first, as kifu_bench does for itself: the JIT warms up.
+  for (const b of bufs) {
+    try {
+      convert(decode(b));
+    } catch (e) {
+      // counted in the timed runs
+    }
+  }
+  for (let run = 0; run < runs; run++) {
+    let failed = 0;
+    let sink = 0;
+    const t0 = process.hrtime.bigint();
+    for (const b of bufs) {
+      try {
+        sink += convert(decode(b)).length;
+      } catch (e) {
+        failed++;
+        if (!out.error) out.error = String(e && e.message ? e.message : e).slice(0, 200);
+      }
+    }
+    const t1 = process.hrtime.bigint();
+    out.seconds.push(Number(t1 - t0) / 1e9);
+    out.failed = failed;
+    if (sink < 0) console.error(sink); // keeps the output from being optimized away
+  }
+  console.log(JSON.stringify(out));
+}

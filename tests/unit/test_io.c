@@ -1,0 +1,344 @@
+/* test_io.c: kifu_read / kifu_write dispatch (format by name, extension and content,
+ * decoding before the reader, errors naming the source) and the CLI's atomic write.
+ * Tests that need a reader or writer still being written skip while it reports
+ * KIFU_ERR_UNSUPPORTED. */
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "kifu.h"
+
+/* The CLI's atomic writer is one small file; compile it in rather than link the CLI. */
+#include "../../cli/outfile.c"
+
+TEST(format_names_and_extensions)
+{
+    CHECK_STR(kifu_format_name(KIFU_FMT_JKF), "jkf");
+    CHECK_STR(kifu_format_name(KIFU_FMT_KI2U), "ki2u");
+    CHECK_STR(kifu_format_name(KIFU_FMT_SFENLIST), "sfenlist");
+    CHECK(kifu_format_name(KIFU_FMT_AUTO) == NULL);
+    CHECK_INT(kifu_format_from_name("KIF"), KIFU_FMT_KIF);
+    CHECK_INT(kifu_format_from_name(".csa"), KIFU_FMT_CSA);
+    CHECK_INT(kifu_format_from_name("json"), KIFU_FMT_JKF);
+    CHECK_INT(kifu_format_from_name("usi"), KIFU_FMT_SFEN);
+    CHECK_INT(kifu_format_from_name("pgn"), KIFU_FMT_AUTO);
+    CHECK_INT(kifu_format_from_name(NULL), KIFU_FMT_AUTO);
+    CHECK_INT(kifu_format_from_path("games/a.kifu"), KIFU_FMT_KIFU);
+    CHECK_INT(kifu_format_from_path("A.KI2"), KIFU_FMT_KI2);
+    CHECK_INT(kifu_format_from_path("x.ki2u"), KIFU_FMT_KI2U);
+    /* A dot in a directory name is not an extension. */
+    CHECK_INT(kifu_format_from_path("v1.kif/game"), KIFU_FMT_AUTO);
+    CHECK_INT(kifu_format_from_path("README"), KIFU_FMT_AUTO);
+    CHECK_INT(kifu_format_from_path(NULL), KIFU_FMT_AUTO);
+}
+
+static int detect(const char *s)
+{
+    return kifu_format_detect(s, strlen(s));
+}
+
+TEST(format_detection_by_content)
+{
+    CHECK_INT(detect("V2.2\nN+a\nPI\n+\n+7776FU\n"), KIFU_FMT_CSA);
+    CHECK_INT(detect("'comment first\nPI\n+\n"), KIFU_FMT_CSA);
+    CHECK_INT(detect("+\n+7776FU\n-3334FU\n"), KIFU_FMT_CSA);
+    CHECK_INT(detect("  {\"header\":{},\"moves\":[{}]}"), KIFU_FMT_JKF);
+    CHECK_INT(detect("\xEF\xBB\xBF{\"moves\":[]}"), KIFU_FMT_JKF);
+    CHECK_INT(detect("position startpos moves 7g7f\n"), KIFU_FMT_SFEN);
+    CHECK_INT(detect("startpos"), KIFU_FMT_SFEN);
+    CHECK_INT(detect("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"),
+              KIFU_FMT_SFEN);
+    CHECK_INT(
+        detect("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+               "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"),
+        KIFU_FMT_SFENLIST);
+    CHECK_INT(detect("# comment\n手合割：平手\n手数----指手---------消費時間--\n"
+                     "   1 ７六歩(77)   ( 0:01/00:00:01)\n"),
+              KIFU_FMT_KIFU);
+    CHECK_INT(detect("手合割：平手\n\n▲７六歩    △３四歩\n"), KIFU_FMT_KI2U);
+    CHECK_INT(detect("hello world\n"), KIFU_FMT_AUTO);
+    CHECK_INT(detect(""), KIFU_FMT_AUTO);
+}
+
+TEST(unknown_content_is_an_error_naming_the_source)
+{
+    kifu_read_options o = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, "notes.txt"};
+    kifu_error err;
+    kifu_error_clear(&err);
+    const char text[] = "hello world\n";
+    CHECK(kifu_read(text, sizeof text - 1, &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_UNSUPPORTED);
+    CHECK_STR(err.source, "notes.txt");
+    CHECK(err.message[0] != 0);
+    kifu_record *sentinel[1];
+    kifu_record **all = sentinel; /* must be reset to NULL on failure */
+    size_t n = 99;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu_read_all(text, sizeof text - 1, &o, &all, &n, &err), -1);
+    CHECK(all == NULL);
+    CHECK_INT(n, 0);
+    /* A NULL error pointer is allowed. */
+    CHECK(kifu_read(text, sizeof text - 1, &o, NULL) == NULL);
+}
+
+TEST(missing_file_is_an_io_error)
+{
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK(kifu_read_file("/nonexistent-dir/game.kif", NULL, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_IO);
+    CHECK_STR(err.source, "/nonexistent-dir/game.kif");
+}
+
+TEST(decoding_happens_before_the_reader)
+{
+    /* Bytes that are not UTF-8 (CP932 for 先手) read as forced UTF-8: an encoding error
+     * whatever the KIF reader can do. */
+    const char sjis[] = "\x90\xe6\x8e\xe8\x81\x46\x82\xa0\n";
+    kifu_read_options o = {KIFU_FMT_KIF, KIFU_ENC_UTF8, 0, "a.kif"};
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK(kifu_read(sjis, sizeof sjis - 1, &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_STR(err.source, "a.kif");
+    CHECK_INT(err.line, 1);
+    /* JKF is JSON, UTF-8 by definition: AUTO does not fall back to CP932 for it. */
+    const char json[] = "{\"header\":{\"\x90\xe6\x8e\xe8\":\"x\"},\"moves\":[{}]}";
+    kifu_read_options j = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "a.jkf"};
+    kifu_error_clear(&err);
+    CHECK(kifu_read(json, sizeof json - 1, &j, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+}
+
+TEST(write_needs_a_format)
+{
+    kifu_record *r = kifu_record_new();
+    CHECK(r != NULL);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_write_options w = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, NULL, NULL};
+    size_t len = 7;
+    CHECK(kifu_write(r, &w, &len, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ARG);
+    kifu_error_clear(&err);
+    CHECK(kifu_write(r, NULL, &len, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ARG);
+    kifu_record_free(r);
+}
+
+/* Reads text as `format`; skips the test (returns NULL) when that reader is a stand-in.
+ */
+static kifu_record *read_or_skip(const char *text, int format, int *skip)
+{
+    kifu_read_options o = {format, KIFU_ENC_AUTO, 0, NULL};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    *skip = !r && err.code == KIFU_ERR_UNSUPPORTED;
+    if (!r && !*skip)
+        printf("  read failed: %s\n", err.message);
+    return r;
+}
+
+static size_t line_moves(const kifu_record *r)
+{
+    size_t n = 0;
+    for (const kifu_node *nd = kifu_node_next(kifu_record_root(r)); nd;
+         nd = kifu_node_next(nd))
+        n += kifu_node_kind_of(nd) == KIFU_NODE_MOVE;
+    return n;
+}
+
+TEST(sfen_through_jkf_and_back)
+{
+    int skip;
+    kifu_record *r =
+        read_or_skip("position startpos moves 7g7f 3c3d 8h2b+", KIFU_FMT_AUTO, &skip);
+    if (skip)
+        SKIP("SFEN reader or normalizer not in this build");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_INT(line_moves(r), 3);
+    kifu_write_options w = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, NULL, NULL};
+    kifu_error err;
+    kifu_error_clear(&err);
+    size_t len = 0;
+    char *json = kifu_write(r, &w, &len, &err);
+    if (!json && err.code == KIFU_ERR_UNSUPPORTED) {
+        kifu_record_free(r);
+        SKIP("JKF writer not in this build");
+    }
+    CHECK(json != NULL);
+    CHECK(json && len == strlen(json));
+    kifu_record *back = json ? read_or_skip(json, KIFU_FMT_AUTO, &skip) : NULL;
+    CHECK(back != NULL);
+    if (back) {
+        CHECK_INT(line_moves(back), 3);
+        const kifu_node *third =
+            kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(back))));
+        const kifu_move *m = third ? kifu_node_move_const(third) : NULL;
+        CHECK(m != NULL);
+        if (m) {
+            CHECK_INT(m->from_x, 8);
+            CHECK_INT(m->from_y, 8);
+            CHECK_INT(m->to_x, 2);
+            CHECK_INT(m->to_y, 2);
+            CHECK_INT(m->piece, KIFU_KA);
+            CHECK_INT(m->promote, 1);
+            CHECK_INT(m->capture, KIFU_KA);
+        }
+    }
+    kifu_free(json);
+    kifu_record_free(back);
+    kifu_record_free(r);
+}
+
+static const void *contains(const char *hay, size_t n, const char *needle, size_t k)
+{
+    for (size_t i = 0; i + k <= n; i++)
+        if (memcmp(hay + i, needle, k) == 0)
+            return hay + i;
+    return NULL;
+}
+
+TEST(kif_is_written_in_cp932_unless_asked)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_record_header_add(r, "先手", "歩");
+    kifu_write_options w = {KIFU_FMT_KIF, KIFU_ENC_AUTO, 0, NULL, NULL};
+    kifu_error err;
+    kifu_error_clear(&err);
+    size_t len;
+    char *kif = kifu_write(r, &w, &len, &err);
+    if (!kif && err.code == KIFU_ERR_UNSUPPORTED) {
+        kifu_record_free(r);
+        SKIP("KIF writer not in this build");
+    }
+    CHECK(kif != NULL);
+    /* 先手 in CP932 is 90 E6 8E E8; in UTF-8 it would start E5 85 88. */
+    CHECK(kif && contains(kif, len, "\x90\xe6\x8e\xe8", 4) != NULL);
+    CHECK(kif && contains(kif, len, "\xe5\x85\x88", 3) == NULL);
+    kifu_free(kif);
+    w.format = KIFU_FMT_KIFU;
+    kif = kifu_write(r, &w, &len, &err);
+    CHECK(kif && contains(kif, len, "先手", strlen("先手")) != NULL);
+    kifu_free(kif);
+    kifu_record_free(r);
+}
+
+TEST(csa_file_with_two_games_reads_both)
+{
+    const char two[] = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n";
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_AUTO, 0, "two.csa"};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record **all = NULL;
+    size_t n = 0;
+    if (kifu_read_all(two, sizeof two - 1, &o, &all, &n, &err) != 0) {
+        if (err.code == KIFU_ERR_UNSUPPORTED)
+            SKIP("CSA reader or normalizer not in this build");
+        printf("  %s\n", err.message);
+    }
+    CHECK_INT(n, 2);
+    if (n == 2) {
+        CHECK_INT(line_moves(all[0]), 2);
+        CHECK_INT(line_moves(all[1]), 1);
+    }
+    for (size_t i = 0; i < n; i++)
+        kifu_record_free(all[i]);
+    kifu_free(all);
+    /* kifu_read keeps the first game only. */
+    kifu_error_clear(&err);
+    kifu_record *first = kifu_read(two, sizeof two - 1, &o, &err);
+    CHECK(first != NULL);
+    if (first)
+        CHECK_INT(line_moves(first), 2);
+    kifu_record_free(first);
+}
+
+/* ---- atomic write (cli/outfile.c) ----------------------------------------------------
+ */
+
+static char tmpdir[64];
+
+static size_t entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    size_t n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d)))
+        n += de->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+TEST(atomic_write_creates_and_replaces)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/kifu-test-io-XXXXXX");
+    CHECK(mkdtemp(tmpdir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/out.jkf", tmpdir);
+    CHECK_INT(cli_write_file(path, "first", 5), 0);
+    size_t len;
+    char *got = t_read_file(path, &len);
+    CHECK(got && len == 5 && memcmp(got, "first", 5) == 0);
+    free(got);
+    CHECK_INT(cli_write_file(path, "second\n", 7), 0);
+    got = t_read_file(path, &len);
+    CHECK(got && len == 7 && memcmp(got, "second\n", 7) == 0);
+    free(got);
+    /* An empty output is a file of zero bytes, not a missing one. */
+    CHECK_INT(cli_write_file(path, "", 0), 0);
+    struct stat st;
+    CHECK(stat(path, &st) == 0 && st.st_size == 0);
+    /* No temporary file is left beside it. */
+    CHECK_INT(entries(tmpdir), 1);
+    /* A new file gets the mode fopen would give it; a replaced one keeps its own. */
+    mode_t mask = umask(022);
+    unlink(path);
+    CHECK_INT(cli_write_file(path, "x", 1), 0);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0644);
+    CHECK_INT(chmod(path, 0604), 0);
+    CHECK_INT(cli_write_file(path, "y", 1), 0);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0604);
+    umask(mask);
+    unlink(path);
+}
+
+TEST(atomic_write_failure_leaves_nothing)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/no-such-dir/out.jkf", tmpdir);
+    CHECK_INT(cli_write_file(path, "data", 4), -1);
+    struct stat st;
+    CHECK(stat(path, &st) != 0);
+    /* A directory in the way: the rename fails and the temp file is removed. */
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/taken", tmpdir);
+    CHECK_INT(mkdir(dir, 0700), 0);
+    CHECK_INT(cli_write_file(dir, "data", 4), -1);
+    CHECK(stat(dir, &st) == 0 && S_ISDIR(st.st_mode));
+    CHECK_INT(entries(tmpdir), 1);
+    rmdir(dir);
+    rmdir(tmpdir);
+}
+
+int main(void)
+{
+    RUN(format_names_and_extensions);
+    RUN(format_detection_by_content);
+    RUN(unknown_content_is_an_error_naming_the_source);
+    RUN(missing_file_is_an_io_error);
+    RUN(decoding_happens_before_the_reader);
+    RUN(write_needs_a_format);
+    RUN(sfen_through_jkf_and_back);
+    RUN(kif_is_written_in_cp932_unless_asked);
+    RUN(csa_file_with_two_games_reads_both);
+    RUN(atomic_write_creates_and_replaces);
+    RUN(atomic_write_failure_leaves_nothing);
+    return t_finish();
+}
