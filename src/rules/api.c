@@ -212,7 +212,8 @@ int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_e
     if (kifu__board_check_mode(b, NULL, NULL, 0, 1, err) < 0)
         return -1;
     kifu__pos_from_board(&p->pos, b);
-    p->len = 0;
+    if (reset_history(p) < 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;
 }
 

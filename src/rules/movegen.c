@@ -21,7 +21,8 @@ static void state_init(const kpos *p, kstate *s)
     bb_t occ = pos_occ(p), e = p->occ[us ^ 1];
     s->ksq = k;
     s->checkers = s->pinned = 0;
-    s->target = ~p->occ[us] & bb_all();
+    /* A king is never captured: loose record starts may leave one en prise. */
+    s->target = ~(p->occ[us] | p->kind[KING]) & bb_all();
     s->drop_target = ~occ & bb_all();
     if (k == NO_SQ)
         return;
@@ -51,7 +52,7 @@ static void state_init(const kpos *p, kstate *s)
             s->target = s->drop_target = 0;
         } else {
             s->drop_target = ATT.between[k][bb_lsb(chk)];
-            s->target = s->drop_target | chk;
+            s->target = (s->drop_target | chk) & ~p->kind[KING];
         }
     }
 }
@@ -106,7 +107,7 @@ static kmove *gen_king(const kpos *p, const kstate *s, kmove *o)
 {
     int us = p->side, k = s->ksq;
     bb_t occ = pos_occ(p) ^ BB_SQ(k);
-    bb_t m = ATT.step[us][KING][k] & ~p->occ[us];
+    bb_t m = ATT.step[us][KING][k] & ~p->occ[us] & ~p->kind[KING];
     while (m) {
         int to = bb_pop(&m);
         if (!pos_attackers(p, to, us ^ 1, occ))
@@ -179,16 +180,17 @@ size_t kifu__count_legal(const kpos *p)
     size_t n = 0;
     if (s.ksq != NO_SQ) {
         bb_t occ = pos_occ(p) ^ BB_SQ(s.ksq);
-        bb_t m = ATT.step[us][KING][s.ksq] & ~p->occ[us];
+        bb_t m = ATT.step[us][KING][s.ksq] & ~p->occ[us] & ~p->kind[KING];
         while (m)
             n += !pos_attackers(p, bb_pop(&m), us ^ 1, occ);
     }
     if (!s.target)
         return n;
     bb_t occ = pos_occ(p), own = p->occ[us] & ~s.pinned, all = bb_all();
-    /* Pawns and knights all at once: their steps never leave the board sideways into
-     * another file, since neither stands on its dead ranks. */
-    bb_t pawns = p->kind[PAWN] & own, kn = p->kind[KNIGHT] & own;
+    /* Pawns and knights all at once: off their dead ranks (where loose record starts may
+     * put them, without moves) a step never wraps into another file. */
+    bb_t pawns = p->kind[PAWN] & own & ~ATT.dead[us][PAWN];
+    bb_t kn = p->kind[KNIGHT] & own & ~ATT.dead[us][KNIGHT];
     if (us == BLACK) {
         n += count_forward(us, PAWN, (pawns >> 1) & s.target);
         n += count_forward(us, KNIGHT, ((kn << 7) & all) & s.target);
@@ -271,7 +273,7 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     state_init(p, &s);
     bb_t occ = pos_occ(p);
     if (kind == KING) {
-        if (s.ksq != NO_SQ && bb_test(ATT.step[us][KING][s.ksq], to) &&
+        if (s.ksq != NO_SQ && bb_test(ATT.step[us][KING][s.ksq] & ~p->kind[KING], to) &&
             !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(s.ksq)))
             *o++ = move_make(s.ksq, to, KING, CPIECE_KIND(p->board[to]), 0);
         return (size_t)(o - out);
@@ -328,6 +330,8 @@ const char *kifu__illegal_reason(const kpos *p, kmove m)
         k = CPIECE_KIND(fp);
         if (tp && CPIECE_COLOR(tp) == us)
             return "cannot capture your own piece";
+        if (CPIECE_KIND(tp) == KING)
+            return "cannot capture a king";
         if (!bb_test(piece_attack(us, k, from, pos_occ(p)), to))
             return "cannot reach";
         if (MOVE_IS_PROMOTE(m) && !can_promote_move(us, k, from, to))
