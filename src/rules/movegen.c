@@ -57,17 +57,14 @@ static void state_init(const kpos *p, kstate *s)
     }
 }
 
-/* Files without a pawn of color c: the pawn drop squares that are not 二歩. */
+/* Files without a pawn of color c: the pawn drop squares that are not 二歩. Each file is
+ * a 9-bit lane (rank 1 = bit 0, rank 9 = bit 8): adding 0xff to the lane's low 8 bits
+ * carries into bit 8 when any is set; bit 8 itself is or-ed in; then the lane is filled. */
 static inline bb_t pawn_free_files(const kpos *p, int c)
 {
-    bb_t pawns = p->kind[PAWN] & p->occ[c], r = bb_all();
-    while (pawns) {
-        int sq = bb_pop(&pawns);
-        bb_t f = ATT.file[SQ_X(sq)];
-        r &= ~f;
-        pawns &= ~f;
-    }
-    return r;
+    bb_t x = p->kind[PAWN] & p->occ[c], hi = ATT.rank[9], lo = ATT.rank[1];
+    bb_t nz = (((x & ~hi) + (hi - lo)) | x) & hi;
+    return ~((nz - (nz >> 8)) | nz) & bb_all();
 }
 
 int kifu__pawn_drop_mates(const kpos *p, int sq)
@@ -116,6 +113,14 @@ static kmove *gen_king(const kpos *p, const kstate *s, kmove *o)
     return o;
 }
 
+/* Moves of one piece from `from` to the squares of a. */
+static inline kmove *emit_all(kmove *o, const kpos *p, int us, int k, int from, bb_t a)
+{
+    while (a)
+        o = emit(o, p, us, k, from, bb_pop(&a));
+    return o;
+}
+
 size_t kifu__gen_legal(const kpos *p, kmove *out)
 {
     kstate s;
@@ -126,15 +131,68 @@ size_t kifu__gen_legal(const kpos *p, kmove *out)
         o = gen_king(p, &s, o);
     if (!s.target)
         return (size_t)(o - out);
-    bb_t occ = pos_occ(p);
-    bb_t pcs = p->occ[us] & ~p->kind[KING];
-    while (pcs) {
-        int from = bb_pop(&pcs), k = CPIECE_KIND(p->board[from]);
-        bb_t a = piece_attack(us, k, from, occ) & s.target;
-        if (bb_test(s.pinned, from))
-            a &= ATT.line[s.ksq][from];
-        while (a)
-            o = emit(o, p, us, k, from, bb_pop(&a));
+    bb_t occ = pos_occ(p), own = p->occ[us] & ~s.pinned, all = bb_all(), t, b;
+    /* Pawns and knights by shifting the whole set (see kifu__count_legal). */
+    bb_t pawns = p->kind[PAWN] & own & ~ATT.dead[us][PAWN];
+    bb_t kn = p->kind[KNIGHT] & own & ~ATT.dead[us][KNIGHT];
+    int fwd = us == BLACK ? -1 : 1; /* square change of one step forward */
+    t = (us == BLACK ? pawns >> 1 : pawns << 1) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, PAWN, to - fwd, to);
+    }
+    /* A knight jumps two ranks forward and one file either way: +-9 -+2 squares. */
+    int d1 = us == BLACK ? 7 : -7, d2 = us == BLACK ? -11 : 11;
+    t = (us == BLACK ? (kn << 7) & all : kn >> 7) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, KNIGHT, to - d1, to);
+    }
+    t = (us == BLACK ? kn >> 11 : (kn << 11) & all) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, KNIGHT, to - d2, to);
+    }
+    b = p->golds & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        t = ATT.step[us][GOLD][from] & s.target;
+        while (t) {
+            int to = bb_pop(&t);
+            *o++ = move_make(from, to, k, CPIECE_KIND(p->board[to]), 0);
+        }
+    }
+    b = p->kind[SILVER] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        o = emit_all(o, p, us, SILVER, from, ATT.step[us][SILVER][from] & s.target);
+    }
+    b = p->kind[LANCE] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        o = emit_all(o, p, us, LANCE, from, lance_attack(us, from, occ) & s.target);
+    }
+    b = p->diag & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = bishop_attack(from, occ);
+        if (k == HORSE)
+            a |= ATT.step[us][KING][from];
+        o = emit_all(o, p, us, k, from, a & s.target);
+    }
+    b = p->orth & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = rook_attack(from, occ);
+        if (k == DRAGON)
+            a |= ATT.step[us][KING][from];
+        o = emit_all(o, p, us, k, from, a & s.target);
+    }
+    b = s.pinned;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        o = emit_all(o, p, us, k, from,
+                     piece_attack(us, k, from, occ) & s.target & ATT.line[s.ksq][from]);
     }
     if (s.drop_target) {
         for (int k = PAWN; k <= GOLD; k++) {
