@@ -36,10 +36,20 @@ static inline int bb_pop(bb_t *b)
     *b = (bb_t)(hi & (hi - 1)) << 64;
     return 64 + __builtin_ctzll(hi);
 }
-static inline int bb_count(bb_t b)
+/* Without the popcnt instruction (a portable build) the builtin becomes a library call;
+ * the bit-parallel count inline is much faster. */
+static inline int pop64(uint64_t x)
 {
-    return __builtin_popcountll((uint64_t)b) + __builtin_popcountll((uint64_t)(b >> 64));
+#ifdef __POPCNT__
+    return __builtin_popcountll(x);
+#else
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+#endif
 }
+static inline int bb_count(bb_t b) { return pop64((uint64_t)b) + pop64((uint64_t)(b >> 64)); }
 static inline int bb_test(bb_t b, int sq)
 {
     uint64_t w = sq < 64 ? (uint64_t)b : (uint64_t)(b >> 64);
