@@ -77,7 +77,6 @@ int cmd_perft(int argc, char **argv)
             printf("%s: %llu\n", usi, (unsigned long long)c);
             total += c;
         }
-        printf("\n");
     } else {
         total = kifu_perft(p, (int)depth);
     }

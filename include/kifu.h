@@ -383,11 +383,13 @@ KIFU_EXPORT int kifu_position_side(const kifu_position *p);
 /** Zobrist hash over board, hands and side to move. */
 KIFU_EXPORT uint64_t kifu_position_hash(const kifu_position *p);
 
-/** Legal moves, complete (from, piece, capture, promote set; promote is -1 when there was
- *  no choice). Writes at most cap moves, returns the total count. 600 always suffice. */
+/** Legal moves, complete (from, piece, capture, promote set: 1 promoted, including a forced
+ *  promotion as JKF writes it; 0 could promote and did not; -1 could not promote). Writes at
+ *  most cap moves, returns the total count. 600 always suffice. */
 KIFU_EXPORT size_t kifu_position_legal_moves(const kifu_position *p, kifu_move *out,
                                              size_t cap);
-/** Is this move legal here? Uses from/to/piece/promote (and drop when from is 0,0). On an
+/** Is this move legal here? Uses from/to/piece/promote (and drop when from is 0,0; piece 0
+ *  means the piece on `from`; promote -1 means promote exactly when forced). On an
  *  illegal move returns 0 and, when reason is not NULL, a static Japanese+English reason. */
 KIFU_EXPORT int kifu_position_is_legal(const kifu_position *p, const kifu_move *m,
                                        const char **reason);

@@ -5,6 +5,7 @@
 
 #include "kifu_private.h"
 #include "rules/engine.h"
+#include "rules/keycount.h"
 #include "rules/movegen.h"
 #include "rules/sfen.h"
 
@@ -18,22 +19,30 @@ struct kifu_position {
     kpos pos;
     hist *hist;
     size_t len, cap;
+    kifu__keycount seen; /* keys of the positions 0..len (the current one included) */
 };
 
-static void set_start(kifu_position *p)
+/* Start a history at p->pos: no moves, the current key seen once. 0, or -1 on NOMEM. */
+static int reset_history(kifu_position *p)
 {
-    kifu_board b;
-    kifu_preset_board(KIFU_PRESET_HIRATE, &b);
-    kifu__pos_from_board(&p->pos, &b);
     p->len = 0;
+    kifu__kc_clear(&p->seen);
+    return kifu__kc_add(&p->seen, p->pos.key);
 }
 
 kifu_position *kifu_position_new(void)
 {
     kifu__rules_init();
     kifu_position *p = kifu__calloc(1, sizeof *p);
-    if (p)
-        set_start(p);
+    if (!p)
+        return NULL;
+    kifu_board b;
+    kifu_preset_board(KIFU_PRESET_HIRATE, &b);
+    kifu__pos_from_board(&p->pos, &b);
+    if (reset_history(p) < 0) {
+        kifu_position_free(p);
+        return NULL;
+    }
     return p;
 }
 
@@ -42,6 +51,7 @@ void kifu_position_free(kifu_position *p)
     if (!p)
         return;
     kifu__free(p->hist);
+    kifu__kc_free(&p->seen);
     kifu__free(p);
 }
 
@@ -51,10 +61,14 @@ kifu_position *kifu_position_clone(const kifu_position *p)
     if (!q)
         return NULL;
     q->pos = p->pos;
+    if (kifu__kc_copy(&q->seen, &p->seen) < 0) {
+        kifu__free(q);
+        return NULL;
+    }
     if (p->len) {
         q->hist = kifu__malloc(p->len * sizeof *q->hist);
         if (!q->hist) {
-            kifu__free(q);
+            kifu_position_free(q);
             return NULL;
         }
         memcpy(q->hist, p->hist, p->len * sizeof *q->hist);
@@ -74,11 +88,17 @@ static int push(kifu_position *p, kmove m)
         p->hist = h;
         p->cap = cap;
     }
+    uint64_t key = p->pos.key;
+    uint8_t check = pos_checkers(&p->pos) != 0;
+    kifu__pos_do(&p->pos, m);
+    if (kifu__kc_add(&p->seen, p->pos.key) < 0) {
+        kifu__pos_undo(&p->pos, m);
+        return -1;
+    }
     hist *h = &p->hist[p->len++];
     h->move = m;
-    h->key = p->pos.key;
-    h->check = pos_checkers(&p->pos) != 0;
-    kifu__pos_do(&p->pos, m);
+    h->key = key;
+    h->check = check;
     return 0;
 }
 
@@ -132,6 +152,8 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
     /* Play into a scratch position so a failure leaves p as it was. */
     kifu_position q = {.hist = NULL};
     kifu__pos_from_board(&q.pos, &b);
+    if (reset_history(&q) < 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     i = skip_ws(t, i);
     if (is_word(t, i, "moves", &e)) {
         i = skip_ws(t, e);
@@ -143,10 +165,12 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
             kmove m = kifu__usi_parse(&q.pos, t + s, i - s, &why);
             if (m && !(why = kifu__illegal_reason(&q.pos, m)) && push(&q, m) < 0) {
                 kifu__free(q.hist);
+                kifu__kc_free(&q.seen);
                 return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
             }
             if (why) {
                 kifu__free(q.hist);
+                kifu__kc_free(&q.seen);
                 return usi_error(err, t, s, "USI moves", t + s, i - s, why);
             }
             i = skip_ws(t, i);
@@ -155,9 +179,12 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
         size_t s = i;
         while (t[i] && t[i] != ' ' && t[i] != '\t')
             i++;
+        kifu__free(q.hist);
+        kifu__kc_free(&q.seen);
         return usi_error(err, t, s, "SFEN", t + s, i - s, "unexpected text (expected 'moves')");
     }
     kifu__free(p->hist);
+    kifu__kc_free(&p->seen);
     *p = q;
     return 0;
 }
@@ -169,8 +196,13 @@ int kifu_position_set_board(kifu_position *p, const kifu_board *b, kifu_error *e
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "no position or board");
     if (kifu__board_check(b, NULL, NULL, 0, err) < 0)
         return -1;
+    kpos old = p->pos;
     kifu__pos_from_board(&p->pos, b);
-    p->len = 0;
+    if (reset_history(p) < 0) {
+        p->pos = old; /* the old history is gone; keep at least a consistent position */
+        p->len = 0;
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    }
     return 0;
 }
 
@@ -180,7 +212,8 @@ int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_e
     if (kifu__board_check_mode(b, NULL, NULL, 0, 1, err) < 0)
         return -1;
     kifu__pos_from_board(&p->pos, b);
-    p->len = 0;
+    if (reset_history(p) < 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;
 }
 
@@ -303,6 +336,7 @@ int kifu_position_undo(kifu_position *p)
 {
     if (!p->len)
         return -1;
+    kifu__kc_remove(&p->seen, p->pos.key);
     kifu__pos_undo(&p->pos, p->hist[--p->len].move);
     return 0;
 }
@@ -354,10 +388,8 @@ int kifu_position_is_mate(const kifu_position *p)
 
 int kifu_position_repetition_count(const kifu_position *p)
 {
-    int n = 1;
-    for (size_t j = 0; j < p->len; j++)
-        n += p->hist[j].key == p->pos.key;
-    return n;
+    uint32_t n = kifu__kc_get(&p->seen, p->pos.key);
+    return n ? (int)n : 1; /* 0 only after a move played without room to record it */
 }
 
 int kifu_position_repetition(const kifu_position *p)
@@ -367,7 +399,7 @@ int kifu_position_repetition(const kifu_position *p)
     /* The cycle runs from the first occurrence; a side whose every move in it gave check
      * loses (連続王手の千日手). Position j's move was made by the side to move there. */
     size_t first = 0;
-    while (p->hist[first].key != p->pos.key)
+    while (first < p->len && p->hist[first].key != p->pos.key)
         first++;
     int all_check[2] = {1, 1};
     for (size_t j = first; j < p->len; j++) {
@@ -426,6 +458,10 @@ const char *kifu__position_illegal_reason(const kifu_position *p, kmove m)
 void kifu__position_do(kifu_position *p, kmove m)
 {
     m = kifu__fix_capture(&p->pos, m);
-    if (push(p, m) < 0)
-        kifu__pos_do(&p->pos, m); /* no room to remember it: play it anyway */
+    if (push(p, m) < 0) {
+        /* No room to remember it: play it anyway and start the history afresh here, so
+         * undo never takes back the wrong move. */
+        kifu__pos_do(&p->pos, m);
+        reset_history(p);
+    }
 }

@@ -42,6 +42,10 @@ static void build(void)
             for (int nx = x + ray_dx[d], ny = y + ray_dy[d]; on_board(nx, ny);
                  nx += ray_dx[d], ny += ray_dy[d])
                 ATT.ray[d][sq] |= BB_SQ(SQ(nx, ny));
+        for (int dx = -2; dx <= 2; dx++)
+            for (int dy = -2; dy <= 2; dy++)
+                if ((dx || dy) && on_board(x + dx, y + dy))
+                    ATT.near[sq] |= BB_SQ(SQ(x + dx, y + dy));
         ATT.file[x] |= BB_SQ(sq);
         ATT.rank[y] |= BB_SQ(sq);
         if (y <= 3)

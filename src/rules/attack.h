@@ -20,6 +20,7 @@ typedef struct kifu__attack_tables {
     bb_t file[10];              /* file[x], x = 1..9 */
     bb_t rank[10];              /* rank[y], y = 1..9 */
     bb_t zone[2];               /* promotion zone of a color (the enemy camp) */
+    bb_t near[SQ_NB];           /* squares at most two files and two ranks away */
     bb_t dead[2][PIECE_KIND_NB]; /* squares where a piece of that kind could never move */
 } kifu__attack_tables;
 

@@ -17,37 +17,54 @@ typedef struct kstate {
 
 static void state_init(const kpos *p, kstate *s)
 {
-    int us = p->side;
-    bb_t occ = pos_occ(p);
-    s->ksq = p->ksq[us];
+    int us = p->side, k = p->ksq[us];
+    bb_t occ = pos_occ(p), e = p->occ[us ^ 1];
+    s->ksq = k;
     s->checkers = s->pinned = 0;
-    s->target = ~p->occ[us] & bb_all();
+    /* A king is never captured: loose record starts may leave one en prise. */
+    s->target = ~(p->occ[us] | p->kind[KING]) & bb_all();
     s->drop_target = ~occ & bb_all();
-    if (s->ksq == NO_SQ)
+    if (k == NO_SQ)
         return;
-    s->checkers = pos_attackers(p, s->ksq, us ^ 1, occ);
-    if (s->checkers) {
-        if (bb_more_than_one(s->checkers)) {
+    /* Checkers and pins in one pass over the enemy sliders on the king's lines: nothing
+     * between means check, exactly one piece of ours between means it is pinned. */
+    bb_t chk = 0;
+    if (e & ATT.near[k])
+        chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
+               (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
+               (ATT.step[us][KING][k] & p->hdk)) &
+              e;
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+                e;
+    while (snip) {
+        int x = bb_pop(&snip);
+        bb_t b = ATT.between[k][x] & occ;
+        if (!b)
+            chk |= BB_SQ(x);
+        else if (!bb_more_than_one(b))
+            s->pinned |= b & p->occ[us];
+    }
+    s->checkers = chk;
+    if (chk) {
+        if (bb_more_than_one(chk)) {
             s->target = s->drop_target = 0;
         } else {
-            s->drop_target = ATT.between[s->ksq][bb_lsb(s->checkers)];
-            s->target = s->drop_target | s->checkers;
+            s->drop_target = ATT.between[k][bb_lsb(chk)];
+            s->target = (s->drop_target | chk) & ~p->kind[KING];
         }
     }
-    s->pinned = kifu__pos_pinned(p, us);
 }
 
-/* Files without a pawn of color c: the pawn drop squares that are not 二歩. */
+/* Files without a pawn of color c: the pawn drop squares that are not 二歩. Each file is
+ * a 9-bit lane (rank 1 = bit 0, rank 9 = bit 8): adding 0xff to the lane's low 8 bits
+ * carries into bit 8 when any is set; bit 8 itself is or-ed in; then the lane is filled. */
 static inline bb_t pawn_free_files(const kpos *p, int c)
 {
-    bb_t pawns = p->kind[PAWN] & p->occ[c], r = bb_all();
-    while (pawns) {
-        int sq = bb_pop(&pawns);
-        bb_t f = ATT.file[SQ_X(sq)];
-        r &= ~f;
-        pawns &= ~f;
-    }
-    return r;
+    bb_t x = p->kind[PAWN] & p->occ[c], hi = ATT.rank[9], lo = ATT.rank[1];
+    bb_t nz = (((x & ~hi) + (hi - lo)) | x) & hi;
+    return ~((nz - (nz >> 8)) | nz) & bb_all();
 }
 
 int kifu__pawn_drop_mates(const kpos *p, int sq)
@@ -87,12 +104,20 @@ static kmove *gen_king(const kpos *p, const kstate *s, kmove *o)
 {
     int us = p->side, k = s->ksq;
     bb_t occ = pos_occ(p) ^ BB_SQ(k);
-    bb_t m = ATT.step[us][KING][k] & ~p->occ[us];
+    bb_t m = ATT.step[us][KING][k] & ~p->occ[us] & ~p->kind[KING];
     while (m) {
         int to = bb_pop(&m);
         if (!pos_attackers(p, to, us ^ 1, occ))
             *o++ = move_make(k, to, KING, CPIECE_KIND(p->board[to]), 0);
     }
+    return o;
+}
+
+/* Moves of one piece from `from` to the squares of a. */
+static inline kmove *emit_all(kmove *o, const kpos *p, int us, int k, int from, bb_t a)
+{
+    while (a)
+        o = emit(o, p, us, k, from, bb_pop(&a));
     return o;
 }
 
@@ -106,15 +131,68 @@ size_t kifu__gen_legal(const kpos *p, kmove *out)
         o = gen_king(p, &s, o);
     if (!s.target)
         return (size_t)(o - out);
-    bb_t occ = pos_occ(p);
-    bb_t pcs = p->occ[us] & ~p->kind[KING];
-    while (pcs) {
-        int from = bb_pop(&pcs), k = CPIECE_KIND(p->board[from]);
-        bb_t a = piece_attack(us, k, from, occ) & s.target;
-        if (bb_test(s.pinned, from))
-            a &= ATT.line[s.ksq][from];
-        while (a)
-            o = emit(o, p, us, k, from, bb_pop(&a));
+    bb_t occ = pos_occ(p), own = p->occ[us] & ~s.pinned, all = bb_all(), t, b;
+    /* Pawns and knights by shifting the whole set (see kifu__count_legal). */
+    bb_t pawns = p->kind[PAWN] & own & ~ATT.dead[us][PAWN];
+    bb_t kn = p->kind[KNIGHT] & own & ~ATT.dead[us][KNIGHT];
+    int fwd = us == BLACK ? -1 : 1; /* square change of one step forward */
+    t = (us == BLACK ? pawns >> 1 : pawns << 1) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, PAWN, to - fwd, to);
+    }
+    /* A knight jumps two ranks forward and one file either way: +-9 -+2 squares. */
+    int d1 = us == BLACK ? 7 : -7, d2 = us == BLACK ? -11 : 11;
+    t = (us == BLACK ? (kn << 7) & all : kn >> 7) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, KNIGHT, to - d1, to);
+    }
+    t = (us == BLACK ? kn >> 11 : (kn << 11) & all) & s.target;
+    while (t) {
+        int to = bb_pop(&t);
+        o = emit(o, p, us, KNIGHT, to - d2, to);
+    }
+    b = p->golds & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        t = ATT.step[us][GOLD][from] & s.target;
+        while (t) {
+            int to = bb_pop(&t);
+            *o++ = move_make(from, to, k, CPIECE_KIND(p->board[to]), 0);
+        }
+    }
+    b = p->kind[SILVER] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        o = emit_all(o, p, us, SILVER, from, ATT.step[us][SILVER][from] & s.target);
+    }
+    b = p->kind[LANCE] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        o = emit_all(o, p, us, LANCE, from, lance_attack(us, from, occ) & s.target);
+    }
+    b = p->diag & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = bishop_attack(from, occ);
+        if (k == HORSE)
+            a |= ATT.step[us][KING][from];
+        o = emit_all(o, p, us, k, from, a & s.target);
+    }
+    b = p->orth & own;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = rook_attack(from, occ);
+        if (k == DRAGON)
+            a |= ATT.step[us][KING][from];
+        o = emit_all(o, p, us, k, from, a & s.target);
+    }
+    b = s.pinned;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        o = emit_all(o, p, us, k, from,
+                     piece_attack(us, k, from, occ) & s.target & ATT.line[s.ksq][from]);
     }
     if (s.drop_target) {
         for (int k = PAWN; k <= GOLD; k++) {
@@ -130,10 +208,109 @@ size_t kifu__gen_legal(const kpos *p, kmove *out)
     return (size_t)(o - out);
 }
 
+/* Moves from `from` to the squares of a, counting both promotion choices where there are
+ * two: a square in (or a move from) the zone adds the promoting move, a dead square drops
+ * the plain one. */
+static inline size_t count_targets(int us, int k, int from, bb_t a)
+{
+    size_t n = (size_t)bb_count(a);
+    if (kind_can_promote(k)) {
+        bb_t z = bb_test(ATT.zone[us], from) ? a : a & ATT.zone[us];
+        if (z)
+            n += (size_t)bb_count(z) - (size_t)bb_count(z & ATT.dead[us][k]);
+    }
+    return n;
+}
+
+/* Count of one-step moves to the squares of t of a kind that can promote and moves only
+ * forward (pawn, knight: a move from the zone lands in it). */
+static inline size_t count_forward(int us, int k, bb_t t)
+{
+    bb_t z = t & ATT.zone[us];
+    return (size_t)(bb_count(t) + bb_count(z) - bb_count(z & ATT.dead[us][k]));
+}
+
 size_t kifu__count_legal(const kpos *p)
 {
-    kmove buf[MAX_MOVES];
-    return kifu__gen_legal(p, buf);
+    kstate s;
+    state_init(p, &s);
+    int us = p->side;
+    size_t n = 0;
+    if (s.ksq != NO_SQ) {
+        bb_t occ = pos_occ(p) ^ BB_SQ(s.ksq);
+        bb_t m = ATT.step[us][KING][s.ksq] & ~p->occ[us] & ~p->kind[KING];
+        while (m)
+            n += !pos_attackers(p, bb_pop(&m), us ^ 1, occ);
+    }
+    if (!s.target)
+        return n;
+    bb_t occ = pos_occ(p), own = p->occ[us] & ~s.pinned, all = bb_all();
+    /* Pawns and knights all at once: off their dead ranks (where loose record starts may
+     * put them, without moves) a step never wraps into another file. */
+    bb_t pawns = p->kind[PAWN] & own & ~ATT.dead[us][PAWN];
+    bb_t kn = p->kind[KNIGHT] & own & ~ATT.dead[us][KNIGHT];
+    if (us == BLACK) {
+        n += count_forward(us, PAWN, (pawns >> 1) & s.target);
+        n += count_forward(us, KNIGHT, ((kn << 7) & all) & s.target);
+        n += count_forward(us, KNIGHT, (kn >> 11) & s.target);
+    } else {
+        n += count_forward(us, PAWN, (pawns << 1) & s.target);
+        n += count_forward(us, KNIGHT, (kn >> 7) & s.target);
+        n += count_forward(us, KNIGHT, ((kn << 11) & all) & s.target);
+    }
+    /* Gold-like pieces never promote. */
+    bb_t b = p->golds & own;
+    while (b)
+        n += (size_t)bb_count(ATT.step[us][GOLD][bb_pop(&b)] & s.target);
+    b = p->kind[SILVER] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        n += count_targets(us, SILVER, from, ATT.step[us][SILVER][from] & s.target);
+    }
+    b = p->kind[LANCE] & own;
+    while (b) {
+        int from = bb_pop(&b);
+        n += count_forward(us, LANCE, lance_attack(us, from, occ) & s.target);
+    }
+    b = p->diag & own;
+    while (b) {
+        int from = bb_pop(&b);
+        bb_t a = bishop_attack(from, occ);
+        if (bb_test(p->kind[BISHOP], from))
+            n += count_targets(us, BISHOP, from, a & s.target);
+        else
+            n += (size_t)bb_count((a | ATT.step[us][KING][from]) & s.target);
+    }
+    b = p->orth & own;
+    while (b) {
+        int from = bb_pop(&b);
+        bb_t a = rook_attack(from, occ);
+        if (bb_test(p->kind[ROOK], from))
+            n += count_targets(us, ROOK, from, a & s.target);
+        else
+            n += (size_t)bb_count((a | ATT.step[us][KING][from]) & s.target);
+    }
+    /* Pinned pieces move along the pin line only. */
+    b = s.pinned;
+    while (b) {
+        int from = bb_pop(&b), k = CPIECE_KIND(p->board[from]);
+        bb_t a = piece_attack(us, k, from, occ) & s.target & ATT.line[s.ksq][from];
+        if (a)
+            n += count_targets(us, k, from, a);
+    }
+    if (s.drop_target) {
+        const uint8_t *h = p->hand[us];
+        if (h[PAWN])
+            n += (size_t)bb_count(pawn_drops(p, s.drop_target & ~ATT.dead[us][PAWN]));
+        if (h[LANCE])
+            n += (size_t)bb_count(s.drop_target & ~ATT.dead[us][LANCE]);
+        if (h[KNIGHT])
+            n += (size_t)bb_count(s.drop_target & ~ATT.dead[us][KNIGHT]);
+        int others = !!h[SILVER] + !!h[GOLD] + !!h[BISHOP] + !!h[ROOK];
+        if (others)
+            n += (size_t)(others * bb_count(s.drop_target));
+    }
+    return n;
 }
 
 int kifu__has_legal(const kpos *p)
@@ -154,7 +331,7 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     state_init(p, &s);
     bb_t occ = pos_occ(p);
     if (kind == KING) {
-        if (s.ksq != NO_SQ && bb_test(ATT.step[us][KING][s.ksq], to) &&
+        if (s.ksq != NO_SQ && bb_test(ATT.step[us][KING][s.ksq] & ~p->kind[KING], to) &&
             !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(s.ksq)))
             *o++ = move_make(s.ksq, to, KING, CPIECE_KIND(p->board[to]), 0);
         return (size_t)(o - out);
@@ -211,6 +388,8 @@ const char *kifu__illegal_reason(const kpos *p, kmove m)
         k = CPIECE_KIND(fp);
         if (tp && CPIECE_COLOR(tp) == us)
             return "cannot capture your own piece";
+        if (CPIECE_KIND(tp) == KING)
+            return "cannot capture a king";
         if (!bb_test(piece_attack(us, k, from, pos_occ(p)), to))
             return "cannot reach";
         if (MOVE_IS_PROMOTE(m) && !can_promote_move(us, k, from, to))

@@ -104,20 +104,49 @@ bb_t kifu__pos_pinned(const kpos *p, int c)
     return pinned;
 }
 
+/* Move a piece of (c, k) along the squares of b (from and to): one update of every set. */
+static inline void shift_piece(kpos *p, bb_t b, int c, int k, int from, int to)
+{
+    p->occ[c] ^= b;
+    p->kind[k] ^= b;
+    int g = groups[k];
+    if (g) {
+        if (g & G_GOLD)
+            p->golds ^= b;
+        if (g & G_HDK)
+            p->hdk ^= b;
+        if (g & G_DIAG)
+            p->diag ^= b;
+        if (g & G_ORTH)
+            p->orth ^= b;
+    }
+    p->key ^= kifu__zob.psq[c][k][from] ^ kifu__zob.psq[c][k][to];
+    if (k == KING)
+        p->ksq[c] = (uint8_t)to;
+}
+
 void kifu__pos_do(kpos *p, kmove m)
 {
     int us = p->side, to = MOVE_TO(m), k = MOVE_PIECE(m);
     if (MOVE_IS_DROP(m)) {
         hand_add(p, us, k, -1);
-        kifu__pos_put(p, to, CPIECE(k, us));
+        p->board[to] = CPIECE(k, us);
+        toggle(p, to, us, k);
     } else {
         int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
-        kifu__pos_remove(p, from);
         if (cap) {
-            kifu__pos_remove(p, to);
+            toggle(p, to, us ^ 1, cap);
             hand_add(p, us, kind_unpromoted(cap), 1);
         }
-        kifu__pos_put(p, to, CPIECE(MOVE_IS_PROMOTE(m) ? k | PROMOTE_BIT : k, us));
+        if (MOVE_IS_PROMOTE(m)) {
+            toggle(p, from, us, k);
+            toggle(p, to, us, k | PROMOTE_BIT);
+            k |= PROMOTE_BIT;
+        } else {
+            shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, from, to);
+        }
+        p->board[from] = 0;
+        p->board[to] = CPIECE(k, us);
     }
     p->side = (uint8_t)(us ^ 1);
     p->key ^= kifu__zob.side;
@@ -128,15 +157,24 @@ void kifu__pos_undo(kpos *p, kmove m)
     int us = p->side ^ 1, to = MOVE_TO(m), k = MOVE_PIECE(m);
     p->side = (uint8_t)us;
     p->key ^= kifu__zob.side;
-    kifu__pos_remove(p, to);
     if (MOVE_IS_DROP(m)) {
         hand_add(p, us, k, 1);
+        p->board[to] = 0;
+        toggle(p, to, us, k);
+        return;
+    }
+    int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
+    if (MOVE_IS_PROMOTE(m)) {
+        toggle(p, to, us, k | PROMOTE_BIT);
+        toggle(p, from, us, k);
     } else {
-        int cap = MOVE_CAPTURE(m);
-        if (cap) {
-            kifu__pos_put(p, to, CPIECE(cap, us ^ 1));
-            hand_add(p, us, kind_unpromoted(cap), -1);
-        }
-        kifu__pos_put(p, MOVE_FROM(m), CPIECE(k, us));
+        shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, to, from);
+    }
+    p->board[from] = CPIECE(k, us);
+    p->board[to] = 0;
+    if (cap) {
+        toggle(p, to, us ^ 1, cap);
+        hand_add(p, us, kind_unpromoted(cap), -1);
+        p->board[to] = CPIECE(cap, us ^ 1);
     }
 }

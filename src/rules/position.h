@@ -30,20 +30,30 @@ typedef struct kpos {
 
 static inline bb_t pos_occ(const kpos *p) { return p->occ[0] | p->occ[1]; }
 
-/* Pieces of color `by` that attack sq, with the board occupancy occ. */
+/* Pieces of color `by` that attack sq, with the board occupancy occ. The step attackers
+ * are looked up only when an enemy piece stands within two squares (a knight's reach), and
+ * each slider only when one stands on its empty-board lines: most squares need no more. */
 static inline bb_t pos_attackers(const kpos *p, int sq, int by, bb_t occ)
 {
     int o = by ^ 1;
-    bb_t r = (ATT.step[o][PAWN][sq] & p->kind[PAWN]) |
-             (ATT.step[o][KNIGHT][sq] & p->kind[KNIGHT]) |
-             (ATT.step[o][SILVER][sq] & p->kind[SILVER]) | (ATT.step[o][GOLD][sq] & p->golds) |
-             (ATT.step[o][KING][sq] & p->hdk) | (lance_attack(o, sq, occ) & p->kind[LANCE]);
-    r &= p->occ[by];
-    bb_t d = p->diag & p->occ[by], s = p->orth & p->occ[by];
-    if (d & ATT.pseudo[0][BISHOP][sq])
-        r |= bishop_attack(sq, occ) & d;
-    if (s & ATT.pseudo[0][ROOK][sq])
-        r |= rook_attack(sq, occ) & s;
+    bb_t e = p->occ[by], r = 0;
+    if (e & ATT.near[sq]) {
+        r = (ATT.step[o][PAWN][sq] & p->kind[PAWN]) |
+            (ATT.step[o][KNIGHT][sq] & p->kind[KNIGHT]) |
+            (ATT.step[o][SILVER][sq] & p->kind[SILVER]) | (ATT.step[o][GOLD][sq] & p->golds) |
+            (ATT.step[o][KING][sq] & p->hdk);
+        r &= e;
+    }
+    /* Sliders: those on an empty-board line through sq attack it when nothing stands
+     * between; usually there is at most one such piece, so this beats computing rays. */
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[o][LANCE][sq]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][sq]) | (p->orth & ATT.pseudo[0][ROOK][sq])) &
+                e;
+    while (snip) {
+        int x = bb_pop(&snip);
+        if (!(ATT.between[sq][x] & occ))
+            r |= BB_SQ(x);
+    }
     return r;
 }
 

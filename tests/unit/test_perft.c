@@ -2,12 +2,13 @@
  * a deliberately simple reference generator written here: a mailbox, every piece's steps
  * spelled out, legality by playing the move and scanning every enemy piece for an attack
  * on the king, 打ち歩詰め by trying every reply. It shares no code with src/rules. */
-#include <dirent.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "kifu.h"
+#include "rules/engine.h"
 
 /* ---- the reference generator ---- */
 
@@ -118,7 +119,9 @@ static int add_if_legal(const kifu_board *b, const rmove *m, rmove *out, int n)
     play(&nb, m);
     if (king_attacked(&nb, b->color))
         return n;
-    if (!m->fx && m->piece == KIFU_FU && king_attacked(&nb, nb.color)) {
+    int ahead = m->ty + (b->color ? 1 : -1); /* the square the dropped pawn attacks */
+    if (!m->fx && m->piece == KIFU_FU && inside(m->tx, ahead) &&
+        at(&nb, m->tx, ahead) == (KIFU_OU | nb.color << 4)) {
         rmove replies[700];
         if (ref_legal(&nb, replies) == 0)
             return n; /* 打ち歩詰め */
@@ -143,8 +146,8 @@ static int ref_legal(const kifu_board *b, rmove *out)
                 for (int tx = fx + d[i].dx, ty = fy + dy; inside(tx, ty);
                      tx += d[i].dx, ty += dy) {
                     int tp = at(b, tx, ty);
-                    if (tp && (tp >> 4) == c)
-                        break;
+                    if (tp && ((tp >> 4) == c || (tp & 15) == KIFU_OU))
+                        break; /* own piece, or a king: kings are never captured */
                     int promotable = k >= KIFU_FU && k <= KIFU_HI;
                     int zone = far(c, fy) <= 3 || far(c, ty) <= 3;
                     int dead = ((k == KIFU_FU || k == KIFU_KY) && far(c, ty) == 1) ||
@@ -352,11 +355,27 @@ TEST(random_games_match_reference)
     kifu_position *p = kifu_position_new();
     int bad = 0;
     static kifu_move ms[600];
-    for (int game = 0; game < 150 && !bad; game++) {
-        kifu_position_set_sfen(p, "startpos", NULL);
+    /* KIFU_PERFT_GAMES=n plays more games (a longer stress run by hand). */
+    const char *env = getenv("KIFU_PERFT_GAMES");
+    int games = env ? atoi(env) : 150;
+    for (int game = 0; game < games && !bad; game++) {
+        static const char *const starts[] = {
+            "startpos",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+        };
+        kifu_position_set_sfen(p, starts[game % 3], NULL);
         for (int ply = 0; ply < 160 && !bad; ply++) {
             bad |= compare_moves(p, "random game");
             size_t n = kifu_position_legal_moves(p, ms, 600);
+            /* perft 1 counts without generating: it must agree with the list */
+            if (kifu_perft(p, 1) != n) {
+                char *sf = kifu_position_sfen(p, 1);
+                printf("  perft 1 = %llu, %zu legal moves: %s\n",
+                       (unsigned long long)kifu_perft(p, 1), n, sf);
+                kifu_free(sf);
+                bad = 1;
+            }
             if (!n)
                 break;
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -380,6 +399,129 @@ TEST(random_games_match_reference)
     kifu_position_free(p);
 }
 
+/* Random sparse positions, pieces crowded around the kings and pawns in both hands: the
+ * places where pins, evasions and 打ち歩詰め meet. Move lists and perft 2 must match the
+ * reference at each. */
+static unsigned rnd(uint64_t *seed)
+{
+    *seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (unsigned)(*seed >> 33);
+}
+#define RND() rnd(&seed)
+
+/* Does the side to move have a pawn drop refused as 打ち歩詰め here? */
+static int has_uchifuzume(kifu_position *p)
+{
+    kifu_move m = {0};
+    m.color = (uint8_t)kifu_position_side(p);
+    m.piece = KIFU_FU;
+    m.promote = -1;
+    for (int x = 1; x <= 9; x++)
+        for (int y = 1; y <= 9; y++) {
+            const char *r = NULL;
+            m.to_x = (uint8_t)x, m.to_y = (uint8_t)y;
+            if (!kifu_position_is_legal(p, &m, &r) && r && strstr(r, "打ち歩詰め"))
+                return 1;
+        }
+    return 0;
+}
+
+TEST(random_positions_match_reference)
+{
+    uint64_t seed = 987654321;
+    kifu_position *p = kifu_position_new();
+    int bad = 0, tried = 0, uchi = 0;
+    const char *env = getenv("KIFU_PERFT_POSITIONS");
+    int want = env ? atoi(env) : 400;
+    for (int iter = 0; tried < want && iter < want * 20 && !bad; iter++) {
+        kifu_board b;
+        memset(&b, 0, sizeof b);
+        int wk = (int)(RND() % 81), bk = (int)(RND() % 81);
+        if (wk == bk)
+            continue;
+        b.sq[wk] = KIFU_OU | 16;
+        if (RND() % 8)
+            b.sq[bk] = KIFU_OU; /* sometimes black has no king (tsume) */
+        int n = 3 + (int)(RND() % 8);
+        for (int i = 0; i < n; i++) {
+            /* near the white king most of the time */
+            int x = (wk / 9 + 1) + (int)(RND() % 5) - 2, y = (wk % 9 + 1) + (int)(RND() % 5) - 2;
+            if (RND() % 4 == 0)
+                x = 1 + (int)(RND() % 9), y = 1 + (int)(RND() % 9);
+            if (x < 1 || x > 9 || y < 1 || y > 9 || b.sq[KIFU_SQ(x, y)])
+                continue;
+            static const int kinds[] = {1, 1, 2, 3, 4, 5, 6, 7, 7, 9, 13, 14};
+            b.sq[KIFU_SQ(x, y)] = (uint8_t)(kinds[RND() % 12] | (RND() % 3 == 0 ? 16 : 0));
+        }
+        b.hands[0][KIFU_FU] = (uint8_t)(1 + RND() % 2);
+        b.hands[1][KIFU_FU] = (uint8_t)(RND() % 2);
+        if (RND() % 2)
+            b.hands[0][1 + RND() % 7]++;
+        b.color = (uint8_t)(RND() % 4 == 0);
+        /* Positions with dead pieces, 二歩 or the side not to move in check are set as
+         * loose record starts (every fourth one), else skipped. */
+        if (kifu_position_set_board(p, &b, NULL) < 0 &&
+            (iter % 4 || kifu__position_set_board_loose(p, &b, NULL) < 0))
+            continue;
+        tried++;
+        uchi += has_uchifuzume(p);
+        bad |= compare_moves(p, "random position");
+        if (!bad) {
+            kifu_position_board(p, &b);
+            unsigned long long e = kifu_perft(p, 2), r = ref_perft(&b, 2);
+            if (e != r) {
+                char *sf = kifu_position_sfen(p, 1);
+                printf("  perft 2 %llu, reference %llu: %s\n", e, r, sf);
+                kifu_free(sf);
+                bad = 1;
+            }
+        }
+    }
+    CHECK_INT(tried, want);
+    CHECK(!bad);
+    printf("  %d random positions, %d with a pawn drop refused as 打ち歩詰め\n", tried, uchi);
+    CHECK(uchi > 0); /* the rule was exercised */
+    kifu_position_free(p);
+}
+
+/* Run the kifu tool; its stdout into out, the exit code returned. */
+static int run_cli(const char *args, char *out, size_t cap)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>/dev/null", KIFU_CLI_PATH, args);
+    FILE *f = popen(cmd, "r");
+    if (!f)
+        return -1;
+    size_t n = fread(out, 1, cap - 1, f);
+    out[n] = 0;
+    int st = pclose(f);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(cli_perft)
+{
+    static char out[8192];
+    CHECK_INT(run_cli("perft startpos 2", out, sizeof out), 0);
+    CHECK_STR(out, "900\n");
+    CHECK_INT(run_cli("perft 'position startpos moves 7g7f' 1", out, sizeof out), 0);
+    CHECK_STR(out, "30\n");
+    CHECK_INT(run_cli("perft --divide startpos 2", out, sizeof out), 0);
+    CHECK(strstr(out, "7g7f: 30\n") != NULL);
+    CHECK(strstr(out, "\n900\n") != NULL);
+    int lines = 0;
+    for (char *c = out; *c; c++)
+        lines += *c == '\n';
+    CHECK_INT(lines, 31);
+    CHECK_INT(run_cli("perft --help", out, sizeof out), 0);
+    CHECK(strstr(out, "usage") != NULL);
+    CHECK_INT(run_cli("perft", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft startpos", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft startpos x", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft --bogus startpos 1", out, sizeof out), 2);
+    CHECK_INT(run_cli("perft 'lnsgkgsnl/9 b - 1' 1", out, sizeof out), 1);
+    CHECK_STR(out, "");
+}
+
 /* `test_perft --ref SFEN DEPTH` prints the reference's counts (to write tests/perft). */
 int main(int argc, char **argv)
 {
@@ -400,5 +542,7 @@ int main(int argc, char **argv)
     RUN(own_positions);
     RUN(same_moves_as_reference_on_files);
     RUN(random_games_match_reference);
+    RUN(random_positions_match_reference);
+    RUN(cli_perft);
     return t_finish();
 }

@@ -4,6 +4,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_position *pos(const char *sfen)
 {
@@ -161,11 +162,54 @@ TEST(declaration)
     kifu_position_free(p);
 }
 
+/* Out of memory at every allocation in turn: calls fail cleanly, nothing leaks (ASan). */
+TEST(out_of_memory)
+{
+    for (long n = 1; n < 40; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_position *p = kifu_position_new();
+        if (p) {
+            kifu_position_set_sfen(p, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b", NULL);
+            for (int i = 0; i < 80; i++) {
+                play(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
+                kifu_position_repetition(p);
+            }
+            kifu_position *q = kifu_position_clone(p);
+            char *s = kifu_position_sfen(p, 1);
+            kifu_free(s);
+            kifu_position_free(q);
+            kifu_position_free(p);
+        }
+        kifu__alloc_fail_after(0);
+    }
+    CHECK(1);
+}
+
+/* A long game keeps O(1) repetition counts: 40000 king shuffles stay fast and right. */
+TEST(long_history)
+{
+    kifu_position *p = kifu_position_new();
+    static const char *const cycle[] = {"5i4h", "5a4b", "4h5i", "4b5a"};
+    for (int i = 0; i < 40000; i++) {
+        CHECK_INT(play(p, cycle[i % 4]), 0);
+        if (i % 4 == 3)
+            CHECK_INT(kifu_position_repetition_count(p), i / 4 + 2);
+    }
+    CHECK_INT(kifu_position_repetition(p), KIFU_REP_DRAW);
+    for (int i = 0; i < 40000; i++)
+        kifu_position_undo(p);
+    CHECK_INT(kifu_position_repetition_count(p), 1);
+    CHECK_INT(kifu_position_history_length(p), 0);
+    kifu_position_free(p);
+}
+
 int main(void)
 {
     RUN(check_mate_and_no_move);
     RUN(repetition_draw);
     RUN(perpetual_check);
     RUN(declaration);
+    RUN(out_of_memory);
+    RUN(long_history);
     return t_finish();
 }
