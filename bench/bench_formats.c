@@ -321,39 +321,122 @@ static int run_peers(const bench_opts *o, const char *moddir, const char *fmt,
     return n;
 }
 
-/* Ours and the peers on the same subset of `fs` (its first peer_mb megabytes). */
+/* Runs convert.js --check: which listed files every peer converts. Fills `sub` with those
+ * entries of fs (shallow copies: fs keeps ownership). 0, or -1. */
+static int peer_accepted(const bench_opts *o, const char *moddir, const char *fmt,
+                         const char *list, char **names, const files *fs, size_t count,
+                         files *sub)
+{
+    char ok[4300], cmd[16384];
+    snprintf(ok, sizeof ok, "%s.ok", list);
+    if (snprintf(cmd, sizeof cmd, "node '%s/convert.js' '%s' %s 0 '%s' --check '%s'",
+                 o->peers_src, moddir, fmt, list, ok) >= (int)sizeof cmd)
+        return -1;
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    char line[8192] = "";
+    if (!fgets(line, sizeof line, p))
+        line[0] = 0;
+    pclose(p);
+    json_error_t je;
+    json_t *j = json_loads(line, 0, &je);
+    if (!j) {
+        printf("  the peers' check did not run\n");
+        return -1;
+    }
+    size_t checked = (size_t)json_integer_value(json_object_get(j, "checked"));
+    size_t accepted = (size_t)json_integer_value(json_object_get(j, "accepted"));
+    if (accepted < checked) {
+        printf(
+            "  %zu of %zu files left out: a peer cannot read them (valid records; ours "
+            "converts them)\n",
+            checked - accepted, checked);
+        const char *key;
+        json_t *v;
+        json_object_foreach(json_object_get(j, "errors"), key, v)
+            printf("    %s, e.g. %s\n", key, json_string_value(v));
+    }
+    json_decref(j);
+    FILE *f = fopen(ok, "r");
+    memset(sub, 0, sizeof *sub);
+    if (!f || !(sub->v = malloc((count ? count : 1) * sizeof *sub->v))) {
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    /* The accepted list keeps the list's order, so one forward scan matches it up. */
+    size_t i = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = 0;
+        while (i < count && strcmp(names[i], line) != 0)
+            i++;
+        if (i == count)
+            break;
+        sub->v[sub->n++] = fs->v[i];
+        sub->bytes += fs->v[i].len;
+        i++;
+    }
+    fclose(f);
+    return 0;
+}
+
+/* Ours and the peers on the same subset of `fs` (its first peer_mb megabytes, less the
+ * files a peer cannot read). */
 static void compare(const bench_opts *o, const char *moddir, const char *fmt,
                     const files *fs, double *worst_ratio)
 {
-    size_t count = 0, bytes = 0;
-    while (count < fs->n && (double)bytes < o->peer_mb * 1e6)
-        bytes += fs->v[count++].len;
+    size_t count = 0, total = 0;
+    while (count < fs->n && (double)total < o->peer_mb * 1e6)
+        total += fs->v[count++].len;
     char list[4200];
     snprintf(list, sizeof list, "%s/list-%s.txt", moddir, fmt);
     char cwd[4096] = "";
     if (!getcwd(cwd, sizeof cwd))
         cwd[0] = 0;
-    FILE *f = fopen(list, "w");
+    char **names = calloc(count ? count : 1, sizeof *names);
+    FILE *f = names ? fopen(list, "w") : NULL;
     if (!f) {
         printf("  cannot write %s: peers skipped\n", list);
+        free(names);
         return;
     }
     for (size_t i = 0; i < count; i++) {
         /* Absolute paths, so the list does not depend on node's working directory. */
-        if (fs->v[i].path[0] != '/' && cwd[0])
-            fprintf(f, "%s/%s\n", cwd, fs->v[i].path);
-        else
-            fprintf(f, "%s\n", fs->v[i].path);
+        const char *p = fs->v[i].path;
+        size_t need = strlen(cwd) + strlen(p) + 2;
+        if ((names[i] = malloc(need))) {
+            snprintf(names[i], need, "%s%s%s", p[0] != '/' ? cwd : "",
+                     p[0] != '/' ? "/" : "", p);
+            fprintf(f, "%s\n", names[i]);
+        }
     }
     fclose(f);
-    result ours;
-    if (measure(fs, count, o->runs, &ours))
+    files sub;
+    int rc = peer_accepted(o, moddir, fmt, list, names, fs, count, &sub);
+    for (size_t i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+    if (rc || sub.n == 0) {
+        printf("  no file that every peer reads: %s skipped\n", fmt);
+        free(sub.v);
         return;
+    }
+    char ok[4300];
+    snprintf(ok, sizeof ok, "%s.ok", list);
+    count = sub.n;
+    size_t bytes = sub.bytes;
+    result ours;
+    if (measure(&sub, count, o->runs, &ours)) {
+        free(sub.v);
+        return;
+    }
+    free(sub.v);
     char label[128];
     snprintf(label, sizeof label, "kifu %s->jkf (subset)", fmt);
     print_result(label, count, bytes, &ours, o->runs);
     peer_result peers[4];
-    int n = run_peers(o, moddir, fmt, list, peers, 4);
+    int n = run_peers(o, moddir, fmt, ok, peers, 4);
     double best = 0; /* the faster peer's time per byte is the one we must beat */
     const char *best_name = NULL;
     for (int i = 0; i < n; i++) {

@@ -18,7 +18,7 @@ static void usage(FILE *f)
            "  --peer-runs N          timed runs per peer (default 3)\n"
            "  --corpus-mb MB         size of the generated corpus, three formats "
            "(default 60)\n"
-           "  --peer-mb MB           per format, the part the peers convert (default 5)\n"
+           "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
            "  --seed N               corpus seed (default 1)\n"
            "  --regen                rebuild the corpus\n"
            "  --no-peers             skip json-kifu-format and tsshogi\n"
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 3, 60, 5, 1, 0, 1};
+    bench_opts o = {dir, src, 5, 3, 60, 2, 1, 0, 1};
     const char *only = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

@@ -1,6 +1,9 @@
 // convert.js: times the JavaScript peers on the same conversion kifu_bench measures:
 // decode the file's bytes, parse and normalize, write JKF (JSON text), for every file of a
-// list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE
+// list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE [--check OUT]
+// With --check it times nothing: it writes to OUT the files that every peer converts
+// (a file a peer rejects would make it look faster, having done less) and prints
+// {"checked", "accepted", "errors": {peer: first error}}.
 // Prints one JSON line per peer: {"peer", "format", "files", "bytes", "failed",
 // "seconds": [one total per run], "error"?}. The files are read before timing starts,
 // and one untimed pass warms the JIT.
@@ -45,6 +48,35 @@ const peers = [
     },
   },
 ];
+
+if (process.argv[6] === '--check') {
+  const convs = peers.map((p) => {
+    try {
+      return p.make();
+    } catch (e) {
+      return null;
+    }
+  });
+  const errors = {};
+  const good = [];
+  files.forEach((f, i) => {
+    let ok = true;
+    convs.forEach((c, k) => {
+      if (!c) return;
+      try {
+        c(decode(bufs[i]));
+      } catch (e) {
+        ok = false;
+        const name = peers[k].name;
+        if (!errors[name]) errors[name] = `${path.basename(f)}: ${String(e && e.message ? e.message : e).slice(0, 160)}`;
+      }
+    });
+    if (ok) good.push(f);
+  });
+  fs.writeFileSync(process.argv[7], good.map((f) => f + '\n').join(''));
+  console.log(JSON.stringify({ checked: files.length, accepted: good.length, errors }));
+  process.exit(0);
+}
 
 for (const peer of peers) {
   const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [] };
