@@ -5,7 +5,7 @@
 // (a file a peer rejects would make it look faster, having done less) and prints
 // {"checked", "accepted", "errors": {peer: first error}}.
 // Prints one JSON line per peer: {"peer", "format", "files", "bytes", "failed",
-// "seconds": [one total per run], "error"?}. The files are read before timing starts,
+// "seconds": [wall time per run], "cpu": [process CPU time per run], "error"?}. The files are read before timing starts,
 // and one untimed pass warms the JIT.
 'use strict';
 const fs = require('fs');
@@ -79,7 +79,7 @@ if (process.argv[6] === '--check') {
 }
 
 for (const peer of peers) {
-  const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [] };
+  const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [], cpu: [] };
   let convert;
   try {
     convert = peer.make();
@@ -99,6 +99,7 @@ for (const peer of peers) {
   for (let run = 0; run < runs; run++) {
     let failed = 0;
     let sink = 0;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (const b of bufs) {
       try {
@@ -109,7 +110,9 @@ for (const peer of peers) {
       }
     }
     const t1 = process.hrtime.bigint();
+    const c1 = process.cpuUsage(c0);
     out.seconds.push(Number(t1 - t0) / 1e9);
+    out.cpu.push((c1.user + c1.system) / 1e6);
     out.failed = failed;
     if (sink < 0) console.error(sink); // keeps the output from being optimized away
   }
