@@ -1,10 +1,435 @@
-/* cmd_replay.c: not written yet. */
+/* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "diagram.h"
+#include "kifu_private.h"
+#include "player.h"
+#include "term.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: kifu replay [--ply N] [--path P] [--flip] FILE\n"
+            "\n"
+            "Step through a record (any format, including a sfenlist) in the terminal.\n"
+            "\n"
+            "keys:\n"
+            "  -> f j space    next move          <- b k      previous move\n"
+            "  PgDn PgUp       10 moves           Home < 0    start     End > G  end\n"
+            "  g N Enter       go to ply N (or a path: 12,0,1 or /0/0/1)\n"
+            "  [ ]             previous / next fork at this ply (alternatives to this move)\n"
+            "  /TEXT Enter     find a move (７六歩, 同銀, 7g7f ...) ahead; n finds again\n"
+            "  r               flip the board        ?  help        q  quit\n"
+            "The screen shows the comments, times and bookmarks of the current move.\n");
+}
+
+typedef struct view {
+    kifu_player *pl;
+    const char *name;
+    int flip;
+    int colour;
+    int positioned; /* stdout is a terminal: draw a screen with cursor addressing */
+    int help;
+    char status[256];
+    char search[128];
+} view;
+
+static void put_at(kifu__strbuf *sb, const view *v, int row, int col)
+{
+    if (v->positioned)
+        kifu__sb_printf(sb, "\033[%d;%dH\033[K", row, col);
+}
+
+/* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
+static void squeeze(const char *s, char *out, size_t cap)
+{
+    size_t n = 0;
+    while (*s && n + 1 < cap) {
+        if (*s == ' ') {
+            s++;
+        } else if (strncmp(s, "　", 3) == 0 || strncmp(s, "☗", 3) == 0 ||
+                   strncmp(s, "☖", 3) == 0 || strncmp(s, "▲", 3) == 0 ||
+                   strncmp(s, "△", 3) == 0) {
+            s += 3;
+        } else {
+            out[n++] = *s++;
+        }
+    }
+    out[n] = 0;
+}
+
+static int node_matches(const kifu_node *n, const char *query)
+{
+    char text[96], a[96], q[128];
+    squeeze(query, q, sizeof q);
+    if (!q[0])
+        return 0;
+    kifu__node_text(n, text, sizeof text);
+    squeeze(text, a, sizeof a);
+    if (strstr(a, q))
+        return 1;
+    const kifu_move *m = kifu_node_move_const(n);
+    if (m) {
+        kifu_move ki2 = *m;
+        const kifu_node *p = kifu_node_parent(n);
+        kifu_move_text(&ki2, p ? kifu_node_move_const(p) : NULL, KIFU_TEXT_RELATIVE, text,
+                       sizeof text);
+        squeeze(text, a, sizeof a);
+        if (strstr(a, q))
+            return 1;
+        char usi[8];
+        if (strcmp(kifu_move_usi(m, usi), query) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+static void find(view *v)
+{
+    int cur = kifu_player_ply(v->pl), end = kifu__player_line_end(v->pl);
+    for (int k = 1; k <= end + 1; k++) {
+        int ply = (cur + k) % (end + 1);
+        const kifu_node *n = kifu__player_line_node(v->pl, ply);
+        if (n && node_matches(n, v->search)) {
+            kifu_player_go(v->pl, ply);
+            snprintf(v->status, sizeof v->status, "found '%s' at ply %d%s", v->search, ply,
+                     ply <= cur ? " (from the start)" : "");
+            return;
+        }
+    }
+    snprintf(v->status, sizeof v->status, "'%s' is not on this line", v->search);
+}
+
+static void time_text(const kifu_time *t, char *buf, size_t cap)
+{
+    if (t->h >= 0)
+        snprintf(buf, cap, "%d:%02d:%02d", t->h, t->m, t->s);
+    else
+        snprintf(buf, cap, "%d:%02d", t->m, t->s);
+}
+
+static void draw(view *v)
+{
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    int rows, cols;
+    term_size(&rows, &cols);
+    if (v->positioned)
+        kifu__sb_puts(&sb, "\033[H\033[2J");
+    else
+        kifu__sb_puts(&sb, "----\n");
+    kifu_player *pl = v->pl;
+    kifu_node *n = kifu_player_node(pl);
+    char path[128];
+    kifu__player_path(pl, path, sizeof path);
+    put_at(&sb, v, 1, 1);
+    kifu__sb_printf(&sb, "%s  ply %d/%d  path %s", v->name, kifu_player_ply(pl),
+                    kifu__player_line_end(pl), path);
+    size_t forks = kifu_player_fork_count(pl);
+    if (forks > 1)
+        kifu__sb_printf(&sb, "  fork %zu/%zu", kifu_node_index(n) + 1, forks);
+    kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+
+    kifu__diagram d;
+    kifu__diagram_from_player(pl, v->flip, &d);
+    kifu__strbuf board;
+    kifu__sb_init(&board);
+    kifu__diagram_term(&d, v->colour, &board);
+    int row = 2;
+    if (board.data) {
+        char *s = board.data;
+        while (*s) {
+            char *e = strchr(s, '\n');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            put_at(&sb, v, row++, 1);
+            kifu__sb_putn(&sb, s, len);
+            if (!v->positioned)
+                kifu__sb_putc(&sb, '\n');
+            s += len + (e ? 1 : 0);
+        }
+    }
+    kifu__sb_free(&board);
+
+    /* the moves around the cursor, right of the board (or below it) */
+    kifu__strbuf list;
+    kifu__sb_init(&list);
+    /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
+    kifu__diagram_moves(pl, 5, 5, "", &list);
+    int lrow = 3;
+    if (list.data && (cols >= 70 || !v->positioned)) {
+        char *s = list.data;
+        while (*s) {
+            char *e = strchr(s, '\n');
+            size_t len = e ? (size_t)(e - s) : strlen(s);
+            if (v->positioned) {
+                kifu__sb_printf(&sb, "\033[%d;%dH", lrow++, 40);
+            }
+            kifu__sb_putn(&sb, s, len);
+            if (!v->positioned)
+                kifu__sb_putc(&sb, '\n');
+            s += len + (e ? 1 : 0);
+        }
+    }
+    kifu__sb_free(&list);
+    if (lrow > row)
+        row = lrow;
+
+    /* alternatives, time, bookmarks, comments */
+    if (forks > 1) {
+        kifu_node *par = kifu_node_parent(n);
+        put_at(&sb, v, row++, 1);
+        kifu__sb_puts(&sb, "alternatives ([ ]):");
+        for (size_t i = 0; i < forks; i++) {
+            char t[80];
+            kifu__node_text(kifu_node_child(par, i), t, sizeof t);
+            kifu__sb_printf(&sb, " %s%s%s", kifu_node_child(par, i) == n ? "[" : "", t,
+                            kifu_node_child(par, i) == n ? "]" : "");
+        }
+        kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+    }
+    const kifu_move_time *t = kifu_node_time(n);
+    if (t) {
+        char a[32], b[32];
+        time_text(&t->now, a, sizeof a);
+        time_text(&t->total, b, sizeof b);
+        put_at(&sb, v, row++, 1);
+        kifu__sb_printf(&sb, "time %s / %s%s", a, b, v->positioned ? "" : "\n");
+    }
+    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
+        put_at(&sb, v, row++, 1);
+        kifu__sb_printf(&sb, "& %s%s", kifu_node_bookmark(n, i), v->positioned ? "" : "\n");
+    }
+    size_t nc = kifu_node_comment_count(n);
+    for (size_t i = 0; i < nc && (!v->positioned || row < rows - 1); i++) {
+        put_at(&sb, v, row++, 1);
+        kifu__sb_printf(&sb, "* %s%s", kifu_node_comment(n, i), v->positioned ? "" : "\n");
+    }
+    if (v->help) {
+        const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
+                           "g N: go to ply or path   [ ]: fork   /TEXT: find, n: again",
+                           "r: flip   ?: help   q: quit"};
+        for (int i = 0; i < 3; i++) {
+            put_at(&sb, v, row++, 1);
+            kifu__sb_printf(&sb, "%s%s", h[i], v->positioned ? "" : "\n");
+        }
+    }
+    put_at(&sb, v, rows, 1);
+    kifu__sb_printf(&sb, "%s", v->status[0] ? v->status : "? help  q quit");
+    kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+    size_t len;
+    char *text = kifu__sb_take(&sb, &len);
+    if (text) {
+        size_t off = 0;
+        while (off < len) {
+            ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+            if (w <= 0)
+                break;
+            off += (size_t)w;
+        }
+    }
+    kifu_free(text);
+}
+
+/* Ask for a line on the status row. 0 with the text, -1 cancelled or at end of input. */
+static int ask(view *v, const char *prompt, char *buf, size_t cap)
+{
+    int rows, cols;
+    term_size(&rows, &cols);
+    char p[160];
+    if (v->positioned)
+        snprintf(p, sizeof p, "\033[%d;1H\033[K%s", rows, prompt);
+    else
+        snprintf(p, sizeof p, "%s", prompt);
+    int rc = term_read_line(p, buf, cap);
+    return rc == 0 ? 0 : rc;
+}
+
+static void go_to(view *v, const char *what)
+{
+    int ply;
+    kifu_error err = {0};
+    if (cli_parse_int(what, &ply) == 0) {
+        int got = kifu_player_go(v->pl, ply);
+        if (got != ply)
+            snprintf(v->status, sizeof v->status, "the line ends at ply %d", got);
+    } else if (kifu_player_go_path(v->pl, what, &err)) {
+        snprintf(v->status, sizeof v->status, "bad ply or path %.40s: %.150s", what, err.message);
+    }
+}
 
 int cmd_replay(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "kifu: 'replay' is not implemented yet\n");
-    return EXIT_INTERNAL;
+    if (cli_wants_help(argc, argv)) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    const char *file = NULL, *path = NULL;
+    int ply = -1, flip = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], &ply)) {
+                fprintf(stderr, "kifu: replay: --ply needs a number >= 0\n");
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
+            path = argv[++i];
+        } else if (strcmp(a, "--flip") == 0) {
+            flip = 1;
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "kifu: replay: unknown option '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!file) {
+            file = a;
+        } else {
+            fprintf(stderr, "kifu: replay: one file only\n");
+            return EXIT_USAGE;
+        }
+    }
+    if (!file) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
+        fprintf(stderr, "kifu: replay: the keys come from standard input, so the record "
+                        "cannot (give a file)\n");
+        return EXIT_USAGE;
+    }
+    kifu_record *rec;
+    int rc = EXIT_OK;
+    kifu_player *pl = cli_open_player(file, &rec, &rc);
+    if (!pl)
+        return rc;
+    view v = {.pl = pl, .name = file, .flip = flip};
+    if (path) {
+        kifu_error err = {0};
+        if (kifu_player_go_path(pl, path, &err))
+            snprintf(v.status, sizeof v.status, "--path %.40s: %.150s", path, err.message);
+    } else if (ply >= 0) {
+        kifu_player_go(pl, ply);
+    }
+    int raw = term_open(isatty(STDOUT_FILENO));
+    if (raw < 0) {
+        fprintf(stderr, "kifu: replay: cannot set up the terminal\n");
+        kifu_player_free(pl);
+        kifu_record_free(rec);
+        return EXIT_IO;
+    }
+    v.positioned = isatty(STDOUT_FILENO);
+    v.colour = cli_colour_ok();
+    int redraw = 1;
+    for (;;) {
+        if (redraw)
+            draw(&v);
+        redraw = 1;
+        v.status[0] = 0;
+        int key = term_key(-1);
+        char buf[128];
+        switch (key) {
+        case KEY_EOF:
+        case 'q':
+        case 'Q':
+        case 3: /* ^C */
+        case 4: /* ^D */
+            goto out;
+        case KEY_RESIZE:
+        case 12: /* ^L */
+            break;
+        case KEY_NONE:
+            redraw = 0;
+            break;
+        case KEY_RIGHT:
+        case KEY_DOWN:
+        case 'f':
+        case 'j':
+        case ' ':
+        case '\r':
+        case '\n':
+            if (!kifu_player_forward(pl))
+                snprintf(v.status, sizeof v.status, "end of the line");
+            break;
+        case KEY_LEFT:
+        case KEY_UP:
+        case 'b':
+        case 'k':
+        case 127:
+            if (!kifu_player_backward(pl))
+                snprintf(v.status, sizeof v.status, "at the start");
+            break;
+        case KEY_PGDN:
+            kifu_player_go(pl, kifu_player_ply(pl) + 10);
+            break;
+        case KEY_PGUP:
+            kifu_player_go(pl, kifu_player_ply(pl) - 10);
+            break;
+        case KEY_HOME:
+        case '<':
+        case '0':
+            kifu_player_go(pl, 0);
+            break;
+        case KEY_END:
+        case '>':
+        case 'G':
+            kifu_player_go(pl, kifu__player_line_end(pl));
+            break;
+        case '[':
+        case ']': {
+            size_t nf = kifu_player_fork_count(pl);
+            if (nf <= 1) {
+                snprintf(v.status, sizeof v.status, "no fork at this ply");
+                break;
+            }
+            size_t i = kifu_node_index(kifu_player_node(pl));
+            i = key == ']' ? (i + 1) % nf : (i + nf - 1) % nf;
+            if (kifu_player_switch_fork(pl, i))
+                snprintf(v.status, sizeof v.status, "that fork starts with an illegal move");
+            else
+                snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
+            break;
+        }
+        case 'g': {
+            int r = ask(&v, "go to ply or path: ", buf, sizeof buf);
+            if (r == -2)
+                goto out;
+            if (r == 0 && buf[0])
+                go_to(&v, buf);
+            break;
+        }
+        case '/': {
+            int r = ask(&v, "find: ", buf, sizeof buf);
+            if (r == -2)
+                goto out;
+            if (r == 0 && buf[0]) {
+                snprintf(v.search, sizeof v.search, "%s", buf);
+                find(&v);
+            }
+            break;
+        }
+        case 'n':
+            if (v.search[0])
+                find(&v);
+            else
+                snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
+            break;
+        case 'r':
+            v.flip = !v.flip;
+            break;
+        case '?':
+        case 'h':
+            v.help = !v.help;
+            break;
+        default:
+            snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
+            break;
+        }
+    }
+out:
+    term_close();
+    kifu_player_free(pl);
+    kifu_record_free(rec);
+    return EXIT_OK;
 }

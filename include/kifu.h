@@ -420,8 +420,10 @@ typedef enum kifu_repetition {
 KIFU_EXPORT int kifu_position_repetition_count(const kifu_position *p);
 /** Repetition verdict for the current position (kifu_repetition). */
 KIFU_EXPORT int kifu_position_repetition(const kifu_position *p);
-/** 入玉宣言 by the side to move under the CSA rule (24-point draw line / 27-point rule for
- *  sente, 28 in the JSA variant is not used): 1 if the declaration wins, else 0. */
+/** 入玉宣言 by the side to move under the CSA rule (27-point method): the king in the enemy
+ *  camp (3 far ranks) and not in check, at least 10 other own pieces in the camp, and points
+ *  (rook/bishop, promoted or not, 5, others 1; pieces in the camp plus pieces in hand) of at
+ *  least 28 for sente, 27 for gote. 1 if the declaration wins, else 0. */
 KIFU_EXPORT int kifu_position_can_declare(const kifu_position *p);
 
 /** Number of leaf nodes at `depth` from p (legal moves only). */
@@ -450,7 +452,10 @@ KIFU_EXPORT int kifu_player_forward(kifu_player *pl);
 KIFU_EXPORT int kifu_player_backward(kifu_player *pl);
 /** Go to ply n on the current line (clamped). Returns the ply reached. */
 KIFU_EXPORT int kifu_player_go(kifu_player *pl, int ply);
-/** Follow a path "ply,fork,fork..." or a comma list of child indices from the root. 0/-1. */
+/** Go to a path. "PLY[,C1,C2...]": ply PLY, taking child Ck at the k-th node with forks met
+ *  on the way from the root (0 = main line; 0 after the last choice): "12" is ply 12 of the
+ *  main line, "12,0,1" takes the first fork at the second branching point. "/I/J/K...":
+ *  child indices from the root, one per ply ("/" is the root). 0, or -1 (cursor unchanged). */
 KIFU_EXPORT int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err);
 /** Number of alternatives at the cursor's ply (siblings including the current node). */
 KIFU_EXPORT size_t kifu_player_fork_count(const kifu_player *pl);

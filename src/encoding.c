@@ -106,35 +106,48 @@ static int convert(const char *from, const char *to, const char *data, size_t le
     return 0;
 }
 
-/* Scores how plausible decoded UTF-8 is as Japanese text: kanji, kana and full-width
- * forms count for, half-width katakana (what EUC-JP bytes turn into when read as CP932)
- * and private-use characters count against. */
-static long plausibility(const char *s, size_t len)
+/* Byte-level checks of the two legacy encodings, so detection needs no trial conversion.
+ * CP932: ASCII, half-width kana A1-DF, or a lead 81-9F/E0-FC with a trail 40-7E/80-FC.
+ * Returns 0 when the bytes cannot be CP932; counts pairs and half-width kana. */
+static int cp932_shape(const unsigned char *s, size_t len, size_t *pairs, size_t *kana)
 {
-    long score = 0;
-    const unsigned char *u = (const unsigned char *)s;
-    for (size_t i = 0; i < len;) {
-        unsigned c = u[i];
-        if (c < 0x80) {
-            i++;
+    *pairs = *kana = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c < 0x80)
+            continue;
+        if (c >= 0xA1 && c <= 0xDF) {
+            (*kana)++;
             continue;
         }
-        unsigned cp;
-        size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
-        cp = c & (n == 2 ? 0x1F : n == 3 ? 0x0F : 0x07);
-        for (size_t k = 1; k < n && i + k < len; k++)
-            cp = (cp << 6) | (u[i + k] & 0x3F);
-        i += n;
-        if (cp >= 0xFF61 && cp <= 0xFF9F)
-            score -= 2;
-        else if (cp >= 0xE000 && cp <= 0xF8FF)
-            score -= 4;
-        else if ((cp >= 0x3040 && cp <= 0x30FF) || (cp >= 0x4E00 && cp <= 0x9FFF) ||
-                 (cp >= 0xFF01 && cp <= 0xFF5E) || (cp >= 0x25A0 && cp <= 0x25FF) ||
-                 (cp >= 0x3000 && cp <= 0x303F))
-            score += 2;
+        if (!((c >= 0x81 && c <= 0x9F) || (c >= 0xE0 && c <= 0xFC)) || i + 1 >= len)
+            return 0;
+        unsigned t = s[++i];
+        if (t < 0x40 || t == 0x7F || t > 0xFC)
+            return 0;
+        (*pairs)++;
     }
-    return score;
+    return 1;
+}
+
+/* EUC-JP: ASCII, pairs A1-FE A1-FE, 8E + kana, 8F + a pair. */
+static int eucjp_shape(const unsigned char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned c = s[i];
+        if (c < 0x80)
+            continue;
+        if (!(c == 0x8E || c == 0x8F || (c >= 0xA1 && c <= 0xFE)))
+            return 0;
+        size_t need = c == 0x8F ? 2 : 1;
+        if (len - i - 1 < need)
+            return 0;
+        for (size_t k = 1; k <= need; k++)
+            if (s[i + k] < 0xA1 || s[i + k] > 0xFE)
+                return 0;
+        i += need;
+    }
+    return 1;
 }
 
 /* A declared encoding in the first lines: CSA V3.0 `'CSA encoding=X`, Kifu for Windows'
@@ -162,25 +175,26 @@ int kifu__detect_encoding(const char *data, size_t len)
 {
     if (kifu__bom_len(data, len) || kifu__utf8_valid(data, len, NULL))
         return KIFU_ENC_UTF8;
+    /* Files lie: Kifu for Windows writes `encoding=UTF-8` over Shift-JIS bytes, so a UTF-8
+     * declaration on bytes that are not UTF-8 is ignored. */
     int d = declared(data, len);
-    if (d != KIFU_ENC_AUTO)
+    if (d != KIFU_ENC_AUTO && d != KIFU_ENC_UTF8)
         return d;
-    char *a = NULL, *b = NULL;
-    size_t alen = 0, blen = 0, bad = 0;
-    int ra = convert("CP932", "UTF-8", data, len, &a, &alen, &bad);
-    int rb = convert("EUC-JP", "UTF-8", data, len, &b, &blen, &bad);
-    int enc = KIFU_ENC_CP932;
-    if (rb == 0 && (ra != 0 || plausibility(b, blen) > plausibility(a, alen)))
-        enc = KIFU_ENC_EUCJP;
-    if (ra == 0)
-        kifu__free(a);
-    if (rb == 0)
-        kifu__free(b);
-    return enc;
+    /* EUC-JP read as CP932 turns into half-width kana (its bytes A1-DF stand alone
+     * there), which real CP932 records hardly use. */
+    const unsigned char *u = (const unsigned char *)data;
+    size_t pairs, kana;
+    int cp = cp932_shape(u, len, &pairs, &kana);
+    int euc = eucjp_shape(u, len);
+    if (euc && (!cp || kana * 4 > pairs))
+        return KIFU_ENC_EUCJP;
+    return KIFU_ENC_CP932;
 }
 
-/* Line and column (in characters of the valid prefix) of byte offset `off`. */
-static void locate(const char *data, size_t off, int *line, int *col)
+/* Line and column (in characters) of byte offset `off` of bytes in `enc`: UTF-8 counts
+ * code points; CP932 and EUC-JP count a lead byte and its trail byte as one character
+ * (CP932 half-width kana and EUC-JP SS2 kana included). */
+static void locate(const char *data, size_t off, int enc, int *line, int *col)
 {
     int l = 1;
     size_t start = 0;
@@ -190,13 +204,17 @@ static void locate(const char *data, size_t off, int *line, int *col)
             start = i + 1;
         }
     *line = l;
-    /* Approximate columns by bytes for non-UTF-8 input: one per byte pair or ASCII. */
+    if (enc == KIFU_ENC_UTF8) {
+        *col = kifu__utf8_column(data + start, off - start);
+        return;
+    }
     int c = 1;
-    for (size_t i = start; i < off; i++) {
+    for (size_t i = start; i < off; i++, c++) {
         unsigned char ch = (unsigned char)data[i];
-        if (ch >= 0x80 && i + 1 < off)
+        int pair = enc == KIFU_ENC_CP932 ? (ch >= 0x81 && ch <= 0x9F) || (ch >= 0xE0 && ch <= 0xFC)
+                                         : ch >= 0x8E;
+        if (pair && i + 1 < off)
             i++;
-        c++;
     }
     *col = c;
 }
@@ -204,7 +222,10 @@ static void locate(const char *data, size_t off, int *line, int *col)
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen, int *used,
                  kifu_error *err)
 {
-    size_t bom = kifu__bom_len(data, len);
+    /* Editors that add a BOM to a file that has one leave two: drop them all. */
+    size_t bom = 0;
+    while (kifu__bom_len(data + bom, len - bom))
+        bom += 3;
     if (enc == KIFU_ENC_AUTO)
         enc = kifu__detect_encoding(data, len);
     if (used)
@@ -215,7 +236,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         size_t bad = 0;
         if (!kifu__utf8_valid(data, len, &bad)) {
             int line, col;
-            locate(data, bad, &line, &col);
+            locate(data, bad, KIFU_ENC_UTF8, &line, &col);
             char found[16];
             snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
             return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8", found,
@@ -239,7 +260,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
                            "iconv cannot convert from %s", iconv_name(enc));
     if (rc == -1) {
         int line, col;
-        locate(data, bad, &line, &col);
+        locate(data, bad, enc, &line, &col);
         char found[32];
         if (bad + 1 < len)
             snprintf(found, sizeof found, "bytes 0x%02X 0x%02X", (unsigned char)data[bad],
@@ -249,10 +270,13 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, iconv_name(enc), found,
                            "cannot decode %s as %s", found, iconv_name(enc));
     }
-    /* A decoded BOM (U+FEFF) is dropped too. */
-    if (*outlen >= 3 && memcmp(*out, "\xEF\xBB\xBF", 3) == 0) {
-        memmove(*out, *out + 3, *outlen - 3 + 1);
-        *outlen -= 3;
+    /* Decoded BOMs (U+FEFF) are dropped too. */
+    size_t drop = 0;
+    while (kifu__bom_len(*out + drop, *outlen - drop))
+        drop += 3;
+    if (drop) {
+        memmove(*out, *out + drop, *outlen - drop + 1);
+        *outlen -= drop;
     }
     return 0;
 }

@@ -1,9 +1,348 @@
-/* normalize.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
+/* normalize.c: complete every move of a record and check it with the rules engine.
+ *
+ * Readers give what their format says (KIF: from and to; CSA: the piece after the move;
+ * KI2: only the target, piece and relative word; JKF: anything). The normalizer replays
+ * the tree and fills color, from, piece, capture, promote, same and relative, names
+ * handicap presets given as boards, fixes the side of ILLEGAL_ACTION endings and sums
+ * per-move times into totals. The tree is walked depth first with an explicit stack, one
+ * frame per node on the current line, so a long game uses no C stack. */
+#include <stdio.h>
+#include <string.h>
 
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+#include "normalize.h"
+#include "record.h"
+
+/* ---- readable move text for error messages ---- */
+
+static const char *const kanji_piece[PIECE_KIND_NB] = {
+    "?", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "竜",
+};
+static const char *const wide_digit[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
+static const char *const kanji_digit[10] = {"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+
+/* "☗２二角成(88)", "☖同銀", "☗５五角打"; works on partial moves too. */
+static void move_text(const kifu_move *m, char *buf, size_t cap)
+{
+    size_t n = 0;
+    const char *mark = (m->flags & KIFU_MOVE_NO_COLOR) ? "" : m->color ? "☖" : "☗";
+    const char *kp = m->piece < PIECE_KIND_NB ? kanji_piece[m->piece] : "?";
+    char to[16];
+    if (m->to_x >= 1 && m->to_x <= 9 && m->to_y >= 1 && m->to_y <= 9)
+        snprintf(to, sizeof to, "%s%s", wide_digit[m->to_x], kanji_digit[m->to_y]);
+    else
+        snprintf(to, sizeof to, "同");
+    n = (size_t)snprintf(buf, cap, "%s%s%s%s", mark, to, kp,
+                         m->promote == 1 ? "成" : m->promote == 0 ? "不成" : "");
+    if (n >= cap)
+        return;
+    if (m->from_x)
+        snprintf(buf + n, cap - n, "(%d%d)", m->from_x, m->from_y);
+    else if (m->flags & KIFU_MOVE_DROP)
+        snprintf(buf + n, cap - n, "打");
+}
+
+static void sq_text(int sq, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s%s", wide_digit[SQ_X(sq)], kanji_digit[SQ_Y(sq)]);
+}
+
+/* ---- resolving one record move to a legal packed move ---- */
+
+#define fail(err, code, ...) kifu__error(err, code, 0, 0, 0, "a legal move", NULL, __VA_ARGS__)
+
+static int check_legal(const kifu_position *p, kmove mv, kmove *out, kifu_error *err)
+{
+    const char *why = kifu__position_illegal_reason(p, mv);
+    if (why)
+        return fail(err, KIFU_ERR_ILLEGAL, "%s", why);
+    *out = mv;
+    return 0;
+}
+
+static int resolve_board_move(const kifu_position *p, const kifu_move *m, int to, kmove *out,
+                              kifu_error *err)
+{
+    int side = kifu_position_side(p);
+    int from = SQ(m->from_x, m->from_y);
+    int cp = kifu__position_at(p, from);
+    if (!cp)
+        return fail(err, KIFU_ERR_ILLEGAL, "no piece there");
+    if (CPIECE_COLOR(cp) != side)
+        return fail(err, KIFU_ERR_ILLEGAL, "not your piece");
+    int bk = CPIECE_KIND(cp), kind = m->piece, promote = m->promote == 1;
+    if (kind == 0) {
+        kind = bk;
+    } else if (m->flags & KIFU_MOVE_PIECE_AFTER) {
+        /* CSA names the piece after the move: +8822UM from a KA is KA promoting. */
+        if (kind == bk) {
+            promote = 0;
+        } else if (kind_can_promote(bk) && kind == kind_promoted(bk)) {
+            promote = 1;
+            kind = bk;
+        }
+    }
+    if (kind != bk) {
+        char want[64];
+        snprintf(want, sizeof want, "%s, not %s", kanji_piece[bk],
+                 m->piece < PIECE_KIND_NB ? kanji_piece[m->piece] : "?");
+        return fail(err, KIFU_ERR_ILLEGAL, "no such piece there (the piece is %s)", want);
+    }
+    int cap = kifu__position_at(p, to);
+    kmove mv = move_make(from, to, kind, cap ? CPIECE_KIND(cap) : 0, promote);
+    return check_legal(p, mv, out, err);
+}
+
+static int resolve_drop(const kifu_position *p, int kind, int to, kmove *out, kifu_error *err)
+{
+    if (kind < PAWN || kind > GOLD)
+        return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kanji_piece[kind]);
+    if (!kifu__position_hand(p, kifu_position_side(p), kind))
+        return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kanji_piece[kind]);
+    return check_legal(p, move_make_drop(kind, to), out, err);
+}
+
+int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
+                       kifu_error *err)
+{
+    int side = kifu_position_side(p);
+    int to;
+    if (m->to_x) {
+        if (m->to_x > 9 || m->to_y < 1 || m->to_y > 9)
+            return fail(err, KIFU_ERR_ILLEGAL, "no such square");
+        to = SQ(m->to_x, m->to_y);
+    } else if (prev_to >= 0) {
+        to = prev_to;
+    } else {
+        return fail(err, KIFU_ERR_ILLEGAL, "同 (same square) with no previous move");
+    }
+    if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side)
+        return fail(err, KIFU_ERR_ILLEGAL, "not your turn (%s to move)",
+                    side ? "☖ gote" : "☗ sente");
+    if (m->from_x) {
+        if (m->from_x > 9 || m->from_y < 1 || m->from_y > 9)
+            return fail(err, KIFU_ERR_ILLEGAL, "no such square");
+        return resolve_board_move(p, m, to, out, err);
+    }
+    int kind = m->piece;
+    if (kind <= 0 || kind >= PIECE_KIND_NB)
+        return fail(err, KIFU_ERR_ILLEGAL, "no piece kind given");
+    if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0)
+        return resolve_drop(p, kind, to, out, err);
+
+    /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
+     * the record says, told apart by the relative word. */
+    kmove cands[32];
+    size_t n = kifu__position_moves_to(p, to, kind, cands), k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!MOVE_IS_DROP(cands[i]) && MOVE_IS_PROMOTE(cands[i]) == (m->promote == 1))
+            cands[k++] = cands[i];
+    if (k == 0) {
+        /* No piece on the board gets there: a drop written without 打. */
+        if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
+            return resolve_drop(p, kind, to, out, err);
+        char sq[16];
+        sq_text(to, sq, sizeof sq);
+        return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
+                    kanji_piece[kind], sq);
+    }
+    if (k > 1 && m->relative[0])
+        k = kifu__relative_filter(p, m->relative, cands, k);
+    if (k == 1) {
+        *out = cands[0];
+        return 0;
+    }
+    if (k == 0)
+        return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s fits the relative word %s",
+                    kanji_piece[kind], m->relative);
+    char list[96] = "";
+    for (size_t i = 0; i < k && strlen(list) + 8 < sizeof list; i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s(%d%d)", i ? ", " : "",
+                 SQ_X(MOVE_FROM(cands[i])), SQ_Y(MOVE_FROM(cands[i])));
+    }
+    return kifu__error(err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, "one piece (a relative word)", list,
+                       "ambiguous: %zu pieces can move there: %s", k, list);
+}
+
+/* ---- the record walk ---- */
+
+static int in_zone(int color, int y) { return color == BLACK ? y <= 3 : y >= 7; }
+
+/* Fills n's move from the legal move mv played from position p (before it). */
+static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to)
+{
+    kifu_move *m = &n->move;
+    int color = kifu_position_side(p), to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
+    int kind = MOVE_PIECE(mv);
+    m->color = (uint8_t)color;
+    m->to_x = (uint8_t)SQ_X(to);
+    m->to_y = (uint8_t)SQ_Y(to);
+    m->from_x = drop ? 0 : (uint8_t)SQ_X(MOVE_FROM(mv));
+    m->from_y = drop ? 0 : (uint8_t)SQ_Y(MOVE_FROM(mv));
+    m->piece = (uint8_t)kind;
+    m->capture = (uint8_t)MOVE_CAPTURE(mv);
+    if (MOVE_IS_PROMOTE(mv))
+        m->promote = 1;
+    else if (!drop && kind_can_promote(kind) &&
+             (in_zone(color, m->to_y) || in_zone(color, m->from_y)))
+        m->promote = 0;
+    else
+        m->promote = -1;
+    if (m->same < 0 && to == prev_to)
+        m->same = 1;
+    if (!m->relative[0])
+        kifu__relative(p, mv, m->relative);
+    /* Complete now: only the drop mark (and how JKF wrote the drop) stays. */
+    m->flags = drop ? (uint8_t)(KIFU_MOVE_DROP | (m->flags & KIFU__MOVE_FROM_NULL)) : 0;
+}
+
+/* Per-move times to running totals: the total of the same player's previous move (two
+ * plies up, forks included) plus this move's time. */
+static void fill_total(kifu_node *n)
+{
+    if (!n->has_time || n->time.has_total)
+        return;
+    const kifu_node *g = n->parent ? n->parent->parent : NULL;
+    long base = g && g->has_time ? kifu_time_seconds(&g->time.total) : 0;
+    n->time.total = kifu_time_from_seconds(base + kifu_time_seconds(&n->time.now), 1);
+    n->time.has_total = 1;
+}
+
+/* "main line", or "fork 2 at ply 5" for the innermost fork holding n. */
+static void branch_name(const kifu_node *n, char *buf, size_t cap)
+{
+    for (const kifu_node *x = n; x->parent; x = x->parent) {
+        size_t i = kifu_node_index(x);
+        if (i) {
+            snprintf(buf, cap, "fork %zu at ply %d", i, x->ply);
+            return;
+        }
+    }
+    snprintf(buf, cap, "main line");
+}
+
+static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
+{
+    char text[96], branch[64];
+    move_text(&n->move, text, sizeof text);
+    branch_name(n, branch, sizeof branch);
+    kifu__error(err, why->code, 0, 0, 0, why->expected, text, "ply %d (%s): %s: %s",
+                n->ply, branch, text, why->message);
+}
+
+/* Marks the moves of n's subtree as not normalized (lenient mode). Iterative. */
+static int mark_raw(kifu_node *n, kifu_node ***stack, size_t *cap)
+{
+    size_t top = 0;
+    (*stack)[top++] = n;
+    while (top) {
+        kifu_node *x = (*stack)[--top];
+        if (x->kind == KIFU_NODE_MOVE)
+            x->move.flags |= KIFU_MOVE_RAW;
+        for (uint32_t i = 0; i < x->nchildren; i++) {
+            if (top == *cap) {
+                size_t nc = *cap * 2;
+                kifu_node **s = kifu__realloc(*stack, nc * sizeof *s);
+                if (!s)
+                    return -1;
+                *stack = s;
+                *cap = nc;
+            }
+            (*stack)[top++] = x->children[i];
+        }
+    }
+    return 0;
+}
+
+typedef struct frame {
+    kifu_node *node;
+    uint32_t next; /* next child to visit */
+} frame;
 
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
-    (void)r; (void)flags;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the normalizer is not implemented yet");
+    kifu__rules_init();
+    if (r->has_data) {
+        int preset = kifu_preset_match(&r->initial);
+        if (preset != KIFU_PRESET_OTHER)
+            kifu_record_set_preset(r, preset);
+    }
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    kifu_position *p = kifu_position_new();
+    if (!p)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    kifu_error e;
+    kifu_error_clear(&e);
+    if (kifu__position_set_board_loose(p, &b, &e)) {
+        kifu_position_free(p);
+        return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
+                           "the initial position: %s", e.message);
+    }
+    size_t cap = 64, top = 0, rcap = 64;
+    frame *st = kifu__malloc(cap * sizeof *st);
+    kifu_node **rs = kifu__malloc(rcap * sizeof *rs);
+    int rc = 0;
+    if (!st || !rs)
+        goto nomem;
+    st[top++] = (frame){r->root, 0};
+    while (top) {
+        frame *f = &st[top - 1];
+        if (f->next >= f->node->nchildren) {
+            if (f->node->kind == KIFU_NODE_MOVE) /* every move on the stack was played */
+                kifu_position_undo(p);
+            top--;
+            continue;
+        }
+        kifu_node *parent = f->node, *c = parent->children[f->next++];
+        if (c->kind == KIFU_NODE_MOVE) {
+            int prev_to = -1;
+            if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
+                prev_to = SQ(parent->move.to_x, parent->move.to_y);
+            kmove mv;
+            kifu_error_clear(&e);
+            int bad = kifu__resolve_move(p, &c->move, prev_to, &mv, &e);
+            if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
+                bad = kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
+                                  "同 (same square) but the previous move went elsewhere");
+            if (bad) {
+                report(err, &e, c);
+                rc = -1;
+                if (e.code == KIFU_ERR_NOMEM)
+                    goto nomem;
+                if (!(flags & KIFU_READ_LENIENT))
+                    break;
+                if (mark_raw(c, &rs, &rcap))
+                    goto nomem;
+                continue;
+            }
+            complete(p, c, mv, prev_to);
+            kifu__position_do(p, mv);
+        } else if (c->kind == KIFU_NODE_SPECIAL && strcmp(c->special, "ILLEGAL_ACTION") == 0) {
+            /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
+            c->special = kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+        }
+        fill_total(c);
+        if (top == cap) {
+            frame *s = kifu__realloc(st, cap * 2 * sizeof *s);
+            if (!s)
+                goto nomem;
+            st = s;
+            cap *= 2;
+        }
+        st[top++] = (frame){c, 0};
+    }
+    kifu__free(st);
+    kifu__free(rs);
+    kifu_position_free(p);
+    /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when
+     * given, describes the first of them; the record is usable. */
+    return (flags & KIFU_READ_LENIENT) ? 0 : rc;
+nomem:
+    kifu__free(st);
+    kifu__free(rs);
+    kifu_position_free(p);
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }

@@ -11,6 +11,10 @@
  * on the board could also reach the square. */
 void kifu__relative(const kifu_position *p, kmove m, char out[3]);
 
+/* Keep the candidates among cands[0..n) (legal board moves of one kind to one square,
+ * position p before them) that a KI2 relative word names; returns how many are left. */
+size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands, size_t n);
+
 /* Find the legal move that a partial record move names in position p: to (or `same` with
  * prev_to), piece, relative word, promote, drop flag, or a CSA piece-after. On success
  * *out is the move and the return value 0; otherwise -1 with err saying why (no piece can

@@ -78,7 +78,7 @@ int kifu_format_detect(const void *data, size_t len)
             /* A SFEN line: nine ranks separated by '/', then a side letter. */
             const char *sl = memchr(p, '/', (size_t)(eol - p));
             const char *sp = memchr(p, ' ', (size_t)(eol - p));
-            if (sl && sp && sl < sp && (*p < 0x80)) {
+            if (sl && sp && sl < sp && (unsigned char)*p < 0x80) {
                 int slashes = 0;
                 for (const char *q = p; q < sp; q++)
                     slashes += *q == '/';

@@ -14,6 +14,10 @@
 #include "kifu.h"
 #include "strbuf.h"
 
+/* A private bit of kifu_move.flags: the JKF source wrote `"from": null` for this drop (kept
+ * so that JKF -> record -> JKF gives the same JSON value). */
+#define KIFU__MOVE_FROM_NULL 0x80
+
 typedef struct kifu__records {
     kifu_record **items;
     size_t n, cap;

@@ -1,9 +1,221 @@
-/* ki2_read.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* ki2_read.c: the KI2 reader. Moves come several per line without their source square
+ * (`▲７六歩 △同　歩 ▲５七銀右`); they are stored raw with the destination (or 同), the
+ * piece, the relative word as JKF letters and 成/不成, and kifu_normalize() finds the
+ * piece that moved. Header, BOD, comments and 変化 branches are shared with KIF. */
+#include <string.h>
 
-int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt, kifu__records *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "fmt/words.h"
+#include "kifu_private.h"
+
+static int nomem(kifu__jp_reader *rd)
 {
-    (void)text; (void)len; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the KI2 reader is not implemented yet");
+    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* Relative words and what they add: a side letter (L C R), a direction (U M D), or H. */
+static const struct {
+    const char *word;
+    char side, dir;
+} rel_words[] = {
+    {"右", 'R', 0}, {"左", 'L', 0}, {"直", 'C', 0}, {"上", 0, 'U'}, {"行", 0, 'U'},
+    {"入", 0, 'U'}, {"引", 0, 'D'}, {"寄", 0, 'M'},
+};
+
+static int is_space_at(const char *p, const char *end)
+{
+    return p < end && (*p == ' ' || *p == '\t' || kifu__jp_starts(p, end, "　"));
+}
+
+/* One move token starting at its mark; *pp moves past it. */
+static int token(kifu__jp_reader *rd, const char **pp, const char *end)
+{
+    const char *p = *pp;
+    int color = 0;
+    p += kifu__jp_mark(p, end, &color);
+    kifu_move m;
+    memset(&m, 0, sizeof m);
+    m.color = (uint8_t)color;
+    m.promote = -1;
+    m.same = -1;
+    m.flags = KIFU_MOVE_RAW;
+    int x, y, kind;
+    size_t k;
+    if (kifu__jp_starts(p, end, "同")) {
+        p += 3;
+        p += kifu__jp_space(p, end);
+        m.same = 1;
+        const kifu_move *prev = kifu_node_move_const(rd->cur);
+        if (prev) {
+            m.to_x = prev->to_x;
+            m.to_y = prev->to_y;
+        }
+    } else if ((k = kifu__jp_digit(p, end, &x)) != 0) {
+        p += k;
+        if (!(k = kifu__jp_rank(p, end, &y)))
+            return kifu__jp_fail(rd, p, "a rank (一 to 九)", "bad move");
+        p += k;
+        m.to_x = (uint8_t)x;
+        m.to_y = (uint8_t)y;
+    } else {
+        const char *w = p;
+        while (p < end && !is_space_at(p, end) && !kifu__jp_mark(p, end, &x))
+            p++;
+        if (p == w)
+            return kifu__jp_fail(rd, p, "a move or an ending word", "bad move");
+        kifu_node *n = kifu__jp_add_special(rd, w, p);
+        if (!n)
+            return nomem(rd);
+        rd->cur = n;
+        *pp = p;
+        return 0;
+    }
+    if (!(k = kifu__jp_piece(p, end, &kind)))
+        return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
+                             "bad move");
+    p += k;
+    m.piece = (uint8_t)kind;
+    char side = 0, dir = 0;
+    for (;;) {
+        size_t i;
+        for (i = 0; i < sizeof rel_words / sizeof rel_words[0]; i++)
+            if (kifu__jp_starts(p, end, rel_words[i].word))
+                break;
+        if (i < sizeof rel_words / sizeof rel_words[0]) {
+            if ((rel_words[i].side && side) || (rel_words[i].dir && dir))
+                return kifu__jp_fail(rd, p, "one side word and one direction word",
+                                     "bad relative word");
+            side = rel_words[i].side ? rel_words[i].side : side;
+            dir = rel_words[i].dir ? rel_words[i].dir : dir;
+            p += 3;
+        } else if (kifu__jp_starts(p, end, "打")) {
+            m.flags |= KIFU_MOVE_DROP;
+            p += 3;
+        } else if (kifu__jp_starts(p, end, "成")) {
+            m.promote = 1;
+            p += 3;
+        } else if (kifu__jp_starts(p, end, "不成")) {
+            m.promote = 0;
+            p += 6;
+        } else if (kifu__jp_starts(p, end, "生")) {
+            m.promote = 0;
+            p += 3;
+        } else {
+            break;
+        }
+    }
+    if (m.flags & KIFU_MOVE_DROP) {
+        if (side || dir || m.promote >= 0)
+            return kifu__jp_fail(rd, p, "nothing else on a drop (打)", "bad move");
+        strcpy(m.relative, "H");
+    } else {
+        m.relative[0] = side ? side : dir;
+        m.relative[1] = side ? dir : 0;
+    }
+    if (p < end && !is_space_at(p, end) && !kifu__jp_mark(p, end, &x))
+        return kifu__jp_fail(rd, p, "a space or the next move", "unexpected text after a move");
+    kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
+    if (!n)
+        return nomem(rd);
+    rd->cur = n;
+    *pp = p;
+    return 0;
+}
+
+/* `まで77手で先手の勝ち`, `まで49手詰`: the ending of a line. */
+static int summary(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *p = s + strlen("まで");
+    p += kifu__jp_space(p, end);
+    long n;
+    size_t k = kifu__jp_number(p, end, &n);
+    if (!k)
+        return kifu__jp_fail(rd, p, "a number of moves", "bad まで line");
+    p += k;
+    p += kifu__jp_space(p, end);
+    if (!kifu__jp_starts(p, end, "手"))
+        return kifu__jp_fail(rd, p, "手", "bad まで line");
+    p += 3;
+    if (kifu__jp_starts(p, end, "で"))
+        p += 3;
+    const char *e = end;
+    while (e > p && (e[-1] == ' ' || e[-1] == '\t'))
+        e--;
+    if (p == e)
+        return 0;
+    /* Words first that contain others (反則勝ち, 不詰 before 勝ち, 詰). */
+    static const struct {
+        const char *in;
+        const char *word;
+    } map[] = {
+        {"中断", "中断"},         {"千日手", "千日手"},     {"持将棋", "持将棋"},
+        {"時間切れ", "切れ負け"}, {"切れ負け", "切れ負け"}, {"反則勝ち", "反則勝ち"},
+        {"反則負け", "反則負け"}, {"入玉勝ち", "入玉勝ち"}, {"宣言勝ち", "入玉勝ち"},
+        {"不詰", "不詰"},         {"詰", "詰み"},           {"引き分け", "引き分け"},
+        {"勝ち", "投了"},
+    };
+    const char *w = NULL;
+    for (size_t i = 0; !w && i < sizeof map / sizeof map[0]; i++) {
+        size_t wl = strlen(map[i].in);
+        for (const char *q = p; q + wl <= e; q++)
+            if (memcmp(q, map[i].in, wl) == 0) {
+                w = map[i].word;
+                break;
+            }
+    }
+    kifu_node *node = w ? kifu__jp_add_special(rd, w, w + strlen(w))
+                        : kifu__jp_add_special(rd, p, e);
+    if (!node)
+        return nomem(rd);
+    rd->cur = node;
+    return 0;
+}
+
+static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *p = s + kifu__jp_space(s, end);
+    int color;
+    if (kifu__jp_mark(p, end, &color)) {
+        if (kifu__jp_start(rd))
+            return -1;
+        while (p < end) {
+            if (token(rd, &p, end))
+                return -1;
+            p += kifu__jp_space(p, end);
+            if (p < end && !kifu__jp_mark(p, end, &color))
+                return kifu__jp_fail(rd, p, "a move mark (▲ or △)", "bad move line");
+        }
+        return 0;
+    }
+    if (kifu__jp_starts(p, end, "まで")) {
+        if (kifu__jp_start(rd))
+            return -1;
+        /* A line that already ends in an ending word has its summary here. */
+        if (kifu_node_kind_of(rd->cur) == KIFU_NODE_SPECIAL)
+            return 0;
+        return summary(rd, p, end);
+    }
+    int rc = kifu__jp_common_line(rd, s, end);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return kifu__jp_fail(rd, s, "a header line (key：value), moves, a comment or 変化",
+                             "unrecognised line");
+    return 0;
+}
+
+int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err)
+{
+    (void)opt;
+    kifu__jp_reader rd;
+    if (kifu__jp_reader_init(&rd, err))
+        return -1;
+    if (kifu__jp_lines(&rd, text, len, ki2_line) || kifu__jp_start(&rd)) {
+        kifu_record_free(rd.r);
+        return -1;
+    }
+    if (kifu__records_push(out, rd.r))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
 }

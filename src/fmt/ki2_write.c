@@ -1,9 +1,111 @@
-/* ki2_write.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* ki2_write.c: the KI2 writer: moves without source squares, six per line as Kifu for
+ * Windows writes them, named with the relative word the normalizer chose (JSA rules). */
+#include <stdio.h>
+#include <string.h>
 
-int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "fmt/words.h"
+#include "kifu_private.h"
+
+enum { PER_LINE = 6, COLUMN = 12 };
+
+/* ▲７六歩, △同　銀, ▲５七銀右, △同角成, ▲５五角打. */
+static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
-    (void)r; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the KI2 writer is not implemented yet");
+    const kifu_move *m = kifu_node_move_const(n);
+    const kifu_move *prev = kifu_node_move_const(kifu_node_parent(n));
+    char rest[64];
+    size_t k = (size_t)snprintf(rest, sizeof rest, "%s", kifu__jp_piece_name(m->piece));
+    const char *rel = m->relative;
+    for (int i = 0; rel[i] && i < 2; i++) {
+        const char *w = rel[i] == 'L' ? "左" : rel[i] == 'C' ? "直" : rel[i] == 'R' ? "右"
+                      : rel[i] == 'U' ? "上" : rel[i] == 'M' ? "寄" : rel[i] == 'D' ? "引"
+                      : rel[i] == 'H' ? "打" : "";
+        k += (size_t)snprintf(rest + k, sizeof rest - k, "%s", w);
+    }
+    if (m->promote == 1)
+        snprintf(rest + k, sizeof rest - k, "成");
+    else if (m->promote == 0)
+        snprintf(rest + k, sizeof rest - k, "不成");
+    int same = m->same == 1 || (m->same == -1 && prev && prev->to_x == m->to_x &&
+                                prev->to_y == m->to_y);
+    const char *mark = m->color == KIFU_WHITE ? "△" : "▲";
+    if (same) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
+        snprintf(buf, cap, "%s同%s%s", mark, kifu__jp_width(rest) == 2 ? "　" : "", rest);
+    else
+        snprintf(buf, cap, "%s%s%s%s", mark, kifu__jp_fw_digit(m->to_x),
+                 kifu__jp_kanji_digit(m->to_y), rest);
+}
+
+static void put_notes(const kifu_node *n, kifu__strbuf *out)
+{
+    for (size_t i = 0; i < kifu_node_comment_count(n); i++)
+        kifu__sb_printf(out, "*%s\n", kifu_node_comment(n, i));
+    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
+        kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
+}
+
+/* The line from `start`, its ending as a まで line, then its forks deepest first (the
+ * order the KIF writer uses). Recursion only per nested fork. */
+static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf *out,
+                      kifu_error *err)
+{
+    const kifu_node **v;
+    size_t cnt;
+    if (kifu__jp_line_nodes(start, &v, &cnt))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    int on_line = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        const kifu_node *n = v[i];
+        if (kifu_node_kind_of(n) == KIFU_NODE_ROOT) {
+            put_notes(n, out);
+            continue;
+        }
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL) {
+            if (on_line)
+                kifu__sb_putc(out, '\n');
+            on_line = 0;
+            kifu__jp_write_summary(r, n, out);
+            put_notes(n, out);
+            continue;
+        }
+        char text[128];
+        move_text(n, text, sizeof text);
+        kifu__sb_puts(out, text);
+        on_line++;
+        int notes = kifu_node_comment_count(n) || kifu_node_bookmark_count(n);
+        int ends = i + 1 == cnt || kifu_node_kind_of(v[i + 1]) != KIFU_NODE_MOVE;
+        if (on_line == PER_LINE || notes || ends) {
+            kifu__sb_putc(out, '\n');
+            on_line = 0;
+            put_notes(n, out);
+        } else {
+            int pad = COLUMN - kifu__jp_width(text);
+            kifu__sb_printf(out, "%*s", pad < 1 ? 1 : pad, "");
+        }
+    }
+    int rc = 0;
+    for (size_t i = cnt; rc == 0 && i-- > 1;) {
+        const kifu_node *par = kifu_node_parent(v[i]);
+        for (size_t j = 1; rc == 0 && j < kifu_node_child_count(par); j++) {
+            const kifu_node *alt = kifu_node_child(par, j);
+            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(alt));
+            rc = write_line(r, alt, out, err);
+        }
+    }
+    kifu__free(v);
+    return rc;
+}
+
+int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err)
+{
+    (void)opt;
+    kifu__jp_write_header(r, out);
+    kifu__sb_putc(out, '\n');
+    if (write_line(r, kifu_record_root(r), out, err))
+        return -1;
+    if (out->failed)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
 }

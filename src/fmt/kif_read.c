@@ -1,9 +1,479 @@
-/* kif_read.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* kif_read.c: the KIF / KIFU reader (Kakinoki format), and the line handling KI2 shares
+ * with it (header, BOD, comments, bookmarks, 変化 branches).
+ *
+ * The text is read in place, one line at a time; moves become raw record moves (source
+ * square, destination or 同, piece before the move, 成/不成, 打) that kifu_normalize()
+ * completes. */
+#include <stdio.h>
+#include <string.h>
 
-int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt, kifu__records *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "fmt/words.h"
+#include "kifu_private.h"
+#include "record.h"
+
+int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, const char *what)
 {
-    (void)text; (void)len; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the KIF reader is not implemented yet");
+    /* Quote what was found: up to the next space, at most a few characters. */
+    char found[64];
+    size_t n = 0;
+    const char *p = at;
+    while (*p && *p != '\n' && *p != '\r' && *p != ' ' && n < 40) {
+        size_t k = 1;
+        while ((((unsigned char)p[k]) & 0xC0) == 0x80)
+            k++;
+        if (n + k >= sizeof found)
+            break;
+        memcpy(found + n, p, k);
+        n += k;
+        p += k;
+    }
+    found[n] = 0;
+    if (!n)
+        snprintf(found, sizeof found, "%s",
+                 *at && *at != '\n' && *at != '\r' ? "a space" : "the end of the line");
+    int col = kifu__utf8_column(rd->line, (size_t)(at - rd->line));
+    return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, col, (size_t)(at - rd->text),
+                       expected, found, "%s: expected %s, found \"%s\"", what, expected, found);
+}
+
+static int nomem(kifu__jp_reader *rd)
+{
+    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* A NUL-terminated copy of [s, e) in a small buffer, or on the heap when long. */
+typedef struct {
+    char small[256];
+    char *heap;
+} tmpstr;
+
+static const char *tmp(tmpstr *t, const char *s, const char *e)
+{
+    size_t n = (size_t)(e - s);
+    char *d = t->small;
+    t->heap = NULL;
+    if (n >= sizeof t->small) {
+        d = t->heap = kifu__malloc(n + 1);
+        if (!d)
+            return NULL;
+    }
+    memcpy(d, s, n);
+    d[n] = 0;
+    return d;
+}
+
+static void tmp_free(tmpstr *t) { kifu__free(t->heap); }
+
+int kifu__jp_start(kifu__jp_reader *rd)
+{
+    if (rd->started)
+        return 0;
+    rd->started = 1;
+    kifu__bod *bod = &rd->bod;
+    int handicap = rd->preset > KIFU_PRESET_HIRATE && rd->preset < KIFU_PRESET_OTHER;
+    if (bod->rows > 0 && bod->rows < 9)
+        return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, 1, (size_t)(rd->line - rd->text),
+                           "nine board rows", "fewer rows",
+                           "the board diagram has only %d of its nine rows", bod->rows);
+    if (bod->rows == 9) {
+        rd->first_color = bod->b.color;
+        if (kifu_record_set_initial(rd->r, &bod->b))
+            return nomem(rd);
+        return 0;
+    }
+    rd->first_color = handicap ? KIFU_WHITE : KIFU_BLACK;
+    int any_hand = 0;
+    for (int c = 0; c < 2; c++)
+        for (int k = 1; k < 8; k++)
+            any_hand |= bod->b.hands[c][k];
+    if (any_hand) {
+        /* Hands without a diagram: pieces in hand on top of the preset's board. */
+        kifu_board b;
+        kifu_preset_board(rd->preset >= 0 && rd->preset < KIFU_PRESET_OTHER ? rd->preset
+                                                                            : KIFU_PRESET_HIRATE,
+                          &b);
+        memcpy(b.hands, bod->b.hands, sizeof b.hands);
+        if (bod->color_set)
+            b.color = bod->b.color;
+        rd->first_color = b.color;
+        return kifu_record_set_initial(rd->r, &b) ? nomem(rd) : 0;
+    }
+    if (bod->color_set)
+        rd->first_color = bod->b.color;
+    if (rd->preset >= 0 && rd->preset < KIFU_PRESET_OTHER)
+        kifu_record_set_preset(rd->r, rd->preset);
+    return 0;
+}
+
+kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const char *wend)
+{
+    int ply = kifu_node_ply(rd->cur) + 1;
+    const char *sp = kifu__jp_special(word, wend, (rd->first_color + ply) & 1);
+    tmpstr t;
+    const char *w = sp ? sp : tmp(&t, word, wend);
+    if (!w)
+        return NULL;
+    kifu_node *n = kifu_node_add_special(rd->r, rd->cur, w);
+    if (!sp)
+        tmp_free(&t);
+    return n;
+}
+
+/* `key：value` or `key:value`; the key holds no space. */
+static int header_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *colon = NULL, *val = NULL;
+    for (const char *p = s; p < end; p++) {
+        if (*p == ':') {
+            colon = p, val = p + 1;
+            break;
+        }
+        if (kifu__jp_starts(p, end, "：")) {
+            colon = p, val = p + 3;
+            break;
+        }
+        if (*p == ' ' || *p == '\t' || kifu__jp_starts(p, end, "　"))
+            return 0;
+    }
+    if (!colon || colon == s)
+        return 0;
+    tmpstr tk, tv;
+    const char *key = tmp(&tk, s, colon);
+    const char *value = key ? tmp(&tv, val, end) : NULL;
+    int rc = 1;
+    if (!key || !value || kifu_record_header_add(rd->r, key, value))
+        rc = nomem(rd);
+    if (key && strcmp(key, "手合割") == 0)
+        rd->preset = kifu__jp_preset(val, end);
+    if (key)
+        tmp_free(&tk);
+    if (value)
+        tmp_free(&tv);
+    return rc;
+}
+
+/* `変化：N手`: go back along the current line to move N-1; the next moves fork there. */
+static int branch_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *p = s + strlen("変化");
+    if (kifu__jp_starts(p, end, "："))
+        p += 3;
+    else if (p < end && *p == ':')
+        p++;
+    p += kifu__jp_space(p, end);
+    long n = 0;
+    size_t k = kifu__jp_number(p, end, &n);
+    if (!k || n < 1)
+        return kifu__jp_fail(rd, p, "a move number", "bad 変化 line");
+    p += k;
+    p += kifu__jp_space(p, end);
+    if (!kifu__jp_starts(p, end, "手"))
+        return kifu__jp_fail(rd, p, "手", "bad 変化 line");
+    if (kifu__jp_start(rd))
+        return -1;
+    kifu_node *c = rd->cur;
+    while (c && kifu_node_ply(c) > n - 1)
+        c = kifu_node_parent(c);
+    if (!c || kifu_node_ply(c) != n - 1)
+        return kifu__jp_fail(rd, s, "a branch from a move the line before reaches",
+                             "the variation starts after the end of the line");
+    rd->cur = c;
+    return 1;
+}
+
+int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    if (s == end || *s == '#')
+        return 1;
+    if (*s == '*') {
+        tmpstr t;
+        const char *c = tmp(&t, s + 1, end);
+        if (!c || kifu_node_add_comment(rd->r, rd->cur, c))
+            return nomem(rd);
+        tmp_free(&t);
+        return 1;
+    }
+    if (*s == '&') {
+        tmpstr t;
+        const char *c = tmp(&t, s + 1, end);
+        if (!c || kifu_node_add_bookmark(rd->r, rd->cur, c))
+            return nomem(rd);
+        tmp_free(&t);
+        return 1;
+    }
+    if (kifu__jp_starts(s, end, "変化"))
+        return branch_line(rd, s, end);
+    if (kifu__jp_starts(s, end, "手数＝") || kifu__jp_starts(s, end, "手数="))
+        return 1; /* a BOD's move counter: the moves themselves follow */
+    if (kifu__jp_starts(s, end, "盤面回転") || kifu__jp_starts(s, end, "盤面反転")) {
+        tmpstr t;
+        const char *k = tmp(&t, s, s + strlen("盤面回転"));
+        if (!k || kifu_record_header_add(rd->r, k, ""))
+            return nomem(rd);
+        tmp_free(&t);
+        return 1;
+    }
+    const char *where = NULL, *expected = NULL;
+    int b = kifu__bod_line(&rd->bod, s, end, &where, &expected);
+    if (b == KIFU__BOD_ERR)
+        return kifu__jp_fail(rd, where, expected, "bad board diagram");
+    if (b == KIFU__BOD_YES) {
+        if (rd->started)
+            return kifu__jp_fail(rd, s, "moves", "a board diagram after the moves began");
+        return 1;
+    }
+    return header_line(rd, s, end);
+}
+
+/* ---- KIF moves ---------------------------------------------------------------------- */
+
+/* `12:34:56`, `0:02`, `00:31` -> up to three numbers. Returns bytes used or 0. */
+static size_t clock(const char *s, const char *end, long v[3], int *nv)
+{
+    const char *p = s;
+    *nv = 0;
+    for (;;) {
+        p += kifu__jp_space(p, end);
+        size_t k = kifu__jp_number(p, end, &v[*nv]);
+        if (!k)
+            return 0;
+        p += k;
+        (*nv)++;
+        p += kifu__jp_space(p, end);
+        if (*nv < 3 && p < end && *p == ':')
+            p++;
+        else if (*nv < 3 && kifu__jp_starts(p, end, "："))
+            p += 3;
+        else
+            return (size_t)(p - s);
+    }
+}
+
+/* `( 0:16/00:00:16)` in any spacing and digit width; s is at '('. */
+static size_t move_time(const char *s, const char *end, kifu_move_time *t)
+{
+    const char *p = s + 1;
+    long a[3], b[3];
+    int na, nb = 0;
+    size_t k = clock(p, end, a, &na);
+    if (!k)
+        return 0;
+    p += k;
+    if (p < end && *p == '/') {
+        p++;
+        k = clock(p, end, b, &nb);
+        if (!k)
+            return 0;
+        p += k;
+    }
+    if (p >= end || *p != ')')
+        return 0;
+    memset(t, 0, sizeof *t);
+    long now = na == 3 ? a[0] * 3600 + a[1] * 60 + a[2] : na == 2 ? a[0] * 60 + a[1] : a[0];
+    t->now = kifu_time_from_seconds(now, 0);
+    if (nb) {
+        long tot = nb == 3 ? b[0] * 3600 + b[1] * 60 + b[2] : nb == 2 ? b[0] * 60 + b[1] : b[0];
+        t->total = kifu_time_from_seconds(tot, 1);
+        t->has_total = 1;
+    }
+    return (size_t)(p + 1 - s);
+}
+
+size_t kifu__jp_mark(const char *s, const char *end, int *color)
+{
+    static const struct {
+        const char *m;
+        int color;
+    } marks[] = {{"▲", KIFU_BLACK}, {"△", KIFU_WHITE}, {"☗", KIFU_BLACK},
+                 {"☖", KIFU_WHITE}, {"▽", KIFU_WHITE}, {"▼", KIFU_BLACK}};
+    for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+        if (kifu__jp_starts(s, end, marks[i].m)) {
+            *color = marks[i].color;
+            return strlen(marks[i].m);
+        }
+    return 0;
+}
+
+/* The time, fork mark and spaces after a move or an ending word, to the end of line. */
+static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_node *n)
+{
+    p += kifu__jp_space(p, end);
+    if (p < end && *p == '(') {
+        kifu_move_time t;
+        size_t k = move_time(p, end, &t);
+        if (!k)
+            return kifu__jp_fail(rd, p, "a time like ( 0:16/00:00:16)", "bad move time");
+        if (kifu_node_set_time(rd->r, n, &t))
+            return nomem(rd);
+        p += k;
+        p += kifu__jp_space(p, end);
+    }
+    if (p < end && *p == '+') /* a variation follows; the tree says so already */
+        p++;
+    p += kifu__jp_space(p, end);
+    if (p < end)
+        return kifu__jp_fail(rd, p, "the end of the move line", "unexpected text after the move");
+    return 0;
+}
+
+/* A move or ending line; returns 0 when the line is not one. */
+static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *p = s + kifu__jp_space(s, end);
+    int color = -1;
+    if (p < end && *p >= '0' && *p <= '9') {
+        while (p < end && *p >= '0' && *p <= '9')
+            p++;
+        size_t sp = kifu__jp_space(p, end);
+        if (!sp)
+            return 0;
+        p += sp;
+    } else if (!kifu__jp_mark(p, end, &color)) {
+        return 0;
+    }
+    if (kifu__jp_start(rd))
+        return -1;
+    p += kifu__jp_mark(p, end, &color);
+    int ply = kifu_node_ply(rd->cur) + 1;
+    kifu_move m;
+    memset(&m, 0, sizeof m);
+    m.promote = -1;
+    m.same = -1;
+    m.flags = KIFU_MOVE_RAW;
+    m.color = (uint8_t)((rd->first_color + ply - 1) & 1);
+    if (color < 0)
+        m.flags |= KIFU_MOVE_NO_COLOR;
+    else
+        m.color = (uint8_t)color;
+    size_t k;
+    int x, y;
+    if (kifu__jp_starts(p, end, "同")) {
+        p += 3;
+        p += kifu__jp_space(p, end);
+        m.same = 1;
+        const kifu_move *prev = kifu_node_move_const(rd->cur);
+        if (prev) { /* 同 is the square the move before went to */
+            m.to_x = prev->to_x;
+            m.to_y = prev->to_y;
+        }
+    } else if ((k = kifu__jp_digit(p, end, &x)) != 0) {
+        p += k;
+        if (!(k = kifu__jp_rank(p, end, &y)))
+            return kifu__jp_fail(rd, p, "a rank (一 to 九)", "bad move");
+        p += k;
+        m.to_x = (uint8_t)x;
+        m.to_y = (uint8_t)y;
+    } else {
+        /* An ending word: 投了, 中断, ... or any other word, kept verbatim. */
+        const char *w = p;
+        while (p < end && *p != ' ' && *p != '(' && !kifu__jp_starts(p, end, "　"))
+            p++;
+        if (p == w)
+            return kifu__jp_fail(rd, p, "a move or an ending word", "bad move line");
+        kifu_node *n = kifu__jp_add_special(rd, w, p);
+        if (!n)
+            return nomem(rd);
+        rd->cur = n;
+        return move_tail(rd, p, end, n) ? -1 : 1;
+    }
+    int kind;
+    if (!(k = kifu__jp_piece(p, end, &kind)))
+        return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
+                             "bad move");
+    p += k;
+    m.piece = (uint8_t)kind;
+    if (kifu__jp_starts(p, end, "成")) {
+        m.promote = 1;
+        p += 3;
+    } else if (kifu__jp_starts(p, end, "不成")) {
+        m.promote = 0;
+        p += 6;
+    } else if (kifu__jp_starts(p, end, "生")) {
+        m.promote = 0;
+        p += 3;
+    }
+    if (kifu__jp_starts(p, end, "打")) {
+        m.flags |= KIFU_MOVE_DROP;
+        p += 3;
+    } else if (end - p >= 4 && p[0] == '(' && p[1] >= '1' && p[1] <= '9' && p[2] >= '1' &&
+               p[2] <= '9' && p[3] == ')') {
+        m.from_x = (uint8_t)(p[1] - '0');
+        m.from_y = (uint8_t)(p[2] - '0');
+        p += 4;
+    }
+    kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
+    if (!n)
+        return nomem(rd);
+    rd->cur = n;
+    return move_tail(rd, p, end, n) ? -1 : 1;
+}
+
+int kifu__jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
+                   int (*fn)(kifu__jp_reader *, const char *, const char *))
+{
+    const char *p = text, *stop = text + len;
+    rd->text = text;
+    rd->lineno = 0;
+    while (p < stop) {
+        const char *nl = memchr(p, '\n', (size_t)(stop - p));
+        const char *e = nl ? nl : stop;
+        while (e > p && e[-1] == '\r')
+            e--;
+        rd->line = p;
+        rd->lineno++;
+        if (fn(rd, p, e))
+            return -1;
+        p = nl ? nl + 1 : stop;
+    }
+    return 0;
+}
+
+static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    if (kifu__jp_starts(s, end, "手数----") || kifu__jp_starts(s, end, "手数－－")) {
+        return kifu__jp_start(rd);
+    }
+    if (s < end && *s != '*' && *s != '#' && *s != '&') {
+        int rc = move_line(rd, s, end);
+        if (rc)
+            return rc < 0 ? -1 : 0;
+    }
+    if (kifu__jp_starts(s, end, "まで"))
+        return 0; /* the summary of the ending above (or of the result when none is given) */
+    int rc = kifu__jp_common_line(rd, s, end);
+    if (rc < 0)
+        return -1;
+    if (rc == 0)
+        return kifu__jp_fail(rd, s, "a header line (key：value), a move, a comment or 変化",
+                             "unrecognised line");
+    return 0;
+}
+
+int kifu__jp_reader_init(kifu__jp_reader *rd, kifu_error *err)
+{
+    memset(rd, 0, sizeof *rd);
+    rd->err = err;
+    rd->preset = KIFU_PRESET_NONE;
+    rd->r = kifu_record_new();
+    if (!rd->r)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    rd->cur = kifu_record_root(rd->r);
+    return 0;
+}
+
+int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err)
+{
+    (void)opt;
+    kifu__jp_reader rd;
+    if (kifu__jp_reader_init(&rd, err))
+        return -1;
+    if (kifu__jp_lines(&rd, text, len, kif_line) || kifu__jp_start(&rd)) {
+        kifu_record_free(rd.r);
+        return -1;
+    }
+    if (kifu__records_push(out, rd.r))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
 }

@@ -1,9 +1,210 @@
-/* kif_write.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* kif_write.c: the KIF / KIFU writer in the layout Kifu for Windows uses, and the parts
+ * the KI2 writer shares (header, BOD, the まで summary line, branch order). */
+#include <stdio.h>
+#include <string.h>
 
-int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "fmt/words.h"
+#include "kifu_private.h"
+#include "record.h"
+
+int kifu__jp_width(const char *s)
 {
-    (void)r; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the KIF writer is not implemented yet");
+    int w = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x80)
+            w++;
+        else if ((*p & 0xC0) == 0xC0)
+            w += 2; /* every non-ASCII character here is full-width */
+    return w;
+}
+
+int kifu__jp_uses_handicap_names(const kifu_record *r)
+{
+    if (kifu_record_header_get(r, "上手") || kifu_record_header_get(r, "下手"))
+        return 1;
+    int p = kifu_record_preset(r);
+    return p > KIFU_PRESET_HIRATE && p < KIFU_PRESET_OTHER;
+}
+
+int kifu__jp_first_color(const kifu_record *r)
+{
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    return b.color;
+}
+
+void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
+{
+    size_t n = kifu_record_header_count(r);
+    int preset = kifu_record_preset(r);
+    if (preset >= 0 && preset < KIFU_PRESET_OTHER && !kifu_record_header_get(r, "手合割"))
+        kifu__sb_printf(out, "手合割：%s\n", kifu_preset_japanese(preset));
+    for (size_t i = 0; i < n; i++) {
+        const char *k, *v;
+        kifu_record_header_at(r, i, &k, &v);
+        if (!*v && (strcmp(k, "盤面回転") == 0 || strcmp(k, "盤面反転") == 0))
+            kifu__sb_printf(out, "%s\n", k);
+        else
+            kifu__sb_printf(out, "%s：%s\n", k, v);
+    }
+    if (preset == KIFU_PRESET_OTHER) {
+        kifu_board b;
+        kifu_record_initial(r, &b);
+        kifu__bod_write(out, &b, kifu__jp_uses_handicap_names(r));
+    }
+}
+
+void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out)
+{
+    const char *sp = kifu_node_special(special);
+    int n = kifu_node_ply(special) - 1;
+    int hc = kifu__jp_uses_handicap_names(r);
+    int mover = (kifu__jp_first_color(r) + n) & 1; /* side to move at the ending */
+    const char *names[2] = {hc ? "下手" : "先手", hc ? "上手" : "後手"};
+    kifu__sb_printf(out, "まで%d手で", n);
+    if (strcmp(sp, "TORYO") == 0)
+        kifu__sb_printf(out, "%sの勝ち\n", names[!mover]);
+    else if (strcmp(sp, "TIME_UP") == 0)
+        kifu__sb_printf(out, "時間切れにより%sの勝ち\n", names[!mover]);
+    else if (strcmp(sp, "ILLEGAL_MOVE") == 0)
+        kifu__sb_printf(out, "%sの反則負け\n", names[mover]);
+    else if (strcmp(sp, "+ILLEGAL_ACTION") == 0)
+        kifu__sb_printf(out, "%sの反則勝ち\n", names[1]);
+    else if (strcmp(sp, "-ILLEGAL_ACTION") == 0)
+        kifu__sb_printf(out, "%sの反則勝ち\n", names[0]);
+    else if (strcmp(sp, "KACHI") == 0)
+        kifu__sb_printf(out, "%sの入玉勝ち\n", names[mover]);
+    else
+        kifu__sb_printf(out, "%s\n", kifu__jp_special_word(sp));
+}
+
+/* A line of play from `start` along child 0, as an array (no recursion per move). */
+int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count)
+{
+    size_t n = 0, cap = 64;
+    const kifu_node **v = kifu__malloc(cap * sizeof *v);
+    for (const kifu_node *c = start; c && v; c = kifu_node_next(c)) {
+        if (n == cap) {
+            const kifu_node **nv = kifu__realloc(v, (cap *= 2) * sizeof *v);
+            if (!nv)
+                kifu__free(v);
+            v = nv;
+            if (!v)
+                break;
+        }
+        v[n++] = c;
+    }
+    *nodes = v;
+    *count = n;
+    return v ? 0 : -1;
+}
+
+static void put_time(kifu__strbuf *out, const kifu_move_time *t)
+{
+    long now = kifu_time_seconds(&t->now);
+    long tot = kifu_time_seconds(&t->total);
+    kifu__sb_printf(out, "(%2ld:%02ld/%02ld:%02ld:%02ld)", now / 60, now % 60, tot / 3600,
+                    tot / 60 % 60, tot % 60);
+}
+
+/* The move text of a KIF line: ７六歩(77), 同　銀(88), ５五角打, 投了. */
+static void move_text(const kifu_node *n, char *buf, size_t cap)
+{
+    const kifu_move *m = kifu_node_move_const(n);
+    if (!m) {
+        snprintf(buf, cap, "%s", kifu__jp_special_word(kifu_node_special(n)));
+        return;
+    }
+    size_t k = 0;
+    const kifu_move *prev = kifu_node_move_const(kifu_node_parent(n));
+    int same = m->same == 1 || (m->same == -1 && prev && prev->to_x == m->to_x &&
+                                prev->to_y == m->to_y);
+    if (same)
+        k += (size_t)snprintf(buf + k, cap - k, "同　");
+    else
+        k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_fw_digit(m->to_x),
+                              kifu__jp_kanji_digit(m->to_y));
+    k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_piece_name(m->piece),
+                          m->promote == 1 ? "成" : m->promote == 0 ? "不成" : "");
+    int drop = (m->flags & KIFU_MOVE_DROP) || (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW));
+    if (drop)
+        snprintf(buf + k, cap - k, "打");
+    else if (m->from_x) /* a raw move without a known source writes none */
+        snprintf(buf + k, cap - k, "(%d%d)", m->from_x, m->from_y);
+}
+
+static void put_notes(const kifu_node *n, kifu__strbuf *out)
+{
+    for (size_t i = 0; i < kifu_node_comment_count(n); i++)
+        kifu__sb_printf(out, "*%s\n", kifu_node_comment(n, i));
+    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
+        kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
+}
+
+/* Writes the line that starts with `start` (the root, or a fork), then the forks along it
+ * from the deepest move back, each followed by its own forks: the order Kifu for Windows
+ * writes and readers rely on. Recursion goes one level per nested fork only. */
+static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf *out,
+                      kifu_error *err)
+{
+    const kifu_node **v;
+    size_t cnt;
+    if (kifu__jp_line_nodes(start, &v, &cnt))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    const kifu_node *last = NULL;
+    for (size_t i = 0; i < cnt; i++) {
+        const kifu_node *n = v[i];
+        if (kifu_node_kind_of(n) == KIFU_NODE_ROOT) {
+            put_notes(n, out);
+            continue;
+        }
+        char text[128];
+        move_text(n, text, sizeof text);
+        const kifu_node *par = kifu_node_parent(n);
+        int fork = kifu_node_index(n) + 1 < kifu_node_child_count(par);
+        const kifu_move_time *t = kifu_node_time(n);
+        kifu__sb_printf(out, "%4d %s", kifu_node_ply(n), text);
+        if (t || fork) {
+            int pad = 13 - kifu__jp_width(text);
+            kifu__sb_printf(out, "%*s", pad < 1 ? 1 : pad, "");
+        }
+        if (t)
+            put_time(out, t);
+        if (fork)
+            kifu__sb_putc(out, '+');
+        kifu__sb_putc(out, '\n');
+        put_notes(n, out);
+        last = n;
+    }
+    if (last && kifu_node_kind_of(last) == KIFU_NODE_SPECIAL)
+        kifu__jp_write_summary(r, last, out);
+    int rc = 0;
+    for (size_t i = cnt; rc == 0 && i-- > 1;) {
+        const kifu_node *par = kifu_node_parent(v[i]);
+        for (size_t j = 1; rc == 0 && j < kifu_node_child_count(par); j++) {
+            const kifu_node *alt = kifu_node_child(par, j);
+            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(alt));
+            rc = write_line(r, alt, out, err);
+        }
+    }
+    kifu__free(v);
+    return rc;
+}
+
+int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                    kifu_error *err)
+{
+    int enc = opt->encoding;
+    if (enc == KIFU_ENC_AUTO)
+        enc = opt->format == KIFU_FMT_KIF ? KIFU_ENC_CP932 : KIFU_ENC_UTF8;
+    kifu__sb_printf(out, "#KIF version=2.0 encoding=%s\n",
+                    enc == KIFU_ENC_CP932 ? "Shift_JIS" : enc == KIFU_ENC_EUCJP ? "EUC-JP" : "UTF-8");
+    kifu__jp_write_header(r, out);
+    kifu__sb_puts(out, "手数----指手---------消費時間--\n");
+    if (write_line(r, kifu_record_root(r), out, err))
+        return -1;
+    if (out->failed)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
 }

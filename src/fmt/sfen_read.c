@@ -1,14 +1,256 @@
-/* sfen_read.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* sfen_read.c: SFEN / USI position records and sfenlist (one SFEN per line).
+ *
+ * A sfenlist holds positions, not moves: the first line is the start, each later line
+ * the position after one more move. The moves are recovered by finding, for each pair of
+ * consecutive lines, the legal move that turns the first position into the second. */
+#include <string.h>
 
-int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt, kifu__records *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+
+typedef struct line {
+    const char *s; /* start of the text, after leading blanks */
+    size_t n;      /* length without trailing blanks */
+    int number;    /* 1-based line number */
+    int indent;    /* characters skipped before s */
+} line;
+
+/* Next non-blank, non-comment ('#') line at or after *pos. 0, or -1 at the end. */
+static int next_line(const char *text, size_t len, size_t *pos, int *lineno, line *out)
 {
-    (void)text; (void)len; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the SFEN reader is not implemented yet");
+    while (*pos < len) {
+        const char *s = text + *pos;
+        const char *eol = memchr(s, '\n', len - *pos);
+        size_t n = eol ? (size_t)(eol - s) : len - *pos;
+        *pos += n + (eol ? 1 : 0);
+        (*lineno)++;
+        size_t a = 0;
+        while (a < n && (s[a] == ' ' || s[a] == '\t'))
+            a++;
+        while (n > a && (s[n - 1] == '\r' || s[n - 1] == ' ' || s[n - 1] == '\t'))
+            n--;
+        if (a == n || s[a] == '#')
+            continue;
+        out->s = s + a;
+        out->n = n - a;
+        out->number = *lineno;
+        out->indent = (int)a;
+        return 0;
+    }
+    return -1;
 }
-int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt, kifu__records *out, kifu_error *err)
+
+/* Copy a line to a NUL-terminated buffer; NULL when it is too long or memory is out. */
+static char *line_copy(const line *l, kifu_error *err)
 {
-    (void)text; (void)len; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the sfenlist reader is not implemented yet");
+    char *s = kifu__malloc(l->n + 1);
+    if (!s) {
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return NULL;
+    }
+    memcpy(s, l->s, l->n);
+    s[l->n] = 0;
+    return s;
+}
+
+/* An error from the engine, placed at the line (the engine's column is relative to s). */
+static int place(kifu_error *err, const line *l)
+{
+    if (err && err->code) {
+        err->line = l->number;
+        err->column = err->column ? err->column + l->indent : l->indent + 1;
+    }
+    return -1;
+}
+
+/* The record's start from the position: a preset when it is one, else explicit data. */
+static int set_start(kifu_record *r, const kifu_position *p)
+{
+    kifu_board b;
+    kifu_position_board(p, &b);
+    int preset = kifu_preset_match(&b);
+    if (preset != KIFU_PRESET_OTHER && preset >= 0)
+        return kifu_record_set_preset(r, preset);
+    return kifu_record_set_initial(r, &b);
+}
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
+                    kifu__records *out, kifu_error *err)
+{
+    (void)opt;
+    size_t pos = 0;
+    int lineno = 0;
+    line l;
+    if (next_line(text, len, &pos, &lineno, &l))
+        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position", "nothing",
+                           "the input holds no position");
+    line extra;
+    if (next_line(text, len, &pos, &lineno, &extra) == 0)
+        return kifu__error(err, KIFU_ERR_SFEN, extra.number, extra.indent + 1,
+                           (size_t)(extra.s - text), "the end of the input", "a second line",
+                           "a SFEN record is one line (several positions make a sfenlist)");
+    char *s = line_copy(&l, err);
+    if (!s)
+        return -1;
+    /* Split off " moves ..." so the start can be recorded before the moves are played. */
+    char *moves = strstr(s, " moves");
+    while (moves && moves[6] && moves[6] != ' ')
+        moves = strstr(moves + 1, " moves");
+    if (moves)
+        *moves = 0;
+    kifu_record *r = kifu_record_new();
+    kifu_position *p = kifu_position_new();
+    int rc = -1;
+    if (!r || !p) {
+        nomem(err);
+        goto done;
+    }
+    if (kifu_position_set_sfen(p, s, err)) {
+        place(err, &l);
+        goto done;
+    }
+    if (set_start(r, p)) {
+        nomem(err);
+        goto done;
+    }
+    kifu_node *n = kifu_record_root(r);
+    if (moves) {
+        char *t = moves + 6;
+        for (;;) {
+            while (*t == ' ' || *t == '\t')
+                t++;
+            if (!*t)
+                break;
+            char *e = t;
+            while (*e && *e != ' ' && *e != '\t')
+                e++;
+            char save = *e;
+            *e = 0;
+            kifu_move m;
+            int col = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
+            if (kifu_position_parse_usi(p, t, &m, err) || kifu_position_play(p, &m, err)) {
+                if (err) {
+                    err->line = l.number;
+                    err->column = col;
+                    err->offset = (size_t)(l.s - text) + (size_t)(t - s);
+                }
+                goto done;
+            }
+            n = kifu_node_add_move(r, n, &m);
+            if (!n) {
+                nomem(err);
+                goto done;
+            }
+            *e = save;
+            t = e;
+        }
+    }
+    rc = 0;
+done:
+    kifu__free(s);
+    kifu_position_free(p);
+    if (rc) {
+        kifu_record_free(r);
+        return -1;
+    }
+    return kifu__records_push(out, r) ? nomem(err) : 0;
+}
+
+/* Find the legal move from p to the position q; play it on p and return it in *m. */
+static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
+{
+    kifu_move legal[600];
+    size_t n = kifu_position_legal_moves(p, legal, 600);
+    if (n > 600)
+        n = 600;
+    uint64_t want = kifu_position_hash(q);
+    kifu_board qb, pb;
+    kifu_position_board(q, &qb);
+    for (size_t i = 0; i < n; i++) {
+        kifu_move mv = legal[i];
+        if (kifu_position_play(p, &mv, NULL))
+            continue;
+        if (kifu_position_hash(p) == want) {
+            kifu_position_board(p, &pb);
+            if (memcmp(&pb, &qb, sizeof pb) == 0) {
+                *m = mv;
+                return 0;
+            }
+        }
+        kifu_position_undo(p);
+    }
+    return -1;
+}
+
+int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
+                        kifu__records *out, kifu_error *err)
+{
+    (void)opt;
+    size_t pos = 0;
+    int lineno = 0;
+    line l;
+    if (next_line(text, len, &pos, &lineno, &l))
+        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN per line", "nothing",
+                           "the input holds no position");
+    kifu_record *r = kifu_record_new();
+    kifu_position *p = kifu_position_new();
+    kifu_position *q = kifu_position_new();
+    int rc = -1;
+    if (!r || !p || !q) {
+        nomem(err);
+        goto done;
+    }
+    char *s = line_copy(&l, err);
+    if (!s)
+        goto done;
+    int bad = kifu_position_set_sfen(p, s, err);
+    kifu__free(s);
+    if (bad) {
+        place(err, &l);
+        goto done;
+    }
+    if (set_start(r, p)) {
+        nomem(err);
+        goto done;
+    }
+    kifu_node *n = kifu_record_root(r);
+    while (next_line(text, len, &pos, &lineno, &l) == 0) {
+        s = line_copy(&l, err);
+        if (!s)
+            goto done;
+        bad = kifu_position_set_sfen(q, s, err);
+        kifu__free(s);
+        if (bad) {
+            place(err, &l);
+            goto done;
+        }
+        kifu_move m;
+        if (find_move(p, q, &m)) {
+            kifu__error(err, KIFU_ERR_ILLEGAL, l.number, l.indent + 1, (size_t)(l.s - text),
+                        "the position after one legal move", "another position",
+                        "no legal move leads from the position on the previous line to this "
+                        "one (move %d)",
+                        kifu_node_ply(n) + 1);
+            goto done;
+        }
+        n = kifu_node_add_move(r, n, &m);
+        if (!n) {
+            nomem(err);
+            goto done;
+        }
+    }
+    rc = 0;
+done:
+    kifu_position_free(p);
+    kifu_position_free(q);
+    if (rc) {
+        kifu_record_free(r);
+        return -1;
+    }
+    return kifu__records_push(out, r) ? nomem(err) : 0;
 }

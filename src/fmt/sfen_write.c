@@ -1,14 +1,124 @@
-/* sfen_write.c: not written yet; stands in so the library links. */
-#include "kifu_private.h"
-#include "fmt/fmt.h"
+/* sfen_write.c: a record's main line as a USI `position` line, or as a sfenlist (the start
+ * and the position after each move, one SFEN per line). */
+#include <stdio.h>
 
-int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err)
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+
+/* Tell the caller what these formats cannot hold: forks and comments. */
+static void warn_lost(const kifu_record *r, const kifu_write_options *opt, const char *fmt)
 {
-    (void)r; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the SFEN writer is not implemented yet");
+    if (!opt || !opt->warn)
+        return;
+    size_t forks = 0, comments = 0;
+    for (const kifu_node *n = kifu_record_root(r); n; n = kifu_node_next(n)) {
+        size_t c = kifu_node_child_count(n);
+        forks += c > 1 ? c - 1 : 0;
+        comments += kifu_node_comment_count(n);
+    }
+    char msg[200];
+    if (forks) {
+        snprintf(msg, sizeof msg, "%s keeps only the main line: %zu fork(s) left out", fmt,
+                 forks);
+        opt->warn(opt->warn_ctx, msg);
+    }
+    if (comments) {
+        snprintf(msg, sizeof msg, "%s holds no comments: %zu comment line(s) left out", fmt,
+                 comments);
+        opt->warn(opt->warn_ctx, msg);
+    }
 }
-int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err)
+
+static int start(const kifu_record *r, kifu_position **p, kifu_error *err)
 {
-    (void)r; (void)opt; (void)out;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL, "the sfenlist writer is not implemented yet");
+    *p = kifu_position_new();
+    if (!*p)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    if (kifu_position_set_board(*p, &b, err)) {
+        kifu_position_free(*p);
+        *p = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* Play the move of node n (ply) on p, or fail with the ply named. */
+static int play(kifu_position *p, const kifu_node *n, kifu_error *err)
+{
+    kifu_move m = *kifu_node_move_const(n);
+    if (kifu_position_play(p, &m, NULL) == 0)
+        return 0;
+    return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+                       "cannot write move %d: it is illegal or incomplete (normalize first)",
+                       kifu_node_ply(n));
+}
+
+int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                     kifu_error *err)
+{
+    kifu_position *p;
+    if (start(r, &p, err))
+        return -1;
+    warn_lost(r, opt, "SFEN");
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    if (kifu_preset_match(&b) == KIFU_PRESET_HIRATE) {
+        kifu__sb_puts(out, "position startpos");
+    } else {
+        char *sfen = kifu_position_sfen(p, 1);
+        if (!sfen) {
+            kifu_position_free(p);
+            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        }
+        kifu__sb_printf(out, "position sfen %s", sfen);
+        kifu_free(sfen);
+    }
+    int first = 1, rc = 0;
+    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n; n = kifu_node_next(n)) {
+        if (kifu_node_kind_of(n) != KIFU_NODE_MOVE)
+            break;
+        char usi[8];
+        kifu_move_usi(kifu_node_move_const(n), usi);
+        if ((rc = play(p, n, err)))
+            break;
+        kifu__sb_printf(out, "%s%s", first ? " moves " : " ", usi);
+        first = 0;
+    }
+    kifu__sb_putc(out, '\n');
+    kifu_position_free(p);
+    if (!rc && out->failed)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return rc;
+}
+
+int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
+                         kifu__strbuf *out, kifu_error *err)
+{
+    kifu_position *p;
+    if (start(r, &p, err))
+        return -1;
+    warn_lost(r, opt, "sfenlist");
+    int rc = 0, number = 1;
+    const kifu_node *n = kifu_record_root(r);
+    for (;;) {
+        char *sfen = kifu_position_sfen(p, number);
+        if (!sfen) {
+            rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+            break;
+        }
+        kifu__sb_printf(out, "%s\n", sfen);
+        kifu_free(sfen);
+        n = kifu_node_next(n);
+        if (!n || kifu_node_kind_of(n) != KIFU_NODE_MOVE)
+            break;
+        if ((rc = play(p, n, err)))
+            break;
+        number++;
+    }
+    kifu_position_free(p);
+    if (!rc && out->failed)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return rc;
 }

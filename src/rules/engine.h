@@ -13,6 +13,10 @@
 /* Build the attack and hash tables once; safe to call from anywhere, any number of times. */
 void kifu__rules_init(void);
 
+/* Set a record's start position: checks only what the engine needs (see
+ * kifu__board_check_mode), since real records start from positions no game reaches. */
+int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_error *err);
+
 /* Colored piece (CPIECE) on sq, 0 if empty. */
 int kifu__position_at(const kifu_position *p, int sq);
 /* Count of `kind` (PAWN..GOLD) in color c's hand. */

@@ -1,0 +1,43 @@
+/* term.h: the raw terminal for the interactive commands (replay, play): key decoding,
+ * window size and resize notice, and restoring the terminal on every way out. */
+#ifndef KIFU_TERM_H
+#define KIFU_TERM_H
+
+#include <stddef.h>
+
+enum {
+    KEY_NONE = -1,    /* timeout */
+    KEY_EOF = -2,     /* end of input or a read error */
+    KEY_RESIZE = -3,  /* the window changed size (SIGWINCH) */
+    KEY_UNKNOWN = -4, /* an escape sequence we do not use */
+    KEY_UP = 0x100, KEY_DOWN, KEY_LEFT, KEY_RIGHT, KEY_HOME, KEY_END, KEY_PGUP, KEY_PGDN,
+    KEY_DELETE, KEY_ESC,
+};
+
+/* Put the terminal in raw mode when stdin is a terminal (and switch to the alternate
+ * screen when `screen` is set). Installs the restore for exit and for SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT, and the SIGWINCH notice. Returns 1 in raw mode, 0 when stdin is not a
+ * terminal (keys are then read from it as plain bytes), -1 on failure. */
+int term_open(int screen);
+/* Restore the terminal as it was. Safe to call more than once. */
+void term_close(void);
+/* Next key, waiting at most timeout_ms (-1: forever). Bytes >= 0x80 come one at a time. */
+int term_key(int timeout_ms);
+/* Window size; 24 x 80 when unknown. */
+void term_size(int *rows, int *cols);
+/* Read a line with echo and backspace in raw mode (Enter ends, Esc cancels: returns -1;
+ * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
+int term_read_line(const char *prompt, char *buf, size_t cap);
+
+/* Shared by show, replay and play (defined in cmd_show.c). */
+typedef struct kifu_player kifu_player;
+typedef struct kifu_record kifu_record;
+/* Colour and escapes only when stdout is a terminal and NO_COLOR is unset or empty. */
+int cli_colour_ok(void);
+/* A decimal 0..100000000. 0, or -1. */
+int cli_parse_int(const char *s, int *out);
+/* Read a record (any format, "-" = stdin) and make a player on it; errors are printed.
+ * NULL on failure (then *rec is NULL too and *code the exit code). */
+kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code);
+
+#endif

@@ -1,0 +1,215 @@
+/* diagram.c: board layout, and its BOD and terminal renderings. */
+#include "diagram.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "notation.h"
+#include "player.h"
+#include "rules/types.h"
+
+void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap)
+{
+    /* KIF order: 飛 角 金 銀 桂 香 歩 */
+    static const int order[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+    size_t len = 0;
+    if (!cap)
+        return;
+    buf[0] = 0;
+    for (int i = 0; i < 7; i++) {
+        int n = b->hands[color & 1][order[i]];
+        if (!n)
+            continue;
+        const char *name = kifu__kanji_piece(order[i]);
+        const char *count = n > 1 ? kifu__kanji_number(n > 18 ? 18 : n) : "";
+        size_t need = strlen(name) + strlen(count) + 3;
+        if (len + need >= cap)
+            break;
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name, count);
+    }
+    if (!len)
+        snprintf(buf, cap, "なし");
+}
+
+void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
+{
+    memset(out, 0, sizeof *out);
+    for (int r = 0; r < 9; r++) {
+        for (int c = 0; c < 9; c++) {
+            /* Unflipped: column 0 is file 9, row 0 is rank 1. */
+            int x = d->flip ? c + 1 : 9 - c;
+            int y = d->flip ? 9 - r : r + 1;
+            kifu__cell *cell = &out->cells[r][c];
+            cell->x = (uint8_t)x;
+            cell->y = (uint8_t)y;
+            cell->piece = d->board.sq[SQ(x, y)];
+            cell->last = x == d->last_x && y == d->last_y;
+            out->col_label[c] = x;
+            out->row_label[r] = y;
+        }
+    }
+    out->top_color = d->flip ? BLACK : WHITE;
+    out->bottom_color = !out->top_color;
+    kifu__diagram_hand(&d->board, BLACK, out->hand[BLACK], sizeof out->hand[BLACK]);
+    kifu__diagram_hand(&d->board, WHITE, out->hand[WHITE], sizeof out->hand[WHITE]);
+    out->side = d->board.color & 1;
+}
+
+static const char *hand_label(int color) { return color == BLACK ? "先手" : "後手"; }
+
+/* A cell as BOD writes it: " 歩", "v歩", " ・". */
+static void cell_text(kifu__strbuf *out, int piece)
+{
+    if (!piece) {
+        kifu__sb_puts(out, " ・");
+        return;
+    }
+    kifu__sb_putc(out, CPIECE_COLOR(piece) == WHITE ? 'v' : ' ');
+    kifu__sb_puts(out, kifu__kanji_piece_one(CPIECE_KIND(piece)));
+}
+
+static void last_line(const kifu__diagram *d, kifu__strbuf *out)
+{
+    if (d->ply > 0)
+        kifu__sb_printf(out, "手数＝%d  %s  まで\n", d->ply, d->last_text);
+}
+
+void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
+{
+    kifu__layout l;
+    kifu__diagram_layout(d, &l);
+    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.top_color), l.hand[l.top_color]);
+    kifu__sb_puts(out, " ");
+    for (int c = 0; c < 9; c++)
+        kifu__sb_printf(out, " %s", kifu__zen_digit(l.col_label[c]));
+    kifu__sb_puts(out, "\n+---------------------------+\n");
+    for (int r = 0; r < 9; r++) {
+        kifu__sb_putc(out, '|');
+        for (int c = 0; c < 9; c++)
+            cell_text(out, l.cells[r][c].piece);
+        kifu__sb_printf(out, "|%s\n", kifu__kanji_number(l.row_label[r]));
+    }
+    kifu__sb_puts(out, "+---------------------------+\n");
+    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color), l.hand[l.bottom_color]);
+    last_line(d, out);
+    if (l.side == WHITE)
+        kifu__sb_puts(out, "後手番\n");
+}
+
+#define SGR_RESET "\033[0m"
+#define SGR_WHITE_PIECE "\033[31m" /* gote: red */
+#define SGR_BLACK_PIECE "\033[1m"  /* sente: bold */
+#define SGR_LAST "\033[43;30m"     /* last move: black on yellow */
+#define SGR_DIM "\033[2m"
+
+static void term_hand(const kifu__layout *l, int color, int colour, kifu__strbuf *out)
+{
+    const char *mark = color == BLACK ? "☗" : "☖";
+    const char *turn = l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
+    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color], turn);
+}
+
+void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
+{
+    kifu__layout l;
+    kifu__diagram_layout(d, &l);
+    term_hand(&l, l.top_color, colour, out);
+    kifu__sb_puts(out, "   ");
+    for (int c = 0; c < 9; c++)
+        kifu__sb_printf(out, " %s", kifu__zen_digit(l.col_label[c]));
+    kifu__sb_puts(out, "\n  ┌");
+    for (int c = 0; c < 27; c++)
+        kifu__sb_puts(out, "─");
+    kifu__sb_puts(out, "┐\n");
+    for (int r = 0; r < 9; r++) {
+        kifu__sb_puts(out, "  │");
+        for (int c = 0; c < 9; c++) {
+            const kifu__cell *cell = &l.cells[r][c];
+            int p = cell->piece;
+            if (colour) {
+                if (cell->last)
+                    kifu__sb_puts(out, SGR_LAST);
+                else if (p)
+                    kifu__sb_puts(out, CPIECE_COLOR(p) == WHITE ? SGR_WHITE_PIECE
+                                                                : SGR_BLACK_PIECE);
+                else
+                    kifu__sb_puts(out, SGR_DIM);
+            }
+            if (!p)
+                kifu__sb_puts(out, " ・");
+            else if (colour && CPIECE_COLOR(p) == WHITE)
+                kifu__sb_printf(out, "v%s", kifu__kanji_piece_one(CPIECE_KIND(p)));
+            else
+                cell_text(out, p);
+            if (colour)
+                kifu__sb_puts(out, SGR_RESET);
+        }
+        kifu__sb_printf(out, "│%s\n", kifu__kanji_number(l.row_label[r]));
+    }
+    kifu__sb_puts(out, "  └");
+    for (int c = 0; c < 27; c++)
+        kifu__sb_puts(out, "─");
+    kifu__sb_puts(out, "┘\n");
+    term_hand(&l, l.bottom_color, colour, out);
+    if (d->ply > 0)
+        kifu__sb_printf(out, "  %d手目 %s\n", d->ply, d->last_text);
+    else
+        kifu__sb_puts(out, "  開始局面\n");
+}
+
+char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
+{
+    if (!cap)
+        return buf;
+    buf[0] = 0;
+    if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL) {
+        snprintf(buf, cap, "%s", kifu_special_text(kifu_node_special(n)));
+    } else if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
+        const kifu_node *p = kifu_node_parent(n);
+        const kifu_move *prev = p ? kifu_node_move_const(p) : NULL;
+        const kifu_move *m = kifu_node_move_const(n);
+        kifu_move dummy = {0};
+        kifu_move_text(m, prev ? prev : &dummy, KIFU_TEXT_KIF, buf, cap);
+    }
+    return buf;
+}
+
+void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *out)
+{
+    memset(out, 0, sizeof *out);
+    kifu_position_board(kifu_player_position(pl), &out->board);
+    out->flip = flip;
+    const kifu_node *n = kifu_player_node(pl);
+    out->ply = kifu_player_ply(pl);
+    /* After an ending, show the move before it. */
+    const kifu_node *mv = n;
+    while (mv && kifu_node_kind_of(mv) == KIFU_NODE_SPECIAL)
+        mv = kifu_node_parent(mv);
+    if (mv && kifu_node_kind_of(mv) == KIFU_NODE_MOVE) {
+        const kifu_move *m = kifu_node_move_const(mv);
+        out->last_x = m->to_x;
+        out->last_y = m->to_y;
+    }
+    kifu__node_text(n, out->last_text, sizeof out->last_text);
+}
+
+void kifu__diagram_moves(const kifu_player *pl, int before, int after, const char *indent,
+                         kifu__strbuf *out)
+{
+    int cur = kifu_player_ply(pl);
+    int from = cur - before < 0 ? 0 : cur - before;
+    for (int ply = from; ply <= cur + after; ply++) {
+        const kifu_node *node = kifu__player_line_node(pl, ply);
+        if (!node)
+            break;
+        char text[80];
+        if (kifu_node_kind_of(node) == KIFU_NODE_ROOT)
+            snprintf(text, sizeof text, "開始局面");
+        else
+            kifu__node_text(node, text, sizeof text);
+        const kifu_node *par = kifu_node_parent(node);
+        int forks = par && kifu_node_child_count(par) > 1;
+        kifu__sb_printf(out, "%s%s%5d %s%s\n", indent, ply == cur ? ">" : " ", ply, text,
+                        forks ? " +" : "");
+    }
+}

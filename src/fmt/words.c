@@ -1,0 +1,433 @@
+/* words.c: Japanese names shared by the KIF and KI2 readers and writers. */
+#include "fmt/words.h"
+
+#include <string.h>
+
+#include "kifu_private.h"
+
+int kifu__jp_starts(const char *s, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(end - s) >= n && memcmp(s, w, n) == 0;
+}
+
+static const struct {
+    const char *name;
+    int kind;
+} jp_pieces[] = {
+    /* Two-character names first so 成香 is not read as a lone 成. */
+    {"成香", KIFU_NY}, {"成桂", KIFU_NK}, {"成銀", KIFU_NG}, {"歩", KIFU_FU}, {"香", KIFU_KY},
+    {"桂", KIFU_KE},   {"銀", KIFU_GI},   {"金", KIFU_KI},   {"角", KIFU_KA}, {"飛", KIFU_HI},
+    {"玉", KIFU_OU},   {"王", KIFU_OU},   {"と", KIFU_TO},   {"杏", KIFU_NY}, {"圭", KIFU_NK},
+    {"全", KIFU_NG},   {"馬", KIFU_UM},   {"龍", KIFU_RY},   {"竜", KIFU_RY},
+};
+
+size_t kifu__jp_piece(const char *s, const char *end, int *kind)
+{
+    for (size_t i = 0; i < sizeof jp_pieces / sizeof jp_pieces[0]; i++)
+        if (kifu__jp_starts(s, end, jp_pieces[i].name)) {
+            *kind = jp_pieces[i].kind;
+            return strlen(jp_pieces[i].name);
+        }
+    return 0;
+}
+
+static const char *const move_names[15] = {
+    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
+};
+static const char *const bod_names[15] = {
+    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "杏", "圭", "全", "馬", "龍",
+};
+
+const char *kifu__jp_piece_name(int kind)
+{
+    return kind > 0 && kind < 15 ? move_names[kind] : "?";
+}
+
+const char *kifu__jp_piece_char(int kind)
+{
+    return kind > 0 && kind < 15 ? bod_names[kind] : "?";
+}
+
+static const char *const fw_digits[10] = {"０", "１", "２", "３", "４",
+                                          "５", "６", "７", "８", "９"};
+static const char *const kanji_digits[11] = {"〇", "一", "二", "三", "四", "五",
+                                             "六", "七", "八", "九", "十"};
+
+const char *kifu__jp_fw_digit(int d) { return d >= 0 && d <= 9 ? fw_digits[d] : "？"; }
+const char *kifu__jp_kanji_digit(int d) { return d >= 0 && d <= 10 ? kanji_digits[d] : "？"; }
+
+/* One decimal digit, ASCII or full-width (０-９ are EF BC 90-99). */
+static size_t any_digit(const char *s, const char *end, int *v)
+{
+    if (s < end && *s >= '0' && *s <= '9') {
+        *v = *s - '0';
+        return 1;
+    }
+    if (end - s >= 3 && (unsigned char)s[0] == 0xEF && (unsigned char)s[1] == 0xBC &&
+        (unsigned char)s[2] >= 0x90 && (unsigned char)s[2] <= 0x99) {
+        *v = (unsigned char)s[2] - 0x90;
+        return 3;
+    }
+    return 0;
+}
+
+size_t kifu__jp_digit(const char *s, const char *end, int *v)
+{
+    size_t n = any_digit(s, end, v);
+    return n && *v >= 1 ? n : 0;
+}
+
+static size_t kanji_digit(const char *s, const char *end, int *v)
+{
+    for (int d = 1; d <= 10; d++)
+        if (kifu__jp_starts(s, end, kanji_digits[d])) {
+            *v = d;
+            return 3;
+        }
+    return 0;
+}
+
+size_t kifu__jp_rank(const char *s, const char *end, int *v)
+{
+    size_t n = kanji_digit(s, end, v);
+    if (n && *v <= 9)
+        return n;
+    return kifu__jp_digit(s, end, v);
+}
+
+size_t kifu__jp_count(const char *s, const char *end, int *v)
+{
+    int a = 0, b = 0;
+    size_t n = kanji_digit(s, end, &a);
+    if (!n)
+        return 0;
+    if (a == 10) { /* 十, 十三 */
+        size_t m = kanji_digit(s + n, end, &b);
+        *v = m && b < 10 ? 10 + b : 10;
+        return m && b < 10 ? n + m : n;
+    }
+    size_t m = kanji_digit(s + n, end, &b);
+    if (m && b == 10) { /* 二十, 二十三 */
+        int c = 0;
+        size_t k = kanji_digit(s + n + m, end, &c);
+        *v = a * 10 + (k && c < 10 ? c : 0);
+        return n + m + (k && c < 10 ? k : 0);
+    }
+    *v = a;
+    return n;
+}
+
+size_t kifu__jp_number(const char *s, const char *end, long *v)
+{
+    size_t used = 0, n;
+    int d, digits = 0;
+    long x = 0;
+    while ((n = any_digit(s + used, end, &d)) != 0 && digits < 9) {
+        x = x * 10 + d;
+        used += n;
+        digits++;
+    }
+    *v = x;
+    return used;
+}
+
+void kifu__jp_put_count(kifu__strbuf *b, int n)
+{
+    if (n >= 20)
+        kifu__sb_puts(b, kanji_digits[n / 10 % 10]);
+    if (n >= 10)
+        kifu__sb_puts(b, kanji_digits[10]);
+    if (n % 10)
+        kifu__sb_puts(b, kanji_digits[n % 10]);
+}
+
+size_t kifu__jp_space(const char *s, const char *end)
+{
+    const char *p = s;
+    for (;;) {
+        if (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        else if (kifu__jp_starts(p, end, "　"))
+            p += 3;
+        else
+            return (size_t)(p - s);
+    }
+}
+
+/* Trims trailing ASCII and full-width spaces. */
+static const char *rtrim(const char *s, const char *end)
+{
+    for (;;) {
+        if (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+            end--;
+        else if (end - s >= 3 && memcmp(end - 3, "　", 3) == 0)
+            end -= 3;
+        else
+            return end;
+    }
+}
+
+int kifu__jp_preset(const char *s, const char *end)
+{
+    s += kifu__jp_space(s, end);
+    end = rtrim(s, end);
+    for (int p = 0; p < KIFU_PRESET_COUNT_; p++) {
+        const char *name = kifu_preset_japanese(p);
+        size_t n = strlen(name);
+        if ((size_t)(end - s) == n && memcmp(s, name, n) == 0)
+            return p;
+    }
+    /* Spellings without okurigana and older names seen in files. */
+    static const struct {
+        const char *name;
+        int preset;
+    } alt[] = {
+        {"香落", KIFU_PRESET_KY},     {"右香落", KIFU_PRESET_KY_R}, {"角落", KIFU_PRESET_KA},
+        {"飛落", KIFU_PRESET_HI},     {"飛車落", KIFU_PRESET_HI},   {"飛香落", KIFU_PRESET_HIKY},
+        {"二枚落", KIFU_PRESET_2},    {"三枚落", KIFU_PRESET_3},    {"四枚落", KIFU_PRESET_4},
+        {"五枚落", KIFU_PRESET_5},    {"左五枚落", KIFU_PRESET_5_L}, {"六枚落", KIFU_PRESET_6},
+        {"左七枚落", KIFU_PRESET_7_L}, {"右七枚落", KIFU_PRESET_7_R}, {"八枚落", KIFU_PRESET_8},
+        {"十枚落", KIFU_PRESET_10},   {"飛車香落ち", KIFU_PRESET_HIKY},
+    };
+    for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++) {
+        size_t n = strlen(alt[i].name);
+        if ((size_t)(end - s) == n && memcmp(s, alt[i].name, n) == 0)
+            return alt[i].preset;
+    }
+    return KIFU_PRESET_NONE;
+}
+
+static const struct {
+    const char *word;
+    const char *special;
+} endings[] = {
+    /* Reading maps every word in this list; writing takes the first word of a special. */
+    {"投了", "TORYO"},        {"中断", "CHUDAN"},      {"千日手", "SENNICHITE"},
+    {"切れ負け", "TIME_UP"},  {"時間切れ", "TIME_UP"}, {"反則負け", "ILLEGAL_MOVE"},
+    {"持将棋", "JISHOGI"},    {"入玉勝ち", "KACHI"},   {"宣言勝ち", "KACHI"},
+    {"引き分け", "HIKIWAKE"}, {"引分け", "HIKIWAKE"},  {"待った", "MATTA"},
+    {"詰み", "TSUMI"},        {"詰", "TSUMI"},         {"不詰", "FUZUMI"},
+    {"エラー", "ERROR"},      {"封じ手", "CHUDAN"}, /* the corpus reads a sealed move so */
+};
+
+const char *kifu__jp_special(const char *s, const char *end, int last_mover)
+{
+    size_t n = (size_t)(end - s);
+    if (n == strlen("反則勝ち") && memcmp(s, "反則勝ち", n) == 0)
+        return last_mover == KIFU_WHITE ? "-ILLEGAL_ACTION" : "+ILLEGAL_ACTION";
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
+        if (strlen(endings[i].word) == n && memcmp(s, endings[i].word, n) == 0)
+            return endings[i].special;
+    return NULL;
+}
+
+const char *kifu__jp_special_word(const char *special)
+{
+    if (strcmp(special, "+ILLEGAL_ACTION") == 0 || strcmp(special, "-ILLEGAL_ACTION") == 0)
+        return "反則勝ち";
+    for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
+        if (strcmp(endings[i].special, special) == 0)
+            return endings[i].word;
+    return special;
+}
+
+/* ---- BOD ---------------------------------------------------------------------------- */
+
+/* `先手の持駒：歩十三　香` and the like. Returns the color or -1. */
+static int hand_owner(const char *s, const char *end, const char **rest)
+{
+    static const struct {
+        const char *who;
+        int color;
+    } whos[] = {{"先手", KIFU_BLACK}, {"下手", KIFU_BLACK}, {"後手", KIFU_WHITE}, {"上手", KIFU_WHITE}};
+    for (size_t i = 0; i < 4; i++) {
+        if (!kifu__jp_starts(s, end, whos[i].who))
+            continue;
+        const char *p = s + strlen(whos[i].who);
+        if (kifu__jp_starts(p, end, "の"))
+            p += 3;
+        if (!kifu__jp_starts(p, end, "持駒"))
+            return -1;
+        p += 6;
+        if (kifu__jp_starts(p, end, "："))
+            p += 3;
+        else if (p < end && *p == ':')
+            p++;
+        else
+            return -1;
+        *rest = p;
+        return whos[i].color;
+    }
+    return -1;
+}
+
+static int parse_hand(kifu__bod *bod, int color, const char *p, const char *end,
+                      const char **where, const char **expected)
+{
+    memset(bod->b.hands[color], 0, sizeof bod->b.hands[color]);
+    p += kifu__jp_space(p, end);
+    if (kifu__jp_starts(p, end, "なし"))
+        p += kifu__jp_space(p + 6, end) + 6;
+    while (p < end) {
+        int kind = 0, count = 1;
+        size_t n = kifu__jp_piece(p, end, &kind);
+        if (!n || kind < KIFU_FU || kind > KIFU_KI) {
+            *where = p;
+            *expected = "a hand piece (歩 香 桂 銀 金 角 飛) or なし";
+            return KIFU__BOD_ERR;
+        }
+        p += n;
+        n = kifu__jp_count(p, end, &count);
+        if (!n) {
+            long c = 1;
+            n = kifu__jp_number(p, end, &c);
+            count = n ? (int)c : 1;
+        }
+        p += n;
+        if (count > 18)
+            count = 18;
+        bod->b.hands[color][kind] = (uint8_t)(bod->b.hands[color][kind] + count);
+        p += kifu__jp_space(p, end);
+        if (kifu__jp_starts(p, end, "、"))
+            p += 3;
+    }
+    bod->seen = 1;
+    return KIFU__BOD_YES;
+}
+
+static int parse_row(kifu__bod *bod, const char *s, const char *end, const char **where,
+                     const char **expected)
+{
+    const char *p = s + 1;
+    if (bod->rows >= 9) {
+        *where = s;
+        *expected = "no more than nine board rows";
+        return KIFU__BOD_ERR;
+    }
+    int y = bod->rows + 1;
+    for (int x = 9; x >= 1; x--) {
+        int color = KIFU_BLACK, kind = 0;
+        if (p < end && (*p == 'v' || *p == 'V')) {
+            color = KIFU_WHITE;
+            p++;
+        } else if (p < end && (*p == ' ' || *p == '^' || *p == '+')) {
+            p++;
+        }
+        size_t n;
+        if (kifu__jp_starts(p, end, "・")) {
+            p += 3;
+        } else if ((n = kifu__jp_piece(p, end, &kind)) == 3) {
+            p += n;
+            bod->b.sq[KIFU_SQ(x, y)] = (uint8_t)(kind | (color << 4));
+        } else {
+            *where = p;
+            *expected = "a square: ・ or a piece name, v before gote's";
+            return KIFU__BOD_ERR;
+        }
+    }
+    if (p >= end || *p != '|') {
+        *where = p;
+        *expected = "| after nine squares";
+        return KIFU__BOD_ERR;
+    }
+    bod->rows++;
+    bod->seen = 1;
+    return KIFU__BOD_YES;
+}
+
+int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **where,
+                   const char **expected)
+{
+    const char *rest;
+    int color = hand_owner(s, end, &rest);
+    if (color >= 0)
+        return parse_hand(bod, color, rest, end, where, expected);
+    if (s < end && *s == '|')
+        return parse_row(bod, s, end, where, expected);
+    if (s < end && *s == '+') { /* +---------------------------+ */
+        const char *p = s + 1;
+        while (p < end && *p == '-')
+            p++;
+        if (p + 1 == end && *p == '+' && p - s > 1)
+            return KIFU__BOD_YES;
+        return KIFU__BOD_NO;
+    }
+    /* The file labels `  ９ ８ ７ ６ ５ ４ ３ ２ １`. */
+    const char *p = s;
+    int files = 0, d;
+    size_t n;
+    while (p < end) {
+        if ((n = kifu__jp_space(p, end)) != 0)
+            p += n;
+        else if ((n = kifu__jp_digit(p, end, &d)) != 0 && n == 3)
+            p += n, files++;
+        else
+            break;
+    }
+    if (p == end && files == 9)
+        return KIFU__BOD_YES;
+    static const struct {
+        const char *word;
+        int color;
+    } turns[] = {{"先手番", KIFU_BLACK}, {"下手番", KIFU_BLACK}, {"後手番", KIFU_WHITE},
+                 {"上手番", KIFU_WHITE}};
+    const char *e = s;
+    while (e < end && *e != ' ')
+        e++;
+    e = rtrim(s, e);
+    for (size_t i = 0; i < 4; i++)
+        if ((size_t)(e - s) == strlen(turns[i].word) && memcmp(s, turns[i].word, e - s) == 0) {
+            bod->b.color = (uint8_t)turns[i].color;
+            bod->color_set = 1;
+            return KIFU__BOD_YES;
+        }
+    return KIFU__BOD_NO;
+}
+
+static void put_hand(kifu__strbuf *out, const kifu_board *b, int color, int handicap)
+{
+    kifu__sb_puts(out, color == KIFU_BLACK ? (handicap ? "下手" : "先手")
+                                           : (handicap ? "上手" : "後手"));
+    kifu__sb_puts(out, "の持駒：");
+    static const int order[7] = {KIFU_HI, KIFU_KA, KIFU_KI, KIFU_GI, KIFU_KE, KIFU_KY, KIFU_FU};
+    int any = 0;
+    for (int i = 0; i < 7; i++) {
+        int k = order[i], c = b->hands[color][k];
+        if (!c)
+            continue;
+        kifu__sb_puts(out, kifu__jp_piece_char(k));
+        if (c > 1)
+            kifu__jp_put_count(out, c);
+        kifu__sb_puts(out, "　");
+        any = 1;
+    }
+    if (!any)
+        kifu__sb_puts(out, "なし");
+    kifu__sb_putc(out, '\n');
+}
+
+void kifu__bod_write(kifu__strbuf *out, const kifu_board *b, int handicap)
+{
+    put_hand(out, b, KIFU_WHITE, handicap);
+    kifu__sb_puts(out, "  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
+    for (int y = 1; y <= 9; y++) {
+        kifu__sb_putc(out, '|');
+        for (int x = 9; x >= 1; x--) {
+            int v = b->sq[KIFU_SQ(x, y)];
+            if (!v) {
+                kifu__sb_puts(out, " ・");
+                continue;
+            }
+            kifu__sb_putc(out, (v >> 4) & 1 ? 'v' : ' ');
+            kifu__sb_puts(out, kifu__jp_piece_char(v & 15));
+        }
+        kifu__sb_putc(out, '|');
+        kifu__sb_puts(out, kanji_digits[y]);
+        kifu__sb_putc(out, '\n');
+    }
+    kifu__sb_puts(out, "+---------------------------+\n");
+    put_hand(out, b, KIFU_BLACK, handicap);
+    if (b->color == KIFU_WHITE)
+        kifu__sb_puts(out, handicap ? "上手番\n" : "後手番\n");
+}

@@ -1,0 +1,142 @@
+/* position.c: placing pieces and making and unmaking moves. */
+#include <string.h>
+
+#include "rules/position.h"
+
+enum { G_GOLD = 1, G_HDK = 2, G_DIAG = 4, G_ORTH = 8 };
+static const uint8_t groups[PIECE_KIND_NB] = {
+    [GOLD] = G_GOLD, [PRO_PAWN] = G_GOLD, [PRO_LANCE] = G_GOLD, [PRO_KNIGHT] = G_GOLD,
+    [PRO_SILVER] = G_GOLD, [KING] = G_HDK, [BISHOP] = G_DIAG, [ROOK] = G_ORTH,
+    [HORSE] = G_HDK | G_DIAG, [DRAGON] = G_HDK | G_ORTH,
+};
+
+static inline void toggle(kpos *p, int sq, int c, int k)
+{
+    bb_t b = BB_SQ(sq);
+    p->occ[c] ^= b;
+    p->kind[k] ^= b;
+    int g = groups[k];
+    if (g) {
+        if (g & G_GOLD)
+            p->golds ^= b;
+        if (g & G_HDK)
+            p->hdk ^= b;
+        if (g & G_DIAG)
+            p->diag ^= b;
+        if (g & G_ORTH)
+            p->orth ^= b;
+    }
+    p->key ^= kifu__zob.psq[c][k][sq];
+}
+
+void kifu__pos_clear(kpos *p)
+{
+    memset(p, 0, sizeof *p);
+    p->ksq[0] = p->ksq[1] = NO_SQ;
+}
+
+void kifu__pos_put(kpos *p, int sq, int cp)
+{
+    int c = CPIECE_COLOR(cp), k = CPIECE_KIND(cp);
+    p->board[sq] = (uint8_t)cp;
+    toggle(p, sq, c, k);
+    if (k == KING)
+        p->ksq[c] = (uint8_t)sq;
+}
+
+void kifu__pos_remove(kpos *p, int sq)
+{
+    int cp = p->board[sq], c = CPIECE_COLOR(cp), k = CPIECE_KIND(cp);
+    p->board[sq] = 0;
+    toggle(p, sq, c, k);
+    if (k == KING)
+        p->ksq[c] = NO_SQ;
+}
+
+static inline void hand_add(kpos *p, int c, int k, int delta)
+{
+    int n = p->hand[c][k];
+    p->key ^= kifu__zob.hand[c][k][n] ^ kifu__zob.hand[c][k][n + delta];
+    p->hand[c][k] = (uint8_t)(n + delta);
+}
+
+void kifu__pos_from_board(kpos *p, const kifu_board *b)
+{
+    kifu__pos_clear(p);
+    for (int sq = 0; sq < SQ_NB; sq++)
+        if (b->sq[sq])
+            kifu__pos_put(p, sq, b->sq[sq]);
+    for (int c = 0; c < 2; c++)
+        for (int k = PAWN; k <= GOLD; k++)
+            for (int i = 0; i < b->hands[c][k]; i++)
+                hand_add(p, c, k, 1);
+    p->side = b->color ? WHITE : BLACK;
+    if (p->side)
+        p->key ^= kifu__zob.side;
+}
+
+void kifu__pos_to_board(const kpos *p, kifu_board *b)
+{
+    memset(b, 0, sizeof *b);
+    memcpy(b->sq, p->board, sizeof b->sq);
+    for (int c = 0; c < 2; c++)
+        for (int k = PAWN; k <= GOLD; k++)
+            b->hands[c][k] = p->hand[c][k];
+    b->color = p->side;
+}
+
+bb_t kifu__pos_pinned(const kpos *p, int c)
+{
+    int k = p->ksq[c];
+    if (k == NO_SQ)
+        return 0;
+    int o = c ^ 1;
+    bb_t snipers = ((ATT.pseudo[c][LANCE][k] & p->kind[LANCE]) |
+                    (ATT.pseudo[0][BISHOP][k] & p->diag) | (ATT.pseudo[0][ROOK][k] & p->orth)) &
+                   p->occ[o];
+    bb_t occ = pos_occ(p), pinned = 0;
+    while (snipers) {
+        int s = bb_pop(&snipers);
+        bb_t b = ATT.between[k][s] & occ;
+        if (b && !bb_more_than_one(b))
+            pinned |= b & p->occ[c];
+    }
+    return pinned;
+}
+
+void kifu__pos_do(kpos *p, kmove m)
+{
+    int us = p->side, to = MOVE_TO(m), k = MOVE_PIECE(m);
+    if (MOVE_IS_DROP(m)) {
+        hand_add(p, us, k, -1);
+        kifu__pos_put(p, to, CPIECE(k, us));
+    } else {
+        int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
+        kifu__pos_remove(p, from);
+        if (cap) {
+            kifu__pos_remove(p, to);
+            hand_add(p, us, kind_unpromoted(cap), 1);
+        }
+        kifu__pos_put(p, to, CPIECE(MOVE_IS_PROMOTE(m) ? k | PROMOTE_BIT : k, us));
+    }
+    p->side = (uint8_t)(us ^ 1);
+    p->key ^= kifu__zob.side;
+}
+
+void kifu__pos_undo(kpos *p, kmove m)
+{
+    int us = p->side ^ 1, to = MOVE_TO(m), k = MOVE_PIECE(m);
+    p->side = (uint8_t)us;
+    p->key ^= kifu__zob.side;
+    kifu__pos_remove(p, to);
+    if (MOVE_IS_DROP(m)) {
+        hand_add(p, us, k, 1);
+    } else {
+        int cap = MOVE_CAPTURE(m);
+        if (cap) {
+            kifu__pos_put(p, to, CPIECE(cap, us ^ 1));
+            hand_add(p, us, kind_unpromoted(cap), -1);
+        }
+        kifu__pos_put(p, MOVE_FROM(m), CPIECE(k, us));
+    }
+}

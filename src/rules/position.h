@@ -1,0 +1,70 @@
+/* position.h: the engine's position: a mailbox, bitboards by color and by kind, hands, the
+ * side to move and an incrementally kept Zobrist key.
+ *
+ * do/undo take a packed move whose capture field is right (the generator's moves are), and
+ * need nothing saved: a capture is in the move, and every key update is an xor, so undo
+ * replays the same updates. */
+#ifndef KIFU_RULES_POSITION_H
+#define KIFU_RULES_POSITION_H
+
+#include <stdint.h>
+
+#include "rules/attack.h"
+#include "rules/zobrist.h"
+
+#define NO_SQ SQ_NB
+
+typedef struct kpos {
+    bb_t occ[2];                  /* pieces of each color */
+    bb_t kind[PIECE_KIND_NB];     /* pieces of each kind, both colors */
+    bb_t golds;                   /* GOLD and the four promoted small pieces */
+    bb_t hdk;                     /* HORSE, DRAGON, KING: pieces with king steps */
+    bb_t diag;                    /* BISHOP, HORSE */
+    bb_t orth;                    /* ROOK, DRAGON */
+    uint64_t key;
+    uint8_t board[SQ_NB];         /* CPIECE or 0 */
+    uint8_t hand[2][8];           /* hand[c][kind], kind PAWN..GOLD */
+    uint8_t side;
+    uint8_t ksq[2];               /* king squares, NO_SQ when a side has no king */
+} kpos;
+
+static inline bb_t pos_occ(const kpos *p) { return p->occ[0] | p->occ[1]; }
+
+/* Pieces of color `by` that attack sq, with the board occupancy occ. */
+static inline bb_t pos_attackers(const kpos *p, int sq, int by, bb_t occ)
+{
+    int o = by ^ 1;
+    bb_t r = (ATT.step[o][PAWN][sq] & p->kind[PAWN]) |
+             (ATT.step[o][KNIGHT][sq] & p->kind[KNIGHT]) |
+             (ATT.step[o][SILVER][sq] & p->kind[SILVER]) | (ATT.step[o][GOLD][sq] & p->golds) |
+             (ATT.step[o][KING][sq] & p->hdk) | (lance_attack(o, sq, occ) & p->kind[LANCE]);
+    r &= p->occ[by];
+    bb_t d = p->diag & p->occ[by], s = p->orth & p->occ[by];
+    if (d & ATT.pseudo[0][BISHOP][sq])
+        r |= bishop_attack(sq, occ) & d;
+    if (s & ATT.pseudo[0][ROOK][sq])
+        r |= rook_attack(sq, occ) & s;
+    return r;
+}
+
+/* Pieces giving check to the side to move. */
+static inline bb_t pos_checkers(const kpos *p)
+{
+    int k = p->ksq[p->side];
+    return k == NO_SQ ? 0 : pos_attackers(p, k, p->side ^ 1, pos_occ(p));
+}
+
+/* Pieces of color c pinned to c's own king. */
+bb_t kifu__pos_pinned(const kpos *p, int c);
+
+void kifu__pos_clear(kpos *p);
+void kifu__pos_put(kpos *p, int sq, int cpiece);
+void kifu__pos_remove(kpos *p, int sq);
+/* From a board that kifu__board_check accepted. */
+void kifu__pos_from_board(kpos *p, const kifu_board *b);
+void kifu__pos_to_board(const kpos *p, kifu_board *b);
+
+void kifu__pos_do(kpos *p, kmove m);
+void kifu__pos_undo(kpos *p, kmove m);
+
+#endif

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# show.sh: `kifu show` and `kifu moves` on records we write here (SFEN, sfenlist): the
+# BOD diagram, --ply, --path, --flip, --format sfen|text, errors and exit codes.
+# argv: kifu binary, shared dir (unused).
+set -u
+KIFU=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect_eq() { # name got want
+  if [ "$2" != "$3" ]; then fail "$1"; echo "  got:      $2"; echo "  expected: $3"; fi
+}
+expect_has() { # name text needle
+  case "$2" in *"$3"*) ;; *) fail "$1: no '$3' in:"; echo "$2" | sed 's/^/    /';; esac
+}
+
+START='lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
+echo 'position startpos moves 7g7f 3c3d 8h2b+ 3a2b' >"$tmp/g.sfen"
+
+out=$("$KIFU" show --help); rc=$?
+expect_eq "show --help exit" "$rc" 0
+expect_has "show --help" "$out" "--format"
+
+# piped: BOD at the last ply
+out=$("$KIFU" show "$tmp/g.sfen"); rc=$?
+expect_eq "show exit" "$rc" 0
+expect_eq "BOD first line" "$(echo "$out" | sed -n 1p)" "後手の持駒：角"
+expect_eq "BOD files" "$(echo "$out" | sed -n 2p)" "  ９ ８ ７ ６ ５ ４ ３ ２ １"
+expect_eq "BOD rank 1" "$(echo "$out" | sed -n 4p)" "|v香v桂v銀v金v玉v金 ・v桂v香|一"
+expect_eq "BOD rank 2" "$(echo "$out" | sed -n 5p)" "| ・v飛 ・ ・ ・ ・ ・v銀 ・|二"
+expect_eq "BOD rank 9" "$(echo "$out" | sed -n 12p)" "| 香 桂 銀 金 玉 金 銀 桂 香|九"
+expect_eq "BOD sente hand" "$(echo "$out" | sed -n 14p)" "先手の持駒：角"
+expect_eq "BOD last move" "$(echo "$out" | sed -n 15p)" "手数＝4  ☖同　銀(31)  まで"
+case "$out" in *$'\033'*) fail "escape codes in piped output";; esac
+
+# the side to move is written when gote moves
+out=$("$KIFU" show "$tmp/g.sfen" --ply 3 --format bod)
+expect_eq "BOD gote to move" "$(echo "$out" | tail -n 1)" "後手番"
+expect_has "BOD promoted bishop" "$out" "| ・v飛 ・ ・ ・ ・ ・ 馬 ・|二"
+
+# --format sfen at plies and paths
+expect_eq "sfen ply 0" "$("$KIFU" show "$tmp/g.sfen" --ply 0 --format sfen)" "$START"
+expect_eq "sfen ply 1" "$("$KIFU" show "$tmp/g.sfen" --ply 1 --format sfen)" \
+  'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
+expect_eq "sfen path 2" "$("$KIFU" show "$tmp/g.sfen" --path 2 --format sfen)" \
+  'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3'
+expect_eq "sfen path /0/0" "$("$KIFU" show "$tmp/g.sfen" --path /0/0 --format sfen)" \
+  'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3'
+
+# --flip: sente's hand on top, files 1..9
+out=$("$KIFU" show "$tmp/g.sfen" --flip --format bod)
+expect_eq "flip first line" "$(echo "$out" | sed -n 1p)" "先手の持駒：角"
+expect_eq "flip files" "$(echo "$out" | sed -n 2p)" "  １ ２ ３ ４ ５ ６ ７ ８ ９"
+expect_eq "flip rank 9 on top" "$(echo "$out" | sed -n 4p)" "| 香 桂 銀 金 玉 金 銀 桂 香|九"
+
+# text form piped: frame, move list, no colour
+out=$("$KIFU" show "$tmp/g.sfen" --ply 2 --format text)
+expect_has "text frame" "$out" "┌───"
+expect_has "text cursor" "$out" ">    2 ☖３四歩(33)"
+expect_has "text next" "$out" "     3 ☗２二角成(88)"
+case "$out" in *$'\033'*) fail "escape codes in piped text";; esac
+
+# a sfenlist record reads the same
+"$KIFU" show "$tmp/g.sfen" --ply 0 --format sfen >"$tmp/l.sfenlist"
+for p in 1 2 3 4; do "$KIFU" show "$tmp/g.sfen" --ply $p --format sfen >>"$tmp/l.sfenlist"; done
+expect_eq "sfenlist same position" "$("$KIFU" show "$tmp/l.sfenlist" --format sfen)" \
+  "$("$KIFU" show "$tmp/g.sfen" --format sfen)"
+expect_eq "sfenlist from stdin" "$("$KIFU" show - --format bod <"$tmp/l.sfenlist")" \
+  "$("$KIFU" show "$tmp/g.sfen" --format bod)"
+
+# errors: exit codes and messages
+"$KIFU" show "$tmp/none.sfen" >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "missing file exit" "$rc" 3
+expect_has "missing file message" "$(cat "$tmp/err")" "kifu: "
+"$KIFU" show "$tmp/g.sfen" --ply 9 >/dev/null 2>&1; expect_eq "ply too far" "$?" 2
+"$KIFU" show "$tmp/g.sfen" --ply x >/dev/null 2>&1; expect_eq "ply not a number" "$?" 2
+"$KIFU" show "$tmp/g.sfen" --path 2,1 >/dev/null 2>&1; expect_eq "path without fork" "$?" 2
+"$KIFU" show "$tmp/g.sfen" --format svg >/dev/null 2>&1; expect_eq "bad format" "$?" 2
+"$KIFU" show >/dev/null 2>&1; expect_eq "no file" "$?" 2
+echo 'position startpos moves 7g7f 7g7e' >"$tmp/bad.sfen"
+"$KIFU" show "$tmp/bad.sfen" >/dev/null 2>"$tmp/err"; rc=$?
+expect_eq "illegal move exit" "$rc" 1
+expect_has "illegal move position" "$(cat "$tmp/err")" "bad.sfen:1:30:"
+
+# kifu moves
+out=$("$KIFU" moves startpos); rc=$?
+expect_eq "moves exit" "$rc" 0
+expect_eq "moves count" "$(echo "$out" | wc -l)" 30
+expect_has "moves 7g7f" "$out" "7g7f ☗７六歩(77)"
+expect_eq "moves sfen in pieces" "$("$KIFU" moves $START | wc -l)" 30
+out=$("$KIFU" moves position startpos moves 7g7f 3c3d)
+expect_has "moves after moves" "$out" "8h2b+ ☗２二角成(88)"
+expect_has "moves after moves" "$out" "8h2b ☗２二角不成(88)"
+expect_eq "moves most" "$("$KIFU" moves 'R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1' | wc -l)" 593
+"$KIFU" moves 'lnsgkgsnl/9 b - 1' >/dev/null 2>&1; expect_eq "moves bad sfen" "$?" 1
+"$KIFU" moves --help >/dev/null; expect_eq "moves --help" "$?" 0
+"$KIFU" moves >/dev/null 2>&1; expect_eq "moves no arg" "$?" 2
+
+[ $fails -eq 0 ] && echo "show.sh: all passed" || echo "show.sh: $fails failed"
+[ $fails -eq 0 ]

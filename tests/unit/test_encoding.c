@@ -1,0 +1,158 @@
+/* test_encoding.c: the encoding boundary: detection from the bytes (BOM, UTF-8, CP932,
+ * EUC-JP, lying declarations), forced encodings, errors with line and column, and
+ * encoding output that refuses what the target cannot hold. */
+#include <stdio.h>
+#include <string.h>
+
+#include "encoding.h"
+#include "harness.h"
+#include "kifu.h"
+#include "kifu_private.h"
+
+/* 先手：７六歩 in three encodings. */
+#define SENTE_UTF8 "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a\xef\xbc\x97\xe5\x85\xad\xe6\xad\xa9"
+#define SENTE_SJIS "\x90\xe6\x8e\xe8\x81\x46\x82\x56\x98\x5a\x95\xe0"
+#define SENTE_EUC "\xc0\xe8\xbc\xea\xa1\xa7\xa3\xb7\xcf\xbb\xca\xe2"
+
+TEST(detects_bom_utf8_cp932_eucjp)
+{
+    const char bom[] = "\xef\xbb\xbf" SENTE_UTF8;
+    CHECK_INT(kifu__detect_encoding(bom, strlen(bom)), KIFU_ENC_UTF8);
+    CHECK_INT(kifu__detect_encoding(SENTE_UTF8, strlen(SENTE_UTF8)), KIFU_ENC_UTF8);
+    CHECK_INT(kifu__detect_encoding(SENTE_SJIS, strlen(SENTE_SJIS)), KIFU_ENC_CP932);
+    CHECK_INT(kifu__detect_encoding(SENTE_EUC, strlen(SENTE_EUC)), KIFU_ENC_EUCJP);
+    CHECK_INT(kifu__detect_encoding("abc", 3), KIFU_ENC_UTF8);
+}
+
+TEST(a_false_utf8_declaration_is_ignored)
+{
+    /* Kifu for Windows writes this line over Shift-JIS bytes (no_henka.kif). */
+    const char text[] = "#KIF version=2.0 encoding=UTF-8\n" SENTE_SJIS "\n";
+    CHECK_INT(kifu__detect_encoding(text, strlen(text)), KIFU_ENC_CP932);
+    char *out = NULL;
+    size_t n = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(text, strlen(text), KIFU_ENC_AUTO, &out, &n, NULL, &err), 0);
+    if (out)
+        CHECK(strstr(out, SENTE_UTF8) != NULL);
+    kifu_free(out);
+}
+
+TEST(decodes_cp932_only_characters)
+{
+    /* Ⅷ (87 5B), Ⅸ (87 5C) and ～ (81 60) are CP932, not strict Shift-JIS. */
+    const char text[] = "\x87\x5b\x87\x5c\x81\x60";
+    char *out = NULL;
+    size_t n = 0;
+    int used = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(text, strlen(text), KIFU_ENC_AUTO, &out, &n, &used, &err), 0);
+    CHECK_INT(used, KIFU_ENC_CP932);
+    if (out)
+        CHECK_STR(out, "ⅧⅨ～");
+    kifu_free(out);
+}
+
+TEST(bom_is_dropped)
+{
+    const char *inputs[] = {"\xef\xbb\xbf" "abc", "\xef\xbb\xbf\xef\xbb\xbf" "abc"};
+    for (int i = 0; i < 2; i++) {
+        char *out = NULL;
+        size_t n = 0;
+        CHECK_INT(kifu__decode(inputs[i], strlen(inputs[i]), KIFU_ENC_AUTO, &out, &n, NULL, NULL), 0);
+        if (out)
+            CHECK_STR(out, "abc");
+        kifu_free(out);
+    }
+}
+
+TEST(forced_encoding_wins_and_reports_bad_bytes)
+{
+    /* Shift-JIS bytes forced as UTF-8: an error on line 2 at the first bad byte. */
+    const char text[] = "abc\nx\xe6\xad\xa9" SENTE_SJIS "\n";
+    char *out = NULL;
+    size_t n = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(text, strlen(text), KIFU_ENC_UTF8, &out, &n, NULL, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 3);
+    CHECK_INT((long)err.offset, 8);
+    /* A truncated CP932 pair. */
+    const char bad[] = "ab\n\x90\xe6\x90";
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(bad, sizeof bad - 1, KIFU_ENC_CP932, &out, &n, NULL, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 2);
+    /* Through kifu_read with the option, like `--encoding`. */
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIF;
+    o.encoding = KIFU_ENC_UTF8;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    o.source = "x.kif";
+    const char kif[] = "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a" "A\n" SENTE_SJIS "\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(kif, strlen(kif), &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_STR(err.source, "x.kif");
+}
+
+TEST(encode_refuses_unrepresentable)
+{
+    char *out = NULL;
+    size_t n = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__encode(SENTE_UTF8, strlen(SENTE_UTF8), KIFU_ENC_CP932, &out, &n, &err), 0);
+    if (out)
+        CHECK_STR(out, SENTE_SJIS);
+    kifu_free(out);
+    const char text[] = "ok\nab\xe9\x9b\x9e\n"; /* 雞 is not in CP932 */
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__encode(text, strlen(text), KIFU_ENC_CP932, &out, &n, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 3);
+    CHECK_STR(err.found, "\xe9\x9b\x9e");
+}
+
+TEST(reads_kif_in_either_encoding_alike)
+{
+    const char sj[] = "\x90\xe6\x8e\xe8\x81\x46" "A\n   1 \x82\x56\x98\x5a\x95\xe0(77)\n";
+    const char u8[] = "\xef\xbb\xbf" "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a" "A\n   1 "
+                      "\xef\xbc\x97\xe5\x85\xad\xe6\xad\xa9(77)\n";
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIF;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *a = kifu_read(sj, strlen(sj), &o, &err);
+    kifu_record *b = kifu_read(u8, strlen(u8), &o, &err);
+    CHECK(a && b);
+    if (a && b) {
+        CHECK_STR(kifu_record_header_get(a, "先手"), "A");
+        CHECK_STR(kifu_record_header_get(b, "先手"), "A");
+        const kifu_move *ma = kifu_node_move_const(kifu_node_next(kifu_record_root(a)));
+        const kifu_move *mb = kifu_node_move_const(kifu_node_next(kifu_record_root(b)));
+        CHECK(ma && mb && ma->to_x == 7 && mb->to_x == 7 && ma->to_y == 6 && mb->to_y == 6);
+    }
+    kifu_record_free(a);
+    kifu_record_free(b);
+}
+
+int main(void)
+{
+    RUN(detects_bom_utf8_cp932_eucjp);
+    RUN(a_false_utf8_declaration_is_ignored);
+    RUN(decodes_cp932_only_characters);
+    RUN(bom_is_dropped);
+    RUN(forced_encoding_wins_and_reports_bad_bytes);
+    RUN(encode_refuses_unrepresentable);
+    RUN(reads_kif_in_either_encoding_alike);
+    return t_finish();
+}

@@ -1,0 +1,551 @@
+/* test_kif.c: the KIF reader on records typed in for these tests (raw fields, before
+ * normalization), its errors, and the KIF writer's layout and round trip. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kifu.h"
+
+static kifu_error err;
+
+static kifu_record *rd(const char *text)
+{
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIFU;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    if (!r)
+        printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
+    return r;
+}
+
+/* A text picture of the tree: every field the reader sets, forks indented. */
+static void dump_node(const kifu_node *n, int depth, char *buf, size_t cap, size_t *k)
+{
+    while (n) {
+        const kifu_move *m = kifu_node_move_const(n);
+        *k += (size_t)snprintf(buf + *k, cap - *k, "%*s%d:", depth * 2, "", kifu_node_ply(n));
+        if (m)
+            *k += (size_t)snprintf(buf + *k, cap - *k, "c%d %d%d-%d%d %s p%d s%d r%s f%d",
+                                   m->color, m->from_x, m->from_y, m->to_x, m->to_y,
+                                   kifu_piece_csa(m->piece), m->promote, m->same, m->relative,
+                                   m->flags);
+        else if (kifu_node_special(n))
+            *k += (size_t)snprintf(buf + *k, cap - *k, "%s", kifu_node_special(n));
+        const kifu_move_time *t = kifu_node_time(n);
+        if (t)
+            *k += (size_t)snprintf(buf + *k, cap - *k, " t%ld/%ld/%d", kifu_time_seconds(&t->now),
+                                   kifu_time_seconds(&t->total), t->has_total);
+        for (size_t i = 0; i < kifu_node_comment_count(n); i++)
+            *k += (size_t)snprintf(buf + *k, cap - *k, " *%s", kifu_node_comment(n, i));
+        for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
+            *k += (size_t)snprintf(buf + *k, cap - *k, " &%s", kifu_node_bookmark(n, i));
+        *k += (size_t)snprintf(buf + *k, cap - *k, "\n");
+        for (size_t i = 1; i < kifu_node_child_count(n); i++)
+            dump_node(kifu_node_child(n, i), depth + 1, buf, cap, k);
+        n = kifu_node_next(n);
+        if (*k >= cap - 1)
+            return;
+    }
+}
+
+static char *dump(const kifu_record *r)
+{
+    size_t cap = 1 << 16, k = 0;
+    char *buf = malloc(cap);
+    buf[0] = 0;
+    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
+        const char *key, *v;
+        kifu_record_header_at(r, i, &key, &v);
+        k += (size_t)snprintf(buf + k, cap - k, "%s=%s\n", key, v);
+    }
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    k += (size_t)snprintf(buf + k, cap - k, "preset %d color %d\n", kifu_record_preset(r), b.color);
+    for (int i = 0; i < 81; i++)
+        k += (size_t)snprintf(buf + k, cap - k, "%x", b.sq[i]);
+    for (int c = 0; c < 2; c++)
+        for (int p = 1; p < 8; p++)
+            k += (size_t)snprintf(buf + k, cap - k, " %d", b.hands[c][p]);
+    k += (size_t)snprintf(buf + k, cap - k, "\n");
+    dump_node(kifu_record_root(r), 0, buf, cap, &k);
+    return buf;
+}
+
+static const kifu_move *move_at(const kifu_record *r, int ply)
+{
+    const kifu_node *n = kifu_record_root(r);
+    for (int i = 0; i < ply && n; i++)
+        n = kifu_node_next(n);
+    return n ? kifu_node_move_const(n) : NULL;
+}
+
+static const kifu_node *node_at(const kifu_record *r, int ply)
+{
+    const kifu_node *n = kifu_record_root(r);
+    for (int i = 0; i < ply && n; i++)
+        n = kifu_node_next(n);
+    return n;
+}
+
+TEST(header_keys_in_order_both_colons)
+{
+    kifu_record *r = rd("# comment line\n"
+                        "開始日時：2014/10/16 03:21:41\n"
+                        "棋戦:竜王戦\n"
+                        "独自の項目：あいう：えお\n"
+                        "手合割：平手　　\n"
+                        "下手：shitate\n"
+                        "上手：uwate\n"
+                        "手数----指手---------消費時間--\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_INT(kifu_record_header_count(r), 6);
+    const char *k, *v;
+    kifu_record_header_at(r, 1, &k, &v);
+    CHECK_STR(k, "棋戦");
+    CHECK_STR(v, "竜王戦");
+    kifu_record_header_at(r, 2, &k, &v);
+    CHECK_STR(k, "独自の項目");
+    CHECK_STR(v, "あいう：えお");
+    CHECK_STR(kifu_record_header_get(r, "手合割"), "平手　　");
+    CHECK_STR(kifu_record_header_get(r, "上手"), "uwate");
+    CHECK_INT(kifu_record_preset(r), KIFU_PRESET_HIRATE);
+    kifu_record_free(r);
+}
+
+TEST(all_seventeen_handicap_names)
+{
+    const char *names[] = {"平手", "香落ち", "右香落ち", "角落ち", "飛車落ち", "飛香落ち",
+                           "二枚落ち", "三枚落ち", "四枚落ち", "五枚落ち", "左五枚落ち",
+                           "六枚落ち", "左七枚落ち", "右七枚落ち", "八枚落ち", "十枚落ち"};
+    for (int i = 0; i < 16; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "手合割：%s\n手数----指手--\n   1 ３四歩(33)\n", names[i]);
+        kifu_record *r = rd(text);
+        CHECK(r != NULL);
+        if (!r)
+            continue;
+        CHECK_INT(kifu_record_preset(r), i);
+        /* Handicap games start with gote (上手). */
+        CHECK_INT(move_at(r, 1)->color, i == 0 ? KIFU_BLACK : KIFU_WHITE);
+        kifu_record_free(r);
+    }
+    /* その他 without a board and unknown names keep the header, start from hirate. */
+    kifu_record *r = rd("手合割：詰将棋\n");
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_STR(kifu_record_header_get(r, "手合割"), "詰将棋");
+        CHECK_INT(kifu_record_preset(r), KIFU_PRESET_NONE);
+        kifu_record_free(r);
+    }
+}
+
+static const char *bod_text =
+    "手合割：その他　\n"
+    "後手の持駒：飛　金三　銀三　桂二　香四　歩十三\n"
+    "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
+    "+---------------------------+\n"
+    "| ・ ・ ・ ・ 馬 ・ ・v桂 ・|一\n"
+    "| ・ ・ ・ ・ ・ ・ ・V玉 ・|二\n"
+    "| ・ ・ ・ ・ ・ ・v歩v歩 ・|三\n"
+    "| ・ ・ ・ ・ ・ ・ ・v金v歩|四\n"
+    "| ・ ・ ・ ・ 歩 ・ ・ ・ 歩|五\n"
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
+    "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
+    "| ・ 龍 全 圭 杏 と ・ ・ ・|九\n"
+    "+---------------------------+\n"
+    "先手の持駒：なし\n"
+    "後手番\n"
+    "手数----指手---------消費時間--\n"
+    "   1 ３一桂打\n";
+
+TEST(bod_initial_position)
+{
+    kifu_record *r = rd(bod_text);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    CHECK_INT(kifu_record_preset(r), KIFU_PRESET_OTHER);
+    CHECK_INT(b.color, KIFU_WHITE);
+    CHECK_INT(b.sq[KIFU_SQ(5, 1)], KIFU_UM);
+    CHECK_INT(b.sq[KIFU_SQ(2, 1)], KIFU_KE | 16);
+    CHECK_INT(b.sq[KIFU_SQ(2, 2)], KIFU_OU | 16); /* V marks gote too */
+    CHECK_INT(b.sq[KIFU_SQ(1, 5)], KIFU_FU);
+    CHECK_INT(b.sq[KIFU_SQ(8, 9)], KIFU_RY);
+    CHECK_INT(b.sq[KIFU_SQ(7, 9)], KIFU_NG);
+    CHECK_INT(b.sq[KIFU_SQ(6, 9)], KIFU_NK);
+    CHECK_INT(b.sq[KIFU_SQ(5, 9)], KIFU_NY);
+    CHECK_INT(b.sq[KIFU_SQ(4, 9)], KIFU_TO);
+    CHECK_INT(b.hands[1][KIFU_FU], 13);
+    CHECK_INT(b.hands[1][KIFU_KY], 4);
+    CHECK_INT(b.hands[1][KIFU_KI], 3);
+    CHECK_INT(b.hands[1][KIFU_HI], 1);
+    CHECK_INT(b.hands[0][KIFU_FU], 0);
+    CHECK_INT(move_at(r, 1)->color, KIFU_WHITE);
+    kifu_record_free(r);
+}
+
+TEST(bod_hands_of_uwate_shitate_unseparated)
+{
+    kifu_record *r = rd("上手の持駒：銀四桂四\n"
+                        "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
+                        "+---------------------------+\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩v玉|一\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|二\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|三\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|四\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|五\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|六\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|七\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|八\n"
+                        "| ・ ・ ・ ・ ・ ・ ・v歩 ・|九\n"
+                        "+---------------------------+\n"
+                        "下手の持駒：飛二 香四 歩十八\n"
+                        "下手番\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    CHECK_INT(b.color, KIFU_BLACK);
+    CHECK_INT(b.hands[1][KIFU_GI], 4);
+    CHECK_INT(b.hands[1][KIFU_KE], 4);
+    CHECK_INT(b.hands[0][KIFU_HI], 2);
+    CHECK_INT(b.hands[0][KIFU_FU], 18);
+    kifu_record_free(r);
+}
+
+TEST(moves_raw_fields)
+{
+    kifu_record *r = rd("手数----指手---------消費時間--\n"
+                        "   1 ７六歩(77)   ( 0:16/00:00:16)\n"
+                        "2 ▲３四歩(33) (0:4/0:0:4)\n"
+                        "   3 ２二角成(88) (00:31 / 01:00:31)+\n"
+                        "   4 同　銀(31)   (12:03/00:12:07)\n"
+                        "   5 ５五角打\n"
+                        "   6 同銀(22)\n"
+                        "   7 ５三成銀(44)\n"
+                        "   8 ４四全(53)\n"
+                        "   9 ２三銀不成(34)\n"
+                        "  10 １一竜(21)\n"
+                        "  11 １二龍(11)\n"
+                        "  12 ５五杏(56)\n"
+                        "  13 ５五圭(56)\n"
+                        "  14 ５九王(51)\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    const kifu_move *m = move_at(r, 1);
+    CHECK_INT(m->from_x, 7);
+    CHECK_INT(m->from_y, 7);
+    CHECK_INT(m->to_x, 7);
+    CHECK_INT(m->to_y, 6);
+    CHECK_INT(m->piece, KIFU_FU);
+    CHECK_INT(m->promote, -1);
+    CHECK_INT(m->color, KIFU_BLACK);
+    CHECK(m->flags & KIFU_MOVE_RAW);
+    const kifu_move_time *t = kifu_node_time(node_at(r, 1));
+    CHECK(t != NULL);
+    if (t) {
+        CHECK_INT(t->now.h, -1);
+        CHECK_INT(t->now.m, 0);
+        CHECK_INT(t->now.s, 16);
+        CHECK_INT(t->total.h, 0);
+        CHECK_INT(t->total.s, 16);
+        CHECK_INT(t->has_total, 1);
+    }
+    m = move_at(r, 2);
+    CHECK_INT(m->color, KIFU_BLACK); /* the mark wins over the move number */
+    CHECK(!(m->flags & KIFU_MOVE_NO_COLOR));
+    t = kifu_node_time(node_at(r, 2));
+    CHECK(t && t->now.s == 4 && kifu_time_seconds(&t->total) == 4);
+    m = move_at(r, 3);
+    CHECK_INT(m->promote, 1);
+    CHECK_INT(m->piece, KIFU_KA);
+    t = kifu_node_time(node_at(r, 3));
+    CHECK(t && kifu_time_seconds(&t->now) == 31 && kifu_time_seconds(&t->total) == 3631);
+    CHECK(t && t->total.h == 1);
+    m = move_at(r, 4);
+    CHECK_INT(m->same, 1);
+    CHECK_INT(m->to_x, 2); /* 同 takes the square of the move before */
+    CHECK_INT(m->to_y, 2);
+    CHECK_INT(m->from_x, 3);
+    t = kifu_node_time(node_at(r, 4));
+    CHECK(t && t->now.m == 12 && t->now.s == 3);
+    m = move_at(r, 5);
+    CHECK(m->flags & KIFU_MOVE_DROP);
+    CHECK_INT(m->from_x, 0);
+    CHECK_INT(m->piece, KIFU_KA);
+    CHECK_INT(move_at(r, 6)->same, 1);
+    CHECK_INT(move_at(r, 6)->piece, KIFU_GI);
+    CHECK_INT(move_at(r, 7)->piece, KIFU_NG);
+    CHECK_INT(move_at(r, 8)->piece, KIFU_NG);
+    CHECK_INT(move_at(r, 9)->promote, 0);
+    CHECK_INT(move_at(r, 10)->piece, KIFU_RY);
+    CHECK_INT(move_at(r, 11)->piece, KIFU_RY);
+    CHECK_INT(move_at(r, 12)->piece, KIFU_NY);
+    CHECK_INT(move_at(r, 13)->piece, KIFU_NK);
+    CHECK_INT(move_at(r, 14)->piece, KIFU_OU);
+    kifu_record_free(r);
+}
+
+TEST(ending_words)
+{
+    static const struct {
+        const char *word, *special;
+    } cases[] = {
+        {"中断", "CHUDAN"},        {"投了", "TORYO"},       {"持将棋", "JISHOGI"},
+        {"千日手", "SENNICHITE"},  {"詰み", "TSUMI"},       {"詰", "TSUMI"},
+        {"不詰", "FUZUMI"},        {"切れ負け", "TIME_UP"}, {"反則負け", "ILLEGAL_MOVE"},
+        {"入玉勝ち", "KACHI"},     {"封じ手", "CHUDAN"},    {"不戦勝", "不戦勝"},
+        {"不戦敗", "不戦敗"},      {"謎の終局", "謎の終局"},
+        /* after sente's move: sente acted illegally (the corpus's fork.kif) */
+        {"反則勝ち", "+ILLEGAL_ACTION"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text,
+                 "   1 ７六歩(77)\n   2 %s         ( 0:00/00:00:01)\nまで1手で何か\n",
+                 cases[i].word);
+        kifu_record *r = rd(text);
+        CHECK(r != NULL);
+        if (!r)
+            continue;
+        const kifu_node *n = node_at(r, 2);
+        CHECK_STR(kifu_node_special(n), cases[i].special);
+        CHECK(kifu_node_time(n) != NULL);
+        CHECK(kifu_node_next(n) == NULL); /* the まで summary adds nothing */
+        kifu_record_free(r);
+    }
+    kifu_record *r = rd("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 反則勝ち\n");
+    CHECK(r && strcmp(kifu_node_special(node_at(r, 3)), "-ILLEGAL_ACTION") == 0);
+    kifu_record_free(r);
+}
+
+TEST(comments_bookmarks_and_branches)
+{
+    kifu_record *r = rd("手数----指手---------消費時間--\n"
+                        "*開始局面\n"
+                        "&最初\n"
+                        "   1 ７六歩(77)   +\n"
+                        "*初手\n"
+                        "**解析\n"
+                        "   2 ３四歩(33)   +\n"
+                        "   3 ２二角成(88) +\n"
+                        "   4 同　銀(31)\n"
+                        "   5 投了\n"
+                        "*終局コメント\n"
+                        "まで4手で先手の勝ち\n"
+                        "\n"
+                        "変化：3手\n"
+                        "   3 ２六歩(27)   +\n"
+                        "   4 ８四歩(83)\n"
+                        "\n"
+                        "変化：3手\n"
+                        "   3 ６八銀(79)\n"
+                        "\n"
+                        "変化：2手\n"
+                        "   2 ８四歩(83)\n"
+                        "\n"
+                        "変化：1手\n"
+                        "   1 ２六歩(27)\n"
+                        "&分岐\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    const kifu_node *root = kifu_record_root(r);
+    CHECK_INT(kifu_node_comment_count(root), 1);
+    CHECK_STR(kifu_node_comment(root, 0), "開始局面");
+    CHECK_STR(kifu_node_bookmark(root, 0), "最初");
+    CHECK_INT(kifu_node_child_count(root), 2);
+    const kifu_node *n1 = node_at(r, 1);
+    CHECK_INT(kifu_node_comment_count(n1), 2);
+    CHECK_STR(kifu_node_comment(n1, 1), "*解析");
+    const kifu_node *n2 = node_at(r, 2);
+    CHECK_INT(kifu_node_child_count(n2), 3); /* ２二角成, ２六歩, ６八銀 */
+    CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 1))->to_y, 6);
+    CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 2))->to_x, 6);
+    CHECK_INT(kifu_node_child_count(n1), 2);
+    CHECK_STR(kifu_node_comment(node_at(r, 5), 0), "終局コメント");
+    const kifu_node *alt1 = kifu_node_child(root, 1);
+    CHECK_STR(kifu_node_bookmark(alt1, 0), "分岐");
+    kifu_record_free(r);
+}
+
+TEST(branch_starting_with_same)
+{
+    kifu_record *r = rd("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88) +\n"
+                        "   4 同　銀(31)   +\n   5 中断\n\n変化：4手\n   4 同　飛(82)\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    const kifu_node *n3 = node_at(r, 3);
+    CHECK_INT(kifu_node_child_count(n3), 2);
+    const kifu_move *m = kifu_node_move_const(kifu_node_child(n3, 1));
+    CHECK_INT(m->same, 1);
+    CHECK_INT(m->to_x, 2);
+    CHECK_INT(m->to_y, 2);
+    CHECK_INT(m->piece, KIFU_HI);
+    kifu_record_free(r);
+}
+
+TEST(errors_name_line_and_column)
+{
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIFU;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    const char *t1 = "手合割：平手\n   1 ７六歩(77)\n   2 ３Ｘ歩(33)\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(t1, strlen(t1), &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+    CHECK_INT(err.line, 3);
+    CHECK_INT(err.column, 7);
+    const char *t2 = "   1 ７六歩(77)\n\n変化：5手\n   5 ２六歩(27)\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(t2, strlen(t2), &o, &err) == NULL);
+    CHECK_INT(err.line, 3);
+    const char *t3 = "   1 ７六歩(77)   ( 0:1x/00:00:01)\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(t3, strlen(t3), &o, &err) == NULL);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.column, 16);
+    const char *t4 = "| ・ ・ ・ ・ ・ ・ ・v歩v玉|一\n| ・ ・ ・ ・ ・ ・ ・v歩 Ｘ|二\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(t4, strlen(t4), &o, &err) == NULL);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 19); /* the Ｘ after the space of file 1 */
+    const char *t5 = "なんでもない行\n";
+    kifu_error_clear(&err);
+    CHECK(kifu_read(t5, strlen(t5), &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+}
+
+static char *wr(const kifu_record *r, int format, int enc)
+{
+    kifu_write_options w = {0};
+    w.format = format;
+    w.encoding = enc;
+    kifu_error_clear(&err);
+    char *s = kifu_write(r, &w, NULL, &err);
+    if (!s)
+        printf("  write error: %s\n", err.message);
+    return s;
+}
+
+TEST(writer_layout)
+{
+    kifu_record *r = rd("手合割：平手\n先手：A\n後手：B\n"
+                        "   1 ７六歩(77) ( 0:02/00:00:02)+\n*初手\n"
+                        "   2 ３四歩(33) ( 0:01/00:00:01)\n"
+                        "   3 ２二角成(88) ( 0:01/00:00:03)\n"
+                        "   4 同　銀(31) (10:00/00:10:01)\n"
+                        "   5 ５五角打 ( 0:01/00:00:04)\n"
+                        "   6 投了 ( 0:01/00:10:02)\n"
+                        "変化：1手\n   1 ２六歩(27) ( 0:05/00:00:05)\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    char *s = wr(r, KIFU_FMT_KIFU, KIFU_ENC_AUTO);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK_STR(s, "#KIF version=2.0 encoding=UTF-8\n"
+                     "手合割：平手\n先手：A\n後手：B\n"
+                     "手数----指手---------消費時間--\n"
+                     "   1 ７六歩(77)   ( 0:02/00:00:02)+\n"
+                     "*初手\n"
+                     "   2 ３四歩(33)   ( 0:01/00:00:01)\n"
+                     "   3 ２二角成(88) ( 0:01/00:00:03)\n"
+                     "   4 同　銀(31)   (10:00/00:10:01)\n"
+                     "   5 ５五角打     ( 0:01/00:00:04)\n"
+                     "   6 投了         ( 0:01/00:10:02)\n"
+                     "まで5手で先手の勝ち\n"
+                     "\n"
+                     "変化：1手\n"
+                     "   1 ２六歩(27)   ( 0:05/00:00:05)\n");
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+}
+
+TEST(writer_round_trip_keeps_everything)
+{
+    const char *texts[] = {
+        bod_text,
+        "開始日時：2014/10/16 03:21:41\n手合割：香落ち\n上手：u\n下手：s\n盤面回転\n"
+        "手数----指手---------消費時間--\n*開始\n&しおり\n"
+        "   1 ３四歩(33)   ( 0:02/00:00:02)+\n*a\n*b\n"
+        "   2 ７六歩(77)   ( 0:01/00:00:01)+\n   3 ２二角成(88) +\n   4 同　銀(31)\n"
+        "   5 反則勝ち\n\n変化：3手\n   3 ４四歩(43)\n   4 不戦敗\n"
+        "変化：2手\n   2 ２六歩(27)\n\n変化：1手\n   1 ８四歩(83)\n   2 封じ手\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        kifu_record *a = rd(texts[i]);
+        CHECK(a != NULL);
+        if (!a)
+            continue;
+        char *s = wr(a, KIFU_FMT_KIF, KIFU_ENC_UTF8);
+        kifu_record *b = s ? rd(s) : NULL;
+        CHECK(b != NULL);
+        if (b) {
+            char *da = dump(a), *db = dump(b);
+            CHECK_STR(db, da);
+            free(da);
+            free(db);
+        }
+        kifu_free(s);
+        kifu_record_free(a);
+        kifu_record_free(b);
+    }
+}
+
+TEST(writer_encodes_cp932_and_refuses_what_it_cannot_hold)
+{
+    kifu_record *r = rd("先手：羽生善治\n   1 ７六歩(77)\n");
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    kifu_write_options w = {0};
+    w.format = KIFU_FMT_KIF;
+    size_t len = 0;
+    kifu_error_clear(&err);
+    char *s = kifu_write(r, &w, &len, &err);
+    CHECK(s != NULL);
+    if (s) {
+        CHECK(strstr(s, "encoding=Shift_JIS") != NULL);
+        /* 先手 in CP932 is 90 E6 8E E8. */
+        CHECK(strstr(s, "\x90\xe6\x8e\xe8") != NULL);
+        kifu_free(s);
+    }
+    kifu_record_header_set(r, "先手", "🐉");
+    kifu_error_clear(&err);
+    s = kifu_write(r, &w, &len, &err);
+    CHECK(s == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    kifu_free(s);
+    kifu_record_free(r);
+}
+
+int main(void)
+{
+    RUN(header_keys_in_order_both_colons);
+    RUN(all_seventeen_handicap_names);
+    RUN(bod_initial_position);
+    RUN(bod_hands_of_uwate_shitate_unseparated);
+    RUN(moves_raw_fields);
+    RUN(ending_words);
+    RUN(comments_bookmarks_and_branches);
+    RUN(branch_starting_with_same);
+    RUN(errors_name_line_and_column);
+    RUN(writer_layout);
+    RUN(writer_round_trip_keeps_everything);
+    RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
+    return t_finish();
+}
