@@ -10,12 +10,6 @@
 #include "bench_formats.h"
 #include "kifu.h"
 
-/* Until the engine lands in every tree these may be missing from the stand-in library:
- * weak references let the benchmark build and say so instead of breaking the build. */
-#pragma weak kifu_position_legal_moves
-#pragma weak kifu_position_side
-#pragma weak kifu_position_play
-
 static const struct {
     const char *dir;
     int format;
@@ -47,10 +41,6 @@ static unsigned below(uint64_t *s, unsigned n)
  * like aimless shuffling and exercise 同, 成 and the capture fields. NULL on failure. */
 static kifu_record *random_game(uint64_t *rng, int index, char *why, size_t cap)
 {
-    if (!kifu_position_legal_moves || !kifu_position_side || !kifu_position_play) {
-        snprintf(why, cap, "the rules engine is not in this build");
-        return NULL;
-    }
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
     kifu_move *legal = malloc(600 * sizeof *legal);
