@@ -228,17 +228,20 @@ static void human(double v, char *buf, size_t cap)
         snprintf(buf, cap, "%.0f", v);
 }
 
+/* Figures by wall clock (what a user waits) and by CPU time (what the work costs, steady
+ * when other processes share the machine). */
 static void print_result(const char *label, size_t nfiles, size_t bytes, const result *r,
                          int runs)
 {
-    char mv[32], mps[32];
+    char mv[32], mps[32], cmps[32];
     human((double)r->moves, mv, sizeof mv);
     human((double)r->moves / r->median, mps, sizeof mps);
-    printf("%-26s %6zu files %7.2f MB %8s moves | %d runs: mean %.3f s, median %.3f s "
-           "(cpu %.3f s), "
-           "stdev %.3f s | %7.1f MB/s %9s moves/s\n",
-           label, nfiles, (double)bytes / 1e6, mv, runs, r->mean, r->median, r->cpu,
-           r->stdev, (double)bytes / 1e6 / r->median, mps);
+    human(r->cpu > 0 ? (double)r->moves / r->cpu : 0, cmps, sizeof cmps);
+    printf("%-26s %6zu files %7.2f MB %8s moves | %d runs: mean %.3f s, median %.3f s, "
+           "stdev %.3f s | %6.1f MB/s %8s moves/s | cpu %.3f s: %6.1f MB/s %8s moves/s\n",
+           label, nfiles, (double)bytes / 1e6, mv, runs, r->mean, r->median, r->stdev,
+           (double)bytes / 1e6 / r->median, mps, r->cpu,
+           r->cpu > 0 ? (double)bytes / 1e6 / r->cpu : 0, cmps);
 }
 
 /* ---- peers ------------------------------------------------------------------------- */
@@ -465,14 +468,16 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
         }
         const peer_result *pr = &peers[i];
         snprintf(label, sizeof label, "%.60s %.8s->jkf", pr->name, fmt);
-        char mps[32];
+        char mps[32], cmps[32];
         human((double)ours.moves / pr->median, mps, sizeof mps);
-        printf("%-26s %6zu files %7.2f MB | %d runs: median %.3f s (cpu %.3f s) | %7.2f "
-               "MB/s "
-               "%9s moves/s%s\n",
-               label, count, (double)bytes / 1e6, o->peer_runs, pr->median, pr->cpu,
-               (double)bytes / 1e6 / pr->median, mps,
-               pr->failed ? " (some files failed)" : "");
+        human(pr->cpu > 0 ? (double)ours.moves / pr->cpu : 0, cmps, sizeof cmps);
+        printf(
+            "%-26s %6zu files %7.2f MB | %d runs: median %.3f s | %6.2f MB/s %8s moves/s "
+            "| cpu %.3f s: %6.2f MB/s %8s moves/s%s\n",
+            label, count, (double)bytes / 1e6, o->peer_runs, pr->median,
+            (double)bytes / 1e6 / pr->median, mps, pr->cpu,
+            pr->cpu > 0 ? (double)bytes / 1e6 / pr->cpu : 0, cmps,
+            pr->failed ? " (some files failed)" : "");
         printf("  kifu/%s = %.1fx (%s; by cpu time %.1fx)\n", pr->name,
                pr->median / ours.median, fmt, ours.cpu > 0 ? pr->cpu / ours.cpu : 0);
         if (!best_name || pr->median < best) {
@@ -522,7 +527,7 @@ int bench_formats(const bench_opts *o)
     }
 
     if (o->peers) {
-        printf("\n== peers (same conversion, same files: the first %.0f MB of each "
+        printf("\n== peers (same conversion, same files: the first %.1f MB of each "
                "format)\n",
                o->peer_mb);
         char moddir[4096];
