@@ -17,7 +17,6 @@
  * - `%WORD` -> a special node named WORD (the CSA words are the JKF names).
  * - The start position is matched against the presets (PI, full P1..P9 boards, P+/P-
  *   pieces): a preset is stored as such, anything else as explicit data. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,7 +48,7 @@ typedef struct rd {
 /* ---- errors ---- */
 
 /* A syntax error at `at` on the current line. `found` is the text from `at` to `end`
- * (quoted, cut short), or "the end of the line" when empty. */
+ * (quoted, cut short), or "the end of the statement" when empty. */
 static int syntax(rd *r, const char *at, const char *end, const char *expected,
                   const char *what)
 {

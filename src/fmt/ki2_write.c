@@ -45,15 +45,9 @@ static void put_notes(const kifu_node *n, kifu__strbuf *out)
         kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
 }
 
-/* The line from `start`, its ending as a まで line, then its forks deepest first (the
- * order the KIF writer uses). Recursion only per nested fork. */
-static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf *out,
-                      kifu_error *err)
+/* The moves of one line, six to a text line; a comment ends the text line. */
+static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu__strbuf *out)
 {
-    const kifu_node **v;
-    size_t cnt;
-    if (kifu__jp_line_nodes(start, &v, &cnt))
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     int on_line = 0;
     for (size_t i = 0; i < cnt; i++) {
         const kifu_node *n = v[i];
@@ -84,17 +78,6 @@ static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf
             kifu__sb_printf(out, "%*s", pad < 1 ? 1 : pad, "");
         }
     }
-    int rc = 0;
-    for (size_t i = cnt; rc == 0 && i-- > 1;) {
-        const kifu_node *par = kifu_node_parent(v[i]);
-        for (size_t j = 1; rc == 0 && j < kifu_node_child_count(par); j++) {
-            const kifu_node *alt = kifu_node_child(par, j);
-            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(alt));
-            rc = write_line(r, alt, out, err);
-        }
-    }
-    kifu__free(v);
-    return rc;
 }
 
 int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
@@ -103,7 +86,7 @@ int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__s
     (void)opt;
     kifu__jp_write_header(r, out);
     kifu__sb_putc(out, '\n');
-    if (write_line(r, kifu_record_root(r), out, err))
+    if (kifu__jp_walk(r, out, err, put_line))
         return -1;
     if (out->failed)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");

@@ -287,10 +287,12 @@ size_t kifu__jp_mark(const char *s, const char *end, int *color)
         int color;
     } marks[] = {{"▲", KIFU_BLACK}, {"△", KIFU_WHITE}, {"☗", KIFU_BLACK},
                  {"☖", KIFU_WHITE}, {"▽", KIFU_WHITE}, {"▼", KIFU_BLACK}};
+    if (end - s < 3 || (unsigned char)s[0] != 0xE2)
+        return 0; /* every mark is a three-byte character starting E2 */
     for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
-        if (kifu__jp_starts(s, end, marks[i].m)) {
+        if (memcmp(s, marks[i].m, 3) == 0) {
             *color = marks[i].color;
-            return strlen(marks[i].m);
+            return 3;
         }
     return 0;
 }

@@ -142,16 +142,9 @@ static void put_notes(const kifu_node *n, kifu__strbuf *out)
         kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
 }
 
-/* Writes the line that starts with `start` (the root, or a fork), then the forks along it
- * from the deepest move back, each followed by its own forks: the order Kifu for Windows
- * writes and readers rely on. Recursion goes one level per nested fork only. */
-static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf *out,
-                      kifu_error *err)
+/* The moves of one line (v[0] is the root or the first move of a fork). */
+static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu__strbuf *out)
 {
-    const kifu_node **v;
-    size_t cnt;
-    if (kifu__jp_line_nodes(start, &v, &cnt))
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     const kifu_node *last = NULL;
     for (size_t i = 0; i < cnt; i++) {
         const kifu_node *n = v[i];
@@ -179,17 +172,65 @@ static int write_line(const kifu_record *r, const kifu_node *start, kifu__strbuf
     }
     if (last && kifu_node_kind_of(last) == KIFU_NODE_SPECIAL)
         kifu__jp_write_summary(r, last, out);
+}
+
+typedef struct frame {
+    const kifu_node **v;
+    size_t cnt, i, j;
+} frame;
+
+int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
+                  void (*line)(const kifu_record *, const kifu_node **, size_t, kifu__strbuf *))
+{
+    /* Depth-first without recursion: a frame per open line, so deeply nested forks
+     * cannot exhaust the C stack. */
+    size_t top = 0, cap = 16;
+    frame *st = kifu__malloc(cap * sizeof *st);
+    const kifu_node *start = kifu_record_root(r);
     int rc = 0;
-    for (size_t i = cnt; rc == 0 && i-- > 1;) {
-        const kifu_node *par = kifu_node_parent(v[i]);
-        for (size_t j = 1; rc == 0 && j < kifu_node_child_count(par); j++) {
-            const kifu_node *alt = kifu_node_child(par, j);
-            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(alt));
-            rc = write_line(r, alt, out, err);
+    if (!st)
+        goto nomem;
+    for (;;) {
+        if (start) {
+            if (top == cap) {
+                frame *ns = kifu__realloc(st, (cap *= 2) * sizeof *st);
+                if (!ns)
+                    goto nomem;
+                st = ns;
+            }
+            frame *f = &st[top];
+            if (kifu__jp_line_nodes(start, &f->v, &f->cnt))
+                goto nomem;
+            top++;
+            line(r, f->v, f->cnt, out);
+            f->i = f->cnt - 1;
+            f->j = 1;
+            start = NULL;
+        }
+        if (!top)
+            break;
+        frame *f = &st[top - 1];
+        if (f->i < 1) {
+            kifu__free(f->v);
+            top--;
+            continue;
+        }
+        const kifu_node *par = kifu_node_parent(f->v[f->i]);
+        if (f->j < kifu_node_child_count(par)) {
+            start = kifu_node_child(par, f->j++);
+            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(start));
+        } else {
+            f->i--;
+            f->j = 1;
         }
     }
-    kifu__free(v);
+    kifu__free(st);
     return rc;
+nomem:
+    while (top)
+        kifu__free(st[--top].v);
+    kifu__free(st);
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
 int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
@@ -202,7 +243,7 @@ int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__s
                     enc == KIFU_ENC_CP932 ? "Shift_JIS" : enc == KIFU_ENC_EUCJP ? "EUC-JP" : "UTF-8");
     kifu__jp_write_header(r, out);
     kifu__sb_puts(out, "手数----指手---------消費時間--\n");
-    if (write_line(r, kifu_record_root(r), out, err))
+    if (kifu__jp_walk(r, out, err, put_line))
         return -1;
     if (out->failed)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");

@@ -5,12 +5,6 @@
 
 #include "kifu_private.h"
 
-int kifu__jp_starts(const char *s, const char *end, const char *w)
-{
-    size_t n = strlen(w);
-    return (size_t)(end - s) >= n && memcmp(s, w, n) == 0;
-}
-
 static const struct {
     const char *name;
     int kind;
@@ -24,10 +18,21 @@ static const struct {
 
 size_t kifu__jp_piece(const char *s, const char *end, int *kind)
 {
-    for (size_t i = 0; i < sizeof jp_pieces / sizeof jp_pieces[0]; i++)
-        if (kifu__jp_starts(s, end, jp_pieces[i].name)) {
+    /* Every name starts with a three-byte character from E3 (と) to E9 (銀 ...). */
+    if (end - s < 3 || (unsigned char)s[0] < 0xE3 || (unsigned char)s[0] > 0xE9)
+        return 0;
+    if (memcmp(s, "成", 3) == 0) {
+        for (size_t i = 0; i < 3; i++)
+            if (end - s >= 6 && memcmp(s + 3, jp_pieces[i].name + 3, 3) == 0) {
+                *kind = jp_pieces[i].kind;
+                return 6;
+            }
+        return 0;
+    }
+    for (size_t i = 3; i < sizeof jp_pieces / sizeof jp_pieces[0]; i++)
+        if (memcmp(s, jp_pieces[i].name, 3) == 0) {
             *kind = jp_pieces[i].kind;
-            return strlen(jp_pieces[i].name);
+            return 3;
         }
     return 0;
 }
@@ -80,11 +85,22 @@ size_t kifu__jp_digit(const char *s, const char *end, int *v)
 
 static size_t kanji_digit(const char *s, const char *end, int *v)
 {
-    for (int d = 1; d <= 10; d++)
-        if (kifu__jp_starts(s, end, kanji_digits[d])) {
-            *v = d;
-            return 3;
-        }
+    if (end - s < 3 || ((unsigned char)s[0] & 0xF0) != 0xE0)
+        return 0;
+    unsigned cp = ((unsigned)(s[0] & 0x0F) << 12) | ((unsigned)(s[1] & 0x3F) << 6) |
+                  (unsigned)(s[2] & 0x3F);
+    switch (cp) {
+    case 0x4E00: *v = 1; return 3; /* 一 */
+    case 0x4E8C: *v = 2; return 3; /* 二 */
+    case 0x4E09: *v = 3; return 3; /* 三 */
+    case 0x56DB: *v = 4; return 3; /* 四 */
+    case 0x4E94: *v = 5; return 3; /* 五 */
+    case 0x516D: *v = 6; return 3; /* 六 */
+    case 0x4E03: *v = 7; return 3; /* 七 */
+    case 0x516B: *v = 8; return 3; /* 八 */
+    case 0x4E5D: *v = 9; return 3; /* 九 */
+    case 0x5341: *v = 10; return 3; /* 十 */
+    }
     return 0;
 }
 

@@ -5,6 +5,7 @@
 #define KIFU_WORDS_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "kifu.h"
 #include "strbuf.h"
@@ -32,8 +33,13 @@ void kifu__jp_put_count(kifu__strbuf *b, int n);
 
 /* Spaces: ASCII space, tab, full-width space (U+3000). Returns bytes skipped. */
 size_t kifu__jp_space(const char *s, const char *end);
-/* Does [s, end) start with the UTF-8 literal w? */
-int kifu__jp_starts(const char *s, const char *end, const char *w);
+/* Does [s, end) start with the UTF-8 literal w? Inline: with a literal the length folds
+ * to a constant, and most calls fail on the first byte. */
+static inline int kifu__jp_starts(const char *s, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(end - s) >= n && s[0] == w[0] && memcmp(s, w, n) == 0;
+}
 
 /* Preset of a 手合割 value (trailing spaces ignored), or KIFU_PRESET_NONE if unknown. */
 int kifu__jp_preset(const char *s, const char *end);
@@ -111,5 +117,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out);
 void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out);
 /* The nodes from start along child 0, in a new array (kifu__free). 0, or -1 on NOMEM. */
 int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count);
+/* Write every line in the order Kifu for Windows uses: the main line, then the forks
+ * along it from the deepest move back, each followed by its own forks, each after a
+ * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */
+int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
+                  void (*line)(const kifu_record *, const kifu_node **, size_t, kifu__strbuf *));
 
 #endif

@@ -672,6 +672,50 @@ TEST(writer_reader_round_trip)
     kifu_record_free(r);
 }
 
+/* A bad byte after a long ASCII run (the validator's 8-byte fast path) is still found at
+ * its exact line and column. */
+TEST(invalid_utf8_position)
+{
+    const char *text = "V2.2\nN+abcdefghijklmnopqrstuvwxyz\xff\n";
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, "t.csa"};
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 29);
+    CHECK_INT(err.offset, 33);
+    kifu_record_free(r);
+}
+
+/* A 200 000-move game: read and written without recursion along the line. */
+TEST(long_game)
+{
+    static const char *const cycle[4] = {"+5958OU\n", "-5152OU\n", "+5859OU\n", "-5251OU\n"};
+    size_t n = 200000, cap = 16 + n * 8;
+    char *text = malloc(cap);
+    CHECK(text != NULL);
+    if (!text)
+        return;
+    strcpy(text, "PI\n+\n");
+    char *p = text + strlen(text);
+    for (size_t i = 0; i < n; i++, p += 8)
+        memcpy(p, cycle[i % 4], 8);
+    *p = 0;
+    kifu_record *r = rd(text);
+    CHECK(r != NULL);
+    if (r) {
+        CHECK_INT(count_main(r), (int)n);
+        char *s = wr(r, 0);
+        CHECK(s != NULL);
+        /* "V2.2\n" + the input itself */
+        CHECK(s && strlen(s) == 5 + strlen(text) && strcmp(s + 5, text) == 0);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+    free(text);
+}
+
 /* Every allocation failing in turn: reading and writing end with NOMEM, never crash. */
 TEST(out_of_memory_at_every_allocation)
 {
@@ -729,5 +773,7 @@ int main(void)
     RUN(writer_refuses_incomplete_moves);
     RUN(writer_reader_round_trip);
     RUN(out_of_memory_at_every_allocation);
+    RUN(invalid_utf8_position);
+    RUN(long_game);
     return t_finish();
 }

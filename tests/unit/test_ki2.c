@@ -7,6 +7,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_error err;
 
@@ -17,7 +18,7 @@ static kifu_record *rd(const char *text, unsigned flags)
     o.flags = flags;
     kifu_error_clear(&err);
     kifu_record *r = kifu_read(text, strlen(text), &o, &err);
-    if (!r && err.code != KIFU_ERR_UNSUPPORTED)
+    if (!r && err.code != KIFU_ERR_UNSUPPORTED && err.code != KIFU_ERR_NOMEM)
         printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
     return r;
 }
@@ -266,8 +267,7 @@ TEST(relative_words_resolved_where_needed)
         {"▲５八金左", 1, 6, 9},
         {"▲５八金右 △３四歩 ▲６八金直", 3, 6, 9},
         {"▲５八金右 △３四歩 ▲６八金寄", 3, 5, 8},
-        {"▲５八金右 △３四歩 ▲５九金引", 3, 5, 8},
-        {"▲５八金右 △３四歩 ▲５九金寄", 3, 6, 9},
+        {"▲４六歩 △３四歩 ▲５八金左 △４四歩 ▲４七金 △５四歩 ▲４八金引", 7, 4, 7},
         {"▲５八金右 △３四歩 ▲６八金寄 △４四歩 ▲５八金上", 5, 6, 9},
         {"▲５八金右 △３四歩 ▲６八金寄 △４四歩 ▲５八金寄", 5, 6, 8},
     };
@@ -288,11 +288,11 @@ TEST(relative_words_resolved_where_needed)
         if (s) {
             /* The written line names every move with the same minimal word. */
             char want[300];
-            snprintf(want, sizeof want, "\n%s", cases[i].moves);
+            snprintf(want, sizeof want, "%s", cases[i].moves);
             char got[300];
             size_t k = 0;
             for (const char *p = s; *p && k + 1 < sizeof got; p++)
-                if (*p != ' ')
+                if (*p != ' ' && *p != '\n')
                     got[k++] = *p;
             got[k] = 0;
             char wantc[300];
@@ -310,6 +310,71 @@ TEST(relative_words_resolved_where_needed)
     }
 }
 
+static char *jkf_of(const char *text)
+{
+    kifu_record *r = rd(text, 0);
+    if (!r)
+        return NULL;
+    kifu_write_options w = {0};
+    w.format = KIFU_FMT_JKF;
+    char *s = kifu_write(r, &w, NULL, &err);
+    kifu_record_free(r);
+    return s;
+}
+
+/* Our own records: KI2 -> JKF equals KI2 -> (normalized) KI2 -> JKF. */
+TEST(ki2_jkf_ki2_jkf_round_trip)
+{
+    const char *texts[] = {
+        "先手：A\n後手：B\n\n*はじめ\n"
+        "▲７六歩 △３四歩 ▲２二角成 △同　銀 ▲４五角打 △５二金右\n*コメント\n"
+        "▲５八金右 △３二金 ▲６八金寄\nまで9手で中断\n\n"
+        "変化：4手\n△同　飛 ▲６八銀\nまで5手で後手の勝ち\n"
+        "変化：1手\n▲２六歩\n",
+        "手合割：八枚落ち\n\n△５二玉 ▲７六歩 △６二金\nまで3手で上手の反則負け\n",
+        "▲４六歩 △３四歩 ▲５八金左 △４四歩 ▲４七金 △５四歩 ▲４八金引\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char *j1 = jkf_of(texts[i]);
+        if (!j1 && err.code == KIFU_ERR_UNSUPPORTED)
+            SKIP("the normalizer or JKF writer is not in this build: %s", err.message);
+        CHECK(j1 != NULL);
+        kifu_record *r = rd(texts[i], 0);
+        char *ki2 = r ? wr(r) : NULL;
+        char *j2 = ki2 ? jkf_of(ki2) : NULL;
+        CHECK(j2 != NULL);
+        if (j1 && j2)
+            CHECK_STR(j2, j1);
+        kifu_free(j1);
+        kifu_free(j2);
+        kifu_free(ki2);
+        kifu_record_free(r);
+    }
+}
+
+/* Every allocation failing in turn: a clean NOMEM, never a crash or a leak. */
+TEST(out_of_memory_everywhere)
+{
+    const char *text = "先手：A\n\n*c\n▲７六歩 △３四歩 ▲２二角成 △同　銀\nまで4手で中断\n"
+                       "変化：1手\n▲２六歩\n";
+    int succeeded = 0;
+    for (long n = 1; n < 400 && !succeeded; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_record *r = rd(text, 0);
+        int code = err.code;
+        char *s = r ? wr(r) : NULL;
+        if (r && !s)
+            code = err.code;
+        succeeded = s != NULL;
+        kifu__alloc_fail_after(0);
+        if (!succeeded)
+            CHECK_INT(code, KIFU_ERR_NOMEM);
+        kifu_free(s);
+        kifu_record_free(r);
+    }
+    CHECK(succeeded);
+}
+
 int main(void)
 {
     RUN(moves_per_line_and_marks);
@@ -319,5 +384,7 @@ int main(void)
     RUN(errors);
     RUN(writer_layout_and_round_trip);
     RUN(relative_words_resolved_where_needed);
+    RUN(ki2_jkf_ki2_jkf_round_trip);
+    RUN(out_of_memory_everywhere);
     return t_finish();
 }

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 static kifu_error err;
 
@@ -146,7 +147,7 @@ TEST(all_seventeen_handicap_names)
 
 static const char *bod_text =
     "手合割：その他　\n"
-    "後手の持駒：飛　金三　銀三　桂二　香四　歩十三\n"
+    "後手の持駒：飛　金三　銀三　桂二　香三　歩十二\n"
     "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
     "+---------------------------+\n"
     "| ・ ・ ・ ・ 馬 ・ ・v桂 ・|一\n"
@@ -183,8 +184,8 @@ TEST(bod_initial_position)
     CHECK_INT(b.sq[KIFU_SQ(6, 9)], KIFU_NK);
     CHECK_INT(b.sq[KIFU_SQ(5, 9)], KIFU_NY);
     CHECK_INT(b.sq[KIFU_SQ(4, 9)], KIFU_TO);
-    CHECK_INT(b.hands[1][KIFU_FU], 13);
-    CHECK_INT(b.hands[1][KIFU_KY], 4);
+    CHECK_INT(b.hands[1][KIFU_FU], 12);
+    CHECK_INT(b.hands[1][KIFU_KY], 3);
     CHECK_INT(b.hands[1][KIFU_KI], 3);
     CHECK_INT(b.hands[1][KIFU_HI], 1);
     CHECK_INT(b.hands[0][KIFU_FU], 0);
@@ -533,6 +534,128 @@ TEST(writer_encodes_cp932_and_refuses_what_it_cannot_hold)
     kifu_record_free(r);
 }
 
+static char *jkf_of(const char *text, size_t len, int format)
+{
+    kifu_read_options o = {0};
+    o.format = format;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, len, &o, &err);
+    if (!r) {
+        printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
+        return NULL;
+    }
+    kifu_write_options w = {0};
+    w.format = KIFU_FMT_JKF;
+    char *s = kifu_write(r, &w, NULL, &err);
+    kifu_record_free(r);
+    return s;
+}
+
+/* Our own legal records: KIF -> JKF equals KIF -> KIF -> JKF (normalized: every move,
+ * comment, bookmark, time and branch survives our writer). */
+TEST(kif_jkf_kif_jkf_round_trip)
+{
+    const char *texts[] = {
+        "開始日時：2026/11/21 10:00:00\n手合割：平手\n先手：A\n後手：B\n"
+        "手数----指手---------消費時間--\n*開始局面\n&しおり\n"
+        "   1 ７六歩(77)   ( 0:05/00:00:05)\n"
+        "   2 ３四歩(33)   ( 0:03/00:00:03)\n"
+        "   3 ２二角成(88) ( 0:10/00:00:15)+\n*角交換\n"
+        "   4 同　銀(31)   ( 0:04/00:00:07)+\n"
+        "   5 ４五角打     ( 0:20/00:00:35)\n"
+        "   6 投了         ( 0:01/00:00:08)\n"
+        "まで5手で先手の勝ち\n\n"
+        "変化：4手\n   4 同　飛(82)   ( 0:01/00:00:04)\n   5 ６八銀(79)   ( 0:01/00:00:16)\n"
+        "\n変化：3手\n   3 ２六歩(27)   ( 0:07/00:00:12)+\n   4 ８四歩(83)   ( 0:02/00:00:05)\n"
+        "\n変化：3手\n   3 ６八銀(79)   ( 0:07/00:00:12)\n",
+        "手合割：香落ち\n上手：u\n下手：s\n"
+        "   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８八角成(22)\n   4 同　銀(79)\n   5 反則勝ち\n",
+        bod_text,
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        char *j1 = jkf_of(texts[i], strlen(texts[i]), KIFU_FMT_KIFU);
+        if (!j1 && err.code == KIFU_ERR_UNSUPPORTED)
+            SKIP("the normalizer or JKF writer is not in this build: %s", err.message);
+        CHECK(j1 != NULL);
+        kifu_record *r = rd(texts[i]);
+        char *kif = r ? wr(r, KIFU_FMT_KIFU, KIFU_ENC_AUTO) : NULL;
+        char *j2 = kif ? jkf_of(kif, strlen(kif), KIFU_FMT_KIFU) : NULL;
+        CHECK(j2 != NULL);
+        if (j1 && j2)
+            CHECK_STR(j2, j1);
+        kifu_free(j1);
+        kifu_free(j2);
+        kifu_free(kif);
+        kifu_record_free(r);
+    }
+}
+
+/* Every allocation failing in turn: reading and writing fail cleanly (NOMEM), never
+ * crash or leak (the sanitizer build checks leaks). */
+TEST(out_of_memory_everywhere)
+{
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_KIFU;
+    o.flags = KIFU_READ_NO_NORMALIZE;
+    const char *text = bod_text;
+    int succeeded = 0;
+    for (long n = 1; n < 400 && !succeeded; n++) {
+        kifu__alloc_fail_after(n);
+        kifu_error e;
+        kifu_error_clear(&e);
+        kifu_record *r = kifu_read(text, strlen(text), &o, &e);
+        char *s = NULL;
+        if (r) {
+            kifu_write_options w = {0};
+            w.format = KIFU_FMT_KIF;
+            s = kifu_write(r, &w, NULL, &e);
+            succeeded = s != NULL;
+        }
+        kifu__alloc_fail_after(0);
+        if (!succeeded)
+            CHECK_INT(e.code, KIFU_ERR_NOMEM);
+        kifu_free(s);
+        kifu_record_free(r);
+    }
+    CHECK(succeeded);
+}
+
+/* 30000 forks each nested in the one before: the writers walk them without recursion and
+ * the reader finds every branch point again. */
+TEST(deeply_nested_forks)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_move m;
+    memset(&m, 0, sizeof m);
+    m.from_x = 7, m.from_y = 7, m.to_x = 7, m.to_y = 6, m.piece = KIFU_FU;
+    m.promote = -1, m.same = -1, m.flags = KIFU_MOVE_RAW;
+    kifu_node *n = kifu_node_add_move(r, kifu_record_root(r), &m);
+    kifu_node *a = kifu_node_add_move(r, n, &m);
+    kifu_node_add_move(r, a, &m);
+    for (int d = 0; d < 30000 && a; d++) {
+        m.color = (uint8_t)((kifu_node_ply(a) + 1) & 1 ? KIFU_BLACK : KIFU_WHITE);
+        kifu_node *alt = kifu_node_add_move(r, kifu_node_parent(kifu_node_next(a)), &m);
+        a = alt ? kifu_node_add_move(r, alt, &m) : NULL;
+        if (a)
+            kifu_node_add_move(r, a, &m);
+    }
+    size_t nodes = kifu_record_node_count(r);
+    for (int f = 0; f < 2; f++) {
+        char *s = wr(r, f ? KIFU_FMT_KI2U : KIFU_FMT_KIFU, KIFU_ENC_UTF8);
+        CHECK(s != NULL);
+        kifu_read_options o = {0};
+        o.format = f ? KIFU_FMT_KI2U : KIFU_FMT_KIFU;
+        o.flags = KIFU_READ_NO_NORMALIZE;
+        kifu_record *b = s ? kifu_read(s, strlen(s), &o, &err) : NULL;
+        CHECK(b != NULL);
+        if (b)
+            CHECK_INT(kifu_record_node_count(b), nodes);
+        kifu_record_free(b);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+}
+
 int main(void)
 {
     RUN(header_keys_in_order_both_colons);
@@ -547,5 +670,8 @@ int main(void)
     RUN(writer_layout);
     RUN(writer_round_trip_keeps_everything);
     RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
+    RUN(kif_jkf_kif_jkf_round_trip);
+    RUN(out_of_memory_everywhere);
+    RUN(deeply_nested_forks);
     return t_finish();
 }
