@@ -54,7 +54,7 @@ fuzz:
 		$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 -timeout=10 -rss_limit_mb=2048 \
 			-artifact_prefix=build-fuzz/findings/$$name- $$dict build-fuzz/corpus/$$name $$seeds \
 			> build-fuzz/$$name.log 2>&1; \
-		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb|ERROR|SUMMARY' build-fuzz/$$name.log || true; \
+		grep -E 'stat::number_of_executed_units|stat::peak_rss_mb|==[0-9]+== ?ERROR|^SUMMARY' build-fuzz/$$name.log || true; \
 		n=$$(find build-fuzz/findings -name "$$name-*" -newer build-fuzz/.fuzz-start | wc -l); \
 		if [ "$$n" -gt 0 ]; then found=1; echo "   $$n finding(s): build-fuzz/findings/$$name-* (log: build-fuzz/$$name.log)"; \
 		else echo "   no findings"; fi; \

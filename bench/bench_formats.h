@@ -6,10 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The perft section lives in bench_perft.c (the engine's); weak so the format sections
- * still build and run in a tree where it has not landed. */
-int bench_perft(int argc, char **argv) __attribute__((weak));
-
 typedef struct bench_opts {
     const char *dir;       /* build directory: corpus/ and peers/ go under it */
     const char *peers_src; /* bench/peers in the source tree (package.json, scripts) */

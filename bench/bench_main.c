@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bench.h"
 #include "bench_formats.h"
 #include "kifu.h"
 
@@ -18,7 +19,7 @@ static void usage(FILE *f)
            "  --peer-runs N          timed runs per peer (default 3)\n"
            "  --corpus-mb MB         size of the generated corpus, three formats "
            "(default 60)\n"
-           "  --peer-mb MB           per format, the part the peers convert (default 5)\n"
+           "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
            "  --seed N               corpus seed (default 1)\n"
            "  --regen                rebuild the corpus\n"
            "  --no-peers             skip json-kifu-format and tsshogi\n"
@@ -59,14 +60,17 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 3, 60, 5, 1, 0, 1};
+    bench_opts o = {dir, src, 5, 3, 60, 2, 1, 0, 1};
     const char *only = NULL;
+    int quick = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             usage(stdout);
             return 0;
+        } else if (strcmp(a, "--quick") == 0) {
+            quick = 1;
         } else if (strcmp(a, "--regen") == 0) {
             o.regen = 1;
         } else if (strcmp(a, "--no-peers") == 0) {
@@ -101,12 +105,8 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "perft") == 0) {
         printf("\n== perft\n");
         fflush(stdout);
-        if (bench_perft) {
-            char *pargv[] = {"perft", NULL};
-            bench_perft(1, pargv);
-        } else {
-            printf("perft section skipped: bench_perft.c is not in this build\n");
-        }
+        char *pargv[] = {"perft", quick ? "--quick" : NULL, NULL};
+        bench_perft(quick ? 2 : 1, pargv);
     }
     if (!only || strcmp(only, "formats") == 0) {
         fflush(stdout);

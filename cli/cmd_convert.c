@@ -96,14 +96,65 @@ typedef struct opts {
     const char *out, *out_dir;
 } opts;
 
+/* The output paths written so far (open addressing), so that two inputs with the same
+ * name (a/x.kif and b/x.kif into one --out-dir) cannot silently overwrite each other. */
+typedef struct written {
+    char **slot;
+    size_t cap, n;
+} written;
+
 typedef struct run {
     const opts *o;
     cli_progress bar;
     size_t done, failed, games;
     int status;              /* the worst exit code so far */
     const char *warn_source; /* file the writer warnings are about */
-    int stdout_used;
+    written out;
 } run;
+
+static size_t hash(const char *s)
+{
+    size_t h = 1469598103934665603u;
+    while (*s)
+        h = (h ^ (unsigned char)*s++) * 1099511628211u;
+    return h;
+}
+
+/* Records path as written. 1 if it was already, 0 if new, -1 when out of memory. */
+static int claim(written *w, const char *path)
+{
+    if (2 * (w->n + 1) > w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 64;
+        char **slot = calloc(cap, sizeof *slot);
+        if (!slot)
+            return -1;
+        for (size_t i = 0; i < w->cap; i++)
+            if (w->slot[i]) {
+                size_t j = hash(w->slot[i]) & (cap - 1);
+                while (slot[j])
+                    j = (j + 1) & (cap - 1);
+                slot[j] = w->slot[i];
+            }
+        free(w->slot);
+        w->slot = slot;
+        w->cap = cap;
+    }
+    size_t j = hash(path) & (w->cap - 1);
+    for (; w->slot[j]; j = (j + 1) & (w->cap - 1))
+        if (strcmp(w->slot[j], path) == 0)
+            return 1;
+    if (!(w->slot[j] = strdup(path)))
+        return -1;
+    w->n++;
+    return 0;
+}
+
+static void written_free(written *w)
+{
+    for (size_t i = 0; i < w->cap; i++)
+        free(w->slot[i]);
+    free(w->slot);
+}
 
 static void worse(run *r, int code)
 {
@@ -396,9 +447,15 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
     /* The bar stays up while files are written; output to the terminal clears it. */
     if (!dest)
         cli_progress_clear(&r->bar);
-    if (oom) {
+    int seen = dest && !oom ? claim(&r->out, dest) : 0;
+    if (oom || seen < 0) {
         fprintf(stderr, "kifu: out of memory\n");
         rc = EXIT_INTERNAL;
+    } else if (seen) {
+        cli_progress_clear(&r->bar);
+        fprintf(stderr, "kifu: %s: not written: %s was written from another input\n",
+                display(in), dest);
+        rc = EXIT_USAGE;
     } else if (dest && o->out_dir && make_parents(dest)) {
         rc = EXIT_IO;
     } else if (cli_write_file(dest, bytes, len)) {
@@ -691,6 +748,7 @@ static int run_command(int argc, char **argv, int validate)
     if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
         fprintf(stderr, "kifu: %s: no record files found\n", cmd);
     inputs_free(&in);
+    written_free(&r.out);
     return r.status;
 }
 

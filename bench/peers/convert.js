@@ -1,8 +1,11 @@
 // convert.js: times the JavaScript peers on the same conversion kifu_bench measures:
 // decode the file's bytes, parse and normalize, write JKF (JSON text), for every file of a
-// list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE
+// list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE [--check OUT]
+// With --check it times nothing: it writes to OUT the files that every peer converts
+// (a file a peer rejects would make it look faster, having done less) and prints
+// {"checked", "accepted", "errors": {peer: first error}}.
 // Prints one JSON line per peer: {"peer", "format", "files", "bytes", "failed",
-// "seconds": [one total per run], "error"?}. The files are read before timing starts,
+// "seconds": [wall time per run], "cpu": [process CPU time per run], "error"?}. The files are read before timing starts,
 // and one untimed pass warms the JIT.
 'use strict';
 const fs = require('fs');
@@ -46,8 +49,37 @@ const peers = [
   },
 ];
 
+if (process.argv[6] === '--check') {
+  const convs = peers.map((p) => {
+    try {
+      return p.make();
+    } catch (e) {
+      return null;
+    }
+  });
+  const errors = {};
+  const good = [];
+  files.forEach((f, i) => {
+    let ok = true;
+    convs.forEach((c, k) => {
+      if (!c) return;
+      try {
+        c(decode(bufs[i]));
+      } catch (e) {
+        ok = false;
+        const name = peers[k].name;
+        if (!errors[name]) errors[name] = `${path.basename(f)}: ${String(e && e.message ? e.message : e).slice(0, 160)}`;
+      }
+    });
+    if (ok) good.push(f);
+  });
+  fs.writeFileSync(process.argv[7], good.map((f) => f + '\n').join(''));
+  console.log(JSON.stringify({ checked: files.length, accepted: good.length, errors }));
+  process.exit(0);
+}
+
 for (const peer of peers) {
-  const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [] };
+  const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [], cpu: [] };
   let convert;
   try {
     convert = peer.make();
@@ -67,6 +99,7 @@ for (const peer of peers) {
   for (let run = 0; run < runs; run++) {
     let failed = 0;
     let sink = 0;
+    const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
     for (const b of bufs) {
       try {
@@ -77,7 +110,9 @@ for (const peer of peers) {
       }
     }
     const t1 = process.hrtime.bigint();
+    const c1 = process.cpuUsage(c0);
     out.seconds.push(Number(t1 - t0) / 1e9);
+    out.cpu.push((c1.user + c1.system) / 1e6);
     out.failed = failed;
     if (sink < 0) console.error(sink); // keeps the output from being optimized away
   }

@@ -118,6 +118,12 @@ else
     # -o - concatenates.
     expect 0 "-o - with several" -- "$kifu" convert -o - "$tmp/in/a.$ext" "$tmp/in/sub/b.$ext"
     [ "$(grep -o '"moves"' "$tmp/out" | wc -l)" -eq 2 ] && ok || bad "-o - holds both outputs"
+    # Two inputs that map to one output name: the second is refused, not overwritten.
+    mkdir -p "$tmp/twin"
+    cp "$tmp/in/sub/b.$ext" "$tmp/twin/a.$ext"
+    expect 2 "same output name twice" -- "$kifu" convert --out-dir "$tmp/twins" "$tmp/in/a.$ext" "$tmp/twin/a.$ext"
+    has "$tmp/err" "written from another input" && cmp -s "$tmp/twins/a.jkf" "$tmp/outdir/a.jkf" && ok ||
+        bad "the first output is kept: $(cat "$tmp/err")"
     # A failure among several: the others are converted, the exit code says it.
     cp "$tmp/notes.txt" "$tmp/in/sub/bad.$ext"
     expect 1 "one bad file among several" -- "$kifu" convert --out-dir "$tmp/outdir2" "$tmp/in"
