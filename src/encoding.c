@@ -4,6 +4,8 @@
 
 #include <errno.h>
 #include <iconv.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -112,6 +114,141 @@ static int convert(const char *from, const char *to, const char *data, size_t le
     buf[used] = 0;
     *out = buf;
     *outlen = used;
+    return 0;
+}
+
+/* CP932 decoding by table. iconv costs about 150 instructions a character, most of a
+ * KIF or KI2 read; CP932 is stateless, so each byte or lead-trail pair always decodes to
+ * the same UTF-8. The tables are filled once, from glibc iconv itself (so the result is
+ * byte for byte what iconv gives), and any input they do not cover (an undecodable or
+ * truncated sequence) goes through iconv as before, which finds and reports the error.
+ * An entry is the UTF-8 bytes and their count (n 0: not covered). */
+typedef struct cp_ent {
+    unsigned char b[3], n;
+} cp_ent;
+#define CP_LEAD_NB 60   /* 81-9F, E0-FC */
+#define CP_TRAIL_NB 189 /* 40-FC */
+static cp_ent cp_single[256];
+static cp_ent cp_pair[CP_LEAD_NB][CP_TRAIL_NB];
+/* A row (one lead byte) is filled on first use, so a short file costs only the rows it
+ * uses; the converter stays open for that. cp_row: 1 filled, set under cp_lock. */
+static _Atomic int cp_row[CP_LEAD_NB];
+static int cp_ready, cp_ascii; /* cp_ascii: bytes 00-7F decode to themselves */
+static iconv_t cp_cd;
+static pthread_once_t cp_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t cp_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int cp_lead_index(unsigned c)
+{
+    return c >= 0x81 && c <= 0x9F   ? (int)c - 0x81
+           : c >= 0xE0 && c <= 0xFC ? (int)c - 0xE0 + 31
+                                    : -1;
+}
+
+/* One sequence through iconv into a table entry (n 0 when iconv refuses it). */
+static cp_ent cp_entry(iconv_t cd, const char *seq, size_t n)
+{
+    char in[2], out[8];
+    cp_ent e = {{0, 0, 0}, 0};
+    memcpy(in, seq, n);
+    char *ip = in, *op = out;
+    size_t il = n, ol = sizeof out;
+    size_t rc = iconv(cd, &ip, &il, &op, &ol);
+    size_t got = sizeof out - ol;
+    iconv(cd, NULL, NULL, NULL, NULL);
+    if (rc == (size_t)-1 || il != 0 || got == 0 || got > 3)
+        return e;
+    memcpy(e.b, out, got);
+    e.n = (unsigned char)got;
+    return e;
+}
+
+static void cp_build(void)
+{
+    cp_cd = iconv_open("UTF-8", "CP932");
+    if (cp_cd == (iconv_t)-1)
+        return;
+    cp_ascii = 1;
+    for (unsigned c = 0; c < 256; c++) {
+        char b = (char)c;
+        if (cp_lead_index(c) < 0)
+            cp_single[c] = cp_entry(cp_cd, &b, 1);
+        if (c < 0x80 && (cp_single[c].n != 1 || cp_single[c].b[0] != c))
+            cp_ascii = 0;
+    }
+    cp_ready = 1;
+}
+
+/* The row of lead byte index li, filled if it is not yet. */
+static const cp_ent *cp_row_of(int li, unsigned lead)
+{
+    if (!atomic_load_explicit(&cp_row[li], memory_order_acquire)) {
+        pthread_mutex_lock(&cp_lock);
+        if (!atomic_load_explicit(&cp_row[li], memory_order_relaxed)) {
+            for (unsigned t = 0x40; t <= 0xFC; t++) {
+                char pair[2] = {(char)lead, (char)t};
+                cp_pair[li][t - 0x40] = cp_entry(cp_cd, pair, 2);
+            }
+            atomic_store_explicit(&cp_row[li], 1, memory_order_release);
+        }
+        pthread_mutex_unlock(&cp_lock);
+    }
+    return cp_pair[li];
+}
+
+/* CP932 to UTF-8 by the tables. 0 done; 1 when the tables do not cover the input (the
+ * caller uses iconv); -3 out of memory. */
+static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen)
+{
+    pthread_once(&cp_once, cp_build);
+    if (!cp_ready || !cp_ascii || len > ((size_t)-1 - 2) / 3)
+        return 1;
+    const unsigned char *s = (const unsigned char *)data;
+    /* Room for 3 bytes per input byte, and one more: an entry is stored as 4 bytes. */
+    char *buf = kifu__malloc(len * 3 + 2);
+    if (!buf)
+        return -3;
+    unsigned char *o = (unsigned char *)buf;
+    size_t i = 0;
+    while (i < len) {
+        /* ASCII runs 8 bytes at a time. */
+        while (i + 8 <= len) {
+            uint64_t w;
+            memcpy(&w, s + i, 8);
+            if (w & 0x8080808080808080ULL)
+                break;
+            memcpy(o, &w, 8);
+            i += 8;
+            o += 8;
+        }
+        if (i >= len)
+            break;
+        unsigned c = s[i];
+        if (c < 0x80) {
+            *o++ = (unsigned char)c;
+            i++;
+            continue;
+        }
+        const cp_ent *e;
+        int li = cp_lead_index(c);
+        if (li >= 0) {
+            unsigned t = i + 1 < len ? s[i + 1] : 0;
+            e = t >= 0x40 && t <= 0xFC ? &cp_row_of(li, c)[t - 0x40] : NULL;
+            i += 2;
+        } else {
+            e = &cp_single[c];
+            i++;
+        }
+        if (!e || !e->n) {
+            kifu__free(buf);
+            return 1;
+        }
+        memcpy(o, e, 4);
+        o += e->n;
+    }
+    *o = 0;
+    *outlen = (size_t)(o - (unsigned char *)buf);
+    *out = buf;
     return 0;
 }
 
@@ -261,7 +398,9 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         return 0;
     }
     size_t bad = 0;
-    int rc = convert(iconv_name(enc), "UTF-8", data, len, out, outlen, &bad);
+    int rc = enc == KIFU_ENC_CP932 ? cp932_fast(data, len, out, outlen) : 1;
+    if (rc == 1)
+        rc = convert(iconv_name(enc), "UTF-8", data, len, out, outlen, &bad);
     if (rc == -3)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     if (rc == -2)
