@@ -319,13 +319,13 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     }
     kifu_board b;
     kifu_record_initial(r, &b);
-    kifu_position *p = kifu_position_new();
-    if (!p)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu_error e;
     kifu_error_clear(&e);
-    if (kifu__position_set_board_loose(p, &b, &e)) {
-        kifu_position_free(p);
+    /* Played with the light calls only: no repetition table to set up per record. */
+    kifu_position *p = kifu__position_new_loose(&b, &e);
+    if (!p) {
+        if (e.code == KIFU_ERR_NOMEM)
+            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
         return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
                            "the initial position: %s", e.message);
     }
@@ -346,7 +346,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
             continue;
         }
         for (; owed > 0; owed--)
-            kifu_position_undo(p);
+            kifu__position_undo_light(p);
         kifu_node *parent = f->node, *c = parent->children[f->next++];
         if (c->kind == KIFU_NODE_MOVE) {
             int prev_to = -1;
@@ -370,7 +370,9 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                 continue;
             }
             complete(p, c, mv, prev_to, &cl);
-            kifu__position_do(p, mv);
+            /* No repetition count or check state: the replay needs neither. */
+            if (kifu__position_do_light(p, mv))
+                goto nomem;
         } else if (c->kind == KIFU_NODE_SPECIAL && strcmp(c->special, "ILLEGAL_ACTION") == 0) {
             /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
             c->special = kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";

@@ -217,6 +217,20 @@ int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_e
     return 0;
 }
 
+kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err)
+{
+    kifu__rules_init();
+    if (kifu__board_check_mode(b, NULL, NULL, 0, 1, err) < 0)
+        return NULL;
+    kifu_position *p = kifu__calloc(1, sizeof *p);
+    if (!p) {
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return NULL;
+    }
+    kifu__pos_from_board(&p->pos, b);
+    return p;
+}
+
 void kifu_position_board(const kifu_position *p, kifu_board *out)
 {
     kifu__pos_to_board(&p->pos, out);
@@ -464,4 +478,28 @@ void kifu__position_do(kifu_position *p, kmove m)
         kifu__pos_do(&p->pos, m);
         reset_history(p);
     }
+}
+
+int kifu__position_do_light(kifu_position *p, kmove m)
+{
+    if (p->len == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 64;
+        hist *h = kifu__realloc(p->hist, cap * sizeof *h);
+        if (!h)
+            return -1;
+        p->hist = h;
+        p->cap = cap;
+    }
+    m = kifu__fix_capture(&p->pos, m);
+    p->hist[p->len++].move = m;
+    kifu__pos_do(&p->pos, m);
+    return 0;
+}
+
+int kifu__position_undo_light(kifu_position *p)
+{
+    if (!p->len)
+        return -1;
+    kifu__pos_undo(&p->pos, p->hist[--p->len].move);
+    return 0;
 }

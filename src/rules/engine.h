@@ -17,6 +17,10 @@ void kifu__rules_init(void);
  * kifu__board_check_mode), since real records start from positions no game reaches. */
 int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_error *err);
 
+/* A new position at a record's start (checked as kifu__position_set_board_loose) for the
+ * light calls only: no repetition table is made. NULL with err set on failure. */
+kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err);
+
 /* Colored piece (CPIECE) on sq, 0 if empty. */
 int kifu__position_at(const kifu_position *p, int sq);
 /* Count of `kind` (PAWN..GOLD) in color c's hand. */
@@ -34,6 +38,14 @@ size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *
 const char *kifu__position_illegal_reason(const kifu_position *p, kmove m);
 /* Play m, which the caller knows is legal (history grows). */
 void kifu__position_do(kifu_position *p, kmove m);
+/* Play m, which the caller knows is legal, keeping only what undo needs: no repetition
+ * count, no check state (replaying a record needs neither, and they cost about as much as
+ * the move). Undo with kifu__position_undo_light; do not mix with kifu__position_do,
+ * kifu_position_undo or the repetition calls on the same position. 0, or -1 when the
+ * history cannot grow (nothing played). */
+int kifu__position_do_light(kifu_position *p, kmove m);
+/* Take back the last move of kifu__position_do_light. -1 when there is none. */
+int kifu__position_undo_light(kifu_position *p);
 
 /* Conversions between the packed move and the public move of a record. */
 void kifu__move_unpack(kmove m, int color, kifu_move *out);
