@@ -260,8 +260,16 @@ static int cp932_shape(const unsigned char *s, size_t len, size_t *pairs, size_t
     *pairs = *kana = 0;
     for (size_t i = 0; i < len; i++) {
         unsigned c = s[i];
-        if (c < 0x80)
+        if (c < 0x80) {
+            while (i + 9 <= len) { /* ASCII runs 8 bytes at a time */
+                uint64_t w;
+                memcpy(&w, s + i + 1, 8);
+                if (w & 0x8080808080808080ULL)
+                    break;
+                i += 8;
+            }
             continue;
+        }
         if (c >= 0xA1 && c <= 0xDF) {
             (*kana)++;
             continue;
@@ -302,6 +310,13 @@ static int declared(const char *data, size_t len)
 {
     size_t lim = len < 512 ? len : 512;
     for (size_t i = 0; i + 9 < lim; i++) {
+        /* Jump to the next '=' (rare in the first lines) before comparing. */
+        const char *eq = memchr(data + i + 8, '=', lim - i - 8);
+        if (!eq)
+            break;
+        i = (size_t)(eq - data) - 8;
+        if (i + 9 >= lim)
+            break;
         if (memcmp(data + i, "encoding=", 9) != 0)
             continue;
         const char *v = data + i + 9;
@@ -317,10 +332,9 @@ static int declared(const char *data, size_t len)
     return KIFU_ENC_AUTO;
 }
 
-int kifu__detect_encoding(const char *data, size_t len)
+/* The encoding of bytes that are not UTF-8. */
+static int detect_legacy(const char *data, size_t len)
 {
-    if (kifu__bom_len(data, len) || kifu__utf8_valid(data, len, NULL))
-        return KIFU_ENC_UTF8;
     /* Files lie: Kifu for Windows writes `encoding=UTF-8` over Shift-JIS bytes, so a UTF-8
      * declaration on bytes that are not UTF-8 is ignored. */
     int d = declared(data, len);
@@ -331,10 +345,17 @@ int kifu__detect_encoding(const char *data, size_t len)
     const unsigned char *u = (const unsigned char *)data;
     size_t pairs, kana;
     int cp = cp932_shape(u, len, &pairs, &kana);
-    int euc = eucjp_shape(u, len);
-    if (euc && (!cp || kana * 4 > pairs))
+    /* The EUC-JP pass only when its answer matters (not for plain CP932 text). */
+    if ((!cp || kana * 4 > pairs) && eucjp_shape(u, len))
         return KIFU_ENC_EUCJP;
     return KIFU_ENC_CP932;
+}
+
+int kifu__detect_encoding(const char *data, size_t len)
+{
+    if (kifu__bom_len(data, len) || kifu__utf8_valid(data, len, NULL))
+        return KIFU_ENC_UTF8;
+    return detect_legacy(data, len);
 }
 
 /* Line and column (in characters) of byte offset `off` of bytes in `enc`: UTF-8 counts
@@ -372,15 +393,22 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
     size_t bom = 0;
     while (kifu__bom_len(data + bom, len - bom))
         bom += 3;
-    if (enc == KIFU_ENC_AUTO)
-        enc = kifu__detect_encoding(data, len);
+    int valid = 0; /* known valid UTF-8 after the BOMs: detection checked it */
+    if (enc == KIFU_ENC_AUTO) {
+        if (bom)
+            enc = KIFU_ENC_UTF8;
+        else if (kifu__utf8_valid(data, len, NULL))
+            enc = KIFU_ENC_UTF8, valid = 1;
+        else
+            enc = detect_legacy(data, len);
+    }
     if (used)
         *used = enc;
     if (enc == KIFU_ENC_UTF8) {
         data += bom;
         len -= bom;
         size_t bad = 0;
-        if (!kifu__utf8_valid(data, len, &bad)) {
+        if (!valid && !kifu__utf8_valid(data, len, &bad)) {
             int line, col;
             locate(data, bad, KIFU_ENC_UTF8, &line, &col);
             char found[16];
