@@ -165,7 +165,9 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
     /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
      * the record says, told apart by the relative word. */
     kmove cands[32];
-    size_t n = kifu__position_moves_to(p, to, kind, cands), k = 0;
+    size_t n = kifu__position_moves_to(p, to, kind, cl->v), k = 0;
+    cl->n = n; /* every move of this kind to `to`: the relative word needs no second look */
+    memcpy(cands, cl->v, n * sizeof *cands);
     for (size_t i = 0; i < n; i++)
         if (!MOVE_IS_DROP(cands[i]) && MOVE_IS_PROMOTE(cands[i]) == (m->promote == 1))
             cands[k++] = cands[i];
