@@ -331,7 +331,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
         return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
                            "the initial position: %s", e.message);
     }
-    size_t cap = 64, top = 0, rcap = 64;
+    size_t cap = 512, top = 0, rcap = 64; /* frames: a whole game's line, mostly */
     frame *st = kifu__malloc(cap * sizeof *st);
     kifu_node **rs = kifu__malloc(rcap * sizeof *rs);
     int rc = 0;

@@ -483,7 +483,7 @@ void kifu__position_do(kifu_position *p, kmove m)
 int kifu__position_do_light(kifu_position *p, kmove m)
 {
     if (p->len == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
+        size_t cap = p->cap ? p->cap * 2 : 512; /* a whole game, mostly: no regrowing */
         hist *h = kifu__realloc(p->hist, cap * sizeof *h);
         if (!h)
             return -1;
