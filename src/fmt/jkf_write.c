@@ -291,6 +291,12 @@ static inline void c_uint(wcur *c, unsigned long v)
         *c->q++ = (char)('0' + v);
         return;
     }
+    if (v < 100) { /* minutes and seconds of the totals */
+        c->q[0] = (char)('0' + v / 10);
+        c->q[1] = (char)('0' + v % 10);
+        c->q += 2;
+        return;
+    }
     char buf[24], *e = buf + sizeof buf, *b = e;
     do {
         *--b = (char)('0' + v % 10);
@@ -300,9 +306,14 @@ static inline void c_uint(wcur *c, unsigned long v)
     c->q += e - b;
 }
 
+/* CSA piece names by kind (KIFU_FU ..), "" for 0 and unknown kinds: a table here saves a
+ * call per move. */
+static const char csa_piece[16][3] = {"", "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+                                      "OU", "TO", "NY", "NK", "NG", "UM", "RY", ""};
+
 static inline void c_piece(wcur *c, int k)
 {
-    const char *n = kifu_piece_csa(k);
+    const char *n = csa_piece[k & 15];
     c->q[0] = '"';
     c->q[1] = n[0];
     c->q[2] = n[1];
@@ -365,7 +376,7 @@ static void c_move(wcur *c, const kifu_move *m)
         C_KEY(c, "to");
         c_place(c, m->to_x, m->to_y);
     }
-    if (m->piece && kifu_piece_csa(m->piece)) {
+    if (m->piece < 16 && csa_piece[m->piece][0]) {
         C_KEY(c, "piece");
         c_piece(c, m->piece);
     }
@@ -377,7 +388,7 @@ static void c_move(wcur *c, const kifu_move *m)
         C_KEY(c, "promote");
         c_bool(c, m->promote);
     }
-    if (m->capture && kifu_piece_csa(m->capture)) {
+    if (m->capture < 16 && csa_piece[m->capture][0]) {
         C_KEY(c, "capture");
         c_piece(c, m->capture);
     }
@@ -445,7 +456,8 @@ static void entry_head(w *o, const kifu_node *n)
 {
     sep(o);
     open_(o, '{');
-    write_comments(o, n);
+    if (n->ncomments || n->nbookmarks)
+        write_comments(o, n);
     write_move_time(o, n);
     if (n->kind == KIFU_NODE_SPECIAL)
         KEY_STR(o, "special", n->special);
