@@ -323,6 +323,15 @@ static inline void c_piece(wcur *c, int k)
 
 static inline void c_place(wcur *c, int x, int y)
 {
+    if (!c->pretty && x >= 1 && x <= 9 && y >= 1 && y <= 9) {
+        /* One fixed-size fragment: {"x":7,"y":6} */
+        memcpy(c->q, "{\"x\":0,\"y\":0}", 13);
+        c->q[5] = (char)('0' + x);
+        c->q[11] = (char)('0' + y);
+        c->q += 13;
+        c->first = 0;
+        return;
+    }
     c_open(c, '{');
     C_KEY(c, "x");
     c_uint(c, (unsigned)x);
