@@ -235,7 +235,11 @@ int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
 
 static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
 {
-    if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
+    if (!parent->capchildren) {
+        /* The first child needs no allocation; a fork moves the array to the arena. */
+        parent->children = &parent->only_child;
+        parent->capchildren = 1;
+    } else if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
                    sizeof(kifu_node *)))
         return NULL;
     kifu_node *n = new_node(r, kind);

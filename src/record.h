@@ -16,6 +16,7 @@ struct kifu_node {
     kifu_node *parent;
     kifu_node **children; /* child 0 continues the line, 1.. are forks */
     uint32_t nchildren, capchildren;
+    kifu_node *only_child; /* children's first home: most nodes have one child */
     uint32_t id;
     int32_t ply;
     uint8_t kind; /* kifu_node_kind */
