@@ -278,9 +278,26 @@ static size_t clock(const char *s, const char *end, long v[3], int *nv)
     }
 }
 
+static inline int dig(char c) { return c >= '0' && c <= '9'; }
+
 /* `( 0:16/00:00:16)` in any spacing and digit width; s is at '('. */
 static size_t move_time(const char *s, const char *end, kifu_move_time *t)
 {
+    /* The layout nearly every file uses, `(mm:ss/hh:mm:ss)` with the minutes' tens a
+     * space or a digit, read at fixed offsets; anything else by the general path below. */
+    if (end - s >= 16 && s[3] == ':' && s[6] == '/' && s[9] == ':' && s[12] == ':' &&
+        s[15] == ')' && (s[1] == ' ' || dig(s[1])) && dig(s[2]) && dig(s[4]) && dig(s[5]) &&
+        dig(s[7]) && dig(s[8]) && dig(s[10]) && dig(s[11]) && dig(s[13]) && dig(s[14])) {
+        long m = (s[1] == ' ' ? 0 : s[1] - '0') * 10 + (s[2] - '0');
+        long sec = (s[4] - '0') * 10 + (s[5] - '0');
+        long th = (s[7] - '0') * 10 + (s[8] - '0'), tm = (s[10] - '0') * 10 + (s[11] - '0');
+        long ts = (s[13] - '0') * 10 + (s[14] - '0');
+        memset(t, 0, sizeof *t);
+        t->now = kifu_time_from_seconds(m * 60 + sec, 0);
+        t->total = kifu_time_from_seconds(th * 3600 + tm * 60 + ts, 1);
+        t->has_total = 1;
+        return 16;
+    }
     const char *p = s + 1;
     long a[3], b[3];
     int na, nb = 0;
