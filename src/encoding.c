@@ -196,10 +196,21 @@ static const cp_ent *cp_row_of(int li, unsigned lead)
     return cp_pair[li];
 }
 
+/* What the CP932 shape check (cp932_shape) finds, gathered while decoding. */
+typedef struct cp_stats {
+    size_t pairs, kana;
+    int shape; /* 0: the bytes cannot be CP932 by cp932_shape's rules */
+} cp_stats;
+
 /* CP932 to UTF-8 by the tables. 0 done; 1 when the tables do not cover the input (the
- * caller uses iconv); -3 out of memory. */
-static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen)
+ * caller uses iconv); -3 out of memory. st (optional) gets cp932_shape's findings. */
+static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, cp_stats *st)
 {
+    cp_stats dummy;
+    if (!st)
+        st = &dummy;
+    st->pairs = st->kana = 0;
+    st->shape = 1;
     pthread_once(&cp_once, cp_build);
     if (!cp_ready || !cp_ascii || len > ((size_t)-1 - 2) / 3)
         return 1;
@@ -234,9 +245,15 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen)
         if (li >= 0) {
             unsigned t = i + 1 < len ? s[i + 1] : 0;
             e = t >= 0x40 && t <= 0xFC ? &cp_row_of(li, c)[t - 0x40] : NULL;
+            st->pairs++;
+            st->shape &= t != 0x7F;
             i += 2;
         } else {
             e = &cp_single[c];
+            if (c >= 0xA1 && c <= 0xDF)
+                st->kana++;
+            else
+                st->shape = 0;
             i++;
         }
         if (!e || !e->n) {
@@ -386,6 +403,19 @@ static void locate(const char *data, size_t off, int enc, int *line, int *col)
     *col = c;
 }
 
+/* Decoded BOMs (U+FEFF) are dropped too. */
+static int drop_boms(char **out, size_t *outlen)
+{
+    size_t drop = 0;
+    while (kifu__bom_len(*out + drop, *outlen - drop))
+        drop += 3;
+    if (drop) {
+        memmove(*out, *out + drop, *outlen - drop + 1);
+        *outlen -= drop;
+    }
+    return 0;
+}
+
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen, int *used,
                  kifu_error *err)
 {
@@ -393,13 +423,30 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
     size_t bom = 0;
     while (kifu__bom_len(data + bom, len - bom))
         bom += 3;
-    int valid = 0; /* known valid UTF-8 after the BOMs: detection checked it */
+    int valid = 0, d; /* valid: known valid UTF-8 after the BOMs (detection checked it) */
     if (enc == KIFU_ENC_AUTO) {
         if (bom)
             enc = KIFU_ENC_UTF8;
         else if (kifu__utf8_valid(data, len, NULL))
             enc = KIFU_ENC_UTF8, valid = 1;
-        else
+        else if ((d = declared(data, len)) == KIFU_ENC_AUTO || d == KIFU_ENC_UTF8) {
+            /* Decode as CP932 and check its shape in the same pass: when the bytes have
+             * detect_legacy's CP932 shape and few half-width kana, it would say CP932 (the
+             * EUC-JP pass does not matter then), so the text is ready. */
+            cp_stats st;
+            int rc = cp932_fast(data, len, out, outlen, &st);
+            if (rc == -3)
+                return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+            if (rc == 0 && st.shape && st.kana * 4 <= st.pairs) {
+                if (used)
+                    *used = KIFU_ENC_CP932;
+                return drop_boms(out, outlen);
+            }
+            if (rc == 0)
+                kifu__free(*out);
+            *out = NULL;
+            enc = detect_legacy(data, len);
+        } else
             enc = detect_legacy(data, len);
     }
     if (used)
@@ -426,7 +473,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         return 0;
     }
     size_t bad = 0;
-    int rc = enc == KIFU_ENC_CP932 ? cp932_fast(data, len, out, outlen) : 1;
+    int rc = enc == KIFU_ENC_CP932 ? cp932_fast(data, len, out, outlen, NULL) : 1;
     if (rc == 1)
         rc = convert(iconv_name(enc), "UTF-8", data, len, out, outlen, &bad);
     if (rc == -3)
@@ -446,15 +493,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, iconv_name(enc), found,
                            "cannot decode %s as %s", found, iconv_name(enc));
     }
-    /* Decoded BOMs (U+FEFF) are dropped too. */
-    size_t drop = 0;
-    while (kifu__bom_len(*out + drop, *outlen - drop))
-        drop += 3;
-    if (drop) {
-        memmove(*out, *out + drop, *outlen - drop + 1);
-        *outlen -= drop;
-    }
-    return 0;
+    return drop_boms(out, outlen);
 }
 
 int kifu__encode(const char *text, size_t len, int enc, char **out, size_t *outlen,

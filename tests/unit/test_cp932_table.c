@@ -81,8 +81,45 @@ TEST(a_lead_byte_at_the_end_is_an_error)
     kifu_free(got);
 }
 
+/* Automatic decoding (which decodes CP932 while it checks the bytes' shape) picks what
+ * kifu__detect_encoding picks, and gives what a forced decode in that encoding gives. */
+static int auto_matches(const char *in, size_t n)
+{
+    int want = kifu__detect_encoding(in, n), used = -1;
+    char *a = NULL, *b = NULL;
+    size_t al = 0, bl = 0;
+    kifu_error e1, e2;
+    kifu_error_clear(&e1);
+    kifu_error_clear(&e2);
+    int ra = kifu__decode(in, n, KIFU_ENC_AUTO, &a, &al, &used, &e1);
+    int rb = kifu__decode(in, n, want, &b, &bl, NULL, &e2);
+    int ok = used == want && ra == rb &&
+             (ra != 0 || (al == bl && memcmp(a, b, al) == 0)) && e1.code == e2.code;
+    kifu_free(a);
+    kifu_free(b);
+    return ok;
+}
+
+TEST(automatic_decoding_agrees_with_detection)
+{
+    /* 先手：７六歩 in CP932 and EUC-JP; half-width kana; a 0x7F trail; a stray 0x80. */
+    static const char *const inputs[] = {
+        "\x90\xe6\x8e\xe8\x81\x46\x82\x56\x98\x5a\x95\xe0\n",
+        "\xc0\xe8\xbc\xea\xa1\xa7\xa3\xb7\xcf\xbb\xca\xe2\n",
+        "\xb1\xb2\xb3\xb4\xb5 \x82\xa0\n",
+        "\x82\xa0\xb1\x82\xa0\x82\xa0\x82\xa0\n",
+        "\x82\x7f\x82\xa0\n",
+        "\x80\x82\xa0\n",
+        "#KIF version=2.0 encoding=UTF-8\n\x90\xe6\x8e\xe8\n",
+        "'encoding=EUC-JP\n\xc0\xe8\xbc\xea\n",
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++)
+        CHECK(auto_matches(inputs[i], strlen(inputs[i])));
+}
+
 int main(void)
 {
+    RUN(automatic_decoding_agrees_with_detection);
     RUN(every_byte_decodes_as_iconv_does);
     RUN(every_pair_decodes_as_iconv_does);
     RUN(a_lead_byte_at_the_end_is_an_error);
