@@ -87,7 +87,7 @@ static int each_file(const char *sub, void (*fn)(const char *, const char *))
             snprintf(names[n++], sizeof names[0], "%s", e->d_name);
     closedir(d);
     for (int i = 0; i < n; i++) {
-        char path[1400];
+        char path[sizeof dir + sizeof names[0] + 2];
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
         fn(path, names[i]);
     }
