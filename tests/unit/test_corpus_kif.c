@@ -88,7 +88,7 @@ static int each_file(const char *sub, void (*fn)(const char *, const char *))
     closedir(d);
     for (int i = 0; i < n; i++) {
         char path[sizeof dir + sizeof names[0] + 2];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        snprintf(path, sizeof path, "%s/%.255s", dir, names[i]);
         fn(path, names[i]);
     }
     return n;
