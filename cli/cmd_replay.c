@@ -8,6 +8,7 @@
 #include "diagram.h"
 #include "kifu_private.h"
 #include "player.h"
+#include "record_cursor.h"
 #include "term.h"
 
 static void usage(FILE *f)
@@ -291,53 +292,21 @@ int cmd_replay(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    const char *file = NULL, *path = NULL;
-    int ply = -1, flip = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], &ply)) {
-                fprintf(stderr, "kifu: replay: --ply needs a number >= 0\n");
-                return EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
-            path = argv[++i];
-        } else if (strcmp(a, "--flip") == 0) {
-            flip = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kifu: replay: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "kifu: replay: one file only\n");
-            return EXIT_USAGE;
-        }
-    }
-    if (!file) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
-    if (strcmp(file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
+    cli_cursor_args a;
+    int rc = cli_cursor_args_parse("replay", argc, argv, 0, usage, &a);
+    if (rc != EXIT_OK)
+        return rc;
+    if (strcmp(a.file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
         fprintf(stderr, "kifu: replay: the keys come from standard input, so the record "
                         "cannot (give a file)\n");
         return EXIT_USAGE;
     }
     kifu_record *rec;
-    int rc = EXIT_OK;
-    kifu_player *pl = cli_open_player(file, &rec, &rc);
+    kifu_player *pl = cli_open_player(a.file, &rec, &rc);
     if (!pl)
         return rc;
-    view v = {.pl = pl, .name = file, .flip = flip};
-    if (path) {
-        kifu_error err = {0};
-        if (kifu_player_go_path(pl, path, &err))
-            snprintf(v.status, sizeof v.status, "--path %.40s: %.150s", path,
-                     err.message);
-    } else if (ply >= 0) {
-        kifu_player_go(pl, ply);
-    }
+    view v = {.pl = pl, .name = a.file, .flip = a.flip};
+    cli_cursor_place(pl, &a, v.status, sizeof v.status);
     int raw = term_open(isatty(STDOUT_FILENO));
     if (raw < 0) {
         fprintf(stderr, "kifu: replay: cannot set up the terminal\n");
