@@ -7,15 +7,6 @@
 set -u
 source "$(dirname "$0")/tmux_lib.bash"
 screen() { T capture-pane -p -t t 2>/dev/null; }
-# wait_gone TEXT: poll until TEXT is no longer on the screen.
-wait_gone() {
-  local i=0
-  while [ $i -lt 200 ]; do
-    case "$(screen)" in *"$1"*) ;; *) return 0;; esac
-    sleep 0.1; i=$((i + 1))
-  done
-  fail "'$1' stayed on the screen"; return 1
-}
 keys() { T send-keys -t t "$@"; }
 # start CMD: run CMD in a fresh 100x40 session; after it ends the pane shows its exit
 # code and whether the terminal is back in canonical mode with echo.
