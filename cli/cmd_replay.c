@@ -1,6 +1,5 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -44,6 +43,28 @@ static void put_at(kifu__strbuf *sb, const view *v, int row, int col)
 {
     if (v->positioned)
         kifu__sb_printf(sb, "\033[%d;%dH\033[K", row, col);
+}
+
+/* The lines of text one under the other from (row, col), or as plain lines when not
+ * positioned. `clear` erases the rest of each row first (not for text drawn beside
+ * something already on the row). Returns the row after the last line. */
+static int put_lines(kifu__strbuf *sb, const view *v, const char *text, int row, int col,
+                     int clear)
+{
+    while (text && *text) {
+        const char *e = strchr(text, '\n');
+        size_t len = e ? (size_t)(e - text) : strlen(text);
+        if (clear)
+            put_at(sb, v, row, col);
+        else if (v->positioned)
+            kifu__sb_printf(sb, "\033[%d;%dH", row, col);
+        row++;
+        kifu__sb_putn(sb, text, len);
+        if (!v->positioned)
+            kifu__sb_putc(sb, '\n');
+        text += len + (e ? 1 : 0);
+    }
+    return row;
 }
 
 /* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
@@ -141,19 +162,7 @@ static void draw(view *v)
     kifu__strbuf board;
     kifu__sb_init(&board);
     kifu__diagram_term(&d, v->colour, &board);
-    int row = 2;
-    if (board.data) {
-        char *s = board.data;
-        while (*s) {
-            char *e = strchr(s, '\n');
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            put_at(&sb, v, row++, 1);
-            kifu__sb_putn(&sb, s, len);
-            if (!v->positioned)
-                kifu__sb_putc(&sb, '\n');
-            s += len + (e ? 1 : 0);
-        }
-    }
+    int row = put_lines(&sb, v, board.data, 2, 1, 1);
     kifu__sb_free(&board);
 
     /* the moves around the cursor, right of the board (or below it) */
@@ -162,20 +171,8 @@ static void draw(view *v)
     /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
     kifu__diagram_moves(pl, 5, 5, "", &list);
     int lrow = 3;
-    if (list.data && (cols >= 70 || !v->positioned)) {
-        char *s = list.data;
-        while (*s) {
-            char *e = strchr(s, '\n');
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            if (v->positioned) {
-                kifu__sb_printf(&sb, "\033[%d;%dH", lrow++, 40);
-            }
-            kifu__sb_putn(&sb, s, len);
-            if (!v->positioned)
-                kifu__sb_putc(&sb, '\n');
-            s += len + (e ? 1 : 0);
-        }
-    }
+    if (cols >= 70 || !v->positioned)
+        lrow = put_lines(&sb, v, list.data, lrow, 40, 0);
     kifu__sb_free(&list);
     if (lrow > row)
         row = lrow;
@@ -258,7 +255,7 @@ static void draw(view *v)
     kifu_free(text);
 }
 
-/* Ask for a line on the status row. 0 with the text, -1 cancelled or at end of input. */
+/* Ask for a line on the status row. 0 with the text, -1 cancelled, -2 end of input. */
 static int ask(view *v, const char *prompt, char *buf, size_t cap)
 {
     int rows, cols;
@@ -268,8 +265,7 @@ static int ask(view *v, const char *prompt, char *buf, size_t cap)
         snprintf(p, sizeof p, "\033[%d;1H\033[K%s", rows, prompt);
     else
         snprintf(p, sizeof p, "%s", prompt);
-    int rc = term_read_line(p, buf, cap);
-    return rc == 0 ? 0 : rc;
+    return term_read_line(p, buf, cap);
 }
 
 static void go_to(view *v, const char *what)
