@@ -246,17 +246,14 @@ TEST(uchifuzume)
     /* Without the knight the king escapes to 2a: the pawn drop check is legal. */
     p = t_position("8k/9/7G1/9/9/9/9/9/4K4 b P 1");
     CHECK(has(p, "P*1b"));
-    kifu_move m;
-    kifu_position_parse_usi(p, "P*1b", &m, NULL);
-    CHECK_INT(kifu_position_play(p, &m, NULL), 0);
+    CHECK_INT(t_play_usi(p, "P*1b"), 0);
     CHECK(kifu_position_in_check(p));
     CHECK(!kifu_position_is_mate(p));
     kifu_position_free(p);
     /* A mate by dropping another piece is fine. */
     p = t_position("8k/9/7G1/9/9/9/9/9/4K4 b G 1");
     CHECK(has(p, "G*1b"));
-    kifu_position_parse_usi(p, "G*1b", &m, NULL);
-    CHECK_INT(kifu_position_play(p, &m, NULL), 0);
+    CHECK_INT(t_play_usi(p, "G*1b"), 0);
     CHECK(kifu_position_is_mate(p));
     kifu_position_free(p);
     /* Mate by a pawn moved on the board (突き歩詰め) is legal. */

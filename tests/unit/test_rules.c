@@ -7,14 +7,6 @@
 #include "kifu_private.h"
 #include "testutil.h"
 
-static int play(kifu_position *p, const char *usi)
-{
-    kifu_move m;
-    if (kifu_position_parse_usi(p, usi, &m, NULL) < 0)
-        return -1;
-    return kifu_position_play(p, &m, NULL);
-}
-
 TEST(check_mate_and_no_move)
 {
     kifu_position *p = kifu_position_new();
@@ -53,7 +45,7 @@ TEST(repetition_draw)
     CHECK_INT(kifu_position_repetition_count(p), 1);
     for (int r = 0; r < 3; r++) {
         for (int i = 0; i < 4; i++) {
-            CHECK_INT(play(p, cycle[i]), 0);
+            CHECK_INT(t_play_usi(p, cycle[i]), 0);
             if (r < 2 || i < 3)
                 CHECK_INT(kifu_position_repetition(p), KIFU_REP_NONE);
         }
@@ -80,10 +72,10 @@ static void perpetual(const char *sfen, const char *first, const char *const *cy
                       int verdict)
 {
     kifu_position *p = t_position(sfen);
-    CHECK_INT(play(p, first), 0);
+    CHECK_INT(t_play_usi(p, first), 0);
     for (int r = 0; r < 3; r++)
         for (int i = 0; i < 4; i++)
-            CHECK_INT(play(p, cycle[i]), 0);
+            CHECK_INT(t_play_usi(p, cycle[i]), 0);
     CHECK_INT(kifu_position_repetition_count(p), 4);
     CHECK_INT(kifu_position_repetition(p), verdict);
     kifu_position_free(p);
@@ -103,7 +95,7 @@ TEST(perpetual_check)
     static const char *const mixed[] = {"3e1e", "1a2a", "1e3e", "2a1a"};
     for (int r = 0; r < 3; r++)
         for (size_t i = 0; i < 4; i++)
-            CHECK_INT(play(p, mixed[i]), 0);
+            CHECK_INT(t_play_usi(p, mixed[i]), 0);
     CHECK_INT(kifu_position_repetition_count(p), 4);
     CHECK_INT(kifu_position_repetition(p), KIFU_REP_DRAW);
     kifu_position_free(p);
@@ -162,7 +154,7 @@ TEST(out_of_memory)
         if (p) {
             kifu_position_set_sfen(p, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b", NULL);
             for (int i = 0; i < 80; i++) {
-                play(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
+                t_play_usi(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
                 kifu_position_repetition(p);
             }
             kifu_position *q = kifu_position_clone(p);
@@ -182,7 +174,7 @@ TEST(long_history)
     kifu_position *p = kifu_position_new();
     static const char *const cycle[] = {"5i4h", "5a4b", "4h5i", "4b5a"};
     for (int i = 0; i < 40000; i++) {
-        CHECK_INT(play(p, cycle[i % 4]), 0);
+        CHECK_INT(t_play_usi(p, cycle[i % 4]), 0);
         if (i % 4 == 3)
             CHECK_INT(kifu_position_repetition_count(p), i / 4 + 2);
     }

@@ -115,3 +115,11 @@ kifu_position *t_position(const char *sfen)
         printf("  bad test position %s: %s\n", sfen, err.message);
     return p;
 }
+
+int t_play_usi(kifu_position *p, const char *usi)
+{
+    kifu_move m;
+    if (kifu_position_parse_usi(p, usi, &m, NULL) < 0)
+        return -1;
+    return kifu_position_play(p, &m, NULL);
+}

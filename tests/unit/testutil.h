@@ -26,5 +26,7 @@ char *t_dump(const kifu_record *r);
 
 /* A new position from SFEN; a bad SFEN is printed (the position is then the start). */
 kifu_position *t_position(const char *sfen);
+/* Play a USI move on p. 0, or -1 when it does not parse or is illegal. */
+int t_play_usi(kifu_position *p, const char *usi);
 
 #endif
