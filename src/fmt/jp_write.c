@@ -54,7 +54,8 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
     }
 }
 
-void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out)
+void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
+                            kifu__strbuf *out)
 {
     const char *sp = kifu_node_special(special);
     int n = kifu_node_ply(special) - 1;
@@ -121,7 +122,8 @@ typedef struct frame {
 } frame;
 
 int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
-                  void (*line)(const kifu_record *, const kifu_node **, size_t, kifu__strbuf *))
+                  void (*line)(const kifu_record *, const kifu_node **, size_t,
+                               kifu__strbuf *))
 {
     /* Depth-first without recursion: a frame per open line, so deeply nested forks
      * cannot exhaust the C stack. */

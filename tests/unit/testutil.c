@@ -70,8 +70,8 @@ static void dump_line(const kifu_node *n, int depth, text *t)
             put(t, "%s", kifu_node_special(n));
         const kifu_move_time *tm = kifu_node_time(n);
         if (tm)
-            put(t, " t%ld/%ld/%d", kifu_time_seconds(&tm->now), kifu_time_seconds(&tm->total),
-                tm->has_total);
+            put(t, " t%ld/%ld/%d", kifu_time_seconds(&tm->now),
+                kifu_time_seconds(&tm->total), tm->has_total);
         for (size_t i = 0; i < kifu_node_comment_count(n); i++)
             put(t, " *%s", kifu_node_comment(n, i));
         for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
