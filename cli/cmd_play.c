@@ -13,6 +13,7 @@
 #include "kifu_private.h"
 #include "notation.h"
 #include "player.h"
+#include "record_cursor.h"
 #include "term.h"
 
 static void usage(FILE *f)

@@ -1,6 +1,5 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -8,6 +7,7 @@
 #include "diagram.h"
 #include "kifu_private.h"
 #include "player.h"
+#include "record_cursor.h"
 #include "term.h"
 
 static void usage(FILE *f)
@@ -43,6 +43,28 @@ static void put_at(kifu__strbuf *sb, const view *v, int row, int col)
 {
     if (v->positioned)
         kifu__sb_printf(sb, "\033[%d;%dH\033[K", row, col);
+}
+
+/* The lines of text one under the other from (row, col), or as plain lines when not
+ * positioned. `clear` erases the rest of each row first (not for text drawn beside
+ * something already on the row). Returns the row after the last line. */
+static int put_lines(kifu__strbuf *sb, const view *v, const char *text, int row, int col,
+                     int clear)
+{
+    while (text && *text) {
+        const char *e = strchr(text, '\n');
+        size_t len = e ? (size_t)(e - text) : strlen(text);
+        if (clear)
+            put_at(sb, v, row, col);
+        else if (v->positioned)
+            kifu__sb_printf(sb, "\033[%d;%dH", row, col);
+        row++;
+        kifu__sb_putn(sb, text, len);
+        if (!v->positioned)
+            kifu__sb_putc(sb, '\n');
+        text += len + (e ? 1 : 0);
+    }
+    return row;
 }
 
 /* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
@@ -140,19 +162,7 @@ static void draw(view *v)
     kifu__strbuf board;
     kifu__sb_init(&board);
     kifu__diagram_term(&d, v->colour, &board);
-    int row = 2;
-    if (board.data) {
-        char *s = board.data;
-        while (*s) {
-            char *e = strchr(s, '\n');
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            put_at(&sb, v, row++, 1);
-            kifu__sb_putn(&sb, s, len);
-            if (!v->positioned)
-                kifu__sb_putc(&sb, '\n');
-            s += len + (e ? 1 : 0);
-        }
-    }
+    int row = put_lines(&sb, v, board.data, 2, 1, 1);
     kifu__sb_free(&board);
 
     /* the moves around the cursor, right of the board (or below it) */
@@ -161,20 +171,8 @@ static void draw(view *v)
     /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
     kifu__diagram_moves(pl, 5, 5, "", &list);
     int lrow = 3;
-    if (list.data && (cols >= 70 || !v->positioned)) {
-        char *s = list.data;
-        while (*s) {
-            char *e = strchr(s, '\n');
-            size_t len = e ? (size_t)(e - s) : strlen(s);
-            if (v->positioned) {
-                kifu__sb_printf(&sb, "\033[%d;%dH", lrow++, 40);
-            }
-            kifu__sb_putn(&sb, s, len);
-            if (!v->positioned)
-                kifu__sb_putc(&sb, '\n');
-            s += len + (e ? 1 : 0);
-        }
-    }
+    if (cols >= 70 || !v->positioned)
+        lrow = put_lines(&sb, v, list.data, lrow, 40, 0);
     kifu__sb_free(&list);
     if (lrow > row)
         row = lrow;
@@ -257,7 +255,7 @@ static void draw(view *v)
     kifu_free(text);
 }
 
-/* Ask for a line on the status row. 0 with the text, -1 cancelled or at end of input. */
+/* Ask for a line on the status row. 0 with the text, -1 cancelled, -2 end of input. */
 static int ask(view *v, const char *prompt, char *buf, size_t cap)
 {
     int rows, cols;
@@ -267,8 +265,7 @@ static int ask(view *v, const char *prompt, char *buf, size_t cap)
         snprintf(p, sizeof p, "\033[%d;1H\033[K%s", rows, prompt);
     else
         snprintf(p, sizeof p, "%s", prompt);
-    int rc = term_read_line(p, buf, cap);
-    return rc == 0 ? 0 : rc;
+    return term_read_line(p, buf, cap);
 }
 
 static void go_to(view *v, const char *what)
@@ -291,53 +288,21 @@ int cmd_replay(int argc, char **argv)
         usage(stdout);
         return EXIT_OK;
     }
-    const char *file = NULL, *path = NULL;
-    int ply = -1, flip = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], &ply)) {
-                fprintf(stderr, "kifu: replay: --ply needs a number >= 0\n");
-                return EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
-            path = argv[++i];
-        } else if (strcmp(a, "--flip") == 0) {
-            flip = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kifu: replay: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "kifu: replay: one file only\n");
-            return EXIT_USAGE;
-        }
-    }
-    if (!file) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
-    if (strcmp(file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
+    cli_cursor_args a;
+    int rc = cli_cursor_args_parse("replay", argc, argv, 0, usage, &a);
+    if (rc != EXIT_OK)
+        return rc;
+    if (strcmp(a.file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
         fprintf(stderr, "kifu: replay: the keys come from standard input, so the record "
                         "cannot (give a file)\n");
         return EXIT_USAGE;
     }
     kifu_record *rec;
-    int rc = EXIT_OK;
-    kifu_player *pl = cli_open_player(file, &rec, &rc);
+    kifu_player *pl = cli_open_player(a.file, &rec, &rc);
     if (!pl)
         return rc;
-    view v = {.pl = pl, .name = file, .flip = flip};
-    if (path) {
-        kifu_error err = {0};
-        if (kifu_player_go_path(pl, path, &err))
-            snprintf(v.status, sizeof v.status, "--path %.40s: %.150s", path,
-                     err.message);
-    } else if (ply >= 0) {
-        kifu_player_go(pl, ply);
-    }
+    view v = {.pl = pl, .name = a.file, .flip = a.flip};
+    cli_cursor_place(pl, &a, v.status, sizeof v.status);
     int raw = term_open(isatty(STDOUT_FILENO));
     if (raw < 0) {
         fprintf(stderr, "kifu: replay: cannot set up the terminal\n");

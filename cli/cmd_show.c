@@ -1,6 +1,5 @@
 /* cmd_show.c: `kifu show`: the board of a record at a ply, with hands, the last move and
  * the moves around it. */
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -8,7 +7,7 @@
 #include "diagram.h"
 #include "kifu_private.h"
 #include "player.h"
-#include "term.h"
+#include "record_cursor.h"
 
 static void usage(FILE *f)
 {
@@ -33,126 +32,36 @@ static void usage(FILE *f)
         "unset.\n");
 }
 
-int cli_colour_ok(void)
-{
-    const char *nc = getenv("NO_COLOR");
-    return isatty(STDOUT_FILENO) && !(nc && *nc);
-}
-
-char *cli_safe_text(const char *s, char *buf, size_t cap)
-{
-    size_t n = 0;
-    if (!cap)
-        return buf;
-    for (; s && *s && n + 1 < cap; s++) {
-        unsigned char c = (unsigned char)*s;
-        buf[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    /* do not end inside a UTF-8 character */
-    while (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0x80)
-        n--;
-    if (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0)
-        n--;
-    buf[n] = 0;
-    return buf;
-}
-
-int cli_parse_int(const char *s, int *out)
-{
-    char *end;
-    long v = strtol(s, &end, 10);
-    if (!*s || *end || v < 0 || v > 100000000)
-        return -1;
-    *out = (int)v;
-    return 0;
-}
-
-kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
-{
-    kifu_error err = {0};
-    kifu_read_options ro = {0};
-    *rec = kifu_read_file(path, &ro, &err);
-    if (!*rec) {
-        cli_print_error(&err);
-        *code = cli_exit_code(err.code);
-        return NULL;
-    }
-    kifu_player *pl = kifu_player_new(*rec, &err);
-    if (!pl) {
-        kifu__error_source(&err, path);
-        cli_print_error(&err);
-        *code = cli_exit_code(err.code);
-        kifu_record_free(*rec);
-        *rec = NULL;
-    }
-    return pl;
-}
-
 int cmd_show(int argc, char **argv)
 {
     if (cli_wants_help(argc, argv)) {
         usage(stdout);
         return EXIT_OK;
     }
-    const char *file = NULL, *path = NULL, *format = NULL;
-    int ply = -1, flip = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
-            if (cli_parse_int(argv[++i], &ply)) {
-                fprintf(stderr, "kifu: show: --ply needs a number >= 0, not '%s'\n",
-                        argv[i]);
-                return EXIT_USAGE;
-            }
-        } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
-            path = argv[++i];
-        } else if (strcmp(a, "--format") == 0 && i + 1 < argc) {
-            format = argv[++i];
-        } else if (strcmp(a, "--flip") == 0) {
-            flip = 1;
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "kifu: show: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else if (!file) {
-            file = a;
-        } else {
-            fprintf(stderr, "kifu: show: one file only ('%s' is extra)\n", a);
-            return EXIT_USAGE;
-        }
-    }
-    if (!file) {
-        usage(stderr);
-        return EXIT_USAGE;
-    }
+    cli_cursor_args a;
+    int rc = cli_cursor_args_parse("show", argc, argv, 1, usage, &a);
+    if (rc != EXIT_OK)
+        return rc;
+    const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
     if (strcmp(format, "text") && strcmp(format, "bod") && strcmp(format, "sfen")) {
         fprintf(stderr, "kifu: show: --format is text, bod or sfen, not '%s'\n", format);
         return EXIT_USAGE;
     }
-    if (path && ply >= 0) {
+    if (a.path && a.ply >= 0) {
         fprintf(stderr, "kifu: show: give --ply or --path, not both\n");
         return EXIT_USAGE;
     }
     kifu_record *rec;
-    int rc = EXIT_OK;
-    kifu_player *pl = cli_open_player(file, &rec, &rc);
+    kifu_player *pl = cli_open_player(a.file, &rec, &rc);
     if (!pl)
         return rc;
-    if (path) {
-        kifu_error err = {0};
-        if (kifu_player_go_path(pl, path, &err)) {
-            fprintf(stderr, "kifu: show: --path %s: %s\n", path, err.message);
-            rc = EXIT_USAGE;
-        }
-    } else if (ply >= 0) {
-        if (kifu_player_go(pl, ply) != ply) {
-            fprintf(stderr, "kifu: show: --ply %d: the record has %d plies\n", ply,
-                    kifu__player_line_end(pl));
-            rc = EXIT_USAGE;
-        }
-    } else {
+    char msg[640];
+    if (cli_cursor_place(pl, &a, msg, sizeof msg)) {
+        fprintf(stderr, "kifu: show: %s\n", msg);
+        rc = EXIT_USAGE;
+    } else if (!a.path && a.ply < 0) {
         kifu_player_go(pl, kifu__player_line_end(pl));
     }
     if (rc == EXIT_OK) {
@@ -166,7 +75,7 @@ int cmd_show(int argc, char **argv)
             kifu_free(s);
         } else {
             kifu__diagram d;
-            kifu__diagram_from_player(pl, flip, &d);
+            kifu__diagram_from_player(pl, a.flip, &d);
             if (strcmp(format, "bod") == 0) {
                 kifu__diagram_bod(&d, &sb);
             } else {

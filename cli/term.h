@@ -38,18 +38,4 @@ void term_size(int *rows, int *cols);
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
 
-/* Shared by show, replay and play (defined in cmd_show.c). */
-typedef struct kifu_player kifu_player;
-typedef struct kifu_record kifu_record;
-/* Colour and escapes only when stdout is a terminal and NO_COLOR is unset or empty. */
-int cli_colour_ok(void);
-/* Text from a record (a comment, a bookmark) made safe for the terminal: control
- * characters (escape sequences a file could carry) become '?'. Into buf; returns buf. */
-char *cli_safe_text(const char *s, char *buf, size_t cap);
-/* A decimal 0..100000000. 0, or -1. */
-int cli_parse_int(const char *s, int *out);
-/* Read a record (any format, "-" = stdin) and make a player on it; errors are printed.
- * NULL on failure (then *rec is NULL too and *code the exit code). */
-kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code);
-
 #endif

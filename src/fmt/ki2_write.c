@@ -1,7 +1,6 @@
 /* ki2_write.c: the KI2 writer: moves without source squares, six per line as Kifu for
  * Windows writes them, named with the relative word the normalizer chose (JSA rules). */
 #include <stdio.h>
-#include <string.h>
 
 #include "fmt/fmt.h"
 #include "fmt/words.h"
@@ -13,7 +12,6 @@ enum { PER_LINE = 6, COLUMN = 12 };
 static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
     const kifu_move *m = kifu_node_move_const(n);
-    const kifu_move *prev = kifu_node_move_const(kifu_node_parent(n));
     char rest[64];
     size_t k = (size_t)snprintf(rest, sizeof rest, "%s", kifu__jp_piece_name(m->piece));
     const char *rel = m->relative;
@@ -27,22 +25,12 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
         snprintf(rest + k, sizeof rest - k, "成");
     else if (m->promote == 0)
         snprintf(rest + k, sizeof rest - k, "不成");
-    int same = m->same == 1 || (m->same == -1 && prev && prev->to_x == m->to_x &&
-                                prev->to_y == m->to_y);
     const char *mark = m->color == KIFU_WHITE ? "△" : "▲";
-    if (same) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
+    if (kifu__jp_same_square(n)) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
         snprintf(buf, cap, "%s同%s%s", mark, kifu__jp_width(rest) == 2 ? "　" : "", rest);
     else
         snprintf(buf, cap, "%s%s%s%s", mark, kifu__jp_fw_digit(m->to_x),
                  kifu__jp_kanji_digit(m->to_y), rest);
-}
-
-static void put_notes(const kifu_node *n, kifu__strbuf *out)
-{
-    for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-        kifu__sb_printf(out, "*%s\n", kifu_node_comment(n, i));
-    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
-        kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
 }
 
 /* The moves of one line, six to a text line; a comment ends the text line. */
@@ -52,7 +40,7 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu
     for (size_t i = 0; i < cnt; i++) {
         const kifu_node *n = v[i];
         if (kifu_node_kind_of(n) == KIFU_NODE_ROOT) {
-            put_notes(n, out);
+            kifu__jp_write_notes(n, out);
             continue;
         }
         if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL) {
@@ -60,7 +48,7 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu
                 kifu__sb_putc(out, '\n');
             on_line = 0;
             kifu__jp_write_summary(r, n, out);
-            put_notes(n, out);
+            kifu__jp_write_notes(n, out);
             continue;
         }
         char text[128];
@@ -72,7 +60,7 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu
         if (on_line == PER_LINE || notes || ends) {
             kifu__sb_putc(out, '\n');
             on_line = 0;
-            put_notes(n, out);
+            kifu__jp_write_notes(n, out);
         } else {
             int pad = COLUMN - kifu__jp_width(text);
             kifu__sb_printf(out, "%*s", pad < 1 ? 1 : pad, "");

@@ -15,15 +15,22 @@ typedef struct line {
     int indent;    /* characters skipped before s */
 } line;
 
-/* Next non-blank, non-comment ('#') line at or after *pos. 0, or -1 at the end. */
-static int next_line(const char *text, size_t len, size_t *pos, int *lineno, line *out)
+/* The input and how far it has been read. */
+typedef struct input {
+    const char *text;
+    size_t len, pos;
+    int lineno;
+} input;
+
+/* Next non-blank, non-comment ('#') line. 0, or -1 at the end. */
+static int next_line(input *in, line *out)
 {
-    while (*pos < len) {
-        const char *s = text + *pos;
-        const char *eol = memchr(s, '\n', len - *pos);
-        size_t n = eol ? (size_t)(eol - s) : len - *pos;
-        *pos += n + (eol ? 1 : 0);
-        (*lineno)++;
+    while (in->pos < in->len) {
+        const char *s = in->text + in->pos;
+        const char *eol = memchr(s, '\n', in->len - in->pos);
+        size_t n = eol ? (size_t)(eol - s) : in->len - in->pos;
+        in->pos += n + (eol ? 1 : 0);
+        in->lineno++;
         size_t a = 0;
         while (a < n && (s[a] == ' ' || s[a] == '\t'))
             a++;
@@ -33,45 +40,20 @@ static int next_line(const char *text, size_t len, size_t *pos, int *lineno, lin
             continue;
         out->s = s + a;
         out->n = n - a;
-        out->number = *lineno;
+        out->number = in->lineno;
         out->indent = (int)a;
         return 0;
     }
     return -1;
 }
 
-/* Copy a line to a NUL-terminated buffer; NULL when it is too long or memory is out. */
-static char *line_copy(const line *l, kifu_error *err)
+/* The first line, or an error naming what was expected there. 0, or -1. */
+static int first_line(input *in, line *l, const char *expected, kifu_error *err)
 {
-    char *s = kifu__malloc(l->n + 1);
-    if (!s) {
-        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        return NULL;
-    }
-    memcpy(s, l->s, l->n);
-    s[l->n] = 0;
-    return s;
-}
-
-/* An error from the engine, placed at the line (the engine's column is relative to s). */
-static int place(kifu_error *err, const line *l)
-{
-    if (err && err->code) {
-        err->line = l->number;
-        err->column = err->column ? err->column + l->indent : l->indent + 1;
-    }
-    return -1;
-}
-
-/* The record's start from the position: a preset when it is one, else explicit data. */
-static int set_start(kifu_record *r, const kifu_position *p)
-{
-    kifu_board b;
-    kifu_position_board(p, &b);
-    int preset = kifu_preset_match(&b);
-    if (preset != KIFU_PRESET_OTHER && preset >= 0)
-        return kifu_record_set_preset(r, preset);
-    return kifu_record_set_initial(r, &b);
+    if (next_line(in, l) == 0)
+        return 0;
+    return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, expected, "nothing",
+                       "the input holds no position");
 }
 
 static int nomem(kifu_error *err)
@@ -79,18 +61,74 @@ static int nomem(kifu_error *err)
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
+/* Copy a line to a NUL-terminated buffer; NULL when memory is out. */
+static char *line_copy(const line *l, kifu_error *err)
+{
+    char *s = kifu__malloc(l->n + 1);
+    if (!s) {
+        nomem(err);
+        return NULL;
+    }
+    memcpy(s, l->s, l->n);
+    s[l->n] = 0;
+    return s;
+}
+
+/* Set p from the SFEN text s of line l; an error is placed at the line (the engine's
+ * column is relative to s). 0, or -1. */
+static int set_sfen(kifu_position *p, const char *s, const line *l, kifu_error *err)
+{
+    if (!kifu_position_set_sfen(p, s, err))
+        return 0;
+    if (err && err->code) {
+        err->line = l->number;
+        err->column = err->column ? err->column + l->indent : l->indent + 1;
+    }
+    return -1;
+}
+
+/* Set p from the whole of line l. 0, or -1. */
+static int set_line(kifu_position *p, const line *l, kifu_error *err)
+{
+    char *s = line_copy(l, err);
+    if (!s)
+        return -1;
+    int rc = set_sfen(p, s, l, err);
+    kifu__free(s);
+    return rc;
+}
+
+/* The record's start from the position: a preset when it is one, else explicit data. */
+static int set_start(kifu_record *r, const kifu_position *p, kifu_error *err)
+{
+    kifu_board b;
+    kifu_position_board(p, &b);
+    int preset = kifu_preset_match(&b);
+    int rc = preset != KIFU_PRESET_OTHER && preset >= 0
+                 ? kifu_record_set_preset(r, preset)
+                 : kifu_record_set_initial(r, &b);
+    return rc ? nomem(err) : 0;
+}
+
+/* Hand the finished record to out, or free it when reading failed (rc != 0). */
+static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
+{
+    if (rc) {
+        kifu_record_free(r);
+        return -1;
+    }
+    return kifu__records_push(out, r) ? nomem(err) : 0;
+}
+
 int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
                     kifu__records *out, kifu_error *err)
 {
     (void)opt;
-    size_t pos = 0;
-    int lineno = 0;
-    line l;
-    if (next_line(text, len, &pos, &lineno, &l))
-        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN or USI position",
-                           "nothing", "the input holds no position");
-    line extra;
-    if (next_line(text, len, &pos, &lineno, &extra) == 0)
+    input in = {text, len, 0, 0};
+    line l, extra;
+    if (first_line(&in, &l, "a SFEN or USI position", err))
+        return -1;
+    if (next_line(&in, &extra) == 0)
         return kifu__error(
             err, KIFU_ERR_SFEN, extra.number, extra.indent + 1, (size_t)(extra.s - text),
             "the end of the input", "a second line",
@@ -111,14 +149,8 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
         nomem(err);
         goto done;
     }
-    if (kifu_position_set_sfen(p, s, err)) {
-        place(err, &l);
+    if (set_sfen(p, s, &l, err) || set_start(r, p, err))
         goto done;
-    }
-    if (set_start(r, p)) {
-        nomem(err);
-        goto done;
-    }
     kifu_node *n = kifu_record_root(r);
     if (moves) {
         char *t = moves + 6;
@@ -156,11 +188,7 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
 done:
     kifu__free(s);
     kifu_position_free(p);
-    if (rc) {
-        kifu_record_free(r);
-        return -1;
-    }
-    return kifu__records_push(out, r) ? nomem(err) : 0;
+    return finish(r, rc, out, err);
 }
 
 /* Find the legal move from p to the position q; play it on p and return it in *m.
@@ -198,12 +226,10 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
                         kifu__records *out, kifu_error *err)
 {
     (void)opt;
-    size_t pos = 0;
-    int lineno = 0;
+    input in = {text, len, 0, 0};
     line l;
-    if (next_line(text, len, &pos, &lineno, &l))
-        return kifu__error(err, KIFU_ERR_SFEN, 1, 1, 0, "a SFEN per line", "nothing",
-                           "the input holds no position");
+    if (first_line(&in, &l, "a SFEN per line", err))
+        return -1;
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
     kifu_position *q = kifu_position_new();
@@ -212,30 +238,12 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
         nomem(err);
         goto done;
     }
-    char *s = line_copy(&l, err);
-    if (!s)
+    if (set_line(p, &l, err) || set_start(r, p, err))
         goto done;
-    int bad = kifu_position_set_sfen(p, s, err);
-    kifu__free(s);
-    if (bad) {
-        place(err, &l);
-        goto done;
-    }
-    if (set_start(r, p)) {
-        nomem(err);
-        goto done;
-    }
     kifu_node *n = kifu_record_root(r);
-    while (next_line(text, len, &pos, &lineno, &l) == 0) {
-        s = line_copy(&l, err);
-        if (!s)
+    while (next_line(&in, &l) == 0) {
+        if (set_line(q, &l, err))
             goto done;
-        bad = kifu_position_set_sfen(q, s, err);
-        kifu__free(s);
-        if (bad) {
-            place(err, &l);
-            goto done;
-        }
         kifu_move m;
         int found = find_move(p, q, &m);
         if (found == -2) {
@@ -261,9 +269,5 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
 done:
     kifu_position_free(p);
     kifu_position_free(q);
-    if (rc) {
-        kifu_record_free(r);
-        return -1;
-    }
-    return kifu__records_push(out, r) ? nomem(err) : 0;
+    return finish(r, rc, out, err);
 }

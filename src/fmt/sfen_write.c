@@ -31,11 +31,18 @@ static void warn_lost(const kifu_record *r, const kifu_write_options *opt,
     }
 }
 
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* A position at the record's start, set loosely: records start from positions no game
+ * reaches (problems, handicaps with pieces in hand). */
 static int start(const kifu_record *r, kifu_position **p, kifu_error *err)
 {
     *p = kifu_position_new();
     if (!*p)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return nomem(err);
     kifu_board b;
     kifu_record_initial(r, &b);
     if (kifu__position_set_board_loose(*p, &b, err)) {
@@ -73,7 +80,7 @@ int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
         char *sfen = kifu_position_sfen(p, 1);
         if (!sfen) {
             kifu_position_free(p);
-            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+            return nomem(err);
         }
         kifu__sb_printf(out, "position sfen %s", sfen);
         kifu_free(sfen);
@@ -93,7 +100,7 @@ int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
     kifu__sb_putc(out, '\n');
     kifu_position_free(p);
     if (!rc && out->failed)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return nomem(err);
     return rc;
 }
 
@@ -109,7 +116,7 @@ int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
     for (;;) {
         char *sfen = kifu_position_sfen(p, number);
         if (!sfen) {
-            rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+            rc = nomem(err);
             break;
         }
         kifu__sb_printf(out, "%s\n", sfen);
@@ -123,6 +130,6 @@ int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
     }
     kifu_position_free(p);
     if (!rc && out->failed)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return nomem(err);
     return rc;
 }

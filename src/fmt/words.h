@@ -102,7 +102,7 @@ size_t kifu__jp_mark(const char *s, const char *end, int *color);
 /* Append a special ending after rd->cur (verbatim word or JKF name). NULL on NOMEM. */
 kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const char *wend);
 
-/* ---- What the KIF and KI2 writers share (kif_write.c) ------------------------------- */
+/* ---- What the KIF and KI2 writers share (jp_write.c) -------------------------------- */
 
 /* Display width: ASCII 1, other characters 2. */
 int kifu__jp_width(const char *s);
@@ -113,6 +113,10 @@ int kifu__jp_first_color(const kifu_record *r);
 /* Header lines (手合割 added for a preset the header lacks) and the BOD of a non-preset
  * start. */
 void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out);
+/* Is move node n to the square of the move before it (written 同)? */
+int kifu__jp_same_square(const kifu_node *n);
+/* The `*comment` and `&bookmark` lines of a node. */
+void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out);
 /* The `まで N手で…` line for a special node; the KI2 reader maps it back. */
 void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out);
 /* The nodes from start along child 0, in a new array (kifu__free). 0, or -1 on NOMEM. */

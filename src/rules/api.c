@@ -19,15 +19,35 @@ struct kifu_position {
     kpos pos;
     hist *hist;
     size_t len, cap;
-    kifu__keycount seen; /* keys of the positions 0..len (the current one included) */
+    /* Keys of the positions 0..len (the current one included), built on the first
+     * repetition query and kept up to date from then on: replaying a record (the
+     * normalizer) never pays for it. */
+    kifu__keycount seen;
+    int seen_valid;
 };
 
-/* Start a history at p->pos: no moves, the current key seen once. 0, or -1 on NOMEM. */
+/* Start a history at p->pos: no moves. Always 0 (kept for the callers' error paths). */
 static int reset_history(kifu_position *p)
 {
     p->len = 0;
+    p->seen_valid = 0;
     kifu__kc_clear(&p->seen);
-    return kifu__kc_add(&p->seen, p->pos.key);
+    return 0;
+}
+
+/* Make p->seen hold the history's keys. 0, or -1 when out of memory. */
+static int build_seen(kifu_position *p)
+{
+    if (p->seen_valid)
+        return 0;
+    kifu__kc_clear(&p->seen);
+    for (size_t j = 0; j < p->len; j++)
+        if (kifu__kc_add(&p->seen, p->hist[j].key) < 0)
+            return -1;
+    if (kifu__kc_add(&p->seen, p->pos.key) < 0)
+        return -1;
+    p->seen_valid = 1;
+    return 0;
 }
 
 kifu_position *kifu_position_new(void)
@@ -65,6 +85,7 @@ kifu_position *kifu_position_clone(const kifu_position *p)
         kifu__free(q);
         return NULL;
     }
+    q->seen_valid = p->seen_valid;
     if (p->len) {
         q->hist = kifu__malloc(p->len * sizeof *q->hist);
         if (!q->hist) {
@@ -91,7 +112,7 @@ static int push(kifu_position *p, kmove m)
     uint64_t key = p->pos.key;
     uint8_t check = pos_checkers(&p->pos) != 0;
     kifu__pos_do(&p->pos, m);
-    if (kifu__kc_add(&p->seen, p->pos.key) < 0) {
+    if (p->seen_valid && kifu__kc_add(&p->seen, p->pos.key) < 0) {
         kifu__pos_undo(&p->pos, m);
         return -1;
     }
@@ -350,7 +371,8 @@ int kifu_position_undo(kifu_position *p)
 {
     if (!p->len)
         return -1;
-    kifu__kc_remove(&p->seen, p->pos.key);
+    if (p->seen_valid)
+        kifu__kc_remove(&p->seen, p->pos.key);
     kifu__pos_undo(&p->pos, p->hist[--p->len].move);
     return 0;
 }
@@ -402,8 +424,14 @@ int kifu_position_is_mate(const kifu_position *p)
 
 int kifu_position_repetition_count(const kifu_position *p)
 {
-    uint32_t n = kifu__kc_get(&p->seen, p->pos.key);
-    return n ? (int)n : 1; /* 0 only after a move played without room to record it */
+    kifu_position *w = (kifu_position *)p; /* the cache is not part of the value */
+    if (build_seen(w) < 0) {
+        int n = 1; /* no memory for the table: count by scanning */
+        for (size_t j = 0; j < p->len; j++)
+            n += p->hist[j].key == p->pos.key;
+        return n;
+    }
+    return (int)kifu__kc_get(&p->seen, p->pos.key);
 }
 
 int kifu_position_repetition(const kifu_position *p)

@@ -5,42 +5,15 @@
 # input and resize; piped input and end of input.
 # argv: kifu binary, shared dir (unused). Exit 77 when tmux is missing.
 set -u
-KIFU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-command -v tmux >/dev/null || { echo "skip: tmux is not installed"; exit 77; }
-tmp=$(mktemp -d)
-# one tmux server per session started (a fresh socket each time: no race with a server
-# that is still shutting down), all killed at exit
-n=0
-SOCK="kifu-test-$$-$n"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-  for i in $(seq 0 "$n"); do tmux -L "kifu-test-$$-$i" -f /dev/null kill-server >/dev/null 2>&1; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/tmux_lib.bash"
+# the whole scrollback, joined lines: the game scrolls past the window
 screen() { T capture-pane -p -J -S -200 -t t 2>/dev/null | grep -v '^$'; }
-wait_for() {
-  local limit=$(( ${2:-20} * 10 )) i=0
-  while [ $i -lt $limit ]; do
-    case "$(screen)" in *"$1"*) return 0;; esac
-    sleep 0.1; i=$((i + 1))
-  done
-  fail "timed out waiting for '$1'; the screen ended:"
-  screen | tail -n 25 | sed 's/^/    | /'
-  return 1
-}
 # type LINE: send a line and Enter.
 type_line() { T send-keys -t t -l "$1"; T send-keys -t t Enter; }
 start() {
-  T kill-server >/dev/null 2>&1
-  n=$((n + 1)); SOCK="kifu-test-$$-$n"
-  T new-session -d -s t -x 100 -y 50 \
-    "cd '$tmp'; $1; echo EXIT=\$?; sleep 120"
+  new_session 50 "cd '$tmp'; $1; echo EXIT=\$?; sleep 120"
   T set-option -t t history-limit 5000 >/dev/null
 }
-expect_eq() { [ "$2" = "$3" ] || { fail "$1"; echo "  got:      $2"; echo "  expected: $3"; }; }
 
 # 1. A short game: USI, KIF, KI2, "77 76" forms; promotion asked; illegal input; undo; save.
 start "'$KIFU' play"

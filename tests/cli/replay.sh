@@ -5,50 +5,13 @@
 # end of input on a pipe ends it.
 # argv: kifu binary, shared dir (unused). Exit 77 when tmux is missing.
 set -u
-KIFU=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-command -v tmux >/dev/null || { echo "skip: tmux is not installed"; exit 77; }
-tmp=$(mktemp -d)
-# one tmux server per session started (a fresh socket each time: no race with a server
-# that is still shutting down), all killed at exit
-n=0
-SOCK="kifu-test-$$-$n"
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-  for i in $(seq 0 "$n"); do tmux -L "kifu-test-$$-$i" -f /dev/null kill-server >/dev/null 2>&1; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+source "$(dirname "$0")/tmux_lib.bash"
 screen() { T capture-pane -p -t t 2>/dev/null; }
-# wait_for TEXT [SECONDS]: poll the screen until TEXT shows (default 20 s: loaded CI).
-wait_for() {
-  local limit=$(( ${2:-20} * 10 )) i=0
-  while [ $i -lt $limit ]; do
-    case "$(screen)" in *"$1"*) return 0;; esac
-    sleep 0.1; i=$((i + 1))
-  done
-  fail "timed out waiting for '$1'; the screen was:"
-  screen | sed 's/^/    | /'
-  return 1
-}
-# wait_gone TEXT: poll until TEXT is no longer on the screen.
-wait_gone() {
-  local i=0
-  while [ $i -lt 200 ]; do
-    case "$(screen)" in *"$1"*) ;; *) return 0;; esac
-    sleep 0.1; i=$((i + 1))
-  done
-  fail "'$1' stayed on the screen"; return 1
-}
 keys() { T send-keys -t t "$@"; }
 # start CMD: run CMD in a fresh 100x40 session; after it ends the pane shows its exit
 # code and whether the terminal is back in canonical mode with echo.
 start() {
-  T kill-server >/dev/null 2>&1
-  n=$((n + 1)); SOCK="kifu-test-$$-$n"
-  T new-session -d -s t -x 100 -y 40 \
-    "cd '$tmp'; $1; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\n' ' ' | sed 's/^/TTY=/'; echo; sleep 120"
+  new_session 40 "cd '$tmp'; $1; echo EXIT=\$?; stty -a | tr ' ;' '\n\n' | grep -x -e '-*icanon' -e '-*echo' | tr '\n' ' ' | sed 's/^/TTY=/'; echo; sleep 120"
 }
 
 # A record with a fork at ply 2, comments, a time and an ending. JKF needs the JKF

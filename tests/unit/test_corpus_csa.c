@@ -191,21 +191,38 @@ static char *fixture(const char *rel, size_t *len)
     return t_read_file(path, len);
 }
 
+/* Is the corpus there? The tests skip without it. */
+static int have_corpus(void)
+{
+    char *probe = fixture("corpus/jkf-fixtures/csa/chudan.csa", NULL);
+    int ok = probe != NULL;
+    free(probe);
+    return ok;
+}
+
+/* The text of CSA fixture i (NULL if missing), and its expected JKF text into *want when
+ * want is not NULL. */
+static char *csa_fixture(size_t i, size_t *len, char **want)
+{
+    char rel[512];
+    if (want) {
+        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/csa/%s.json", fixtures[i]);
+        *want = fixture(rel, NULL);
+    }
+    snprintf(rel, sizeof rel, "corpus/jkf-fixtures/csa/%s", fixtures[i]);
+    return fixture(rel, len);
+}
+
 TEST(fixtures_give_expected_jkf)
 {
-    size_t len;
-    char *probe = fixture("corpus/jkf-fixtures/csa/chudan.csa", &len);
-    if (!probe)
+    if (!have_corpus())
         SKIP("../shared/corpus is missing");
-    free(probe);
+    size_t len;
     int compared = 0;
     rejected = 0;
     for (size_t i = 0; i < NFIX; i++) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/csa/%s", fixtures[i]);
-        char *data = fixture(rel, &len);
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/csa/%s.json", fixtures[i]);
-        char *want_text = fixture(rel, NULL);
+        char *want_text;
+        char *data = csa_fixture(i, &len, &want_text);
         CHECK(data && want_text);
         if (!data || !want_text) {
             free(data);
@@ -249,18 +266,14 @@ TEST(fixtures_give_expected_jkf)
 
 TEST(csa_jkf_csa_jkf_is_stable)
 {
-    size_t len;
-    char *probe = fixture("corpus/jkf-fixtures/csa/chudan.csa", &len);
-    if (!probe)
+    if (!have_corpus())
         SKIP("../shared/corpus is missing");
-    free(probe);
+    size_t len;
     int compared = 0;
     unsupported = 0;
     rejected = 0;
     for (size_t i = 0; i < NFIX && !unsupported; i++) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/csa/%s", fixtures[i]);
-        char *data = fixture(rel, &len);
+        char *data = csa_fixture(i, &len, NULL);
         char *csa = NULL;
         json_t *first = data ? to_jkf(data, len, fixtures[i], &csa) : NULL;
         json_t *second = first && csa ? to_jkf(csa, strlen(csa), fixtures[i], NULL) : NULL;
@@ -289,19 +302,14 @@ TEST(csa_jkf_csa_jkf_is_stable)
 /* What the reader alone decides, without the normalizer: header and start position. */
 TEST(raw_header_and_initial)
 {
-    size_t len;
-    char *probe = fixture("corpus/jkf-fixtures/csa/chudan.csa", &len);
-    if (!probe)
+    if (!have_corpus())
         SKIP("../shared/corpus is missing");
-    free(probe);
+    size_t len;
     unsupported = 0;
     int compared = 0;
     for (size_t i = 0; i < NFIX && !unsupported; i++) {
-        char rel[512];
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/csa/%s", fixtures[i]);
-        char *data = fixture(rel, &len);
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/csa/%s.json", fixtures[i]);
-        char *want_text = fixture(rel, NULL);
+        char *want_text;
+        char *data = csa_fixture(i, &len, &want_text);
         json_t *want = want_text ? json_loads(want_text, 0, NULL) : NULL;
         json_t *ours =
             data ? to_jkf_flags(data, len, fixtures[i], NULL, KIFU_READ_NO_NORMALIZE) : NULL;

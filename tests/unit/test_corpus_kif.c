@@ -9,60 +9,7 @@
 
 #include "harness.h"
 #include "kifu.h"
-
-/* A text picture of the tree: every field the reader sets, forks indented. */
-static void dump_node(const kifu_node *n, int depth, char *buf, size_t cap, size_t *k)
-{
-    while (n) {
-        const kifu_move *m = kifu_node_move_const(n);
-        *k += (size_t)snprintf(buf + *k, cap - *k, "%*s%d:", depth * 2, "", kifu_node_ply(n));
-        if (m)
-            *k += (size_t)snprintf(buf + *k, cap - *k, "c%d %d%d-%d%d %s p%d s%d r%s f%d",
-                                   m->color, m->from_x, m->from_y, m->to_x, m->to_y,
-                                   kifu_piece_csa(m->piece), m->promote, m->same, m->relative,
-                                   m->flags);
-        else if (kifu_node_special(n))
-            *k += (size_t)snprintf(buf + *k, cap - *k, "%s", kifu_node_special(n));
-        const kifu_move_time *t = kifu_node_time(n);
-        if (t)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " t%ld/%ld/%d", kifu_time_seconds(&t->now),
-                                   kifu_time_seconds(&t->total), t->has_total);
-        for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " *%s", kifu_node_comment(n, i));
-        for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " &%s", kifu_node_bookmark(n, i));
-        *k += (size_t)snprintf(buf + *k, cap - *k, "\n");
-        for (size_t i = 1; i < kifu_node_child_count(n); i++)
-            dump_node(kifu_node_child(n, i), depth + 1, buf, cap, k);
-        n = kifu_node_next(n);
-        if (*k >= cap - 1)
-            return;
-    }
-}
-
-static char *dump(const kifu_record *r)
-{
-    size_t cap = 1 << 16, k = 0;
-    char *buf = malloc(cap);
-    buf[0] = 0;
-    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
-        const char *key, *v;
-        kifu_record_header_at(r, i, &key, &v);
-        k += (size_t)snprintf(buf + k, cap - k, "%s=%s\n", key, v);
-    }
-    kifu_board b;
-    kifu_record_initial(r, &b);
-    k += (size_t)snprintf(buf + k, cap - k, "preset %d color %d\n", kifu_record_preset(r), b.color);
-    for (int i = 0; i < 81; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%x", b.sq[i]);
-    for (int c = 0; c < 2; c++)
-        for (int p = 1; p < 8; p++)
-            k += (size_t)snprintf(buf + k, cap - k, " %d", b.hands[c][p]);
-    k += (size_t)snprintf(buf + k, cap - k, "\n");
-    dump_node(kifu_record_root(r), 0, buf, cap, &k);
-    return buf;
-}
-
+#include "testutil.h"
 
 static int is_utf8_name(const char *name)
 {
@@ -87,8 +34,8 @@ static int each_file(const char *sub, void (*fn)(const char *, const char *))
             snprintf(names[n++], sizeof names[0], "%s", e->d_name);
     closedir(d);
     for (int i = 0; i < n; i++) {
-        char path[1400];
-        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        char path[sizeof dir + sizeof names[0] + 2];
+        snprintf(path, sizeof path, "%s/%.255s", dir, names[i]);
         fn(path, names[i]);
     }
     return n;
@@ -102,24 +49,6 @@ static kifu_record *read_path(const char *path, unsigned flags, kifu_error *err)
     o.flags = flags;
     kifu_error_clear(err);
     return kifu_read_file(path, &o, err);
-}
-
-static kifu_record *read_text(const char *s, size_t len, int format, unsigned flags,
-                              kifu_error *err)
-{
-    kifu_read_options o = {0};
-    o.format = format;
-    o.flags = flags;
-    kifu_error_clear(err);
-    return kifu_read(s, len, &o, err);
-}
-
-static char *write_as(const kifu_record *r, int format, size_t *len, kifu_error *err)
-{
-    kifu_write_options w = {0};
-    w.format = format;
-    kifu_error_clear(err);
-    return kifu_write(r, &w, len, err);
 }
 
 static int raw_files;
@@ -138,20 +67,20 @@ static void raw_round_trip(const char *path, const char *name)
         int fmt = is_ki2(name) ? (u ? KIFU_FMT_KI2U : KIFU_FMT_KI2)
                                : (u ? KIFU_FMT_KIFU : KIFU_FMT_KIF);
         size_t len;
-        char *s = write_as(a, fmt, &len, &err);
+        char *s = t_write_as(a, fmt, 0, &len, &err);
         if (!s && !u && is_utf8_name(name) && err.code == KIFU_ERR_ENCODING) {
             /* A UTF-8 file may hold what CP932 cannot (雞): an error, never a '?'. */
             printf("  %s: not writable as CP932, as expected: %s\n", name, err.message);
             continue;
         }
         CHECK(s != NULL);
-        kifu_record *b = s ? read_text(s, len, fmt, KIFU_READ_NO_NORMALIZE, &err) : NULL;
+        kifu_record *b = s ? t_read_text(s, len, fmt, KIFU_READ_NO_NORMALIZE, &err) : NULL;
         if (!b)
             printf("  %s: written text does not read back: %s (line %d)\n", name, err.message,
                    err.line);
         CHECK(b != NULL);
         if (b) {
-            char *da = dump(a), *db = dump(b);
+            char *da = t_dump(a), *db = t_dump(b);
             if (strcmp(da, db) != 0)
                 printf("  %s: the %s round trip differs\n", name, kifu_format_name(fmt));
             CHECK(strcmp(da, db) == 0);
@@ -181,7 +110,7 @@ static int jkf_checked, jkf_mismatch, engine_rejected;
 static json_t *to_jkf(const kifu_record *r, kifu_error *err)
 {
     size_t len;
-    char *s = write_as(r, KIFU_FMT_JKF, &len, err);
+    char *s = t_write_as(r, KIFU_FMT_JKF, 0, &len, err);
     if (!s)
         return NULL;
     json_error_t je;
@@ -258,8 +187,8 @@ static void against_expected(const char *path, const char *name)
     /* Round trip: format -> JKF -> format -> JKF. */
     int fmt = is_ki2(name) ? KIFU_FMT_KI2U : KIFU_FMT_KIFU;
     size_t len;
-    char *s = write_as(r, fmt, &len, &err);
-    kifu_record *b = s ? read_text(s, len, fmt, 0, &err) : NULL;
+    char *s = t_write_as(r, fmt, 0, &len, &err);
+    kifu_record *b = s ? t_read_text(s, len, fmt, 0, &err) : NULL;
     CHECK(b != NULL);
     json_t *again = b ? to_jkf(b, &err) : NULL;
     if (got && again && !json_equal(got, again)) {

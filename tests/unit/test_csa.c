@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "testutil.h"
 
 static kifu_error err;
 
@@ -18,15 +19,6 @@ static kifu_record *rd_flags(const char *text, unsigned flags)
 }
 
 static kifu_record *rd(const char *text) { return rd_flags(text, KIFU_READ_NO_NORMALIZE); }
-
-/* Node at ply n along the main line. */
-static kifu_node *at(kifu_record *r, int n)
-{
-    kifu_node *x = kifu_record_root(r);
-    while (x && n-- > 0)
-        x = kifu_node_next(x);
-    return x;
-}
 
 static int count_main(kifu_record *r)
 {
@@ -75,7 +67,7 @@ TEST(v22_header_moves_and_raw_fields)
     CHECK_INT(kifu_record_preset(r), KIFU_PRESET_HIRATE);
     CHECK_INT(count_main(r), 6);
 
-    const kifu_move *m = kifu_node_move_const(at(r, 1));
+    const kifu_move *m = kifu_node_move_const(t_node_at(r, 1));
     CHECK(m != NULL);
     CHECK_INT(m->color, KIFU_BLACK);
     CHECK_INT(m->from_x, 7);
@@ -86,7 +78,7 @@ TEST(v22_header_moves_and_raw_fields)
     CHECK_INT(m->promote, -1);
     CHECK(m->flags & KIFU_MOVE_PIECE_AFTER);
     CHECK(!(m->flags & KIFU_MOVE_DROP));
-    const kifu_move_time *t = kifu_node_time(at(r, 1));
+    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
     CHECK(t != NULL);
     if (t) {
         CHECK_INT(t->now.h, -1);
@@ -94,19 +86,19 @@ TEST(v22_header_moves_and_raw_fields)
         CHECK_INT(t->now.s, 12);
         CHECK_INT(t->has_total, 0);
     }
-    t = kifu_node_time(at(r, 2));
+    t = kifu_node_time(t_node_at(r, 2));
     CHECK(t && t->now.m == 1 && t->now.s == 40);
-    CHECK_INT(kifu_node_move_const(at(r, 2))->color, KIFU_WHITE);
+    CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
     /* The piece after the move: UM, to be resolved by the normalizer. */
-    m = kifu_node_move_const(at(r, 3));
+    m = kifu_node_move_const(t_node_at(r, 3));
     CHECK_INT(m->piece, KIFU_UM);
-    CHECK(kifu_node_time(at(r, 3)) == NULL);
-    m = kifu_node_move_const(at(r, 5));
+    CHECK(kifu_node_time(t_node_at(r, 3)) == NULL);
+    m = kifu_node_move_const(t_node_at(r, 5));
     CHECK_INT(m->from_x, 0);
     CHECK_INT(m->from_y, 0);
     CHECK_INT(m->piece, KIFU_KA);
     CHECK(m->flags & KIFU_MOVE_DROP);
-    CHECK_STR(kifu_node_special(at(r, 6)), "TORYO");
+    CHECK_STR(kifu_node_special(t_node_at(r, 6)), "TORYO");
     kifu_record_free(r);
 }
 
@@ -134,13 +126,13 @@ TEST(v30_encoding_line_decimal_times_and_new_keys)
     CHECK_STR(kifu_record_header_get(r, "JISHOGI"), "27");
     CHECK_STR(kifu_record_header_get(r, "NOTE"), "練習対局");
     CHECK_INT(kifu_record_preset(r), KIFU_PRESET_HIRATE);
-    const kifu_move_time *t = kifu_node_time(at(r, 1));
+    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
     CHECK(t && t->now.s == 12 && t->now.ms == 345);
-    t = kifu_node_time(at(r, 2));
+    t = kifu_node_time(t_node_at(r, 2));
     CHECK(t && t->now.s == 0 && t->now.ms == 500);
-    t = kifu_node_time(at(r, 3));
+    t = kifu_node_time(t_node_at(r, 3));
     CHECK(t && t->now.s == 3 && t->now.ms == 0);
-    CHECK_STR(kifu_node_special(at(r, 4)), "MAX_MOVES");
+    CHECK_STR(kifu_node_special(t_node_at(r, 4)), "MAX_MOVES");
     kifu_record_free(r);
 }
 
@@ -247,7 +239,7 @@ TEST(piece_lines_with_00AL)
     CHECK_INT(b.hands[1][KIFU_KI], 3);
     CHECK_INT(b.hands[1][KIFU_KA], 2);
     CHECK_INT(b.hands[1][KIFU_HI], 2);
-    CHECK_STR(kifu_node_special(at(r, 2)), "TSUMI");
+    CHECK_STR(kifu_node_special(t_node_at(r, 2)), "TSUMI");
     kifu_record_free(r);
 }
 
@@ -258,15 +250,15 @@ TEST(comma_statements)
     if (!r)
         return;
     CHECK_INT(count_main(r), 4);
-    CHECK(kifu_node_time(at(r, 1))->now.s == 12);
-    CHECK(kifu_node_time(at(r, 2))->now.s == 2);
-    CHECK_INT(kifu_node_move_const(at(r, 2))->color, KIFU_WHITE);
-    CHECK(kifu_node_time(at(r, 3))->now.m == 1);
+    CHECK(kifu_node_time(t_node_at(r, 1))->now.s == 12);
+    CHECK(kifu_node_time(t_node_at(r, 2))->now.s == 2);
+    CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
+    CHECK(kifu_node_time(t_node_at(r, 3))->now.m == 1);
     /* A comment runs to the end of the line, commas included. */
-    CHECK_INT(kifu_node_comment_count(at(r, 3)), 1);
-    CHECK_STR(kifu_node_comment(at(r, 3), 0), "a, b, c");
-    CHECK_STR(kifu_node_special(at(r, 4)), "CHUDAN");
-    CHECK(kifu_node_time(at(r, 4)) && kifu_node_time(at(r, 4))->now.s == 39);
+    CHECK_INT(kifu_node_comment_count(t_node_at(r, 3)), 1);
+    CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "a, b, c");
+    CHECK_STR(kifu_node_special(t_node_at(r, 4)), "CHUDAN");
+    CHECK(kifu_node_time(t_node_at(r, 4)) && kifu_node_time(t_node_at(r, 4))->now.s == 39);
     kifu_record_free(r);
 }
 
@@ -285,7 +277,7 @@ TEST(every_ending)
         CHECK(r != NULL);
         if (!r)
             continue;
-        kifu_node *n = at(r, 2);
+        kifu_node *n = t_node_at(r, 2);
         CHECK_INT(kifu_node_kind_of(n), KIFU_NODE_SPECIAL);
         CHECK_STR(kifu_node_special(n), words[i]);
         kifu_record_free(r);
@@ -300,10 +292,10 @@ TEST(ending_after_ending_is_chained)
     if (!r)
         return;
     CHECK_INT(count_main(r), 3);
-    CHECK_STR(kifu_node_comment(at(r, 2), 0), "* -5000 win");
-    CHECK(kifu_node_time(at(r, 2)) && kifu_node_time(at(r, 2))->now.s == 10);
-    CHECK_STR(kifu_node_special(at(r, 3)), "KACHI");
-    CHECK_STR(kifu_node_comment(at(r, 3), 0), "summary:kachi");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 2), 0), "* -5000 win");
+    CHECK(kifu_node_time(t_node_at(r, 2)) && kifu_node_time(t_node_at(r, 2))->now.s == 10);
+    CHECK_STR(kifu_node_special(t_node_at(r, 3)), "KACHI");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "summary:kachi");
     kifu_record_free(r);
 }
 
@@ -325,7 +317,7 @@ TEST(several_games)
         CHECK_INT(count_main(all[0]), 2);
         CHECK_INT(count_main(all[1]), 3);
         CHECK_INT(count_main(all[2]), 1);
-        CHECK_INT(kifu_node_move_const(at(all[2], 1))->to_x, 5);
+        CHECK_INT(kifu_node_move_const(t_node_at(all[2], 1))->to_x, 5);
     }
     for (size_t i = 0; i < n; i++)
         kifu_record_free(all[i]);
@@ -366,12 +358,12 @@ TEST(comments_go_to_root_or_last_move)
     CHECK_STR(kifu_node_comment(root, 0), " ---- exporter banner ----");
     CHECK_STR(kifu_node_comment(root, 1), "対局者名");
     CHECK_STR(kifu_node_comment(root, 2), "開始時コメント");
-    CHECK_INT(kifu_node_comment_count(at(r, 1)), 3);
-    CHECK_STR(kifu_node_comment(at(r, 1), 0), "*初手コメント");
-    CHECK_STR(kifu_node_comment(at(r, 1), 1), "** 130 7g7f 8c8d");
-    CHECK_STR(kifu_node_comment(at(r, 1), 2), "");
-    CHECK_INT(kifu_node_comment_count(at(r, 2)), 0);
-    CHECK_STR(kifu_node_comment(at(r, 3), 0), "summary:toryo");
+    CHECK_INT(kifu_node_comment_count(t_node_at(r, 1)), 3);
+    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 0), "*初手コメント");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 1), "** 130 7g7f 8c8d");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 2), "");
+    CHECK_INT(kifu_node_comment_count(t_node_at(r, 2)), 0);
+    CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "summary:toryo");
     kifu_record_free(r);
 }
 
@@ -383,7 +375,7 @@ TEST(crlf_and_no_final_newline)
         return;
     CHECK_STR(kifu_record_header_get(r, "先手"), "a b");
     CHECK_INT(count_main(r), 2);
-    CHECK(kifu_node_time(at(r, 1))->now.s == 5);
+    CHECK(kifu_node_time(t_node_at(r, 1))->now.s == 5);
     kifu_record_free(r);
 }
 
@@ -648,7 +640,7 @@ TEST(writer_reader_round_trip)
         CHECK_STR(kifu_record_header_get(b, "MY_KEY"), "v");
         CHECK_INT(kifu_record_preset(b), KIFU_PRESET_HIRATE);
         CHECK_INT(count_main(b), 6);
-        const kifu_node *x = kifu_node_next(kifu_record_root(r)), *y = at(b, 1);
+        const kifu_node *x = kifu_node_next(kifu_record_root(r)), *y = t_node_at(b, 1);
         for (; x && y; x = kifu_node_next(x), y = kifu_node_next(y)) {
             CHECK_INT(kifu_node_kind_of(x), kifu_node_kind_of(y));
             const kifu_move *p = kifu_node_move_const(x), *q = kifu_node_move_const(y);
@@ -665,7 +657,7 @@ TEST(writer_reader_round_trip)
                 CHECK_INT(ty->now.ms, v3 ? tx->now.ms : 0);
             }
         }
-        CHECK_STR(kifu_node_comment(at(b, 1), 1), "二行目");
+        CHECK_STR(kifu_node_comment(t_node_at(b, 1), 1), "二行目");
         kifu_record_free(b);
         kifu_free(s);
     }

@@ -8,87 +8,16 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "testutil.h"
 
 static kifu_error err;
 
 static kifu_record *rd(const char *text, unsigned flags)
 {
-    kifu_read_options o = {0};
-    o.format = KIFU_FMT_KI2U;
-    o.flags = flags;
-    kifu_error_clear(&err);
-    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    kifu_record *r = t_read_text(text, strlen(text), KIFU_FMT_KI2U, flags, &err);
     if (!r && err.code != KIFU_ERR_UNSUPPORTED && err.code != KIFU_ERR_NOMEM)
         printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
     return r;
-}
-
-/* A text picture of the tree: every field the reader sets, forks indented. */
-static void dump_node(const kifu_node *n, int depth, char *buf, size_t cap, size_t *k)
-{
-    while (n) {
-        const kifu_move *m = kifu_node_move_const(n);
-        *k += (size_t)snprintf(buf + *k, cap - *k, "%*s%d:", depth * 2, "", kifu_node_ply(n));
-        if (m)
-            *k += (size_t)snprintf(buf + *k, cap - *k, "c%d %d%d-%d%d %s p%d s%d r%s f%d",
-                                   m->color, m->from_x, m->from_y, m->to_x, m->to_y,
-                                   kifu_piece_csa(m->piece), m->promote, m->same, m->relative,
-                                   m->flags);
-        else if (kifu_node_special(n))
-            *k += (size_t)snprintf(buf + *k, cap - *k, "%s", kifu_node_special(n));
-        const kifu_move_time *t = kifu_node_time(n);
-        if (t)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " t%ld/%ld/%d", kifu_time_seconds(&t->now),
-                                   kifu_time_seconds(&t->total), t->has_total);
-        for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " *%s", kifu_node_comment(n, i));
-        for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " &%s", kifu_node_bookmark(n, i));
-        *k += (size_t)snprintf(buf + *k, cap - *k, "\n");
-        for (size_t i = 1; i < kifu_node_child_count(n); i++)
-            dump_node(kifu_node_child(n, i), depth + 1, buf, cap, k);
-        n = kifu_node_next(n);
-        if (*k >= cap - 1)
-            return;
-    }
-}
-
-static char *dump(const kifu_record *r)
-{
-    size_t cap = 1 << 16, k = 0;
-    char *buf = malloc(cap);
-    buf[0] = 0;
-    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
-        const char *key, *v;
-        kifu_record_header_at(r, i, &key, &v);
-        k += (size_t)snprintf(buf + k, cap - k, "%s=%s\n", key, v);
-    }
-    kifu_board b;
-    kifu_record_initial(r, &b);
-    k += (size_t)snprintf(buf + k, cap - k, "preset %d color %d\n", kifu_record_preset(r), b.color);
-    for (int i = 0; i < 81; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%x", b.sq[i]);
-    for (int c = 0; c < 2; c++)
-        for (int p = 1; p < 8; p++)
-            k += (size_t)snprintf(buf + k, cap - k, " %d", b.hands[c][p]);
-    k += (size_t)snprintf(buf + k, cap - k, "\n");
-    dump_node(kifu_record_root(r), 0, buf, cap, &k);
-    return buf;
-}
-
-
-static const kifu_node *node_at(const kifu_record *r, int ply)
-{
-    const kifu_node *n = kifu_record_root(r);
-    for (int i = 0; i < ply && n; i++)
-        n = kifu_node_next(n);
-    return n;
-}
-
-static const kifu_move *move_at(const kifu_record *r, int ply)
-{
-    const kifu_node *n = node_at(r, ply);
-    return n ? kifu_node_move_const(n) : NULL;
 }
 
 TEST(moves_per_line_and_marks)
@@ -103,16 +32,16 @@ TEST(moves_per_line_and_marks)
     if (!r)
         return;
     CHECK_STR(kifu_node_comment(kifu_record_root(r), 0), "放送日");
-    CHECK_INT(move_at(r, 1)->to_x, 7);
-    CHECK_INT(move_at(r, 1)->to_y, 6);
-    CHECK_INT(move_at(r, 1)->color, KIFU_BLACK);
-    CHECK_INT(move_at(r, 4)->color, KIFU_WHITE);
-    CHECK_INT(move_at(r, 5)->color, KIFU_BLACK);
-    CHECK_INT(move_at(r, 6)->color, KIFU_WHITE);
-    CHECK_INT(move_at(r, 7)->color, KIFU_WHITE); /* ▽ */
-    CHECK_INT(move_at(r, 7)->piece, KIFU_GI);
-    CHECK_INT(move_at(r, 1)->from_x, 0);
-    CHECK(move_at(r, 1)->flags & KIFU_MOVE_RAW);
+    CHECK_INT(t_move_at(r, 1)->to_x, 7);
+    CHECK_INT(t_move_at(r, 1)->to_y, 6);
+    CHECK_INT(t_move_at(r, 1)->color, KIFU_BLACK);
+    CHECK_INT(t_move_at(r, 4)->color, KIFU_WHITE);
+    CHECK_INT(t_move_at(r, 5)->color, KIFU_BLACK);
+    CHECK_INT(t_move_at(r, 6)->color, KIFU_WHITE);
+    CHECK_INT(t_move_at(r, 7)->color, KIFU_WHITE); /* ▽ */
+    CHECK_INT(t_move_at(r, 7)->piece, KIFU_GI);
+    CHECK_INT(t_move_at(r, 1)->from_x, 0);
+    CHECK(t_move_at(r, 1)->flags & KIFU_MOVE_RAW);
     kifu_record_free(r);
 }
 
@@ -125,25 +54,25 @@ TEST(relative_words_same_drop_promote)
     CHECK(r != NULL);
     if (!r)
         return;
-    CHECK_STR(move_at(r, 1)->relative, "R");
-    CHECK_INT(move_at(r, 2)->same, 1);
-    CHECK_INT(move_at(r, 2)->to_x, 5);
-    CHECK_INT(move_at(r, 2)->to_y, 7);
-    CHECK_STR(move_at(r, 2)->relative, "");
-    CHECK_STR(move_at(r, 3)->relative, "D");
-    CHECK_STR(move_at(r, 4)->relative, "RU");
-    CHECK_STR(move_at(r, 5)->relative, "M");
-    CHECK_STR(move_at(r, 6)->relative, "C");
-    CHECK_STR(move_at(r, 7)->relative, "H");
-    CHECK(move_at(r, 7)->flags & KIFU_MOVE_DROP);
-    CHECK_INT(move_at(r, 8)->promote, 1);
-    CHECK_INT(move_at(r, 8)->piece, KIFU_KA);
-    CHECK_INT(move_at(r, 9)->promote, 0);
-    CHECK_INT(move_at(r, 10)->promote, 0);
-    CHECK_INT(move_at(r, 11)->promote, 1);
-    CHECK_STR(move_at(r, 12)->relative, "LD");
-    CHECK_STR(move_at(r, 13)->relative, "U");
-    CHECK_STR(move_at(r, 14)->relative, "U");
+    CHECK_STR(t_move_at(r, 1)->relative, "R");
+    CHECK_INT(t_move_at(r, 2)->same, 1);
+    CHECK_INT(t_move_at(r, 2)->to_x, 5);
+    CHECK_INT(t_move_at(r, 2)->to_y, 7);
+    CHECK_STR(t_move_at(r, 2)->relative, "");
+    CHECK_STR(t_move_at(r, 3)->relative, "D");
+    CHECK_STR(t_move_at(r, 4)->relative, "RU");
+    CHECK_STR(t_move_at(r, 5)->relative, "M");
+    CHECK_STR(t_move_at(r, 6)->relative, "C");
+    CHECK_STR(t_move_at(r, 7)->relative, "H");
+    CHECK(t_move_at(r, 7)->flags & KIFU_MOVE_DROP);
+    CHECK_INT(t_move_at(r, 8)->promote, 1);
+    CHECK_INT(t_move_at(r, 8)->piece, KIFU_KA);
+    CHECK_INT(t_move_at(r, 9)->promote, 0);
+    CHECK_INT(t_move_at(r, 10)->promote, 0);
+    CHECK_INT(t_move_at(r, 11)->promote, 1);
+    CHECK_STR(t_move_at(r, 12)->relative, "LD");
+    CHECK_STR(t_move_at(r, 13)->relative, "U");
+    CHECK_STR(t_move_at(r, 14)->relative, "U");
     kifu_record_free(r);
 }
 
@@ -171,7 +100,7 @@ TEST(endings_from_made_lines)
         CHECK(r != NULL);
         if (!r)
             continue;
-        const kifu_node *n = node_at(r, cases[i].moves + 1);
+        const kifu_node *n = t_node_at(r, cases[i].moves + 1);
         CHECK(n != NULL);
         if (n)
             CHECK_STR(kifu_node_special(n), cases[i].special);
@@ -192,9 +121,9 @@ TEST(branches_header_and_bod)
     if (!r)
         return;
     CHECK_INT(kifu_record_preset(r), KIFU_PRESET_8);
-    CHECK_INT(kifu_node_child_count(node_at(r, 1)), 2);
+    CHECK_INT(kifu_node_child_count(t_node_at(r, 1)), 2);
     CHECK_INT(kifu_node_child_count(kifu_record_root(r)), 2);
-    const kifu_node *b = kifu_node_child(node_at(r, 1), 1);
+    const kifu_node *b = kifu_node_child(t_node_at(r, 1), 1);
     CHECK_INT(kifu_node_move_const(kifu_node_next(b))->same, 1);
     kifu_record_free(r);
 }
@@ -216,10 +145,7 @@ TEST(errors)
 
 static char *wr(const kifu_record *r)
 {
-    kifu_write_options w = {0};
-    w.format = KIFU_FMT_KI2U;
-    kifu_error_clear(&err);
-    return kifu_write(r, &w, NULL, &err);
+    return t_write_as(r, KIFU_FMT_KI2U, 0, NULL, &err);
 }
 
 TEST(writer_layout_and_round_trip)
@@ -245,7 +171,7 @@ TEST(writer_layout_and_round_trip)
     kifu_record *b = s ? rd(s, KIFU_READ_NO_NORMALIZE) : NULL;
     CHECK(b != NULL);
     if (b) {
-        char *da = dump(r), *db = dump(b);
+        char *da = t_dump(r), *db = t_dump(b);
         CHECK_STR(db, da);
         free(da);
         free(db);
@@ -280,7 +206,7 @@ TEST(relative_words_resolved_where_needed)
         CHECK(r != NULL);
         if (!r)
             continue;
-        const kifu_move *m = move_at(r, cases[i].ply);
+        const kifu_move *m = t_move_at(r, cases[i].ply);
         CHECK_INT(m->from_x, cases[i].fx);
         CHECK_INT(m->from_y, cases[i].fy);
         char *s = wr(r);
@@ -315,9 +241,7 @@ static char *jkf_of(const char *text)
     kifu_record *r = rd(text, 0);
     if (!r)
         return NULL;
-    kifu_write_options w = {0};
-    w.format = KIFU_FMT_JKF;
-    char *s = kifu_write(r, &w, NULL, &err);
+    char *s = t_write_as(r, KIFU_FMT_JKF, 0, NULL, &err);
     kifu_record_free(r);
     return s;
 }

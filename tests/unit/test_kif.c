@@ -7,88 +7,17 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "testutil.h"
 
 static kifu_error err;
 
 static kifu_record *rd(const char *text)
 {
-    kifu_read_options o = {0};
-    o.format = KIFU_FMT_KIFU;
-    o.flags = KIFU_READ_NO_NORMALIZE;
-    kifu_error_clear(&err);
-    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    kifu_record *r =
+        t_read_text(text, strlen(text), KIFU_FMT_KIFU, KIFU_READ_NO_NORMALIZE, &err);
     if (!r)
         printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
     return r;
-}
-
-/* A text picture of the tree: every field the reader sets, forks indented. */
-static void dump_node(const kifu_node *n, int depth, char *buf, size_t cap, size_t *k)
-{
-    while (n) {
-        const kifu_move *m = kifu_node_move_const(n);
-        *k += (size_t)snprintf(buf + *k, cap - *k, "%*s%d:", depth * 2, "", kifu_node_ply(n));
-        if (m)
-            *k += (size_t)snprintf(buf + *k, cap - *k, "c%d %d%d-%d%d %s p%d s%d r%s f%d",
-                                   m->color, m->from_x, m->from_y, m->to_x, m->to_y,
-                                   kifu_piece_csa(m->piece), m->promote, m->same, m->relative,
-                                   m->flags);
-        else if (kifu_node_special(n))
-            *k += (size_t)snprintf(buf + *k, cap - *k, "%s", kifu_node_special(n));
-        const kifu_move_time *t = kifu_node_time(n);
-        if (t)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " t%ld/%ld/%d", kifu_time_seconds(&t->now),
-                                   kifu_time_seconds(&t->total), t->has_total);
-        for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " *%s", kifu_node_comment(n, i));
-        for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
-            *k += (size_t)snprintf(buf + *k, cap - *k, " &%s", kifu_node_bookmark(n, i));
-        *k += (size_t)snprintf(buf + *k, cap - *k, "\n");
-        for (size_t i = 1; i < kifu_node_child_count(n); i++)
-            dump_node(kifu_node_child(n, i), depth + 1, buf, cap, k);
-        n = kifu_node_next(n);
-        if (*k >= cap - 1)
-            return;
-    }
-}
-
-static char *dump(const kifu_record *r)
-{
-    size_t cap = 1 << 16, k = 0;
-    char *buf = malloc(cap);
-    buf[0] = 0;
-    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
-        const char *key, *v;
-        kifu_record_header_at(r, i, &key, &v);
-        k += (size_t)snprintf(buf + k, cap - k, "%s=%s\n", key, v);
-    }
-    kifu_board b;
-    kifu_record_initial(r, &b);
-    k += (size_t)snprintf(buf + k, cap - k, "preset %d color %d\n", kifu_record_preset(r), b.color);
-    for (int i = 0; i < 81; i++)
-        k += (size_t)snprintf(buf + k, cap - k, "%x", b.sq[i]);
-    for (int c = 0; c < 2; c++)
-        for (int p = 1; p < 8; p++)
-            k += (size_t)snprintf(buf + k, cap - k, " %d", b.hands[c][p]);
-    k += (size_t)snprintf(buf + k, cap - k, "\n");
-    dump_node(kifu_record_root(r), 0, buf, cap, &k);
-    return buf;
-}
-
-static const kifu_move *move_at(const kifu_record *r, int ply)
-{
-    const kifu_node *n = kifu_record_root(r);
-    for (int i = 0; i < ply && n; i++)
-        n = kifu_node_next(n);
-    return n ? kifu_node_move_const(n) : NULL;
-}
-
-static const kifu_node *node_at(const kifu_record *r, int ply)
-{
-    const kifu_node *n = kifu_record_root(r);
-    for (int i = 0; i < ply && n; i++)
-        n = kifu_node_next(n);
-    return n;
 }
 
 TEST(header_keys_in_order_both_colons)
@@ -132,7 +61,7 @@ TEST(all_seventeen_handicap_names)
             continue;
         CHECK_INT(kifu_record_preset(r), i);
         /* Handicap games start with gote (上手). */
-        CHECK_INT(move_at(r, 1)->color, i == 0 ? KIFU_BLACK : KIFU_WHITE);
+        CHECK_INT(t_move_at(r, 1)->color, i == 0 ? KIFU_BLACK : KIFU_WHITE);
         kifu_record_free(r);
     }
     /* その他 without a board and unknown names keep the header, start from hirate. */
@@ -189,7 +118,7 @@ TEST(bod_initial_position)
     CHECK_INT(b.hands[1][KIFU_KI], 3);
     CHECK_INT(b.hands[1][KIFU_HI], 1);
     CHECK_INT(b.hands[0][KIFU_FU], 0);
-    CHECK_INT(move_at(r, 1)->color, KIFU_WHITE);
+    CHECK_INT(t_move_at(r, 1)->color, KIFU_WHITE);
     kifu_record_free(r);
 }
 
@@ -243,7 +172,7 @@ TEST(moves_raw_fields)
     CHECK(r != NULL);
     if (!r)
         return;
-    const kifu_move *m = move_at(r, 1);
+    const kifu_move *m = t_move_at(r, 1);
     CHECK_INT(m->from_x, 7);
     CHECK_INT(m->from_y, 7);
     CHECK_INT(m->to_x, 7);
@@ -252,7 +181,7 @@ TEST(moves_raw_fields)
     CHECK_INT(m->promote, -1);
     CHECK_INT(m->color, KIFU_BLACK);
     CHECK(m->flags & KIFU_MOVE_RAW);
-    const kifu_move_time *t = kifu_node_time(node_at(r, 1));
+    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
     CHECK(t != NULL);
     if (t) {
         CHECK_INT(t->now.h, -1);
@@ -262,38 +191,38 @@ TEST(moves_raw_fields)
         CHECK_INT(t->total.s, 16);
         CHECK_INT(t->has_total, 1);
     }
-    m = move_at(r, 2);
+    m = t_move_at(r, 2);
     CHECK_INT(m->color, KIFU_BLACK); /* the mark wins over the move number */
     CHECK(!(m->flags & KIFU_MOVE_NO_COLOR));
-    t = kifu_node_time(node_at(r, 2));
+    t = kifu_node_time(t_node_at(r, 2));
     CHECK(t && t->now.s == 4 && kifu_time_seconds(&t->total) == 4);
-    m = move_at(r, 3);
+    m = t_move_at(r, 3);
     CHECK_INT(m->promote, 1);
     CHECK_INT(m->piece, KIFU_KA);
-    t = kifu_node_time(node_at(r, 3));
+    t = kifu_node_time(t_node_at(r, 3));
     CHECK(t && kifu_time_seconds(&t->now) == 31 && kifu_time_seconds(&t->total) == 3631);
     CHECK(t && t->total.h == 1);
-    m = move_at(r, 4);
+    m = t_move_at(r, 4);
     CHECK_INT(m->same, 1);
     CHECK_INT(m->to_x, 2); /* 同 takes the square of the move before */
     CHECK_INT(m->to_y, 2);
     CHECK_INT(m->from_x, 3);
-    t = kifu_node_time(node_at(r, 4));
+    t = kifu_node_time(t_node_at(r, 4));
     CHECK(t && t->now.m == 12 && t->now.s == 3);
-    m = move_at(r, 5);
+    m = t_move_at(r, 5);
     CHECK(m->flags & KIFU_MOVE_DROP);
     CHECK_INT(m->from_x, 0);
     CHECK_INT(m->piece, KIFU_KA);
-    CHECK_INT(move_at(r, 6)->same, 1);
-    CHECK_INT(move_at(r, 6)->piece, KIFU_GI);
-    CHECK_INT(move_at(r, 7)->piece, KIFU_NG);
-    CHECK_INT(move_at(r, 8)->piece, KIFU_NG);
-    CHECK_INT(move_at(r, 9)->promote, 0);
-    CHECK_INT(move_at(r, 10)->piece, KIFU_RY);
-    CHECK_INT(move_at(r, 11)->piece, KIFU_RY);
-    CHECK_INT(move_at(r, 12)->piece, KIFU_NY);
-    CHECK_INT(move_at(r, 13)->piece, KIFU_NK);
-    CHECK_INT(move_at(r, 14)->piece, KIFU_OU);
+    CHECK_INT(t_move_at(r, 6)->same, 1);
+    CHECK_INT(t_move_at(r, 6)->piece, KIFU_GI);
+    CHECK_INT(t_move_at(r, 7)->piece, KIFU_NG);
+    CHECK_INT(t_move_at(r, 8)->piece, KIFU_NG);
+    CHECK_INT(t_move_at(r, 9)->promote, 0);
+    CHECK_INT(t_move_at(r, 10)->piece, KIFU_RY);
+    CHECK_INT(t_move_at(r, 11)->piece, KIFU_RY);
+    CHECK_INT(t_move_at(r, 12)->piece, KIFU_NY);
+    CHECK_INT(t_move_at(r, 13)->piece, KIFU_NK);
+    CHECK_INT(t_move_at(r, 14)->piece, KIFU_OU);
     kifu_record_free(r);
 }
 
@@ -319,14 +248,14 @@ TEST(ending_words)
         CHECK(r != NULL);
         if (!r)
             continue;
-        const kifu_node *n = node_at(r, 2);
+        const kifu_node *n = t_node_at(r, 2);
         CHECK_STR(kifu_node_special(n), cases[i].special);
         CHECK(kifu_node_time(n) != NULL);
         CHECK(kifu_node_next(n) == NULL); /* the まで summary adds nothing */
         kifu_record_free(r);
     }
     kifu_record *r = rd("   1 ７六歩(77)\n   2 ３四歩(33)\n   3 反則勝ち\n");
-    CHECK(r && strcmp(kifu_node_special(node_at(r, 3)), "-ILLEGAL_ACTION") == 0);
+    CHECK(r && strcmp(kifu_node_special(t_node_at(r, 3)), "-ILLEGAL_ACTION") == 0);
     kifu_record_free(r);
 }
 
@@ -366,15 +295,15 @@ TEST(comments_bookmarks_and_branches)
     CHECK_STR(kifu_node_comment(root, 0), "開始局面");
     CHECK_STR(kifu_node_bookmark(root, 0), "最初");
     CHECK_INT(kifu_node_child_count(root), 2);
-    const kifu_node *n1 = node_at(r, 1);
+    const kifu_node *n1 = t_node_at(r, 1);
     CHECK_INT(kifu_node_comment_count(n1), 2);
     CHECK_STR(kifu_node_comment(n1, 1), "*解析");
-    const kifu_node *n2 = node_at(r, 2);
+    const kifu_node *n2 = t_node_at(r, 2);
     CHECK_INT(kifu_node_child_count(n2), 3); /* ２二角成, ２六歩, ６八銀 */
     CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 1))->to_y, 6);
     CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 2))->to_x, 6);
     CHECK_INT(kifu_node_child_count(n1), 2);
-    CHECK_STR(kifu_node_comment(node_at(r, 5), 0), "終局コメント");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 5), 0), "終局コメント");
     const kifu_node *alt1 = kifu_node_child(root, 1);
     CHECK_STR(kifu_node_bookmark(alt1, 0), "分岐");
     kifu_record_free(r);
@@ -387,7 +316,7 @@ TEST(branch_starting_with_same)
     CHECK(r != NULL);
     if (!r)
         return;
-    const kifu_node *n3 = node_at(r, 3);
+    const kifu_node *n3 = t_node_at(r, 3);
     CHECK_INT(kifu_node_child_count(n3), 2);
     const kifu_move *m = kifu_node_move_const(kifu_node_child(n3, 1));
     CHECK_INT(m->same, 1);
@@ -430,11 +359,7 @@ TEST(errors_name_line_and_column)
 
 static char *wr(const kifu_record *r, int format, int enc)
 {
-    kifu_write_options w = {0};
-    w.format = format;
-    w.encoding = enc;
-    kifu_error_clear(&err);
-    char *s = kifu_write(r, &w, NULL, &err);
+    char *s = t_write_as(r, format, enc, NULL, &err);
     if (!s)
         printf("  write error: %s\n", err.message);
     return s;
@@ -495,7 +420,7 @@ TEST(writer_round_trip_keeps_everything)
         kifu_record *b = s ? rd(s) : NULL;
         CHECK(b != NULL);
         if (b) {
-            char *da = dump(a), *db = dump(b);
+            char *da = t_dump(a), *db = t_dump(b);
             CHECK_STR(db, da);
             free(da);
             free(db);
@@ -536,17 +461,12 @@ TEST(writer_encodes_cp932_and_refuses_what_it_cannot_hold)
 
 static char *jkf_of(const char *text, size_t len, int format)
 {
-    kifu_read_options o = {0};
-    o.format = format;
-    kifu_error_clear(&err);
-    kifu_record *r = kifu_read(text, len, &o, &err);
+    kifu_record *r = t_read_text(text, len, format, 0, &err);
     if (!r) {
         printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
         return NULL;
     }
-    kifu_write_options w = {0};
-    w.format = KIFU_FMT_JKF;
-    char *s = kifu_write(r, &w, NULL, &err);
+    char *s = t_write_as(r, KIFU_FMT_JKF, 0, NULL, &err);
     kifu_record_free(r);
     return s;
 }

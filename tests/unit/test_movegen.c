@@ -6,16 +6,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "rules/engine.h"
-
-static kifu_position *pos(const char *sfen)
-{
-    kifu_position *p = kifu_position_new();
-    kifu_error err;
-    kifu_error_clear(&err);
-    if (kifu_position_set_sfen(p, sfen, &err) < 0)
-        printf("  bad test position %s: %s\n", sfen, err.message);
-    return p;
-}
+#include "testutil.h"
 
 /* Is the USI move in the legal list? */
 static int has(kifu_position *p, const char *usi)
@@ -69,23 +60,23 @@ TEST(piece_movements)
     for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
         char sfen[80];
         snprintf(sfen, sizeof sfen, "1k7/9/9/9/4%s4/9/9/9/7K1 b - 1", t[i].piece);
-        kifu_position *p = pos(sfen);
+        kifu_position *p = t_position(sfen);
         int got = count(p) - 5;
         if (got != t[i].moves)
             printf("  piece %s\n", t[i].piece);
         CHECK_INT(got, t[i].moves);
         kifu_position_free(p);
     }
-    kifu_position *p = pos("1k7/9/9/9/4L4/9/9/9/7K1 b - 1");
+    kifu_position *p = t_position("1k7/9/9/9/4L4/9/9/9/7K1 b - 1");
     CHECK(has(p, "5e5a+") && !has(p, "5e5a"));
     CHECK(has(p, "5e5b+") && has(p, "5e5b"));
     kifu_position_free(p);
     /* White pieces move downwards: a white pawn on 5e goes to 5f. */
-    p = pos("1k7/9/9/9/4p4/9/9/9/7K1 w - 1");
+    p = t_position("1k7/9/9/9/4p4/9/9/9/7K1 w - 1");
     CHECK(has(p, "5e5f") && !has(p, "5e5d"));
     kifu_position_free(p);
     /* Sliders stop at the first piece, capturing an enemy one, not passing it. */
-    p = pos("1k7/9/4p4/9/4R1P2/9/9/9/7K1 b - 1");
+    p = t_position("1k7/9/4p4/9/4R1P2/9/9/9/7K1 b - 1");
     CHECK(has(p, "5e5c+") && !has(p, "5e5b"));
     CHECK(has(p, "5e4e") && !has(p, "5e3e") && !has(p, "5e2e"));
     kifu_position_free(p);
@@ -95,21 +86,21 @@ TEST(promotion_zone)
 {
     /* Black silver on 4d enters (4c), silver on 3c moves inside (3b) and leaves (2d):
      * every one of these has the choice. A silver from 6e to 6d (outside) has none. */
-    kifu_position *p = pos("k8/9/6S2/5S3/3S5/9/9/9/8K b - 1");
+    kifu_position *p = t_position("k8/9/6S2/5S3/3S5/9/9/9/8K b - 1");
     CHECK(has(p, "4d4c+") && has(p, "4d4c"));
     CHECK(has(p, "3c3b+") && has(p, "3c3b"));
     CHECK(has(p, "3c2d+") && has(p, "3c2d"));
     CHECK(has(p, "6e6d") && !has(p, "6e6d+"));
     /* Golds and kings never promote. */
     kifu_position_free(p);
-    p = pos("k8/9/9/5G3/9/9/9/9/8K b - 1");
+    p = t_position("k8/9/9/5G3/9/9/9/9/8K b - 1");
     CHECK(has(p, "4d4c") && !has(p, "4d4c+"));
     kifu_move m;
     CHECK_INT(kifu_position_parse_usi(p, "4d4c+", &m, NULL), 0);
     CHECK_REASON(p, "4d4c+", "cannot promote");
     kifu_position_free(p);
     /* A promoted move reports promote = 1, a declined one 0, a non-zone move -1. */
-    p = pos("k8/9/9/5S3/9/9/9/9/8K b - 1");
+    p = t_position("k8/9/9/5S3/9/9/9/9/8K b - 1");
     kifu_move ms[600];
     size_t n = kifu_position_legal_moves(p, ms, 600);
     int seen = 0;
@@ -126,7 +117,7 @@ TEST(promotion_zone)
 TEST(forced_promotion)
 {
     /* Knight on 2d: 1b and 3b are on rank 2, so it must promote; pawn 5b to 5a must too. */
-    kifu_position *p = pos("9/4P4/L8/7N1/9/9/9/9/k3K4 b - 1");
+    kifu_position *p = t_position("9/4P4/L8/7N1/9/9/9/9/k3K4 b - 1");
     CHECK(has(p, "2d1b+") && !has(p, "2d1b"));
     CHECK(has(p, "2d3b+") && !has(p, "2d3b"));
     CHECK(has(p, "5b5a+") && !has(p, "5b5a"));
@@ -145,11 +136,11 @@ TEST(forced_promotion)
     CHECK_INT(kifu__position_at(p, KIFU_SQ(1, 2)), KIFU_NK);
     /* A knight to rank 3 has the choice. */
     kifu_position_free(p);
-    p = pos("k8/9/9/9/7N1/9/9/9/8K b - 1");
+    p = t_position("k8/9/9/9/7N1/9/9/9/8K b - 1");
     CHECK(has(p, "2e1c+") && has(p, "2e1c"));
     kifu_position_free(p);
     /* White: pawn to rank 9 must promote. */
-    p = pos("4k4/9/9/9/9/9/9/p8/4K4 w - 1");
+    p = t_position("4k4/9/9/9/9/9/9/p8/4K4 w - 1");
     CHECK(has(p, "9h9i+") && !has(p, "9h9i"));
     kifu_position_free(p);
 }
@@ -158,7 +149,7 @@ TEST(pins)
 {
     /* Gold on 5e pinned on the file by the rook on 5b: only 5d (along the file). Silver on
      * 3g pinned on the diagonal by the bishop on 1e: only 2f (towards it) and nothing else. */
-    kifu_position *p = pos("4k4/4r4/9/9/4G3b/9/6S2/9/4K4 b - 1");
+    kifu_position *p = t_position("4k4/4r4/9/9/4G3b/9/6S2/9/4K4 b - 1");
     CHECK(has(p, "5e5d"));
     CHECK(!has(p, "5e4d") && !has(p, "5e6e") && !has(p, "5e4e"));
     CHECK(has(p, "3g2f"));
@@ -167,7 +158,7 @@ TEST(pins)
     CHECK_REASON(p, "3g3f", "王手放置");
     /* Pinned by a lance: a black silver in front of its king with a white lance ahead. */
     kifu_position_free(p);
-    p = pos("4l4/9/9/9/9/9/4S4/9/4K3k b - 1");
+    p = t_position("4l4/9/9/9/9/9/4S4/9/4K3k b - 1");
     CHECK(has(p, "5g5f") && !has(p, "5g4f") && !has(p, "5g6h"));
     kifu_position_free(p);
 }
@@ -175,14 +166,14 @@ TEST(pins)
 TEST(king_safety)
 {
     /* Rook on 6h covers rank 8 and file 6: only Kx6h and K4i. */
-    kifu_position *p = pos("4k4/9/9/9/9/9/9/3r5/4K4 b - 1");
+    kifu_position *p = t_position("4k4/9/9/9/9/9/9/3r5/4K4 b - 1");
     CHECK_INT(count(p), 2);
     CHECK(has(p, "5i6h") && has(p, "5i4i"));
     CHECK_REASON(p, "5i5h", "王手放置");
     CHECK_REASON(p, "5i6i", "王手放置");
     kifu_position_free(p);
     /* In check by a rook on the file: the king may not step back along the file. */
-    p = pos("4r4/9/9/9/9/9/9/4K4/9 b - 1");
+    p = t_position("4r4/9/9/9/9/9/9/4K4/9 b - 1");
     CHECK(!has(p, "5h5i"));
     CHECK_REASON(p, "5h5i", "王手放置");
     kifu_position_free(p);
@@ -191,7 +182,7 @@ TEST(king_safety)
 TEST(evasions)
 {
     /* Rook check down the file, a gold in hand: 7 interposing drops + 4 king moves. */
-    kifu_position *p = pos("4r4/9/9/9/9/9/9/9/4K4 b G 1");
+    kifu_position *p = t_position("4r4/9/9/9/9/9/9/9/4K4 b G 1");
     CHECK(kifu_position_in_check(p));
     CHECK_INT(count(p), 11);
     CHECK(has(p, "G*5b") && has(p, "G*5h"));
@@ -199,12 +190,12 @@ TEST(evasions)
     CHECK_REASON(p, "G*4b", "王手放置");
     kifu_position_free(p);
     /* Double check: no drop, only the king. */
-    p = pos("4r4/9/9/9/9/9/5n3/9/4K4 b G 1");
+    p = t_position("4r4/9/9/9/9/9/5n3/9/4K4 b G 1");
     CHECK_INT(count(p), 4);
     CHECK(!has(p, "G*5h"));
     kifu_position_free(p);
     /* Capturing the checker with a piece: the silver takes the checking gold. */
-    p = pos("4k4/9/9/9/9/9/9/4g4/3SK4 b - 1");
+    p = t_position("4k4/9/9/9/9/9/9/4g4/3SK4 b - 1");
     CHECK(has(p, "6i5h"));
     CHECK(!has(p, "6i7h"));
     kifu_position_free(p);
@@ -213,7 +204,7 @@ TEST(evasions)
 TEST(drops)
 {
     /* Knight: never on ranks 1-2; lance and pawn: never on rank 1 (for black). */
-    kifu_position *p = pos("4k4/9/9/9/9/9/9/9/4K4 b NLP 1");
+    kifu_position *p = t_position("4k4/9/9/9/9/9/9/9/4K4 b NLP 1");
     CHECK(!has(p, "N*3b") && !has(p, "N*3a") && has(p, "N*3c"));
     CHECK(!has(p, "L*3a") && has(p, "L*3b"));
     CHECK(!has(p, "P*3a") && has(p, "P*3b"));
@@ -222,7 +213,7 @@ TEST(drops)
     CHECK_REASON(p, "P*5a", "occupied");
     kifu_position_free(p);
     /* White's dead squares are ranks 9 (and 8 for knights). */
-    p = pos("4k4/9/9/9/9/9/9/9/4K4 w nlp 1");
+    p = t_position("4k4/9/9/9/9/9/9/9/4K4 w nlp 1");
     CHECK(!has(p, "N*3h") && has(p, "N*3g"));
     CHECK(!has(p, "P*3i") && has(p, "P*3h"));
     kifu_position_free(p);
@@ -230,17 +221,17 @@ TEST(drops)
 
 TEST(nifu)
 {
-    kifu_position *p = pos("4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
+    kifu_position *p = t_position("4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
     CHECK(!has(p, "P*5e"));
     CHECK(has(p, "P*4e"));
     CHECK_REASON(p, "P*5e", "二歩");
     kifu_position_free(p);
     /* A promoted pawn (と) does not count. */
-    p = pos("4k4/9/9/9/9/9/4+P4/9/4K4 b P 1");
+    p = t_position("4k4/9/9/9/9/9/4+P4/9/4K4 b P 1");
     CHECK(has(p, "P*5e"));
     kifu_position_free(p);
     /* The opponent's pawn does not count either. */
-    p = pos("4k4/9/9/4p4/9/9/9/9/4K4 b P 1");
+    p = t_position("4k4/9/9/4p4/9/9/9/9/4K4 b P 1");
     CHECK(has(p, "P*5e"));
     kifu_position_free(p);
 }
@@ -248,36 +239,33 @@ TEST(nifu)
 TEST(uchifuzume)
 {
     /* P*1b would mate: the knight on 3c covers 2a, the gold 1b and 2b. */
-    kifu_position *p = pos("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
+    kifu_position *p = t_position("8k/9/6NG1/9/9/9/9/9/4K4 b P 1");
     CHECK(!has(p, "P*1b"));
     CHECK_REASON(p, "P*1b", "打ち歩詰め");
     kifu_position_free(p);
     /* Without the knight the king escapes to 2a: the pawn drop check is legal. */
-    p = pos("8k/9/7G1/9/9/9/9/9/4K4 b P 1");
+    p = t_position("8k/9/7G1/9/9/9/9/9/4K4 b P 1");
     CHECK(has(p, "P*1b"));
-    kifu_move m;
-    kifu_position_parse_usi(p, "P*1b", &m, NULL);
-    CHECK_INT(kifu_position_play(p, &m, NULL), 0);
+    CHECK_INT(t_play_usi(p, "P*1b"), 0);
     CHECK(kifu_position_in_check(p));
     CHECK(!kifu_position_is_mate(p));
     kifu_position_free(p);
     /* A mate by dropping another piece is fine. */
-    p = pos("8k/9/7G1/9/9/9/9/9/4K4 b G 1");
+    p = t_position("8k/9/7G1/9/9/9/9/9/4K4 b G 1");
     CHECK(has(p, "G*1b"));
-    kifu_position_parse_usi(p, "G*1b", &m, NULL);
-    CHECK_INT(kifu_position_play(p, &m, NULL), 0);
+    CHECK_INT(t_play_usi(p, "G*1b"), 0);
     CHECK(kifu_position_is_mate(p));
     kifu_position_free(p);
     /* Mate by a pawn moved on the board (突き歩詰め) is legal. */
-    p = pos("8k/9/6NGP/9/9/9/9/9/4K4 b - 1");
+    p = t_position("8k/9/6NGP/9/9/9/9/9/4K4 b - 1");
     CHECK(has(p, "1c1b"));
     kifu_position_free(p);
     /* The king can take the dropped pawn: not mate, legal. */
-    p = pos("8k/9/6N2/9/9/9/9/9/4K4 b P 1");
+    p = t_position("8k/9/6N2/9/9/9/9/9/4K4 b P 1");
     CHECK(has(p, "P*1b"));
     kifu_position_free(p);
     /* White drops too: P*5h against the black king on 5i, held by golds: mate, illegal. */
-    p = pos("9/9/9/9/9/9/3g1g3/9/4K4 w P 1");
+    p = t_position("9/9/9/9/9/9/3g1g3/9/4K4 w P 1");
     CHECK(!has(p, "P*5h"));
     kifu_position_free(p);
 }
@@ -285,7 +273,7 @@ TEST(uchifuzume)
 /* The internal calls agree with the legal list, everywhere in a few positions. */
 static void agree(const char *sfen)
 {
-    kifu_position *p = pos(sfen);
+    kifu_position *p = t_position(sfen);
     kmove legal[600];
     size_t n = kifu__position_legal(p, legal);
     int side = kifu_position_side(p), bad = 0;
@@ -361,7 +349,7 @@ TEST(internal_calls_agree)
 
 TEST(moves_to_has_both_choices)
 {
-    kifu_position *p = pos("position startpos moves 7g7f 3c3d");
+    kifu_position *p = t_position("position startpos moves 7g7f 3c3d");
     kmove t[32];
     size_t n = kifu__position_moves_to(p, KIFU_SQ(2, 2), KIFU_KA, t);
     CHECK_INT(n, 2);
@@ -376,7 +364,7 @@ TEST(moves_to_has_both_choices)
 
 TEST(play_completes_and_undo_restores)
 {
-    kifu_position *p = pos("position startpos moves 7g7f 3c3d");
+    kifu_position *p = t_position("position startpos moves 7g7f 3c3d");
     uint64_t h = kifu_position_hash(p);
     kifu_move m = {0};
     m.from_x = 8, m.from_y = 8, m.to_x = 2, m.to_y = 2, m.promote = 1, m.same = -1;

@@ -5,24 +5,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
-
-static kifu_position *pos(const char *sfen)
-{
-    kifu_position *p = kifu_position_new();
-    kifu_error err;
-    kifu_error_clear(&err);
-    if (kifu_position_set_sfen(p, sfen, &err) < 0)
-        printf("  bad test position %s: %s\n", sfen, err.message);
-    return p;
-}
-
-static int play(kifu_position *p, const char *usi)
-{
-    kifu_move m;
-    if (kifu_position_parse_usi(p, usi, &m, NULL) < 0)
-        return -1;
-    return kifu_position_play(p, &m, NULL);
-}
+#include "testutil.h"
 
 TEST(check_mate_and_no_move)
 {
@@ -32,24 +15,24 @@ TEST(check_mate_and_no_move)
     CHECK(!kifu_position_is_mate(p));
     kifu_position_free(p);
     /* Check that is not mate. */
-    p = pos("4r4/9/9/9/9/9/9/9/4K4 b G 1");
+    p = t_position("4r4/9/9/9/9/9/9/9/4K4 b G 1");
     CHECK(kifu_position_in_check(p));
     CHECK(!kifu_position_is_mate(p));
     kifu_position_free(p);
     /* Mate: 頭金 (gold on 5b backed by a pawn on 5c). */
-    p = pos("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
+    p = t_position("4k4/4G4/4P4/9/9/9/9/9/4K4 w - 1");
     CHECK(kifu_position_in_check(p));
     CHECK(!kifu_position_has_legal_move(p));
     CHECK(kifu_position_is_mate(p));
     kifu_position_free(p);
     /* No legal move without check: the king on 1a is boxed in but not attacked. */
-    p = pos("8k/9/6NG1/9/9/9/9/9/4K4 w - 1");
+    p = t_position("8k/9/6NG1/9/9/9/9/9/4K4 w - 1");
     CHECK(!kifu_position_in_check(p));
     CHECK(!kifu_position_has_legal_move(p));
     CHECK(!kifu_position_is_mate(p));
     kifu_position_free(p);
     /* No king at all (a tsume attacker): never in check. */
-    p = pos("8k/9/8P/9/9/9/9/9/9 b G 1");
+    p = t_position("8k/9/8P/9/9/9/9/9/9 b G 1");
     CHECK(!kifu_position_in_check(p));
     CHECK(kifu_position_has_legal_move(p));
     kifu_position_free(p);
@@ -62,7 +45,7 @@ TEST(repetition_draw)
     CHECK_INT(kifu_position_repetition_count(p), 1);
     for (int r = 0; r < 3; r++) {
         for (int i = 0; i < 4; i++) {
-            CHECK_INT(play(p, cycle[i]), 0);
+            CHECK_INT(t_play_usi(p, cycle[i]), 0);
             if (r < 2 || i < 3)
                 CHECK_INT(kifu_position_repetition(p), KIFU_REP_NONE);
         }
@@ -75,9 +58,9 @@ TEST(repetition_draw)
     CHECK_INT(kifu_position_repetition_count(p), 3);
     kifu_position_free(p);
     /* Hands count: the same board with a different hand is another position. */
-    kifu_position *a = pos("4k4/9/9/9/9/9/9/9/4K4 b P 1");
-    kifu_position *b = pos("4k4/9/9/9/9/9/9/9/4K4 b - 1");
-    kifu_position *c = pos("4k4/9/9/9/9/9/9/9/4K4 w P 1");
+    kifu_position *a = t_position("4k4/9/9/9/9/9/9/9/4K4 b P 1");
+    kifu_position *b = t_position("4k4/9/9/9/9/9/9/9/4K4 b - 1");
+    kifu_position *c = t_position("4k4/9/9/9/9/9/9/9/4K4 w P 1");
     CHECK(kifu_position_hash(a) != kifu_position_hash(b));
     CHECK(kifu_position_hash(a) != kifu_position_hash(c));
     kifu_position_free(a);
@@ -88,11 +71,11 @@ TEST(repetition_draw)
 static void perpetual(const char *sfen, const char *first, const char *const *cycle,
                       int verdict)
 {
-    kifu_position *p = pos(sfen);
-    CHECK_INT(play(p, first), 0);
+    kifu_position *p = t_position(sfen);
+    CHECK_INT(t_play_usi(p, first), 0);
     for (int r = 0; r < 3; r++)
         for (int i = 0; i < 4; i++)
-            CHECK_INT(play(p, cycle[i]), 0);
+            CHECK_INT(t_play_usi(p, cycle[i]), 0);
     CHECK_INT(kifu_position_repetition_count(p), 4);
     CHECK_INT(kifu_position_repetition(p), verdict);
     kifu_position_free(p);
@@ -108,11 +91,11 @@ TEST(perpetual_check)
     perpetual("4k4/9/9/9/2r6/9/9/9/K8 w - 1", "7e9e", w_cycle, KIFU_REP_WHITE_LOSES);
     /* A quiet move by the checking side inside the cycle makes it a plain draw: the rook
      * checks from 1e, then goes back to 3e without check. */
-    kifu_position *p = pos("8k/9/9/9/6R2/9/9/9/4K4 b - 1");
+    kifu_position *p = t_position("8k/9/9/9/6R2/9/9/9/4K4 b - 1");
     static const char *const mixed[] = {"3e1e", "1a2a", "1e3e", "2a1a"};
     for (int r = 0; r < 3; r++)
         for (size_t i = 0; i < 4; i++)
-            CHECK_INT(play(p, mixed[i]), 0);
+            CHECK_INT(t_play_usi(p, mixed[i]), 0);
     CHECK_INT(kifu_position_repetition_count(p), 4);
     CHECK_INT(kifu_position_repetition(p), KIFU_REP_DRAW);
     kifu_position_free(p);
@@ -122,41 +105,41 @@ TEST(declaration)
 {
     /* Black: king on 5b, 9 pawns + a gold in the zone (10 pieces, 10 points), 2R 2B in
      * hand (20): 30 points, needs 28. */
-    kifu_position *p = pos("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1");
+    kifu_position *p = t_position("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1");
     CHECK_INT(kifu_position_can_declare(p), 1);
     kifu_position_free(p);
     /* 27 points is not enough for black ... */
-    p = pos("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b R2B2G 1");
+    p = t_position("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b R2B2G 1");
     CHECK_INT(kifu_position_can_declare(p), 0);
     kifu_position_free(p);
     /* ... 28 is. */
-    p = pos("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b R2B2GP 1");
+    p = t_position("9/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b R2B2GP 1");
     CHECK_INT(kifu_position_can_declare(p), 1);
     kifu_position_free(p);
     /* White needs 27: 10 pieces in the zone + r 2b 2g (17) = 27. */
-    p = pos("4K4/9/9/9/9/9/ppppppppp/3gk4/9 w r2b2g 1");
+    p = t_position("4K4/9/9/9/9/9/ppppppppp/3gk4/9 w r2b2g 1");
     CHECK_INT(kifu_position_can_declare(p), 1);
     kifu_position_free(p);
     /* Only the side to move declares. */
-    p = pos("4K4/9/9/9/9/9/ppppppppp/3gk4/9 b r2b2g 1");
+    p = t_position("4K4/9/9/9/9/9/ppppppppp/3gk4/9 b r2b2g 1");
     CHECK_INT(kifu_position_can_declare(p), 0);
     kifu_position_free(p);
     /* 9 pieces in the zone: not enough pieces, whatever the points. */
-    p = pos("9/4K4/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B4G 1");
+    p = t_position("9/4K4/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B4G 1");
     CHECK_INT(kifu_position_can_declare(p), 0);
     kifu_position_free(p);
     /* The king outside the zone. */
-    p = pos("9/5G3/PPPPPPPPP/4K4/9/9/9/9/4k4 b 2R2BG 1");
+    p = t_position("9/5G3/PPPPPPPPP/4K4/9/9/9/9/4k4 b 2R2BG 1");
     CHECK_INT(kifu_position_can_declare(p), 0);
     kifu_position_free(p);
     /* In check: no. (A white lance on 5a... would be a dead piece for white? No: white
      * lances move down. It checks the king on 5b.) */
-    p = pos("4l4/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1");
+    p = t_position("4l4/4KG3/PPPPPPPPP/9/9/9/9/9/4k4 b 2R2B 1");
     CHECK(kifu_position_in_check(p));
     CHECK_INT(kifu_position_can_declare(p), 0);
     kifu_position_free(p);
     /* Big pieces on the board in the zone count 5. */
-    p = pos("1+R+B6/4K4/PPPPPPPP1/9/9/9/9/9/4k4 b RBP 1");
+    p = t_position("1+R+B6/4K4/PPPPPPPP1/9/9/9/9/9/4k4 b RBP 1");
     /* zone: +R +B (10) + 8 pawns (8) = 10 pieces, 18 points; hand R B P = 11: 29 */
     CHECK_INT(kifu_position_can_declare(p), 1);
     kifu_position_free(p);
@@ -171,7 +154,7 @@ TEST(out_of_memory)
         if (p) {
             kifu_position_set_sfen(p, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b", NULL);
             for (int i = 0; i < 80; i++) {
-                play(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
+                t_play_usi(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
                 kifu_position_repetition(p);
             }
             kifu_position *q = kifu_position_clone(p);
@@ -191,7 +174,7 @@ TEST(long_history)
     kifu_position *p = kifu_position_new();
     static const char *const cycle[] = {"5i4h", "5a4b", "4h5i", "4b5a"};
     for (int i = 0; i < 40000; i++) {
-        CHECK_INT(play(p, cycle[i % 4]), 0);
+        CHECK_INT(t_play_usi(p, cycle[i % 4]), 0);
         if (i % 4 == 3)
             CHECK_INT(kifu_position_repetition_count(p), i / 4 + 2);
     }

@@ -1,0 +1,117 @@
+/* record_cursor.c: see record_cursor.h. */
+#include "record_cursor.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "kifu_private.h"
+#include "player.h"
+
+int cli_colour_ok(void)
+{
+    const char *nc = getenv("NO_COLOR");
+    return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+char *cli_safe_text(const char *s, char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (!cap)
+        return buf;
+    for (; s && *s && n + 1 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        buf[n++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    /* do not end inside a UTF-8 character */
+    while (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0x80)
+        n--;
+    if (n && s && *s && ((unsigned char)buf[n - 1] & 0xC0) == 0xC0)
+        n--;
+    buf[n] = 0;
+    return buf;
+}
+
+int cli_parse_int(const char *s, int *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (!*s || *end || v < 0 || v > 100000000)
+        return -1;
+    *out = (int)v;
+    return 0;
+}
+
+kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
+{
+    kifu_error err = {0};
+    kifu_read_options ro = {0};
+    *rec = kifu_read_file(path, &ro, &err);
+    if (!*rec) {
+        cli_print_error(&err);
+        *code = cli_exit_code(err.code);
+        return NULL;
+    }
+    kifu_player *pl = kifu_player_new(*rec, &err);
+    if (!pl) {
+        kifu__error_source(&err, path);
+        cli_print_error(&err);
+        *code = cli_exit_code(err.code);
+        kifu_record_free(*rec);
+        *rec = NULL;
+    }
+    return pl;
+}
+
+int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_format,
+                          void (*usage)(FILE *), cli_cursor_args *a)
+{
+    *a = (cli_cursor_args){.ply = -1};
+    for (int i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--ply") == 0 && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], &a->ply)) {
+                fprintf(stderr, "kifu: %s: --ply needs a number >= 0, not '%s'\n", cmd,
+                        argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(s, "--path") == 0 && i + 1 < argc) {
+            a->path = argv[++i];
+        } else if (with_format && strcmp(s, "--format") == 0 && i + 1 < argc) {
+            a->format = argv[++i];
+        } else if (strcmp(s, "--flip") == 0) {
+            a->flip = 1;
+        } else if (s[0] == '-' && s[1]) {
+            fprintf(stderr, "kifu: %s: unknown option '%s'\n", cmd, s);
+            usage(stderr);
+            return EXIT_USAGE;
+        } else if (!a->file) {
+            a->file = s;
+        } else {
+            fprintf(stderr, "kifu: %s: one file only ('%s' is extra)\n", cmd, s);
+            return EXIT_USAGE;
+        }
+    }
+    if (!a->file) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+int cli_cursor_place(kifu_player *pl, const cli_cursor_args *a, char *msg, size_t cap)
+{
+    if (a->path) {
+        kifu_error err = {0};
+        if (kifu_player_go_path(pl, a->path, &err)) {
+            snprintf(msg, cap, "--path %.40s: %s", a->path, err.message);
+            return -1;
+        }
+    } else if (a->ply >= 0 && kifu_player_go(pl, a->ply) != a->ply) {
+        snprintf(msg, cap, "--ply %d: the record has %d plies", a->ply,
+                 kifu__player_line_end(pl));
+        return -1;
+    }
+    return 0;
+}

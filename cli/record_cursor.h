@@ -1,0 +1,41 @@
+/* record_cursor.h: what show, replay and play share: a record opened on a player, the
+ * FILE [--ply N] [--path P] [--flip] options that say where to look, placing the cursor
+ * there, and record text made safe for the terminal. */
+#ifndef KIFU_RECORD_CURSOR_H
+#define KIFU_RECORD_CURSOR_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "kifu.h"
+
+/* Colour and escapes only when stdout is a terminal and NO_COLOR is unset or empty. */
+int cli_colour_ok(void);
+/* Text from a record (a comment, a bookmark) made safe for the terminal: control
+ * characters (escape sequences a file could carry) become '?'. Into buf; returns buf. */
+char *cli_safe_text(const char *s, char *buf, size_t cap);
+/* A decimal 0..100000000. 0, or -1. */
+int cli_parse_int(const char *s, int *out);
+/* Read a record (any format, "-" = stdin) and make a player on it; errors are printed.
+ * NULL on failure (then *rec is NULL too and *code the exit code). */
+kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code);
+
+/* The command line of a command that looks at one record at one position. */
+typedef struct cli_cursor_args {
+    const char *file;
+    const char *path;   /* --path P, or NULL */
+    const char *format; /* --format F, or NULL; only accepted when asked for */
+    int ply;            /* --ply N, or -1 */
+    int flip;           /* --flip */
+} cli_cursor_args;
+
+/* Parse the arguments of command `cmd` (argv[0] is the command name). EXIT_OK, or
+ * EXIT_USAGE with the reason printed (and usage(stderr) for an unknown option or a
+ * missing file). --format is an unknown option unless with_format. */
+int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_format,
+                          void (*usage)(FILE *), cli_cursor_args *a);
+/* Put the cursor at --path, or else at --ply, when given. 0, or -1 with the reason in
+ * msg (the cursor is then where the player could get to: a ply past the end clamps). */
+int cli_cursor_place(kifu_player *pl, const cli_cursor_args *a, char *msg, size_t cap);
+
+#endif

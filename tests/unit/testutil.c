@@ -1,0 +1,125 @@
+/* testutil.c: see testutil.h. */
+#include "testutil.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+kifu_record *t_read_text(const char *s, size_t len, int format, unsigned flags,
+                         kifu_error *err)
+{
+    kifu_read_options o = {0};
+    o.format = format;
+    o.flags = flags;
+    kifu_error_clear(err);
+    return kifu_read(s, len, &o, err);
+}
+
+char *t_write_as(const kifu_record *r, int format, int enc, size_t *len, kifu_error *err)
+{
+    kifu_write_options w = {0};
+    w.format = format;
+    w.encoding = enc;
+    kifu_error_clear(err);
+    return kifu_write(r, &w, len, err);
+}
+
+kifu_node *t_node_at(const kifu_record *r, int ply)
+{
+    kifu_node *n = kifu_record_root(r);
+    for (int i = 0; i < ply && n; i++)
+        n = kifu_node_next(n);
+    return n;
+}
+
+const kifu_move *t_move_at(const kifu_record *r, int ply)
+{
+    const kifu_node *n = t_node_at(r, ply);
+    return n ? kifu_node_move_const(n) : NULL;
+}
+
+typedef struct text {
+    char *buf;
+    size_t cap, k;
+} text;
+
+/* Append, stopping quietly when full: the picture of a huge record is only cut short. */
+static void put(text *t, const char *fmt, ...)
+{
+    if (t->k + 1 >= t->cap)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->buf + t->k, t->cap - t->k, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->k = t->k + (size_t)n < t->cap ? t->k + (size_t)n : t->cap - 1;
+}
+
+/* One line and its forks; recursion only into forks, as the library does. */
+static void dump_line(const kifu_node *n, int depth, text *t)
+{
+    for (; n && t->k + 1 < t->cap; n = kifu_node_next(n)) {
+        const kifu_move *m = kifu_node_move_const(n);
+        put(t, "%*s%d:", depth * 2, "", kifu_node_ply(n));
+        if (m)
+            put(t, "c%d %d%d-%d%d %s p%d s%d r%s f%d", m->color, m->from_x, m->from_y,
+                m->to_x, m->to_y, kifu_piece_csa(m->piece), m->promote, m->same,
+                m->relative, m->flags);
+        else if (kifu_node_special(n))
+            put(t, "%s", kifu_node_special(n));
+        const kifu_move_time *tm = kifu_node_time(n);
+        if (tm)
+            put(t, " t%ld/%ld/%d", kifu_time_seconds(&tm->now),
+                kifu_time_seconds(&tm->total), tm->has_total);
+        for (size_t i = 0; i < kifu_node_comment_count(n); i++)
+            put(t, " *%s", kifu_node_comment(n, i));
+        for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
+            put(t, " &%s", kifu_node_bookmark(n, i));
+        put(t, "\n");
+        for (size_t i = 1; i < kifu_node_child_count(n); i++)
+            dump_line(kifu_node_child(n, i), depth + 1, t);
+    }
+}
+
+char *t_dump(const kifu_record *r)
+{
+    text t = {malloc(1 << 16), 1 << 16, 0};
+    if (!t.buf)
+        return NULL;
+    t.buf[0] = 0;
+    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
+        const char *key, *v;
+        kifu_record_header_at(r, i, &key, &v);
+        put(&t, "%s=%s\n", key, v);
+    }
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    put(&t, "preset %d color %d\n", kifu_record_preset(r), b.color);
+    for (int i = 0; i < 81; i++)
+        put(&t, "%x", b.sq[i]);
+    for (int c = 0; c < 2; c++)
+        for (int p = 1; p < 8; p++)
+            put(&t, " %d", b.hands[c][p]);
+    put(&t, "\n");
+    dump_line(kifu_record_root(r), 0, &t);
+    return t.buf;
+}
+
+kifu_position *t_position(const char *sfen)
+{
+    kifu_position *p = kifu_position_new();
+    kifu_error err;
+    kifu_error_clear(&err);
+    if (kifu_position_set_sfen(p, sfen, &err) < 0)
+        printf("  bad test position %s: %s\n", sfen, err.message);
+    return p;
+}
+
+int t_play_usi(kifu_position *p, const char *usi)
+{
+    kifu_move m;
+    if (kifu_position_parse_usi(p, usi, &m, NULL) < 0)
+        return -1;
+    return kifu_position_play(p, &m, NULL);
+}

@@ -1,0 +1,32 @@
+/* testutil.h: helpers several unit tests share (reading and writing with given options,
+ * walking the main line, a text picture of a record to compare two reads by, positions
+ * from SFEN). Linked into every test next to the harness; only public API inside. */
+#ifndef KIFU_TESTUTIL_H
+#define KIFU_TESTUTIL_H
+
+#include <stddef.h>
+
+#include "kifu.h"
+
+/* kifu_read of [s, s + len) with format and flags (err cleared first). */
+kifu_record *t_read_text(const char *s, size_t len, int format, unsigned flags,
+                         kifu_error *err);
+/* kifu_write in format and encoding (err cleared first); *len when len is not NULL. */
+char *t_write_as(const kifu_record *r, int format, int enc, size_t *len, kifu_error *err);
+
+/* The node at ply along the main line (0: the root), or NULL past the end. */
+kifu_node *t_node_at(const kifu_record *r, int ply);
+/* Its move, or NULL (past the end, the root or a special). */
+const kifu_move *t_move_at(const kifu_record *r, int ply);
+
+/* A text picture of the record (free()): header, start position, and every field the
+ * readers set on every node, forks indented. Two records that dump alike hold the same
+ * game as far as a reader can tell. Cut at 64 KiB. */
+char *t_dump(const kifu_record *r);
+
+/* A new position from SFEN; a bad SFEN is printed (the position is then the start). */
+kifu_position *t_position(const char *sfen);
+/* Play a USI move on p. 0, or -1 when it does not parse or is illegal. */
+int t_play_usi(kifu_position *p, const char *usi);
+
+#endif
