@@ -315,7 +315,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
     kifu__rules_init();
     if (r->has_data) {
-        int preset = kifu_preset_match(&r->initial);
+        int preset = kifu__preset_match_ref(&r->initial);
         if (preset != KIFU_PRESET_OTHER)
             kifu_record_set_preset(r, preset);
     }

@@ -1,6 +1,7 @@
 /* record.c: the record tree: header, initial position, move nodes with forks. */
 #include "record.h"
 
+#include <pthread.h>
 #include <string.h>
 
 #include "kifu_private.h"
@@ -133,13 +134,47 @@ int kifu_record_set_initial(kifu_record *r, const kifu_board *b)
     return 0;
 }
 
+static kifu_board preset_boards[KIFU_PRESET_OTHER];
+static pthread_once_t preset_once = PTHREAD_ONCE_INIT;
+
+static void build_presets(void)
+{
+    for (int i = 0; i < KIFU_PRESET_OTHER; i++)
+        kifu_preset_board(i, &preset_boards[i]);
+}
+
+const kifu_board *kifu__preset_ref(int preset)
+{
+    if (preset < 0 || preset >= KIFU_PRESET_OTHER)
+        return NULL;
+    pthread_once(&preset_once, build_presets);
+    return &preset_boards[preset];
+}
+
+int kifu__preset_match_ref(const kifu_board *b)
+{
+    pthread_once(&preset_once, build_presets);
+    for (int i = 0; i < KIFU_PRESET_OTHER; i++) {
+        const kifu_board *p = &preset_boards[i];
+        if (memcmp(p->sq, b->sq, sizeof p->sq) == 0 &&
+            memcmp(p->hands, b->hands, sizeof p->hands) == 0 && p->color == b->color)
+            return i;
+    }
+    return KIFU_PRESET_OTHER;
+}
+
 void kifu_record_initial(const kifu_record *r, kifu_board *out)
 {
     if (r->has_data) {
         *out = r->initial;
         return;
     }
-    kifu_preset_board(r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE : r->preset, out);
+    const kifu_board *b =
+        kifu__preset_ref(r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE : r->preset);
+    if (b)
+        *out = *b;
+    else
+        kifu_preset_board(r->preset, out); /* out of range: as before */
 }
 
 /* ---- nodes ---- */

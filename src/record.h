@@ -41,6 +41,12 @@ struct kifu_record {
     size_t nnodes;
 };
 
+/* The starting board of a preset (KIFU_PRESET_HIRATE .. before OTHER), built once per
+ * process: readers and the normalizer ask for it per record. NULL for other values. */
+const kifu_board *kifu__preset_ref(int preset);
+/* kifu_preset_match against those boards. */
+int kifu__preset_match_ref(const kifu_board *b);
+
 /* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);
 

@@ -22,6 +22,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "record.h"
 #include "rules/types.h"
 
 typedef struct rd {
@@ -158,13 +159,13 @@ static void finish_position(rd *r, int side)
     if (!r->pos_lines && !r->have_side)
         return; /* no position given: JKF leaves `initial` out */
     if (!r->pos_lines)
-        kifu_preset_board(KIFU_PRESET_HIRATE, &r->board);
+        r->board = *kifu__preset_ref(KIFU_PRESET_HIRATE);
     for (int c = 0; c < 2; c++)
         if (r->all_to[c])
             give_rest(&r->board, c);
     if (!r->have_side)
         r->board.color = (uint8_t)side;
-    int preset = kifu_preset_match(&r->board);
+    int preset = kifu__preset_match_ref(&r->board);
     if (preset != KIFU_PRESET_OTHER)
         kifu_record_set_preset(r->rec, preset);
     else
@@ -251,7 +252,7 @@ static int bad_piece(rd *r, const char *at, const char *e)
 /* `PI` and removed pieces: `PI82HI22KA`. */
 static int pos_pi(rd *r, const char *s, const char *e)
 {
-    kifu_preset_board(KIFU_PRESET_HIRATE, &r->board);
+    r->board = *kifu__preset_ref(KIFU_PRESET_HIRATE);
     for (const char *p = s + 2; p < e; p += 4) {
         int x = digit(p, e), y = digit(p + 1, e);
         if (x < 1 || y < 1)
