@@ -412,6 +412,133 @@ static void c_move(wcur *c, const kifu_move *m)
     c_close(c, '}');
 }
 
+/* ---- compact output (no whitespace): the same members in the same order, written as
+ * literal runs through a register cursor, with no container state to keep ---- */
+
+#define LIT(q, s) (memcpy(q, s, sizeof s - 1), q += sizeof s - 1)
+
+static inline char *k_uint(char *q, unsigned v)
+{
+    if (v < 10) {
+        *q++ = (char)('0' + v);
+    } else if (v < 100) {
+        q[0] = (char)('0' + v / 10);
+        q[1] = (char)('0' + v % 10);
+        q += 2;
+    } else {
+        char buf[24], *e = buf + sizeof buf, *b = e;
+        do {
+            *--b = (char)('0' + v % 10);
+            v /= 10;
+        } while (v);
+        memcpy(q, b, (size_t)(e - b));
+        q += e - b;
+    }
+    return q;
+}
+
+static inline char *k_place(char *q, int x, int y)
+{
+    if (x >= 1 && x <= 9 && y >= 1 && y <= 9) {
+        memcpy(q, "{\"x\":0,\"y\":0}", 13);
+        q[5] = (char)('0' + x);
+        q[11] = (char)('0' + y);
+        return q + 13;
+    }
+    LIT(q, "{\"x\":");
+    q = k_uint(q, (unsigned)x);
+    LIT(q, ",\"y\":");
+    q = k_uint(q, (unsigned)y);
+    *q++ = '}';
+    return q;
+}
+
+static inline char *k_piece(char *q, int k)
+{
+    q[0] = '"';
+    q[1] = csa_piece[k][0];
+    q[2] = csa_piece[k][1];
+    q[3] = '"';
+    return q + 4;
+}
+
+/* `{"h":1,"m":2,"s":3}` */
+static inline char *k_time(char *q, const kifu_time *t)
+{
+    *q++ = '{';
+    if (t->h >= 0) {
+        LIT(q, "\"h\":");
+        q = k_uint(q, (unsigned)t->h);
+        *q++ = ',';
+    }
+    LIT(q, "\"m\":");
+    q = k_uint(q, t->m < 0 ? 0u : (unsigned)t->m);
+    LIT(q, ",\"s\":");
+    q = k_uint(q, t->s < 0 ? 0u : (unsigned)t->s);
+    *q++ = '}';
+    return q;
+}
+
+/* The members of a move object, comma-separated (a leading comma when `more`). */
+static char *k_move(char *q, const kifu_move *m)
+{
+    LIT(q, "\"move\":{");
+    char *start = q;
+#define SEP() (q != start ? (void)(*q++ = ',') : (void)0)
+    if (!(m->flags & KIFU_MOVE_NO_COLOR)) {
+        LIT(q, "\"color\":");
+        q = k_uint(q, m->color);
+    }
+    if (m->from_x) {
+        SEP();
+        LIT(q, "\"from\":");
+        q = k_place(q, m->from_x, m->from_y);
+    } else if (m->flags & KIFU__MOVE_FROM_NULL) {
+        SEP();
+        LIT(q, "\"from\":null");
+    }
+    if (m->to_x) {
+        SEP();
+        LIT(q, "\"to\":");
+        q = k_place(q, m->to_x, m->to_y);
+    }
+    if (m->piece < 16 && csa_piece[m->piece][0]) {
+        SEP();
+        LIT(q, "\"piece\":");
+        q = k_piece(q, m->piece);
+    }
+    if (m->same >= 0) {
+        SEP();
+        if (m->same)
+            LIT(q, "\"same\":true");
+        else
+            LIT(q, "\"same\":false");
+    }
+    if (m->promote >= 0) {
+        SEP();
+        if (m->promote)
+            LIT(q, "\"promote\":true");
+        else
+            LIT(q, "\"promote\":false");
+    }
+    if (m->capture < 16 && csa_piece[m->capture][0]) {
+        SEP();
+        LIT(q, "\"capture\":");
+        q = k_piece(q, m->capture);
+    }
+    if (m->relative[0]) {
+        SEP();
+        LIT(q, "\"relative\":\"");
+        size_t n = strnlen(m->relative, sizeof m->relative);
+        memcpy(q, m->relative, n);
+        q += n;
+        *q++ = '"';
+    }
+#undef SEP
+    *q++ = '}';
+    return q;
+}
+
 /* The "move" and "time" members of node n. At most 32 lines of at most 48 bytes past
  * the indentation, so one reservation covers them. */
 static void write_move_time(w *o, const kifu_node *n)
@@ -422,6 +549,29 @@ static void write_move_time(w *o, const kifu_node *n)
     size_t need = 32 * ((size_t)(o->depth + 4) * 2 + 48) + 64;
     if (!room(o, need))
         return;
+    if (!o->pretty) {
+        char *q = o->p;
+        if (is_move) {
+            if (!o->first)
+                *q++ = ',';
+            q = k_move(q, &n->move);
+            o->first = 0;
+        }
+        if (n->has_time) {
+            if (!o->first)
+                *q++ = ',';
+            LIT(q, "\"time\":{\"now\":");
+            q = k_time(q, &n->time.now);
+            if (n->time.has_total) {
+                LIT(q, ",\"total\":");
+                q = k_time(q, &n->time.total);
+            }
+            *q++ = '}';
+            o->first = 0;
+        }
+        o->p = q;
+        return;
+    }
     wcur c = {o->p, o->pretty, o->depth, o->first};
     if (is_move)
         c_move(&c, &n->move);
