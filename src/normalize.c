@@ -250,6 +250,24 @@ static void fill_total(kifu_node *n)
     if (!n->has_time || n->time.has_total)
         return;
     const kifu_node *g = n->parent ? n->parent->parent : NULL;
+    const kifu_time *a = &n->time.now, *b = g && g->has_time ? &g->time.total : NULL;
+    /* Both in normal form (what readers give): add with carries, no divisions. The same
+     * result as the sum in milliseconds below. */
+    if (a->h <= 0 && a->m >= 0 && a->m < 60 && a->s >= 0 && a->s < 60 && a->ms >= 0 &&
+        a->ms < 1000 &&
+        (!b || (b->h >= -1 && b->m >= 0 && b->m < 60 && b->s >= 0 && b->s < 60 &&
+                b->ms >= 0 && b->ms < 1000))) {
+        int ms = a->ms + (b ? b->ms : 0);
+        int sec = a->s + (b ? b->s : 0) + (ms >= 1000);
+        int min = a->m + (b ? b->m : 0) + (sec >= 60);
+        int h = (b && b->h > 0 ? b->h : 0) + (min >= 60);
+        n->time.total.h = h;
+        n->time.total.m = min >= 60 ? min - 60 : min;
+        n->time.total.s = sec >= 60 ? sec - 60 : sec;
+        n->time.total.ms = ms >= 1000 ? ms - 1000 : ms;
+        n->time.has_total = 1;
+        return;
+    }
     /* In milliseconds, so CSA V3.0 fractions add up too. */
     long long base = 0, now = kifu_time_seconds(&n->time.now) * 1000LL + n->time.now.ms;
     if (g && g->has_time)

@@ -425,7 +425,12 @@ static int time_stmt(rd *r, const char *s, const char *e)
         return syntax(r, s, e, "one time per move", "second time for a move");
     kifu_move_time t;
     memset(&t, 0, sizeof t);
-    t.now = kifu_time_from_seconds(sec, 0);
+    if (sec < 60) { /* what kifu_time_from_seconds gives, without the divisions */
+        t.now.h = -1;
+        t.now.s = (int)sec;
+    } else {
+        t.now = kifu_time_from_seconds(sec, 0);
+    }
     t.now.ms = ms;
     t.total.h = -1;
     t.has_total = 0;

@@ -293,8 +293,21 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
         long th = (s[7] - '0') * 10 + (s[8] - '0'), tm = (s[10] - '0') * 10 + (s[11] - '0');
         long ts = (s[13] - '0') * 10 + (s[14] - '0');
         memset(t, 0, sizeof *t);
-        t->now = kifu_time_from_seconds(m * 60 + sec, 0);
-        t->total = kifu_time_from_seconds(th * 3600 + tm * 60 + ts, 1);
+        /* Fields already in range are what kifu_time_from_seconds would give. */
+        if (sec < 60) {
+            t->now.h = -1;
+            t->now.m = (int)m;
+            t->now.s = (int)sec;
+        } else {
+            t->now = kifu_time_from_seconds(m * 60 + sec, 0);
+        }
+        if (tm < 60 && ts < 60) {
+            t->total.h = (int)th;
+            t->total.m = (int)tm;
+            t->total.s = (int)ts;
+        } else {
+            t->total = kifu_time_from_seconds(th * 3600 + tm * 60 + ts, 1);
+        }
         t->has_total = 1;
         return 16;
     }
