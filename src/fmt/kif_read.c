@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "fmt/fmt.h"
+#include "fmt/jp_fast.h"
 #include "fmt/words.h"
 #include "kifu_private.h"
 #include "record.h"
@@ -419,7 +420,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
         }
     } else if ((k = kifu__jp_digit(p, end, &x)) != 0) {
         p += k;
-        if (!(k = kifu__jp_rank(p, end, &y)))
+        if (!(k = kifu__jp_rank_fast(p, end, &y)))
             return kifu__jp_fail(rd, p, "a rank (一 to 九)", "bad move");
         p += k;
         m.to_x = (uint8_t)x;
@@ -438,7 +439,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
         return move_tail(rd, p, end, n) ? -1 : 1;
     }
     int kind;
-    if (!(k = kifu__jp_piece(p, end, &kind)))
+    if (!(k = kifu__jp_piece_fast(p, end, &kind)))
         return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
                              "bad move");
     p += k;
