@@ -18,45 +18,53 @@ static inline unsigned kifu__jp_cp3(const char *p, const char *end)
            (unsigned)(p[2] & 0x3F);
 }
 
+/* Lookups by the code point's low byte (distinct among the ranks, and among the piece
+ * names), checked against the whole code point: no branch on which character it is,
+ * which records make unpredictable. */
+typedef struct kifu__jp_cpv {
+    unsigned short cp;
+    unsigned char v;
+} kifu__jp_cpv;
+
+static const kifu__jp_cpv kifu__jp_ranks[256] = {
+    [0x00] = {0x4E00, 1}, /* 一 */ [0x8C] = {0x4E8C, 2}, /* 二 */ [0x09] = {0x4E09, 3}, /* 三 */
+    [0xDB] = {0x56DB, 4}, /* 四 */ [0x94] = {0x4E94, 5}, /* 五 */ [0x6D] = {0x516D, 6}, /* 六 */
+    [0x03] = {0x4E03, 7}, /* 七 */ [0x6B] = {0x516B, 8}, /* 八 */ [0x5D] = {0x4E5D, 9}, /* 九 */
+};
+
+static const kifu__jp_cpv kifu__jp_pieces[256] = {
+    [0x69] = {0x6B69, KIFU_FU}, /* 歩 */ [0x99] = {0x9999, KIFU_KY}, /* 香 */
+    [0x42] = {0x6842, KIFU_KE}, /* 桂 */ [0x80] = {0x9280, KIFU_GI}, /* 銀 */
+    [0xD1] = {0x91D1, KIFU_KI}, /* 金 */ [0xD2] = {0x89D2, KIFU_KA}, /* 角 */
+    [0xDB] = {0x98DB, KIFU_HI}, /* 飛 */ [0x89] = {0x7389, KIFU_OU}, /* 玉 */
+    [0x8B] = {0x738B, KIFU_OU}, /* 王 */ [0x68] = {0x3068, KIFU_TO}, /* と */
+    [0xAC] = {0x99AC, KIFU_UM}, /* 馬 */ [0x8D] = {0x9F8D, KIFU_RY}, /* 龍 */
+    [0xDC] = {0x7ADC, KIFU_RY}, /* 竜 */
+};
+
 /* kifu__jp_rank with the kanji ranks 一 to 九 (what records write) decided inline. */
 static inline size_t kifu__jp_rank_fast(const char *p, const char *end, int *v)
 {
-    switch (kifu__jp_cp3(p, end)) {
-    case 0x4E00: *v = 1; return 3; /* 一 */
-    case 0x4E8C: *v = 2; return 3; /* 二 */
-    case 0x4E09: *v = 3; return 3; /* 三 */
-    case 0x56DB: *v = 4; return 3; /* 四 */
-    case 0x4E94: *v = 5; return 3; /* 五 */
-    case 0x516D: *v = 6; return 3; /* 六 */
-    case 0x4E03: *v = 7; return 3; /* 七 */
-    case 0x516B: *v = 8; return 3; /* 八 */
-    case 0x4E5D: *v = 9; return 3; /* 九 */
+    unsigned cp = kifu__jp_cp3(p, end);
+    const kifu__jp_cpv *e = &kifu__jp_ranks[cp & 0xFF];
+    if (e->cp == cp && e->v) {
+        *v = e->v;
+        return 3;
     }
     return kifu__jp_rank(p, end, v);
 }
 
-/* kifu__jp_piece with the one-character names decided inline (成香 成桂 成銀 by the call). */
+/* kifu__jp_piece with the one-character names decided inline (成香 成桂 成銀 and the
+ * rarer spellings by the call). */
 static inline size_t kifu__jp_piece_fast(const char *p, const char *end, int *kind)
 {
-    int k = 0;
-    switch (kifu__jp_cp3(p, end)) {
-    case 0x6B69: k = KIFU_FU; break; /* 歩 */
-    case 0x9999: k = KIFU_KY; break; /* 香 */
-    case 0x6842: k = KIFU_KE; break; /* 桂 */
-    case 0x9280: k = KIFU_GI; break; /* 銀 */
-    case 0x91D1: k = KIFU_KI; break; /* 金 */
-    case 0x89D2: k = KIFU_KA; break; /* 角 */
-    case 0x98DB: k = KIFU_HI; break; /* 飛 */
-    case 0x7389: k = KIFU_OU; break; /* 玉 */
-    case 0x738B: k = KIFU_OU; break; /* 王 */
-    case 0x3068: k = KIFU_TO; break; /* と */
-    case 0x99AC: k = KIFU_UM; break; /* 馬 */
-    case 0x9F8D: k = KIFU_RY; break; /* 龍 */
-    case 0x7ADC: k = KIFU_RY; break; /* 竜 */
-    default: return kifu__jp_piece(p, end, kind);
+    unsigned cp = kifu__jp_cp3(p, end);
+    const kifu__jp_cpv *e = &kifu__jp_pieces[cp & 0xFF];
+    if (e->cp == cp && e->v) {
+        *kind = e->v;
+        return 3;
     }
-    *kind = k;
-    return 3;
+    return kifu__jp_piece(p, end, kind);
 }
 
 #endif
