@@ -220,40 +220,59 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
     if (!buf)
         return -3;
     unsigned char *o = (unsigned char *)buf;
-    size_t i = 0;
-    while (i < len) {
-        /* ASCII runs 8 bytes at a time. */
-        while (i + 8 <= len) {
-            uint64_t w;
-            memcpy(&w, s + i, 8);
-            if (w & 0x8080808080808080ULL)
-                break;
-            memcpy(o, &w, 8);
-            i += 8;
-            o += 8;
-        }
-        if (i >= len)
+    size_t i = 0, pairs = 0, kana = 0;
+    int shape = 1;
+    uint64_t rows = 0; /* rows this call already knows are filled (60 fit) */
+    /* Input that starts with ASCII: its runs 8 bytes at a time. */
+    while (i + 8 <= len) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (w & 0x8080808080808080ULL)
             break;
+        memcpy(o, &w, 8);
+        i += 8;
+        o += 8;
+    }
+    while (i < len) {
         unsigned c = s[i];
         if (c < 0x80) {
             *o++ = (unsigned char)c;
             i++;
+            /* ASCII runs 8 bytes at a time, tried only after an ASCII byte: Japanese text
+             * is mostly pairs, where the attempt would fail every time. */
+            while (i + 8 <= len) {
+                uint64_t w;
+                memcpy(&w, s + i, 8);
+                if (w & 0x8080808080808080ULL)
+                    break;
+                memcpy(o, &w, 8);
+                i += 8;
+                o += 8;
+            }
             continue;
         }
         const cp_ent *e;
         int li = cp_lead_index(c);
         if (li >= 0) {
             unsigned t = i + 1 < len ? s[i + 1] : 0;
-            e = t >= 0x40 && t <= 0xFC ? &cp_row_of(li, c)[t - 0x40] : NULL;
-            st->pairs++;
-            st->shape &= t != 0x7F;
+            if (t < 0x40 || t > 0xFC) {
+                e = NULL;
+            } else {
+                if (!(rows >> li & 1)) {
+                    cp_row_of(li, c);
+                    rows |= (uint64_t)1 << li;
+                }
+                e = &cp_pair[li][t - 0x40];
+            }
+            pairs++;
+            shape &= t != 0x7F;
             i += 2;
         } else {
             e = &cp_single[c];
             if (c >= 0xA1 && c <= 0xDF)
-                st->kana++;
+                kana++;
             else
-                st->shape = 0;
+                shape = 0;
             i++;
         }
         if (!e || !e->n) {
@@ -263,6 +282,9 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
         memcpy(o, e, 4);
         o += e->n;
     }
+    st->pairs = pairs;
+    st->kana = kana;
+    st->shape = shape;
     *o = 0;
     *outlen = (size_t)(o - (unsigned char *)buf);
     *out = buf;
