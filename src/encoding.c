@@ -287,6 +287,12 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
     st->shape = shape;
     *o = 0;
     *outlen = (size_t)(o - (unsigned char *)buf);
+    /* Give back the worst case's room on big inputs (in place: no copy). */
+    if (len * 3 + 2 - *outlen > 65536) {
+        char *nb = kifu__realloc(buf, *outlen + 1);
+        if (nb)
+            buf = nb;
+    }
     *out = buf;
     return 0;
 }
