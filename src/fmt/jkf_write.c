@@ -8,6 +8,7 @@
  * promote, capture, relative). KIFU_WRITE_PRETTY indents by two spaces like
  * JSON.stringify(v, null, 2); otherwise the output has no whitespace. Text stays UTF-8;
  * only what JSON requires is escaped. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "fmt/fmt.h"
@@ -166,6 +167,69 @@ static void integer(w *o, long v)
     if (v < 0)
         *--q = '-';
     putn(o, q, (size_t)(buf + sizeof buf - q));
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const kifu__header_entry *x = *(const kifu__header_entry *const *)a;
+    const kifu__header_entry *y = *(const kifu__header_entry *const *)b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x < y ? -1 : x > y);
+}
+
+/* The header object. A JSON object cannot repeat a key, but a record can (two `N+` lines
+ * in a CSA file): a repeated key is written once, where it first appears, with its values
+ * joined by newlines, so nothing is lost and the output reads back. */
+static int write_header(w *o, const kifu_record *r)
+{
+    size_t n = r->nheader;
+    /* next[i]: the index of the next entry with the same key, or n; later entries of a
+     * group are skipped where they stand. Sorting keeps it O(n log n) for any header. */
+    size_t *next = NULL;
+    unsigned char *later = NULL;
+    if (n > 1) {
+        const kifu__header_entry **v = kifu__malloc(n * sizeof *v);
+        next = kifu__malloc(n * sizeof *next);
+        later = kifu__calloc(n, 1);
+        if (!v || !next || !later) {
+            kifu__free(v);
+            kifu__free(next);
+            kifu__free(later);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            v[i] = &r->header[i];
+            next[i] = n;
+        }
+        qsort(v, n, sizeof *v, by_key);
+        for (size_t i = 1; i < n; i++)
+            if (strcmp(v[i - 1]->key, v[i]->key) == 0) {
+                next[v[i - 1] - r->header] = (size_t)(v[i] - r->header);
+                later[v[i] - r->header] = 1;
+            }
+        kifu__free(v);
+    }
+    open_(o, '{');
+    for (size_t i = 0; i < n; i++) {
+        if (later && later[i])
+            continue;
+        sep(o);
+        string(o, r->header[i].key);
+        put1(o, ':');
+        if (o->pretty)
+            put1(o, ' ');
+        put1(o, '"');
+        escaped(o, r->header[i].value);
+        for (size_t j = next ? next[i] : n; j < n; j = next[j]) {
+            PUTS(o, "\\n");
+            escaped(o, r->header[j].value);
+        }
+        put1(o, '"');
+    }
+    close_(o, '}');
+    kifu__free(next);
+    kifu__free(later);
+    return 0;
 }
 
 #define KEY_INT(o, name, v) (KEY(o, name), integer(o, v))
@@ -723,16 +787,8 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__s
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     open_(&o, '{');
     KEY(&o, "header");
-    open_(&o, '{');
-    for (size_t i = 0; i < r->nheader; i++) {
-        sep(&o);
-        string(&o, r->header[i].key);
-        put1(&o, ':');
-        if (o.pretty)
-            put1(&o, ' ');
-        string(&o, r->header[i].value);
-    }
-    close_(&o, '}');
+    if (write_header(&o, r))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     if (r->preset != KIFU_PRESET_NONE)
         write_initial(&o, r);
     KEY(&o, "moves");

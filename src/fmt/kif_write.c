@@ -28,8 +28,10 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
     else
         k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_fw_digit(m->to_x),
                               kifu__jp_kanji_digit(m->to_y));
+    /* The KIF spec notes a promotion only: "不成" is not written (peers reject it), and
+     * the source square says all a reader needs to know. */
     k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_piece_name(m->piece),
-                          m->promote == 1 ? "成" : m->promote == 0 ? "不成" : "");
+                          m->promote == 1 ? "成" : "");
     int drop = (m->flags & KIFU_MOVE_DROP) || (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW));
     if (drop)
         snprintf(buf + k, cap - k, "打");

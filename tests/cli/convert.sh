@@ -129,6 +129,20 @@ else
     expect 1 "one bad file among several" -- "$kifu" convert --out-dir "$tmp/outdir2" "$tmp/in"
     has "$tmp/err" "converted 3, failed 1" && ok || bad "summary counts the failure: $(tail -1 "$tmp/err")"
     [ ! -e "$tmp/outdir2/sub/bad.jkf" ] && [ -s "$tmp/outdir2/a.jkf" ] && ok || bad "only good files written"
+    # The progress bar: only on a terminal, only for many files, erased at the end.
+    mkdir -p "$tmp/many"
+    for i in 1 2 3 4 5 6 7 8 9 10; do cp "$tmp/g1.$ext" "$tmp/many/m$i.$ext"; done
+    expect 0 "many files, stderr not a terminal" -- "$kifu" convert --out-dir "$tmp/manyout" "$tmp/many"
+    ! grep -q $'\r' "$tmp/err" && ok || bad "no progress bar when stderr is not a terminal"
+    if command -v script >/dev/null 2>&1; then
+        script -qec "'$kifu' convert --out-dir '$tmp/manyout2' '$tmp/many'" /dev/null >"$tmp/tty" 2>&1
+        grep -q '/10 ' "$tmp/tty" && grep -q $'\r\033\[K' "$tmp/tty" && grep -q 'converted 10, failed 0' "$tmp/tty" &&
+            ok || bad "progress bar on a terminal: $(od -c "$tmp/tty" | head -3)"
+        script -qec "'$kifu' convert -q --out-dir '$tmp/manyout2' '$tmp/many'" /dev/null >"$tmp/tty" 2>&1
+        [ ! -s "$tmp/tty" ] && ok || bad "-q: no bar on a terminal"
+    else
+        skipped "script(1) missing: progress bar on a terminal"
+    fi
     # validate.
     rm "$tmp/in/sub/bad.$ext"
     expect 0 "validate directory" -- "$kifu" validate "$tmp/in"

@@ -24,13 +24,6 @@ static int is_known_wrong(const char *name)
     return 0;
 }
 
-static int engine_ready(void)
-{
-    kifu_position *p = kifu_position_new();
-    kifu_position_free(p);
-    return p != NULL;
-}
-
 /* Calls fn(path, name) for every file in dir whose name ends in suffix. */
 static int each_file(const char *dir, const char *suffix,
                      void (*fn)(const char *path, const char *name, void *ctx), void *ctx)
@@ -209,8 +202,6 @@ TEST(jkf_fixtures_roundtrip_raw)
 
 TEST(expected_roundtrip_normalized)
 {
-    if (!engine_ready())
-        SKIP("no rules engine yet");
     roundtrip_all(0, 0);
 }
 
@@ -218,8 +209,6 @@ TEST(expected_roundtrip_normalized)
  * CSA promotion and totals) exactly as the expected files have it. */
 TEST(expected_stripped_then_normalized)
 {
-    if (!engine_ready())
-        SKIP("no rules engine yet");
     roundtrip_all(KIFU_READ_NO_NORMALIZE, 1);
 }
 
@@ -252,8 +241,6 @@ TEST(jkf_fixtures_give_expected)
     char buf[1024], dir[1100], exp[1100];
     if (!t_shared(FIXTURES, buf, sizeof buf))
         SKIP("no shared corpus");
-    if (!engine_ready())
-        SKIP("no rules engine yet");
     snprintf(dir, sizeof dir, "%s/jkf", buf);
     snprintf(exp, sizeof exp, "%s/expected/jkf", buf);
     CHECK_INT(each_file(dir, ".jkf", fixture_one, exp), 2);

@@ -500,9 +500,32 @@ TEST(out_of_memory_fails_cleanly)
     }
 }
 
+TEST(repeated_header_keys_are_joined)
+{
+    /* JSON objects cannot repeat a key; the writer joins the values instead of writing
+     * output its own reader refuses. */
+    kifu_record *r = kifu_record_new();
+    kifu_record_header_add(r, "先手", "a");
+    kifu_record_header_add(r, "後手", "b");
+    kifu_record_header_add(r, "先手", "c");
+    char *out = wr(r, 0);
+    CHECK_STR(out, "{\"header\":{\"先手\":\"a\\nc\",\"後手\":\"b\"},\"moves\":[{}]}");
+    kifu_error err;
+    kifu_record *back = out ? rd(out, &err) : NULL;
+    CHECK(back != NULL);
+    if (back) {
+        CHECK_INT(kifu_record_header_count(back), 2);
+        CHECK_STR(kifu_record_header_get(back, "先手"), "a\nc");
+        kifu_record_free(back);
+    }
+    kifu_free(out);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
     RUN(syntax_error_has_line_and_column);
+    RUN(repeated_header_keys_are_joined);
     RUN(schema_errors_name_the_path);
     RUN(all_presets_roundtrip);
     RUN(other_preset_with_board_and_hands);

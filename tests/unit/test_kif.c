@@ -400,6 +400,35 @@ TEST(writer_layout)
     kifu_record_free(r);
 }
 
+TEST(writer_notes_promotion_only)
+{
+    /* The KIF spec writes 成 for a promotion and nothing for a declined one. */
+    const char *text = "手数----指手---------消費時間--\n"
+                       "   1 ７六歩(77)\n"
+                       "   2 ３四歩(33)\n"
+                       "   3 ２二角不成(88)\n"
+                       "   4 同　銀(31)\n";
+    kifu_record *r = t_read_text(text, strlen(text), KIFU_FMT_KIFU, 0, &err);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK_INT(t_move_at(r, 3)->promote, 0);
+    char *out = wr(r, KIFU_FMT_KIFU, KIFU_ENC_UTF8);
+    CHECK(out != NULL);
+    if (out) {
+        CHECK(strstr(out, "２二角(88)") != NULL);
+        CHECK(strstr(out, "不成") == NULL);
+        kifu_record *back = t_read_text(out, strlen(out), KIFU_FMT_KIFU, 0, &err);
+        CHECK(back != NULL);
+        if (back) {
+            CHECK_INT(t_move_at(back, 3)->promote, 0);
+            kifu_record_free(back);
+        }
+    }
+    kifu_free(out);
+    kifu_record_free(r);
+}
+
 TEST(writer_round_trip_keeps_everything)
 {
     const char *texts[] = {
@@ -588,6 +617,7 @@ int main(void)
     RUN(branch_starting_with_same);
     RUN(errors_name_line_and_column);
     RUN(writer_layout);
+    RUN(writer_notes_promotion_only);
     RUN(writer_round_trip_keeps_everything);
     RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
     RUN(kif_jkf_kif_jkf_round_trip);
