@@ -12,7 +12,7 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j $(JOBS)
+	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
 # The main job on bundled samples the project wrote itself.
 run: build
@@ -25,14 +25,14 @@ test: build
 
 asan: deps
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_SANITIZE=ON >/dev/null
-	@cmake --build build-asan -j $(JOBS)
+	@cmake --build build-asan -j $(JOBS) -- --no-print-directory
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
 
 bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKIFU_NATIVE=ON -DBUILD_TESTING=OFF >/dev/null
-	@cmake --build build-bench -j $(JOBS)
+	@cmake --build build-bench -j $(JOBS) -- --no-print-directory
 	./build-bench/kifu_bench $(BENCH_ARGS)
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
@@ -42,7 +42,7 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	@scripts/deps.sh fuzz
 	@CC=clang cmake -S . -B build-fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_FUZZ=ON -DBUILD_TESTING=OFF >/dev/null
-	@cmake --build build-fuzz -j $(JOBS)
+	@cmake --build build-fuzz -j $(JOBS) -- --no-print-directory
 	@mkdir -p build-fuzz/findings; touch build-fuzz/.fuzz-start; found=0; \
 	for t in build-fuzz/fuzz/fuzz_*; do \
 		case $$t in *_replay) continue;; esac; \
