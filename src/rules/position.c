@@ -12,7 +12,7 @@ static const uint8_t groups[PIECE_KIND_NB] = {
 
 static inline void toggle(kpos *p, int sq, int c, int k)
 {
-    bb_t b = BB_SQ(sq);
+    bb_t b = ATT.sq[sq];
     p->occ[c] ^= b;
     p->kind[k] ^= b;
     int g = groups[k];
@@ -143,7 +143,7 @@ void kifu__pos_do(kpos *p, kmove m)
             toggle(p, to, us, k | PROMOTE_BIT);
             k |= PROMOTE_BIT;
         } else {
-            shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, from, to);
+            shift_piece(p, ATT.sq[from] | ATT.sq[to], us, k, from, to);
         }
         p->board[from] = 0;
         p->board[to] = CPIECE(k, us);
@@ -168,7 +168,7 @@ void kifu__pos_undo(kpos *p, kmove m)
         toggle(p, to, us, k | PROMOTE_BIT);
         toggle(p, from, us, k);
     } else {
-        shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, to, from);
+        shift_piece(p, ATT.sq[from] | ATT.sq[to], us, k, to, from);
     }
     p->board[from] = CPIECE(k, us);
     p->board[to] = 0;
