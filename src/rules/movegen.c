@@ -319,26 +319,37 @@ int kifu__has_legal(const kpos *p)
     return kifu__gen_legal(p, buf) > 0;
 }
 
-/* Is the piece of ours on f pinned to our king on k, so that it may not leave the line
- * through both (line)? Only an enemy slider beyond f on that line, with nothing else
- * between, pins it; there usually is none on the line at all. */
-static inline int pinned_on(const kpos *p, int us, int k, int f, bb_t line, bb_t occ)
+/* The checkers of the side to move (king on k) and, in the same pass over the enemy
+ * sliders on the king's lines, the pieces pinned to it: what state_init finds, without
+ * the targets. */
+static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinned)
 {
+    bb_t e = p->occ[us ^ 1], chk = 0, pin = 0;
+    if (e & ATT.near[k])
+        chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
+               (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
+               (ATT.step[us][KING][k] & p->hdk)) &
+              e;
     bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
                  (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
-                p->occ[us ^ 1] & line;
+                e;
     while (snip) {
         int x = bb_pop(&snip);
-        if ((ATT.between[k][x] & occ) == BB_SQ(f))
-            return 1;
+        bb_t b = ATT.between[k][x] & occ;
+        if (!b)
+            chk |= ATT.sq[x];
+        else if (!bb_more_than_one(b))
+            pin |= b;
     }
-    return 0;
+    *pinned = pin & p->occ[us];
+    return chk;
 }
 
 /* The same moves as kifu__gen_legal's that land on `to` with `kind`, without its whole
  * setup: the few pieces of `kind` that attack `to` are found by the reverse attack from
- * `to`, the check is one attack test of the king square, and a candidate is tested for a
- * pin only when it stands on a line with the king and leaves it. */
+ * `to`, and the checks and pins come from one pass over the few pieces near the king and
+ * the enemy sliders on its lines (most positions have none of either). */
 size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
 {
     int us = p->side;
@@ -363,7 +374,7 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     if (!from && !drop)
         return 0;
     if (k != NO_SQ) {
-        bb_t chk = pos_attackers(p, k, us ^ 1, occ);
+        bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
         if (chk) {
             /* Only a capture of the single checker or an interposition. */
             if (bb_more_than_one(chk))
@@ -375,8 +386,7 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
         }
         while (from) {
             int f = bb_pop(&from);
-            bb_t line = ATT.line[k][f];
-            if (line && !bb_test(line, to) && pinned_on(p, us, k, f, line, occ))
+            if (bb_test(pinned, f) && !bb_test(ATT.line[k][f], to))
                 continue;
             o = emit(o, p, us, kind, f, to);
         }
