@@ -234,7 +234,9 @@ static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to
     if (m->same < 0 && to == prev_to)
         m->same = 1;
     if (!m->relative[0]) {
-        if (cl->n != NO_CANDS)
+        if (cl->n == 1) /* the move alone (mostly so): no word */
+            m->relative[1] = m->relative[2] = 0;
+        else if (cl->n != NO_CANDS)
             kifu__relative_among(p, mv, cl->v, cl->n, m->relative);
         else
             kifu__relative(p, mv, m->relative);

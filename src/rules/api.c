@@ -520,7 +520,7 @@ int kifu__position_do_light(kifu_position *p, kmove m)
     }
     m = kifu__fix_capture(&p->pos, m);
     p->hist[p->len++].move = m;
-    kifu__pos_do(&p->pos, m);
+    kifu__pos_do_unkeyed(&p->pos, m);
     return 0;
 }
 
@@ -528,6 +528,6 @@ int kifu__position_undo_light(kifu_position *p)
 {
     if (!p->len)
         return -1;
-    kifu__pos_undo(&p->pos, p->hist[--p->len].move);
+    kifu__pos_undo_unkeyed(&p->pos, p->hist[--p->len].move);
     return 0;
 }

@@ -46,6 +46,7 @@ static void build(void)
             for (int dy = -2; dy <= 2; dy++)
                 if ((dx || dy) && on_board(x + dx, y + dy))
                     ATT.near[sq] |= BB_SQ(SQ(x + dx, y + dy));
+        ATT.sq[sq] = BB_SQ(sq);
         ATT.file[x] |= BB_SQ(sq);
         ATT.rank[y] |= BB_SQ(sq);
         if (y <= 3)

@@ -22,6 +22,7 @@ typedef struct kifu__attack_tables {
     bb_t zone[2];               /* promotion zone of a color (the enemy camp) */
     bb_t near[SQ_NB];           /* squares at most two files and two ranks away */
     bb_t dead[2][PIECE_KIND_NB]; /* squares where a piece of that kind could never move */
+    bb_t sq[SQ_NB];              /* BB_SQ(sq): a load beats the variable 128-bit shift */
 } kifu__attack_tables;
 
 extern kifu__attack_tables kifu__att;

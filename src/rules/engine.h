@@ -39,8 +39,8 @@ const char *kifu__position_illegal_reason(const kifu_position *p, kmove m);
 /* Play m, which the caller knows is legal (history grows). */
 void kifu__position_do(kifu_position *p, kmove m);
 /* Play m, which the caller knows is legal, keeping only what undo needs: no repetition
- * count, no check state (replaying a record needs neither, and they cost about as much as
- * the move). Undo with kifu__position_undo_light; do not mix with kifu__position_do,
+ * count, no check state, no hash key (replaying a record needs none, and they cost about
+ * as much as the move). Undo with kifu__position_undo_light; do not mix with kifu__position_do,
  * kifu_position_undo or the repetition calls on the same position. 0, or -1 when the
  * history cannot grow (nothing played). */
 int kifu__position_do_light(kifu_position *p, kmove m);

@@ -319,41 +319,83 @@ int kifu__has_legal(const kpos *p)
     return kifu__gen_legal(p, buf) > 0;
 }
 
+/* The checkers of the side to move (king on k) and, in the same pass over the enemy
+ * sliders on the king's lines, the pieces pinned to it: what state_init finds, without
+ * the targets. */
+static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinned)
+{
+    bb_t e = p->occ[us ^ 1], chk = 0, pin = 0;
+    if (e & ATT.near[k])
+        chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
+               (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
+               (ATT.step[us][KING][k] & p->hdk)) &
+              e;
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+                e;
+    while (snip) {
+        int x = bb_pop(&snip);
+        bb_t b = ATT.between[k][x] & occ;
+        if (!b)
+            chk |= ATT.sq[x];
+        else if (!bb_more_than_one(b))
+            pin |= b;
+    }
+    *pinned = pin & p->occ[us];
+    return chk;
+}
+
+/* The same moves as kifu__gen_legal's that land on `to` with `kind`, without its whole
+ * setup: the few pieces of `kind` that attack `to` are found by the reverse attack from
+ * `to`, and the checks and pins come from one pass over the few pieces near the king and
+ * the enemy sliders on its lines (most positions have none of either). */
 size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
 {
     int us = p->side;
     kmove *o = out;
     if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB)
         return 0;
-    if (p->board[to] && CPIECE_COLOR(p->board[to]) == us)
-        return 0;
-    kstate s;
-    state_init(p, &s);
+    int tp = p->board[to];
+    if (tp && (CPIECE_COLOR(tp) == us || CPIECE_KIND(tp) == KING))
+        return 0; /* own piece, or a king (never captured: loose starts may leave one en prise) */
+    int k = p->ksq[us];
     bb_t occ = pos_occ(p);
     if (kind == KING) {
-        if (s.ksq != NO_SQ && bb_test(ATT.step[us][KING][s.ksq] & ~p->kind[KING], to) &&
-            !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(s.ksq)))
-            *o++ = move_make(s.ksq, to, KING, CPIECE_KIND(p->board[to]), 0);
+        if (k != NO_SQ && bb_test(ATT.step[us][KING][k], to) &&
+            !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(k)))
+            *o++ = move_make(k, to, KING, CPIECE_KIND(tp), 0);
         return (size_t)(o - out);
     }
-    if (bb_test(s.target, to)) {
-        /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
-         * color standing on `to` would attack sq. */
-        bb_t from = piece_attack(us ^ 1, kind, to, occ) & p->kind[kind] & p->occ[us];
+    /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
+     * color standing on `to` would attack sq. */
+    bb_t from = piece_attack(us ^ 1, kind, to, occ) & p->kind[kind] & p->occ[us];
+    int drop = kind <= GOLD && !tp && p->hand[us][kind] && !bb_test(ATT.dead[us][kind], to);
+    if (!from && !drop)
+        return 0;
+    if (k != NO_SQ) {
+        bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
+        if (chk) {
+            /* Only a capture of the single checker or an interposition. */
+            if (bb_more_than_one(chk))
+                return 0;
+            bb_t between = ATT.between[k][bb_lsb(chk)];
+            if (!bb_test(between | chk, to))
+                return 0;
+            drop = drop && bb_test(between, to);
+        }
         while (from) {
             int f = bb_pop(&from);
-            if (bb_test(s.pinned, f) && !bb_test(ATT.line[s.ksq][f], to))
+            if (bb_test(pinned, f) && !bb_test(ATT.line[k][f], to))
                 continue;
             o = emit(o, p, us, kind, f, to);
         }
+    } else {
+        while (from)
+            o = emit(o, p, us, kind, bb_pop(&from), to);
     }
-    if (kind <= GOLD && p->hand[us][kind] && bb_test(s.drop_target & ~ATT.dead[us][kind], to)) {
-        bb_t m = BB_SQ(to);
-        if (kind == PAWN)
-            m = pawn_drops(p, m);
-        if (m)
-            *o++ = move_make_drop(kind, to);
-    }
+    if (drop && (kind != PAWN || pawn_drops(p, BB_SQ(to))))
+        *o++ = move_make_drop(kind, to);
     return (size_t)(o - out);
 }
 

@@ -10,9 +10,9 @@ static const uint8_t groups[PIECE_KIND_NB] = {
     [HORSE] = G_HDK | G_DIAG, [DRAGON] = G_HDK | G_ORTH,
 };
 
-static inline void toggle(kpos *p, int sq, int c, int k)
+static inline void toggle_k(kpos *p, int sq, int c, int k, int keyed)
 {
-    bb_t b = BB_SQ(sq);
+    bb_t b = ATT.sq[sq];
     p->occ[c] ^= b;
     p->kind[k] ^= b;
     int g = groups[k];
@@ -26,8 +26,11 @@ static inline void toggle(kpos *p, int sq, int c, int k)
         if (g & G_ORTH)
             p->orth ^= b;
     }
-    p->key ^= kifu__zob.psq[c][k][sq];
+    if (keyed)
+        p->key ^= kifu__zob.psq[c][k][sq];
 }
+
+static inline void toggle(kpos *p, int sq, int c, int k) { toggle_k(p, sq, c, k, 1); }
 
 void kifu__pos_clear(kpos *p)
 {
@@ -53,12 +56,15 @@ void kifu__pos_remove(kpos *p, int sq)
         p->ksq[c] = NO_SQ;
 }
 
-static inline void hand_add(kpos *p, int c, int k, int delta)
+static inline void hand_add_k(kpos *p, int c, int k, int delta, int keyed)
 {
     int n = p->hand[c][k];
-    p->key ^= kifu__zob.hand[c][k][n] ^ kifu__zob.hand[c][k][n + delta];
+    if (keyed)
+        p->key ^= kifu__zob.hand[c][k][n] ^ kifu__zob.hand[c][k][n + delta];
     p->hand[c][k] = (uint8_t)(n + delta);
 }
+
+static inline void hand_add(kpos *p, int c, int k, int delta) { hand_add_k(p, c, k, delta, 1); }
 
 void kifu__pos_from_board(kpos *p, const kifu_board *b)
 {
@@ -105,7 +111,7 @@ bb_t kifu__pos_pinned(const kpos *p, int c)
 }
 
 /* Move a piece of (c, k) along the squares of b (from and to): one update of every set. */
-static inline void shift_piece(kpos *p, bb_t b, int c, int k, int from, int to)
+static inline void shift_piece(kpos *p, bb_t b, int c, int k, int from, int to, int keyed)
 {
     p->occ[c] ^= b;
     p->kind[k] ^= b;
@@ -120,61 +126,70 @@ static inline void shift_piece(kpos *p, bb_t b, int c, int k, int from, int to)
         if (g & G_ORTH)
             p->orth ^= b;
     }
-    p->key ^= kifu__zob.psq[c][k][from] ^ kifu__zob.psq[c][k][to];
+    if (keyed)
+        p->key ^= kifu__zob.psq[c][k][from] ^ kifu__zob.psq[c][k][to];
     if (k == KING)
         p->ksq[c] = (uint8_t)to;
 }
 
-void kifu__pos_do(kpos *p, kmove m)
+/* keyed: keep the Zobrist key (a constant in every caller, so each copy is specialized). */
+static inline void pos_do(kpos *p, kmove m, int keyed)
 {
     int us = p->side, to = MOVE_TO(m), k = MOVE_PIECE(m);
     if (MOVE_IS_DROP(m)) {
-        hand_add(p, us, k, -1);
+        hand_add_k(p, us, k, -1, keyed);
         p->board[to] = CPIECE(k, us);
-        toggle(p, to, us, k);
+        toggle_k(p, to, us, k, keyed);
     } else {
         int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
         if (cap) {
-            toggle(p, to, us ^ 1, cap);
-            hand_add(p, us, kind_unpromoted(cap), 1);
+            toggle_k(p, to, us ^ 1, cap, keyed);
+            hand_add_k(p, us, kind_unpromoted(cap), 1, keyed);
         }
         if (MOVE_IS_PROMOTE(m)) {
-            toggle(p, from, us, k);
-            toggle(p, to, us, k | PROMOTE_BIT);
+            toggle_k(p, from, us, k, keyed);
+            toggle_k(p, to, us, k | PROMOTE_BIT, keyed);
             k |= PROMOTE_BIT;
         } else {
-            shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, from, to);
+            shift_piece(p, ATT.sq[from] | ATT.sq[to], us, k, from, to, keyed);
         }
         p->board[from] = 0;
         p->board[to] = CPIECE(k, us);
     }
     p->side = (uint8_t)(us ^ 1);
-    p->key ^= kifu__zob.side;
+    if (keyed)
+        p->key ^= kifu__zob.side;
 }
 
-void kifu__pos_undo(kpos *p, kmove m)
+static inline void pos_undo(kpos *p, kmove m, int keyed)
 {
     int us = p->side ^ 1, to = MOVE_TO(m), k = MOVE_PIECE(m);
     p->side = (uint8_t)us;
-    p->key ^= kifu__zob.side;
+    if (keyed)
+        p->key ^= kifu__zob.side;
     if (MOVE_IS_DROP(m)) {
-        hand_add(p, us, k, 1);
+        hand_add_k(p, us, k, 1, keyed);
         p->board[to] = 0;
-        toggle(p, to, us, k);
+        toggle_k(p, to, us, k, keyed);
         return;
     }
     int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
     if (MOVE_IS_PROMOTE(m)) {
-        toggle(p, to, us, k | PROMOTE_BIT);
-        toggle(p, from, us, k);
+        toggle_k(p, to, us, k | PROMOTE_BIT, keyed);
+        toggle_k(p, from, us, k, keyed);
     } else {
-        shift_piece(p, BB_SQ(from) | BB_SQ(to), us, k, to, from);
+        shift_piece(p, ATT.sq[from] | ATT.sq[to], us, k, to, from, keyed);
     }
     p->board[from] = CPIECE(k, us);
     p->board[to] = 0;
     if (cap) {
-        toggle(p, to, us ^ 1, cap);
-        hand_add(p, us, kind_unpromoted(cap), -1);
+        toggle_k(p, to, us ^ 1, cap, keyed);
+        hand_add_k(p, us, kind_unpromoted(cap), -1, keyed);
         p->board[to] = CPIECE(cap, us ^ 1);
     }
 }
+
+void kifu__pos_do(kpos *p, kmove m) { pos_do(p, m, 1); }
+void kifu__pos_undo(kpos *p, kmove m) { pos_undo(p, m, 1); }
+void kifu__pos_do_unkeyed(kpos *p, kmove m) { pos_do(p, m, 0); }
+void kifu__pos_undo_unkeyed(kpos *p, kmove m) { pos_undo(p, m, 0); }

@@ -76,5 +76,8 @@ void kifu__pos_to_board(const kpos *p, kifu_board *b);
 
 void kifu__pos_do(kpos *p, kmove m);
 void kifu__pos_undo(kpos *p, kmove m);
+/* The same without keeping the key (it goes stale): for replays that never ask for it. */
+void kifu__pos_do_unkeyed(kpos *p, kmove m);
+void kifu__pos_undo_unkeyed(kpos *p, kmove m);
 
 #endif
