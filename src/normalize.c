@@ -75,6 +75,13 @@ typedef struct cand_list {
 static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
                         kifu_error *err)
 {
+    /* Mostly the move is legal and no other piece of its kind reaches its square: one
+     * piece checked, nothing listed, no relative word. */
+    if (kifu__position_legal_alone(p, mv)) {
+        cl->n = 1;
+        *out = mv;
+        return 0;
+    }
     cl->n = kifu__position_moves_to(p, MOVE_TO(mv), MOVE_PIECE(mv), cl->v);
     for (size_t i = 0; i < cl->n; i++) {
         kmove c = cl->v[i];

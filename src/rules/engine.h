@@ -32,6 +32,10 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
  * before the move; drops of `kind` included). Both promotion choices appear as separate
  * moves. Returns the count; out needs room for 32. */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+/* 1 when m (capture field from the board) is legal and no other board piece of its kind
+ * has a legal move to its square (so it needs no relative word); 0 when not known: then
+ * kifu__position_moves_to decides. Checks one piece, lists nothing. */
+int kifu__position_legal_alone(const kifu_position *p, kmove m);
 /* NULL if m is legal here, else a short static reason such as "二歩 (two pawns on a file)",
  * "打ち歩詰め (pawn drop mate)", "王手放置 (leaves the king in check)", "no piece there",
  * "not your piece", "cannot reach", "must promote", "cannot promote". */

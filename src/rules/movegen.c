@@ -457,3 +457,65 @@ const char *kifu__illegal_reason(const kpos *p, kmove m)
         return "打ち歩詰め (pawn drop mate)";
     return NULL;
 }
+
+/* Is m (capture field from the board) legal, and the only legal move of its kind to its
+ * square from the board? One piece is checked directly, without listing the others: 1
+ * when legal and alone, 0 when not known (illegal, another piece of the kind reaches the
+ * square, or a pawn drop that checks): the caller then takes kifu__gen_to's answer. */
+int kifu__legal_alone(const kpos *p, kmove m)
+{
+    int us = p->side, to = MOVE_TO(m), kind = MOVE_PIECE(m);
+    if (to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB)
+        return 0;
+    int tp = p->board[to];
+    if (tp && (CPIECE_COLOR(tp) == us || CPIECE_KIND(tp) == KING))
+        return 0;
+    int k = p->ksq[us];
+    bb_t occ = pos_occ(p);
+    /* The board pieces of `kind` that reach `to` on an empty board (a piece of the other
+     * color on `to` would reach them); those with nothing between attack it. Rarely more
+     * than one, so no slider rays are computed. */
+    bb_t rev = 0, cand = ATT.pseudo[us ^ 1][kind][to] & p->kind[kind] & p->occ[us];
+    if (MOVE_IS_DROP(m) == 0)
+        cand &= ~ATT.sq[MOVE_FROM(m)];
+    while (cand) {
+        int x = bb_pop(&cand);
+        if (!(ATT.between[to][x] & occ))
+            rev |= ATT.sq[x];
+    }
+    if (MOVE_IS_DROP(m)) {
+        if (kind > GOLD || MOVE_IS_PROMOTE(m) || tp || !p->hand[us][kind] ||
+            bb_test(ATT.dead[us][kind], to) || rev)
+            return 0;
+        if (kind == PAWN) {
+            int ek = p->ksq[us ^ 1];
+            if (!bb_test(pawn_free_files(p, us), to) ||
+                (ek != NO_SQ && bb_test(ATT.step[us ^ 1][PAWN][ek], to)))
+                return 0;
+        }
+        if (k != NO_SQ) {
+            bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
+            if (chk && (bb_more_than_one(chk) || !bb_test(ATT.between[k][bb_lsb(chk)], to)))
+                return 0;
+        }
+        return 1;
+    }
+    int from = MOVE_FROM(m), fp = p->board[from];
+    if (!fp || CPIECE_COLOR(fp) != us || CPIECE_KIND(fp) != kind ||
+        !bb_test(ATT.pseudo[us][kind][from], to) || (ATT.between[from][to] & occ))
+        return 0;
+    if (MOVE_IS_PROMOTE(m) ? !can_promote_move(us, kind, from, to) : must_promote(us, kind, to))
+        return 0;
+    if (kind == KING)
+        return from == k && !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(from));
+    if (rev)
+        return 0;
+    if (k != NO_SQ) {
+        bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
+        if (chk && (bb_more_than_one(chk) || !bb_test(ATT.between[k][bb_lsb(chk)] | chk, to)))
+            return 0;
+        if (bb_test(pinned, from) && !bb_test(ATT.line[k][from], to))
+            return 0;
+    }
+    return 1;
+}
