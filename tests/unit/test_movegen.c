@@ -276,7 +276,7 @@ static void agree(const char *sfen)
     kifu_position *p = t_position(sfen);
     kmove legal[600];
     size_t n = kifu__position_legal(p, legal);
-    int side = kifu_position_side(p), bad = 0;
+    int side = kifu_position_side(p), bad = 0, alone = 0;
     /* illegal_reason: NULL exactly for the listed moves, over every from/to/promote and
      * every drop. */
     for (int from = 0; from < 81 + 7; from++)
@@ -296,6 +296,19 @@ static void agree(const char *sfen)
                 int listed = 0;
                 for (size_t i = 0; i < n; i++)
                     listed |= legal[i] == m;
+                /* legal_alone: only a listed move, and no other board source listed for
+                 * its kind and square (the relative word needs none). */
+                if (kifu__position_legal_alone(p, m)) {
+                    alone++;
+                    int others = 0;
+                    for (size_t i = 0; i < n; i++)
+                        others += MOVE_TO(legal[i]) == to && !MOVE_IS_DROP(legal[i]) &&
+                                  MOVE_PIECE(legal[i]) == MOVE_PIECE(m) &&
+                                  (MOVE_IS_DROP(m) || MOVE_FROM(legal[i]) != from);
+                    if ((!listed || others) && bad++ < 5)
+                        printf("  %s: legal_alone on move %d-%d kind %d: listed %d, others %d\n",
+                               sfen, from, to, MOVE_PIECE(m), listed, others);
+                }
                 const char *r = kifu__position_illegal_reason(p, m);
                 if ((r == NULL) != listed && bad++ < 5) {
                     char u[8];
@@ -331,6 +344,7 @@ static void agree(const char *sfen)
             printf("  %s: pack/unpack differ on move %zu\n", sfen, i);
     }
     CHECK_INT(bad, 0);
+    CHECK(n == 0 || alone > 0); /* the fast answer is given, not only refused */
     kifu_position_free(p);
 }
 
