@@ -346,6 +346,24 @@ static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinn
     return chk;
 }
 
+/* The pieces of `kind` and color us, but those of skip, that attack `to`: those that reach it on an empty
+ * board (a piece of the other color on `to` would reach them), sliders only with nothing
+ * between. Rarely more than one candidate, so no slider rays are computed. */
+static inline bb_t attackers_of_kind(const kpos *p, int us, int kind, int to, bb_t occ,
+                                     bb_t skip)
+{
+    bb_t cand = ATT.pseudo[us ^ 1][kind][to] & p->kind[kind] & p->occ[us] & ~skip;
+    if (kind != LANCE && kind != BISHOP && kind != ROOK && kind != HORSE && kind != DRAGON)
+        return cand;
+    bb_t r = cand;
+    while (cand) {
+        int x = bb_pop(&cand);
+        if (ATT.between[to][x] & occ)
+            r &= ~ATT.sq[x];
+    }
+    return r;
+}
+
 /* The same moves as kifu__gen_legal's that land on `to` with `kind`, without its whole
  * setup: the few pieces of `kind` that attack `to` are found by the reverse attack from
  * `to`, and the checks and pins come from one pass over the few pieces near the king and
@@ -369,7 +387,7 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     }
     /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
      * color standing on `to` would attack sq. */
-    bb_t from = piece_attack(us ^ 1, kind, to, occ) & p->kind[kind] & p->occ[us];
+    bb_t from = attackers_of_kind(p, us, kind, to, occ, 0);
     int drop = kind <= GOLD && !tp && p->hand[us][kind] && !bb_test(ATT.dead[us][kind], to);
     if (!from && !drop)
         return 0;
@@ -472,17 +490,10 @@ int kifu__legal_alone(const kpos *p, kmove m)
         return 0;
     int k = p->ksq[us];
     bb_t occ = pos_occ(p);
-    /* The board pieces of `kind` that reach `to` on an empty board (a piece of the other
-     * color on `to` would reach them); those with nothing between attack it. Rarely more
-     * than one, so no slider rays are computed. */
-    bb_t rev = 0, cand = ATT.pseudo[us ^ 1][kind][to] & p->kind[kind] & p->occ[us];
-    if (MOVE_IS_DROP(m) == 0)
-        cand &= ~ATT.sq[MOVE_FROM(m)];
-    while (cand) {
-        int x = bb_pop(&cand);
-        if (!(ATT.between[to][x] & occ))
-            rev |= ATT.sq[x];
-    }
+    /* Other pieces of `kind` that reach `to` (they would need a relative word). */
+    bb_t rev = kind == KING ? 0
+                            : attackers_of_kind(p, us, kind, to, occ,
+                                                MOVE_IS_DROP(m) ? 0 : ATT.sq[MOVE_FROM(m)]);
     if (MOVE_IS_DROP(m)) {
         if (kind > GOLD || MOVE_IS_PROMOTE(m) || tp || !p->hand[us][kind] ||
             bb_test(ATT.dead[us][kind], to) || rev)
