@@ -346,6 +346,12 @@ static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinn
     return chk;
 }
 
+/* Lance, bishop, rook, horse, dragon: the kinds whose reach the board can block. */
+static inline int is_slider(int kind)
+{
+    return (0x6064 >> kind) & 1;
+}
+
 /* The pieces of `kind` and color us, but those of skip, that attack `to`: those that reach it on an empty
  * board (a piece of the other color on `to` would reach them), sliders only with nothing
  * between. Rarely more than one candidate, so no slider rays are computed. */
@@ -353,7 +359,7 @@ static inline bb_t attackers_of_kind(const kpos *p, int us, int kind, int to, bb
                                      bb_t skip)
 {
     bb_t cand = ATT.pseudo[us ^ 1][kind][to] & p->kind[kind] & p->occ[us] & ~skip;
-    if (kind != LANCE && kind != BISHOP && kind != ROOK && kind != HORSE && kind != DRAGON)
+    if (!is_slider(kind))
         return cand;
     bb_t r = cand;
     while (cand) {
@@ -513,7 +519,8 @@ int kifu__legal_alone(const kpos *p, kmove m)
     }
     int from = MOVE_FROM(m), fp = p->board[from];
     if (!fp || CPIECE_COLOR(fp) != us || CPIECE_KIND(fp) != kind ||
-        !bb_test(ATT.pseudo[us][kind][from], to) || (ATT.between[from][to] & occ))
+        !bb_test(ATT.pseudo[us][kind][from], to) ||
+        (is_slider(kind) && (ATT.between[from][to] & occ)))
         return 0;
     if (MOVE_IS_PROMOTE(m) ? !can_promote_move(us, kind, from, to) : must_promote(us, kind, to))
         return 0;
