@@ -172,8 +172,10 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
     /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
      * the record says, told apart by the relative word. */
     kmove cands[32];
-    size_t n = kifu__position_moves_to(p, to, kind, cl->v), k = 0;
-    cl->n = n; /* every move of this kind to `to`: the relative word needs no second look */
+    /* Board moves only: a drop is never among the candidates, and the relative word of a
+     * board move looks at board sources only. */
+    size_t n = kifu__position_board_moves_to(p, to, kind, cl->v), k = 0;
+    cl->n = n; /* every board move of this kind to `to`: no second look for the word */
     memcpy(cands, cl->v, n * sizeof *cands);
     for (size_t i = 0; i < n; i++)
         if (!MOVE_IS_DROP(cands[i]) && MOVE_IS_PROMOTE(cands[i]) == (m->promote == 1))

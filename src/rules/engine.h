@@ -32,6 +32,8 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
  * before the move; drops of `kind` included). Both promotion choices appear as separate
  * moves. Returns the count; out needs room for 32. */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+/* The same, board moves only (no drops). */
+size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square (so it needs no relative word); 0 when not known: then
  * kifu__position_moves_to decides. Checks one piece, lists nothing. */

@@ -374,7 +374,7 @@ static inline bb_t attackers_of_kind(const kpos *p, int us, int kind, int to, bb
  * setup: the few pieces of `kind` that attack `to` are found by the reverse attack from
  * `to`, and the checks and pins come from one pass over the few pieces near the king and
  * the enemy sliders on its lines (most positions have none of either). */
-size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
+static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int drops)
 {
     int us = p->side;
     kmove *o = out;
@@ -394,7 +394,8 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
      * color standing on `to` would attack sq. */
     bb_t from = attackers_of_kind(p, us, kind, to, occ, 0);
-    int drop = kind <= GOLD && !tp && p->hand[us][kind] && !bb_test(ATT.dead[us][kind], to);
+    int drop = drops && kind <= GOLD && !tp && p->hand[us][kind] &&
+               !bb_test(ATT.dead[us][kind], to);
     if (!from && !drop)
         return 0;
     if (k != NO_SQ) {
@@ -421,6 +422,16 @@ size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
     if (drop && (kind != PAWN || pawn_drops(p, BB_SQ(to))))
         *o++ = move_make_drop(kind, to);
     return (size_t)(o - out);
+}
+
+size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
+{
+    return gen_to(p, to, kind, out, 1);
+}
+
+size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out)
+{
+    return gen_to(p, to, kind, out, 0);
 }
 
 const char *kifu__illegal_reason(const kpos *p, kmove m)

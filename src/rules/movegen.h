@@ -14,6 +14,8 @@ int kifu__has_legal(const kpos *p);
 /* Legal moves landing on `to` made with a piece of `kind` (before the move), drops
  * included. out needs room for 32. */
 size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out);
+/* The same without the drops (no 二歩 or 打ち歩詰め test). */
+size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square; 0 when not known (kifu__gen_to then decides). */
 int kifu__legal_alone(const kpos *p, kmove m);
