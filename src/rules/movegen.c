@@ -493,6 +493,27 @@ const char *kifu__illegal_reason(const kpos *p, kmove m)
     return NULL;
 }
 
+/* Is the king of us on k (not the piece that moves) safe once a move has left the board
+ * occupancy occ2 and captured the pieces of cap? The step attackers stay unless captured;
+ * a slider on the king's lines attacks it when not captured and nothing stands between. */
+static inline int safe_after(const kpos *p, int us, int k, bb_t occ2, bb_t cap)
+{
+    bb_t e = p->occ[us ^ 1] & ~cap;
+    if ((e & ATT.near[k]) &&
+        (((ATT.step[us][PAWN][k] & p->kind[PAWN]) | (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+          (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
+          (ATT.step[us][KING][k] & p->hdk)) &
+         e))
+        return 0;
+    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+                e;
+    while (snip)
+        if (!(ATT.between[k][bb_pop(&snip)] & occ2))
+            return 0;
+    return 1;
+}
+
 /* Is m (capture field from the board) legal, and the only legal move of its kind to its
  * square from the board? One piece is checked directly, without listing the others: 1
  * when legal and alone, 0 when not known (illegal, another piece of the kind reaches the
@@ -521,12 +542,7 @@ int kifu__legal_alone(const kpos *p, kmove m)
                 (ek != NO_SQ && bb_test(ATT.step[us ^ 1][PAWN][ek], to)))
                 return 0;
         }
-        if (k != NO_SQ) {
-            bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
-            if (chk && (bb_more_than_one(chk) || !bb_test(ATT.between[k][bb_lsb(chk)], to)))
-                return 0;
-        }
-        return 1;
+        return k == NO_SQ || safe_after(p, us, k, occ | ATT.sq[to], 0);
     }
     int from = MOVE_FROM(m), fp = p->board[from];
     if (!fp || CPIECE_COLOR(fp) != us || CPIECE_KIND(fp) != kind ||
@@ -539,12 +555,5 @@ int kifu__legal_alone(const kpos *p, kmove m)
         return from == k && !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(from));
     if (rev)
         return 0;
-    if (k != NO_SQ) {
-        bb_t pinned, chk = check_pins(p, us, k, occ, &pinned);
-        if (chk && (bb_more_than_one(chk) || !bb_test(ATT.between[k][bb_lsb(chk)] | chk, to)))
-            return 0;
-        if (bb_test(pinned, from) && !bb_test(ATT.line[k][from], to))
-            return 0;
-    }
-    return 1;
+    return k == NO_SQ || safe_after(p, us, k, (occ & ~ATT.sq[from]) | ATT.sq[to], ATT.sq[to]);
 }
