@@ -603,6 +603,19 @@ static char *k_move(char *q, const kifu_move *m)
     return q;
 }
 
+/* `"time":{"now":...,"total":...}` of node n (which has a time). */
+static inline char *k_time_member(char *q, const kifu_node *n)
+{
+    LIT(q, "\"time\":{\"now\":");
+    q = k_time(q, &n->time.now);
+    if (n->time.has_total) {
+        LIT(q, ",\"total\":");
+        q = k_time(q, &n->time.total);
+    }
+    *q++ = '}';
+    return q;
+}
+
 /* The "move" and "time" members of node n. At most 32 lines of at most 48 bytes past
  * the indentation, so one reservation covers them. */
 static void write_move_time(w *o, const kifu_node *n)
@@ -624,13 +637,7 @@ static void write_move_time(w *o, const kifu_node *n)
         if (n->has_time) {
             if (!o->first)
                 *q++ = ',';
-            LIT(q, "\"time\":{\"now\":");
-            q = k_time(q, &n->time.now);
-            if (n->time.has_total) {
-                LIT(q, ",\"total\":");
-                q = k_time(q, &n->time.total);
-            }
-            *q++ = '}';
+            q = k_time_member(q, n);
             o->first = 0;
         }
         o->p = q;
@@ -686,6 +693,26 @@ static void entry_head(w *o, const kifu_node *n)
         KEY_STR(o, "special", n->special);
 }
 
+/* A whole compact entry of a move without comments or forks (most of them): what
+ * entry_head and close_ write, with one reservation and no container state. */
+static void entry_compact(w *o, const kifu_node *n)
+{
+    if (!room(o, 1024))
+        return;
+    char *q = o->p;
+    if (!o->first)
+        *q++ = ',';
+    *q++ = '{';
+    q = k_move(q, &n->move);
+    if (n->has_time) {
+        *q++ = ',';
+        q = k_time_member(q, n);
+    }
+    *q++ = '}';
+    o->p = q;
+    o->first = 0;
+}
+
 /* An entry whose forks are being written: its parent's children `fork`.. are left. */
 typedef struct fork_frame {
     const kifu_node *n;
@@ -724,16 +751,22 @@ static void write_moves(w *o, const kifu_node *first)
     int forks = 1; /* may cur carry forks? */
     while (!o->failed) {
         if (cur) {
-            entry_head(o, cur);
             const kifu_node *p = cur->parent;
             if (forks && p && p->nchildren > 1) {
+                entry_head(o, cur);
                 KEY(o, "forks");
                 open_(o, '[');
                 if (push_frame(o, &st, cur))
                     break;
                 cur = NULL; /* go on with the first fork below */
             } else {
-                close_(o, '}');
+                if (!o->pretty && cur->kind == KIFU_NODE_MOVE && !cur->ncomments &&
+                    !cur->nbookmarks) {
+                    entry_compact(o, cur);
+                } else {
+                    entry_head(o, cur);
+                    close_(o, '}');
+                }
                 cur = cur->nchildren ? cur->children[0] : NULL;
                 forks = 1;
                 if (cur)
