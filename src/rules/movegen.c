@@ -15,20 +15,13 @@ typedef struct kstate {
     int ksq;
 } kstate;
 
-static void state_init(const kpos *p, kstate *s)
+/* The checkers of the side to move (king on k) and, in the same pass over the enemy
+ * sliders on the king's lines, the pieces pinned to it: nothing between a slider and the
+ * king means check, exactly one piece between means that piece is pinned (kept when it is
+ * ours). */
+static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinned)
 {
-    int us = p->side, k = p->ksq[us];
-    bb_t occ = pos_occ(p), e = p->occ[us ^ 1];
-    s->ksq = k;
-    s->checkers = s->pinned = 0;
-    /* A king is never captured: loose record starts may leave one en prise. */
-    s->target = ~(p->occ[us] | p->kind[KING]) & bb_all();
-    s->drop_target = ~occ & bb_all();
-    if (k == NO_SQ)
-        return;
-    /* Checkers and pins in one pass over the enemy sliders on the king's lines: nothing
-     * between means check, exactly one piece of ours between means it is pinned. */
-    bb_t chk = 0;
+    bb_t e = p->occ[us ^ 1], chk = 0, pin = 0;
     if (e & ATT.near[k])
         chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
                (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
@@ -42,10 +35,26 @@ static void state_init(const kpos *p, kstate *s)
         int x = bb_pop(&snip);
         bb_t b = ATT.between[k][x] & occ;
         if (!b)
-            chk |= BB_SQ(x);
+            chk |= ATT.sq[x];
         else if (!bb_more_than_one(b))
-            s->pinned |= b & p->occ[us];
+            pin |= b;
     }
+    *pinned = pin & p->occ[us];
+    return chk;
+}
+
+static void state_init(const kpos *p, kstate *s)
+{
+    int us = p->side, k = p->ksq[us];
+    bb_t occ = pos_occ(p);
+    s->ksq = k;
+    s->checkers = s->pinned = 0;
+    /* A king is never captured: loose record starts may leave one en prise. */
+    s->target = ~(p->occ[us] | p->kind[KING]) & bb_all();
+    s->drop_target = ~occ & bb_all();
+    if (k == NO_SQ)
+        return;
+    bb_t chk = check_pins(p, us, k, occ, &s->pinned);
     s->checkers = chk;
     if (chk) {
         if (bb_more_than_one(chk)) {
@@ -317,33 +326,6 @@ int kifu__has_legal(const kpos *p)
 {
     kmove buf[MAX_MOVES];
     return kifu__gen_legal(p, buf) > 0;
-}
-
-/* The checkers of the side to move (king on k) and, in the same pass over the enemy
- * sliders on the king's lines, the pieces pinned to it: what state_init finds, without
- * the targets. */
-static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinned)
-{
-    bb_t e = p->occ[us ^ 1], chk = 0, pin = 0;
-    if (e & ATT.near[k])
-        chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
-               (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
-               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
-               (ATT.step[us][KING][k] & p->hdk)) &
-              e;
-    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
-                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
-                e;
-    while (snip) {
-        int x = bb_pop(&snip);
-        bb_t b = ATT.between[k][x] & occ;
-        if (!b)
-            chk |= ATT.sq[x];
-        else if (!bb_more_than_one(b))
-            pin |= b;
-    }
-    *pinned = pin & p->occ[us];
-    return chk;
 }
 
 /* Lance, bishop, rook, horse, dragon: the kinds whose reach the board can block. */

@@ -10,9 +10,9 @@ static const uint8_t groups[PIECE_KIND_NB] = {
     [HORSE] = G_HDK | G_DIAG, [DRAGON] = G_HDK | G_ORTH,
 };
 
-static inline void toggle_k(kpos *p, int sq, int c, int k, int keyed)
+/* Flip the squares of b in every set a piece of (c, k) belongs to. */
+static inline void flip_sets(kpos *p, bb_t b, int c, int k)
 {
-    bb_t b = ATT.sq[sq];
     p->occ[c] ^= b;
     p->kind[k] ^= b;
     int g = groups[k];
@@ -26,6 +26,11 @@ static inline void toggle_k(kpos *p, int sq, int c, int k, int keyed)
         if (g & G_ORTH)
             p->orth ^= b;
     }
+}
+
+static inline void toggle_k(kpos *p, int sq, int c, int k, int keyed)
+{
+    flip_sets(p, ATT.sq[sq], c, k);
     if (keyed)
         p->key ^= kifu__zob.psq[c][k][sq];
 }
@@ -113,19 +118,7 @@ bb_t kifu__pos_pinned(const kpos *p, int c)
 /* Move a piece of (c, k) along the squares of b (from and to): one update of every set. */
 static inline void shift_piece(kpos *p, bb_t b, int c, int k, int from, int to, int keyed)
 {
-    p->occ[c] ^= b;
-    p->kind[k] ^= b;
-    int g = groups[k];
-    if (g) {
-        if (g & G_GOLD)
-            p->golds ^= b;
-        if (g & G_HDK)
-            p->hdk ^= b;
-        if (g & G_DIAG)
-            p->diag ^= b;
-        if (g & G_ORTH)
-            p->orth ^= b;
-    }
+    flip_sets(p, b, c, k);
     if (keyed)
         p->key ^= kifu__zob.psq[c][k][from] ^ kifu__zob.psq[c][k][to];
     if (k == KING)
