@@ -212,14 +212,5 @@ int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
                    kifu__records *out, kifu_error *err)
 {
     (void)opt;
-    kifu__jp_reader rd;
-    if (kifu__jp_reader_init(&rd, err))
-        return -1;
-    if (kifu__jp_lines(&rd, text, len, ki2_line) || kifu__jp_start(&rd)) {
-        kifu_record_free(rd.r);
-        return -1;
-    }
-    if (kifu__records_push(out, rd.r))
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    return 0;
+    return kifu__jp_read(text, len, ki2_line, out, err);
 }

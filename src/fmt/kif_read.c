@@ -470,7 +470,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     return move_tail(rd, p, end, n) ? -1 : 1;
 }
 
-int kifu__jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
+static int jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
                    int (*fn)(kifu__jp_reader *, const char *, const char *))
 {
     const char *p = text, *stop = text + len;
@@ -511,7 +511,7 @@ static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
     return 0;
 }
 
-int kifu__jp_reader_init(kifu__jp_reader *rd, kifu_error *err)
+static int jp_reader_init(kifu__jp_reader *rd, kifu_error *err)
 {
     memset(rd, 0, sizeof *rd);
     rd->err = err;
@@ -523,18 +523,25 @@ int kifu__jp_reader_init(kifu__jp_reader *rd, kifu_error *err)
     return 0;
 }
 
-int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err)
+int kifu__jp_read(const char *text, size_t len,
+                  int (*line_fn)(kifu__jp_reader *, const char *, const char *),
+                  kifu__records *out, kifu_error *err)
 {
-    (void)opt;
     kifu__jp_reader rd;
-    if (kifu__jp_reader_init(&rd, err))
+    if (jp_reader_init(&rd, err))
         return -1;
-    if (kifu__jp_lines(&rd, text, len, kif_line) || kifu__jp_start(&rd)) {
+    if (jp_lines(&rd, text, len, line_fn) || kifu__jp_start(&rd)) {
         kifu_record_free(rd.r);
         return -1;
     }
     if (kifu__records_push(out, rd.r))
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;
+}
+
+int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
+                   kifu__records *out, kifu_error *err)
+{
+    (void)opt;
+    return kifu__jp_read(text, len, kif_line, out, err);
 }

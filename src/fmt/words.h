@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "fmt/fmt.h"
 #include "kifu.h"
 #include "strbuf.h"
 
@@ -84,12 +85,12 @@ typedef struct kifu__jp_reader {
     kifu_node *cur;  /* the node the next move follows */
 } kifu__jp_reader;
 
-/* Start a reader on a new empty record. 0, or -1 (NOMEM). */
-int kifu__jp_reader_init(kifu__jp_reader *rd, kifu_error *err);
-/* Call fn on each line of the text without its line end (LF, CR LF, CR CR LF). 0, or -1
- * as soon as fn fails. */
-int kifu__jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
-                   int (*fn)(kifu__jp_reader *, const char *, const char *));
+/* Read one KIF or KI2 record: a reader on a new record calls line_fn on each line of the
+ * text without its line end (LF, CR LF, CR CR LF), applies the start position, and hands
+ * the record to out. 0, or -1 as soon as a line fails. */
+int kifu__jp_read(const char *text, size_t len,
+                  int (*line_fn)(kifu__jp_reader *, const char *, const char *),
+                  kifu__records *out, kifu_error *err);
 /* Report a syntax error at `at` in the current line. Returns -1. */
 int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, const char *what);
 /* Handle a line both formats share: `#`, header, BOD, `*` comment, `&` bookmark, `変化`.
