@@ -444,6 +444,19 @@ static int drop_boms(char **out, size_t *outlen)
     return 0;
 }
 
+/* UTF-8 in and out: a NUL-terminated copy the caller owns. */
+static int copy_out(const char *data, size_t len, char **out, size_t *outlen, kifu_error *err)
+{
+    char *p = kifu__malloc(len + 1);
+    if (!p)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    memcpy(p, data, len);
+    p[len] = 0;
+    *out = p;
+    *outlen = len;
+    return 0;
+}
+
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen, int *used,
                  kifu_error *err)
 {
@@ -491,14 +504,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
             return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8", found,
                                "invalid UTF-8: %s", found);
         }
-        char *p = kifu__malloc(len + 1);
-        if (!p)
-            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        memcpy(p, data, len);
-        p[len] = 0;
-        *out = p;
-        *outlen = len;
-        return 0;
+        return copy_out(data, len, out, outlen, err);
     }
     size_t bad = 0;
     int rc = enc == KIFU_ENC_CP932 ? cp932_fast(data, len, out, outlen, NULL) : 1;
@@ -528,14 +534,7 @@ int kifu__encode(const char *text, size_t len, int enc, char **out, size_t *outl
                  kifu_error *err)
 {
     if (enc == KIFU_ENC_UTF8 || enc == KIFU_ENC_AUTO) {
-        char *p = kifu__malloc(len + 1);
-        if (!p)
-            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        memcpy(p, text, len);
-        p[len] = 0;
-        *out = p;
-        *outlen = len;
-        return 0;
+        return copy_out(text, len, out, outlen, err);
     }
     size_t bad = 0;
     int rc = convert("UTF-8", iconv_name(enc), text, len, out, outlen, &bad);
