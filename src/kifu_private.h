@@ -24,8 +24,6 @@ int kifu__error(kifu_error *err, int code, int line, int column, size_t offset,
     __attribute__((format(printf, 8, 9)));
 /* Set err->source if it is empty (readers call this with the file name). */
 void kifu__error_source(kifu_error *err, const char *source);
-/* Has an error been recorded? */
-static inline int kifu__error_set(const kifu_error *err) { return err && err->code != 0; }
 
 /* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
  * offsets into the 1-based columns of error messages. */

@@ -208,13 +208,6 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
                        "ambiguous: %zu pieces can move there: %s", k, list);
 }
 
-int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
-                       kifu_error *err)
-{
-    cand_list cl;
-    return resolve(p, m, prev_to, out, &cl, err);
-}
-
 /* ---- the record walk ---- */
 
 static int in_zone(int color, int y) { return color == BLACK ? y <= 3 : y >= 7; }

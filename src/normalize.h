@@ -20,11 +20,4 @@ void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, s
  * position p before them) that a KI2 relative word names; returns how many are left. */
 size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands, size_t n);
 
-/* Find the legal move that a partial record move names in position p: to (or `same` with
- * prev_to), piece, relative word, promote, drop flag, or a CSA piece-after. On success
- * *out is the move and the return value 0; otherwise -1 with err saying why (no piece can
- * reach, ambiguous with the candidates listed, illegal with the reason). */
-int kifu__resolve_move(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
-                       kifu_error *err);
-
 #endif
