@@ -52,15 +52,6 @@ void kifu__pos_put(kpos *p, int sq, int cp)
         p->ksq[c] = (uint8_t)sq;
 }
 
-void kifu__pos_remove(kpos *p, int sq)
-{
-    int cp = p->board[sq], c = CPIECE_COLOR(cp), k = CPIECE_KIND(cp);
-    p->board[sq] = 0;
-    toggle(p, sq, c, k);
-    if (k == KING)
-        p->ksq[c] = NO_SQ;
-}
-
 static inline void hand_add_k(kpos *p, int c, int k, int delta, int keyed)
 {
     int n = p->hand[c][k];
@@ -94,25 +85,6 @@ void kifu__pos_to_board(const kpos *p, kifu_board *b)
         for (int k = PAWN; k <= GOLD; k++)
             b->hands[c][k] = p->hand[c][k];
     b->color = p->side;
-}
-
-bb_t kifu__pos_pinned(const kpos *p, int c)
-{
-    int k = p->ksq[c];
-    if (k == NO_SQ)
-        return 0;
-    int o = c ^ 1;
-    bb_t snipers = ((ATT.pseudo[c][LANCE][k] & p->kind[LANCE]) |
-                    (ATT.pseudo[0][BISHOP][k] & p->diag) | (ATT.pseudo[0][ROOK][k] & p->orth)) &
-                   p->occ[o];
-    bb_t occ = pos_occ(p), pinned = 0;
-    while (snipers) {
-        int s = bb_pop(&snipers);
-        bb_t b = ATT.between[k][s] & occ;
-        if (b && !bb_more_than_one(b))
-            pinned |= b & p->occ[c];
-    }
-    return pinned;
 }
 
 /* Move a piece of (c, k) along the squares of b (from and to): one update of every set. */

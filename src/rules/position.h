@@ -64,12 +64,8 @@ static inline bb_t pos_checkers(const kpos *p)
     return k == NO_SQ ? 0 : pos_attackers(p, k, p->side ^ 1, pos_occ(p));
 }
 
-/* Pieces of color c pinned to c's own king. */
-bb_t kifu__pos_pinned(const kpos *p, int c);
-
 void kifu__pos_clear(kpos *p);
 void kifu__pos_put(kpos *p, int sq, int cpiece);
-void kifu__pos_remove(kpos *p, int sq);
 /* From a board that kifu__board_check accepted. */
 void kifu__pos_from_board(kpos *p, const kifu_board *b);
 void kifu__pos_to_board(const kpos *p, kifu_board *b);
