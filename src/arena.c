@@ -18,6 +18,7 @@ enum { FIRST_CHUNK = 4096, MAX_CHUNK = 1 << 20 };
 void kifu__arena_init(kifu__arena *a)
 {
     a->head = NULL;
+    a->base = NULL;
     a->used = 0;
     a->cap = 0;
 }
@@ -33,29 +34,25 @@ void kifu__arena_free(kifu__arena *a)
     kifu__arena_init(a);
 }
 
-void *kifu__arena_alloc(kifu__arena *a, size_t size)
+void *kifu__arena_alloc_chunk(kifu__arena *a, size_t size)
 {
-    size = (size + 15) & ~(size_t)15;
-    if (!a->head || a->cap - a->used < size) {
-        /* Chunks double up to a limit so that small records stay small. */
-        size_t want = a->head ? a->head->cap * 2 : FIRST_CHUNK;
-        if (want > MAX_CHUNK)
-            want = MAX_CHUNK;
-        if (want < size)
-            want = size;
-        kifu__chunk *c = kifu__malloc(sizeof *c + want);
-        if (!c)
-            return NULL;
-        c->next = a->head;
-        c->cap = want;
-        a->head = c;
-        a->used = 0;
-        a->cap = want;
-    }
-    void *p = a->head->data + a->used;
-    a->used += size;
-    memset(p, 0, size);
-    return p;
+    /* Chunks double up to a limit so that small records stay small. */
+    size_t want = a->head ? a->head->cap * 2 : FIRST_CHUNK;
+    if (want > MAX_CHUNK)
+        want = MAX_CHUNK;
+    if (want < size)
+        want = size;
+    kifu__chunk *c = kifu__malloc(sizeof *c + want);
+    if (!c)
+        return NULL;
+    c->next = a->head;
+    c->cap = want;
+    a->head = c;
+    a->base = c->data;
+    a->used = size;
+    a->cap = want;
+    memset(c->data, 0, size);
+    return c->data;
 }
 
 char *kifu__arena_strndup(kifu__arena *a, const char *s, size_t len)

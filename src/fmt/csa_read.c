@@ -2,7 +2,7 @@
  * in one file separated by `/` lines.
  *
  * The decoded text is parsed in place, line by line (memchr for the line end); a line holds
- * statements joined by ','. Only header values, names and comments are copied, into the
+ * statements joined by ','. A line holding just a move or a time takes a shorter way. Only header values, names and comments are copied, into the
  * record's arena. Moves keep what CSA says: from, to, the piece AFTER the move
  * (KIFU_MOVE_PIECE_AFTER) and `T` seconds as `now`; the normalizer finds promotions,
  * captures and totals.
@@ -513,6 +513,35 @@ static int do_line(rd *r)
     }
 }
 
+static int is_digit(char c) { return c >= '0' && c <= '9'; }
+static int is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+
+/* The end of the line at p (before its CR LF or LF) when the line is one move like
+ * `+7776FU` or one time like `T12` and nothing else, which is most lines of a record;
+ * NULL otherwise. Such a line goes straight to move() or time_stmt(), which check it as
+ * the general reader would, without the search for the line end, commas and spaces. */
+static const char *simple_line(const char *p, const char *end)
+{
+    const char *e;
+    if ((*p == '+' || *p == '-') && end - p >= 8) {
+        if (!is_digit(p[1]) || !is_digit(p[2]) || !is_digit(p[3]) || !is_digit(p[4]) ||
+            !is_upper(p[5]) || !is_upper(p[6]))
+            return NULL;
+        e = p + 7;
+    } else if (*p == 'T') {
+        e = p + 1;
+        while (e < end && is_digit(*e))
+            e++;
+        if (e == p + 1)
+            return NULL;
+    } else {
+        return NULL;
+    }
+    if (e < end && *e == '\n')
+        return e;
+    return e + 1 < end && e[0] == '\r' && e[1] == '\n' ? e : NULL;
+}
+
 int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
                    kifu__records *out, kifu_error *err)
 {
@@ -525,6 +554,17 @@ int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
     const char *p = text, *end = text + len;
     int rc = 0;
     while (p < end && rc == 0) {
+        const char *se = simple_line(p, end);
+        if (se) {
+            r.line = p;
+            r.lineno++;
+            r.eol = se;
+            rc = begin_game(&r);
+            if (rc == 0)
+                rc = *p == 'T' ? time_stmt(&r, p, se) : move(&r, p, se);
+            p = se + (*se == '\r' ? 2 : 1);
+            continue;
+        }
         const char *nl = memchr(p, '\n', (size_t)(end - p));
         const char *eol = nl ? nl : end;
         r.line = p;

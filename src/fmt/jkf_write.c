@@ -481,14 +481,23 @@ static void c_move(wcur *c, const kifu_move *m)
 
 #define LIT(q, s) (memcpy(q, s, sizeof s - 1), q += sizeof s - 1)
 
+/* "00" to "99". */
+static const char two_digits[201] = "00010203040506070809101112131415161718192021222324252627282930"
+                                    "31323334353637383940414243444546474849505152535455565758596061"
+                                    "6263646566676869707172737475767778798081828384858687888990919293"
+                                    "949596979899";
+
 static inline char *k_uint(char *q, unsigned v)
 {
-    if (v < 10) {
-        *q++ = (char)('0' + v);
-    } else if (v < 100) {
-        q[0] = (char)('0' + v / 10);
-        q[1] = (char)('0' + v % 10);
-        q += 2;
+    if (v < 100) {
+        /* Without a branch on the digit count: seconds and minutes are as good as random,
+         * so the branch would be mispredicted half the time. Both bytes are written (the
+         * cursor always has room past a number); the second is overwritten when v < 10. */
+        const char *d = two_digits + 2 * v;
+        unsigned two = v >= 10;
+        q[0] = d[!two];
+        q[1] = d[1];
+        q += 1 + two;
     } else {
         char buf[24], *e = buf + sizeof buf, *b = e;
         do {
