@@ -126,10 +126,12 @@ static int convert(const char *from, const char *to, const char *data, size_t le
 typedef struct cp_ent {
     unsigned char b[3], n;
 } cp_ent;
-#define CP_LEAD_NB 60   /* 81-9F, E0-FC */
-#define CP_TRAIL_NB 189 /* 40-FC */
+#define CP_LEAD_NB 60 /* 81-9F, E0-FC */
 static cp_ent cp_single[256];
-static cp_ent cp_pair[CP_LEAD_NB][CP_TRAIL_NB];
+/* By lead index and the whole trail byte: a trail outside 40-FC has n 0, like any pair
+ * iconv refuses, so the decoding loop needs no range check. */
+static cp_ent cp_pair[CP_LEAD_NB][256];
+static signed char cp_lead[256]; /* cp_lead_index of each byte */
 /* A row (one lead byte) is filled on first use, so a short file costs only the rows it
  * uses; the converter stays open for that. cp_row: 1 filled, set under cp_lock. */
 static _Atomic int cp_row[CP_LEAD_NB];
@@ -171,6 +173,7 @@ static void cp_build(void)
     cp_ascii = 1;
     for (unsigned c = 0; c < 256; c++) {
         char b = (char)c;
+        cp_lead[c] = (signed char)cp_lead_index(c);
         if (cp_lead_index(c) < 0)
             cp_single[c] = cp_entry(cp_cd, &b, 1);
         if (c < 0x80 && (cp_single[c].n != 1 || cp_single[c].b[0] != c))
@@ -187,7 +190,7 @@ static const cp_ent *cp_row_of(int li, unsigned lead)
         if (!atomic_load_explicit(&cp_row[li], memory_order_relaxed)) {
             for (unsigned t = 0x40; t <= 0xFC; t++) {
                 char pair[2] = {(char)lead, (char)t};
-                cp_pair[li][t - 0x40] = cp_entry(cp_cd, pair, 2);
+                cp_pair[li][t] = cp_entry(cp_cd, pair, 2);
             }
             atomic_store_explicit(&cp_row[li], 1, memory_order_release);
         }
@@ -223,23 +226,12 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
     size_t i = 0, pairs = 0, kana = 0;
     int shape = 1;
     uint64_t rows = 0; /* rows this call already knows are filled (60 fit) */
-    /* Input that starts with ASCII: its runs 8 bytes at a time. */
-    while (i + 8 <= len) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        if (w & 0x8080808080808080ULL)
-            break;
-        memcpy(o, &w, 8);
-        i += 8;
-        o += 8;
-    }
     while (i < len) {
         unsigned c = s[i];
         if (c < 0x80) {
-            *o++ = (unsigned char)c;
-            i++;
-            /* ASCII runs 8 bytes at a time, tried only after an ASCII byte: Japanese text
-             * is mostly pairs, where the attempt would fail every time. */
+            /* A run of ASCII: 8 bytes at a time while that works, then byte by byte. The
+             * runs between Japanese words are short, so the word step is tried once per
+             * run, not once per byte. */
             while (i + 8 <= len) {
                 uint64_t w;
                 memcpy(&w, s + i, 8);
@@ -249,38 +241,39 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
                 i += 8;
                 o += 8;
             }
+            while (i < len && s[i] < 0x80)
+                *o++ = s[i++];
             continue;
         }
-        const cp_ent *e;
-        int li = cp_lead_index(c);
+        cp_ent e;
+        int li = cp_lead[c];
         if (li >= 0) {
-            unsigned t = i + 1 < len ? s[i + 1] : 0;
-            if (t < 0x40 || t > 0xFC) {
-                e = NULL;
-            } else {
-                if (!(rows >> li & 1)) {
-                    cp_row_of(li, c);
-                    rows |= (uint64_t)1 << li;
-                }
-                e = &cp_pair[li][t - 0x40];
+            if (i + 1 >= len) {
+                kifu__free(buf);
+                return 1;
+            }
+            e = cp_pair[li][s[i + 1]];
+            if (!e.n && !(rows >> li & 1)) {
+                /* Maybe only a row not filled yet: fill it and look again. */
+                e = cp_row_of(li, c)[s[i + 1]];
+                rows |= (uint64_t)1 << li;
             }
             pairs++;
-            shape &= t != 0x7F;
             i += 2;
         } else {
-            e = &cp_single[c];
+            e = cp_single[c];
             if (c >= 0xA1 && c <= 0xDF)
                 kana++;
             else
                 shape = 0;
             i++;
         }
-        if (!e || !e->n) {
+        if (!e.n) { /* not covered (trail 7F among them): iconv finds what is wrong */
             kifu__free(buf);
             return 1;
         }
-        memcpy(o, e, 4);
-        o += e->n;
+        memcpy(o, &e, 4);
+        o += e.n;
     }
     st->pairs = pairs;
     st->kana = kana;
