@@ -67,4 +67,42 @@ static inline size_t kifu__jp_piece_fast(const char *p, const char *end, int *ki
     return kifu__jp_piece(p, end, kind);
 }
 
+/* kifu__jp_mark inline: ▲ △ ☗ ☖ ▽ ▼ (E2 96 B2, E2 96 B3, E2 98 97, E2 98 96, E2 96 BD,
+ * E2 96 BC). */
+static inline size_t kifu__jp_mark_fast(const char *p, const char *end, int *color)
+{
+    unsigned cp = p < end && (unsigned char)p[0] == 0xE2 ? kifu__jp_cp3(p, end) : 0;
+    switch (cp) {
+    case 0x25B2: case 0x2617: case 0x25BC: *color = KIFU_BLACK; return 3;
+    case 0x25B3: case 0x2616: case 0x25BD: *color = KIFU_WHITE; return 3;
+    }
+    return 0;
+}
+
+/* kifu__jp_space inline: ASCII spaces and tabs, and full-width spaces (E3 80 80). */
+static inline size_t kifu__jp_space_fast(const char *s, const char *end)
+{
+    const char *p = s;
+    for (;;) {
+        if (p < end && (*p == ' ' || *p == '\t'))
+            p++;
+        else if (end - p >= 3 && (unsigned char)p[0] == 0xE3 && (unsigned char)p[1] == 0x80 &&
+                 (unsigned char)p[2] == 0x80)
+            p += 3;
+        else
+            return (size_t)(p - s);
+    }
+}
+
+/* kifu__jp_digit with the full-width digits １ to ９ (EF BC 91-99) decided inline. */
+static inline size_t kifu__jp_digit_fast(const char *p, const char *end, int *v)
+{
+    if (end - p >= 3 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBC &&
+        (unsigned char)p[2] >= 0x91 && (unsigned char)p[2] <= 0x99) {
+        *v = (unsigned char)p[2] - 0x90;
+        return 3;
+    }
+    return kifu__jp_digit(p, end, v);
+}
+
 #endif

@@ -25,7 +25,7 @@ static const struct {
 
 static int is_space_at(const char *p, const char *end)
 {
-    return p < end && (*p == ' ' || *p == '\t' || kifu__jp_starts(p, end, "　"));
+    return kifu__jp_space_fast(p, end) != 0;
 }
 
 /* One move token starting at its mark; *pp moves past it. */
@@ -33,7 +33,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
 {
     const char *p = *pp;
     int color = 0;
-    p += kifu__jp_mark(p, end, &color);
+    p += kifu__jp_mark_fast(p, end, &color);
     kifu_move m;
     memset(&m, 0, sizeof m);
     m.color = (uint8_t)color;
@@ -44,14 +44,14 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     size_t k;
     if (kifu__jp_starts(p, end, "同")) {
         p += 3;
-        p += kifu__jp_space(p, end);
+        p += kifu__jp_space_fast(p, end);
         m.same = 1;
         const kifu_move *prev = kifu_node_move_const(rd->cur);
         if (prev) {
             m.to_x = prev->to_x;
             m.to_y = prev->to_y;
         }
-    } else if ((k = kifu__jp_digit(p, end, &x)) != 0) {
+    } else if ((k = kifu__jp_digit_fast(p, end, &x)) != 0) {
         p += k;
         if (!(k = kifu__jp_rank_fast(p, end, &y)))
             return kifu__jp_fail(rd, p, "a rank (一 to 九)", "bad move");
@@ -60,7 +60,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         m.to_y = (uint8_t)y;
     } else {
         const char *w = p;
-        while (p < end && !is_space_at(p, end) && !kifu__jp_mark(p, end, &x))
+        while (p < end && !is_space_at(p, end) && !kifu__jp_mark_fast(p, end, &x))
             p++;
         if (p == w)
             return kifu__jp_fail(rd, p, "a move or an ending word", "bad move");
@@ -116,7 +116,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         m.relative[0] = side ? side : dir;
         m.relative[1] = side ? dir : 0;
     }
-    if (p < end && !is_space_at(p, end) && !kifu__jp_mark(p, end, &x))
+    if (p < end && !is_space_at(p, end) && !kifu__jp_mark_fast(p, end, &x))
         return kifu__jp_fail(rd, p, "a space or the next move", "unexpected text after a move");
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
@@ -130,13 +130,13 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
 static int summary(kifu__jp_reader *rd, const char *s, const char *end)
 {
     const char *p = s + strlen("まで");
-    p += kifu__jp_space(p, end);
+    p += kifu__jp_space_fast(p, end);
     long n;
     size_t k = kifu__jp_number(p, end, &n);
     if (!k)
         return kifu__jp_fail(rd, p, "a number of moves", "bad まで line");
     p += k;
-    p += kifu__jp_space(p, end);
+    p += kifu__jp_space_fast(p, end);
     if (!kifu__jp_starts(p, end, "手"))
         return kifu__jp_fail(rd, p, "手", "bad まで line");
     p += 3;
@@ -177,16 +177,16 @@ static int summary(kifu__jp_reader *rd, const char *s, const char *end)
 
 static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
 {
-    const char *p = s + kifu__jp_space(s, end);
+    const char *p = s + kifu__jp_space_fast(s, end);
     int color;
-    if (kifu__jp_mark(p, end, &color)) {
+    if (kifu__jp_mark_fast(p, end, &color)) {
         if (kifu__jp_start(rd))
             return -1;
         while (p < end) {
             if (token(rd, &p, end))
                 return -1;
-            p += kifu__jp_space(p, end);
-            if (p < end && !kifu__jp_mark(p, end, &color))
+            p += kifu__jp_space_fast(p, end);
+            if (p < end && !kifu__jp_mark_fast(p, end, &color))
                 return kifu__jp_fail(rd, p, "a move mark (▲ or △)", "bad move line");
         }
         return 0;
