@@ -308,6 +308,11 @@ static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 static int mark_raw(kifu_node *n, kifu_node ***stack, size_t *cap)
 {
     size_t top = 0;
+    if (!*cap) {
+        if (!(*stack = kifu__malloc(64 * sizeof **stack)))
+            return -1;
+        *cap = 64;
+    }
     (*stack)[top++] = n;
     while (top) {
         kifu_node *x = (*stack)[--top];
@@ -346,19 +351,23 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     kifu_error e;
     kifu_error_clear(&e);
     /* Played with the light calls only: no repetition table to set up per record. */
-    kifu_position *p = kifu__position_new_loose(&b, &e);
+    int start = r->has_data                        ? KIFU_PRESET_OTHER
+                : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE
+                                                 : r->preset;
+    kifu_position *p = kifu__position_new_start(&b, start, &e);
     if (!p) {
         if (e.code == KIFU_ERR_NOMEM)
             return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
         return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
                            "the initial position: %s", e.message);
     }
-    size_t cap = 512, top = 0, rcap = 64; /* frames: a whole game's line, mostly */
-    frame *st = kifu__malloc(cap * sizeof *st);
-    kifu_node **rs = kifu__malloc(rcap * sizeof *rs);
+    /* Frames: a whole game's line, mostly, so a usual game needs no allocation. rs: the
+     * stack of mark_raw, allocated when first needed. */
+    frame small[512];
+    size_t cap = sizeof small / sizeof small[0], top = 0, rcap = 0;
+    frame *st = small;
+    kifu_node **rs = NULL;
     int rc = 0;
-    if (!st || !rs)
-        goto nomem;
     st[top++] = (frame){r->root, 0};
     cand_list cl;
     int owed = 0; /* undos put off until another child is visited: none at the very end */
@@ -403,22 +412,26 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
         }
         fill_total(c);
         if (top == cap) {
-            frame *s = kifu__realloc(st, cap * 2 * sizeof *s);
+            frame *s = kifu__realloc(st == small ? NULL : st, cap * 2 * sizeof *s);
             if (!s)
                 goto nomem;
+            if (st == small)
+                memcpy(s, small, sizeof small);
             st = s;
             cap *= 2;
         }
         st[top++] = (frame){c, 0};
     }
-    kifu__free(st);
+    if (st != small)
+        kifu__free(st);
     kifu__free(rs);
     kifu_position_free(p);
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when
      * given, describes the first of them; the record is usable. */
     return (flags & KIFU_READ_LENIENT) ? 0 : rc;
 nomem:
-    kifu__free(st);
+    if (st != small)
+        kifu__free(st);
     kifu__free(rs);
     kifu_position_free(p);
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");

@@ -286,6 +286,11 @@ static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
     return n;
 }
 
+kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent)
+{
+    return add_child(r, parent, KIFU_NODE_MOVE);
+}
+
 kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent, const kifu_move *m)
 {
     kifu_node *n = add_child(r, parent, KIFU_NODE_MOVE);

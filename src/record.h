@@ -47,6 +47,11 @@ const kifu_board *kifu__preset_ref(int preset);
 /* kifu_preset_match against those boards. */
 int kifu__preset_match_ref(const kifu_board *b);
 
+/* A new move node under parent with its move all zero, for a reader to fill in place:
+ * a kifu_move built on the stack and copied in would be read back wider than it was
+ * written, which stalls the store forwarding on every move. NULL on NOMEM. */
+kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent);
+
 /* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);
 

@@ -366,6 +366,26 @@ static int after_end(rd *r, const char *s, const char *e)
                   "statement after the ending");
 }
 
+/* A move whose text is already checked: sign, four digits, two capitals. */
+static int add_move(rd *r, int color, int fx, int fy, int tx, int ty, int k)
+{
+    finish_position(r, color);
+    kifu_node *n = kifu__node_add_blank_move(r->rec, r->last);
+    if (!n)
+        return nomem(r);
+    kifu_move *m = &n->move;
+    m->color = (uint8_t)color;
+    m->from_x = (uint8_t)fx, m->from_y = (uint8_t)fy;
+    m->to_x = (uint8_t)tx, m->to_y = (uint8_t)ty;
+    m->piece = (uint8_t)k;
+    m->promote = -1;
+    m->same = -1;
+    m->flags = KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW | (fx ? 0 : KIFU_MOVE_DROP);
+    r->last = n;
+    r->in_moves = 1;
+    return 0;
+}
+
 static int move(rd *r, const char *s, const char *e)
 {
     if (r->ended)
@@ -386,22 +406,26 @@ static int move(rd *r, const char *s, const char *e)
         return bad_piece(r, s + 5, e);
     if (e - s > 7)
         return syntax(r, s + 7, e, "the end of the move", "bad move");
-    kifu_move m;
-    memset(&m, 0, sizeof m);
-    m.color = *s == '-';
-    m.from_x = (uint8_t)d[0], m.from_y = (uint8_t)d[1];
-    m.to_x = (uint8_t)d[2], m.to_y = (uint8_t)d[3];
-    m.piece = (uint8_t)k;
-    m.promote = -1;
-    m.same = -1;
-    m.flags = KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW | (d[0] ? 0 : KIFU_MOVE_DROP);
-    finish_position(r, m.color);
-    kifu_node *n = kifu_node_add_move(r->rec, r->last, &m);
-    if (!n)
-        return nomem(r);
-    r->last = n;
-    r->in_moves = 1;
-    return 0;
+    return add_move(r, *s == '-', d[0], d[1], d[2], d[3], k);
+}
+
+/* Sets the time of the last move: sec seconds and ms milliseconds. The node's fields are
+ * written in place (see kifu__node_add_blank_move). */
+static void set_time(rd *r, long sec, int ms)
+{
+    kifu_node *n = r->last;
+    kifu_time *now = &n->time.now;
+    if (sec < 60) { /* what kifu_time_from_seconds gives, without the divisions */
+        now->h = -1;
+        now->m = 0;
+        now->s = (int)sec;
+    } else {
+        *now = kifu_time_from_seconds(sec, 0);
+    }
+    now->ms = ms;
+    n->time.total = (kifu_time){-1, 0, 0, 0};
+    n->time.has_total = 0;
+    n->has_time = 1;
 }
 
 /* `T12` seconds, V3.0 `T12.345` (more decimals are cut to milliseconds). */
@@ -430,18 +454,7 @@ static int time_stmt(rd *r, const char *s, const char *e)
         return syntax(r, s, e, "a move before its time", "time without a move");
     if (kifu_node_time(r->last))
         return syntax(r, s, e, "one time per move", "second time for a move");
-    kifu_move_time t;
-    memset(&t, 0, sizeof t);
-    if (sec < 60) { /* what kifu_time_from_seconds gives, without the divisions */
-        t.now.h = -1;
-        t.now.s = (int)sec;
-    } else {
-        t.now = kifu_time_from_seconds(sec, 0);
-    }
-    t.now.ms = ms;
-    t.total.h = -1;
-    t.has_total = 0;
-    kifu_node_set_time(r->rec, r->last, &t);
+    set_time(r, sec, ms);
     return 0;
 }
 
@@ -513,33 +526,50 @@ static int do_line(rd *r)
     }
 }
 
-static int is_digit(char c) { return c >= '0' && c <= '9'; }
-static int is_upper(char c) { return c >= 'A' && c <= 'Z'; }
+static unsigned dval(char c) { return (unsigned)(unsigned char)c - '0'; }
 
-/* The end of the line at p (before its CR LF or LF) when the line is one move like
- * `+7776FU` or one time like `T12` and nothing else, which is most lines of a record;
- * NULL otherwise. Such a line goes straight to move() or time_stmt(), which check it as
- * the general reader would, without the search for the line end, commas and spaces. */
-static const char *simple_line(const char *p, const char *end)
+/* The line at p when it is one move like `+1234FU` with sensible squares or one time like
+ * `T12` and nothing else, which is most lines of a record: the statement is added straight
+ * away and the start of the next line returned. NULL when the line takes the general way
+ * (anything else, and any error: the general reader reports it). *rc gets the result. */
+static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
 {
     const char *e;
+    unsigned d1 = 0, d2 = 0, d3 = 0, d4 = 0;
+    long sec = 0;
+    int k = 0;
     if ((*p == '+' || *p == '-') && end - p >= 8) {
-        if (!is_digit(p[1]) || !is_digit(p[2]) || !is_digit(p[3]) || !is_digit(p[4]) ||
-            !is_upper(p[5]) || !is_upper(p[6]))
+        d1 = dval(p[1]), d2 = dval(p[2]), d3 = dval(p[3]), d4 = dval(p[4]);
+        if ((d1 | d2 | d3 | d4) > 9 || (d1 == 0) != (d2 == 0) || !d3 || !d4 ||
+            !(k = piece_at(p + 5, end)))
             return NULL;
         e = p + 7;
     } else if (*p == 'T') {
         e = p + 1;
-        while (e < end && is_digit(*e))
-            e++;
+        while (e < end && e - p < 9 && dval(*e) <= 9)
+            sec = sec * 10 + dval(*e++);
         if (e == p + 1)
             return NULL;
     } else {
         return NULL;
     }
+    const char *next;
     if (e < end && *e == '\n')
-        return e;
-    return e + 1 < end && e[0] == '\r' && e[1] == '\n' ? e : NULL;
+        next = e + 1;
+    else if (e + 1 < end && e[0] == '\r' && e[1] == '\n')
+        next = e + 2;
+    else
+        return NULL;
+    if (!r->rec || (*p == 'T' ? !r->in_moves || r->last->has_time : r->ended))
+        return NULL;
+    r->lineno++;
+    if (*p == 'T') {
+        set_time(r, sec, 0);
+        *rc = 0;
+    } else {
+        *rc = add_move(r, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
+    }
+    return next;
 }
 
 int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
@@ -554,15 +584,9 @@ int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
     const char *p = text, *end = text + len;
     int rc = 0;
     while (p < end && rc == 0) {
-        const char *se = simple_line(p, end);
-        if (se) {
-            r.line = p;
-            r.lineno++;
-            r.eol = se;
-            rc = begin_game(&r);
-            if (rc == 0)
-                rc = *p == 'T' ? time_stmt(&r, p, se) : move(&r, p, se);
-            p = se + (*se == '\r' ? 2 : 1);
+        const char *next = simple_line(&r, p, end, &rc);
+        if (next) {
+            p = next;
             continue;
         }
         const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -102,14 +102,33 @@ static inline void close_(w *o, char ch)
     o->first = 0; /* the parent now holds at least this element */
 }
 
-/* The characters of s as JSON string content (no quotes). */
+/* Does the word hold a byte below 0x20, a '"' or a '\\' (the bytes JSON escapes)? */
+static inline int word_needs_escape(uint64_t x)
+{
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+    return (((x - ones * 0x20) | (q - ones) | (b - ones)) & ~x & highs) != 0;
+}
+
+/* The characters of s as JSON string content (no quotes). Text rarely needs escaping:
+ * runs without a special byte are found 8 bytes at a time and copied whole. */
 static void escaped(w *o, const char *s)
 {
-    const char *run = s;
-    for (; *s; s++) {
-        unsigned char ch = (unsigned char)*s;
+    const char *run = s, *end = s + strlen(s);
+    for (;;) {
+        while (end - s >= 8) {
+            uint64_t x;
+            memcpy(&x, s, 8);
+            if (word_needs_escape(x))
+                break;
+            s += 8;
+        }
+        if (s == end)
+            break;
+        unsigned char ch = (unsigned char)*s++;
         if (ch >= 0x20 && ch != '"' && ch != '\\')
             continue;
+        s--;
         putn(o, run, (size_t)(s - run));
         run = s + 1;
         switch (ch) {
@@ -126,6 +145,7 @@ static void escaped(w *o, const char *s)
             putn(o, u, 6);
         }
         }
+        s++;
     }
     putn(o, run, (size_t)(s - run));
 }
@@ -184,10 +204,27 @@ static int write_header(w *o, const kifu_record *r)
 {
     size_t n = r->nheader;
     /* next[i]: the index of the next entry with the same key, or n; later entries of a
-     * group are skipped where they stand. Sorting keeps it O(n log n) for any header. */
-    size_t *next = NULL;
-    unsigned char *later = NULL;
-    if (n > 1) {
+     * group are skipped where they stand. A usual header is compared pair by pair in
+     * arrays on the stack; a long one is sorted (O(n log n) for any header). */
+    size_t *next = NULL, next_small[32];
+    unsigned char *later = NULL, later_small[32];
+    if (n > 1 && n <= 32) {
+        next = next_small;
+        later = later_small;
+        for (size_t i = 0; i < n; i++) {
+            next[i] = n;
+            later[i] = 0;
+            for (size_t j = 0; j < i; j++)
+                if (!later[j] && strcmp(r->header[j].key, r->header[i].key) == 0) {
+                    size_t t = j;
+                    while (next[t] != n)
+                        t = next[t];
+                    next[t] = i;
+                    later[i] = 1;
+                    break;
+                }
+        }
+    } else if (n > 32) {
         const kifu__header_entry **v = kifu__malloc(n * sizeof *v);
         next = kifu__malloc(n * sizeof *next);
         later = kifu__calloc(n, 1);
@@ -227,8 +264,10 @@ static int write_header(w *o, const kifu_record *r)
         put1(o, '"');
     }
     close_(o, '}');
-    kifu__free(next);
-    kifu__free(later);
+    if (next != next_small) {
+        kifu__free(next);
+        kifu__free(later);
+    }
     return 0;
 }
 

@@ -1,5 +1,6 @@
 /* api.c: the public kifu_position: an engine position plus the history of the moves played
  * on it (with the key and check state before each), for undo and repetition. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -249,6 +250,42 @@ kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err)
         return NULL;
     }
     kifu__pos_from_board(&p->pos, b);
+    return p;
+}
+
+/* The start positions of the presets, built once: replaying a record from a preset then
+ * copies one instead of checking a board and placing its forty pieces, which is much of
+ * the cost of a short record. */
+static kpos preset_pos[KIFU_PRESET_OTHER];
+static uint8_t preset_ok[KIFU_PRESET_OTHER];
+static pthread_once_t preset_once = PTHREAD_ONCE_INIT;
+
+static void build_preset_positions(void)
+{
+    kifu__rules_init();
+    for (int i = 0; i < KIFU_PRESET_OTHER; i++) {
+        kifu_board b;
+        if (kifu_preset_board(i, &b) == 0 &&
+            kifu__board_check_mode(&b, NULL, NULL, 0, 1, NULL) == 0) {
+            kifu__pos_from_board(&preset_pos[i], &b);
+            preset_ok[i] = 1;
+        }
+    }
+}
+
+kifu_position *kifu__position_new_start(const kifu_board *b, int preset, kifu_error *err)
+{
+    if (preset < 0 || preset >= KIFU_PRESET_OTHER)
+        return kifu__position_new_loose(b, err);
+    pthread_once(&preset_once, build_preset_positions);
+    if (!preset_ok[preset])
+        return kifu__position_new_loose(b, err);
+    kifu_position *p = kifu__calloc(1, sizeof *p);
+    if (!p) {
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return NULL;
+    }
+    p->pos = preset_pos[preset];
     return p;
 }
 

@@ -20,6 +20,9 @@ int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_e
 /* A new position at a record's start (checked as kifu__position_set_board_loose) for the
  * light calls only: no repetition table is made. NULL with err set on failure. */
 kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err);
+/* kifu__position_new_loose(b) when b is the board of preset (a kifu_preset below
+ * KIFU_PRESET_OTHER), from a copy made once; any other preset value: from b. */
+kifu_position *kifu__position_new_start(const kifu_board *b, int preset, kifu_error *err);
 
 /* Colored piece (CPIECE) on sq, 0 if empty. */
 int kifu__position_at(const kifu_position *p, int sq);

@@ -522,9 +522,69 @@ TEST(repeated_header_keys_are_joined)
     kifu_record_free(r);
 }
 
+/* The same joining for a header too long for the pairwise check (sorted instead), and
+ * three values of one key in both. */
+TEST(repeated_header_keys_long_header)
+{
+    for (int total = 6; total <= 60; total += 54) {
+        kifu_record *r = kifu_record_new();
+        char key[16], want[2048] = "{\"header\":{";
+        for (int i = 0; i < total; i++) {
+            snprintf(key, sizeof key, "k%d", i);
+            kifu_record_header_add(r, key, "v");
+            size_t l = strlen(want);
+            snprintf(want + l, sizeof want - l, "%s\"k%d\":\"v%s\"", i ? "," : "", i,
+                     i == 3 ? "\\nw\\nx" : "");
+        }
+        kifu_record_header_add(r, "k3", "w");
+        kifu_record_header_add(r, "k3", "x");
+        strcat(want, "},\"moves\":[{}]}");
+        char *out = wr(r, 0);
+        CHECK_STR(out, want);
+        kifu_free(out);
+        kifu_record_free(r);
+    }
+}
+
+/* Escaping finds a special byte at any place in an 8-byte word, and copies the runs
+ * between them unchanged (UTF-8 included). */
+TEST(strings_are_escaped)
+{
+    static const struct {
+        const char *in, *out;
+    } cases[] = {
+        {"plain text, longer than a word", "plain text, longer than a word"},
+        {"\"", "\\\""},
+        {"1234567\"", "1234567\\\""},
+        {"12345678\\9", "12345678\\\\9"},
+        {"ab\ncd\tef\rgh\x01ij\x1f", "ab\\ncd\\tef\\rgh\\u0001ij\\u001f"},
+        {"棋譜の\"コメント\"です。", "棋譜の\\\"コメント\\\"です。"},
+        {"\x7f\x20~", "\x7f ~"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kifu_record *r = kifu_record_new();
+        kifu_record_header_add(r, "k", cases[i].in);
+        char want[256];
+        snprintf(want, sizeof want, "{\"header\":{\"k\":\"%s\"},\"moves\":[{}]}", cases[i].out);
+        char *out = wr(r, 0);
+        CHECK_STR(out, want);
+        kifu_error err;
+        kifu_record *back = out ? rd(out, &err) : NULL;
+        CHECK(back != NULL);
+        if (back) {
+            CHECK_STR(kifu_record_header_get(back, "k"), cases[i].in);
+            kifu_record_free(back);
+        }
+        kifu_free(out);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
     RUN(syntax_error_has_line_and_column);
+    RUN(repeated_header_keys_long_header);
+    RUN(strings_are_escaped);
     RUN(repeated_header_keys_are_joined);
     RUN(schema_errors_name_the_path);
     RUN(all_presets_roundtrip);

@@ -567,8 +567,41 @@ TEST(normalizing_twice_changes_nothing)
     kifu_record_free(r);
 }
 
+/* A line longer than the walk's first frame stack (512 plies), with a fork near its end
+ * and an illegal move at ply 1201 that lenient mode marks: every move is reached. */
+TEST(long_line_with_fork)
+{
+    NEED_ENGINE();
+    kifu_record *r = kifu_record_new();
+    kifu_node *n = kifu_record_root(r), *fork_at = NULL;
+    for (int i = 0; i < 1200; i++) {
+        static const int k[4][4] = {{5, 9, 5, 8}, {5, 1, 5, 2}, {5, 8, 5, 9}, {5, 2, 5, 1}};
+        const int *q = k[i % 4];
+        kifu_move m = raw(q[0], q[1], q[2], q[3], 0);
+        n = kifu_node_add_move(r, n, &m);
+        if (i == 1100)
+            fork_at = n;
+    }
+    kifu_move bad = raw(5, 9, 5, 7, 0); /* a king two squares: illegal */
+    kifu_node *last = kifu_node_add_move(r, n, &bad);
+    kifu_move alt = raw(7, 7, 7, 6, 0); /* ply 1101 instead of the king: a pawn */
+    kifu_node *f = kifu_node_add_move(r, kifu_node_parent(fork_at), &alt);
+    kifu_error err;
+    CHECK_INT(norm(r, 0, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+    CHECK_INT(norm(r, KIFU_READ_LENIENT, &err), 0);
+    CHECK(kifu_node_move_const(n) && kifu_node_move_const(n)->piece == KIFU_OU);
+    CHECK(!(kifu_node_move_const(n)->flags & KIFU_MOVE_RAW));
+    CHECK(kifu_node_move_const(last)->flags & KIFU_MOVE_RAW);
+    CHECK_INT(kifu_node_move_const(f)->piece, KIFU_FU);
+    CHECK(!(kifu_node_move_const(f)->flags & KIFU_MOVE_RAW));
+    CHECK_INT(kifu_node_ply(n), 1200);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
+    RUN(long_line_with_fork);
     RUN(csa_piece_after_same_capture);
     RUN(same_resolved_from_previous_move);
     RUN(promote_false_only_when_possible);
