@@ -81,29 +81,6 @@ static void build(void)
                 ATT.line[a][b] = ATT.ray[d][a] | ATT.ray[(d + 4) % DIR_NB][a] | BB_SQ(a);
             }
         }
-    for (int sq = 0; sq < SQ_NB; sq++)
-        ATT.dindex[sq] = (int16_t)(SQ_X(sq) * 17 + SQ_Y(sq));
-    /* The step tables from the full ones, seen from the four corners: every step of
-     * -8..8 files and ranks lands on the board from one of them, and on an empty board
-     * what a piece reaches depends only on the step. */
-    for (int i = 0; i < 17 * 17; i++)
-        ATT.dir[i] = -1;
-    static const int from_sq[4] = {SQ(1, 1), SQ(1, 9), SQ(9, 1), SQ(9, 9)};
-    for (int f = 0; f < 4; f++) {
-        int a = from_sq[f];
-        for (int b = 0; b < SQ_NB; b++) {
-            if (a == b)
-                continue;
-            int di = delta_index(a, b);
-            for (int c = 0; c < 2; c++)
-                for (int k = PAWN; k < PIECE_KIND_NB; k++)
-                    if (ATT.pseudo[c][k][a] & BB_SQ(b))
-                        ATT.reach[c][di] |= (uint16_t)(1u << k);
-            for (int d = 0; d < DIR_NB; d++)
-                if (ATT.ray[d][a] & BB_SQ(b))
-                    ATT.dir[di] = (int8_t)d;
-        }
-    }
     kifu__zobrist_init();
 }
 

@@ -23,16 +23,7 @@ typedef struct kifu__attack_tables {
     bb_t near[SQ_NB];           /* squares at most two files and two ranks away */
     bb_t dead[2][PIECE_KIND_NB]; /* squares where a piece of that kind could never move */
     bb_t sq[SQ_NB];              /* BB_SQ(sq): a load beats the variable 128-bit shift */
-    /* Small tables by the step between two squares, for checks of one move: the big
-     * tables above, looked up at a random square per move, miss the L1 cache. The step
-     * from a to b has index dindex[b] - dindex[a] + DELTA_MID (dx and dy in -8..8). */
-    int16_t dindex[SQ_NB];
-    uint16_t reach[2][17 * 17]; /* bit k: kind k of a color reaches that step away on an
-                                   empty board */
-    int8_t dir[17 * 17];        /* the ray direction of the step, -1 when off the lines */
 } kifu__attack_tables;
-
-#define DELTA_MID (8 * 17 + 8)
 
 extern kifu__attack_tables kifu__att;
 #define ATT kifu__att
@@ -47,22 +38,6 @@ static inline bb_t ray_neg(int dir, int sq, bb_t occ)
     bb_t a = ATT.ray[dir][sq], b = a & occ;
     return b ? a ^ ATT.ray[dir][bb_msb(b)] : a;
 }
-static inline int delta_index(int from, int to)
-{
-    return ATT.dindex[to] - ATT.dindex[from] + DELTA_MID;
-}
-
-/* Does (color, kind) on from reach to on the board occupancy occ? di: delta_index. */
-static inline int reaches(int color, int kind, int from, int to, int di, bb_t occ)
-{
-    if (!((ATT.reach[color][di] >> kind) & 1))
-        return 0;
-    int d = ATT.dir[di];
-    /* The squares between on the ray: from's ray less to's ray and to itself (empty for
-     * a step to a neighbour and for a knight, which has no ray). */
-    return d < 0 || !((ATT.ray[d][from] ^ ATT.ray[d][to] ^ ATT.sq[to]) & occ);
-}
-
 static inline bb_t lance_attack(int color, int sq, bb_t occ)
 {
     return color == BLACK ? ray_neg(DIR_N, sq, occ) : ray_pos(DIR_S, sq, occ);

@@ -5,7 +5,6 @@
 
 #include "harness.h"
 #include "kifu.h"
-#include "rules/attack.h"
 #include "rules/engine.h"
 #include "testutil.h"
 
@@ -413,38 +412,8 @@ TEST(play_completes_and_undo_restores)
     kifu_position_free(p);
 }
 
-/* The small step tables (reach, dir) answer what the full attack tables answer, for
- * every color, kind and pair of squares, on empty, full and random boards. */
-TEST(step_tables_agree)
-{
-    kifu__rules_init();
-    uint64_t seed = 12345;
-    int bad = 0;
-    for (int b = 0; b < 12 && !bad; b++) {
-        bb_t occ = b == 0 ? 0 : b == 1 ? bb_all() : 0;
-        for (int sq = 0; b >= 2 && sq < SQ_NB; sq++) {
-            seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
-            if ((seed >> 33) % 3 == 0)
-                occ |= ATT.sq[sq];
-        }
-        for (int c = 0; c < 2; c++)
-            for (int k = PAWN; k < PIECE_KIND_NB; k++)
-                for (int from = 0; from < SQ_NB; from++)
-                    for (int to = 0; to < SQ_NB; to++) {
-                        if (from == to)
-                            continue;
-                        int want = bb_test(piece_attack(c, k, from, occ), to);
-                        int got = reaches(c, k, from, to, delta_index(from, to), occ);
-                        if (want != got && !bad++)
-                            CHECK_INT(got, want);
-                    }
-    }
-    CHECK_INT(bad, 0);
-}
-
 int main(void)
 {
-    RUN(step_tables_agree);
     RUN(piece_movements);
     RUN(promotion_zone);
     RUN(forced_promotion);
