@@ -261,14 +261,15 @@ static void fill_total(kifu_node *n)
         a->ms < 1000 &&
         (!b || (b->h >= -1 && b->m >= 0 && b->m < 60 && b->s >= 0 && b->s < 60 &&
                 b->ms >= 0 && b->ms < 1000))) {
-        int ms = a->ms + (b ? b->ms : 0);
-        int sec = a->s + (b ? b->s : 0) + (ms >= 1000);
-        int min = a->m + (b ? b->m : 0) + (sec >= 60);
-        int h = (b && b->h > 0 ? b->h : 0) + (min >= 60);
-        n->time.total.h = h;
-        n->time.total.m = min >= 60 ? min - 60 : min;
-        n->time.total.s = sec >= 60 ? sec - 60 : sec;
-        n->time.total.ms = ms >= 1000 ? ms - 1000 : ms;
+        /* The carries by arithmetic, not branches: seconds are as good as random, and
+         * a branch on their sum would be mispredicted half the time. */
+        int ms = a->ms + (b ? b->ms : 0), c_ms = ms >= 1000;
+        int sec = a->s + (b ? b->s : 0) + c_ms, c_sec = sec >= 60;
+        int min = a->m + (b ? b->m : 0) + c_sec, c_min = min >= 60;
+        n->time.total.h = (b && b->h > 0 ? b->h : 0) + c_min;
+        n->time.total.m = min - 60 * c_min;
+        n->time.total.s = sec - 60 * c_sec;
+        n->time.total.ms = ms - 1000 * c_ms;
         n->time.has_total = 1;
         return;
     }
