@@ -415,13 +415,11 @@ static void set_time(rd *r, long sec, int ms)
 {
     kifu_node *n = r->last;
     kifu_time *now = &n->time.now;
-    if (sec < 60) { /* what kifu_time_from_seconds gives, without the divisions */
-        now->h = -1;
-        now->m = 0;
-        now->s = (int)sec;
-    } else {
-        *now = kifu_time_from_seconds(sec, 0);
-    }
+    /* What kifu_time_from_seconds(sec, 0) gives, divided by a constant (no branch on
+     * the value, which is as good as random). */
+    now->h = -1;
+    now->m = (int)(sec / 60);
+    now->s = (int)(sec % 60);
     now->ms = ms;
     n->time.total = (kifu_time){-1, 0, 0, 0};
     n->time.has_total = 0;
@@ -544,12 +542,15 @@ static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
             !(k = piece_at(p + 5, end)))
             return NULL;
         e = p + 7;
-    } else if (*p == 'T') {
-        e = p + 1;
-        while (e < end && e - p < 9 && dval(*e) <= 9)
-            sec = sec * 10 + dval(*e++);
-        if (e == p + 1)
+    } else if (*p == 'T' && end - p >= 5) {
+        /* One to three digits without a branch on how many (times are as good as random);
+         * more take the general way. */
+        unsigned a = dval(p[1]), b = dval(p[2]), c = dval(p[3]);
+        unsigned k1 = a <= 9, k2 = k1 & (b <= 9), k3 = k2 & (c <= 9);
+        if (!k1 || (k3 && dval(p[4]) <= 9))
             return NULL;
+        sec = k3 ? a * 100 + b * 10 + c : k2 ? a * 10 + b : a;
+        e = p + 1 + k1 + k2 + k3;
     } else {
         return NULL;
     }
