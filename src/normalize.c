@@ -94,10 +94,9 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
     return check_legal(p, mv, out, err);
 }
 
-static int resolve_board_move(const kifu_position *p, const kifu_move *m, int to, kmove *out,
-                              cand_list *cl, kifu_error *err)
+static int resolve_board_move(const kifu_position *p, int side, const kifu_move *m, int to,
+                              kmove *out, cand_list *cl, kifu_error *err)
 {
-    int side = kifu_position_side(p);
     int from = SQ(m->from_x, m->from_y);
     int cp = kifu__position_at(p, from);
     if (!cp)
@@ -127,21 +126,21 @@ static int resolve_board_move(const kifu_position *p, const kifu_move *m, int to
     return check_listed(p, mv, cl, out, err);
 }
 
-static int resolve_drop(const kifu_position *p, int kind, int to, kmove *out, cand_list *cl,
-                        kifu_error *err)
+static int resolve_drop(const kifu_position *p, int side, int kind, int to, kmove *out,
+                        cand_list *cl, kifu_error *err)
 {
     if (kind < PAWN || kind > GOLD)
         return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kanji_piece[kind]);
-    if (!kifu__position_hand(p, kifu_position_side(p), kind))
+    if (!kifu__position_hand(p, side, kind))
         return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kanji_piece[kind]);
     return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
-static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmove *out,
-                   cand_list *cl, kifu_error *err)
+/* side: the side to move in p (passed along: a call per use costs more than the work). */
+static int resolve(const kifu_position *p, int side, const kifu_move *m, int prev_to,
+                   kmove *out, cand_list *cl, kifu_error *err)
 {
     cl->n = NO_CANDS;
-    int side = kifu_position_side(p);
     int to;
     if (m->to_x) {
         if (m->to_x > 9 || m->to_y < 1 || m->to_y > 9)
@@ -158,7 +157,7 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
     if (m->from_x) {
         if (m->from_x > 9 || m->from_y < 1 || m->from_y > 9)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
-        return resolve_board_move(p, m, to, out, cl, err);
+        return resolve_board_move(p, side, m, to, out, cl, err);
     }
     int kind = m->piece;
     if (kind <= 0 || kind >= PIECE_KIND_NB)
@@ -166,7 +165,7 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
     if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0) {
         if (m->promote == 1)
             return fail(err, KIFU_ERR_ILLEGAL, "cannot promote: a drop never promotes");
-        return resolve_drop(p, kind, to, out, cl, err);
+        return resolve_drop(p, side, kind, to, out, cl, err);
     }
 
     /* From unknown (KI2): the legal board moves of this kind to `to`, with the promotion
@@ -183,7 +182,7 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
     if (k == 0) {
         /* No piece on the board gets there: a drop written without 打. */
         if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
-            return resolve_drop(p, kind, to, out, cl, err);
+            return resolve_drop(p, side, kind, to, out, cl, err);
         char sq[16];
         sq_text(to, sq, sizeof sq);
         return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
@@ -213,11 +212,11 @@ static int resolve(const kifu_position *p, const kifu_move *m, int prev_to, kmov
 static int in_zone(int color, int y) { return color == BLACK ? y <= 3 : y >= 7; }
 
 /* Fills n's move from the legal move mv played from position p (before it). */
-static void complete(const kifu_position *p, kifu_node *n, kmove mv, int prev_to,
+static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv, int prev_to,
                      const cand_list *cl)
 {
     kifu_move *m = &n->move;
-    int color = kifu_position_side(p), to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
+    int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
     m->color = (uint8_t)color;
     m->to_x = (uint8_t)SQ_X(to);
@@ -388,7 +387,8 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                 prev_to = SQ(parent->move.to_x, parent->move.to_y);
             kmove mv;
             e.code = 0; /* enough for kifu__error to take the next one; no full clear per move */
-            int bad = resolve(p, &c->move, prev_to, &mv, &cl, &e);
+            int side = kifu_position_side(p);
+            int bad = resolve(p, side, &c->move, prev_to, &mv, &cl, &e);
             if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
                 bad = kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                                   "同 (same square) but the previous move went elsewhere");
@@ -403,7 +403,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                     goto nomem;
                 continue;
             }
-            complete(p, c, mv, prev_to, &cl);
+            complete(p, side, c, mv, prev_to, &cl);
             /* No repetition count or check state: the replay needs neither. */
             if (kifu__position_do_light(p, mv))
                 goto nomem;
