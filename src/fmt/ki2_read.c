@@ -8,6 +8,7 @@
 #include "fmt/jp_fast.h"
 #include "fmt/words.h"
 #include "kifu_private.h"
+#include "record.h"
 
 static int nomem(kifu__jp_reader *rd)
 {
@@ -34,30 +35,26 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     const char *p = *pp;
     int color = 0;
     p += kifu__jp_mark_fast(p, end, &color);
-    kifu_move m;
-    memset(&m, 0, sizeof m);
-    m.color = (uint8_t)color;
-    m.promote = -1;
-    m.same = -1;
-    m.flags = KIFU_MOVE_RAW;
-    int x, y, kind;
+    /* The move is gathered in locals and written into its node at the end (see
+     * kifu__node_add_blank_move). */
+    int x, y, kind, same = -1, to_x = 0, to_y = 0, promote = -1, drop = 0;
     size_t k;
     if (kifu__jp_starts(p, end, "同")) {
         p += 3;
         p += kifu__jp_space_fast(p, end);
-        m.same = 1;
+        same = 1;
         const kifu_move *prev = kifu_node_move_const(rd->cur);
         if (prev) {
-            m.to_x = prev->to_x;
-            m.to_y = prev->to_y;
+            to_x = prev->to_x;
+            to_y = prev->to_y;
         }
     } else if ((k = kifu__jp_digit_fast(p, end, &x)) != 0) {
         p += k;
         if (!(k = kifu__jp_rank_fast(p, end, &y)))
             return kifu__jp_fail(rd, p, "a rank (一 to 九)", "bad move");
         p += k;
-        m.to_x = (uint8_t)x;
-        m.to_y = (uint8_t)y;
+        to_x = x;
+        to_y = y;
     } else {
         const char *w = p;
         while (p < end && !is_space_at(p, end) && !kifu__jp_mark_fast(p, end, &x))
@@ -75,7 +72,6 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
                              "bad move");
     p += k;
-    m.piece = (uint8_t)kind;
     char side = 0, dir = 0;
     for (;;) {
         /* Every word below starts with a byte E4-E8: a space or the next mark ends it. */
@@ -93,34 +89,38 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
             dir = rel_words[i].dir ? rel_words[i].dir : dir;
             p += 3;
         } else if (kifu__jp_starts(p, end, "打")) {
-            m.flags |= KIFU_MOVE_DROP;
+            drop = 1;
             p += 3;
         } else if (kifu__jp_starts(p, end, "成")) {
-            m.promote = 1;
+            promote = 1;
             p += 3;
         } else if (kifu__jp_starts(p, end, "不成")) {
-            m.promote = 0;
+            promote = 0;
             p += 6;
         } else if (kifu__jp_starts(p, end, "生")) {
-            m.promote = 0;
+            promote = 0;
             p += 3;
         } else {
             break;
         }
     }
-    if (m.flags & KIFU_MOVE_DROP) {
-        if (side || dir || m.promote >= 0)
-            return kifu__jp_fail(rd, p, "nothing else on a drop (打)", "bad move");
-        strcpy(m.relative, "H");
-    } else {
-        m.relative[0] = side ? side : dir;
-        m.relative[1] = side ? dir : 0;
-    }
+    if (drop && (side || dir || promote >= 0))
+        return kifu__jp_fail(rd, p, "nothing else on a drop (打)", "bad move");
     if (p < end && !is_space_at(p, end) && !kifu__jp_mark_fast(p, end, &x))
         return kifu__jp_fail(rd, p, "a space or the next move", "unexpected text after a move");
-    kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
+    kifu_node *n = kifu__node_add_blank_move(rd->r, rd->cur);
     if (!n)
         return nomem(rd);
+    kifu_move *m = &n->move;
+    m->color = (uint8_t)color;
+    m->to_x = (uint8_t)to_x;
+    m->to_y = (uint8_t)to_y;
+    m->piece = (uint8_t)kind;
+    m->promote = (int8_t)promote;
+    m->same = (int8_t)same;
+    m->flags = KIFU_MOVE_RAW | (drop ? KIFU_MOVE_DROP : 0);
+    m->relative[0] = drop ? 'H' : side ? side : dir;
+    m->relative[1] = drop ? 0 : side ? dir : 0;
     rd->cur = n;
     *pp = p;
     return 0;
