@@ -216,11 +216,19 @@ const char *kifu_node_special(const kifu_node *n)
     return n->kind == KIFU_NODE_SPECIAL ? n->special : NULL;
 }
 
-size_t kifu_node_comment_count(const kifu_node *n) { return n->ncomments; }
+size_t kifu_node_comment_count(const kifu_node *n) { return n->text ? n->text->ncomments : 0; }
 
 const char *kifu_node_comment(const kifu_node *n, size_t i)
 {
-    return i < n->ncomments ? n->comments[i] : NULL;
+    return i < kifu_node_comment_count(n) ? n->text->comments[i] : NULL;
+}
+
+/* n's text part, made when first needed; NULL on NOMEM. */
+static kifu__node_text *text_of(kifu_record *r, kifu_node *n)
+{
+    if (!n->text)
+        n->text = kifu__arena_alloc(&r->arena, sizeof *n->text);
+    return n->text;
 }
 
 static int add_string(kifu_record *r, const char ***arr, uint32_t *n, uint32_t *cap,
@@ -237,21 +245,27 @@ static int add_string(kifu_record *r, const char ***arr, uint32_t *n, uint32_t *
 
 int kifu_node_add_comment(kifu_record *r, kifu_node *n, const char *text)
 {
-    return add_string(r, &n->comments, &n->ncomments, &n->capcomments, text);
+    kifu__node_text *t = text_of(r, n);
+    return t ? add_string(r, &t->comments, &t->ncomments, &t->capcomments, text) : -1;
 }
 
-void kifu_node_clear_comments(kifu_node *n) { n->ncomments = 0; }
+void kifu_node_clear_comments(kifu_node *n)
+{
+    if (n->text)
+        n->text->ncomments = 0;
+}
 
-size_t kifu_node_bookmark_count(const kifu_node *n) { return n->nbookmarks; }
+size_t kifu_node_bookmark_count(const kifu_node *n) { return n->text ? n->text->nbookmarks : 0; }
 
 const char *kifu_node_bookmark(const kifu_node *n, size_t i)
 {
-    return i < n->nbookmarks ? n->bookmarks[i] : NULL;
+    return i < kifu_node_bookmark_count(n) ? n->text->bookmarks[i] : NULL;
 }
 
 int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
 {
-    return add_string(r, &n->bookmarks, &n->nbookmarks, &n->capbookmarks, name);
+    kifu__node_text *t = text_of(r, n);
+    return t ? add_string(r, &t->bookmarks, &t->nbookmarks, &t->capbookmarks, name) : -1;
 }
 
 const kifu_move_time *kifu_node_time(const kifu_node *n) { return n->has_time ? &n->time : NULL; }
@@ -338,24 +352,18 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
 
 /* ---- clone ---- */
 
-static int clone_strings(kifu_record *r, const char **src, uint32_t n, const char ***arr,
-                         uint32_t *cnt, uint32_t *cap)
-{
-    for (uint32_t i = 0; i < n; i++)
-        if (add_string(r, arr, cnt, cap, src[i]))
-            return -1;
-    return 0;
-}
-
 static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 {
     dst->move = src->move;
     dst->time = src->time;
     dst->has_time = src->has_time;
-    return clone_strings(r, src->comments, src->ncomments, &dst->comments, &dst->ncomments,
-                         &dst->capcomments) ||
-           clone_strings(r, src->bookmarks, src->nbookmarks, &dst->bookmarks,
-                         &dst->nbookmarks, &dst->capbookmarks);
+    for (size_t i = 0; i < kifu_node_comment_count(src); i++)
+        if (kifu_node_add_comment(r, dst, src->text->comments[i]))
+            return -1;
+    for (size_t i = 0; i < kifu_node_bookmark_count(src); i++)
+        if (kifu_node_add_bookmark(r, dst, src->text->bookmarks[i]))
+            return -1;
+    return 0;
 }
 
 static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c)

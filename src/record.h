@@ -12,22 +12,31 @@ typedef struct kifu__header_entry {
     const char *value;
 } kifu__header_entry;
 
-struct kifu_node {
-    kifu_node *parent;
-    kifu_node **children; /* child 0 continues the line, 1.. are forks */
-    uint32_t nchildren, capchildren;
-    kifu_node *only_child; /* children's first home: most nodes have one child */
-    uint32_t id;
-    int32_t ply;
-    uint8_t kind; /* kifu_node_kind */
-    uint8_t has_time;
-    kifu_move move;
-    const char *special;
+/* Comments and bookmarks of a node, in the arena, made when the first one is added:
+ * most nodes have none. */
+typedef struct kifu__node_text {
     const char **comments;
     uint32_t ncomments, capcomments;
     const char **bookmarks;
     uint32_t nbookmarks, capbookmarks;
+} kifu__node_text;
+
+/* What every pass over the moves reads (links, kind, move, time) comes first, and the
+ * node is kept small (112 bytes): a record is walked three times on its way from one
+ * format to another, and cache misses on nodes are much of the cost. */
+struct kifu_node {
+    kifu_node *parent;
+    kifu_node **children; /* child 0 continues the line, 1.. are forks */
+    kifu_node *only_child; /* children's first home: most nodes have one child */
+    kifu__node_text *text; /* NULL: no comment, no bookmark */
+    uint32_t nchildren, capchildren;
+    uint8_t kind; /* kifu_node_kind */
+    uint8_t has_time;
+    kifu_move move;
     kifu_move_time time;
+    uint32_t id;
+    int32_t ply;
+    const char *special;
 };
 
 struct kifu_record {

@@ -712,18 +712,19 @@ static void write_move_time(w *o, const kifu_node *n)
 /* Comments, then KIF bookmarks as "&name" lines (how JKF tools keep them). */
 static void write_comments(w *o, const kifu_node *n)
 {
-    if (!n->ncomments && !n->nbookmarks)
+    const kifu__node_text *t = n->text;
+    if (!t || (!t->ncomments && !t->nbookmarks))
         return;
     KEY(o, "comments");
     open_(o, '[');
-    for (uint32_t i = 0; i < n->ncomments; i++) {
+    for (uint32_t i = 0; i < t->ncomments; i++) {
         sep(o);
-        string(o, n->comments[i]);
+        string(o, t->comments[i]);
     }
-    for (uint32_t i = 0; i < n->nbookmarks; i++) {
+    for (uint32_t i = 0; i < t->nbookmarks; i++) {
         sep(o);
         PUTS(o, "\"&");
-        escaped(o, n->bookmarks[i]);
+        escaped(o, t->bookmarks[i]);
         put1(o, '"');
     }
     close_(o, ']');
@@ -734,7 +735,7 @@ static void entry_head(w *o, const kifu_node *n)
 {
     sep(o);
     open_(o, '{');
-    if (n->ncomments || n->nbookmarks)
+    if (n->text)
         write_comments(o, n);
     write_move_time(o, n);
     if (n->kind == KIFU_NODE_SPECIAL)
@@ -808,8 +809,8 @@ static void write_moves(w *o, const kifu_node *first)
                     break;
                 cur = NULL; /* go on with the first fork below */
             } else {
-                if (!o->pretty && cur->kind == KIFU_NODE_MOVE && !cur->ncomments &&
-                    !cur->nbookmarks) {
+                if (!o->pretty && cur->kind == KIFU_NODE_MOVE &&
+                    (!cur->text || (!cur->text->ncomments && !cur->text->nbookmarks))) {
                     entry_compact(o, cur);
                 } else {
                     entry_head(o, cur);
