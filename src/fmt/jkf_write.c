@@ -860,12 +860,10 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__s
     o.out = out;
     o.pretty = opt && (opt->flags & KIFU_WRITE_PRETTY);
     o.first = 1;
-    /* Room for the main line at once (a move with its time is about 150 bytes), so the
-     * buffer is not copied over and over as it grows. */
-    size_t plies = 0;
-    for (const kifu_node *n = r->root; n->nchildren; n = n->children[0])
-        plies++;
-    if (!grow(&o, plies * 160 + 1024))
+    /* Room for every node at once (a move with its time is about 150 bytes), so the
+     * buffer is not copied over and over as it grows. The count is kept by the record:
+     * walking the line to count it would chase a pointer per node. */
+    if (!grow(&o, r->nnodes * 160 + 1024))
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     open_(&o, '{');
     KEY(&o, "header");
