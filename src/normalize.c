@@ -175,10 +175,9 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
      * board move looks at board sources only. */
     size_t n = kifu__position_board_moves_to(p, to, kind, cl->v), k = 0;
     cl->n = n; /* every board move of this kind to `to`: no second look for the word */
-    memcpy(cands, cl->v, n * sizeof *cands);
     for (size_t i = 0; i < n; i++)
-        if (!MOVE_IS_DROP(cands[i]) && MOVE_IS_PROMOTE(cands[i]) == (m->promote == 1))
-            cands[k++] = cands[i];
+        if (!MOVE_IS_DROP(cl->v[i]) && MOVE_IS_PROMOTE(cl->v[i]) == (m->promote == 1))
+            cands[k++] = cl->v[i];
     if (k == 0) {
         /* No piece on the board gets there: a drop written without 打. */
         if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
