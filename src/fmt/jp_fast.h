@@ -5,6 +5,8 @@
 #define KIFU_FMT_JP_FAST_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "fmt/words.h"
 #include "kifu.h"
@@ -79,10 +81,27 @@ static inline size_t kifu__jp_mark_fast(const char *p, const char *end, int *col
     return 0;
 }
 
-/* kifu__jp_space inline: ASCII spaces and tabs, and full-width spaces (E3 80 80). */
+/* kifu__jp_space inline: ASCII spaces and tabs, and full-width spaces (E3 80 80). A run of
+ * ASCII spaces (KI2 pads its columns with two to six) is measured 8 bytes at a time, with
+ * no branch on its length. */
 static inline size_t kifu__jp_space_fast(const char *s, const char *end)
 {
     const char *p = s;
+    while (end - p >= 8) {
+        uint64_t x;
+        memcpy(&x, p, 8);
+        x ^= 0x2020202020202020ULL; /* spaces become zero bytes */
+        if (x) {
+            /* Little-endian: the lowest set bit is in the first byte that is not a space. */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            p += __builtin_ctzll(x) >> 3;
+#else
+            p += __builtin_clzll(x) >> 3;
+#endif
+            break;
+        }
+        p += 8;
+    }
     for (;;) {
         if (p < end && (*p == ' ' || *p == '\t'))
             p++;
