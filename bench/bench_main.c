@@ -16,7 +16,7 @@ static void usage(FILE *f)
         f, "usage: kifu_bench [options]\n"
            "  --only perft|formats   run one part (default: all)\n"
            "  --runs N               timed runs per format section (default 5)\n"
-           "  --peer-runs N          timed runs per peer (default 3)\n"
+           "  --peer-runs N          timed runs per peer (default 5)\n"
            "  --corpus-mb MB         size of the generated corpus, three formats "
            "(default 60)\n"
            "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 3, 60, 2, 1, 0, 1};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {

@@ -591,12 +591,49 @@ static inline char *k_time(char *q, const kifu_time *t)
     return q;
 }
 
+/* The start of a normalized move up to its piece, as one template with the digits and
+ * letters put in: a board move, and a drop (no "from"). Offsets of the variable bytes. */
+static const char tpl_board[] =
+    "\"move\":{\"color\":0,\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":0,\"y\":0},\"piece\":\"FU\"";
+static const char tpl_drop[] = "\"move\":{\"color\":0,\"to\":{\"x\":0,\"y\":0},\"piece\":\"FU\"";
+enum { T_COLOR = 16, TB_FX = 30, TB_FY = 36, TB_TX = 49, TB_TY = 55, TB_PIECE = 67,
+       TD_TX = 28, TD_TY = 34, TD_PIECE = 46 };
+
 /* The members of a move object, comma-separated (a leading comma when `more`). */
 static char *k_move(char *q, const kifu_move *m)
 {
-    LIT(q, "\"move\":{");
-    char *start = q;
+    char *start = q + sizeof "\"move\":{" - 1;
 #define SEP() (q != start ? (void)(*q++ = ',') : (void)0)
+    if (!(m->flags & (KIFU_MOVE_NO_COLOR | KIFU__MOVE_FROM_NULL)) && m->color <= 1 &&
+        (unsigned)(m->to_x - 1) < 9 && (unsigned)(m->to_y - 1) < 9 && m->piece < 16 &&
+        csa_piece[m->piece][0] &&
+        (m->from_x ? (unsigned)(m->from_x - 1) < 9 && (unsigned)(m->from_y - 1) < 9
+                   : !m->from_y)) {
+        /* The usual move up to its piece: one template with the digits and letters put
+         * in, no branch per member. */
+        const char *pc = csa_piece[m->piece];
+        if (m->from_x) {
+            memcpy(q, tpl_board, sizeof tpl_board - 1);
+            q[T_COLOR] = (char)('0' + m->color);
+            q[TB_FX] = (char)('0' + m->from_x);
+            q[TB_FY] = (char)('0' + m->from_y);
+            q[TB_TX] = (char)('0' + m->to_x);
+            q[TB_TY] = (char)('0' + m->to_y);
+            q[TB_PIECE] = pc[0];
+            q[TB_PIECE + 1] = pc[1];
+            q += sizeof tpl_board - 1;
+        } else {
+            memcpy(q, tpl_drop, sizeof tpl_drop - 1);
+            q[T_COLOR] = (char)('0' + m->color);
+            q[TD_TX] = (char)('0' + m->to_x);
+            q[TD_TY] = (char)('0' + m->to_y);
+            q[TD_PIECE] = pc[0];
+            q[TD_PIECE + 1] = pc[1];
+            q += sizeof tpl_drop - 1;
+        }
+        goto optional;
+    }
+    LIT(q, "\"move\":{");
     if (!(m->flags & KIFU_MOVE_NO_COLOR)) {
         LIT(q, "\"color\":");
         q = k_uint(q, m->color);
@@ -619,6 +656,7 @@ static char *k_move(char *q, const kifu_move *m)
         LIT(q, "\"piece\":");
         q = k_piece(q, m->piece);
     }
+optional:
     if (m->same >= 0) {
         SEP();
         if (m->same)
