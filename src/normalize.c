@@ -350,9 +350,9 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     kifu_error e;
     kifu_error_clear(&e);
     /* Played with the light calls only: no repetition table to set up per record. */
-    int start = r->has_data                        ? KIFU_PRESET_OTHER
+    int start = r->has_data                     ? KIFU_PRESET_OTHER
                 : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE
-                                                 : r->preset;
+                                                : r->preset;
     kifu_position *p = kifu__position_new_start(&b, start, &e);
     if (!p) {
         if (e.code == KIFU_ERR_NOMEM)

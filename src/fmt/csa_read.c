@@ -2,8 +2,9 @@
  * in one file separated by `/` lines.
  *
  * The decoded text is parsed in place, line by line (memchr for the line end); a line holds
- * statements joined by ','. A line holding just a move or a time takes a shorter way. Only header values, names and comments are copied, into the
- * record's arena. Moves keep what CSA says: from, to, the piece AFTER the move
+ * statements joined by ','. A line holding just a move or a time takes a shorter way
+ * (simple_line). Only header values, names and comments are copied, into the record's
+ * arena. Moves keep what CSA says: from, to, the piece AFTER the move
  * (KIFU_MOVE_PIECE_AFTER) and `T` seconds as `now`; the normalizer finds promotions,
  * captures and totals.
  *
