@@ -741,8 +741,62 @@ TEST(out_of_memory_at_every_allocation)
     kifu_record_free(full);
 }
 
+/* A line holding one move or one time is read by a shorter way than a line of several
+ * statements: both give the same moves and times, whatever the number of digits, the line
+ * ending, and with or without a newline at the end of the text. */
+TEST(short_way_lines_agree_with_general_lines)
+{
+    static const char *const secs[] = {"0", "7", "59", "60", "100", "999", "1000", "3599",
+                                       "3600", "123456789"};
+    for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
+        for (int crlf = 0; crlf < 2; crlf++)
+            for (int last = 0; last < 2; last++) {
+                const char *nl = crlf ? "\r\n" : "\n";
+                char a[256], b[256];
+                /* a: each statement on its own line; b: joined by commas. With `last`,
+                 * the time closes the text without a newline. */
+                snprintf(a, sizeof a, "PI%s+%s+7776FU%sT%s%s%s", nl, nl, nl, secs[i],
+                         last ? "" : nl, last ? "" : "-3334FU");
+                snprintf(b, sizeof b, "PI%s+%s+7776FU,T%s%s%s", nl, nl, secs[i], last ? "" : nl,
+                         last ? "" : "-3334FU");
+                kifu_record *ra = rd(a), *rb = rd(b);
+                CHECK(ra != NULL);
+                CHECK(rb != NULL);
+                if (ra && rb) {
+                    CHECK_INT(count_main(ra), count_main(rb));
+                    const kifu_move_time *ta = kifu_node_time(t_node_at(ra, 1));
+                    const kifu_move_time *tb = kifu_node_time(t_node_at(rb, 1));
+                    CHECK(ta && tb);
+                    if (ta && tb) {
+                        long want = strtol(secs[i], NULL, 10);
+                        CHECK_INT(kifu_time_seconds(&ta->now), want);
+                        CHECK_INT(ta->now.h, tb->now.h);
+                        CHECK_INT(ta->now.m, tb->now.m);
+                        CHECK_INT(ta->now.s, tb->now.s);
+                        CHECK_INT(ta->now.ms, tb->now.ms);
+                        CHECK_INT(ta->has_total, tb->has_total);
+                    }
+                }
+                kifu_record_free(ra);
+                kifu_record_free(rb);
+            }
+    /* Ten digits is an error either way, at the same place. */
+    kifu_record *r = rd("PI\n+\n+7776FU\nT1234567890\n");
+    CHECK(r == NULL);
+    CHECK_INT(err.line, 4);
+    CHECK_INT(err.column, 2);
+    kifu_record_free(r);
+    /* A move line the short way refuses (a bad square) is reported as before. */
+    r = rd("PI\n+\n+0176FU\n");
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+    CHECK_INT(err.line, 3);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
+    RUN(short_way_lines_agree_with_general_lines);
     RUN(v22_header_moves_and_raw_fields);
     RUN(v30_encoding_line_decimal_times_and_new_keys);
     RUN(v1_without_version_or_position);

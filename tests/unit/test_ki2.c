@@ -299,8 +299,38 @@ TEST(out_of_memory_everywhere)
     CHECK(succeeded);
 }
 
+/* Any run of padding between moves, short or longer than a word (the reader measures runs
+ * 8 bytes at a time), of ASCII spaces, tabs and full-width spaces, with moves that end a
+ * line or are followed by a space at the very end of the text. */
+TEST(padding_of_any_length)
+{
+    static const char *const pads[] = {" ", "\t", "　", " \t　 ", "　　"};
+    for (int n = 1; n <= 20; n++)
+        for (size_t k = 0; k < sizeof pads / sizeof pads[0]; k++) {
+            char text[512] = "▲７六歩";
+            for (int i = 0; i < n; i++)
+                strcat(text, pads[k]);
+            strcat(text, "△３四歩");
+            for (int i = 0; i < n % 9; i++)
+                strcat(text, " ");
+            kifu_record *r = rd(text, KIFU_READ_NO_NORMALIZE);
+            CHECK(r != NULL);
+            if (!r)
+                continue;
+            CHECK(t_move_at(r, 2) != NULL);
+            if (t_move_at(r, 2)) {
+                CHECK_INT(t_move_at(r, 2)->to_x, 3);
+                CHECK_INT(t_move_at(r, 2)->to_y, 4);
+                CHECK_INT(t_move_at(r, 2)->color, KIFU_WHITE);
+            }
+            CHECK(t_move_at(r, 3) == NULL);
+            kifu_record_free(r);
+        }
+}
+
 int main(void)
 {
+    RUN(padding_of_any_length);
     RUN(moves_per_line_and_marks);
     RUN(relative_words_same_drop_promote);
     RUN(endings_from_made_lines);
