@@ -126,11 +126,28 @@ static int convert(const char *from, const char *to, const char *data, size_t le
 typedef struct cp_ent {
     unsigned char b[3], n;
 } cp_ent;
+_Static_assert(sizeof(cp_ent) == 4, "a table entry is stored as 4 bytes");
+/* n of an entry held as its four bytes in a uint32_t. */
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define CP_N(v) ((v) & 0xFF)
+#else
+#define CP_N(v) ((v) >> 24)
+#endif
+
+static uint32_t cp_bits(cp_ent e)
+{
+    uint32_t v;
+    memcpy(&v, &e, sizeof v);
+    return v;
+}
 #define CP_LEAD_NB 60 /* 81-9F, E0-FC */
-static cp_ent cp_single[256];
-/* By lead index and the whole trail byte: a trail outside 40-FC has n 0, like any pair
- * iconv refuses, so the decoding loop needs no range check. */
-static cp_ent cp_pair[CP_LEAD_NB][256];
+static uint32_t cp_single[256]; /* cp_ent's bytes, as cp_pair */
+/* By lead index and the whole trail byte, each a cp_ent's four bytes: a trail outside
+ * 40-FC has n 0, like any pair iconv refuses, so the decoding loop needs no range check.
+ * Atomic (relaxed: plain loads and stores on common CPUs) because a decoder reads an entry
+ * before it knows its row is filled: it sees 0, and then waits for the row, or the whole
+ * entry. */
+static _Atomic uint32_t cp_pair[CP_LEAD_NB][256];
 static signed char cp_lead[256]; /* cp_lead_index of each byte */
 /* A row (one lead byte) is filled on first use, so a short file costs only the rows it
  * uses; the converter stays open for that. cp_row: 1 filled, set under cp_lock. */
@@ -174,29 +191,36 @@ static void cp_build(void)
     for (unsigned c = 0; c < 256; c++) {
         char b = (char)c;
         cp_lead[c] = (signed char)cp_lead_index(c);
+        cp_ent e = {{0, 0, 0}, 0};
         if (cp_lead_index(c) < 0)
-            cp_single[c] = cp_entry(cp_cd, &b, 1);
-        if (c < 0x80 && (cp_single[c].n != 1 || cp_single[c].b[0] != c))
+            e = cp_entry(cp_cd, &b, 1);
+        cp_single[c] = cp_bits(e);
+        if (c < 0x80 && (e.n != 1 || e.b[0] != c))
             cp_ascii = 0;
     }
     cp_ready = 1;
 }
 
-/* The row of lead byte index li, filled if it is not yet. */
-static const cp_ent *cp_row_of(int li, unsigned lead)
+static uint32_t cp_pair_at(int li, unsigned t)
+{
+    return atomic_load_explicit(&cp_pair[li][t], memory_order_relaxed);
+}
+
+/* Fills the row of lead byte index li if it is not yet. */
+static void cp_row_fill(int li, unsigned lead)
 {
     if (!atomic_load_explicit(&cp_row[li], memory_order_acquire)) {
         pthread_mutex_lock(&cp_lock);
         if (!atomic_load_explicit(&cp_row[li], memory_order_relaxed)) {
             for (unsigned t = 0x40; t <= 0xFC; t++) {
                 char pair[2] = {(char)lead, (char)t};
-                cp_pair[li][t] = cp_entry(cp_cd, pair, 2);
+                atomic_store_explicit(&cp_pair[li][t], cp_bits(cp_entry(cp_cd, pair, 2)),
+                                      memory_order_relaxed);
             }
             atomic_store_explicit(&cp_row[li], 1, memory_order_release);
         }
         pthread_mutex_unlock(&cp_lock);
     }
-    return cp_pair[li];
 }
 
 /* What the CP932 shape check (cp932_shape) finds, gathered while decoding. */
@@ -245,17 +269,18 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
                 *o++ = s[i++];
             continue;
         }
-        cp_ent e;
+        uint32_t e; /* the entry's bytes: UTF-8, then their count */
         int li = cp_lead[c];
         if (li >= 0) {
             if (i + 1 >= len) {
                 kifu__free(buf);
                 return 1;
             }
-            e = cp_pair[li][s[i + 1]];
-            if (!e.n && !(rows >> li & 1)) {
+            e = cp_pair_at(li, s[i + 1]);
+            if (!CP_N(e) && !(rows >> li & 1)) {
                 /* Maybe only a row not filled yet: fill it and look again. */
-                e = cp_row_of(li, c)[s[i + 1]];
+                cp_row_fill(li, c);
+                e = cp_pair_at(li, s[i + 1]);
                 rows |= (uint64_t)1 << li;
             }
             pairs++;
@@ -268,12 +293,12 @@ static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, 
                 shape = 0;
             i++;
         }
-        if (!e.n) { /* not covered (trail 7F among them): iconv finds what is wrong */
+        if (!CP_N(e)) { /* not covered (trail 7F among them): iconv finds what is wrong */
             kifu__free(buf);
             return 1;
         }
         memcpy(o, &e, 4);
-        o += e.n;
+        o += CP_N(e);
     }
     st->pairs = pairs;
     st->kana = kana;
