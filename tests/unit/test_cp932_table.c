@@ -2,6 +2,8 @@
  * what they do not cover. Every single byte and every lead-trail pair, set between ASCII,
  * must decode exactly as iconv decodes it, or fail where iconv fails. */
 #include <iconv.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "encoding.h"
@@ -117,8 +119,71 @@ TEST(automatic_decoding_agrees_with_detection)
         CHECK(auto_matches(inputs[i], strlen(inputs[i])));
 }
 
+/* Several threads decoding at once while the table's rows are still being filled (this
+ * runs first in a fresh process): each gets exactly iconv's text. */
+typedef struct job {
+    const char *in;
+    size_t n;
+    const char *want;
+    size_t wlen;
+    int ok;
+} job;
+
+static void *decode_job(void *arg)
+{
+    job *j = arg;
+    char *got = NULL;
+    size_t glen = 0;
+    int rc = kifu__decode(j->in, j->n, KIFU_ENC_CP932, &got, &glen, NULL, NULL);
+    j->ok = rc == 0 && glen == j->wlen && memcmp(got, j->want, glen) == 0;
+    kifu_free(got);
+    return NULL;
+}
+
+TEST(threads_decode_while_rows_fill)
+{
+    /* Every pair iconv accepts, lead by lead, then the whole text through iconv. */
+    size_t cap = 256 * 256 * 2, n = 0, wcap = cap * 2, wlen = 0;
+    char *in = malloc(cap), *want = malloc(wcap);
+    CHECK(in && want);
+    if (!in || !want) {
+        free(in);
+        free(want);
+        return;
+    }
+    for (unsigned l = 0x81; l <= 0xFC; l++)
+        for (unsigned t = 0x40; t <= 0xFC; t++) {
+            char p[2] = {(char)l, (char)t}, o[8];
+            size_t ol;
+            if (by_iconv(p, 2, o, sizeof o, &ol) == 0) {
+                in[n++] = p[0];
+                in[n++] = p[1];
+            }
+        }
+    int rw = by_iconv(in, n, want, wcap, &wlen);
+    if (rw == -2) {
+        free(in);
+        free(want);
+        SKIP("no CP932 in iconv");
+    }
+    CHECK_INT(rw, 0);
+    job jobs[4];
+    pthread_t th[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (job){in, n, want, wlen, 0};
+        CHECK_INT(pthread_create(&th[i], NULL, decode_job, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        CHECK(jobs[i].ok);
+    }
+    free(in);
+    free(want);
+}
+
 int main(void)
 {
+    RUN(threads_decode_while_rows_fill);
     RUN(automatic_decoding_agrees_with_detection);
     RUN(every_byte_decodes_as_iconv_does);
     RUN(every_pair_decodes_as_iconv_does);
