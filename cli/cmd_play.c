@@ -9,10 +9,10 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "diagram.h"
+#include "diagram/diagram.h"
 #include "kifu_private.h"
-#include "notation.h"
-#include "player.h"
+#include "notation/notation.h"
+#include "record/player.h"
 #include "record_cursor.h"
 #include "term.h"
 

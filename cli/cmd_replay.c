@@ -4,9 +4,9 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "diagram.h"
+#include "diagram/diagram.h"
 #include "kifu_private.h"
-#include "player.h"
+#include "record/player.h"
 #include "record_cursor.h"
 #include "term.h"
 

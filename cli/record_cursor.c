@@ -7,7 +7,7 @@
 
 #include "cli.h"
 #include "kifu_private.h"
-#include "player.h"
+#include "record/player.h"
 
 int cli_colour_ok(void)
 {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "kifu.h"
 #include "kifu_private.h"
 

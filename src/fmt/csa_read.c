@@ -23,7 +23,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
-#include "record.h"
+#include "record/record.h"
 #include "rules/types.h"
 
 typedef struct rd {

@@ -2,7 +2,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "kifu_private.h"
 
 static const struct {

@@ -12,7 +12,7 @@
 #define KIFU_FMT_H
 
 #include "kifu.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /* A private bit of kifu_move.flags: the JKF source wrote `"from": null` for this drop (kept
  * so that JKF -> record -> JKF gives the same JSON value). */

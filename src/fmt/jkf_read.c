@@ -11,7 +11,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
-#include "record.h"
+#include "record/record.h"
 
 typedef struct ctx {
     kifu_record *r;

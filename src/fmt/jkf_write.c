@@ -13,7 +13,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
-#include "record.h"
+#include "record/record.h"
 
 typedef struct w {
     kifu__strbuf *out;

@@ -8,7 +8,7 @@
 #include "fmt/jp_fast.h"
 #include "fmt/words.h"
 #include "kifu_private.h"
-#include "record.h"
+#include "record/record.h"
 
 static int nomem(kifu__jp_reader *rd)
 {

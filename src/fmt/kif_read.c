@@ -11,7 +11,7 @@
 #include "fmt/jp_fast.h"
 #include "fmt/words.h"
 #include "kifu_private.h"
-#include "record.h"
+#include "record/record.h"
 
 int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, const char *what)
 {

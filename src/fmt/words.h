@@ -9,7 +9,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 /* A piece name as moves write it: 歩 香 桂 銀 金 角 飛 玉 王 と 成香 杏 成桂 圭 成銀 全 馬 龍
  * 竜 (also 仝 / 个 never: only what files use). *kind gets the kifu_piece. */

@@ -17,7 +17,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "harness.h"
 #include "kifu.h"
 

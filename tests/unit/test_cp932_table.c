@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"

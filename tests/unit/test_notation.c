@@ -2,7 +2,7 @@
  * typed moves (USI, KIF/KI2 Japanese, "77 76", drops) with promotion and errors. */
 #include "harness.h"
 #include "kifu.h"
-#include "notation.h"
+#include "notation/notation.h"
 
 static kifu_move mv(int color, int fx, int fy, int tx, int ty, int piece, int promote)
 {

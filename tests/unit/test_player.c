@@ -5,7 +5,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
-#include "player.h"
+#include "record/player.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 #define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "encoding.h"
+#include "core/encoding.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 

@@ -1,5 +1,5 @@
 /* record.c: the record tree: header, initial position, move nodes with forks. */
-#include "record.h"
+#include "record/record.h"
 
 #include <pthread.h>
 #include <string.h>

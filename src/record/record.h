@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "arena.h"
+#include "core/arena.h"
 #include "kifu.h"
 
 typedef struct kifu__header_entry {

@@ -1,5 +1,5 @@
 /* arena.c: bump allocation in growing chunks, all released at once. */
-#include "arena.h"
+#include "core/arena.h"
 
 #include <stdint.h>
 #include <stdlib.h>

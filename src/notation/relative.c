@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "normalize.h"
+#include "record/normalize.h"
 
 static int sign(int v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
 

@@ -1,6 +1,6 @@
 /* notation.c: readable text of moves (☗７六歩(77), ☖同　銀, ☗５五角打) and ending words,
  * and the parser of the moves people type in `kifu play`. */
-#include "notation.h"
+#include "notation/notation.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -11,8 +11,8 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
-#include "normalize.h"
-#include "record.h"
+#include "record/normalize.h"
+#include "record/record.h"
 
 /* ---- readable move text for error messages ---- */
 

@@ -1,6 +1,6 @@
 /* encoding.c: CP932 / EUC-JP <-> UTF-8 through glibc iconv, and encoding detection. The
  * only file that knows about iconv. */
-#include "encoding.h"
+#include "core/encoding.h"
 
 #include <errno.h>
 #include <iconv.h>

@@ -1,11 +1,11 @@
 /* diagram.c: board layout, and its BOD and terminal renderings. */
-#include "diagram.h"
+#include "diagram/diagram.h"
 
 #include <stdio.h>
 #include <string.h>
 
-#include "notation.h"
-#include "player.h"
+#include "notation/notation.h"
+#include "record/player.h"
 #include "rules/types.h"
 
 void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap)

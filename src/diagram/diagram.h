@@ -6,7 +6,7 @@
 #define KIFU_DIAGRAM_H
 
 #include "kifu.h"
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 typedef struct kifu__diagram {
     kifu_board board;

@@ -9,10 +9,10 @@
 #include <string.h>
 
 #include "kifu_private.h"
-#include "normalize.h"
-#include "notation.h"
-#include "player.h"
-#include "record.h"
+#include "record/normalize.h"
+#include "notation/notation.h"
+#include "record/player.h"
+#include "record/record.h"
 #include "rules/engine.h"
 
 struct kifu_player {

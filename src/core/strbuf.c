@@ -1,5 +1,5 @@
 /* strbuf.c: growable output buffer. */
-#include "strbuf.h"
+#include "core/strbuf.h"
 
 #include <stdio.h>
 #include <string.h>
