@@ -3,7 +3,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test asan bench fuzz format clean
+.PHONY: all deps build run test asan bench fuzz format format-check clean
 
 all: build
 
@@ -61,8 +61,16 @@ fuzz:
 	done; \
 	if [ $$found -ne 0 ]; then echo "fuzz: findings in build-fuzz/findings/ (replay: build-fuzz/fuzz/<target>_replay FILE)"; exit 1; fi
 
+# Every C file git tracks; `make format-check` (run by CI) fails when `make format` would
+# change one.
+FORMAT_FILES = $(shell git ls-files '*.c' '*.h' 2>/dev/null)
 format:
-	clang-format -i include/*.h src/*.[ch] src/*/*.[ch] cli/*.[ch] tests/unit/*.[ch] bench/*.c fuzz/*.c
+	@scripts/deps.sh lint
+	clang-format -i $(FORMAT_FILES)
+
+format-check:
+	@scripts/deps.sh lint
+	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files formatted"
 
 clean:
 	rm -rf build build-asan build-bench build-fuzz

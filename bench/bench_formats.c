@@ -486,13 +486,15 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
             if (worst > MAX_SPREAD || ours.stdev > MAX_SPREAD * ours.median)
                 printf("  still noisy (spread up to %.0f%%): the ratio below is rough; "
                        "rerun on a quiet machine\n",
-                       100 * (worst > ours.stdev / ours.median ? worst
-                                                               : ours.stdev / ours.median));
+                       100 * (worst > ours.stdev / ours.median
+                                  ? worst
+                                  : ours.stdev / ours.median));
             break;
         }
-        printf("  a peer's runs spread by %.0f%% (the machine was busy): running the peers "
-               "again\n",
-               100 * worst);
+        printf(
+            "  a peer's runs spread by %.0f%% (the machine was busy): running the peers "
+            "again\n",
+            100 * worst);
     }
     double best = 0, best_cpu = 0; /* the faster peer is the one to beat */
     const char *best_name = NULL;
@@ -506,13 +508,13 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
         char mps[32], cmps[32];
         human((double)ours.moves / pr->median, mps, sizeof mps);
         human(pr->cpu > 0 ? (double)ours.moves / pr->cpu : 0, cmps, sizeof cmps);
-        printf(
-            "%-26s %6zu files %7.2f MB | %d runs: median %.3f s, spread %.0f%% | %6.2f MB/s "
-            "%8s moves/s | cpu %.3f s: %6.2f MB/s %8s moves/s%s\n",
-            label, count, (double)bytes / 1e6, o->peer_runs, pr->median, 100 * pr->spread,
-            (double)bytes / 1e6 / pr->median, mps, pr->cpu,
-            pr->cpu > 0 ? (double)bytes / 1e6 / pr->cpu : 0, cmps,
-            pr->failed ? " (some files failed)" : "");
+        printf("%-26s %6zu files %7.2f MB | %d runs: median %.3f s, spread %.0f%% | "
+               "%6.2f MB/s "
+               "%8s moves/s | cpu %.3f s: %6.2f MB/s %8s moves/s%s\n",
+               label, count, (double)bytes / 1e6, o->peer_runs, pr->median,
+               100 * pr->spread, (double)bytes / 1e6 / pr->median, mps, pr->cpu,
+               pr->cpu > 0 ? (double)bytes / 1e6 / pr->cpu : 0, cmps,
+               pr->failed ? " (some files failed)" : "");
         printf("  kifu/%s = %.1fx (%s; by cpu time %.1fx)\n", pr->name,
                pr->median / ours.median, fmt, ours.cpu > 0 ? pr->cpu / ours.cpu : 0);
         if (!best_name || pr->median < best) {

@@ -53,7 +53,8 @@ int bench_perft(int argc, char **argv)
                  : run("startpos", "startpos", 6, 547581517ull);
     const char *matsuri =
         "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1";
-    bad |= quick ? run("matsuri", matsuri, 3, 4809015ull) : run("matsuri", matsuri, 4, 516925165ull);
+    bad |= quick ? run("matsuri", matsuri, 3, 4809015ull)
+                 : run("matsuri", matsuri, 4, 516925165ull);
     bad |= run("max-moves", "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1", 3,
                53393368ull);
     return bad;

@@ -7,10 +7,12 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: kifu perft [--divide] SFEN|startpos DEPTH\n"
-               "Count the positions DEPTH plies ahead (legal moves only).\n"
-               "  SFEN      a SFEN, 'startpos', or a USI 'position ... moves ...' line (quote it)\n"
-               "  --divide  print 'usi: count' for every legal move first, then the total\n");
+    fprintf(
+        f, "usage: kifu perft [--divide] SFEN|startpos DEPTH\n"
+           "Count the positions DEPTH plies ahead (legal moves only).\n"
+           "  SFEN      a SFEN, 'startpos', or a USI 'position ... moves ...' line "
+           "(quote it)\n"
+           "  --divide  print 'usi: count' for every legal move first, then the total\n");
 }
 
 int cmd_perft(int argc, char **argv)
@@ -46,7 +48,8 @@ int cmd_perft(int argc, char **argv)
     char *end;
     long depth = strtol(depth_text, &end, 10);
     if (*end || end == depth_text || depth < 0 || depth > 20) {
-        fprintf(stderr, "kifu: perft: the depth must be a number from 0 to 20, not '%s'\n",
+        fprintf(stderr,
+                "kifu: perft: the depth must be a number from 0 to 20, not '%s'\n",
                 depth_text);
         return EXIT_USAGE;
     }

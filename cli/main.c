@@ -23,7 +23,8 @@ static void usage(FILE *f)
     fprintf(f, "usage: kifu <command> [options] [args]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'kifu <command> --help' describes a command. kifu %s\n", kifu_version_string());
+    fprintf(f, "\n'kifu <command> --help' describes a command. kifu %s\n",
+            kifu_version_string());
 }
 
 void cli_print_error(const kifu_error *err)
@@ -35,11 +36,16 @@ void cli_print_error(const kifu_error *err)
 int cli_exit_code(int code)
 {
     switch (code) {
-    case KIFU_OK: return EXIT_OK;
-    case KIFU_ERR_IO: return EXIT_IO;
-    case KIFU_ERR_NOMEM: return EXIT_INTERNAL;
-    case KIFU_ERR_ARG: return EXIT_USAGE;
-    default: return EXIT_INPUT;
+    case KIFU_OK:
+        return EXIT_OK;
+    case KIFU_ERR_IO:
+        return EXIT_IO;
+    case KIFU_ERR_NOMEM:
+        return EXIT_INTERNAL;
+    case KIFU_ERR_ARG:
+        return EXIT_USAGE;
+    default:
+        return EXIT_INPUT;
     }
 }
 

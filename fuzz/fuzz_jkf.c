@@ -8,14 +8,15 @@
 static void write_both(const kifu_record *r)
 {
     for (unsigned f = 0; f < 2; f++) {
-        kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_UTF8, f ? KIFU_WRITE_PRETTY : 0u, NULL,
-                                 NULL};
+        kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_UTF8, f ? KIFU_WRITE_PRETTY : 0u,
+                                 NULL, NULL};
         kifu_error err = {0};
         size_t len = 0;
         char *out = kifu_write(r, &wo, &len, &err);
         if (out) {
             /* What we write must read back as JKF. */
-            kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, NULL};
+            kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
+                                    NULL};
             kifu_error e2 = {0};
             kifu_record *again = kifu_read(out, len, &ro, &e2);
             if (!again && e2.code != KIFU_ERR_NOMEM)

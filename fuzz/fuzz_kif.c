@@ -41,7 +41,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (s) {
             o.format = KIFU_FMT_KIFU;
             kifu_record *back = kifu_read(s, len, &o, NULL);
-            if (back && count_nodes(kifu_record_root(back)) != count_nodes(kifu_record_root(r)))
+            if (back &&
+                count_nodes(kifu_record_root(back)) != count_nodes(kifu_record_root(r)))
                 abort(); /* the writer lost or invented moves */
             kifu_record_free(back);
             kifu_free(s);

@@ -23,8 +23,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         uint64_t h = kifu_position_hash(p);
         char *sfen = kifu_position_sfen(p, 1);
         kifu_position *q = kifu_position_new();
-        if (sfen && q && (kifu_position_set_sfen(q, sfen, NULL) != 0 ||
-                          kifu_position_hash(q) != h))
+        if (sfen && q &&
+            (kifu_position_set_sfen(q, sfen, NULL) != 0 || kifu_position_hash(q) != h))
             abort(); /* what we write must read back as the same position */
         static kifu_move moves[600];
         size_t n = kifu_position_legal_moves(p, moves, 600);
@@ -34,7 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             kifu_move m = moves[i];
             char usi[8];
             kifu_move_usi(&m, usi);
-            if (!kifu_position_is_legal(p, &m, NULL) || kifu_position_play(p, &m, NULL) != 0)
+            if (!kifu_position_is_legal(p, &m, NULL) ||
+                kifu_position_play(p, &m, NULL) != 0)
                 abort(); /* a generated move must be legal */
             kifu_position_in_check(p);
             kifu_position_repetition(p);

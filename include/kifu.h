@@ -67,7 +67,7 @@ typedef struct kifu_error {
     char source[256];   /* file name or JSON path context, "" if none */
     char expected[128]; /* what the reader expected, "" if not applicable */
     char found[128];    /* what it found instead */
-    char message[512];  /* one full human-readable sentence, without the position prefix */
+    char message[512]; /* one full human-readable sentence, without the position prefix */
 } kifu_error;
 
 /** Reset an error to "no error". */
@@ -87,10 +87,20 @@ typedef enum kifu_color { KIFU_BLACK = 0, KIFU_WHITE = 1 } kifu_color; /* sente,
 /* Piece kinds, numbered so that promoting is `| 8`. Hand pieces are FU..KI (1..7). */
 typedef enum kifu_piece {
     KIFU_NO_PIECE = 0,
-    KIFU_FU = 1, KIFU_KY = 2, KIFU_KE = 3, KIFU_GI = 4,
-    KIFU_KA = 5, KIFU_HI = 6, KIFU_KI = 7, KIFU_OU = 8,
-    KIFU_TO = 9, KIFU_NY = 10, KIFU_NK = 11, KIFU_NG = 12,
-    KIFU_UM = 13, KIFU_RY = 14,
+    KIFU_FU = 1,
+    KIFU_KY = 2,
+    KIFU_KE = 3,
+    KIFU_GI = 4,
+    KIFU_KA = 5,
+    KIFU_HI = 6,
+    KIFU_KI = 7,
+    KIFU_OU = 8,
+    KIFU_TO = 9,
+    KIFU_NY = 10,
+    KIFU_NK = 11,
+    KIFU_NG = 12,
+    KIFU_UM = 13,
+    KIFU_RY = 14,
 } kifu_piece;
 
 /** CSA/JKF two-letter name of a kind ("FU" ... "RY"), or NULL. Static. */
@@ -107,7 +117,7 @@ typedef struct kifu_board {
     uint8_t color; /* side to move */
 } kifu_board;
 
-#define KIFU_SQ(x, y) (((x) - 1) * 9 + ((y) - 1))
+#define KIFU_SQ(x, y) (((x)-1) * 9 + ((y)-1))
 
 /* ------------------------------------------------------------------------------------ */
 /* Moves and times                                                                      */
@@ -128,10 +138,11 @@ typedef struct kifu_move {
 } kifu_move;
 
 enum {
-    KIFU_MOVE_PIECE_AFTER = 1, /* `piece` is the kind after the move (CSA): to be resolved */
-    KIFU_MOVE_DROP = 2,        /* known to be a drop (打, or from 00) */
-    KIFU_MOVE_RAW = 4,         /* not normalized yet */
-    KIFU_MOVE_NO_COLOR = 8,    /* the source did not say the color */
+    KIFU_MOVE_PIECE_AFTER =
+        1,                  /* `piece` is the kind after the move (CSA): to be resolved */
+    KIFU_MOVE_DROP = 2,     /* known to be a drop (打, or from 00) */
+    KIFU_MOVE_RAW = 4,      /* not normalized yet */
+    KIFU_MOVE_NO_COLOR = 8, /* the source did not say the color */
 };
 
 /** A time span. h is -1 when the source gave no hour field (JKF `now` usually has none). */
@@ -144,7 +155,8 @@ typedef struct kifu_time {
 typedef struct kifu_move_time {
     kifu_time now;
     kifu_time total;
-    uint8_t has_total; /* 0 when the source gave only `now` (the normalizer fills total) */
+    uint8_t
+        has_total; /* 0 when the source gave only `now` (the normalizer fills total) */
 } kifu_move_time;
 
 /** Total seconds of a time (ignoring ms). */
@@ -162,10 +174,23 @@ typedef struct kifu_node kifu_node;
  * (JKF `initial` absent, which means HIRATE). */
 typedef enum kifu_preset {
     KIFU_PRESET_NONE = -1,
-    KIFU_PRESET_HIRATE = 0, KIFU_PRESET_KY, KIFU_PRESET_KY_R, KIFU_PRESET_KA,
-    KIFU_PRESET_HI, KIFU_PRESET_HIKY, KIFU_PRESET_2, KIFU_PRESET_3, KIFU_PRESET_4,
-    KIFU_PRESET_5, KIFU_PRESET_5_L, KIFU_PRESET_6, KIFU_PRESET_7_L, KIFU_PRESET_7_R,
-    KIFU_PRESET_8, KIFU_PRESET_10, KIFU_PRESET_OTHER,
+    KIFU_PRESET_HIRATE = 0,
+    KIFU_PRESET_KY,
+    KIFU_PRESET_KY_R,
+    KIFU_PRESET_KA,
+    KIFU_PRESET_HI,
+    KIFU_PRESET_HIKY,
+    KIFU_PRESET_2,
+    KIFU_PRESET_3,
+    KIFU_PRESET_4,
+    KIFU_PRESET_5,
+    KIFU_PRESET_5_L,
+    KIFU_PRESET_6,
+    KIFU_PRESET_7_L,
+    KIFU_PRESET_7_R,
+    KIFU_PRESET_8,
+    KIFU_PRESET_10,
+    KIFU_PRESET_OTHER,
     KIFU_PRESET_COUNT_ /* 17 presets */
 } kifu_preset;
 
@@ -194,9 +219,11 @@ KIFU_EXPORT int kifu_record_header_at(const kifu_record *r, size_t i, const char
 /** Value of the first entry with this key (borrowed), or NULL. */
 KIFU_EXPORT const char *kifu_record_header_get(const kifu_record *r, const char *key);
 /** Append an entry (key and value are copied). 0, or -1 on NOMEM. */
-KIFU_EXPORT int kifu_record_header_add(kifu_record *r, const char *key, const char *value);
+KIFU_EXPORT int kifu_record_header_add(kifu_record *r, const char *key,
+                                       const char *value);
 /** Replace the value of the first entry with this key, or append it. 0, or -1. */
-KIFU_EXPORT int kifu_record_header_set(kifu_record *r, const char *key, const char *value);
+KIFU_EXPORT int kifu_record_header_set(kifu_record *r, const char *key,
+                                       const char *value);
 
 /* Initial position. */
 KIFU_EXPORT int kifu_record_preset(const kifu_record *r);
@@ -294,7 +321,7 @@ typedef enum kifu_format {
 typedef enum kifu_encoding {
     KIFU_ENC_AUTO = 0, /* detect: BOM, valid UTF-8, CSA encoding line, else CP932 */
     KIFU_ENC_UTF8,
-    KIFU_ENC_CP932,    /* Shift-JIS as Windows writes it */
+    KIFU_ENC_CP932, /* Shift-JIS as Windows writes it */
     KIFU_ENC_EUCJP,
 } kifu_encoding;
 
@@ -308,21 +335,21 @@ KIFU_EXPORT int kifu_format_from_path(const char *path);
 KIFU_EXPORT int kifu_format_detect(const void *data, size_t len);
 
 enum {
-    KIFU_READ_LENIENT = 1,      /* on an illegal move keep the rest unnormalized, no error */
+    KIFU_READ_LENIENT = 1, /* on an illegal move keep the rest unnormalized, no error */
     KIFU_READ_NO_NORMALIZE = 2, /* return the record as the format gave it */
 };
 
 typedef struct kifu_read_options {
-    int format;         /* kifu_format; AUTO uses `source`'s extension, then the content */
-    int encoding;       /* kifu_encoding */
-    unsigned flags;     /* KIFU_READ_* */
+    int format;     /* kifu_format; AUTO uses `source`'s extension, then the content */
+    int encoding;   /* kifu_encoding */
+    unsigned flags; /* KIFU_READ_* */
     const char *source; /* name used in error messages (a path), may be NULL */
 } kifu_read_options;
 
 /** Read one record (the first, for files that hold several) from bytes: decode, parse and
  *  normalize. New, or NULL with err set. */
-KIFU_EXPORT kifu_record *kifu_read(const void *data, size_t len, const kifu_read_options *opt,
-                                   kifu_error *err);
+KIFU_EXPORT kifu_record *kifu_read(const void *data, size_t len,
+                                   const kifu_read_options *opt, kifu_error *err);
 /** Read every record in the bytes (CSA files may hold several separated by `/`). On
  *  success *out is a new array (kifu_free) of *count new records; 0, or -1. */
 KIFU_EXPORT int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
@@ -349,14 +376,15 @@ typedef struct kifu_write_options {
     int format;   /* required: not AUTO */
     int encoding; /* AUTO: the format's own (UTF-8; CP932 for KIF/KI2) */
     unsigned flags;
-    kifu_warn_fn warn; /* called for data the format cannot hold (a fork in CSA); may be NULL */
+    kifu_warn_fn
+        warn; /* called for data the format cannot hold (a fork in CSA); may be NULL */
     void *warn_ctx;
 } kifu_write_options;
 
 /** Write a record. Returns new bytes (kifu_free), NUL-terminated, length in *len (may be
  *  NULL); NULL with err set on failure (e.g. a character CP932 cannot hold). */
-KIFU_EXPORT char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
-                             kifu_error *err);
+KIFU_EXPORT char *kifu_write(const kifu_record *r, const kifu_write_options *opt,
+                             size_t *len, kifu_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Rules engine                                                                         */
@@ -372,7 +400,8 @@ KIFU_EXPORT kifu_position *kifu_position_clone(const kifu_position *p);
 /** Set from a SFEN, "startpos", "sfen <SFEN>", or a USI line "position startpos|sfen ...
  *  [moves ...]" (the moves are played). Strict: errors name the field and the character
  *  offset. History is cleared. 0, or -1. */
-KIFU_EXPORT int kifu_position_set_sfen(kifu_position *p, const char *text, kifu_error *err);
+KIFU_EXPORT int kifu_position_set_sfen(kifu_position *p, const char *text,
+                                       kifu_error *err);
 /** Set from a board; checks what SFEN checks. 0, or -1. */
 KIFU_EXPORT int kifu_position_set_board(kifu_position *p, const kifu_board *b,
                                         kifu_error *err);
@@ -402,8 +431,8 @@ KIFU_EXPORT int kifu_position_history_length(const kifu_position *p);
 
 /** Parse a USI move ("7g7f", "8h2b+", "P*5e") for this position into a complete move.
  *  Does not check legality beyond there being a piece to move. 0, or -1. */
-KIFU_EXPORT int kifu_position_parse_usi(const kifu_position *p, const char *usi, kifu_move *out,
-                                        kifu_error *err);
+KIFU_EXPORT int kifu_position_parse_usi(const kifu_position *p, const char *usi,
+                                        kifu_move *out, kifu_error *err);
 /** USI text of a move into buf (>= 6 bytes). Returns buf. */
 KIFU_EXPORT char *kifu_move_usi(const kifu_move *m, char *buf);
 
@@ -465,7 +494,8 @@ KIFU_EXPORT size_t kifu_player_fork_count(const kifu_player *pl);
 KIFU_EXPORT int kifu_player_switch_fork(kifu_player *pl, size_t i);
 /** Play m at the cursor: follow an identical child, or add a new child (continuation if
  *  none, else a fork). The cursor moves to it. 0, or -1 with err (illegal move). */
-KIFU_EXPORT int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err);
+KIFU_EXPORT int kifu_player_add_move(kifu_player *pl, const kifu_move *m,
+                                     kifu_error *err);
 /** Delete the cursor's node and its subtree; the cursor moves to the parent. 0, or -1. */
 KIFU_EXPORT int kifu_player_delete_branch(kifu_player *pl);
 
@@ -478,8 +508,8 @@ enum {
 };
 /** Readable text of a normalized move ("☗７六歩(77)", "☖同　銀", "☗５五角打") into buf
  *  (>= 64 bytes). `prev` is the move before (for 同), may be NULL. Returns buf. */
-KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style,
-                                 char *buf, size_t cap);
+KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev,
+                                 unsigned style, char *buf, size_t cap);
 /** Readable text of a special node's word (投了 for TORYO ...), static; a word it does not
  *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);

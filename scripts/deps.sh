@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build needs, when they are missing.
-# Usage: scripts/deps.sh [build|fuzz|bench]   (default: build)
+# Usage: scripts/deps.sh [build|fuzz|bench|lint]   (default: build)
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -10,7 +10,8 @@ case "$what" in
   build) ;;
   fuzz) pkgs+=(clang libclang-rt-dev) ;;
   bench) pkgs+=(valgrind) ;;
-  *) echo "usage: $0 [build|fuzz|bench]" >&2; exit 2 ;;
+  lint) pkgs=(clang-format) ;;
+  *) echo "usage: $0 [build|fuzz|bench|lint]" >&2; exit 2 ;;
 esac
 
 missing=()

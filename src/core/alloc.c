@@ -22,15 +22,30 @@ long kifu__alloc_fail_after(long n)
     return was;
 }
 
-void *kifu__malloc(size_t n) { return should_fail() ? NULL : malloc(n ? n : 1); }
+void *kifu__malloc(size_t n)
+{
+    return should_fail() ? NULL : malloc(n ? n : 1);
+}
 
-void *kifu__calloc(size_t n, size_t size) { return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1); }
+void *kifu__calloc(size_t n, size_t size)
+{
+    return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
+}
 
-void *kifu__realloc(void *p, size_t n) { return should_fail() ? NULL : realloc(p, n ? n : 1); }
+void *kifu__realloc(void *p, size_t n)
+{
+    return should_fail() ? NULL : realloc(p, n ? n : 1);
+}
 
-void kifu__free(void *p) { free(p); }
+void kifu__free(void *p)
+{
+    free(p);
+}
 
-void kifu_free(void *p) { free(p); }
+void kifu_free(void *p)
+{
+    free(p);
+}
 
 char *kifu__strdup(const char *s)
 {

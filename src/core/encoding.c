@@ -65,16 +65,19 @@ fail:
 static const char *iconv_name(int enc)
 {
     switch (enc) {
-    case KIFU_ENC_CP932: return "CP932";
-    case KIFU_ENC_EUCJP: return "EUC-JP";
-    default: return "UTF-8";
+    case KIFU_ENC_CP932:
+        return "CP932";
+    case KIFU_ENC_EUCJP:
+        return "EUC-JP";
+    default:
+        return "UTF-8";
     }
 }
 
 /* Converts with iconv into a growing buffer. On an invalid sequence returns -1 with *bad
  * set to the input offset. */
-static int convert(const char *from, const char *to, const char *data, size_t len, char **out,
-                   size_t *outlen, size_t *bad)
+static int convert(const char *from, const char *to, const char *data, size_t len,
+                   char **out, size_t *outlen, size_t *bad)
 {
     iconv_t cd = iconv_open(to, from);
     if (cd == (iconv_t)-1)
@@ -129,7 +132,7 @@ typedef struct cp_ent {
 _Static_assert(sizeof(cp_ent) == 4, "a table entry is stored as 4 bytes");
 /* n of an entry held as its four bytes in a uint32_t. */
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define CP_N(v) ((v) & 0xFF)
+#define CP_N(v) ((v)&0xFF)
 #else
 #define CP_N(v) ((v) >> 24)
 #endif
@@ -140,7 +143,7 @@ static uint32_t cp_bits(cp_ent e)
     memcpy(&v, &e, sizeof v);
     return v;
 }
-#define CP_LEAD_NB 60 /* 81-9F, E0-FC */
+#define CP_LEAD_NB 60           /* 81-9F, E0-FC */
 static uint32_t cp_single[256]; /* cp_ent's bytes, as cp_pair */
 /* By lead index and the whole trail byte, each a cp_ent's four bytes: a trail outside
  * 40-FC has n 0, like any pair iconv refuses, so the decoding loop needs no range check.
@@ -231,7 +234,8 @@ typedef struct cp_stats {
 
 /* CP932 to UTF-8 by the tables. 0 done; 1 when the tables do not cover the input (the
  * caller uses iconv); -3 out of memory. st (optional) gets cp932_shape's findings. */
-static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen, cp_stats *st)
+static int cp932_fast(const char *data, size_t len, char **out, size_t *outlen,
+                      cp_stats *st)
 {
     cp_stats dummy;
     if (!st)
@@ -388,8 +392,9 @@ static int declared(const char *data, size_t len)
             return KIFU_ENC_UTF8;
         if (left >= 6 && (strncmp(v, "EUC-JP", 6) == 0 || strncmp(v, "euc-jp", 6) == 0))
             return KIFU_ENC_EUCJP;
-        if (left >= 4 && (strncasecmp(v, "SHIF", 4) == 0 || strncasecmp(v, "CP93", 4) == 0 ||
-                          strncasecmp(v, "SJIS", 4) == 0 || strncasecmp(v, "Wind", 4) == 0))
+        if (left >= 4 &&
+            (strncasecmp(v, "SHIF", 4) == 0 || strncasecmp(v, "CP93", 4) == 0 ||
+             strncasecmp(v, "SJIS", 4) == 0 || strncasecmp(v, "Wind", 4) == 0))
             return KIFU_ENC_CP932;
     }
     return KIFU_ENC_AUTO;
@@ -441,8 +446,9 @@ static void locate(const char *data, size_t off, int enc, int *line, int *col)
     int c = 1;
     for (size_t i = start; i < off; i++, c++) {
         unsigned char ch = (unsigned char)data[i];
-        int pair = enc == KIFU_ENC_CP932 ? (ch >= 0x81 && ch <= 0x9F) || (ch >= 0xE0 && ch <= 0xFC)
-                                         : ch >= 0x8E;
+        int pair = enc == KIFU_ENC_CP932
+                       ? (ch >= 0x81 && ch <= 0x9F) || (ch >= 0xE0 && ch <= 0xFC)
+                       : ch >= 0x8E;
         if (pair && i + 1 < off)
             i++;
     }
@@ -463,7 +469,8 @@ static int drop_boms(char **out, size_t *outlen)
 }
 
 /* UTF-8 in and out: a NUL-terminated copy the caller owns. */
-static int copy_out(const char *data, size_t len, char **out, size_t *outlen, kifu_error *err)
+static int copy_out(const char *data, size_t len, char **out, size_t *outlen,
+                    kifu_error *err)
 {
     char *p = kifu__malloc(len + 1);
     if (!p)
@@ -475,8 +482,8 @@ static int copy_out(const char *data, size_t len, char **out, size_t *outlen, ki
     return 0;
 }
 
-int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen, int *used,
-                 kifu_error *err)
+int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen,
+                 int *used, kifu_error *err)
 {
     /* Editors that add a BOM to a file that has one leave two: drop them all. */
     size_t bom = 0;
@@ -495,7 +502,8 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
             cp_stats st;
             int rc = cp932_fast(data, len, out, outlen, &st);
             if (rc == -3)
-                return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+                return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                                   "out of memory");
             if (rc == 0 && st.shape && st.kana * 4 <= st.pairs) {
                 if (used)
                     *used = KIFU_ENC_CP932;
@@ -519,8 +527,8 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
             locate(data, bad, KIFU_ENC_UTF8, &line, &col);
             char found[16];
             snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
-            return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8", found,
-                               "invalid UTF-8: %s", found);
+            return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8",
+                               found, "invalid UTF-8: %s", found);
         }
         return copy_out(data, len, out, outlen, err);
     }
@@ -575,7 +583,8 @@ int kifu__encode(const char *text, size_t len, int enc, char **out, size_t *outl
     n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : 4;
     char found[16] = {0};
     memcpy(found, text + bad, n < sizeof found ? n : sizeof found - 1);
-    return kifu__error(err, KIFU_ERR_ENCODING, line, kifu__utf8_column(text + start, bad - start),
-                       bad, iconv_name(enc), found, "the character \"%s\" cannot be written in %s",
-                       found, iconv_name(enc));
+    return kifu__error(err, KIFU_ERR_ENCODING, line,
+                       kifu__utf8_column(text + start, bad - start), bad, iconv_name(enc),
+                       found, "the character \"%s\" cannot be written in %s", found,
+                       iconv_name(enc));
 }

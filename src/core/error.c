@@ -74,17 +74,28 @@ char *kifu_error_format(const kifu_error *err, char *buf, size_t cap)
 const char *kifu_code_name(int code)
 {
     switch (code) {
-    case KIFU_OK: return "ok";
-    case KIFU_ERR_NOMEM: return "out of memory";
-    case KIFU_ERR_IO: return "I/O error";
-    case KIFU_ERR_ARG: return "bad argument";
-    case KIFU_ERR_ENCODING: return "encoding error";
-    case KIFU_ERR_SYNTAX: return "syntax error";
-    case KIFU_ERR_SCHEMA: return "not valid JKF";
-    case KIFU_ERR_SFEN: return "bad SFEN";
-    case KIFU_ERR_ILLEGAL: return "illegal move";
-    case KIFU_ERR_AMBIGUOUS: return "ambiguous move";
-    case KIFU_ERR_UNSUPPORTED: return "unsupported";
+    case KIFU_OK:
+        return "ok";
+    case KIFU_ERR_NOMEM:
+        return "out of memory";
+    case KIFU_ERR_IO:
+        return "I/O error";
+    case KIFU_ERR_ARG:
+        return "bad argument";
+    case KIFU_ERR_ENCODING:
+        return "encoding error";
+    case KIFU_ERR_SYNTAX:
+        return "syntax error";
+    case KIFU_ERR_SCHEMA:
+        return "not valid JKF";
+    case KIFU_ERR_SFEN:
+        return "bad SFEN";
+    case KIFU_ERR_ILLEGAL:
+        return "illegal move";
+    case KIFU_ERR_AMBIGUOUS:
+        return "ambiguous move";
+    case KIFU_ERR_UNSUPPORTED:
+        return "unsupported";
     }
     return "unknown error";
 }

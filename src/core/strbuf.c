@@ -47,9 +47,15 @@ void kifu__sb_putn(kifu__strbuf *b, const char *s, size_t n)
     b->data[b->len] = 0;
 }
 
-void kifu__sb_puts(kifu__strbuf *b, const char *s) { kifu__sb_putn(b, s, strlen(s)); }
+void kifu__sb_puts(kifu__strbuf *b, const char *s)
+{
+    kifu__sb_putn(b, s, strlen(s));
+}
 
-void kifu__sb_putc(kifu__strbuf *b, char c) { kifu__sb_putn(b, &c, 1); }
+void kifu__sb_putc(kifu__strbuf *b, char c)
+{
+    kifu__sb_putn(b, &c, 1);
+}
 
 void kifu__sb_vprintf(kifu__strbuf *b, const char *fmt, va_list ap)
 {

@@ -5,8 +5,8 @@
 #ifndef KIFU_DIAGRAM_H
 #define KIFU_DIAGRAM_H
 
-#include "kifu.h"
 #include "core/strbuf.h"
+#include "kifu.h"
 
 typedef struct kifu__diagram {
     kifu_board board;

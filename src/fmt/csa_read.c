@@ -37,13 +37,13 @@ typedef struct rd {
     size_t bufcap;
     /* the game being read */
     kifu_record *rec;
-    kifu_node *last;  /* the node T and comments attach to */
-    int in_moves;     /* a move or ending was read */
-    int ended;        /* an ending was read */
-    int pos_lines;    /* P lines seen */
-    int pos_done;     /* the start position is fixed */
+    kifu_node *last; /* the node T and comments attach to */
+    int in_moves;    /* a move or ending was read */
+    int ended;       /* an ending was read */
+    int pos_lines;   /* P lines seen */
+    int pos_done;    /* the start position is fixed */
     int have_side;
-    int all_to[2];    /* 00AL for this color */
+    int all_to[2]; /* 00AL for this color */
     kifu_board board;
 } rd;
 
@@ -68,13 +68,14 @@ static int syntax(rd *r, const char *at, const char *end, const char *expected,
     }
     return kifu__error(r->err, KIFU_ERR_SYNTAX, r->lineno,
                        kifu__utf8_column(r->line, (size_t)(at - r->line)),
-                       (size_t)(at - r->text), expected, found, "%s: expected %s, found %s",
-                       what, expected, found);
+                       (size_t)(at - r->text), expected, found,
+                       "%s: expected %s, found %s", what, expected, found);
 }
 
 static int nomem(rd *r)
 {
-    return kifu__error(r->err, KIFU_ERR_NOMEM, r->lineno, 0, 0, NULL, NULL, "out of memory");
+    return kifu__error(r->err, KIFU_ERR_NOMEM, r->lineno, 0, 0, NULL, NULL,
+                       "out of memory");
 }
 
 /* A NUL-terminated copy of [s, e) in the scratch buffer. */
@@ -104,9 +105,10 @@ static const char *cstr(rd *r, const char *s, const char *e)
  * exit on nearly every move. */
 #define PN(a, b) [((a) - 'A') * 26 + ((b) - 'A')]
 static const unsigned char piece_names[26 * 26] = {
-    PN('F', 'U') = 1,  PN('K', 'Y') = 2,  PN('K', 'E') = 3,  PN('G', 'I') = 4,  PN('K', 'A') = 5,
-    PN('H', 'I') = 6,  PN('K', 'I') = 7,  PN('O', 'U') = 8,  PN('T', 'O') = 9,  PN('N', 'Y') = 10,
-    PN('N', 'K') = 11, PN('N', 'G') = 12, PN('U', 'M') = 13, PN('R', 'Y') = 14,
+    PN('F', 'U') = 1,  PN('K', 'Y') = 2,  PN('K', 'E') = 3,  PN('G', 'I') = 4,
+    PN('K', 'A') = 5,  PN('H', 'I') = 6,  PN('K', 'I') = 7,  PN('O', 'U') = 8,
+    PN('T', 'O') = 9,  PN('N', 'Y') = 10, PN('N', 'K') = 11, PN('N', 'G') = 12,
+    PN('U', 'M') = 13, PN('R', 'Y') = 14,
 };
 #undef PN
 
@@ -114,7 +116,8 @@ static int piece_at(const char *s, const char *e)
 {
     if (e - s < 2)
         return 0;
-    unsigned a = (unsigned)(unsigned char)s[0] - 'A', b = (unsigned)(unsigned char)s[1] - 'A';
+    unsigned a = (unsigned)(unsigned char)s[0] - 'A',
+             b = (unsigned)(unsigned char)s[1] - 'A';
     return a < 26 && b < 26 ? piece_names[a * 26 + b] : 0;
 }
 
@@ -207,7 +210,8 @@ static int version(rd *r, const char *s, const char *e)
 {
     static const char *const known[] = {"V2", "V2.1", "V2.2", "V3.0"};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if ((size_t)(e - s) == strlen(known[i]) && memcmp(s, known[i], (size_t)(e - s)) == 0)
+        if ((size_t)(e - s) == strlen(known[i]) &&
+            memcmp(s, known[i], (size_t)(e - s)) == 0)
             return 0;
     return syntax(r, s, e, "V2, V2.1, V2.2 or V3.0", "unknown CSA version");
 }
@@ -232,7 +236,7 @@ static int info_line(rd *r, const char *s, const char *e)
     static const struct {
         const char *csa, *jkf;
     } keys[] = {
-        {"EVENT", "棋戦"},         {"SITE", "場所"},         {"START_TIME", "開始日時"},
+        {"EVENT", "棋戦"},        {"SITE", "場所"},           {"START_TIME", "開始日時"},
         {"END_TIME", "終了日時"}, {"TIME_LIMIT", "持ち時間"},
     };
     const char *colon = memchr(s, ':', (size_t)(e - s));
@@ -245,7 +249,8 @@ static int info_line(rd *r, const char *s, const char *e)
     /* An unknown key is kept as it is; copy it out of the scratch buffer first. */
     char key[64];
     if (klen >= sizeof key)
-        return syntax(r, s + 1, colon, "a key of at most 63 bytes", "game information key too long");
+        return syntax(r, s + 1, colon, "a key of at most 63 bytes",
+                      "game information key too long");
     memcpy(key, s + 1, klen);
     key[klen] = 0;
     return header(r, key, colon + 1, e);
@@ -253,7 +258,8 @@ static int info_line(rd *r, const char *s, const char *e)
 
 static int bad_piece(rd *r, const char *at, const char *e)
 {
-    return syntax(r, at, e < at + 2 ? e : at + 2, "a piece name (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
+    return syntax(r, at, e < at + 2 ? e : at + 2,
+                  "a piece name (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
                   "unknown piece");
 }
 
@@ -264,7 +270,8 @@ static int pos_pi(rd *r, const char *s, const char *e)
     for (const char *p = s + 2; p < e; p += 4) {
         int x = digit(p, e), y = digit(p + 1, e);
         if (x < 1 || y < 1)
-            return syntax(r, p, e, "a square 11..99 and a piece (PI82HI22KA)", "bad PI line");
+            return syntax(r, p, e, "a square 11..99 and a piece (PI82HI22KA)",
+                          "bad PI line");
         int k = piece_at(p + 2, e);
         if (!k)
             return bad_piece(r, p + 2, e);
@@ -291,7 +298,8 @@ static int pos_row(rd *r, const char *s, const char *e)
             continue;
         }
         if (p >= e || (*p != '+' && *p != '-'))
-            return syntax(r, p, e, "9 squares, each \" * \" or a piece like +FU", "bad board row");
+            return syntax(r, p, e, "9 squares, each \" * \" or a piece like +FU",
+                          "bad board row");
         int k = piece_at(p + 1, e);
         if (!k)
             return bad_piece(r, p + 1, e);
@@ -324,10 +332,12 @@ static int pos_pieces(rd *r, const char *s, const char *e)
         if (x) {
             r->board.sq[SQ(x, y)] = CPIECE(k, color);
         } else if (k > GOLD) {
-            return syntax(r, p + 2, p + 4, "a piece that can be in hand (FU KY KE GI KI KA HI) or AL",
+            return syntax(r, p + 2, p + 4,
+                          "a piece that can be in hand (FU KY KE GI KI KA HI) or AL",
                           "bad hand piece");
         } else if (r->board.hands[color][k] >= 99) {
-            return syntax(r, p, p + 4, "at most 99 pieces of a kind in hand", "too many pieces");
+            return syntax(r, p, p + 4, "at most 99 pieces of a kind in hand",
+                          "too many pieces");
         } else {
             r->board.hands[color][k]++;
         }
@@ -395,8 +405,8 @@ static int move(rd *r, const char *s, const char *e)
     for (int i = 0; i < 4; i++) {
         d[i] = digit(s + 1 + i, e);
         if (d[i] < 0)
-            return syntax(r, s + 1 + i, e, "a move like +7776FU (four digits and a piece)",
-                          "bad move");
+            return syntax(r, s + 1 + i, e,
+                          "a move like +7776FU (four digits and a piece)", "bad move");
     }
     if ((d[0] == 0) != (d[1] == 0))
         return syntax(r, s + 1, s + 3, "a square 11..99, or 00 for a drop", "bad square");
@@ -483,21 +493,32 @@ static int statement(rd *r, const char *s, const char *e)
     if (begin_game(r))
         return -1;
     switch (*s) {
-    case '\'': return comment(r, s + 1, e);
-    case 'V': return version(r, s, e);
-    case 'N': return name_line(r, s, e);
-    case '$': return info_line(r, s, e);
-    case 'P': return position(r, s, e);
+    case '\'':
+        return comment(r, s + 1, e);
+    case 'V':
+        return version(r, s, e);
+    case 'N':
+        return name_line(r, s, e);
+    case '$':
+        return info_line(r, s, e);
+    case 'P':
+        return position(r, s, e);
     case '+':
-    case '-': return e - s == 1 ? side(r, s, e) : move(r, s, e);
-    case 'T': return time_stmt(r, s, e);
-    case '%': return special(r, s, e);
+    case '-':
+        return e - s == 1 ? side(r, s, e) : move(r, s, e);
+    case 'T':
+        return time_stmt(r, s, e);
+    case '%':
+        return special(r, s, e);
     }
     return syntax(r, s, e, "a CSA statement (V N $ P + - T % ' /)", "unknown statement");
 }
 
 /* Statements that run to the end of the line: comments, names, game information. */
-static int whole_line(char c) { return c == '\'' || c == 'N' || c == '$'; }
+static int whole_line(char c)
+{
+    return c == '\'' || c == 'N' || c == '$';
+}
 
 static int do_line(rd *r)
 {
@@ -525,7 +546,10 @@ static int do_line(rd *r)
     }
 }
 
-static unsigned dval(char c) { return (unsigned)(unsigned char)c - '0'; }
+static unsigned dval(char c)
+{
+    return (unsigned)(unsigned char)c - '0';
+}
 
 /* The line at p when it is one move like `+1234FU` with sensible squares or one time like
  * `T12` and nothing else, which is most lines of a record: the statement is added straight

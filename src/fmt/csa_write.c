@@ -78,7 +78,7 @@ static void put_comment(kifu__strbuf *b, const char *c)
 static const struct {
     const char *key, *csa;
 } info_keys[] = {
-    {"棋戦", "EVENT"},         {"場所", "SITE"},         {"開始日時", "START_TIME"},
+    {"棋戦", "EVENT"},        {"場所", "SITE"},           {"開始日時", "START_TIME"},
     {"終了日時", "END_TIME"}, {"持ち時間", "TIME_LIMIT"}, {"戦型", "OPENING"},
 };
 
@@ -88,8 +88,8 @@ static int csa_key(const char *k)
     if (!*k)
         return 0;
     for (; *k; k++)
-        if (!((*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') ||
-              *k == '_' || *k == '+' || *k == '-'))
+        if (!((*k >= 'A' && *k <= 'Z') || (*k >= 'a' && *k <= 'z') ||
+              (*k >= '0' && *k <= '9') || *k == '_' || *k == '+' || *k == '-'))
             return 0;
     return 1;
 }
@@ -99,7 +99,8 @@ static void write_header(wr *w, const kifu_record *r)
     kifu__strbuf *b = w->out;
     size_t n = kifu_record_header_count(r);
     /* The names: 先手/後手, or 下手/上手 (handicap games) when those are absent. */
-    const char *names[2] = {kifu_record_header_get(r, "先手"), kifu_record_header_get(r, "後手")};
+    const char *names[2] = {kifu_record_header_get(r, "先手"),
+                            kifu_record_header_get(r, "後手")};
     if (!names[0])
         names[0] = kifu_record_header_get(r, "下手");
     if (!names[1])
@@ -219,11 +220,11 @@ static int write_move(wr *w, const kifu_move *m, int ply, kifu_error *err)
     int drop = (m->flags & KIFU_MOVE_DROP) || (!(m->flags & KIFU_MOVE_RAW) && !m->from_x);
     if (!m->to_x || !m->to_y || (!drop && (!m->from_x || !m->from_y)) ||
         !kifu_piece_csa(m->piece))
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "a normalized record",
-                           "an incomplete move",
-                           "move %d is incomplete (unknown square or piece): normalize the "
-                           "record before writing CSA",
-                           ply);
+        return kifu__error(
+            err, KIFU_ERR_ARG, 0, 0, 0, "a normalized record", "an incomplete move",
+            "move %d is incomplete (unknown square or piece): normalize the "
+            "record before writing CSA",
+            ply);
     int piece = m->piece;
     if (!(m->flags & KIFU_MOVE_PIECE_AFTER) && m->promote == 1 && kind_can_promote(piece))
         piece = kind_promoted(piece);
@@ -232,7 +233,10 @@ static int write_move(wr *w, const kifu_move *m, int ply, kifu_error *err)
                  (char)('0' + (drop ? 0 : m->from_y)),
                  (char)('0' + m->to_x),
                  (char)('0' + m->to_y),
-                 0, 0, '\n', 0};
+                 0,
+                 0,
+                 '\n',
+                 0};
     memcpy(s + 5, kifu_piece_csa(piece), 2);
     kifu__sb_putn(w->out, s, 8);
     return 0;
@@ -274,8 +278,8 @@ static void write_comments(wr *w, const kifu_node *n)
         put_comment(w->out, kifu_node_comment(n, i));
 }
 
-int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err)
+int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err)
 {
     wr w;
     memset(&w, 0, sizeof w);
@@ -319,8 +323,9 @@ int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt, kifu__s
         write_comments(&w, n);
     }
     if (w.forks)
-        warn(&w, "CSA has no forks: %zu alternative line%s left out, only the main line "
-                 "was written",
+        warn(&w,
+             "CSA has no forks: %zu alternative line%s left out, only the main line "
+             "was written",
              w.forks, w.forks == 1 ? " was" : "s were");
     if (w.cut_ms)
         warn(&w, "CSA V2.2 has no fractions of a second: times were cut to whole seconds "

@@ -9,9 +9,9 @@ static const struct {
     const char *name;
     int format;
 } names[] = {
-    {"jkf", KIFU_FMT_JKF},   {"json", KIFU_FMT_JKF},       {"csa", KIFU_FMT_CSA},
-    {"kif", KIFU_FMT_KIF},   {"kifu", KIFU_FMT_KIFU},      {"ki2", KIFU_FMT_KI2},
-    {"ki2u", KIFU_FMT_KI2U}, {"sfen", KIFU_FMT_SFEN},      {"usi", KIFU_FMT_SFEN},
+    {"jkf", KIFU_FMT_JKF},           {"json", KIFU_FMT_JKF},  {"csa", KIFU_FMT_CSA},
+    {"kif", KIFU_FMT_KIF},           {"kifu", KIFU_FMT_KIFU}, {"ki2", KIFU_FMT_KI2},
+    {"ki2u", KIFU_FMT_KI2U},         {"sfen", KIFU_FMT_SFEN}, {"usi", KIFU_FMT_SFEN},
     {"sfenlist", KIFU_FMT_SFENLIST},
 };
 
@@ -69,8 +69,10 @@ int kifu_format_detect(const void *data, size_t len)
             if (starts(p, eol, "position ") || starts(p, eol, "startpos") ||
                 starts(p, eol, "sfen "))
                 return KIFU_FMT_SFEN;
-            if (*p == 'V' || *p == 'N' || *p == '$' || (*p == 'P' && p + 1 < eol &&
-                (p[1] == 'I' || p[1] == '+' || p[1] == '-' || (p[1] >= '1' && p[1] <= '9'))) ||
+            if (*p == 'V' || *p == 'N' || *p == '$' ||
+                (*p == 'P' && p + 1 < eol &&
+                 (p[1] == 'I' || p[1] == '+' || p[1] == '-' ||
+                  (p[1] >= '1' && p[1] <= '9'))) ||
                 ((*p == '+' || *p == '-') && eol - p >= 7 && p[1] >= '0' && p[1] <= '9'))
                 return KIFU_FMT_CSA;
             if (*p == '\'' && !kif_like)

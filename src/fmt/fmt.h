@@ -11,8 +11,8 @@
 #ifndef KIFU_FMT_H
 #define KIFU_FMT_H
 
-#include "kifu.h"
 #include "core/strbuf.h"
+#include "kifu.h"
 
 /* A private bit of kifu_move.flags: the JKF source wrote `"from": null` for this drop (kept
  * so that JKF -> record -> JKF gives the same JSON value). */
@@ -49,17 +49,17 @@ int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
 int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
                         kifu__records *out, kifu_error *err);
 
-int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err);
-int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err);
-int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err);
-int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err);
+int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err);
+int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err);
+int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err);
+int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err);
 /* A USI `position sfen|startpos moves ...` line of the main line. */
-int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                     kifu_error *err);
+int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
+                     kifu__strbuf *out, kifu_error *err);
 int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
                          kifu__strbuf *out, kifu_error *err);
 

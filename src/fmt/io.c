@@ -36,14 +36,20 @@ void kifu__records_free(kifu__records *v)
 static kifu__reader_fn reader_for(int format)
 {
     switch (format) {
-    case KIFU_FMT_JKF: return kifu__read_jkf;
-    case KIFU_FMT_CSA: return kifu__read_csa;
+    case KIFU_FMT_JKF:
+        return kifu__read_jkf;
+    case KIFU_FMT_CSA:
+        return kifu__read_csa;
     case KIFU_FMT_KIF:
-    case KIFU_FMT_KIFU: return kifu__read_kif;
+    case KIFU_FMT_KIFU:
+        return kifu__read_kif;
     case KIFU_FMT_KI2:
-    case KIFU_FMT_KI2U: return kifu__read_ki2;
-    case KIFU_FMT_SFEN: return kifu__read_sfen;
-    case KIFU_FMT_SFENLIST: return kifu__read_sfenlist;
+    case KIFU_FMT_KI2U:
+        return kifu__read_ki2;
+    case KIFU_FMT_SFEN:
+        return kifu__read_sfen;
+    case KIFU_FMT_SFENLIST:
+        return kifu__read_sfenlist;
     }
     return NULL;
 }
@@ -51,14 +57,20 @@ static kifu__reader_fn reader_for(int format)
 static kifu__writer_fn writer_for(int format)
 {
     switch (format) {
-    case KIFU_FMT_JKF: return kifu__write_jkf;
-    case KIFU_FMT_CSA: return kifu__write_csa;
+    case KIFU_FMT_JKF:
+        return kifu__write_jkf;
+    case KIFU_FMT_CSA:
+        return kifu__write_csa;
     case KIFU_FMT_KIF:
-    case KIFU_FMT_KIFU: return kifu__write_kif;
+    case KIFU_FMT_KIFU:
+        return kifu__write_kif;
     case KIFU_FMT_KI2:
-    case KIFU_FMT_KI2U: return kifu__write_ki2;
-    case KIFU_FMT_SFEN: return kifu__write_sfen;
-    case KIFU_FMT_SFENLIST: return kifu__write_sfenlist;
+    case KIFU_FMT_KI2U:
+        return kifu__write_ki2;
+    case KIFU_FMT_SFEN:
+        return kifu__write_sfen;
+    case KIFU_FMT_SFENLIST:
+        return kifu__write_sfenlist;
     }
     return NULL;
 }
@@ -79,12 +91,14 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
     kifu__reader_fn rd = reader_for(format);
     if (!rd) {
         kifu__error_source(err, o.source);
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a known record format",
-                           "unrecognised content",
-                           "cannot tell the record format (name it with the format option)");
+        return kifu__error(
+            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a known record format",
+            "unrecognised content",
+            "cannot tell the record format (name it with the format option)");
     }
     /* JKF is JSON: UTF-8 by definition. */
-    int enc = format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8 : o.encoding;
+    int enc = format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8
+                                                                    : o.encoding;
     char *text = NULL;
     size_t tlen = 0;
     if (kifu__decode(data, len, enc, &text, &tlen, NULL, err)) {
@@ -129,7 +143,8 @@ static char *slurp(const char *path, size_t *len, kifu_error *err)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
-        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot open: %s", strerror(errno));
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot open: %s",
+                    strerror(errno));
         kifu__error_source(err, path);
         return NULL;
     }
@@ -162,7 +177,8 @@ static char *slurp(const char *path, size_t *len, kifu_error *err)
     return buf;
 }
 
-kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt, kifu_error *err)
+kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
+                            kifu_error *err)
 {
     size_t len;
     char *data = slurp(path, &len, err);
@@ -201,8 +217,9 @@ char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *le
     }
     int enc = opt->encoding;
     if (enc == KIFU_ENC_AUTO)
-        enc = (opt->format == KIFU_FMT_KIF || opt->format == KIFU_FMT_KI2) ? KIFU_ENC_CP932
-                                                                           : KIFU_ENC_UTF8;
+        enc = (opt->format == KIFU_FMT_KIF || opt->format == KIFU_FMT_KI2)
+                  ? KIFU_ENC_CP932
+                  : KIFU_ENC_UTF8;
     if (enc == KIFU_ENC_UTF8) {
         if (len)
             *len = n;

@@ -65,14 +65,21 @@ static void pop(ctx *c, size_t old)
 static const char *type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
-    case JSON_OBJECT: return "an object";
-    case JSON_ARRAY: return "an array";
-    case JSON_STRING: return "a string";
-    case JSON_INTEGER: return "an integer";
-    case JSON_REAL: return "a number";
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a number";
     case JSON_TRUE:
-    case JSON_FALSE: return "a boolean";
-    case JSON_NULL: return "null";
+    case JSON_FALSE:
+        return "a boolean";
+    case JSON_NULL:
+        return "null";
     }
     return "a value";
 }
@@ -114,7 +121,8 @@ static int check_keys(ctx *c, json_t *obj, const char *const *allowed)
 {
     const char *key;
     json_t *v;
-    json_object_foreach(obj, key, v) {
+    json_object_foreach(obj, key, v)
+    {
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = strcmp(*a, key) == 0;
@@ -127,8 +135,8 @@ static int check_keys(ctx *c, json_t *obj, const char *const *allowed)
             }
             char found[120];
             snprintf(found, sizeof found, "unknown key \"%.80s\"", key);
-            kifu__error(c->err, KIFU_ERR_SCHEMA, 0, 0, 0, exp, found, "%s: %s, expected %s",
-                        c->path, found, exp);
+            kifu__error(c->err, KIFU_ERR_SCHEMA, 0, 0, 0, exp, found,
+                        "%s: %s, expected %s", c->path, found, exp);
             pop(c, old);
             return -1;
         }
@@ -181,9 +189,10 @@ static int get_tristate(ctx *c, json_t *obj, const char *key, int8_t *out)
 
 static int get_kind(ctx *c, json_t *v, int capturable, int *out)
 {
-    const char *exp = capturable ? "a capturable piece kind (FU ... RY but OU)"
-                                 : "a piece kind (FU, KY, KE, GI, KI, KA, HI, OU, TO, NY, NK, "
-                                   "NG, UM, RY)";
+    const char *exp = capturable
+                          ? "a capturable piece kind (FU ... RY but OU)"
+                          : "a piece kind (FU, KY, KE, GI, KI, KA, HI, OU, TO, NY, NK, "
+                            "NG, UM, RY)";
     if (!json_is_string(v))
         return bad(c, v, exp);
     int k = kifu_piece_from_csa(json_string_value(v));
@@ -202,7 +211,8 @@ static int get_place(ctx *c, json_t *v, uint8_t *x, uint8_t *y)
     if (check_keys(c, v, keys))
         return -1;
     int ix = 0, iy = 0;
-    if (get_int(c, v, "x", 1, 9, 1, 0, &ix) < 0 || get_int(c, v, "y", 1, 9, 1, 0, &iy) < 0)
+    if (get_int(c, v, "x", 1, 9, 1, 0, &ix) < 0 ||
+        get_int(c, v, "y", 1, 9, 1, 0, &iy) < 0)
         return -1;
     *x = (uint8_t)ix;
     *y = (uint8_t)iy;
@@ -217,7 +227,8 @@ static int read_header(ctx *c, json_t *h)
         return bad(c, h, "an object of string values");
     const char *key;
     json_t *v;
-    json_object_foreach(h, key, v) {
+    json_object_foreach(h, key, v)
+    {
         if (!json_is_string(v)) {
             size_t old = push_key(c, key);
             bad(c, v, "a string");
@@ -293,8 +304,8 @@ static int read_board(ctx *c, json_t *b, kifu_board *out)
 
 static int read_hands(ctx *c, json_t *h, kifu_board *out)
 {
-    static const char *const kinds[] = {"FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO",
-                                        "NY", "NK", "NG", "UM", "RY", NULL};
+    static const char *const kinds[] = {"FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU",
+                                        "TO", "NY", "NK", "NG", "UM", "RY", NULL};
     if (!json_is_array(h) || json_array_size(h) != 2)
         return bad(c, h, "an array of 2 hands (sente, gote)");
     for (size_t i = 0; i < 2; i++) {
@@ -306,7 +317,8 @@ static int read_hands(ctx *c, json_t *h, kifu_board *out)
             return -1;
         const char *key;
         json_t *v;
-        json_object_foreach(hand, key, v) {
+        json_object_foreach(hand, key, v)
+        {
             int k = kifu_piece_from_csa(key), n = 0;
             if (get_int(c, hand, key, 0, 18, 1, 0, &n) < 0)
                 return -1;
@@ -340,8 +352,9 @@ static int read_initial(ctx *c, json_t *ini)
     int preset = json_is_string(pv) ? kifu_preset_from_name(json_string_value(pv))
                                     : KIFU_PRESET_NONE;
     if (preset == KIFU_PRESET_NONE)
-        return bad(c, pv, "a preset name (HIRATE, KY, KY_R, KA, HI, HIKY, 2, 3, 4, 5, 5_L, 6, "
-                          "7_L, 7_R, 8, 10, OTHER)");
+        return bad(c, pv,
+                   "a preset name (HIRATE, KY, KY_R, KA, HI, HIKY, 2, 3, 4, 5, 5_L, 6, "
+                   "7_L, 7_R, 8, 10, OTHER)");
     pop(c, old);
     json_t *d = json_object_get(ini, "data");
     if (!d || json_is_null(d)) {
@@ -405,7 +418,8 @@ static int read_comments(ctx *c, json_t *cm, kifu_node *n)
     return 0;
 }
 
-static int read_time1(ctx *c, json_t *t, const char *key, kifu_time *out, int hours_required)
+static int read_time1(ctx *c, json_t *t, const char *key, kifu_time *out,
+                      int hours_required)
 {
     static const char *const keys[] = {"h", "m", "s", NULL};
     size_t old = push_key(c, key);
@@ -484,7 +498,8 @@ static int read_move(ctx *c, json_t *mv, kifu_move *m)
         m->flags |= KIFU_MOVE_NO_COLOR; /* minimal JKF: the normalizer sets it */
     else
         m->color = (uint8_t)color;
-    if (get_tristate(c, mv, "same", &m->same) || get_tristate(c, mv, "promote", &m->promote))
+    if (get_tristate(c, mv, "same", &m->same) ||
+        get_tristate(c, mv, "promote", &m->promote))
         return -1;
     json_t *v = json_object_get(mv, "to");
     size_t o2 = push_key(c, "to");
@@ -526,8 +541,9 @@ static int read_move(ctx *c, json_t *mv, kifu_move *m)
     if (v && !json_is_null(v)) {
         o2 = push_key(c, "relative");
         if (!json_is_string(v) || !relative_ok(json_string_value(v)))
-            return bad(c, v, "a relative word (L, C, R, U, M, D, LU, CU, RU, LD, CD, RD, LM, "
-                             "RM or H)");
+            return bad(c, v,
+                       "a relative word (L, C, R, U, M, D, LU, CU, RU, LD, CD, RD, LM, "
+                       "RM or H)");
         strcpy(m->relative, json_string_value(v));
         pop(c, o2);
     }
@@ -552,7 +568,8 @@ static int read_special(ctx *c, json_t *sp, const char **out)
  * Returns the new node, or NULL on error. */
 static kifu_node *read_entry(ctx *c, json_t *e, kifu_node *parent)
 {
-    static const char *const keys[] = {"comments", "move", "time", "special", "forks", NULL};
+    static const char *const keys[] = {"comments", "move",  "time",
+                                       "special",  "forks", NULL};
     if (!json_is_object(e)) {
         bad(c, e, "a move entry object");
         return NULL;
@@ -711,8 +728,8 @@ int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
                                                                     : KIFU_ERR_SYNTAX;
         return kifu__error(err, code, je.line > 0 ? je.line : 0,
                            je.column > 0 ? je.column : 0,
-                           je.position > 0 ? (size_t)je.position : 0, "valid JSON", je.text,
-                           "JSON syntax: %s", je.text);
+                           je.position > 0 ? (size_t)je.position : 0, "valid JSON",
+                           je.text, "JSON syntax: %s", je.text);
     }
     ctx c;
     memset(&c, 0, sizeof c);

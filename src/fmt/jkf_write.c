@@ -40,7 +40,10 @@ static int grow(w *o, size_t n)
     return 1;
 }
 
-static inline int room(w *o, size_t n) { return (size_t)(o->end - o->p) >= n || grow(o, n); }
+static inline int room(w *o, size_t n)
+{
+    return (size_t)(o->end - o->p) >= n || grow(o, n);
+}
 
 static inline void putn(w *o, const char *s, size_t n)
 {
@@ -59,8 +62,9 @@ static inline void put1(w *o, char ch)
 
 #define PUTS(o, lit) putn(o, lit, sizeof lit - 1)
 
-static const char spaces[] = "                                                                "
-                             "                                                                ";
+static const char spaces[] =
+    "                                                                "
+    "                                                                ";
 
 static void newline(w *o)
 {
@@ -132,13 +136,27 @@ static void escaped(w *o, const char *s)
         putn(o, run, (size_t)(s - run));
         run = s + 1;
         switch (ch) {
-        case '"': PUTS(o, "\\\""); break;
-        case '\\': PUTS(o, "\\\\"); break;
-        case '\n': PUTS(o, "\\n"); break;
-        case '\r': PUTS(o, "\\r"); break;
-        case '\t': PUTS(o, "\\t"); break;
-        case '\b': PUTS(o, "\\b"); break;
-        case '\f': PUTS(o, "\\f"); break;
+        case '"':
+            PUTS(o, "\\\"");
+            break;
+        case '\\':
+            PUTS(o, "\\\\");
+            break;
+        case '\n':
+            PUTS(o, "\\n");
+            break;
+        case '\r':
+            PUTS(o, "\\r");
+            break;
+        case '\t':
+            PUTS(o, "\\t");
+            break;
+        case '\b':
+            PUTS(o, "\\b");
+            break;
+        case '\f':
+            PUTS(o, "\\f");
+            break;
         default: {
             static const char hex[] = "0123456789abcdef";
             char u[6] = {'\\', 'u', '0', '0', hex[ch >> 4], hex[ch & 15]};
@@ -411,7 +429,7 @@ static inline void c_uint(wcur *c, unsigned long v)
 
 /* CSA piece names by kind (KIFU_FU ..), "" for 0 and unknown kinds: a table here saves a
  * call per move. */
-static const char csa_piece[16][3] = {"", "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+static const char csa_piece[16][3] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
                                       "OU", "TO", "NY", "NK", "NG", "UM", "RY", ""};
 
 static inline void c_piece(wcur *c, int k)
@@ -593,11 +611,21 @@ static inline char *k_time(char *q, const kifu_time *t)
 
 /* The start of a normalized move up to its piece, as one template with the digits and
  * letters put in: a board move, and a drop (no "from"). Offsets of the variable bytes. */
-static const char tpl_board[] =
-    "\"move\":{\"color\":0,\"from\":{\"x\":0,\"y\":0},\"to\":{\"x\":0,\"y\":0},\"piece\":\"FU\"";
-static const char tpl_drop[] = "\"move\":{\"color\":0,\"to\":{\"x\":0,\"y\":0},\"piece\":\"FU\"";
-enum { T_COLOR = 16, TB_FX = 30, TB_FY = 36, TB_TX = 49, TB_TY = 55, TB_PIECE = 67,
-       TD_TX = 28, TD_TY = 34, TD_PIECE = 46 };
+static const char tpl_board[] = "\"move\":{\"color\":0,\"from\":{\"x\":0,\"y\":0},\"to\":"
+                                "{\"x\":0,\"y\":0},\"piece\":\"FU\"";
+static const char tpl_drop[] =
+    "\"move\":{\"color\":0,\"to\":{\"x\":0,\"y\":0},\"piece\":\"FU\"";
+enum {
+    T_COLOR = 16,
+    TB_FX = 30,
+    TB_FY = 36,
+    TB_TX = 49,
+    TB_TY = 55,
+    TB_PIECE = 67,
+    TD_TX = 28,
+    TD_TY = 34,
+    TD_PIECE = 46
+};
 
 /* The members of a move object, comma-separated (a leading comma when `more`). */
 static char *k_move(char *q, const kifu_move *m)
@@ -890,8 +918,8 @@ static void write_moves(w *o, const kifu_node *first)
     kifu__free(st.v);
 }
 
-int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err)
+int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err)
 {
     w o;
     memset(&o, 0, sizeof o);

@@ -29,19 +29,22 @@ typedef struct kifu__jp_cpv {
 } kifu__jp_cpv;
 
 static const kifu__jp_cpv kifu__jp_ranks[256] = {
-    [0x00] = {0x4E00, 1}, /* 一 */ [0x8C] = {0x4E8C, 2}, /* 二 */ [0x09] = {0x4E09, 3}, /* 三 */
-    [0xDB] = {0x56DB, 4}, /* 四 */ [0x94] = {0x4E94, 5}, /* 五 */ [0x6D] = {0x516D, 6}, /* 六 */
-    [0x03] = {0x4E03, 7}, /* 七 */ [0x6B] = {0x516B, 8}, /* 八 */ [0x5D] = {0x4E5D, 9}, /* 九 */
+    [0x00] = {0x4E00, 1},         /* 一 */[0x8C] = {0x4E8C, 2},
+    /* 二 */[0x09] = {0x4E09, 3}, /* 三 */
+    [0xDB] = {0x56DB, 4},         /* 四 */[0x94] = {0x4E94, 5},
+    /* 五 */[0x6D] = {0x516D, 6}, /* 六 */
+    [0x03] = {0x4E03, 7},         /* 七 */[0x6B] = {0x516B, 8},
+    /* 八 */[0x5D] = {0x4E5D, 9}, /* 九 */
 };
 
 static const kifu__jp_cpv kifu__jp_pieces[256] = {
-    [0x69] = {0x6B69, KIFU_FU}, /* 歩 */ [0x99] = {0x9999, KIFU_KY}, /* 香 */
-    [0x42] = {0x6842, KIFU_KE}, /* 桂 */ [0x80] = {0x9280, KIFU_GI}, /* 銀 */
-    [0xD1] = {0x91D1, KIFU_KI}, /* 金 */ [0xD2] = {0x89D2, KIFU_KA}, /* 角 */
-    [0xDB] = {0x98DB, KIFU_HI}, /* 飛 */ [0x89] = {0x7389, KIFU_OU}, /* 玉 */
-    [0x8B] = {0x738B, KIFU_OU}, /* 王 */ [0x68] = {0x3068, KIFU_TO}, /* と */
-    [0xAC] = {0x99AC, KIFU_UM}, /* 馬 */ [0x8D] = {0x9F8D, KIFU_RY}, /* 龍 */
-    [0xDC] = {0x7ADC, KIFU_RY}, /* 竜 */
+    [0x69] = {0x6B69, KIFU_FU}, /* 歩 */[0x99] = {0x9999, KIFU_KY}, /* 香 */
+    [0x42] = {0x6842, KIFU_KE}, /* 桂 */[0x80] = {0x9280, KIFU_GI}, /* 銀 */
+    [0xD1] = {0x91D1, KIFU_KI}, /* 金 */[0xD2] = {0x89D2, KIFU_KA}, /* 角 */
+    [0xDB] = {0x98DB, KIFU_HI}, /* 飛 */[0x89] = {0x7389, KIFU_OU}, /* 玉 */
+    [0x8B] = {0x738B, KIFU_OU}, /* 王 */[0x68] = {0x3068, KIFU_TO}, /* と */
+    [0xAC] = {0x99AC, KIFU_UM}, /* 馬 */[0x8D] = {0x9F8D, KIFU_RY}, /* 龍 */
+    [0xDC] = {0x7ADC, KIFU_RY},                                     /* 竜 */
 };
 
 /* kifu__jp_rank with the kanji ranks 一 to 九 (what records write) decided inline. */
@@ -75,8 +78,16 @@ static inline size_t kifu__jp_mark_fast(const char *p, const char *end, int *col
 {
     unsigned cp = p < end && (unsigned char)p[0] == 0xE2 ? kifu__jp_cp3(p, end) : 0;
     switch (cp) {
-    case 0x25B2: case 0x2617: case 0x25BC: *color = KIFU_BLACK; return 3;
-    case 0x25B3: case 0x2616: case 0x25BD: *color = KIFU_WHITE; return 3;
+    case 0x25B2:
+    case 0x2617:
+    case 0x25BC:
+        *color = KIFU_BLACK;
+        return 3;
+    case 0x25B3:
+    case 0x2616:
+    case 0x25BD:
+        *color = KIFU_WHITE;
+        return 3;
     }
     return 0;
 }
@@ -105,8 +116,8 @@ static inline size_t kifu__jp_space_fast(const char *s, const char *end)
     for (;;) {
         if (p < end && (*p == ' ' || *p == '\t'))
             p++;
-        else if (end - p >= 3 && (unsigned char)p[0] == 0xE3 && (unsigned char)p[1] == 0x80 &&
-                 (unsigned char)p[2] == 0x80)
+        else if (end - p >= 3 && (unsigned char)p[0] == 0xE3 &&
+                 (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x80)
             p += 3;
         else
             return (size_t)(p - s);

@@ -12,7 +12,8 @@
 
 static int nomem(kifu__jp_reader *rd)
 {
-    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL, "out of memory");
+    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL,
+                       "out of memory");
 }
 
 /* Relative words and what they add: a side letter (L C R), a direction (U M D), or H. */
@@ -20,8 +21,8 @@ static const struct {
     const char *word;
     char side, dir;
 } rel_words[] = {
-    {"右", 'R', 0}, {"左", 'L', 0}, {"直", 'C', 0}, {"上", 0, 'U'}, {"行", 0, 'U'},
-    {"入", 0, 'U'}, {"引", 0, 'D'}, {"寄", 0, 'M'},
+    {"右", 'R', 0}, {"左", 'L', 0}, {"直", 'C', 0}, {"上", 0, 'U'},
+    {"行", 0, 'U'}, {"入", 0, 'U'}, {"引", 0, 'D'}, {"寄", 0, 'M'},
 };
 
 static int is_space_at(const char *p, const char *end)
@@ -69,8 +70,9 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         return 0;
     }
     if (!(k = kifu__jp_piece_fast(p, end, &kind)))
-        return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
-                             "bad move");
+        return kifu__jp_fail(
+            rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
+            "bad move");
     p += k;
     char side = 0, dir = 0;
     for (;;) {
@@ -107,7 +109,8 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     if (drop && (side || dir || promote >= 0))
         return kifu__jp_fail(rd, p, "nothing else on a drop (打)", "bad move");
     if (p < end && !is_space_at(p, end) && !kifu__jp_mark_fast(p, end, &x))
-        return kifu__jp_fail(rd, p, "a space or the next move", "unexpected text after a move");
+        return kifu__jp_fail(rd, p, "a space or the next move",
+                             "unexpected text after a move");
     kifu_node *n = kifu__node_add_blank_move(rd->r, rd->cur);
     if (!n)
         return nomem(rd);
@@ -167,8 +170,8 @@ static int summary(kifu__jp_reader *rd, const char *s, const char *end)
                 break;
             }
     }
-    kifu_node *node = w ? kifu__jp_add_special(rd, w, w + strlen(w))
-                        : kifu__jp_add_special(rd, p, e);
+    kifu_node *node =
+        w ? kifu__jp_add_special(rd, w, w + strlen(w)) : kifu__jp_add_special(rd, p, e);
     if (!node)
         return nomem(rd);
     rd->cur = node;
@@ -203,7 +206,8 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return kifu__jp_fail(rd, s, "a header line (key：value), moves, a comment or 変化",
+        return kifu__jp_fail(rd, s,
+                             "a header line (key：value), moves, a comment or 変化",
                              "unrecognised line");
     return 0;
 }

@@ -16,9 +16,14 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
     size_t k = (size_t)snprintf(rest, sizeof rest, "%s", kifu__jp_piece_name(m->piece));
     const char *rel = m->relative;
     for (int i = 0; rel[i] && i < 2; i++) {
-        const char *w = rel[i] == 'L' ? "左" : rel[i] == 'C' ? "直" : rel[i] == 'R' ? "右"
-                      : rel[i] == 'U' ? "上" : rel[i] == 'M' ? "寄" : rel[i] == 'D' ? "引"
-                      : rel[i] == 'H' ? "打" : "";
+        const char *w = rel[i] == 'L'   ? "左"
+                        : rel[i] == 'C' ? "直"
+                        : rel[i] == 'R' ? "右"
+                        : rel[i] == 'U' ? "上"
+                        : rel[i] == 'M' ? "寄"
+                        : rel[i] == 'D' ? "引"
+                        : rel[i] == 'H' ? "打"
+                                        : "";
         k += (size_t)snprintf(rest + k, sizeof rest - k, "%s", w);
     }
     if (m->promote == 1)
@@ -26,7 +31,8 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
     else if (m->promote == 0)
         snprintf(rest + k, sizeof rest - k, "不成");
     const char *mark = m->color == KIFU_WHITE ? "△" : "▲";
-    if (kifu__jp_same_square(n)) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
+    if (kifu__jp_same_square(
+            n)) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
         snprintf(buf, cap, "%s同%s%s", mark, kifu__jp_width(rest) == 2 ? "　" : "", rest);
     else
         snprintf(buf, cap, "%s%s%s%s", mark, kifu__jp_fw_digit(m->to_x),
@@ -34,7 +40,8 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
 }
 
 /* The moves of one line, six to a text line; a comment ends the text line. */
-static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu__strbuf *out)
+static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
+                     kifu__strbuf *out)
 {
     int on_line = 0;
     for (size_t i = 0; i < cnt; i++) {
@@ -68,8 +75,8 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu
     }
 }
 
-int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err)
+int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err)
 {
     (void)opt;
     kifu__jp_write_header(r, out);

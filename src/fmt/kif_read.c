@@ -13,7 +13,8 @@
 #include "kifu_private.h"
 #include "record/record.h"
 
-int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, const char *what)
+int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
+                  const char *what)
 {
     /* Quote what was found: up to the next space, at most a few characters. */
     char found[64];
@@ -35,12 +36,14 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, con
                  *at && *at != '\n' && *at != '\r' ? "a space" : "the end of the line");
     int col = kifu__utf8_column(rd->line, (size_t)(at - rd->line));
     return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, col, (size_t)(at - rd->text),
-                       expected, found, "%s: expected %s, found \"%s\"", what, expected, found);
+                       expected, found, "%s: expected %s, found \"%s\"", what, expected,
+                       found);
 }
 
 static int nomem(kifu__jp_reader *rd)
 {
-    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL, "out of memory");
+    return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL,
+                       "out of memory");
 }
 
 /* A NUL-terminated copy of [s, e) in a small buffer, or on the heap when long. */
@@ -64,7 +67,10 @@ static const char *tmp(tmpstr *t, const char *s, const char *e)
     return d;
 }
 
-static void tmp_free(tmpstr *t) { kifu__free(t->heap); }
+static void tmp_free(tmpstr *t)
+{
+    kifu__free(t->heap);
+}
 
 int kifu__jp_start(kifu__jp_reader *rd)
 {
@@ -74,8 +80,8 @@ int kifu__jp_start(kifu__jp_reader *rd)
     kifu__bod *bod = &rd->bod;
     int handicap = rd->preset > KIFU_PRESET_HIRATE && rd->preset < KIFU_PRESET_OTHER;
     if (bod->rows > 0 && bod->rows < 9)
-        return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, 1, (size_t)(rd->line - rd->text),
-                           "nine board rows", "fewer rows",
+        return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, 1,
+                           (size_t)(rd->line - rd->text), "nine board rows", "fewer rows",
                            "the board diagram has only %d of its nine rows", bod->rows);
     if (bod->rows == 9) {
         rd->first_color = bod->b.color;
@@ -91,8 +97,9 @@ int kifu__jp_start(kifu__jp_reader *rd)
     if (any_hand) {
         /* Hands without a diagram: pieces in hand on top of the preset's board. */
         kifu_board b;
-        kifu_preset_board(rd->preset >= 0 && rd->preset < KIFU_PRESET_OTHER ? rd->preset
-                                                                            : KIFU_PRESET_HIRATE,
+        kifu_preset_board(rd->preset >= 0 && rd->preset < KIFU_PRESET_OTHER
+                              ? rd->preset
+                              : KIFU_PRESET_HIRATE,
                           &b);
         memcpy(b.hands, bod->b.hands, sizeof b.hands);
         if (bod->color_set)
@@ -279,7 +286,10 @@ static size_t clock(const char *s, const char *end, long v[3], int *nv)
     }
 }
 
-static inline int dig(char c) { return c >= '0' && c <= '9'; }
+static inline int dig(char c)
+{
+    return c >= '0' && c <= '9';
+}
 
 /* `( 0:16/00:00:16)` in any spacing and digit width; s is at '('. */
 static size_t move_time(const char *s, const char *end, kifu_move_time *t)
@@ -287,11 +297,13 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
     /* The layout nearly every file uses, `(mm:ss/hh:mm:ss)` with the minutes' tens a
      * space or a digit, read at fixed offsets; anything else by the general path below. */
     if (end - s >= 16 && s[3] == ':' && s[6] == '/' && s[9] == ':' && s[12] == ':' &&
-        s[15] == ')' && (s[1] == ' ' || dig(s[1])) && dig(s[2]) && dig(s[4]) && dig(s[5]) &&
-        dig(s[7]) && dig(s[8]) && dig(s[10]) && dig(s[11]) && dig(s[13]) && dig(s[14])) {
+        s[15] == ')' && (s[1] == ' ' || dig(s[1])) && dig(s[2]) && dig(s[4]) &&
+        dig(s[5]) && dig(s[7]) && dig(s[8]) && dig(s[10]) && dig(s[11]) && dig(s[13]) &&
+        dig(s[14])) {
         long m = (s[1] == ' ' ? 0 : s[1] - '0') * 10 + (s[2] - '0');
         long sec = (s[4] - '0') * 10 + (s[5] - '0');
-        long th = (s[7] - '0') * 10 + (s[8] - '0'), tm = (s[10] - '0') * 10 + (s[11] - '0');
+        long th = (s[7] - '0') * 10 + (s[8] - '0'),
+             tm = (s[10] - '0') * 10 + (s[11] - '0');
         long ts = (s[13] - '0') * 10 + (s[14] - '0');
         memset(t, 0, sizeof *t);
         /* Fields already in range are what kifu_time_from_seconds would give. */
@@ -329,10 +341,14 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
     if (p >= end || *p != ')')
         return 0;
     memset(t, 0, sizeof *t);
-    long now = na == 3 ? a[0] * 3600 + a[1] * 60 + a[2] : na == 2 ? a[0] * 60 + a[1] : a[0];
+    long now = na == 3   ? a[0] * 3600 + a[1] * 60 + a[2]
+               : na == 2 ? a[0] * 60 + a[1]
+                         : a[0];
     t->now = kifu_time_from_seconds(now, 0);
     if (nb) {
-        long tot = nb == 3 ? b[0] * 3600 + b[1] * 60 + b[2] : nb == 2 ? b[0] * 60 + b[1] : b[0];
+        long tot = nb == 3   ? b[0] * 3600 + b[1] * 60 + b[2]
+                   : nb == 2 ? b[0] * 60 + b[1]
+                             : b[0];
         t->total = kifu_time_from_seconds(tot, 1);
         t->has_total = 1;
     }
@@ -374,7 +390,8 @@ static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_n
         p++;
     p += sp(p, end);
     if (p < end)
-        return kifu__jp_fail(rd, p, "the end of the move line", "unexpected text after the move");
+        return kifu__jp_fail(rd, p, "the end of the move line",
+                             "unexpected text after the move");
     return 0;
 }
 
@@ -440,8 +457,9 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     }
     int kind;
     if (!(k = kifu__jp_piece_fast(p, end, &kind)))
-        return kifu__jp_fail(rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
-                             "bad move");
+        return kifu__jp_fail(
+            rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
+            "bad move");
     p += k;
     m.piece = (uint8_t)kind;
     if (kifu__jp_starts(p, end, "成")) {
@@ -471,7 +489,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
 }
 
 static int jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
-                   int (*fn)(kifu__jp_reader *, const char *, const char *))
+                    int (*fn)(kifu__jp_reader *, const char *, const char *))
 {
     const char *p = text, *stop = text + len;
     rd->text = text;
@@ -506,7 +524,8 @@ static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (rc < 0)
         return -1;
     if (rc == 0)
-        return kifu__jp_fail(rd, s, "a header line (key：value), a move, a comment or 変化",
+        return kifu__jp_fail(rd, s,
+                             "a header line (key：value), a move, a comment or 変化",
                              "unrecognised line");
     return 0;
 }

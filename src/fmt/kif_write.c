@@ -32,7 +32,8 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
      * the source square says all a reader needs to know. */
     k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_piece_name(m->piece),
                           m->promote == 1 ? "成" : "");
-    int drop = (m->flags & KIFU_MOVE_DROP) || (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW));
+    int drop =
+        (m->flags & KIFU_MOVE_DROP) || (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW));
     if (drop)
         snprintf(buf + k, cap - k, "打");
     else if (m->from_x) /* a raw move without a known source writes none */
@@ -40,7 +41,8 @@ static void move_text(const kifu_node *n, char *buf, size_t cap)
 }
 
 /* The moves of one line (v[0] is the root or the first move of a fork). */
-static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu__strbuf *out)
+static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
+                     kifu__strbuf *out)
 {
     const kifu_node *last = NULL;
     for (size_t i = 0; i < cnt; i++) {
@@ -71,14 +73,16 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt, kifu
         kifu__jp_write_summary(r, last, out);
 }
 
-int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
-                    kifu_error *err)
+int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt,
+                    kifu__strbuf *out, kifu_error *err)
 {
     int enc = opt->encoding;
     if (enc == KIFU_ENC_AUTO)
         enc = opt->format == KIFU_FMT_KIF ? KIFU_ENC_CP932 : KIFU_ENC_UTF8;
     kifu__sb_printf(out, "#KIF version=2.0 encoding=%s\n",
-                    enc == KIFU_ENC_CP932 ? "Shift_JIS" : enc == KIFU_ENC_EUCJP ? "EUC-JP" : "UTF-8");
+                    enc == KIFU_ENC_CP932   ? "Shift_JIS"
+                    : enc == KIFU_ENC_EUCJP ? "EUC-JP"
+                                            : "UTF-8");
     kifu__jp_write_header(r, out);
     kifu__sb_puts(out, "手数----指手---------消費時間--\n");
     if (kifu__jp_walk(r, out, err, put_line))

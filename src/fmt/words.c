@@ -10,10 +10,11 @@ static const struct {
     int kind;
 } jp_pieces[] = {
     /* Two-character names first so 成香 is not read as a lone 成. */
-    {"成香", KIFU_NY}, {"成桂", KIFU_NK}, {"成銀", KIFU_NG}, {"歩", KIFU_FU}, {"香", KIFU_KY},
-    {"桂", KIFU_KE},   {"銀", KIFU_GI},   {"金", KIFU_KI},   {"角", KIFU_KA}, {"飛", KIFU_HI},
-    {"玉", KIFU_OU},   {"王", KIFU_OU},   {"と", KIFU_TO},   {"杏", KIFU_NY}, {"圭", KIFU_NK},
-    {"全", KIFU_NG},   {"馬", KIFU_UM},   {"龍", KIFU_RY},   {"竜", KIFU_RY},
+    {"成香", KIFU_NY}, {"成桂", KIFU_NK}, {"成銀", KIFU_NG}, {"歩", KIFU_FU},
+    {"香", KIFU_KY},   {"桂", KIFU_KE},   {"銀", KIFU_GI},   {"金", KIFU_KI},
+    {"角", KIFU_KA},   {"飛", KIFU_HI},   {"玉", KIFU_OU},   {"王", KIFU_OU},
+    {"と", KIFU_TO},   {"杏", KIFU_NY},   {"圭", KIFU_NK},   {"全", KIFU_NG},
+    {"馬", KIFU_UM},   {"龍", KIFU_RY},   {"竜", KIFU_RY},
 };
 
 size_t kifu__jp_piece(const char *s, const char *end, int *kind)
@@ -38,10 +39,12 @@ size_t kifu__jp_piece(const char *s, const char *end, int *kind)
 }
 
 static const char *const move_names[15] = {
-    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
+    "",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
+    "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
 };
 static const char *const bod_names[15] = {
-    "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "杏", "圭", "全", "馬", "龍",
+    "",   "歩", "香", "桂", "銀", "角", "飛", "金",
+    "玉", "と", "杏", "圭", "全", "馬", "龍",
 };
 
 const char *kifu__jp_piece_name(int kind)
@@ -59,8 +62,14 @@ static const char *const fw_digits[10] = {"０", "１", "２", "３", "４",
 static const char *const kanji_digits[11] = {"〇", "一", "二", "三", "四", "五",
                                              "六", "七", "八", "九", "十"};
 
-const char *kifu__jp_fw_digit(int d) { return d >= 0 && d <= 9 ? fw_digits[d] : "？"; }
-const char *kifu__jp_kanji_digit(int d) { return d >= 0 && d <= 10 ? kanji_digits[d] : "？"; }
+const char *kifu__jp_fw_digit(int d)
+{
+    return d >= 0 && d <= 9 ? fw_digits[d] : "？";
+}
+const char *kifu__jp_kanji_digit(int d)
+{
+    return d >= 0 && d <= 10 ? kanji_digits[d] : "？";
+}
 
 /* One decimal digit, ASCII or full-width (０-９ are EF BC 90-99). */
 static size_t any_digit(const char *s, const char *end, int *v)
@@ -90,16 +99,36 @@ static size_t kanji_digit(const char *s, const char *end, int *v)
     unsigned cp = ((unsigned)(s[0] & 0x0F) << 12) | ((unsigned)(s[1] & 0x3F) << 6) |
                   (unsigned)(s[2] & 0x3F);
     switch (cp) {
-    case 0x4E00: *v = 1; return 3; /* 一 */
-    case 0x4E8C: *v = 2; return 3; /* 二 */
-    case 0x4E09: *v = 3; return 3; /* 三 */
-    case 0x56DB: *v = 4; return 3; /* 四 */
-    case 0x4E94: *v = 5; return 3; /* 五 */
-    case 0x516D: *v = 6; return 3; /* 六 */
-    case 0x4E03: *v = 7; return 3; /* 七 */
-    case 0x516B: *v = 8; return 3; /* 八 */
-    case 0x4E5D: *v = 9; return 3; /* 九 */
-    case 0x5341: *v = 10; return 3; /* 十 */
+    case 0x4E00:
+        *v = 1;
+        return 3; /* 一 */
+    case 0x4E8C:
+        *v = 2;
+        return 3; /* 二 */
+    case 0x4E09:
+        *v = 3;
+        return 3; /* 三 */
+    case 0x56DB:
+        *v = 4;
+        return 3; /* 四 */
+    case 0x4E94:
+        *v = 5;
+        return 3; /* 五 */
+    case 0x516D:
+        *v = 6;
+        return 3; /* 六 */
+    case 0x4E03:
+        *v = 7;
+        return 3; /* 七 */
+    case 0x516B:
+        *v = 8;
+        return 3; /* 八 */
+    case 0x4E5D:
+        *v = 9;
+        return 3; /* 九 */
+    case 0x5341:
+        *v = 10;
+        return 3; /* 十 */
     }
     return 0;
 }
@@ -199,12 +228,15 @@ int kifu__jp_preset(const char *s, const char *end)
         const char *name;
         int preset;
     } alt[] = {
-        {"香落", KIFU_PRESET_KY},     {"右香落", KIFU_PRESET_KY_R}, {"角落", KIFU_PRESET_KA},
-        {"飛落", KIFU_PRESET_HI},     {"飛車落", KIFU_PRESET_HI},   {"飛香落", KIFU_PRESET_HIKY},
-        {"二枚落", KIFU_PRESET_2},    {"三枚落", KIFU_PRESET_3},    {"四枚落", KIFU_PRESET_4},
-        {"五枚落", KIFU_PRESET_5},    {"左五枚落", KIFU_PRESET_5_L}, {"六枚落", KIFU_PRESET_6},
-        {"左七枚落", KIFU_PRESET_7_L}, {"右七枚落", KIFU_PRESET_7_R}, {"八枚落", KIFU_PRESET_8},
-        {"十枚落", KIFU_PRESET_10},   {"飛車香落ち", KIFU_PRESET_HIKY},
+        {"香落", KIFU_PRESET_KY},         {"右香落", KIFU_PRESET_KY_R},
+        {"角落", KIFU_PRESET_KA},         {"飛落", KIFU_PRESET_HI},
+        {"飛車落", KIFU_PRESET_HI},       {"飛香落", KIFU_PRESET_HIKY},
+        {"二枚落", KIFU_PRESET_2},        {"三枚落", KIFU_PRESET_3},
+        {"四枚落", KIFU_PRESET_4},        {"五枚落", KIFU_PRESET_5},
+        {"左五枚落", KIFU_PRESET_5_L},    {"六枚落", KIFU_PRESET_6},
+        {"左七枚落", KIFU_PRESET_7_L},    {"右七枚落", KIFU_PRESET_7_R},
+        {"八枚落", KIFU_PRESET_8},        {"十枚落", KIFU_PRESET_10},
+        {"飛車香落ち", KIFU_PRESET_HIKY},
     };
     for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++) {
         size_t n = strlen(alt[i].name);
@@ -240,7 +272,8 @@ const char *kifu__jp_special(const char *s, const char *end, int last_mover)
 
 const char *kifu__jp_special_word(const char *special)
 {
-    if (strcmp(special, "+ILLEGAL_ACTION") == 0 || strcmp(special, "-ILLEGAL_ACTION") == 0)
+    if (strcmp(special, "+ILLEGAL_ACTION") == 0 ||
+        strcmp(special, "-ILLEGAL_ACTION") == 0)
         return "反則勝ち";
     for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
         if (strcmp(endings[i].special, special) == 0)
@@ -256,7 +289,10 @@ static int hand_owner(const char *s, const char *end, const char **rest)
     static const struct {
         const char *who;
         int color;
-    } whos[] = {{"先手", KIFU_BLACK}, {"下手", KIFU_BLACK}, {"後手", KIFU_WHITE}, {"上手", KIFU_WHITE}};
+    } whos[] = {{"先手", KIFU_BLACK},
+                {"下手", KIFU_BLACK},
+                {"後手", KIFU_WHITE},
+                {"上手", KIFU_WHITE}};
     for (size_t i = 0; i < 4; i++) {
         if (!kifu__jp_starts(s, end, whos[i].who))
             continue;
@@ -386,14 +422,17 @@ int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **
     static const struct {
         const char *word;
         int color;
-    } turns[] = {{"先手番", KIFU_BLACK}, {"下手番", KIFU_BLACK}, {"後手番", KIFU_WHITE},
+    } turns[] = {{"先手番", KIFU_BLACK},
+                 {"下手番", KIFU_BLACK},
+                 {"後手番", KIFU_WHITE},
                  {"上手番", KIFU_WHITE}};
     const char *e = s;
     while (e < end && *e != ' ')
         e++;
     e = rtrim(s, e);
     for (size_t i = 0; i < 4; i++)
-        if ((size_t)(e - s) == strlen(turns[i].word) && memcmp(s, turns[i].word, e - s) == 0) {
+        if ((size_t)(e - s) == strlen(turns[i].word) &&
+            memcmp(s, turns[i].word, e - s) == 0) {
             bod->b.color = (uint8_t)turns[i].color;
             bod->color_set = 1;
             return KIFU__BOD_YES;
@@ -406,7 +445,8 @@ static void put_hand(kifu__strbuf *out, const kifu_board *b, int color, int hand
     kifu__sb_puts(out, color == KIFU_BLACK ? (handicap ? "下手" : "先手")
                                            : (handicap ? "上手" : "後手"));
     kifu__sb_puts(out, "の持駒：");
-    static const int order[7] = {KIFU_HI, KIFU_KA, KIFU_KI, KIFU_GI, KIFU_KE, KIFU_KY, KIFU_FU};
+    static const int order[7] = {KIFU_HI, KIFU_KA, KIFU_KI, KIFU_GI,
+                                 KIFU_KE, KIFU_KY, KIFU_FU};
     int any = 0;
     for (int i = 0; i < 7; i++) {
         int k = order[i], c = b->hands[color][k];

@@ -7,9 +7,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "fmt/fmt.h"
 #include "kifu.h"
-#include "core/strbuf.h"
 
 /* A piece name as moves write it: 歩 香 桂 銀 金 角 飛 玉 王 と 成香 杏 成桂 圭 成銀 全 馬 龍
  * 竜 (also 仝 / 个 never: only what files use). *kind gets the kifu_piece. */
@@ -92,7 +92,8 @@ int kifu__jp_read(const char *text, size_t len,
                   int (*line_fn)(kifu__jp_reader *, const char *, const char *),
                   kifu__records *out, kifu_error *err);
 /* Report a syntax error at `at` in the current line. Returns -1. */
-int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected, const char *what);
+int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
+                  const char *what);
 /* Handle a line both formats share: `#`, header, BOD, `*` comment, `&` bookmark, `変化`.
  * 1 handled, 0 not such a line, -1 error. */
 int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end);
@@ -119,13 +120,15 @@ int kifu__jp_same_square(const kifu_node *n);
 /* The `*comment` and `&bookmark` lines of a node. */
 void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out);
 /* The `まで N手で…` line for a special node; the KI2 reader maps it back. */
-void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special, kifu__strbuf *out);
+void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
+                            kifu__strbuf *out);
 /* The nodes from start along child 0, in a new array (kifu__free). 0, or -1 on NOMEM. */
 int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count);
 /* Write every line in the order Kifu for Windows uses: the main line, then the forks
  * along it from the deepest move back, each followed by its own forks, each after a
  * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */
 int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
-                  void (*line)(const kifu_record *, const kifu_node **, size_t, kifu__strbuf *));
+                  void (*line)(const kifu_record *, const kifu_node **, size_t,
+                               kifu__strbuf *));
 
 #endif

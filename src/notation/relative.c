@@ -12,7 +12,10 @@
 
 #include "record/normalize.h"
 
-static int sign(int v) { return v > 0 ? 1 : v < 0 ? -1 : 0; }
+static int sign(int v)
+{
+    return v > 0 ? 1 : v < 0 ? -1 : 0;
+}
 
 /* Movement of a candidate from its own side's view: x > 0 is toward the mover's left
  * (JKF "R": the piece came from the right), y < 0 is forward. */
@@ -45,8 +48,14 @@ static size_t distinct_sources(const kmove *cands, size_t n, kmove *out)
     return k;
 }
 
-static char umd(int vy) { return vy < 0 ? 'U' : vy > 0 ? 'D' : 'M'; }
-static char lcr(int vx) { return vx > 0 ? 'R' : vx < 0 ? 'L' : 'C'; }
+static char umd(int vy)
+{
+    return vy < 0 ? 'U' : vy > 0 ? 'D' : 'M';
+}
+static char lcr(int vx)
+{
+    return vx > 0 ? 'R' : vx < 0 ? 'L' : 'C';
+}
 
 void kifu__relative(const kifu_position *p, kmove m, char out[3])
 {
@@ -110,16 +119,29 @@ static int satisfies(const char *word, int vx, int vy)
 {
     for (const char *c = word; *c; c++) {
         switch (*c) {
-        case 'U': if (vy >= 0) return 0; break;
-        case 'M': if (vy != 0) return 0; break;
-        case 'D': if (vy <= 0) return 0; break;
-        case 'C': if (vx != 0 || vy >= 0) return 0; break; /* 直: straight forward only */
+        case 'U':
+            if (vy >= 0)
+                return 0;
+            break;
+        case 'M':
+            if (vy != 0)
+                return 0;
+            break;
+        case 'D':
+            if (vy <= 0)
+                return 0;
+            break;
+        case 'C':
+            if (vx != 0 || vy >= 0)
+                return 0;
+            break; /* 直: straight forward only */
         }
     }
     return 1;
 }
 
-size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands, size_t n)
+size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands,
+                             size_t n)
 {
     int color = kifu_position_side(p);
     size_t k = 0;

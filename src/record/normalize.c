@@ -17,10 +17,13 @@
 /* ---- readable move text for error messages ---- */
 
 static const char *const kanji_piece[PIECE_KIND_NB] = {
-    "?", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "竜",
+    "?",  "歩", "香",   "桂",   "銀",   "角", "飛", "金",
+    "玉", "と", "成香", "成桂", "成銀", "馬", "竜",
 };
-static const char *const wide_digit[10] = {"０", "１", "２", "３", "４", "５", "６", "７", "８", "９"};
-static const char *const kanji_digit[10] = {"〇", "一", "二", "三", "四", "五", "六", "七", "八", "九"};
+static const char *const wide_digit[10] = {"０", "１", "２", "３", "４",
+                                           "５", "６", "７", "８", "９"};
+static const char *const kanji_digit[10] = {"〇", "一", "二", "三", "四",
+                                            "五", "六", "七", "八", "九"};
 
 /* "☗２二角成(88)", "☖同銀", "☗５五角打"; works on partial moves too. */
 static void move_text(const kifu_move *m, char *buf, size_t cap)
@@ -34,7 +37,9 @@ static void move_text(const kifu_move *m, char *buf, size_t cap)
     else
         snprintf(to, sizeof to, "同");
     n = (size_t)snprintf(buf, cap, "%s%s%s%s", mark, to, kp,
-                         m->promote == 1 ? "成" : m->promote == 0 ? "不成" : "");
+                         m->promote == 1   ? "成"
+                         : m->promote == 0 ? "不成"
+                                           : "");
     if (n >= cap)
         return;
     if (m->from_x)
@@ -50,7 +55,8 @@ static void sq_text(int sq, char *buf, size_t cap)
 
 /* ---- resolving one record move to a legal packed move ---- */
 
-#define fail(err, code, ...) kifu__error(err, code, 0, 0, 0, "a legal move", NULL, __VA_ARGS__)
+#define fail(err, code, ...)                                                             \
+    kifu__error(err, code, 0, 0, 0, "a legal move", NULL, __VA_ARGS__)
 
 static int check_legal(const kifu_position *p, kmove mv, kmove *out, kifu_error *err)
 {
@@ -94,8 +100,8 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
     return check_legal(p, mv, out, err);
 }
 
-static int resolve_board_move(const kifu_position *p, int side, const kifu_move *m, int to,
-                              kmove *out, cand_list *cl, kifu_error *err)
+static int resolve_board_move(const kifu_position *p, int side, const kifu_move *m,
+                              int to, kmove *out, cand_list *cl, kifu_error *err)
 {
     int from = SQ(m->from_x, m->from_y);
     int cp = kifu__position_at(p, from);
@@ -194,25 +200,29 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         return 0;
     }
     if (k == 0)
-        return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s fits the relative word %s",
-                    kanji_piece[kind], m->relative);
+        return fail(err, KIFU_ERR_ILLEGAL,
+                    "cannot reach: no %s fits the relative word %s", kanji_piece[kind],
+                    m->relative);
     char list[96] = "";
     for (size_t i = 0; i < k && strlen(list) + 8 < sizeof list; i++) {
         size_t l = strlen(list);
         snprintf(list + l, sizeof list - l, "%s(%d%d)", i ? ", " : "",
                  SQ_X(MOVE_FROM(cands[i])), SQ_Y(MOVE_FROM(cands[i])));
     }
-    return kifu__error(err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, "one piece (a relative word)", list,
-                       "ambiguous: %zu pieces can move there: %s", k, list);
+    return kifu__error(err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, "one piece (a relative word)",
+                       list, "ambiguous: %zu pieces can move there: %s", k, list);
 }
 
 /* ---- the record walk ---- */
 
-static int in_zone(int color, int y) { return color == BLACK ? y <= 3 : y >= 7; }
+static int in_zone(int color, int y)
+{
+    return color == BLACK ? y <= 3 : y >= 7;
+}
 
 /* Fills n's move from the legal move mv played from position p (before it). */
-static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv, int prev_to,
-                     const cand_list *cl)
+static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
+                     int prev_to, const cand_list *cl)
 {
     kifu_move *m = &n->move;
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
@@ -373,7 +383,8 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     while (top) {
         frame *f = &st[top - 1];
         if (f->next >= f->node->nchildren) {
-            owed += f->node->kind == KIFU_NODE_MOVE; /* every move on the stack was played */
+            owed +=
+                f->node->kind == KIFU_NODE_MOVE; /* every move on the stack was played */
             top--;
             continue;
         }
@@ -385,12 +396,14 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
             if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
                 prev_to = SQ(parent->move.to_x, parent->move.to_y);
             kmove mv;
-            e.code = 0; /* enough for kifu__error to take the next one; no full clear per move */
+            e.code =
+                0; /* enough for kifu__error to take the next one; no full clear per move */
             int side = kifu_position_side(p);
             int bad = resolve(p, side, &c->move, prev_to, &mv, &cl, &e);
             if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
-                bad = kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
-                                  "同 (same square) but the previous move went elsewhere");
+                bad =
+                    kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
+                                "同 (same square) but the previous move went elsewhere");
             if (bad) {
                 report(err, &e, c);
                 rc = -1;
@@ -406,9 +419,11 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
             /* No repetition count or check state: the replay needs neither. */
             if (kifu__position_do_light(p, mv))
                 goto nomem;
-        } else if (c->kind == KIFU_NODE_SPECIAL && strcmp(c->special, "ILLEGAL_ACTION") == 0) {
+        } else if (c->kind == KIFU_NODE_SPECIAL &&
+                   strcmp(c->special, "ILLEGAL_ACTION") == 0) {
             /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
-            c->special = kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+            c->special =
+                kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
         }
         fill_total(c);
         if (top == cap) {

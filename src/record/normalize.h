@@ -18,6 +18,7 @@ void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, s
 
 /* Keep the candidates among cands[0..n) (legal board moves of one kind to one square,
  * position p before them) that a KI2 relative word names; returns how many are left. */
-size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands, size_t n);
+size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands,
+                             size_t n);
 
 #endif

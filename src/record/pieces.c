@@ -5,7 +5,8 @@
 #include "rules/types.h"
 
 static const char *const csa_names[PIECE_KIND_NB] = {
-    NULL, "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
+    NULL, "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+    "OU", "TO", "NY", "NK", "NG", "UM", "RY",
 };
 
 const char *kifu_piece_csa(int piece)
@@ -29,14 +30,22 @@ static const struct {
     const char *japanese;
     const char *top; /* SFEN of ranks 1 and 2; the rest is the hirate start */
 } presets[KIFU_PRESET_COUNT_] = {
-    {"HIRATE", "平手", "lnsgkgsnl/1r5b1"},  {"KY", "香落ち", "lnsgkgsn1/1r5b1"},
-    {"KY_R", "右香落ち", "1nsgkgsnl/1r5b1"}, {"KA", "角落ち", "lnsgkgsnl/1r7"},
-    {"HI", "飛車落ち", "lnsgkgsnl/7b1"},    {"HIKY", "飛香落ち", "lnsgkgsn1/7b1"},
-    {"2", "二枚落ち", "lnsgkgsnl/9"},       {"3", "三枚落ち", "lnsgkgsn1/9"},
-    {"4", "四枚落ち", "1nsgkgsn1/9"},       {"5", "五枚落ち", "2sgkgsn1/9"},
-    {"5_L", "左五枚落ち", "1nsgkgs2/9"},    {"6", "六枚落ち", "2sgkgs2/9"},
-    {"7_L", "左七枚落ち", "2sgkg3/9"},      {"7_R", "右七枚落ち", "3gkgs2/9"},
-    {"8", "八枚落ち", "3gkg3/9"},           {"10", "十枚落ち", "4k4/9"},
+    {"HIRATE", "平手", "lnsgkgsnl/1r5b1"},
+    {"KY", "香落ち", "lnsgkgsn1/1r5b1"},
+    {"KY_R", "右香落ち", "1nsgkgsnl/1r5b1"},
+    {"KA", "角落ち", "lnsgkgsnl/1r7"},
+    {"HI", "飛車落ち", "lnsgkgsnl/7b1"},
+    {"HIKY", "飛香落ち", "lnsgkgsn1/7b1"},
+    {"2", "二枚落ち", "lnsgkgsnl/9"},
+    {"3", "三枚落ち", "lnsgkgsn1/9"},
+    {"4", "四枚落ち", "1nsgkgsn1/9"},
+    {"5", "五枚落ち", "2sgkgsn1/9"},
+    {"5_L", "左五枚落ち", "1nsgkgs2/9"},
+    {"6", "六枚落ち", "2sgkgs2/9"},
+    {"7_L", "左七枚落ち", "2sgkg3/9"},
+    {"7_R", "右七枚落ち", "3gkgs2/9"},
+    {"8", "八枚落ち", "3gkg3/9"},
+    {"10", "十枚落ち", "4k4/9"},
     {"OTHER", "その他", NULL},
 };
 
@@ -99,8 +108,8 @@ int kifu_preset_match(const kifu_board *b)
     kifu_board p;
     for (int i = 0; i < KIFU_PRESET_OTHER; i++) {
         kifu_preset_board(i, &p);
-        if (memcmp(p.sq, b->sq, sizeof p.sq) == 0 && memcmp(p.hands, b->hands, sizeof p.hands) == 0 &&
-            p.color == b->color)
+        if (memcmp(p.sq, b->sq, sizeof p.sq) == 0 &&
+            memcmp(p.hands, b->hands, sizeof p.hands) == 0 && p.color == b->color)
             return i;
     }
     return KIFU_PRESET_OTHER;
@@ -123,4 +132,7 @@ kifu_time kifu_time_from_seconds(long seconds, int with_hours)
     return t;
 }
 
-const char *kifu_version_string(void) { return KIFU_VERSION_STRING; }
+const char *kifu_version_string(void)
+{
+    return KIFU_VERSION_STRING;
+}

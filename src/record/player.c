@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "kifu_private.h"
-#include "record/normalize.h"
 #include "notation/notation.h"
+#include "record/normalize.h"
 #include "record/player.h"
 #include "record/record.h"
 #include "rules/engine.h"

@@ -58,9 +58,13 @@ void kifu_record_free(kifu_record *r)
 
 /* ---- header ---- */
 
-size_t kifu_record_header_count(const kifu_record *r) { return r->nheader; }
+size_t kifu_record_header_count(const kifu_record *r)
+{
+    return r->nheader;
+}
 
-int kifu_record_header_at(const kifu_record *r, size_t i, const char **key, const char **value)
+int kifu_record_header_at(const kifu_record *r, size_t i, const char **key,
+                          const char **value)
 {
     if (i >= r->nheader)
         return -1;
@@ -115,7 +119,10 @@ int kifu_record_header_set(kifu_record *r, const char *key, const char *value)
 
 /* ---- initial position ---- */
 
-int kifu_record_preset(const kifu_record *r) { return r->preset; }
+int kifu_record_preset(const kifu_record *r)
+{
+    return r->preset;
+}
 
 int kifu_record_set_preset(kifu_record *r, int preset)
 {
@@ -179,20 +186,44 @@ void kifu_record_initial(const kifu_record *r, kifu_board *out)
 
 /* ---- nodes ---- */
 
-kifu_node *kifu_record_root(const kifu_record *r) { return r->root; }
-size_t kifu_record_node_count(const kifu_record *r) { return r->nnodes; }
-int kifu_node_kind_of(const kifu_node *n) { return n->kind; }
-size_t kifu_node_id(const kifu_node *n) { return n->id; }
-int kifu_node_ply(const kifu_node *n) { return n->ply; }
-kifu_node *kifu_node_parent(const kifu_node *n) { return n->parent; }
-size_t kifu_node_child_count(const kifu_node *n) { return n->nchildren; }
+kifu_node *kifu_record_root(const kifu_record *r)
+{
+    return r->root;
+}
+size_t kifu_record_node_count(const kifu_record *r)
+{
+    return r->nnodes;
+}
+int kifu_node_kind_of(const kifu_node *n)
+{
+    return n->kind;
+}
+size_t kifu_node_id(const kifu_node *n)
+{
+    return n->id;
+}
+int kifu_node_ply(const kifu_node *n)
+{
+    return n->ply;
+}
+kifu_node *kifu_node_parent(const kifu_node *n)
+{
+    return n->parent;
+}
+size_t kifu_node_child_count(const kifu_node *n)
+{
+    return n->nchildren;
+}
 
 kifu_node *kifu_node_child(const kifu_node *n, size_t i)
 {
     return i < n->nchildren ? n->children[i] : NULL;
 }
 
-kifu_node *kifu_node_next(const kifu_node *n) { return n->nchildren ? n->children[0] : NULL; }
+kifu_node *kifu_node_next(const kifu_node *n)
+{
+    return n->nchildren ? n->children[0] : NULL;
+}
 
 size_t kifu_node_index(const kifu_node *n)
 {
@@ -204,7 +235,10 @@ size_t kifu_node_index(const kifu_node *n)
     return 0;
 }
 
-kifu_move *kifu_node_move(kifu_node *n) { return n->kind == KIFU_NODE_MOVE ? &n->move : NULL; }
+kifu_move *kifu_node_move(kifu_node *n)
+{
+    return n->kind == KIFU_NODE_MOVE ? &n->move : NULL;
+}
 
 const kifu_move *kifu_node_move_const(const kifu_node *n)
 {
@@ -216,7 +250,10 @@ const char *kifu_node_special(const kifu_node *n)
     return n->kind == KIFU_NODE_SPECIAL ? n->special : NULL;
 }
 
-size_t kifu_node_comment_count(const kifu_node *n) { return n->text ? n->text->ncomments : 0; }
+size_t kifu_node_comment_count(const kifu_node *n)
+{
+    return n->text ? n->text->ncomments : 0;
+}
 
 const char *kifu_node_comment(const kifu_node *n, size_t i)
 {
@@ -255,7 +292,10 @@ void kifu_node_clear_comments(kifu_node *n)
         n->text->ncomments = 0;
 }
 
-size_t kifu_node_bookmark_count(const kifu_node *n) { return n->text ? n->text->nbookmarks : 0; }
+size_t kifu_node_bookmark_count(const kifu_node *n)
+{
+    return n->text ? n->text->nbookmarks : 0;
+}
 
 const char *kifu_node_bookmark(const kifu_node *n, size_t i)
 {
@@ -268,7 +308,10 @@ int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
     return t ? add_string(r, &t->bookmarks, &t->nbookmarks, &t->capbookmarks, name) : -1;
 }
 
-const kifu_move_time *kifu_node_time(const kifu_node *n) { return n->has_time ? &n->time : NULL; }
+const kifu_move_time *kifu_node_time(const kifu_node *n)
+{
+    return n->has_time ? &n->time : NULL;
+}
 
 int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
 {
@@ -289,7 +332,7 @@ static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
         parent->children = &parent->only_child;
         parent->capchildren = 1;
     } else if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
-                   sizeof(kifu_node *)))
+                          sizeof(kifu_node *)))
         return NULL;
     kifu_node *n = new_node(r, kind);
     if (!n)
@@ -331,7 +374,8 @@ int kifu_node_delete(kifu_record *r, kifu_node *n)
     if (!p)
         return -1;
     size_t i = kifu_node_index(n);
-    memmove(p->children + i, p->children + i + 1, (p->nchildren - i - 1) * sizeof(kifu_node *));
+    memmove(p->children + i, p->children + i + 1,
+            (p->nchildren - i - 1) * sizeof(kifu_node *));
     p->nchildren--;
     n->parent = NULL;
     return 0;
@@ -368,8 +412,9 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 
 static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c)
 {
-    kifu_node *d = c->kind == KIFU_NODE_SPECIAL ? kifu_node_add_special(r, dst, c->special)
-                                                : add_child(r, dst, c->kind);
+    kifu_node *d = c->kind == KIFU_NODE_SPECIAL
+                       ? kifu_node_add_special(r, dst, c->special)
+                       : add_child(r, dst, c->kind);
     if (!d || clone_payload(r, d, c))
         return NULL;
     return d;

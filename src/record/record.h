@@ -26,7 +26,7 @@ typedef struct kifu__node_text {
  * format to another, and cache misses on nodes are much of the cost. */
 struct kifu_node {
     kifu_node *parent;
-    kifu_node **children; /* child 0 continues the line, 1.. are forks */
+    kifu_node **children;  /* child 0 continues the line, 1.. are forks */
     kifu_node *only_child; /* children's first home: most nodes have one child */
     kifu__node_text *text; /* NULL: no comment, no bookmark */
     uint32_t nchildren, capchildren;
@@ -43,7 +43,7 @@ struct kifu_record {
     kifu__arena arena;
     kifu__header_entry *header;
     size_t nheader, capheader;
-    int preset; /* kifu_preset */
+    int preset;   /* kifu_preset */
     int has_data; /* initial board given explicitly (preset OTHER) */
     kifu_board initial;
     kifu_node *root;

@@ -188,7 +188,8 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
             if (m && !(why = kifu__illegal_reason(&q.pos, m)) && push(&q, m) < 0) {
                 kifu__free(q.hist);
                 kifu__kc_free(&q.seen);
-                return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+                return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                                   "out of memory");
             }
             if (why) {
                 kifu__free(q.hist);
@@ -203,7 +204,8 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
             i++;
         kifu__free(q.hist);
         kifu__kc_free(&q.seen);
-        return usi_error(err, t, s, "SFEN", t + s, i - s, "unexpected text (expected 'moves')");
+        return usi_error(err, t, s, "SFEN", t + s, i - s,
+                         "unexpected text (expected 'moves')");
     }
     kifu__free(p->hist);
     kifu__kc_free(&p->seen);
@@ -215,7 +217,8 @@ int kifu_position_set_board(kifu_position *p, const kifu_board *b, kifu_error *e
 {
     kifu__rules_init();
     if (!p || !b)
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "no position or board");
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "no position or board");
     if (kifu__board_check(b, NULL, NULL, 0, err) < 0)
         return -1;
     kpos old = p->pos;
@@ -301,8 +304,14 @@ char *kifu_position_sfen(const kifu_position *p, int move_number)
     return kifu__strdup(buf);
 }
 
-int kifu_position_side(const kifu_position *p) { return p->pos.side; }
-uint64_t kifu_position_hash(const kifu_position *p) { return p->pos.key; }
+int kifu_position_side(const kifu_position *p)
+{
+    return p->pos.side;
+}
+uint64_t kifu_position_hash(const kifu_position *p)
+{
+    return p->pos.key;
+}
 
 void kifu__move_unpack(kmove m, int color, kifu_move *out)
 {
@@ -369,7 +378,8 @@ size_t kifu_position_legal_moves(const kifu_position *p, kifu_move *out, size_t 
     return n;
 }
 
-int kifu_position_is_legal(const kifu_position *p, const kifu_move *m, const char **reason)
+int kifu_position_is_legal(const kifu_position *p, const kifu_move *m,
+                           const char **reason)
 {
     kmove k = pack_here(p, m);
     const char *why = k ? kifu__illegal_reason(&p->pos, k) : "malformed move";
@@ -392,8 +402,8 @@ int kifu_position_play(kifu_position *p, kifu_move *m, kifu_error *err)
     int side = p->pos.side;
     if (push(p, k) < 0)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    uint8_t flags = m->flags & (uint8_t)~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR |
-                                          KIFU_MOVE_PIECE_AFTER);
+    uint8_t flags = m->flags & (uint8_t) ~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR |
+                                           KIFU_MOVE_PIECE_AFTER);
     int8_t same = m->same;
     char rel[3];
     memcpy(rel, m->relative, sizeof rel);
@@ -414,7 +424,10 @@ int kifu_position_undo(kifu_position *p)
     return 0;
 }
 
-int kifu_position_history_length(const kifu_position *p) { return (int)p->len; }
+int kifu_position_history_length(const kifu_position *p)
+{
+    return (int)p->len;
+}
 
 int kifu_position_parse_usi(const kifu_position *p, const char *usi, kifu_move *out,
                             kifu_error *err)
@@ -444,16 +457,23 @@ char *kifu_move_usi(const kifu_move *m, char *buf)
     }
     buf[2] = (char)('0' + m->to_x);
     buf[3] = (char)('a' + m->to_y - 1);
-    int promo = m->from_x && (m->promote == 1 ||
-                              (m->promote < 0 && m->to_y >= 1 && m->to_y <= 9 &&
-                               must_promote(m->color & 1, m->piece, SQ(m->to_x, m->to_y))));
+    int promo =
+        m->from_x &&
+        (m->promote == 1 || (m->promote < 0 && m->to_y >= 1 && m->to_y <= 9 &&
+                             must_promote(m->color & 1, m->piece, SQ(m->to_x, m->to_y))));
     buf[4] = promo ? '+' : 0;
     buf[5] = 0;
     return buf;
 }
 
-int kifu_position_in_check(const kifu_position *p) { return pos_checkers(&p->pos) != 0; }
-int kifu_position_has_legal_move(const kifu_position *p) { return kifu__has_legal(&p->pos); }
+int kifu_position_in_check(const kifu_position *p)
+{
+    return pos_checkers(&p->pos) != 0;
+}
+int kifu_position_has_legal_move(const kifu_position *p)
+{
+    return kifu__has_legal(&p->pos);
+}
 int kifu_position_is_mate(const kifu_position *p)
 {
     return kifu_position_in_check(p) && !kifu__has_legal(&p->pos);
@@ -510,7 +530,10 @@ int kifu_position_can_declare(const kifu_position *p)
     return points >= (us == BLACK ? 28 : 27);
 }
 
-uint64_t kifu_perft(kifu_position *p, int depth) { return kifu__perft(&p->pos, depth); }
+uint64_t kifu_perft(kifu_position *p, int depth)
+{
+    return kifu__perft(&p->pos, depth);
+}
 
 /* ---- internal calls (engine.h) ---- */
 

@@ -13,7 +13,10 @@ kifu__attack_tables kifu__att;
 static const int ray_dx[DIR_NB] = {0, 1, 1, 1, 0, -1, -1, -1};
 static const int ray_dy[DIR_NB] = {1, 0, 1, -1, -1, 0, -1, 1};
 
-static int on_board(int x, int y) { return x >= 1 && x <= 9 && y >= 1 && y <= 9; }
+static int on_board(int x, int y)
+{
+    return x >= 1 && x <= 9 && y >= 1 && y <= 9;
+}
 
 /* Steps of each non-sliding kind for black (dy < 0 is forward); white mirrors dy. */
 static void add_steps(bb_t *b, int color, int sq, const int (*d)[2], int n)
@@ -86,4 +89,7 @@ static void build(void)
 
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-void kifu__rules_init(void) { pthread_once(&once, build); }
+void kifu__rules_init(void)
+{
+    pthread_once(&once, build);
+}

@@ -13,7 +13,10 @@ __extension__ typedef unsigned __int128 bb_t;
 #define BB_ONE ((bb_t)1)
 #define BB_SQ(sq) (BB_ONE << (sq))
 
-static inline bb_t bb_all(void) { return (BB_ONE << 81) - 1; }
+static inline bb_t bb_all(void)
+{
+    return (BB_ONE << 81) - 1;
+}
 static inline int bb_lsb(bb_t b)
 {
     uint64_t lo = (uint64_t)b;
@@ -49,12 +52,18 @@ static inline int pop64(uint64_t x)
     return (int)((x * 0x0101010101010101ull) >> 56);
 #endif
 }
-static inline int bb_count(bb_t b) { return pop64((uint64_t)b) + pop64((uint64_t)(b >> 64)); }
+static inline int bb_count(bb_t b)
+{
+    return pop64((uint64_t)b) + pop64((uint64_t)(b >> 64));
+}
 static inline int bb_test(bb_t b, int sq)
 {
     uint64_t w = sq < 64 ? (uint64_t)b : (uint64_t)(b >> 64);
     return (int)((w >> (sq & 63)) & 1);
 }
-static inline int bb_more_than_one(bb_t b) { return (b & (b - 1)) != 0; }
+static inline int bb_more_than_one(bb_t b)
+{
+    return (b & (b - 1)) != 0;
+}
 
 #endif

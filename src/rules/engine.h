@@ -15,7 +15,8 @@ void kifu__rules_init(void);
 
 /* Set a record's start position: checks only what the engine needs (see
  * kifu__board_check_mode), since real records start from positions no game reaches. */
-int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b, kifu_error *err);
+int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b,
+                                   kifu_error *err);
 
 /* A new position at a record's start (checked as kifu__position_set_board_loose) for the
  * light calls only: no repetition table is made. NULL with err set on failure. */
@@ -36,7 +37,8 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
  * moves. Returns the count; out needs room for 32. */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
 /* The same, board moves only (no drops). */
-size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind,
+                                     kmove *out);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square (so it needs no relative word); 0 when not known: then
  * kifu__position_moves_to decides. Checks one piece, lists nothing. */

@@ -25,12 +25,13 @@ static inline bb_t check_pins(const kpos *p, int us, int k, bb_t occ, bb_t *pinn
     if (e & ATT.near[k])
         chk = ((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
                (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
-               (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
-               (ATT.step[us][KING][k] & p->hdk)) &
+               (ATT.step[us][SILVER][k] & p->kind[SILVER]) |
+               (ATT.step[us][GOLD][k] & p->golds) | (ATT.step[us][KING][k] & p->hdk)) &
               e;
-    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
-                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
-                e;
+    bb_t snip =
+        ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+         (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+        e;
     while (snip) {
         int x = bb_pop(&snip);
         bb_t b = ATT.between[k][x] & occ;
@@ -470,7 +471,8 @@ const char *kifu__illegal_reason(const kpos *p, kmove m)
         !bb_test(ATT.line[s.ksq][MOVE_FROM(m)], to))
         return "王手放置 (leaves the king in check)";
     if (MOVE_IS_DROP(m) && k == PAWN && p->ksq[us ^ 1] != NO_SQ &&
-        bb_test(ATT.step[us ^ 1][PAWN][p->ksq[us ^ 1]], to) && kifu__pawn_drop_mates(p, to))
+        bb_test(ATT.step[us ^ 1][PAWN][p->ksq[us ^ 1]], to) &&
+        kifu__pawn_drop_mates(p, to))
         return "打ち歩詰め (pawn drop mate)";
     return NULL;
 }
@@ -482,14 +484,16 @@ static inline int safe_after(const kpos *p, int us, int k, bb_t occ2, bb_t cap)
 {
     bb_t e = p->occ[us ^ 1] & ~cap;
     if ((e & ATT.near[k]) &&
-        (((ATT.step[us][PAWN][k] & p->kind[PAWN]) | (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
-          (ATT.step[us][SILVER][k] & p->kind[SILVER]) | (ATT.step[us][GOLD][k] & p->golds) |
-          (ATT.step[us][KING][k] & p->hdk)) &
+        (((ATT.step[us][PAWN][k] & p->kind[PAWN]) |
+          (ATT.step[us][KNIGHT][k] & p->kind[KNIGHT]) |
+          (ATT.step[us][SILVER][k] & p->kind[SILVER]) |
+          (ATT.step[us][GOLD][k] & p->golds) | (ATT.step[us][KING][k] & p->hdk)) &
          e))
         return 0;
-    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
-                 (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
-                e;
+    bb_t snip =
+        ((p->kind[LANCE] & ATT.pseudo[us][LANCE][k]) |
+         (p->diag & ATT.pseudo[0][BISHOP][k]) | (p->orth & ATT.pseudo[0][ROOK][k])) &
+        e;
     while (snip)
         if (!(ATT.between[k][bb_pop(&snip)] & occ2))
             return 0;
@@ -511,9 +515,10 @@ int kifu__legal_alone(const kpos *p, kmove m)
     int k = p->ksq[us];
     bb_t occ = pos_occ(p);
     /* Other pieces of `kind` that reach `to` (they would need a relative word). */
-    bb_t rev = kind == KING ? 0
-                            : attackers_of_kind(p, us, kind, to, occ,
-                                                MOVE_IS_DROP(m) ? 0 : ATT.sq[MOVE_FROM(m)]);
+    bb_t rev = kind == KING
+                   ? 0
+                   : attackers_of_kind(p, us, kind, to, occ,
+                                       MOVE_IS_DROP(m) ? 0 : ATT.sq[MOVE_FROM(m)]);
     if (MOVE_IS_DROP(m)) {
         if (kind > GOLD || MOVE_IS_PROMOTE(m) || tp || !p->hand[us][kind] ||
             bb_test(ATT.dead[us][kind], to) || rev)
@@ -531,11 +536,13 @@ int kifu__legal_alone(const kpos *p, kmove m)
         !bb_test(ATT.pseudo[us][kind][from], to) ||
         (is_slider(kind) && (ATT.between[from][to] & occ)))
         return 0;
-    if (MOVE_IS_PROMOTE(m) ? !can_promote_move(us, kind, from, to) : must_promote(us, kind, to))
+    if (MOVE_IS_PROMOTE(m) ? !can_promote_move(us, kind, from, to)
+                           : must_promote(us, kind, to))
         return 0;
     if (kind == KING)
         return from == k && !pos_attackers(p, to, us ^ 1, occ ^ BB_SQ(from));
     if (rev)
         return 0;
-    return k == NO_SQ || safe_after(p, us, k, (occ & ~ATT.sq[from]) | ATT.sq[to], ATT.sq[to]);
+    return k == NO_SQ ||
+           safe_after(p, us, k, (occ & ~ATT.sq[from]) | ATT.sq[to], ATT.sq[to]);
 }

@@ -36,7 +36,8 @@ int kifu__pawn_drop_mates(const kpos *p, int sq);
 /* Can a piece of (color, kind) promote moving from -> to? Must it? */
 static inline int can_promote_move(int color, int kind, int from, int to)
 {
-    return kind_can_promote(kind) && (bb_test(ATT.zone[color], from) || bb_test(ATT.zone[color], to));
+    return kind_can_promote(kind) &&
+           (bb_test(ATT.zone[color], from) || bb_test(ATT.zone[color], to));
 }
 static inline int must_promote(int color, int kind, int to)
 {

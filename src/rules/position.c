@@ -5,9 +5,10 @@
 
 enum { G_GOLD = 1, G_HDK = 2, G_DIAG = 4, G_ORTH = 8 };
 static const uint8_t groups[PIECE_KIND_NB] = {
-    [GOLD] = G_GOLD, [PRO_PAWN] = G_GOLD, [PRO_LANCE] = G_GOLD, [PRO_KNIGHT] = G_GOLD,
-    [PRO_SILVER] = G_GOLD, [KING] = G_HDK, [BISHOP] = G_DIAG, [ROOK] = G_ORTH,
-    [HORSE] = G_HDK | G_DIAG, [DRAGON] = G_HDK | G_ORTH,
+    [GOLD] = G_GOLD,           [PRO_PAWN] = G_GOLD,   [PRO_LANCE] = G_GOLD,
+    [PRO_KNIGHT] = G_GOLD,     [PRO_SILVER] = G_GOLD, [KING] = G_HDK,
+    [BISHOP] = G_DIAG,         [ROOK] = G_ORTH,       [HORSE] = G_HDK | G_DIAG,
+    [DRAGON] = G_HDK | G_ORTH,
 };
 
 /* Flip the squares of b in every set a piece of (c, k) belongs to. */
@@ -35,7 +36,10 @@ static inline void toggle_k(kpos *p, int sq, int c, int k, int keyed)
         p->key ^= kifu__zob.psq[c][k][sq];
 }
 
-static inline void toggle(kpos *p, int sq, int c, int k) { toggle_k(p, sq, c, k, 1); }
+static inline void toggle(kpos *p, int sq, int c, int k)
+{
+    toggle_k(p, sq, c, k, 1);
+}
 
 void kifu__pos_clear(kpos *p)
 {
@@ -60,7 +64,10 @@ static inline void hand_add_k(kpos *p, int c, int k, int delta, int keyed)
     p->hand[c][k] = (uint8_t)(n + delta);
 }
 
-static inline void hand_add(kpos *p, int c, int k, int delta) { hand_add_k(p, c, k, delta, 1); }
+static inline void hand_add(kpos *p, int c, int k, int delta)
+{
+    hand_add_k(p, c, k, delta, 1);
+}
 
 void kifu__pos_from_board(kpos *p, const kifu_board *b)
 {
@@ -154,7 +161,19 @@ static inline void pos_undo(kpos *p, kmove m, int keyed)
     }
 }
 
-void kifu__pos_do(kpos *p, kmove m) { pos_do(p, m, 1); }
-void kifu__pos_undo(kpos *p, kmove m) { pos_undo(p, m, 1); }
-void kifu__pos_do_unkeyed(kpos *p, kmove m) { pos_do(p, m, 0); }
-void kifu__pos_undo_unkeyed(kpos *p, kmove m) { pos_undo(p, m, 0); }
+void kifu__pos_do(kpos *p, kmove m)
+{
+    pos_do(p, m, 1);
+}
+void kifu__pos_undo(kpos *p, kmove m)
+{
+    pos_undo(p, m, 1);
+}
+void kifu__pos_do_unkeyed(kpos *p, kmove m)
+{
+    pos_do(p, m, 0);
+}
+void kifu__pos_undo_unkeyed(kpos *p, kmove m)
+{
+    pos_undo(p, m, 0);
+}

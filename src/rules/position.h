@@ -15,20 +15,23 @@
 #define NO_SQ SQ_NB
 
 typedef struct kpos {
-    bb_t occ[2];                  /* pieces of each color */
-    bb_t kind[PIECE_KIND_NB];     /* pieces of each kind, both colors */
-    bb_t golds;                   /* GOLD and the four promoted small pieces */
-    bb_t hdk;                     /* HORSE, DRAGON, KING: pieces with king steps */
-    bb_t diag;                    /* BISHOP, HORSE */
-    bb_t orth;                    /* ROOK, DRAGON */
+    bb_t occ[2];              /* pieces of each color */
+    bb_t kind[PIECE_KIND_NB]; /* pieces of each kind, both colors */
+    bb_t golds;               /* GOLD and the four promoted small pieces */
+    bb_t hdk;                 /* HORSE, DRAGON, KING: pieces with king steps */
+    bb_t diag;                /* BISHOP, HORSE */
+    bb_t orth;                /* ROOK, DRAGON */
     uint64_t key;
-    uint8_t board[SQ_NB];         /* CPIECE or 0 */
-    uint8_t hand[2][8];           /* hand[c][kind], kind PAWN..GOLD */
+    uint8_t board[SQ_NB]; /* CPIECE or 0 */
+    uint8_t hand[2][8];   /* hand[c][kind], kind PAWN..GOLD */
     uint8_t side;
-    uint8_t ksq[2];               /* king squares, NO_SQ when a side has no king */
+    uint8_t ksq[2]; /* king squares, NO_SQ when a side has no king */
 } kpos;
 
-static inline bb_t pos_occ(const kpos *p) { return p->occ[0] | p->occ[1]; }
+static inline bb_t pos_occ(const kpos *p)
+{
+    return p->occ[0] | p->occ[1];
+}
 
 /* Pieces of color `by` that attack sq, with the board occupancy occ. The step attackers
  * are looked up only when an enemy piece stands within two squares (a knight's reach), and
@@ -40,15 +43,16 @@ static inline bb_t pos_attackers(const kpos *p, int sq, int by, bb_t occ)
     if (e & ATT.near[sq]) {
         r = (ATT.step[o][PAWN][sq] & p->kind[PAWN]) |
             (ATT.step[o][KNIGHT][sq] & p->kind[KNIGHT]) |
-            (ATT.step[o][SILVER][sq] & p->kind[SILVER]) | (ATT.step[o][GOLD][sq] & p->golds) |
-            (ATT.step[o][KING][sq] & p->hdk);
+            (ATT.step[o][SILVER][sq] & p->kind[SILVER]) |
+            (ATT.step[o][GOLD][sq] & p->golds) | (ATT.step[o][KING][sq] & p->hdk);
         r &= e;
     }
     /* Sliders: those on an empty-board line through sq attack it when nothing stands
      * between; usually there is at most one such piece, so this beats computing rays. */
-    bb_t snip = ((p->kind[LANCE] & ATT.pseudo[o][LANCE][sq]) |
-                 (p->diag & ATT.pseudo[0][BISHOP][sq]) | (p->orth & ATT.pseudo[0][ROOK][sq])) &
-                e;
+    bb_t snip =
+        ((p->kind[LANCE] & ATT.pseudo[o][LANCE][sq]) |
+         (p->diag & ATT.pseudo[0][BISHOP][sq]) | (p->orth & ATT.pseudo[0][ROOK][sq])) &
+        e;
     while (snip) {
         int x = bb_pop(&snip);
         if (!(ATT.between[sq][x] & occ))

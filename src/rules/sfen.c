@@ -28,7 +28,10 @@ static int sfen_error(kifu_error *err, const char *text, size_t off, const char 
                        "SFEN %s, offset %zu: %s", field, off, what);
 }
 
-static const char *side_name(int c) { return c ? "white" : "black"; }
+static const char *side_name(int c)
+{
+    return c ? "white" : "black";
+}
 
 int kifu__board_check(const kifu_board *b, const char *text, const size_t *sq_off,
                       size_t hands_off, kifu_error *err)
@@ -41,13 +44,13 @@ int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *
 {
     char msg[160];
     int kings[2] = {0, 0}, total[9] = {0};
-#define BAD(sq, ...)                                                                         \
-    do {                                                                                     \
-        snprintf(msg, sizeof msg, __VA_ARGS__);                                              \
-        if (sq_off)                                                                          \
-            return sfen_error(err, text, (sq) < 0 ? hands_off : sq_off[sq], "board", NULL,   \
-                              NULL, msg);                                                    \
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "board: %s", msg);        \
+#define BAD(sq, ...)                                                                     \
+    do {                                                                                 \
+        snprintf(msg, sizeof msg, __VA_ARGS__);                                          \
+        if (sq_off)                                                                      \
+            return sfen_error(err, text, (sq) < 0 ? hands_off : sq_off[sq], "board",     \
+                              NULL, NULL, msg);                                          \
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "board: %s", msg);    \
     } while (0)
     if (b->color > 1)
         BAD(-1, "side to move is %d, not 0 (black) or 1 (white)", b->color);
@@ -63,7 +66,8 @@ int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *
         total[kind_unpromoted(k)]++;
         if (loose)
             continue;
-        int y = SQ_Y(sq), last = c ? 10 - y : y; /* rank counted from the color's far side */
+        int y = SQ_Y(sq),
+            last = c ? 10 - y : y; /* rank counted from the color's far side */
         if ((k == PAWN || k == LANCE) && last == 1)
             BAD(sq, "%s %s on square %d%d can never move", side_name(c),
                 k == PAWN ? "pawn" : "lance", SQ_X(sq), y);
@@ -82,8 +86,8 @@ int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *
     }
     for (int k = PAWN; k <= GOLD; k++)
         if (total[k] > max_count[k])
-            BAD(-1, "%d pieces of kind %c on board and in hands, at most %d exist", total[k],
-                letters[k], max_count[k]);
+            BAD(-1, "%d pieces of kind %c on board and in hands, at most %d exist",
+                total[k], letters[k], max_count[k]);
     if (loose)
         return 0;
     /* The side that just moved cannot have left its king in check. */
@@ -104,7 +108,10 @@ static size_t skip_spaces(const char *t, size_t i)
     return i;
 }
 
-static int is_end(int ch) { return ch == 0 || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n'; }
+static int is_end(int ch)
+{
+    return ch == 0 || ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n';
+}
 
 static void found_char(char *buf, const char *t, size_t i)
 {
@@ -132,7 +139,8 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
     int y = 1, x = 9; /* x: the next file to fill */
     size_t rank_start = i;
     if (is_end(t[i]))
-        return sfen_error(err, t, i, "board", "a board", "end of text", "the board is missing");
+        return sfen_error(err, t, i, "board", "a board", "end of text",
+                          "the board is missing");
     for (;; i++) {
         int ch = (unsigned char)t[i];
         if (ch == '/' || is_end(ch)) {
@@ -172,14 +180,14 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
         if (!k || ch > 'z') {
             found_char(fc, t, i);
             snprintf(what, sizeof what, "unknown piece letter %s", fc);
-            return sfen_error(err, t, i, "board", "one of PLNSGBRK plnsgbrk, a digit or '/'",
-                              fc, what);
+            return sfen_error(err, t, i, "board",
+                              "one of PLNSGBRK plnsgbrk, a digit or '/'", fc, what);
         }
         if (promoted && !kind_can_promote(k)) {
             found_char(fc, t, i);
             snprintf(what, sizeof what, "'+' before %s, which cannot promote", fc);
-            return sfen_error(err, t, start, "board", "one of PLNSBR plnsbr after '+'", fc,
-                              what);
+            return sfen_error(err, t, start, "board", "one of PLNSBR plnsbr after '+'",
+                              fc, what);
         }
         if (x == 0) {
             snprintf(what, sizeof what, "rank %d has 10 squares", y);
@@ -199,12 +207,14 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
     if (t[i] != 'b' && t[i] != 'w') {
         found_char(fc, t, i);
         return sfen_error(err, t, i, "side", "'b' or 'w'", fc,
-                          t[i] ? "the side to move is not 'b' or 'w'" : "the side to move is missing");
+                          t[i] ? "the side to move is not 'b' or 'w'"
+                               : "the side to move is missing");
     }
     b->color = t[i] == 'w';
     if (!is_end(t[++i])) {
         found_char(fc, t, i);
-        return sfen_error(err, t, i, "side", "a space", fc, "the side to move is one letter");
+        return sfen_error(err, t, i, "side", "a space", fc,
+                          "the side to move is one letter");
     }
     /* Hands. */
     i = skip_spaces(t, i);
@@ -251,7 +261,8 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
     }
     if (!is_end(t[i])) {
         found_char(fc, t, i);
-        return sfen_error(err, t, i, "hands", "a space", fc, "unexpected text after the hands");
+        return sfen_error(err, t, i, "hands", "a space", fc,
+                          "unexpected text after the hands");
     }
     /* Optional move number. */
     size_t j = skip_spaces(t, i);
@@ -343,8 +354,8 @@ kmove kifu__usi_parse(const kpos *p, const char *s, size_t len, const char **why
         *why = "not a USI move (expected like 7g7f, 8h2b+ or P*5e)";
         return MOVE_NONE;
     }
-    if (s[0] < '1' || s[0] > '9' || s[1] < 'a' || s[1] > 'i' || s[2] < '1' || s[2] > '9' ||
-        s[3] < 'a' || s[3] > 'i') {
+    if (s[0] < '1' || s[0] > '9' || s[1] < 'a' || s[1] > 'i' || s[2] < '1' ||
+        s[2] > '9' || s[3] < 'a' || s[3] > 'i') {
         *why = "bad square (expected a file 1-9 and a rank a-i)";
         return MOVE_NONE;
     }

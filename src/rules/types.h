@@ -14,25 +14,46 @@ enum { BLACK = 0, WHITE = 1 };
 /* Piece kinds (= kifu_piece). */
 enum {
     NO_PIECE = 0,
-    PAWN = 1, LANCE = 2, KNIGHT = 3, SILVER = 4, BISHOP = 5, ROOK = 6, GOLD = 7, KING = 8,
-    PRO_PAWN = 9, PRO_LANCE = 10, PRO_KNIGHT = 11, PRO_SILVER = 12, HORSE = 13, DRAGON = 14,
+    PAWN = 1,
+    LANCE = 2,
+    KNIGHT = 3,
+    SILVER = 4,
+    BISHOP = 5,
+    ROOK = 6,
+    GOLD = 7,
+    KING = 8,
+    PRO_PAWN = 9,
+    PRO_LANCE = 10,
+    PRO_KNIGHT = 11,
+    PRO_SILVER = 12,
+    HORSE = 13,
+    DRAGON = 14,
     PIECE_KIND_NB = 15,
     PROMOTE_BIT = 8,
 };
 
 /* A colored piece on a square: kind | color << 4 (= kifu_board square encoding). */
 #define CPIECE(kind, color) ((uint8_t)((kind) | ((color) << 4)))
-#define CPIECE_KIND(cp) ((cp) & 15)
+#define CPIECE_KIND(cp) ((cp)&15)
 #define CPIECE_COLOR(cp) ((cp) >> 4)
 
-static inline int kind_can_promote(int k) { return k >= PAWN && k <= ROOK; }
-static inline int kind_promoted(int k) { return k | PROMOTE_BIT; }
+static inline int kind_can_promote(int k)
+{
+    return k >= PAWN && k <= ROOK;
+}
+static inline int kind_promoted(int k)
+{
+    return k | PROMOTE_BIT;
+}
 /* The kind a captured piece becomes in hand. */
-static inline int kind_unpromoted(int k) { return k == KING ? KING : (k & 7) ? (k & 7) : k; }
+static inline int kind_unpromoted(int k)
+{
+    return k == KING ? KING : (k & 7) ? (k & 7) : k;
+}
 
 /* Squares: sq = (x-1)*9 + (y-1), x = file 1..9, y = rank 1..9 (sente's side is y = 9). */
 #define SQ_NB 81
-#define SQ(x, y) (((x) - 1) * 9 + ((y) - 1))
+#define SQ(x, y) (((x)-1) * 9 + ((y)-1))
 #define SQ_X(sq) ((sq) / 9 + 1)
 #define SQ_Y(sq) ((sq) % 9 + 1)
 
@@ -46,7 +67,7 @@ static inline int kind_unpromoted(int k) { return k == KING ? KING : (k & 7) ? (
 typedef uint32_t kmove;
 
 #define MOVE_NONE 0u
-#define MOVE_TO(m) ((int)((m) & 0x7f))
+#define MOVE_TO(m) ((int)((m)&0x7f))
 #define MOVE_FROM(m) ((int)(((m) >> 7) & 0x7f))
 #define MOVE_IS_DROP(m) (MOVE_FROM(m) >= SQ_NB)
 #define MOVE_DROP_KIND(m) (MOVE_FROM(m) - SQ_NB + 1)

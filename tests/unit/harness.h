@@ -16,41 +16,41 @@ extern int t_skip_current;
 void t_run(const char *name, void (*fn)(void));
 int t_finish(void);
 /* Mark the current test skipped (with a reason) and return from it. */
-#define SKIP(...)                                                                             \
-    do {                                                                                      \
-        printf("  skip: ");                                                                   \
-        printf(__VA_ARGS__);                                                                  \
-        printf("\n");                                                                         \
-        t_skip_current = 1;                                                                   \
-        return;                                                                               \
+#define SKIP(...)                                                                        \
+    do {                                                                                 \
+        printf("  skip: ");                                                              \
+        printf(__VA_ARGS__);                                                             \
+        printf("\n");                                                                    \
+        t_skip_current = 1;                                                              \
+        return;                                                                          \
     } while (0)
 
-#define CHECK(cond)                                                                           \
-    do {                                                                                      \
-        if (!(cond)) {                                                                        \
-            t_failed_checks++;                                                                \
-            printf("  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);                 \
-        }                                                                                     \
+#define CHECK(cond)                                                                      \
+    do {                                                                                 \
+        if (!(cond)) {                                                                   \
+            t_failed_checks++;                                                           \
+            printf("  %s:%d: CHECK(%s) failed\n", __FILE__, __LINE__, #cond);            \
+        }                                                                                \
     } while (0)
 
-#define CHECK_INT(got, want)                                                                  \
-    do {                                                                                      \
-        long long g_ = (long long)(got), w_ = (long long)(want);                              \
-        if (g_ != w_) {                                                                       \
-            t_failed_checks++;                                                                \
-            printf("  %s:%d: %s\n    got:      %lld\n    expected: %lld\n", __FILE__,        \
-                   __LINE__, #got, g_, w_);                                                   \
-        }                                                                                     \
+#define CHECK_INT(got, want)                                                             \
+    do {                                                                                 \
+        long long g_ = (long long)(got), w_ = (long long)(want);                         \
+        if (g_ != w_) {                                                                  \
+            t_failed_checks++;                                                           \
+            printf("  %s:%d: %s\n    got:      %lld\n    expected: %lld\n", __FILE__,    \
+                   __LINE__, #got, g_, w_);                                              \
+        }                                                                                \
     } while (0)
 
-#define CHECK_STR(got, want)                                                                  \
-    do {                                                                                      \
-        const char *g_ = (got), *w_ = (want);                                                 \
-        if (!g_ || !w_ || strcmp(g_, w_) != 0) {                                              \
-            t_failed_checks++;                                                                \
-            printf("  %s:%d: %s\n    got:      \"%s\"\n    expected: \"%s\"\n", __FILE__,    \
-                   __LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");                   \
-        }                                                                                     \
+#define CHECK_STR(got, want)                                                             \
+    do {                                                                                 \
+        const char *g_ = (got), *w_ = (want);                                            \
+        if (!g_ || !w_ || strcmp(g_, w_) != 0) {                                         \
+            t_failed_checks++;                                                           \
+            printf("  %s:%d: %s\n    got:      \"%s\"\n    expected: \"%s\"\n",          \
+                   __FILE__, __LINE__, #got, g_ ? g_ : "(null)", w_ ? w_ : "(null)");    \
+        }                                                                                \
     } while (0)
 
 /* Read a whole file into new memory (free()); NULL if missing. */

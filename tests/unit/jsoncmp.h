@@ -18,7 +18,8 @@ static int jsoncmp_path(const json_t *a, const json_t *b, char *where, size_t ca
     if (json_is_object(a) && json_is_object(b)) {
         const char *k;
         json_t *v;
-        json_object_foreach((json_t *)a, k, v) {
+        json_object_foreach((json_t *)a, k, v)
+        {
             snprintf(sub, sizeof sub, "%s.%s", path, k);
             json_t *w = json_object_get(b, k);
             if (!w) {
@@ -28,7 +29,8 @@ static int jsoncmp_path(const json_t *a, const json_t *b, char *where, size_t ca
             if (!jsoncmp_path(v, w, where, cap, sub))
                 return 0;
         }
-        json_object_foreach((json_t *)b, k, v) {
+        json_object_foreach((json_t *)b, k, v)
+        {
             if (!json_object_get(a, k)) {
                 snprintf(where, cap, "%s.%s: only in the second", path, k);
                 return 0;
@@ -36,10 +38,11 @@ static int jsoncmp_path(const json_t *a, const json_t *b, char *where, size_t ca
         }
     } else if (json_is_array(a) && json_is_array(b)) {
         size_t n = json_array_size(a) < json_array_size(b) ? json_array_size(a)
-                                                          : json_array_size(b);
+                                                           : json_array_size(b);
         for (size_t i = 0; i < n; i++) {
             snprintf(sub, sizeof sub, "%s[%zu]", path, i);
-            if (!jsoncmp_path(json_array_get(a, i), json_array_get(b, i), where, cap, sub))
+            if (!jsoncmp_path(json_array_get(a, i), json_array_get(b, i), where, cap,
+                              sub))
                 return 0;
         }
         snprintf(where, cap, "%s: %zu vs %zu elements", path, json_array_size(a),
@@ -56,8 +59,8 @@ static int jsoncmp_path(const json_t *a, const json_t *b, char *where, size_t ca
 
 /* Compare two JSON texts. 1 equal, 0 different (where says how), -1 a text does not
  * parse (where says which). */
-static int jsoncmp_text(const char *a, size_t alen, const char *b, size_t blen, char *where,
-                        size_t cap)
+static int jsoncmp_text(const char *a, size_t alen, const char *b, size_t blen,
+                        char *where, size_t cap)
 {
     json_error_t e;
     json_t *ja = json_loadb(a, alen, 0, &e);

@@ -40,8 +40,8 @@ static const char *const fixtures[] = {
 #define NFIX (sizeof fixtures / sizeof fixtures[0])
 
 /* Read bytes as CSA (normalized) and write JKF; NULL on failure (printed). */
-static json_t *to_jkf_flags(const char *data, size_t len, const char *name, char **csa_out,
-                            unsigned flags)
+static json_t *to_jkf_flags(const char *data, size_t len, const char *name,
+                            char **csa_out, unsigned flags)
 {
     kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_AUTO, flags, name};
     kifu_error e;
@@ -135,8 +135,8 @@ static void diff(const json_t *a, const json_t *b, const char *path)
     }
     char *x = json_dumps(a, JSON_ENCODE_ANY | JSON_COMPACT);
     char *y = json_dumps(b, JSON_ENCODE_ANY | JSON_COMPACT);
-    printf("    at %s:\n      ours:     %.300s\n      expected: %.300s\n", path[0] ? path : "/",
-           x, y);
+    printf("    at %s:\n      ours:     %.300s\n      expected: %.300s\n",
+           path[0] ? path : "/", x, y);
     free(x);
     free(y);
 }
@@ -164,7 +164,8 @@ static char *csa_fixture(size_t i, size_t *len, char **want)
 {
     char rel[512];
     if (want) {
-        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/csa/%s.json", fixtures[i]);
+        snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/csa/%s.json",
+                 fixtures[i]);
         *want = fixture(rel, NULL);
     }
     snprintf(rel, sizeof rel, "corpus/jkf-fixtures/csa/%s", fixtures[i]);
@@ -227,7 +228,8 @@ TEST(csa_jkf_csa_jkf_is_stable)
         char *data = csa_fixture(i, &len, NULL);
         char *csa = NULL;
         json_t *first = data ? to_jkf(data, len, fixtures[i], &csa) : NULL;
-        json_t *second = first && csa ? to_jkf(csa, strlen(csa), fixtures[i], NULL) : NULL;
+        json_t *second =
+            first && csa ? to_jkf(csa, strlen(csa), fixtures[i], NULL) : NULL;
         if (first) {
             CHECK(csa != NULL);
             CHECK(second != NULL);
@@ -260,12 +262,14 @@ TEST(raw_header_and_initial)
         char *data = csa_fixture(i, &len, &want_text);
         json_t *want = want_text ? json_loads(want_text, 0, NULL) : NULL;
         json_t *ours =
-            data ? to_jkf_flags(data, len, fixtures[i], NULL, KIFU_READ_NO_NORMALIZE) : NULL;
+            data ? to_jkf_flags(data, len, fixtures[i], NULL, KIFU_READ_NO_NORMALIZE)
+                 : NULL;
         if (ours && want) {
             compared++;
             static const char *const keys[] = {"header", "initial"};
             for (int k = 0; k < 2; k++) {
-                json_t *a = json_object_get(ours, keys[k]), *b = json_object_get(want, keys[k]);
+                json_t *a = json_object_get(ours, keys[k]),
+                       *b = json_object_get(want, keys[k]);
                 if (!a || !b || !json_equal(a, b)) {
                     t_failed_checks++;
                     printf("  %s: %s differs\n", fixtures[i], keys[k]);
@@ -318,7 +322,8 @@ static void same_game(const char *name, kifu_record *a, kifu_record *b)
         t_failed_checks++;
         printf("  %s: start position differs after CSA\n", name);
     }
-    static const char *const keys[] = {"先手", "後手", "棋戦", "場所", "開始日時", "終了日時"};
+    static const char *const keys[] = {"先手", "後手",     "棋戦",
+                                       "場所", "開始日時", "終了日時"};
     for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
         const char *va = kifu_record_header_get(a, keys[k]);
         /* Handicap games name the players 下手 (sente, N+) and 上手 (gote, N-). */
@@ -342,16 +347,18 @@ static void same_game(const char *name, kifu_record *a, kifu_record *b)
         const kifu_move *p = kifu_node_move_const(x), *q = kifu_node_move_const(y);
         int bad = kifu_node_kind_of(x) != kifu_node_kind_of(y);
         if (!bad && p)
-            bad = p->color != q->color || p->from_x != q->from_x || p->from_y != q->from_y ||
-                  p->to_x != q->to_x || p->to_y != q->to_y || p->piece != q->piece ||
-                  p->capture != q->capture || p->promote != q->promote || p->same != q->same ||
+            bad = p->color != q->color || p->from_x != q->from_x ||
+                  p->from_y != q->from_y || p->to_x != q->to_x || p->to_y != q->to_y ||
+                  p->piece != q->piece || p->capture != q->capture ||
+                  p->promote != q->promote || p->same != q->same ||
                   strcmp(p->relative, q->relative) != 0;
         const char *sa = kifu_node_special(x), *sb = kifu_node_special(y);
         if (!bad && sa)
             bad = strcmp(csa_word(sa) ? sa : "CHUDAN", sb) != 0;
         const kifu_move_time *ta = kifu_node_time(x), *tb = kifu_node_time(y);
         if (!bad && (ta || tb))
-            bad = !ta || !tb || kifu_time_seconds(&ta->now) != kifu_time_seconds(&tb->now);
+            bad =
+                !ta || !tb || kifu_time_seconds(&ta->now) != kifu_time_seconds(&tb->now);
         /* An ending CSA lacks comes back with its word as an extra first comment. */
         size_t extra = sa && !csa_word(sa);
         if (!bad)

@@ -5,9 +5,9 @@
 #include <dirent.h>
 #include <stdlib.h>
 
+#include "fmt/fmt.h"
 #include "harness.h"
 #include "jsoncmp.h"
-#include "fmt/fmt.h"
 #include "kifu.h"
 
 #define FIXTURES "corpus/jkf-fixtures"
@@ -144,7 +144,8 @@ static void roundtrip_one(const char *path, const char *name, void *vctx)
     if (!r) {
         char buf[800];
         t_failed_checks++;
-        printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
+        printf("    %s: read failed: %s\n", name,
+               kifu_error_format(&err, buf, sizeof buf));
     } else {
         if (c->strip) {
             strip(r, c->csa);
@@ -161,8 +162,9 @@ static void roundtrip_one(const char *path, const char *name, void *vctx)
             }
         }
         compare_written(r, text, len, name,
-                        c->strip ? "stripped and normalized"
-                        : c->flags & KIFU_READ_NO_NORMALIZE ? "raw" : "normalized");
+                        c->strip                            ? "stripped and normalized"
+                        : c->flags & KIFU_READ_NO_NORMALIZE ? "raw"
+                                                            : "normalized");
         kifu_record_free(r);
     }
     free(text);
@@ -186,7 +188,10 @@ static void roundtrip_all(unsigned flags, int strip_moves)
     CHECK_INT(c.files, 53);
 }
 
-TEST(expected_roundtrip_raw) { roundtrip_all(KIFU_READ_NO_NORMALIZE, 0); }
+TEST(expected_roundtrip_raw)
+{
+    roundtrip_all(KIFU_READ_NO_NORMALIZE, 0);
+}
 
 /* The .jkf fixtures themselves (one is minimal: no same, capture, promote) read raw and
  * write back unchanged. */
@@ -228,7 +233,8 @@ static void fixture_one(const char *path, const char *name, void *vctx)
     if (!r) {
         char buf[800];
         t_failed_checks++;
-        printf("    %s: read failed: %s\n", name, kifu_error_format(&err, buf, sizeof buf));
+        printf("    %s: read failed: %s\n", name,
+               kifu_error_format(&err, buf, sizeof buf));
     } else {
         compare_written(r, want, wlen, name, "fixture");
         kifu_record_free(r);

@@ -41,7 +41,10 @@ static int each_file(const char *sub, void (*fn)(const char *, const char *))
     return n;
 }
 
-static int is_ki2(const char *name) { return strstr(name, ".ki2") != NULL; }
+static int is_ki2(const char *name)
+{
+    return strstr(name, ".ki2") != NULL;
+}
 
 static kifu_record *read_path(const char *path, unsigned flags, kifu_error *err)
 {
@@ -74,10 +77,11 @@ static void raw_round_trip(const char *path, const char *name)
             continue;
         }
         CHECK(s != NULL);
-        kifu_record *b = s ? t_read_text(s, len, fmt, KIFU_READ_NO_NORMALIZE, &err) : NULL;
+        kifu_record *b =
+            s ? t_read_text(s, len, fmt, KIFU_READ_NO_NORMALIZE, &err) : NULL;
         if (!b)
-            printf("  %s: written text does not read back: %s (line %d)\n", name, err.message,
-                   err.line);
+            printf("  %s: written text does not read back: %s (line %d)\n", name,
+                   err.message, err.line);
         CHECK(b != NULL);
         if (b) {
             char *da = t_dump(a), *db = t_dump(b);
@@ -147,8 +151,8 @@ static void against_expected(const char *path, const char *name)
     json_t *got = to_jkf(r, &err);
     CHECK(got != NULL);
     char exp_path[1400], rel[512];
-    snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/%s/%s.json", is_ki2(name) ? "ki2" : "kif",
-             name);
+    snprintf(rel, sizeof rel, "corpus/jkf-fixtures/expected/%s/%s.json",
+             is_ki2(name) ? "ki2" : "kif", name);
     t_shared(rel, exp_path, sizeof exp_path);
     json_error_t je;
     json_t *want = json_load_file(exp_path, 0, &je);
@@ -169,8 +173,8 @@ static void against_expected(const char *path, const char *name)
     CHECK(b != NULL);
     json_t *again = b ? to_jkf(b, &err) : NULL;
     if (got && again && !json_equal(got, again)) {
-        printf("  %s: %s -> JKF -> %s -> JKF differs\n", name, is_ki2(name) ? "KI2" : "KIF",
-               is_ki2(name) ? "KI2" : "KIF");
+        printf("  %s: %s -> JKF -> %s -> JKF differs\n", name,
+               is_ki2(name) ? "KI2" : "KIF", is_ki2(name) ? "KI2" : "KIF");
         CHECK(0);
     }
     json_decref(again);

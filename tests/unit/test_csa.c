@@ -18,7 +18,10 @@ static kifu_record *rd_flags(const char *text, unsigned flags)
     return kifu_read(text, strlen(text), &o, &err);
 }
 
-static kifu_record *rd(const char *text) { return rd_flags(text, KIFU_READ_NO_NORMALIZE); }
+static kifu_record *rd(const char *text)
+{
+    return rd_flags(text, KIFU_READ_NO_NORMALIZE);
+}
 
 static int count_main(kifu_record *r)
 {
@@ -28,15 +31,15 @@ static int count_main(kifu_record *r)
     return n;
 }
 
-#define HIRATE_ROWS                                                                           \
-    "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n"                                                         \
-    "P2 * -HI *  *  *  *  * -KA * \n"                                                         \
-    "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n"                                                         \
-    "P4 *  *  *  *  *  *  *  *  * \n"                                                         \
-    "P5 *  *  *  *  *  *  *  *  * \n"                                                         \
-    "P6 *  *  *  *  *  *  *  *  * \n"                                                         \
-    "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n"                                                         \
-    "P8 * +KA *  *  *  *  * +HI * \n"                                                         \
+#define HIRATE_ROWS                                                                      \
+    "P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n"                                                    \
+    "P2 * -HI *  *  *  *  * -KA * \n"                                                    \
+    "P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\n"                                                    \
+    "P4 *  *  *  *  *  *  *  *  * \n"                                                    \
+    "P5 *  *  *  *  *  *  *  *  * \n"                                                    \
+    "P6 *  *  *  *  *  *  *  *  * \n"                                                    \
+    "P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\n"                                                    \
+    "P8 * +KA *  *  *  *  * +HI * \n"                                                    \
     "P9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n"
 
 TEST(v22_header_moves_and_raw_fields)
@@ -104,16 +107,17 @@ TEST(v22_header_moves_and_raw_fields)
 
 TEST(v30_encoding_line_decimal_times_and_new_keys)
 {
-    kifu_record *r = rd("'CSA encoding=UTF-8\n"
-                        "V3.0\n"
-                        "N+先手さん\n"
-                        "$TIME:600+10+0\n"
-                        "$TIME+:300+0+5\n"
-                        "$MAX_MOVES:256\n"
-                        "$JISHOGI:27\n"
-                        "$NOTE:練習対局\n"
-                        "PI\n+\n"
-                        "+2726FU\nT12.345\n-8384FU\nT0.5\n+2625FU\nT3.0001\n%MAX_MOVES\n");
+    kifu_record *r =
+        rd("'CSA encoding=UTF-8\n"
+           "V3.0\n"
+           "N+先手さん\n"
+           "$TIME:600+10+0\n"
+           "$TIME+:300+0+5\n"
+           "$MAX_MOVES:256\n"
+           "$JISHOGI:27\n"
+           "$NOTE:練習対局\n"
+           "PI\n+\n"
+           "+2726FU\nT12.345\n-8384FU\nT0.5\n+2625FU\nT3.0001\n%MAX_MOVES\n");
     CHECK(r != NULL);
     if (!r)
         return;
@@ -245,7 +249,8 @@ TEST(piece_lines_with_00AL)
 
 TEST(comma_statements)
 {
-    kifu_record *r = rd("PI\n+\n+7776FU,T12,-3334FU,T2\n+8822UM  ,T100 ,'a, b, c\n%CHUDAN,T39\n");
+    kifu_record *r =
+        rd("PI\n+\n+7776FU,T12,-3334FU,T2\n+8822UM  ,T100 ,'a, b, c\n%CHUDAN,T39\n");
     CHECK(r != NULL);
     if (!r)
         return;
@@ -258,17 +263,19 @@ TEST(comma_statements)
     CHECK_INT(kifu_node_comment_count(t_node_at(r, 3)), 1);
     CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "a, b, c");
     CHECK_STR(kifu_node_special(t_node_at(r, 4)), "CHUDAN");
-    CHECK(kifu_node_time(t_node_at(r, 4)) && kifu_node_time(t_node_at(r, 4))->now.s == 39);
+    CHECK(kifu_node_time(t_node_at(r, 4)) &&
+          kifu_node_time(t_node_at(r, 4))->now.s == 39);
     kifu_record_free(r);
 }
 
 TEST(every_ending)
 {
     static const char *const words[] = {
-        "TORYO",   "CHUDAN",       "SENNICHITE",      "OUTE_SENNICHITE", "TIME_UP",
-        "ILLEGAL_MOVE", "+ILLEGAL_ACTION", "-ILLEGAL_ACTION", "JISHOGI", "KACHI",
-        "HIKIWAKE", "MAX_MOVES",   "MATTA",           "TSUMI",           "FUZUMI",
-        "ERROR",   "SOME_NEW_WORD",
+        "TORYO",         "CHUDAN",       "SENNICHITE",      "OUTE_SENNICHITE",
+        "TIME_UP",       "ILLEGAL_MOVE", "+ILLEGAL_ACTION", "-ILLEGAL_ACTION",
+        "JISHOGI",       "KACHI",        "HIKIWAKE",        "MAX_MOVES",
+        "MATTA",         "TSUMI",        "FUZUMI",          "ERROR",
+        "SOME_NEW_WORD",
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         char text[128];
@@ -287,13 +294,15 @@ TEST(every_ending)
 TEST(ending_after_ending_is_chained)
 {
     /* Floodgate's entering-king declaration: `%KACHI` with its comment, then the result. */
-    kifu_record *r = rd("PI\n+\n+7776FU\nT1\n%KACHI,'* -5000 win\nT10\n%KACHI\n'summary:kachi\n");
+    kifu_record *r =
+        rd("PI\n+\n+7776FU\nT1\n%KACHI,'* -5000 win\nT10\n%KACHI\n'summary:kachi\n");
     CHECK(r != NULL);
     if (!r)
         return;
     CHECK_INT(count_main(r), 3);
     CHECK_STR(kifu_node_comment(t_node_at(r, 2), 0), "* -5000 win");
-    CHECK(kifu_node_time(t_node_at(r, 2)) && kifu_node_time(t_node_at(r, 2))->now.s == 10);
+    CHECK(kifu_node_time(t_node_at(r, 2)) &&
+          kifu_node_time(t_node_at(r, 2))->now.s == 10);
     CHECK_STR(kifu_node_special(t_node_at(r, 3)), "KACHI");
     CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "summary:kachi");
     kifu_record_free(r);
@@ -380,7 +389,8 @@ TEST(crlf_and_no_final_newline)
 }
 
 /* Each bad input: the error code, line, column, and what was expected and found. */
-static void bad(const char *text, int line, int column, const char *expected, const char *found)
+static void bad(const char *text, int line, int column, const char *expected,
+                const char *found)
 {
     kifu_record *r = rd(text);
     CHECK(r == NULL);
@@ -399,30 +409,30 @@ TEST(errors_name_line_column_expected_found)
 {
     bad("PI\n+\n+77", 3, 4, "a move like +7776FU (four digits and a piece)",
         "the end of the statement");
-    bad("PI\n+\n+7776XX\n", 3, 6, "a piece name (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
-        "\"XX\"");
+    bad("PI\n+\n+7776XX\n", 3, 6,
+        "a piece name (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)", "\"XX\"");
     bad("PI\n+\n+7776FU\nT1x\n", 4, 3, "seconds after T (T12 or T12.345)", "\"x\"");
     bad("PI\n+\n+7776FU\nT\n", 4, 2, "seconds after T (T12 or T12.345)",
         "the end of the statement");
     bad("PI\n+\n+0776FU\n", 3, 2, "a square 11..99, or 00 for a drop", "\"07\"");
     bad("PI\n+\n+7700FU\n", 3, 4, "a square 11..99", "\"00\"");
     bad("PI\n+\n+7776FUX\n", 3, 8, "the end of the move", "\"X\"");
-    bad("P1-KY-KE-GI-KI-OU-KI-GI-KE\n", 1, 27, "9 squares, each \" * \" or a piece like +FU",
-        "the end of the statement");
+    bad("P1-KY-KE-GI-KI-OU-KI-GI-KE\n", 1, 27,
+        "9 squares, each \" * \" or a piece like +FU", "the end of the statement");
     bad("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY-KY\n", 1, 30, "the end of the row after 9 squares",
         "\"-KY\"");
     bad("P2 * -HX\n", 1, 7, "a piece name (FU KY KE GI KI KA HI OU TO NY NK NG UM RY)",
         "\"HX\"");
     bad("PI82KA\n", 1, 3, "a piece of the hirate position on its square", "\"82KA\"");
-    bad("P+00OU\n", 1, 5, "a piece that can be in hand (FU KY KE GI KI KA HI) or AL", "\"OU\"");
+    bad("P+00OU\n", 1, 5, "a piece that can be in hand (FU KY KE GI KI KA HI) or AL",
+        "\"OU\"");
     bad("V9.9\n", 1, 1, "V2, V2.1, V2.2 or V3.0", "\"V9.9\"");
     bad("$EVENT\n", 1, 1, "$KEY:value", "\"$EVENT\"");
     bad("PI\n+\nT12\n", 3, 1, "a move before its time", "\"T12\"");
     bad("PI\n+\n+7776FU\nT1\nT2\n", 5, 1, "one time per move", "\"T2\"");
     bad("PI\n+\n+7776FU\n%TORYO\n-3334FU\n", 5, 1,
         "a comment, time, ending or `/` after the game's ending", "\"-3334FU\"");
-    bad("PI\n+\n+7776FU\nPI\n", 4, 1, "a move, time, comment or ending",
-        "\"PI\"");
+    bad("PI\n+\n+7776FU\nPI\n", 4, 1, "a move, time, comment or ending", "\"PI\"");
     bad("PI\n+\nX\n", 3, 1, "a CSA statement (V N $ P + - T % ' /)", "\"X\"");
     /* Columns count characters, not bytes. */
     bad("'コメント\n+7776FU,Tあ\n", 2, 10, "seconds after T (T12 or T12.345)", "\"あ\"");
@@ -683,7 +693,8 @@ TEST(invalid_utf8_position)
 /* A 200 000-move game: read and written without recursion along the line. */
 TEST(long_game)
 {
-    static const char *const cycle[4] = {"+5958OU\n", "-5152OU\n", "+5859OU\n", "-5251OU\n"};
+    static const char *const cycle[4] = {"+5958OU\n", "-5152OU\n", "+5859OU\n",
+                                         "-5251OU\n"};
     size_t n = 200000, cap = 16 + n * 8;
     char *text = malloc(cap);
     CHECK(text != NULL);
@@ -711,8 +722,9 @@ TEST(long_game)
 /* Every allocation failing in turn: reading and writing end with NOMEM, never crash. */
 TEST(out_of_memory_at_every_allocation)
 {
-    const char *text = "'CSA encoding=UTF-8\nV3.0\nN+a\n$EVENT:e\n$X:y\n'c\nP1 * * * * * * * -FU-OU\n"
-                       "P+00HI\nP-00AL\n+\n'root\n+0013KY,T1.5,'m\n-1112OU\n%TORYO\n/\nPI\n+\n";
+    const char *text =
+        "'CSA encoding=UTF-8\nV3.0\nN+a\n$EVENT:e\n$X:y\n'c\nP1 * * * * * * * -FU-OU\n"
+        "P+00HI\nP-00AL\n+\n'root\n+0013KY,T1.5,'m\n-1112OU\n%TORYO\n/\nPI\n+\n";
     kifu_record *full = rd(text);
     CHECK(full != NULL);
     int ok_reads = 0, ok_writes = 0;
@@ -736,7 +748,7 @@ TEST(out_of_memory_at_every_allocation)
             CHECK_INT(err.code, KIFU_ERR_NOMEM);
         kifu_free(s);
     }
-    CHECK(ok_reads > 0);  /* the loop went past the last allocation */
+    CHECK(ok_reads > 0); /* the loop went past the last allocation */
     CHECK(ok_writes > 0);
     kifu_record_free(full);
 }
@@ -746,8 +758,8 @@ TEST(out_of_memory_at_every_allocation)
  * ending, and with or without a newline at the end of the text. */
 TEST(short_way_lines_agree_with_general_lines)
 {
-    static const char *const secs[] = {"0", "7", "59", "60", "100", "999", "1000", "3599",
-                                       "3600", "123456789"};
+    static const char *const secs[] = {"0",   "7",    "59",   "60",   "100",
+                                       "999", "1000", "3599", "3600", "123456789"};
     for (size_t i = 0; i < sizeof secs / sizeof secs[0]; i++)
         for (int crlf = 0; crlf < 2; crlf++)
             for (int last = 0; last < 2; last++) {
@@ -757,8 +769,8 @@ TEST(short_way_lines_agree_with_general_lines)
                  * the time closes the text without a newline. */
                 snprintf(a, sizeof a, "PI%s+%s+7776FU%sT%s%s%s", nl, nl, nl, secs[i],
                          last ? "" : nl, last ? "" : "-3334FU");
-                snprintf(b, sizeof b, "PI%s+%s+7776FU,T%s%s%s", nl, nl, secs[i], last ? "" : nl,
-                         last ? "" : "-3334FU");
+                snprintf(b, sizeof b, "PI%s+%s+7776FU,T%s%s%s", nl, nl, secs[i],
+                         last ? "" : nl, last ? "" : "-3334FU");
                 kifu_record *ra = rd(a), *rb = rd(b);
                 CHECK(ra != NULL);
                 CHECK(rb != NULL);

@@ -10,7 +10,8 @@
 #include "kifu_private.h"
 
 /* 先手：７六歩 in three encodings. */
-#define SENTE_UTF8 "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a\xef\xbc\x97\xe5\x85\xad\xe6\xad\xa9"
+#define SENTE_UTF8                                                                       \
+    "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a\xef\xbc\x97\xe5\x85\xad\xe6\xad\xa9"
 #define SENTE_SJIS "\x90\xe6\x8e\xe8\x81\x46\x82\x56\x98\x5a\x95\xe0"
 #define SENTE_EUC "\xc0\xe8\xbc\xea\xa1\xa7\xa3\xb7\xcf\xbb\xca\xe2"
 
@@ -57,11 +58,16 @@ TEST(decodes_cp932_only_characters)
 
 TEST(bom_is_dropped)
 {
-    const char *inputs[] = {"\xef\xbb\xbf" "abc", "\xef\xbb\xbf\xef\xbb\xbf" "abc"};
+    const char *inputs[] = {"\xef\xbb\xbf"
+                            "abc",
+                            "\xef\xbb\xbf\xef\xbb\xbf"
+                            "abc"};
     for (int i = 0; i < 2; i++) {
         char *out = NULL;
         size_t n = 0;
-        CHECK_INT(kifu__decode(inputs[i], strlen(inputs[i]), KIFU_ENC_AUTO, &out, &n, NULL, NULL), 0);
+        CHECK_INT(kifu__decode(inputs[i], strlen(inputs[i]), KIFU_ENC_AUTO, &out, &n,
+                               NULL, NULL),
+                  0);
         if (out)
             CHECK_STR(out, "abc");
         kifu_free(out);
@@ -84,7 +90,8 @@ TEST(forced_encoding_wins_and_reports_bad_bytes)
     /* A truncated CP932 pair. */
     const char bad[] = "ab\n\x90\xe6\x90";
     kifu_error_clear(&err);
-    CHECK_INT(kifu__decode(bad, sizeof bad - 1, KIFU_ENC_CP932, &out, &n, NULL, &err), -1);
+    CHECK_INT(kifu__decode(bad, sizeof bad - 1, KIFU_ENC_CP932, &out, &n, NULL, &err),
+              -1);
     CHECK_INT(err.code, KIFU_ERR_ENCODING);
     CHECK_INT(err.line, 2);
     CHECK_INT(err.column, 2);
@@ -94,7 +101,8 @@ TEST(forced_encoding_wins_and_reports_bad_bytes)
     o.encoding = KIFU_ENC_UTF8;
     o.flags = KIFU_READ_NO_NORMALIZE;
     o.source = "x.kif";
-    const char kif[] = "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a" "A\n" SENTE_SJIS "\n";
+    const char kif[] = "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a"
+                       "A\n" SENTE_SJIS "\n";
     kifu_error_clear(&err);
     CHECK(kifu_read(kif, strlen(kif), &o, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_ENCODING);
@@ -108,7 +116,8 @@ TEST(encode_refuses_unrepresentable)
     size_t n = 0;
     kifu_error err;
     kifu_error_clear(&err);
-    CHECK_INT(kifu__encode(SENTE_UTF8, strlen(SENTE_UTF8), KIFU_ENC_CP932, &out, &n, &err), 0);
+    CHECK_INT(
+        kifu__encode(SENTE_UTF8, strlen(SENTE_UTF8), KIFU_ENC_CP932, &out, &n, &err), 0);
     if (out)
         CHECK_STR(out, SENTE_SJIS);
     kifu_free(out);
@@ -123,8 +132,11 @@ TEST(encode_refuses_unrepresentable)
 
 TEST(reads_kif_in_either_encoding_alike)
 {
-    const char sj[] = "\x90\xe6\x8e\xe8\x81\x46" "A\n   1 \x82\x56\x98\x5a\x95\xe0(77)\n";
-    const char u8[] = "\xef\xbb\xbf" "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a" "A\n   1 "
+    const char sj[] = "\x90\xe6\x8e\xe8\x81\x46"
+                      "A\n   1 \x82\x56\x98\x5a\x95\xe0(77)\n";
+    const char u8[] = "\xef\xbb\xbf"
+                      "\xe5\x85\x88\xe6\x89\x8b\xef\xbc\x9a"
+                      "A\n   1 "
                       "\xef\xbc\x97\xe5\x85\xad\xe6\xad\xa9(77)\n";
     kifu_read_options o = {0};
     o.format = KIFU_FMT_KIF;
@@ -139,7 +151,8 @@ TEST(reads_kif_in_either_encoding_alike)
         CHECK_STR(kifu_record_header_get(b, "先手"), "A");
         const kifu_move *ma = kifu_node_move_const(kifu_node_next(kifu_record_root(a)));
         const kifu_move *mb = kifu_node_move_const(kifu_node_next(kifu_record_root(b)));
-        CHECK(ma && mb && ma->to_x == 7 && mb->to_x == 7 && ma->to_y == 6 && mb->to_y == 6);
+        CHECK(ma && mb && ma->to_x == 7 && mb->to_x == 7 && ma->to_y == 6 &&
+              mb->to_y == 6);
     }
     kifu_record_free(a);
     kifu_record_free(b);

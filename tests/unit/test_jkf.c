@@ -36,8 +36,9 @@ static void roundtrip(const char *json)
         char *out = wr(r, f);
         CHECK(out != NULL);
         char where[600];
-        int eq = out ? jsoncmp_text(json, strlen(json), out, strlen(out), where, sizeof where)
-                     : 0;
+        int eq =
+            out ? jsoncmp_text(json, strlen(json), out, strlen(out), where, sizeof where)
+                : 0;
         CHECK_INT(eq, 1);
         if (eq != 1)
             printf("    %s\n    out: %s\n", where, out ? out : "(null)");
@@ -63,9 +64,15 @@ static void schema_error(const char *json, const char *path, int code)
     CHECK_STR(err.source, "t.jkf");
 }
 
-#define MOVE76 "{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}}"
-#define MOVE34 "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":4},\"piece\":\"FU\"}}"
-#define MOVE26 "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":7},\"to\":{\"x\":2,\"y\":6},\"piece\":\"FU\"}}"
+#define MOVE76                                                                           \
+    "{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},"        \
+    "\"piece\":\"FU\"}}"
+#define MOVE34                                                                           \
+    "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":4},"        \
+    "\"piece\":\"FU\"}}"
+#define MOVE26                                                                           \
+    "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":7},\"to\":{\"x\":2,\"y\":6},"        \
+    "\"piece\":\"FU\"}}"
 
 TEST(syntax_error_has_line_and_column)
 {
@@ -94,33 +101,42 @@ TEST(syntax_error_has_line_and_column)
 
 TEST(schema_errors_name_the_path)
 {
-    schema_error("{\"header\":{},\"moves\":[{}," MOVE76 "," MOVE34 ","
-                 "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":7},\"to\":{\"x\":\"2\",\"y\":6},"
-                 "\"piece\":\"FU\"}}]}",
-                 "moves[3].move.to.x", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{\"先手\":3},\"moves\":[{}]}", "header.先手", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{}," MOVE76 "," MOVE34 ","
+        "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":7},\"to\":{\"x\":\"2\",\"y\":6},"
+        "\"piece\":\"FU\"}}]}",
+        "moves[3].move.to.x", KIFU_ERR_SCHEMA);
+    schema_error("{\"header\":{\"先手\":3},\"moves\":[{}]}", "header.先手",
+                 KIFU_ERR_SCHEMA);
     schema_error("{\"header\":{},\"moves\":[{}," MOVE76 "],\"extra\":1}", "extra",
                  KIFU_ERR_SCHEMA);
     schema_error("{\"moves\":[{}]}", "header", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":2,\"to\":{\"x\":1,\"y\":1},"
-                 "\"piece\":\"FU\"}}]}",
-                 "moves[1].move.color", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":10,\"y\":1},"
-                 "\"piece\":\"FU\"}}]}",
-                 "moves[1].move.to.x", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
-                 "\"piece\":\"XX\"}}]}",
-                 "moves[1].move.piece", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
-                 "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"capture\":\"OU\"}}]}",
-                 "moves[1].move.capture", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
-                 "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"relative\":\"UL\"}}]}",
-                 "moves[1].move.relative", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
-                 "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"promote\":1}}]}",
-                 "moves[1].move.promote", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{\"move\":{}}]}", "moves[0].move", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":2,\"to\":{\"x\":1,\"y\":1},"
+        "\"piece\":\"FU\"}}]}",
+        "moves[1].move.color", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":10,\"y\":1},"
+        "\"piece\":\"FU\"}}]}",
+        "moves[1].move.to.x", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
+        "\"piece\":\"XX\"}}]}",
+        "moves[1].move.piece", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
+        "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"capture\":\"OU\"}}]}",
+        "moves[1].move.capture", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
+        "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"relative\":\"UL\"}}]}",
+        "moves[1].move.relative", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"to\":{\"x\":1,\"y\":1},"
+        "\"from\":{\"x\":1,\"y\":2},\"piece\":\"FU\",\"promote\":1}}]}",
+        "moves[1].move.promote", KIFU_ERR_SCHEMA);
+    schema_error("{\"header\":{},\"moves\":[{\"move\":{}}]}", "moves[0].move",
+                 KIFU_ERR_SCHEMA);
     schema_error("{\"header\":{},\"moves\":[{}," MOVE76 ",{\"comments\":[\"x\"]}]}",
                  "moves[2]", KIFU_ERR_SCHEMA);
     schema_error("{\"header\":{},\"moves\":[{}," MOVE76 ",{\"special\":7}]}",
@@ -129,13 +145,16 @@ TEST(schema_errors_name_the_path)
                  "\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":4},"
                  "\"piece\":\"FU\"}}]}",
                  "moves[2].comments[0]", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},"
-                 "\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"},\"time\":{\"now\":{\"m\":\"1\",\"s\":0},"
-                 "\"total\":{\"h\":0,\"m\":0,\"s\":1}}}]}",
-                 "moves[1].time.now.m", KIFU_ERR_SCHEMA);
-    schema_error("{\"header\":{},\"moves\":[{}," MOVE76 ",{\"special\":\"TORYO\",\"forks\":["
-                 "[" MOVE34 ",{\"move\":{\"color\":0,\"to\":{\"y\":5},\"piece\":\"FU\"}}]]}]}",
-                 "moves[2].forks[0][1].move.to.x", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},"
+        "\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"},\"time\":{\"now\":{\"m\":\"1\",\"s\":"
+        "0},"
+        "\"total\":{\"h\":0,\"m\":0,\"s\":1}}}]}",
+        "moves[1].time.now.m", KIFU_ERR_SCHEMA);
+    schema_error(
+        "{\"header\":{},\"moves\":[{}," MOVE76 ",{\"special\":\"TORYO\",\"forks\":["
+        "[" MOVE34 ",{\"move\":{\"color\":0,\"to\":{\"y\":5},\"piece\":\"FU\"}}]]}]}",
+        "moves[2].forks[0][1].move.to.x", KIFU_ERR_SCHEMA);
     schema_error("{\"header\":{},\"initial\":{\"preset\":\"NOPE\"},\"moves\":[{}]}",
                  "initial.preset", KIFU_ERR_SCHEMA);
     schema_error("{\"header\":{},\"initial\":{\"preset\":\"OTHER\"},\"moves\":[{}]}",
@@ -153,7 +172,8 @@ TEST(all_presets_roundtrip)
 {
     for (int p = 0; p < KIFU_PRESET_OTHER; p++) {
         char json[200];
-        snprintf(json, sizeof json, "{\"header\":{},\"initial\":{\"preset\":\"%s\"},\"moves\":[{}]}",
+        snprintf(json, sizeof json,
+                 "{\"header\":{},\"initial\":{\"preset\":\"%s\"},\"moves\":[{}]}",
                  kifu_preset_name(p));
         kifu_error err;
         kifu_record *r = rd(json, &err);
@@ -171,9 +191,10 @@ TEST(other_preset_with_board_and_hands)
 {
     /* A tsume-like position: gote king on 5一, sente gold on 5三, sente hand KI 1, FU 2. */
     char json[4096];
-    size_t n = (size_t)snprintf(json, sizeof json,
-                                "{\"header\":{},\"initial\":{\"preset\":\"OTHER\",\"data\":{"
-                                "\"color\":0,\"board\":[");
+    size_t n =
+        (size_t)snprintf(json, sizeof json,
+                         "{\"header\":{},\"initial\":{\"preset\":\"OTHER\",\"data\":{"
+                         "\"color\":0,\"board\":[");
     for (int x = 1; x <= 9; x++) {
         n += (size_t)snprintf(json + n, sizeof json - n, "%s[", x > 1 ? "," : "");
         for (int y = 1; y <= 9; y++) {
@@ -184,14 +205,16 @@ TEST(other_preset_with_board_and_hands)
                 sq = "{\"color\":0,\"kind\":\"KI\"}";
             if (x == 1 && y == 9)
                 sq = "{\"color\":0,\"kind\":\"OU\"}";
-            n += (size_t)snprintf(json + n, sizeof json - n, "%s%s", y > 1 ? "," : "", sq);
+            n +=
+                (size_t)snprintf(json + n, sizeof json - n, "%s%s", y > 1 ? "," : "", sq);
         }
         n += (size_t)snprintf(json + n, sizeof json - n, "]");
     }
-    snprintf(json + n, sizeof json - n,
-             "],\"hands\":[{\"FU\":2,\"KY\":0,\"KE\":0,\"GI\":0,\"KI\":1,\"KA\":0,\"HI\":0},"
-             "{\"FU\":0,\"KY\":0,\"KE\":0,\"GI\":0,\"KI\":0,\"KA\":0,\"HI\":0}]}},"
-             "\"moves\":[{\"comments\":[\"詰将棋\"]}]}");
+    snprintf(
+        json + n, sizeof json - n,
+        "],\"hands\":[{\"FU\":2,\"KY\":0,\"KE\":0,\"GI\":0,\"KI\":1,\"KA\":0,\"HI\":0},"
+        "{\"FU\":0,\"KY\":0,\"KE\":0,\"GI\":0,\"KI\":0,\"KA\":0,\"HI\":0}]}},"
+        "\"moves\":[{\"comments\":[\"詰将棋\"]}]}");
     kifu_error err;
     kifu_record *r = rd(json, &err);
     CHECK(r != NULL);
@@ -212,13 +235,15 @@ TEST(other_preset_with_board_and_hands)
 TEST(specials_kept_verbatim)
 {
     static const char *const words[] = {
-        "TORYO", "CHUDAN", "SENNICHITE", "TIME_UP", "ILLEGAL_MOVE", "+ILLEGAL_ACTION",
-        "-ILLEGAL_ACTION", "JISHOGI", "KACHI", "HIKIWAKE", "MATTA", "TSUMI", "FUZUMI",
-        "ERROR", "MAX_MOVES", "SOMETHING_NEW",
+        "TORYO",        "CHUDAN",          "SENNICHITE",      "TIME_UP",
+        "ILLEGAL_MOVE", "+ILLEGAL_ACTION", "-ILLEGAL_ACTION", "JISHOGI",
+        "KACHI",        "HIKIWAKE",        "MATTA",           "TSUMI",
+        "FUZUMI",       "ERROR",           "MAX_MOVES",       "SOMETHING_NEW",
     };
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
         char json[300];
-        snprintf(json, sizeof json, "{\"header\":{},\"moves\":[{}," MOVE76 ",{\"special\":\"%s\"}]}",
+        snprintf(json, sizeof json,
+                 "{\"header\":{},\"moves\":[{}," MOVE76 ",{\"special\":\"%s\"}]}",
                  words[i]);
         kifu_error err;
         kifu_record *r = rd(json, &err);
@@ -274,15 +299,20 @@ TEST(forks_become_siblings)
 TEST(optional_fields_keep_presence)
 {
     const char *json =
-        "{\"header\":{\"先手\":\"a\",\"後手\":\"b\",\"手合割\":\"平手　　\"},\"moves\":[{},"
-        "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":4},\"to\":{\"x\":2,\"y\":3},\"piece\":\"FU\","
+        "{\"header\":{\"先手\":\"a\",\"後手\":\"b\",\"手合割\":\"平手　　\"},\"moves\":[{"
+        "},"
+        "{\"move\":{\"color\":0,\"from\":{\"x\":2,\"y\":4},\"to\":{\"x\":2,\"y\":3},"
+        "\"piece\":\"FU\","
         "\"promote\":false,\"relative\":\"C\"}},"
-        "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":2},\"to\":{\"x\":2,\"y\":3},\"piece\":\"GI\","
+        "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":2},\"to\":{\"x\":2,\"y\":3},"
+        "\"piece\":\"GI\","
         "\"same\":true,\"capture\":\"FU\",\"promote\":true}},"
-        "{\"move\":{\"color\":0,\"to\":{\"x\":5,\"y\":5},\"piece\":\"KA\",\"relative\":\"H\"},"
+        "{\"move\":{\"color\":0,\"to\":{\"x\":5,\"y\":5},\"piece\":\"KA\",\"relative\":"
+        "\"H\"},"
         "\"time\":{\"now\":{\"m\":1,\"s\":2},\"total\":{\"h\":0,\"m\":3,\"s\":4}}},"
         "{\"move\":{\"color\":1,\"from\":null,\"to\":{\"x\":5,\"y\":4},\"piece\":\"FU\"},"
-        "\"time\":{\"now\":{\"h\":1,\"m\":0,\"s\":0},\"total\":{\"h\":1,\"m\":0,\"s\":0}}}]}";
+        "\"time\":{\"now\":{\"h\":1,\"m\":0,\"s\":0},\"total\":{\"h\":1,\"m\":0,\"s\":0}}"
+        "}]}";
     kifu_error err;
     kifu_record *r = rd(json, &err);
     CHECK(r != NULL);
@@ -322,8 +352,8 @@ TEST(optional_fields_keep_presence)
 TEST(schema_comment_on_the_start)
 {
     kifu_error err;
-    kifu_record *r = rd("{\"header\":{},\"moves\":[{\"comment\":\"one\",\"comments\":[\"two\"]}]}",
-                        &err);
+    kifu_record *r = rd(
+        "{\"header\":{},\"moves\":[{\"comment\":\"one\",\"comments\":[\"two\"]}]}", &err);
     CHECK(r != NULL);
     if (r) {
         CHECK_INT(kifu_node_comment_count(kifu_record_root(r)), 2);
@@ -338,8 +368,10 @@ TEST(schema_comment_on_the_start)
 TEST(exact_compact_and_pretty_text)
 {
     const char *json =
-        "{\"moves\":[{\"comments\":[\"c\"]},{\"move\":{\"piece\":\"FU\",\"to\":{\"y\":6,\"x\":7},"
-        "\"from\":{\"x\":7,\"y\":7},\"color\":0},\"time\":{\"total\":{\"h\":0,\"m\":0,\"s\":1},"
+        "{\"moves\":[{\"comments\":[\"c\"]},{\"move\":{\"piece\":\"FU\",\"to\":{\"y\":6,"
+        "\"x\":7},"
+        "\"from\":{\"x\":7,\"y\":7},\"color\":0},\"time\":{\"total\":{\"h\":0,\"m\":0,"
+        "\"s\":1},"
         "\"now\":{\"m\":0,\"s\":1}}},{\"special\":\"TORYO\"}],\"header\":{\"k\":\"v\"}}";
     kifu_error err;
     kifu_record *r = rd(json, &err);
@@ -347,10 +379,11 @@ TEST(exact_compact_and_pretty_text)
     if (!r)
         return;
     char *c = wr(r, 0);
-    CHECK_STR(c, "{\"header\":{\"k\":\"v\"},\"moves\":[{\"comments\":[\"c\"]},{\"move\":"
-                 "{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},"
-                 "\"piece\":\"FU\"},\"time\":{\"now\":{\"m\":0,\"s\":1},\"total\":{\"h\":0,"
-                 "\"m\":0,\"s\":1}}},{\"special\":\"TORYO\"}]}");
+    CHECK_STR(c,
+              "{\"header\":{\"k\":\"v\"},\"moves\":[{\"comments\":[\"c\"]},{\"move\":"
+              "{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},"
+              "\"piece\":\"FU\"},\"time\":{\"now\":{\"m\":0,\"s\":1},\"total\":{\"h\":0,"
+              "\"m\":0,\"s\":1}}},{\"special\":\"TORYO\"}]}");
     kifu_free(c);
     kifu_record_free(r);
     r = rd("{\"header\":{},\"moves\":[{},{\"special\":\"CHUDAN\"}]}", &err);
@@ -358,8 +391,9 @@ TEST(exact_compact_and_pretty_text)
     if (!r)
         return;
     c = wr(r, KIFU_WRITE_PRETTY);
-    CHECK_STR(c, "{\n  \"header\": {},\n  \"moves\": [\n    {},\n    {\n      \"special\": "
-                 "\"CHUDAN\"\n    }\n  ]\n}\n");
+    CHECK_STR(c,
+              "{\n  \"header\": {},\n  \"moves\": [\n    {},\n    {\n      \"special\": "
+              "\"CHUDAN\"\n    }\n  ]\n}\n");
     kifu_free(c);
     kifu_record_free(r);
 }
@@ -388,7 +422,8 @@ TEST(bookmarks_written_as_comments)
     kifu_node_add_comment(r, kifu_record_root(r), "start");
     kifu_node_add_bookmark(r, kifu_record_root(r), "読み込み時表示");
     char *c = wr(r, 0);
-    CHECK_STR(c, "{\"header\":{},\"moves\":[{\"comments\":[\"start\",\"&読み込み時表示\"]}]}");
+    CHECK_STR(
+        c, "{\"header\":{},\"moves\":[{\"comments\":[\"start\",\"&読み込み時表示\"]}]}");
     kifu_free(c);
     kifu_record_free(r);
 }
@@ -420,7 +455,8 @@ TEST(long_game_no_recursion)
         char *out = wr(r, KIFU_WRITE_PRETTY);
         CHECK(out != NULL);
         char where[600];
-        CHECK_INT(jsoncmp_text(json, strlen(json), out, strlen(out), where, sizeof where), 1);
+        CHECK_INT(jsoncmp_text(json, strlen(json), out, strlen(out), where, sizeof where),
+                  1);
         kifu_free(out);
     }
     kifu_record_free(r);
@@ -458,8 +494,9 @@ TEST(nested_forks_no_recursion)
         char where[600];
         CHECK(again != NULL);
         if (again)
-            CHECK_INT(jsoncmp_text(out, strlen(out), again, strlen(again), where, sizeof where),
-                      1);
+            CHECK_INT(
+                jsoncmp_text(out, strlen(out), again, strlen(again), where, sizeof where),
+                1);
         kifu_free(again);
         CHECK_INT(kifu_record_node_count(back), 1201);
     }
@@ -485,8 +522,9 @@ TEST(nested_forks_no_recursion)
 
 TEST(out_of_memory_fails_cleanly)
 {
-    const char *json = "{\"header\":{\"a\":\"b\"},\"moves\":[{\"comments\":[\"x\"]}," MOVE76
-                       "," MOVE34 ",{\"special\":\"TORYO\"}]}";
+    const char *json =
+        "{\"header\":{\"a\":\"b\"},\"moves\":[{\"comments\":[\"x\"]}," MOVE76 "," MOVE34
+        ",{\"special\":\"TORYO\"}]}";
     for (long n = 1; n < 60; n++) {
         kifu_error err;
         kifu__alloc_fail_after(n);
@@ -565,7 +603,8 @@ TEST(strings_are_escaped)
         kifu_record *r = kifu_record_new();
         kifu_record_header_add(r, "k", cases[i].in);
         char want[256];
-        snprintf(want, sizeof want, "{\"header\":{\"k\":\"%s\"},\"moves\":[{}]}", cases[i].out);
+        snprintf(want, sizeof want, "{\"header\":{\"k\":\"%s\"},\"moves\":[{}]}",
+                 cases[i].out);
         char *out = wr(r, 0);
         CHECK_STR(out, want);
         kifu_error err;

@@ -82,14 +82,18 @@ TEST(endings_from_made_lines)
         const char *line, *special;
         int moves;
     } cases[] = {
-        {"まで3手で先手の勝ち", "TORYO", 3},        {"まで3手で中断", "CHUDAN", 3},
-        {"まで3手で持将棋", "JISHOGI", 3},          {"まで3手で千日手", "SENNICHITE", 3},
+        {"まで3手で先手の勝ち", "TORYO", 3},
+        {"まで3手で中断", "CHUDAN", 3},
+        {"まで3手で持将棋", "JISHOGI", 3},
+        {"まで3手で千日手", "SENNICHITE", 3},
         {"まで3手で時間切れにより先手の勝ち", "TIME_UP", 3},
         {"まで3手で後手の反則勝ち", "+ILLEGAL_ACTION", 3},
         {"まで2手で先手の反則勝ち", "-ILLEGAL_ACTION", 2},
         {"まで2手で先手の反則負け", "ILLEGAL_MOVE", 2},
-        {"まで3手で詰", "TSUMI", 3},                {"まで3手詰", "TSUMI", 3},
-        {"まで3手で不詰", "FUZUMI", 3},             {"まで3手で先手の入玉勝ち", "KACHI", 3},
+        {"まで3手で詰", "TSUMI", 3},
+        {"まで3手詰", "TSUMI", 3},
+        {"まで3手で不詰", "FUZUMI", 3},
+        {"まで3手で先手の入玉勝ち", "KACHI", 3},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[256];
@@ -150,16 +154,17 @@ static char *wr(const kifu_record *r)
 
 TEST(writer_layout_and_round_trip)
 {
-    const char *text = "先手：A\n"
-                       "\n"
-                       "▲７六歩    △３四歩    ▲５七銀右  △同　銀    ▲同銀引    △６七金右上\n"
-                       "▲５五角打  △同角成\n"
-                       "*コメント\n"
-                       "▲１二香不成\n"
-                       "まで9手で先手の勝ち\n"
-                       "\n"
-                       "変化：2手\n"
-                       "△８四歩\n";
+    const char *text =
+        "先手：A\n"
+        "\n"
+        "▲７六歩    △３四歩    ▲５七銀右  △同　銀    ▲同銀引    △６七金右上\n"
+        "▲５五角打  △同角成\n"
+        "*コメント\n"
+        "▲１二香不成\n"
+        "まで9手で先手の勝ち\n"
+        "\n"
+        "変化：2手\n"
+        "△８四歩\n";
     kifu_record *r = rd(text, KIFU_READ_NO_NORMALIZE);
     CHECK(r != NULL);
     if (!r)

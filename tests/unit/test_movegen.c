@@ -45,16 +45,18 @@ TEST(piece_movements)
     /* One black piece on 5e, the kings on 8a and 2i out of its way (the black king has 5
      * moves). Counted by hand: a move into ranks 1-3 by a piece that can promote counts
      * twice (with and without promotion), except where promotion is forced. */
-    static const struct { const char *piece; int moves; } t[] = {
-        {"P", 1},   /* 5d */
-        {"L", 6},   /* 5d, 5c x2, 5b x2, 5a forced */
-        {"N", 4},   /* 4c, 6c, both with the choice */
-        {"S", 5},   /* 4d 5d 6d 4f 6f */
-        {"G", 6},   /* 4d 5d 6d 4e 6e 5f */
-        {"B", 22},  /* 16 squares, 6 of them (7c 8b 9a 3c 2b 1a) in the zone */
-        {"R", 19},  /* 16 squares, 3 of them (5c 5b 5a) in the zone */
-        {"+P", 6}, {"+L", 6}, {"+N", 6}, {"+S", 6},
-        {"+B", 20}, /* 16 + 4 king steps */
+    static const struct {
+        const char *piece;
+        int moves;
+    } t[] = {
+        {"P", 1},  /* 5d */
+        {"L", 6},  /* 5d, 5c x2, 5b x2, 5a forced */
+        {"N", 4},  /* 4c, 6c, both with the choice */
+        {"S", 5},  /* 4d 5d 6d 4f 6f */
+        {"G", 6},  /* 4d 5d 6d 4e 6e 5f */
+        {"B", 22}, /* 16 squares, 6 of them (7c 8b 9a 3c 2b 1a) in the zone */
+        {"R", 19}, /* 16 squares, 3 of them (5c 5b 5a) in the zone */
+        {"+P", 6},  {"+L", 6}, {"+N", 6}, {"+S", 6}, {"+B", 20}, /* 16 + 4 king steps */
         {"+R", 20},
     };
     for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
@@ -306,7 +308,8 @@ static void agree(const char *sfen)
                                   MOVE_PIECE(legal[i]) == MOVE_PIECE(m) &&
                                   (MOVE_IS_DROP(m) || MOVE_FROM(legal[i]) != from);
                     if ((!listed || others) && bad++ < 5)
-                        printf("  %s: legal_alone on move %d-%d kind %d: listed %d, others %d\n",
+                        printf("  %s: legal_alone on move %d-%d kind %d: listed %d, "
+                               "others %d\n",
                                sfen, from, to, MOVE_PIECE(m), listed, others);
                 }
                 const char *r = kifu__position_illegal_reason(p, m);
@@ -314,8 +317,8 @@ static void agree(const char *sfen)
                     char u[8];
                     kifu_move km;
                     kifu__move_unpack(m, side, &km);
-                    printf("  %s: %s listed %d reason %s\n", sfen, kifu_move_usi(&km, u), listed,
-                           r ? r : "(none)");
+                    printf("  %s: %s listed %d reason %s\n", sfen, kifu_move_usi(&km, u),
+                           listed, r ? r : "(none)");
                 }
             }
     /* moves_to: exactly the listed moves with that target and kind. */
@@ -327,7 +330,8 @@ static void agree(const char *sfen)
                 if (MOVE_TO(legal[i]) == to && MOVE_PIECE(legal[i]) == kind)
                     want++;
             if (nt != want && bad++ < 5)
-                printf("  %s: moves_to %d kind %d: %zu, want %zu\n", sfen, to, kind, nt, want);
+                printf("  %s: moves_to %d kind %d: %zu, want %zu\n", sfen, to, kind, nt,
+                       want);
             for (size_t j = 0; j < nt; j++) {
                 int listed = 0;
                 for (size_t i = 0; i < n; i++)
@@ -358,7 +362,8 @@ TEST(internal_calls_agree)
     agree("4r4/9/9/9/9/9/9/9/4K4 b G 1");
     agree("4r4/9/9/9/9/9/5n3/9/4K4 b G 1");
     agree("9/4P4/L8/7N1/9/9/9/9/k3K4 b - 1");
-    agree("l2g1k1nl/1r1s2g2/p1n1ppsp1/2pp4p/1p5P1/2PP1P2P/PPB1P1N2/2GS1S3/LN1K1G2L w BPrp 1");
+    agree("l2g1k1nl/1r1s2g2/p1n1ppsp1/2pp4p/1p5P1/2PP1P2P/PPB1P1N2/2GS1S3/LN1K1G2L w "
+          "BPrp 1");
 }
 
 TEST(moves_to_has_both_choices)

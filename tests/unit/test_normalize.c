@@ -14,10 +14,10 @@ static int engine_ready(void)
     return p != NULL;
 }
 
-#define NEED_ENGINE()                                                                         \
-    do {                                                                                      \
-        if (!engine_ready())                                                                  \
-            SKIP("no rules engine yet");                                                      \
+#define NEED_ENGINE()                                                                    \
+    do {                                                                                 \
+        if (!engine_ready())                                                             \
+            SKIP("no rules engine yet");                                                 \
     } while (0)
 
 /* A raw move as a reader gives it. */
@@ -103,7 +103,8 @@ TEST(csa_piece_after_same_capture)
                        raw(8, 8, 2, 2, KIFU_UM), raw(3, 1, 2, 2, KIFU_GI),
                        raw(0, 0, 4, 5, KIFU_KA)};
     for (int i = 0; i < 5; i++) {
-        ms[i].flags = (uint8_t)(KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW | (i == 4 ? KIFU_MOVE_DROP : 0));
+        ms[i].flags = (uint8_t)(KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW |
+                                (i == 4 ? KIFU_MOVE_DROP : 0));
         ms[i].color = (uint8_t)(i & 1);
     }
     line(r, kifu_record_root(r), ms, 5);
@@ -194,8 +195,8 @@ static void relative_cases(const char *spec, const rcase *cs, size_t n)
         const kifu_move *got = mv_at(r, 1);
         if (got && strcmp(got->relative, cs[i].want) != 0) {
             t_failed_checks++;
-            printf("    %s: %d%d->%d%d: got \"%s\", want \"%s\"\n", spec, cs[i].fx, cs[i].fy,
-                   cs[i].tx, cs[i].ty, got->relative, cs[i].want);
+            printf("    %s: %d%d->%d%d: got \"%s\", want \"%s\"\n", spec, cs[i].fx,
+                   cs[i].fy, cs[i].tx, cs[i].ty, got->relative, cs[i].want);
         }
         kifu_record_free(r);
     }
@@ -332,7 +333,8 @@ TEST(ki2_moves_resolved_by_relative)
 }
 
 /* Expects normalizing to fail at `ply` with `reason` in the message. */
-static void expect_illegal(kifu_record *r, int ply, const char *reason, const char *branch)
+static void expect_illegal(kifu_record *r, int ply, const char *reason,
+                           const char *branch)
 {
     kifu_error err;
     kifu_error_clear(&err);
@@ -343,8 +345,8 @@ static void expect_illegal(kifu_record *r, int ply, const char *reason, const ch
     if (!strstr(err.message, want) || !strstr(err.message, reason) ||
         !strstr(err.message, branch)) {
         t_failed_checks++;
-        printf("    message \"%s\" lacks \"%s\", \"%s\" or \"%s\"\n", err.message, want, reason,
-               branch);
+        printf("    message \"%s\" lacks \"%s\", \"%s\" or \"%s\"\n", err.message, want,
+               reason, branch);
     }
     CHECK(err.found[0] != 0); /* the move text */
 }
@@ -429,7 +431,8 @@ TEST(forks_normalized_at_their_position)
         r = kifu_record_new();
         root = kifu_record_root(r);
         end = line(r, root, main, 3);
-        kifu_move bad[2] = {raw(3, 3, 3, 5, 0), raw(7, 7, 7, 6, 0)}; /* gote pawn 2 squares */
+        kifu_move bad[2] = {raw(3, 3, 3, 5, 0),
+                            raw(7, 7, 7, 6, 0)}; /* gote pawn 2 squares */
         kifu_node *b1 = line(r, kifu_node_parent(kifu_node_parent(end)), bad, 2);
         kifu_move f4 = raw(3, 1, 2, 2, 0);
         kifu_node *after = kifu_node_add_move(r, end, &f4);
@@ -457,11 +460,12 @@ TEST(forks_normalized_at_their_position)
 TEST(read_strict_and_lenient)
 {
     NEED_ENGINE();
-    const char *json =
-        "{\"header\":{},\"moves\":[{},"
-        "{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}},"
-        "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":5},\"piece\":\"FU\"}},"
-        "{\"special\":\"TORYO\"}]}";
+    const char *json = "{\"header\":{},\"moves\":[{},"
+                       "{\"move\":{\"color\":0,\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":"
+                       "7,\"y\":6},\"piece\":\"FU\"}},"
+                       "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":"
+                       "3,\"y\":5},\"piece\":\"FU\"}},"
+                       "{\"special\":\"TORYO\"}]}";
     kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "game.jkf"};
     kifu_error err;
     kifu_error_clear(&err);
@@ -481,8 +485,10 @@ TEST(read_strict_and_lenient)
         CHECK_INT(mv_at(r, 1)->flags, 0);
         CHECK(mv_at(r, 2)->flags & KIFU_MOVE_RAW);
         /* Nothing dropped: the ending is still there and everything can be written. */
-        kifu_node *end = kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(r))));
-        CHECK(end && kifu_node_special(end) && strcmp(kifu_node_special(end), "TORYO") == 0);
+        kifu_node *end =
+            kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(r))));
+        CHECK(end && kifu_node_special(end) &&
+              strcmp(kifu_node_special(end), "TORYO") == 0);
         kifu_write_options wo = {KIFU_FMT_JKF, 0, 0, NULL, NULL};
         char *out = kifu_write(r, &wo, NULL, &err);
         CHECK(out != NULL);
@@ -518,7 +524,7 @@ TEST(totals_from_move_times)
     CHECK_INT(t3->now.h, -1);
     const kifu_move_time *t4 = kifu_node_time(n);
     CHECK_INT(t4->total.m, 1);
-    CHECK_INT(t4->total.s, 10); /* 50 + 20 */
+    CHECK_INT(t4->total.s, 10);                 /* 50 + 20 */
     CHECK_INT(kifu_node_time(sp)->total.s, 31); /* 3621.1 + 10: sente's clock */
     CHECK_INT(kifu_node_time(sp)->total.h, 1);
     kifu_record_free(r);
@@ -575,7 +581,8 @@ TEST(long_line_with_fork)
     kifu_record *r = kifu_record_new();
     kifu_node *n = kifu_record_root(r), *fork_at = NULL;
     for (int i = 0; i < 1200; i++) {
-        static const int k[4][4] = {{5, 9, 5, 8}, {5, 1, 5, 2}, {5, 8, 5, 9}, {5, 2, 5, 1}};
+        static const int k[4][4] = {
+            {5, 9, 5, 8}, {5, 1, 5, 2}, {5, 8, 5, 9}, {5, 2, 5, 1}};
         const int *q = k[i % 4];
         kifu_move m = raw(q[0], q[1], q[2], q[3], 0);
         n = kifu_node_add_move(r, n, &m);

@@ -2,9 +2,9 @@
  * a deliberately simple reference generator written here: a mailbox, every piece's steps
  * spelled out, legality by playing the move and scanning every enemy piece for an attack
  * on the king, 打ち歩詰め by trying every reply. It shares no code with src/rules. */
-#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "harness.h"
 #include "kifu.h"
@@ -23,21 +23,40 @@ typedef struct dir {
 /* Directions for black (dy = -1 is forward); white negates dy. */
 static int dirs_of(int kind, dir *d)
 {
-    static const dir gold[] = {{-1, -1, 0}, {0, -1, 0}, {1, -1, 0}, {-1, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    static const dir gold[] = {{-1, -1, 0}, {0, -1, 0}, {1, -1, 0},
+                               {-1, 0, 0},  {1, 0, 0},  {0, 1, 0}};
     int n = 0;
     switch (kind) {
-    case KIFU_FU: d[n++] = (dir){0, -1, 0}; break;
-    case KIFU_KY: d[n++] = (dir){0, -1, 1}; break;
-    case KIFU_KE: d[n++] = (dir){-1, -2, 0}; d[n++] = (dir){1, -2, 0}; break;
-    case KIFU_GI:
-        d[n++] = (dir){-1, -1, 0}; d[n++] = (dir){0, -1, 0}; d[n++] = (dir){1, -1, 0};
-        d[n++] = (dir){-1, 1, 0}; d[n++] = (dir){1, 1, 0};
+    case KIFU_FU:
+        d[n++] = (dir){0, -1, 0};
         break;
-    case KIFU_KI: case KIFU_TO: case KIFU_NY: case KIFU_NK: case KIFU_NG:
+    case KIFU_KY:
+        d[n++] = (dir){0, -1, 1};
+        break;
+    case KIFU_KE:
+        d[n++] = (dir){-1, -2, 0};
+        d[n++] = (dir){1, -2, 0};
+        break;
+    case KIFU_GI:
+        d[n++] = (dir){-1, -1, 0};
+        d[n++] = (dir){0, -1, 0};
+        d[n++] = (dir){1, -1, 0};
+        d[n++] = (dir){-1, 1, 0};
+        d[n++] = (dir){1, 1, 0};
+        break;
+    case KIFU_KI:
+    case KIFU_TO:
+    case KIFU_NY:
+    case KIFU_NK:
+    case KIFU_NG:
         for (int i = 0; i < 6; i++)
             d[n++] = gold[i];
         break;
-    case KIFU_OU: case KIFU_KA: case KIFU_HI: case KIFU_UM: case KIFU_RY:
+    case KIFU_OU:
+    case KIFU_KA:
+    case KIFU_HI:
+    case KIFU_UM:
+    case KIFU_RY:
         for (int dx = -1; dx <= 1; dx++)
             for (int dy = -1; dy <= 1; dy++) {
                 if (!dx && !dy)
@@ -56,8 +75,14 @@ static int dirs_of(int kind, dir *d)
     return n;
 }
 
-static int at(const kifu_board *b, int x, int y) { return b->sq[(x - 1) * 9 + y - 1]; }
-static int inside(int x, int y) { return x >= 1 && x <= 9 && y >= 1 && y <= 9; }
+static int at(const kifu_board *b, int x, int y)
+{
+    return b->sq[(x - 1) * 9 + y - 1];
+}
+static int inside(int x, int y)
+{
+    return x >= 1 && x <= 9 && y >= 1 && y <= 9;
+}
 
 /* Does any piece of color `by` attack (x, y)? */
 static int attacked(const kifu_board *b, int x, int y, int by)
@@ -109,7 +134,10 @@ static void play(kifu_board *b, const rmove *m)
 }
 
 /* Last rank index from color c's view: 1 is the far rank. */
-static int far(int c, int y) { return c ? 10 - y : y; }
+static int far(int c, int y)
+{
+    return c ? 10 - y : y;
+}
 
 static int ref_legal(const kifu_board *b, rmove *out);
 
@@ -212,10 +240,13 @@ static void ref_usi(const rmove *m, char *buf)
         sprintf(buf, "%d%c%d%c%s", m->fx, 'a' + m->fy - 1, m->tx, 'a' + m->ty - 1,
                 m->promote ? "+" : "");
     else
-        sprintf(buf, "%c*%d%c", " PLNSBRGK"[m->piece], m->tx, 'a' + m->ty - 1);
+        sprintf(buf, "%c*%d%c", " PLNSBRGK"[m->piece], m -> tx, 'a' + m->ty - 1);
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp(a, b); }
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(a, b);
+}
 
 /* Compare the engine's and the reference's move lists at p; 0 when equal. */
 static int compare_moves(kifu_position *p, const char *where)
@@ -306,8 +337,14 @@ static void run_file(const char *name, int ref_depth)
     free(text);
 }
 
-TEST(published_counts) { run_file("published.txt", 2); }
-TEST(own_positions) { run_file("rules.txt", 3); }
+TEST(published_counts)
+{
+    run_file("published.txt", 2);
+}
+TEST(own_positions)
+{
+    run_file("rules.txt", 3);
+}
 
 /* Every node of a two-ply tree: the same move lists as the reference. */
 static void compare_tree(kifu_position *p, int depth, const char *where, int *bad)
@@ -445,13 +482,15 @@ TEST(random_positions_match_reference)
         int n = 3 + (int)(RND() % 8);
         for (int i = 0; i < n; i++) {
             /* near the white king most of the time */
-            int x = (wk / 9 + 1) + (int)(RND() % 5) - 2, y = (wk % 9 + 1) + (int)(RND() % 5) - 2;
+            int x = (wk / 9 + 1) + (int)(RND() % 5) - 2,
+                y = (wk % 9 + 1) + (int)(RND() % 5) - 2;
             if (RND() % 4 == 0)
                 x = 1 + (int)(RND() % 9), y = 1 + (int)(RND() % 9);
             if (x < 1 || x > 9 || y < 1 || y > 9 || b.sq[KIFU_SQ(x, y)])
                 continue;
             static const int kinds[] = {1, 1, 2, 3, 4, 5, 6, 7, 7, 9, 13, 14};
-            b.sq[KIFU_SQ(x, y)] = (uint8_t)(kinds[RND() % 12] | (RND() % 3 == 0 ? 16 : 0));
+            b.sq[KIFU_SQ(x, y)] =
+                (uint8_t)(kinds[RND() % 12] | (RND() % 3 == 0 ? 16 : 0));
         }
         b.hands[0][KIFU_FU] = (uint8_t)(1 + RND() % 2);
         b.hands[1][KIFU_FU] = (uint8_t)(RND() % 2);
@@ -479,7 +518,8 @@ TEST(random_positions_match_reference)
     }
     CHECK_INT(tried, want);
     CHECK(!bad);
-    printf("  %d random positions, %d with a pawn drop refused as 打ち歩詰め\n", tried, uchi);
+    printf("  %d random positions, %d with a pawn drop refused as 打ち歩詰め\n", tried,
+           uchi);
     CHECK(uchi > 0); /* the rule was exercised */
     kifu_position_free(p);
 }

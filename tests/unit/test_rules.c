@@ -152,9 +152,13 @@ TEST(out_of_memory)
         kifu__alloc_fail_after(n);
         kifu_position *p = kifu_position_new();
         if (p) {
-            kifu_position_set_sfen(p, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b", NULL);
+            kifu_position_set_sfen(p, "position startpos moves 7g7f 3c3d 8h2b+ 3a2b",
+                                   NULL);
             for (int i = 0; i < 80; i++) {
-                t_play_usi(p, i % 4 == 0 ? "5i4h" : i % 4 == 1 ? "5a4b" : i % 4 == 2 ? "4h5i" : "4b5a");
+                t_play_usi(p, i % 4 == 0   ? "5i4h"
+                              : i % 4 == 1 ? "5a4b"
+                              : i % 4 == 2 ? "4h5i"
+                                           : "4b5a");
                 kifu_position_repetition(p);
             }
             kifu_position *q = kifu_position_clone(p);

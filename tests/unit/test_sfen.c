@@ -17,8 +17,9 @@ static void expect_error(const char *text, size_t offset, const char *part)
     int rc = kifu_position_set_sfen(p, text, &err);
     if (rc != -1 || err.code != KIFU_ERR_SFEN || err.offset != offset ||
         !strstr(err.message, part)) {
-        printf("  text: %s\n  rc %d code %d offset %zu (want %zu) column %d message: %s\n", text,
-               rc, err.code, err.offset, offset, err.column, err.message);
+        printf(
+            "  text: %s\n  rc %d code %d offset %zu (want %zu) column %d message: %s\n",
+            text, rc, err.code, err.offset, offset, err.column, err.message);
         t_failed_checks++;
     }
     /* A failed set leaves the position as it was. */
@@ -102,7 +103,8 @@ TEST(board_errors)
                  "two digits");
     expect_error("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL/9 b - 1", 57,
                  "more than 9 ranks");
-    expect_error("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b - 1", 47, "only 8 ranks");
+    expect_error("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1 b - 1", 47,
+                 "only 8 ranks");
     expect_error("lnsgkgsnl/1r5b1/ppppXpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", 20,
                  "unknown piece letter 'X'");
     expect_error("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNS+GKGSNL b - 1", 51,
@@ -130,7 +132,8 @@ TEST(position_errors)
 
 TEST(side_hand_and_number_errors)
 {
-    static const char board[] = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
+    static const char board[] =
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL";
     char t[200];
     snprintf(t, sizeof t, "%s", board);
     expect_error(t, 57, "the side to move is missing");
@@ -159,7 +162,10 @@ TEST(error_fields)
     kifu_position *p = kifu_position_new();
     kifu_error err;
     kifu_error_clear(&err);
-    CHECK_INT(kifu_position_set_sfen(p, "lnsgkgsnl/1r5b1/ppppXpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", &err), -1);
+    CHECK_INT(
+        kifu_position_set_sfen(
+            p, "lnsgkgsnl/1r5b1/ppppXpppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1", &err),
+        -1);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
     CHECK_INT(err.line, 1);
     CHECK_INT(err.column, 21);
@@ -173,7 +179,8 @@ TEST(usi_move_errors)
 {
     expect_error("position startpos moves 7g7f 3c3d 8h1a", 34, "cannot reach");
     expect_error("position startpos moves 7g7f 7g7f", 29, "no piece there");
-    expect_error("position startpos moves 7g7f 7c7d 7f7e P*7d", 39, "no such piece in hand");
+    expect_error("position startpos moves 7g7f 7c7d 7f7e P*7d", 39,
+                 "no such piece in hand");
     expect_error("position startpos moves 7g7x", 24, "bad square");
     expect_error("position startpos junk", 18, "unexpected text");
 }
