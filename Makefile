@@ -3,7 +3,10 @@ BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps build run test asan bench fuzz format format-check clean
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+.PHONY: all deps build build-tool install run test asan bench fuzz format format-check clean
 
 all: build
 
@@ -14,11 +17,30 @@ build: deps
 	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS) -- --no-print-directory
 
-# The main job on bundled samples the project wrote itself.
-run: build
-	./$(BUILD)/kifu show samples/opening.kifu
-	./$(BUILD)/kifu convert samples/opening.kifu -t csa
-	./$(BUILD)/kifu perft startpos 4
+# Only the tool and its library, quietly: what `make run` needs.
+build-tool: deps
+	@cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(BUILD) -j $(JOBS) --target kifu_cli -- --no-print-directory >/dev/null
+
+# The main job on bundled samples the project wrote itself; each part is labelled.
+run: build-tool
+	@echo "== kifu show samples/opening.kifu   (the last position of a record)"
+	@./$(BUILD)/kifu show samples/opening.kifu
+	@echo
+	@echo "== kifu convert samples/opening.kifu -t csa   (KIF to CSA; CSA cannot hold the fork)"
+	@./$(BUILD)/kifu convert samples/opening.kifu -t csa
+	@echo
+	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
+	@./$(BUILD)/kifu perft startpos 4
+
+# `make install PREFIX=/usr DESTDIR=/tmp/stage`: the tool, libkifu.so and .a, kifu.h,
+# kifu.pc, the man pages and the bash completion (a build of its own, so the prefix
+# is what the build is configured with).
+install: deps
+	@cmake -S . -B build-install -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF \
+		-DCMAKE_INSTALL_PREFIX=$(PREFIX) $(CMAKE_FLAGS) >/dev/null
+	@cmake --build build-install -j $(JOBS) -- --no-print-directory >/dev/null
+	DESTDIR=$(DESTDIR) cmake --install build-install
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
@@ -73,4 +95,4 @@ format-check:
 	@clang-format --dry-run -Werror $(FORMAT_FILES) && echo "format-check: $(words $(FORMAT_FILES)) files formatted"
 
 clean:
-	rm -rf build build-asan build-bench build-fuzz
+	rm -rf build build-asan build-bench build-fuzz build-install build-tsan

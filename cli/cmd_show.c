@@ -68,8 +68,9 @@ int cmd_show(int argc, char **argv)
         kifu__strbuf sb;
         kifu__sb_init(&sb);
         if (strcmp(format, "sfen") == 0) {
-            char *s =
-                kifu_position_sfen(kifu_player_position(pl), kifu_player_ply(pl) + 1);
+            /* The number of the next move: an ending node has a ply but plays no move. */
+            const kifu_position *pos = kifu_player_position(pl);
+            char *s = kifu_position_sfen(pos, kifu_position_history_length(pos) + 1);
             if (s)
                 kifu__sb_printf(&sb, "%s\n", s);
             kifu_free(s);
