@@ -23,7 +23,9 @@ static void usage(FILE *f)
     fprintf(f, "usage: kifu <command> [options] [args]\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'kifu <command> --help' describes a command. kifu %s\n",
+    fprintf(f,
+            "\n'kifu help <command>' or 'kifu <command> --help' describes a command;\n"
+            "'kifu -V' prints the version. kifu %s\n",
             kifu_version_string());
 }
 
@@ -66,12 +68,22 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        /* `kifu help CMD` is `kifu CMD --help`. */
+        char *help_argv[] = {argv[2], "--help", NULL};
+        for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+            if (strcmp(argv[2], commands[i].name) == 0)
+                return commands[i].fn(2, help_argv);
+        fprintf(stderr, "kifu: unknown command '%s'\n", argv[2]);
+        usage(stderr);
+        return EXIT_USAGE;
+    }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0) {
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
         printf("kifu %s\n", kifu_version_string());
         return EXIT_OK;
     }

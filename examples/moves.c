@@ -30,8 +30,8 @@ int main(int argc, char **argv)
         const kifu_move *m = kifu_node_move_const(n);
         char text[64];
         if (m) {
-            printf("%3d %s\n", kifu_node_ply(n), kifu_move_text(m, prev, KIFU_TEXT_KIF, text,
-                                                                sizeof text));
+            printf("%3d %s\n", kifu_node_ply(n),
+                   kifu_move_text(m, prev, KIFU_TEXT_KIF, text, sizeof text));
             prev = m;
         } else { /* an ending: the player stands on it, the position stays */
             printf("%3d %s\n", kifu_node_ply(n), kifu_special_text(kifu_node_special(n)));

@@ -20,7 +20,8 @@ else
     bad "staged install"; cat "$tmp/install.log"; finish
 fi
 root=$stage$prefix
-for f in bin/kifu include/kifu.h; do
+for f in bin/kifu include/kifu.h share/man/man1/kifu.1 share/man/man3/libkifu.3 \
+    share/bash-completion/completions/kifu; do
     [ -f "$root/$f" ] && ok "installed $f" || bad "missing $f"
 done
 pcdir=$(dirname "$(find "$root" -name kifu.pc | head -n 1)")
