@@ -1,12 +1,12 @@
 /* progress.c: the progress bar of progress.h. */
 #include "progress.h"
+#include "term.h"
 
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#define BAR 24   /* cells in the bar */
-#define LABEL 36 /* bytes of the label shown, so the line fits 80 columns */
+#define BAR 20 /* cells in the bar */
 
 double cli_now(void)
 {
@@ -23,17 +23,111 @@ void cli_progress_start(cli_progress *p, size_t total, int enabled)
     p->start = p->last_draw = cli_now();
 }
 
-/* The tail of a path fits better than its head: the file name is what tells files apart.
- * Cut at a UTF-8 character boundary. */
-static const char *tail(const char *s)
+/* Display columns of UTF-8 text: 2 for characters from U+1100 up (CJK file names), 1
+ * for others. Rough, but a path is not laid out finer than that. */
+static int columns(const char *s, size_t n)
 {
-    size_t n = strlen(s);
-    if (n <= LABEL)
-        return s;
-    const char *t = s + n - LABEL;
-    while (*t && ((unsigned char)*t & 0xC0) == 0x80)
-        t++;
-    return t;
+    int w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xC0) == 0x80)
+            continue;
+        w += c >= 0xE1 ? 2 : 1;
+    }
+    return w;
+}
+
+/* Bytes of the longest UTF-8 prefix of s[0..n) no wider than `cols`. */
+static size_t head_bytes(const char *s, size_t n, int cols)
+{
+    size_t i = 0;
+    int w = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j++;
+        int cw = (unsigned char)s[i] >= 0xE1 ? 2 : 1;
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}
+
+/* Bytes where the shortest UTF-8 suffix of s[0..n) no wider than `cols` starts. */
+static size_t tail_start(const char *s, size_t n, int cols)
+{
+    size_t i = n;
+    int w = 0;
+    while (i > 0) {
+        size_t j = i - 1;
+        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j--;
+        int cw = (unsigned char)s[j] >= 0xE1 ? 2 : 1;
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}
+
+/* Append s[0..n) to the line with control characters as '?': a file name must not move
+ * the cursor or retitle the terminal. */
+static void put_label(char *buf, size_t cap, size_t *len, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n && *len + 1 < cap; i++) {
+        unsigned char c = (unsigned char)s[i];
+        buf[(*len)++] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+    }
+    buf[*len] = 0;
+}
+
+char *cli_progress_line(char *buf, size_t cap, size_t done, size_t total, double elapsed,
+                        const char *label, int width)
+{
+    if (!cap)
+        return buf;
+    size_t cells = total ? done * BAR / total : BAR;
+    char bar[BAR + 1];
+    for (size_t i = 0; i < BAR; i++)
+        bar[i] = i < cells ? '#' : '.';
+    bar[BAR] = 0;
+    int pct = total ? (int)(done * 100 / total) : 100;
+    char rate[32] = "", left[32] = "";
+    if (elapsed > 0.2 && done > 0) {
+        double r = (double)done / elapsed;
+        snprintf(rate, sizeof rate, r >= 100 ? "  %.0f/s" : "  %.1f/s", r);
+        if (done < total) {
+            long s = (long)((double)(total - done) / r + 0.5);
+            if (s >= 3600)
+                snprintf(left, sizeof left, "  %ld:%02ld:%02ld left", s / 3600,
+                         s / 60 % 60, s % 60);
+            else
+                snprintf(left, sizeof left, "  %ld:%02ld left", s / 60, s % 60);
+        }
+    }
+    int n =
+        snprintf(buf, cap, "[%s] %3d%%  %zu/%zu%s%s", bar, pct, done, total, rate, left);
+    size_t len = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
+    int room = width - 1 - columns(buf, len) - 2; /* 2: the gap before the label */
+    if (!label || !*label || room < 8)
+        return buf;
+    put_label(buf, cap, &len, "  ", 2);
+    size_t ln = strlen(label);
+    if (columns(label, ln) <= room) {
+        put_label(buf, cap, &len, label, ln);
+        return buf;
+    }
+    /* Keep a third of the room for the head and the rest for the tail, "…" between
+     * (counted 2 columns wide: terminals set for CJK draw it so). */
+    int head = (room - 2) / 3, tail = room - 2 - head;
+    put_label(buf, cap, &len, label, head_bytes(label, ln, head));
+    put_label(buf, cap, &len, "\xE2\x80\xA6", 3);
+    size_t t = tail_start(label, ln, tail);
+    put_label(buf, cap, &len, label + t, ln - t);
+    return buf;
 }
 
 void cli_progress_update(cli_progress *p, size_t done, const char *label)
@@ -44,14 +138,12 @@ void cli_progress_update(cli_progress *p, size_t done, const char *label)
     if (p->drawn && done < p->total && now - p->last_draw < 0.1)
         return;
     p->last_draw = now;
-    size_t cells = p->total ? done * BAR / p->total : BAR;
-    char bar[BAR + 1];
-    for (size_t i = 0; i < BAR; i++)
-        bar[i] = i < cells ? '#' : '.';
-    bar[BAR] = 0;
+    char line[1024];
+    int rows, cols;
+    term_size_of(2, &rows, &cols);
+    cli_progress_line(line, sizeof line, done, p->total, now - p->start, label, cols);
     /* \033[K clears what a longer previous line left behind. */
-    fprintf(stderr, "\r[%s] %zu/%zu %s\033[K", bar, done, p->total,
-            label ? tail(label) : "");
+    fprintf(stderr, "\r%s\033[K", line);
     fflush(stderr);
     p->drawn = 1;
 }

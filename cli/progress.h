@@ -26,4 +26,11 @@ void cli_progress_clear(cli_progress *p);
 /* Erase the bar for good. */
 void cli_progress_end(cli_progress *p);
 
+/* The bar's line for `done` of `total` items after `elapsed` seconds, fitted to `width`
+ * columns: "[#####.....]  42%  420/1000  35.2/s  0:16 left  dir/…/name.kif". The label is
+ * shortened in the middle (its head says where, its tail which file) and any control
+ * character in it is shown as '?'. Returns buf. */
+char *cli_progress_line(char *buf, size_t cap, size_t done, size_t total, double elapsed,
+                        const char *label, int width);
+
 #endif

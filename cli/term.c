@@ -101,10 +101,15 @@ int term_open(int screen)
 
 void term_size(int *rows, int *cols)
 {
+    term_size_of(STDOUT_FILENO, rows, cols);
+}
+
+void term_size_of(int fd, int *rows, int *cols)
+{
     struct winsize ws;
     *rows = 24;
     *cols = 80;
-    if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
+    if (ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_row > 0 && ws.ws_col > 0) {
         *rows = ws.ws_row;
         *cols = ws.ws_col;
     }

@@ -34,6 +34,8 @@ void term_close(void);
 int term_key(int timeout_ms);
 /* Window size; 24 x 80 when unknown. */
 void term_size(int *rows, int *cols);
+/* The same for the terminal on another descriptor (the progress bar's stderr). */
+void term_size_of(int fd, int *rows, int *cols);
 /* Read a line with echo and backspace in raw mode (Enter ends, Esc cancels: returns -1;
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
