@@ -49,9 +49,9 @@ TEST(long_path_shortened_in_the_middle)
     for (int width = 80; width <= 140; width += 20) {
         cli_progress_line(buf, sizeof buf, 1, 3, 1.0, path, width);
         CHECK(cols(buf) <= width - 1);
-        CHECK(strstr(buf, "records/") != NULL);                 /* the head */
-        CHECK(strstr(buf, "sente-wins.kif") != NULL);           /* the tail */
-        CHECK(strstr(buf, "\xE2\x80\xA6") != NULL);             /* … between */
+        CHECK(strstr(buf, "records/") != NULL);       /* the head */
+        CHECK(strstr(buf, "sente-wins.kif") != NULL); /* the tail */
+        CHECK(strstr(buf, "\xE2\x80\xA6") != NULL);   /* … between */
     }
     /* Short enough: kept whole, no ellipsis. */
     cli_progress_line(buf, sizeof buf, 1, 3, 1.0, "dir/game.kif", 80);
