@@ -24,6 +24,7 @@ int cmd_replay(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_moves(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 
 /* Print "kifu: <formatted error>" to stderr. */
 void cli_print_error(const kifu_error *err);

@@ -16,6 +16,7 @@ static const struct {
     {"play", cmd_play, "two players at one terminal"},
     {"perft", cmd_perft, "count leaf nodes of the legal move tree"},
     {"moves", cmd_moves, "list the legal moves of a position"},
+    {"trace", cmd_trace, "follow one piece through a record"},
 };
 
 static void usage(FILE *f)

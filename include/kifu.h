@@ -514,6 +514,48 @@ KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev,
  *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);
 
+/* ------------------------------------------------------------------------------------ */
+/* Piece traces: the path of one piece through a line of a record                       */
+
+typedef struct kifu_trace kifu_trace;
+
+/** One move of the traced piece: at ply `ply` it went from (from_x, from_y) (0, 0 for the
+ *  drop that put it on the board) to (to_x, to_y); `piece` is its kind before the move,
+ *  `promote` 1 when it promoted there, `capture` the kind it took (0: none). */
+typedef struct kifu_trace_step {
+    int ply;
+    uint8_t from_x, from_y, to_x, to_y;
+    uint8_t piece, promote, capture;
+} kifu_trace_step;
+
+/** How a trace ends: the line ran out (or reached an ending), or the piece was taken. */
+typedef enum kifu_trace_end_kind {
+    KIFU_TRACE_LINE_END = 0,
+    KIFU_TRACE_CAPTURED = 1,
+} kifu_trace_end_kind;
+
+/** Trace the piece standing on (x, y) at ply `ply` of a line of r: the main line when
+ *  `path` is NULL or "", else the line through that path (kifu_player_go_path syntax).
+ *  The record should be normalized; it is not changed. New (kifu_trace_free), or NULL
+ *  with err (no piece there, no such ply or path). */
+KIFU_EXPORT kifu_trace *kifu_trace_square(const kifu_record *r, const char *path, int ply,
+                                          int x, int y, kifu_error *err);
+/** Trace the piece that moved at ply `ply` (>= 1) of the line, from the square it left
+ *  (that move is the first step; for a drop, the drop is). New, or NULL with err. */
+KIFU_EXPORT kifu_trace *kifu_trace_moved(const kifu_record *r, const char *path, int ply,
+                                         kifu_error *err);
+KIFU_EXPORT void kifu_trace_free(kifu_trace *t);
+/** Where the piece stood when the trace starts, at which ply, and what it was (kind |
+ *  color << 4). */
+KIFU_EXPORT void kifu_trace_start(const kifu_trace *t, int *x, int *y, int *ply,
+                                  int *piece);
+/** Number of moves the piece made. */
+KIFU_EXPORT size_t kifu_trace_count(const kifu_trace *t);
+/** Move i (borrowed; valid while t lives), or NULL past the end. */
+KIFU_EXPORT const kifu_trace_step *kifu_trace_step_at(const kifu_trace *t, size_t i);
+/** How the trace ended (kifu_trace_end_kind) and at which ply (*ply may be NULL). */
+KIFU_EXPORT int kifu_trace_end(const kifu_trace *t, int *ply);
+
 #ifdef __cplusplus
 }
 #endif

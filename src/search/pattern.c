@@ -17,11 +17,11 @@ struct kifu__pattern {
     pcre2_code *code;
     pcre2_match_data *md;
     char *expr;
-    int hand_set[2];     /* the hand of that color is constrained */
-    uint8_t hand[2][8];  /* at least these counts (all zero with hand_set: empty hand) */
-    int hand_empty[2];   /* なし: the hand must be empty */
-    int side;            /* -1: any side to move */
-    int both_sides;      /* also try the colour-flipped position */
+    int hand_set[2];    /* the hand of that color is constrained */
+    uint8_t hand[2][8]; /* at least these counts (all zero with hand_set: empty hand) */
+    int hand_empty[2];  /* なし: the hand must be empty */
+    int side;           /* -1: any side to move */
+    int both_sides;     /* also try the colour-flipped position */
 };
 
 /* Letter classes of the grid's wildcards, as expression fragments. */
@@ -39,8 +39,8 @@ static kifu__pattern *compile(const char *expr, kifu_error *err)
     p->side = -1;
     int code;
     PCRE2_SIZE at;
-    p->code = pcre2_compile((PCRE2_SPTR)expr, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code, &at,
-                            NULL);
+    p->code = pcre2_compile((PCRE2_SPTR)expr, PCRE2_ZERO_TERMINATED, PCRE2_UTF, &code,
+                            &at, NULL);
     if (!p->code) {
         PCRE2_UCHAR msg[256];
         pcre2_get_error_message(code, msg, sizeof msg);
@@ -150,10 +150,9 @@ static int grid_fail(grid *g, const char *line, const char *at, const char *expe
     while (at[n] && at[n] != '\n' && at[n] != '\r' && n < 12)
         n++;
     snprintf(found, sizeof found, "%.*s", (int)n, at);
-    return kifu__error(g->err, KIFU_ERR_SYNTAX, g->lineno,
-                       kifu__utf8_column(line, (size_t)(at - line)),
-                       (size_t)(at - g->text), expected, n ? found : "the end of the line",
-                       "%s", what);
+    return kifu__error(
+        g->err, KIFU_ERR_SYNTAX, g->lineno, kifu__utf8_column(line, (size_t)(at - line)),
+        (size_t)(at - g->text), expected, n ? found : "the end of the line", "%s", what);
 }
 
 /* One cell: an optional owner mark, then a piece name or a wildcard. Appends its
@@ -173,12 +172,12 @@ static size_t cell(const char *s, const char *end, kifu__strbuf *out, const char
         kifu__sb_putc(out, KIFU__BD_EMPTY);
     } else if (kifu__jp_starts(p, end, "＊") || (p < end && *p == '*')) {
         n = *p == '*' ? 1 : 3;
-        kifu__sb_puts(out, owner == KIFU_WHITE  ? "[bdfhjlntv2468ro]"
+        kifu__sb_puts(out, owner == KIFU_WHITE   ? "[bdfhjlntv2468ro]"
                            : owner == KIFU_BLACK ? "[acegikmsu1357qo]"
                                                  : ".");
     } else if (kifu__jp_starts(p, end, "？") || (p < end && *p == '?')) {
         n = *p == '?' ? 1 : 3;
-        kifu__sb_puts(out, owner == KIFU_WHITE  ? ANY_GOTE
+        kifu__sb_puts(out, owner == KIFU_WHITE   ? ANY_GOTE
                            : owner == KIFU_BLACK ? ANY_SENTE
                                                  : "[^o]");
     } else if ((n = kifu__jp_piece(p, end, &kind)) != 0) {
@@ -207,17 +206,19 @@ static int row(grid *g, const char *s, const char *end)
         if (!n) {
             if (!bordered && cells == 0)
                 return 0;
-            return grid_fail(g, s, bad ? bad : p,
-                             "a cell: a piece (歩, v歩), ・ empty, * anything, ? any piece, "
-                             "^? any sente piece, v? any gote piece",
-                             "bad cell in the grid pattern");
+            return grid_fail(
+                g, s, bad ? bad : p,
+                "a cell: a piece (歩, v歩), ・ empty, * anything, ? any piece, "
+                "^? any sente piece, v? any gote piece",
+                "bad cell in the grid pattern");
         }
         p += n, cells++;
     }
     p += kifu__jp_space(p, end);
     if (bordered && !(p < end && *p == '|'))
-        return grid_fail(g, s, p, "| after nine cells", "a row of the grid has more than "
-                                                        "nine cells");
+        return grid_fail(g, s, p, "| after nine cells",
+                         "a row of the grid has more than "
+                         "nine cells");
     if (!bordered && p != end)
         return grid_fail(g, s, p, "the end of the row after nine cells",
                          "a row of the grid has more than nine cells");
@@ -254,10 +255,11 @@ kifu__pattern *kifu__pattern_grid(const char *text, size_t len, kifu_error *err)
                 } else if (b == KIFU__BOD_NO) {
                     r = row(&g, s, e);
                     if (r == 0)
-                        r = grid_fail(&g, s, t,
-                                      "a row of nine cells, a hand line (先手の持駒：…) or "
-                                      "a side line (後手番)",
-                                      "not part of a grid pattern");
+                        r = grid_fail(
+                            &g, s, t,
+                            "a row of nine cells, a hand line (先手の持駒：…) or "
+                            "a side line (後手番)",
+                            "not part of a grid pattern");
                 }
             }
             if (r < 0) {
@@ -273,8 +275,8 @@ kifu__pattern *kifu__pattern_grid(const char *text, size_t len, kifu_error *err)
     }
     if (g.rows != 9) {
         kifu__error(err, KIFU_ERR_SYNTAX, g.lineno, 1, len, "nine rows of nine cells",
-                    g.rows ? "fewer rows" : "no row", "the grid pattern has %d rows, not 9",
-                    g.rows);
+                    g.rows ? "fewer rows" : "no row",
+                    "the grid pattern has %d rows, not 9", g.rows);
         kifu__sb_free(&g.expr);
         return NULL;
     }

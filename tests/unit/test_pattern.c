@@ -46,8 +46,9 @@ static kifu__pattern *named(const char *name)
 static const char *const anaguma =
     "position startpos moves 7g7f 8c8d 2g2f 8d8e 5i6h 4a3b 9i9h 6a5b 8h7g 7a7b 6h7h 3a4b "
     "7h8h 1c1d 8h9i 9c9d 7i8h 5a4a 6i7i 6c6d";
-static const char *const mino = "position startpos moves 7g7f 3c3d 2h6h 8c8d 5i4h 8d8e 4h3h "
-                                "7a6b 3h2h 5a4b 3i3h 4b3b 6i5h 6a5b";
+static const char *const mino =
+    "position startpos moves 7g7f 3c3d 2h6h 8c8d 5i4h 8d8e 4h3h "
+    "7a6b 3h2h 5a4b 3i3h 4b3b 6i5h 6a5b";
 static const char *const yagura =
     "position startpos moves 7g7f 8c8d 6g6f 8d8e 7i6h 3c3d 6h7g 7a6b 8h7i 5a4b 5i6h 4b3b "
     "6h7h 6a5b 7h8h 1c1d 6i7h 9c9d 4i5h 4a4b 5h6g 6c6d";
@@ -77,8 +78,9 @@ TEST(named_castles_find_their_games)
 /* Gote's anaguma (玉 1一, 香 1二, 桂 2一, 銀 2二, 金 3一), sente shuffling meanwhile. */
 TEST(both_sides_finds_gotes_castle)
 {
-    kifu_board b = after("position startpos moves 2g2f 3c3d 2f2e 2b3c 9g9f 5a4b 1g1f 1a1b "
-                         "5i5h 4b3b 3i3h 3b2b 7i7h 2b1a 4i4h 3a2b 6i6h 4a3a");
+    kifu_board b =
+        after("position startpos moves 2g2f 3c3d 2f2e 2b3c 9g9f 5a4b 1g1f 1a1b "
+              "5i5h 4b3b 3i3h 3b2b 7i7h 2b1a 4i4h 3a2b 6i6h 4a3a");
     kifu__pattern *p = named("ibisha-anaguma");
     CHECK(p != NULL);
     if (!p)
@@ -123,9 +125,10 @@ TEST(wildcards_hands_and_side)
 {
     /* Any gote piece on 5一, an empty 5五, any sente piece on 5九, a bishop in sente's
      * hand, gote to move. */
-    const char *text = "|*********|\n|*********|\n|*********|\n|*********|\n|****・****|\n"
-                       "|*********|\n|*********|\n|*********|\n|****^?****|\n"
-                       "先手の持駒：角\n後手番\n";
+    const char *text =
+        "|*********|\n|*********|\n|*********|\n|*********|\n|****・****|\n"
+        "|*********|\n|*********|\n|*********|\n|****^?****|\n"
+        "先手の持駒：角\n後手番\n";
     char buf[512];
     snprintf(buf, sizeof buf, "|****v?****|\n%s", strchr(text, '\n') + 1);
     kifu_error err;
