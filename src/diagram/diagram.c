@@ -204,6 +204,8 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
         const kifu_move *m = kifu_node_move_const(mv);
         out->last_x = m->to_x;
         out->last_y = m->to_y;
+        out->from_x = m->from_x;
+        out->from_y = m->from_y;
     }
     out->ply = mv ? kifu_node_ply(mv) : 0;
     if (mv)

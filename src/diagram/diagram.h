@@ -12,6 +12,7 @@ typedef struct kifu__diagram {
     kifu_board board;
     int flip;           /* draw from gote's side (rotated 180 degrees) */
     int last_x, last_y; /* destination of the last move, highlighted; 0 if none */
+    int from_x, from_y; /* where that move came from (0: a drop or none), lighter */
     int ply;            /* number of moves played; 0 hides the 手数 line */
     char last_text[64]; /* readable last move ("☗７六歩(77)"), may be empty */
     char ending[64];    /* the ending at the cursor ("投了"), "" if none */
@@ -30,6 +31,7 @@ typedef struct kifu__layout {
     int top_color, bottom_color; /* whose hand is drawn above and below the board */
     char hand[2][128];           /* hands as text per color: "飛　歩二" or "なし" */
     int side;                    /* side to move */
+    const kifu_board *board;     /* the position drawn (set by renderers that need it) */
 } kifu__layout;
 
 void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out);
@@ -43,6 +45,22 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out);
  * the last move's square are coloured (ANSI), else gote is marked v and the last move
  * with brackets in the 手数 line only. */
 void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out);
+
+/* How kifu__diagram_svg draws. All zero: the defaults (398 px wide, one-character
+ * kanji, the last move highlighted, no caption, 先手/後手 labels). */
+typedef struct kifu__svg_options {
+    int size;       /* width in px; the height follows the fixed aspect */
+    int two_char;   /* 成香 成桂 成銀 in two characters instead of 杏 圭 全 */
+    int intl;       /* the international set: P L N S G B R K, +P ... */
+    int tsume;      /* 持駒 label, the defender's (gote's) hand left out */
+    int no_mvlight; /* do not highlight the last move (destination, origin lighter) */
+    const char *caption; /* a line under the board (図は▲７六歩まで, 第1図), or NULL */
+    const char *names[2]; /* side labels instead of 先手/後手 (players' names), or NULL */
+} kifu__svg_options;
+
+/* The diagram as a self-contained SVG document (see svg.c). */
+void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
+                       kifu__strbuf *out);
 
 /* The diagram at a player's cursor: board, last move (text and square), ply. */
 void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *out);

@@ -1,0 +1,185 @@
+/* svg.c: a board diagram as SVG, drawn from the same layout as the BOD and terminal
+ * forms (diagram.h). Self-contained: no font file, no script, no external style; every
+ * part carries a class (bg, grid, piece, gote, promoted, last, last-from, hand, side,
+ * label, caption) so a page can restyle it, and the embedded defaults print as vectors.
+ * The HTML viewer (assets/viewer.js) draws the same geometry and classes. */
+#include <stdio.h>
+#include <string.h>
+
+#include "diagram/diagram.h"
+#include "notation/notation.h"
+#include "rules/types.h"
+
+enum { CELL = 40, X0 = 12, Y0 = 64, WIDTH = X0 * 2 + CELL * 9 + 14, HEIGHT = Y0 + CELL * 9 + 64 };
+
+/* Serif faces that hold kanji on Linux, macOS, Windows and phones, then any serif. */
+#define FONTS                                                                            \
+    "'Hiragino Mincho ProN','Yu Mincho','YuMincho','Noto Serif CJK JP','Noto Serif JP',"  \
+    "'IPAexMincho','IPAMincho','MS Mincho','Source Han Serif',serif"
+
+static const char *const style =
+    "<style>"
+    ".bg{fill:#f3d9a4}.grid{stroke:#5a4025;stroke-width:1;fill:none}"
+    ".frame{stroke:#5a4025;stroke-width:2.5;fill:none}.star{fill:#5a4025}"
+    "text{font-family:" FONTS ";dominant-baseline:central}"
+    ".label{font-size:14px;fill:#333;text-anchor:middle}"
+    ".side,.hand{font-size:16px;fill:#222}"
+    ".piece{font-size:30px;fill:#1b1b1b;text-anchor:middle}.piece.small{font-size:17px}"
+    ".piece.promoted{fill:#b0141b}"
+    ".intl{font-family:system-ui,Helvetica,Arial,sans-serif;font-size:24px;font-weight:bold}"
+    ".last{fill:#f0a04b}.last-from{fill:#f7d2a0}"
+    ".caption{font-size:15px;fill:#222;text-anchor:middle}"
+    "</style>";
+
+/* International letters by kind (FU .. RY). */
+static const char *const intl[15] = {"",   "P",  "L",  "N",  "S",  "B",  "R", "G",
+                                     "K",  "+P", "+L", "+N", "+S", "+B", "+R"};
+
+/* Text with XML's five special characters escaped (names come from the record). */
+static void put_xml(kifu__strbuf *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': kifu__sb_puts(out, "&amp;"); break;
+        case '<': kifu__sb_puts(out, "&lt;"); break;
+        case '>': kifu__sb_puts(out, "&gt;"); break;
+        case '"': kifu__sb_puts(out, "&quot;"); break;
+        case '\'': kifu__sb_puts(out, "&#39;"); break;
+        default:
+            /* Control characters are not allowed in XML 1.0 text. */
+            kifu__sb_putc(out, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
+        }
+    }
+}
+
+static void piece(kifu__strbuf *out, const kifu__svg_options *o, int cp, int cx, int cy,
+                  int down)
+{
+    int kind = CPIECE_KIND(cp);
+    const char *cls = kind >= PRO_PAWN && kind != KING ? "piece promoted" : "piece";
+    const char *gote = CPIECE_COLOR(cp) == WHITE ? " gote" : "";
+    char turn[48] = "";
+    if (down)
+        snprintf(turn, sizeof turn, " transform=\"rotate(180 %d %d)\"", cx, cy);
+    if (o->intl) {
+        kifu__sb_printf(out, "<text class=\"%s intl%s\" x=\"%d\" y=\"%d\"%s>%s</text>", cls,
+                        gote, cx, cy, turn, intl[kind]);
+        return;
+    }
+    const char *name = o->two_char ? kifu__kanji_piece(kind) : kifu__kanji_piece_one(kind);
+    if (strlen(name) <= 3) {
+        kifu__sb_printf(out, "<text class=\"%s%s\" x=\"%d\" y=\"%d\"%s>%s</text>", cls, gote,
+                        cx, cy, turn, name);
+        return;
+    }
+    /* 成香 成桂 成銀: two small characters, one above the other. */
+    kifu__sb_printf(out,
+                    "<g%s><text class=\"%s small%s\" x=\"%d\" y=\"%d\">%.3s</text>"
+                    "<text class=\"%s small%s\" x=\"%d\" y=\"%d\">%s</text></g>",
+                    turn, cls, gote, cx, cy - 9, name, cls, gote, cx, cy + 9, name + 3);
+}
+
+/* A hand row: the side's label and its pieces, at baseline y. */
+static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layout *l,
+                 int color, int y)
+{
+    if (o->tsume && color == WHITE)
+        return; /* a tsume diagram leaves out the defender's hand */
+    kifu__sb_printf(out, "<text class=\"side\" x=\"%d\" y=\"%d\">", X0, y);
+    if (o->tsume) {
+        kifu__sb_puts(out, "持駒");
+    } else {
+        kifu__sb_puts(out, color == WHITE ? "☖" : "☗");
+        put_xml(out, o->names[color] ? o->names[color]
+                     : o->intl       ? (color == WHITE ? "Gote" : "Sente")
+                     : color == WHITE ? "後手"
+                                      : "先手");
+        if (l->side == color)
+            kifu__sb_puts(out, " ◀");
+    }
+    kifu__sb_printf(out, "</text><text class=\"hand\" x=\"%d\" y=\"%d\">", X0 + 150, y);
+    if (!o->intl) {
+        kifu__sb_printf(out, "%s%s", o->tsume ? "" : "持駒 ", l->hand[color]);
+    } else {
+        static const int order[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
+        int any = 0;
+        kifu__sb_puts(out, "In hand:");
+        for (int i = 0; i < 7; i++) {
+            int n = l->board->hands[color][order[i]];
+            if (n)
+                kifu__sb_printf(out, n > 1 ? " %s%d" : " %s", intl[order[i]], n), any = 1;
+        }
+        if (!any)
+            kifu__sb_puts(out, " none");
+    }
+    kifu__sb_puts(out, "</text>");
+}
+
+void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o, kifu__strbuf *out)
+{
+    kifu__layout l;
+    kifu__diagram_layout(d, &l);
+    l.board = &d->board;
+    int w = o->size > 0 ? o->size : WIDTH;
+    kifu__sb_printf(out,
+                    "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"kifu-board\" "
+                    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
+                    w, w * HEIGHT / WIDTH, WIDTH, HEIGHT);
+    kifu__sb_puts(out, style);
+    kifu__sb_printf(out, "<rect class=\"bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0,
+                    Y0, CELL * 9, CELL * 9);
+    for (int r = 0; r < 9; r++) {
+        for (int c = 0; c < 9; c++) {
+            const kifu__cell *cell = &l.cells[r][c];
+            int x = X0 + c * CELL, y = Y0 + r * CELL;
+            const char *mark = o->no_mvlight ? NULL
+                               : cell->last ? "last"
+                               : cell->x == d->from_x && cell->y == d->from_y ? "last-from"
+                                                                              : NULL;
+            if (mark)
+                kifu__sb_printf(out,
+                                "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
+                                "height=\"%d\"/>",
+                                mark, x, y, CELL, CELL);
+            if (cell->piece)
+                piece(out, o, cell->piece, x + CELL / 2, y + CELL / 2,
+                      CPIECE_COLOR(cell->piece) != l.bottom_color);
+        }
+    }
+    kifu__sb_puts(out, "<g class=\"grid\">");
+    for (int k = 1; k < 9; k++)
+        kifu__sb_printf(out,
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
+                        "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
+                        X0 + k * CELL, Y0, X0 + k * CELL, Y0 + 9 * CELL, X0, Y0 + k * CELL,
+                        X0 + 9 * CELL, Y0 + k * CELL);
+    kifu__sb_printf(out,
+                    "</g><rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+                    X0, Y0, CELL * 9, CELL * 9);
+    for (int i = 0; i < 4; i++)
+        kifu__sb_printf(out, "<circle class=\"star\" cx=\"%d\" cy=\"%d\" r=\"2.5\"/>",
+                        X0 + (i / 2 ? 6 : 3) * CELL, Y0 + (i % 2 ? 6 : 3) * CELL);
+    for (int k = 0; k < 9; k++) {
+        char digit[2] = {(char)('0' + l.col_label[k]), 0};
+        kifu__sb_printf(out, "<text class=\"label\" x=\"%d\" y=\"%d\">%s</text>",
+                        X0 + k * CELL + CELL / 2, Y0 - 10,
+                        o->intl ? digit : kifu__zen_digit(l.col_label[k]));
+        if (o->intl)
+            kifu__sb_printf(out, "<text class=\"label\" x=\"%d\" y=\"%d\">%c</text>",
+                            X0 + 9 * CELL + 9, Y0 + k * CELL + CELL / 2,
+                            'a' + l.row_label[k] - 1);
+        else
+            kifu__sb_printf(out, "<text class=\"label\" x=\"%d\" y=\"%d\">%s</text>",
+                            X0 + 9 * CELL + 9, Y0 + k * CELL + CELL / 2,
+                            kifu__kanji_number(l.row_label[k]));
+    }
+    hand(out, o, &l, l.top_color, 22);
+    hand(out, o, &l, l.bottom_color, Y0 + 9 * CELL + 22);
+    if (o->caption && *o->caption) {
+        kifu__sb_printf(out, "<text class=\"caption\" x=\"%d\" y=\"%d\">", WIDTH / 2,
+                        Y0 + 9 * CELL + 50);
+        put_xml(out, o->caption);
+        kifu__sb_puts(out, "</text>");
+    }
+    kifu__sb_puts(out, "</svg>\n");
+}
