@@ -7,21 +7,22 @@
 
 static void usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu trace FILE (--square XY [--ply N] | --moved N) [--path P] [--json]\n"
-            "\n"
-            "Follow one piece through a line of a record (any format, '-' for stdin): every\n"
-            "square it goes to, at which ply, its promotion, what it takes, and how it ends\n"
-            "(taken, or the line runs out).\n"
-            "\n"
-            "  --square XY   the piece on square XY (file, rank: 77 is ７七) ...\n"
-            "  --ply N       ... at ply N (default 0, the start)\n"
-            "  --moved N     the piece that moved at ply N (that move is its first step)\n"
-            "  --path P      the line through fork path P (default: the main line)\n"
-            "  --json        one JSON object: start, steps, end\n"
-            "\n"
-            "example:\n"
-            "  kifu trace game.kif --square 88\n");
+    fprintf(
+        f,
+        "usage: kifu trace FILE (--square XY [--ply N] | --moved N) [--path P] [--json]\n"
+        "\n"
+        "Follow one piece through a line of a record (any format, '-' for stdin): every\n"
+        "square it goes to, at which ply, its promotion, what it takes, and how it ends\n"
+        "(taken, or the line runs out).\n"
+        "\n"
+        "  --square XY   the piece on square XY (file, rank: 77 is ７七) ...\n"
+        "  --ply N       ... at ply N (default 0, the start)\n"
+        "  --moved N     the piece that moved at ply N (that move is its first step)\n"
+        "  --path P      the line through fork path P (default: the main line)\n"
+        "  --json        one JSON object: start, steps, end\n"
+        "\n"
+        "example:\n"
+        "  kifu trace game.kif --square 88\n");
 }
 
 /* The move of a step, for kifu_move_text. */
@@ -44,9 +45,14 @@ static void print_text(const kifu_trace *t)
     int x, y, ply, piece, end_ply;
     kifu_trace_start(t, &x, &y, &ply, &piece);
     int color = piece >> 4;
-    kifu_move at = {.color = (uint8_t)color, .from_x = (uint8_t)x, .from_y = (uint8_t)y,
-                    .to_x = (uint8_t)x, .to_y = (uint8_t)y, .piece = (uint8_t)(piece & 15),
-                    .promote = -1, .same = -1};
+    kifu_move at = {.color = (uint8_t)color,
+                    .from_x = (uint8_t)x,
+                    .from_y = (uint8_t)y,
+                    .to_x = (uint8_t)x,
+                    .to_y = (uint8_t)y,
+                    .piece = (uint8_t)(piece & 15),
+                    .promote = -1,
+                    .same = -1};
     char text[64];
     /* "☗８八角" names the piece where it stands: the text of a board move there, without
      * its source. */
@@ -58,8 +64,13 @@ static void print_text(const kifu_trace *t)
         kifu_move_text(&m, NULL, KIFU_TEXT_KIF, text, sizeof text);
         printf("%5d %s", s->ply, text);
         if (s->capture) {
-            kifu_move c = {.from_x = 5, .from_y = 5, .to_x = 5, .to_y = 5,
-                           .piece = s->capture, .promote = -1, .same = -1};
+            kifu_move c = {.from_x = 5,
+                           .from_y = 5,
+                           .to_x = 5,
+                           .to_y = 5,
+                           .piece = s->capture,
+                           .promote = -1,
+                           .same = -1};
             char name[64];
             /* The piece name alone: the text of a board move to ５五 (where no piece must
              * promote) less its square. */
@@ -147,9 +158,9 @@ int cmd_trace(int argc, char **argv)
     kifu_player_free(pl);
     kifu_error err;
     kifu_error_clear(&err);
-    kifu_trace *t = square >= 0
-                        ? kifu_trace_square(rec, path, ply, square / 10, square % 10, &err)
-                        : kifu_trace_moved(rec, path, moved, &err);
+    kifu_trace *t =
+        square >= 0 ? kifu_trace_square(rec, path, ply, square / 10, square % 10, &err)
+                    : kifu_trace_moved(rec, path, moved, &err);
     if (!t) {
         cli_print_error(&err);
         rc = err.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL : EXIT_USAGE;

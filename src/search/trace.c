@@ -68,8 +68,14 @@ static kifu_trace *follow(kifu_player *pl, int x, int y, kifu_error *err)
         }
         if (m->from_x != x || m->from_y != y)
             continue;
-        kifu_trace_step s = {kifu_node_ply(n), (uint8_t)x, (uint8_t)y, m->to_x, m->to_y,
-                             m->piece, (uint8_t)(m->promote == 1), m->capture};
+        kifu_trace_step s = {kifu_node_ply(n),
+                             (uint8_t)x,
+                             (uint8_t)y,
+                             m->to_x,
+                             m->to_y,
+                             m->piece,
+                             (uint8_t)(m->promote == 1),
+                             m->capture};
         if (push(t, &s)) {
             kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
             kifu_trace_free(t);
@@ -94,8 +100,8 @@ static kifu_player *line(const kifu_record *r, const char *path, kifu_error *err
     return pl;
 }
 
-kifu_trace *kifu_trace_square(const kifu_record *r, const char *path, int ply, int x, int y,
-                              kifu_error *err)
+kifu_trace *kifu_trace_square(const kifu_record *r, const char *path, int ply, int x,
+                              int y, kifu_error *err)
 {
     kifu_player *pl = line(r, path, err);
     if (!pl)
@@ -111,7 +117,8 @@ kifu_trace *kifu_trace_square(const kifu_record *r, const char *path, int ply, i
     return t;
 }
 
-kifu_trace *kifu_trace_moved(const kifu_record *r, const char *path, int ply, kifu_error *err)
+kifu_trace *kifu_trace_moved(const kifu_record *r, const char *path, int ply,
+                             kifu_error *err)
 {
     kifu_player *pl = line(r, path, err);
     if (!pl)

@@ -104,8 +104,14 @@ TEST(trace_along_a_fork)
         return;
     /* A fork at ply 3: 2g2f in the main line, 7f7e in the fork. */
     kifu_node *n = kifu_node_next(kifu_node_next(kifu_record_root(r)));
-    kifu_move m = {.color = KIFU_BLACK, .from_x = 7, .from_y = 6, .to_x = 7, .to_y = 5,
-                   .piece = KIFU_FU, .promote = -1, .same = -1};
+    kifu_move m = {.color = KIFU_BLACK,
+                   .from_x = 7,
+                   .from_y = 6,
+                   .to_x = 7,
+                   .to_y = 5,
+                   .piece = KIFU_FU,
+                   .promote = -1,
+                   .same = -1};
     CHECK(kifu_node_add_move(r, n, &m) != NULL);
     kifu_error err;
     kifu_error_clear(&err);
