@@ -664,6 +664,26 @@ KIFU_EXPORT size_t kifu_explore_count(const kifu_explore *e);
 KIFU_EXPORT const kifu_explore_move *kifu_explore_move_at(const kifu_explore *e,
                                                           size_t i);
 
+/** Book formats kifu_index_export_book writes. */
+typedef enum kifu_book_format {
+    KIFU_BOOK_YANEURAOU = 1, /* YaneuraOu's DB2016 text book, sorted by SFEN */
+} kifu_book_format;
+
+/** Which positions go into a book: those reached at plies min_ply..max_ply (0 is the
+ *  start) in at least min_games games (0 counts as 1); all zero: plies 0..40. */
+typedef struct kifu_book_options {
+    int min_ply, max_ply, min_games;
+} kifu_book_options;
+
+/** Called with the next piece of output; returns 0, or -1 to stop (a write error). */
+typedef int (*kifu_output_fn)(void *ctx, const char *data, size_t len);
+
+/** An opening book from the explorer counts of the indexed games: per position, every move
+ *  played from it with how many games played it (value and depth 0). 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_export_book(kifu_index *ix, int format,
+                                       const kifu_book_options *o, kifu_output_fn out,
+                                       void *ctx, kifu_error *err);
+
 #ifdef __cplusplus
 }
 #endif

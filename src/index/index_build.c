@@ -88,8 +88,8 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
         goto fail;
     }
     /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
-    sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL, NULL,
-                 NULL);
+    sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
+                 NULL, NULL);
     ix->next_game = max_id(ix->db, "games") + 1;
     ix->next_source = max_id(ix->db, "sources") + 1;
     return ix;
@@ -240,13 +240,13 @@ static char *dup_or_null(const char *s)
 
 /* Append one game and the positions of its main line. A move the engine cannot pack
  * (a record that is not normalized) fails the game: nothing of it stays queued. */
-static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source, uint32_t number,
-                    kifu_error *err)
+static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
+                    uint32_t number, kifu_error *err)
 {
     static const char *const sente_keys[] = {"先手", "下手", "先手氏名", NULL};
     static const char *const gote_keys[] = {"後手", "上手", "後手氏名", NULL};
-    static const char *const date_keys[] = {"開始日時", "対局日", "終了日時", "日時", "date",
-                                            NULL};
+    static const char *const date_keys[] = {"開始日時", "対局日", "終了日時",
+                                            "日時",     "date",   NULL};
     static const char *const event_keys[] = {"棋戦", "event", "EVENT", NULL};
     if (grow(&ix->games, &ix->capgames, ix->ngames, sizeof *ix->games))
         return nomem(err);
@@ -282,7 +282,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source, uint3
         kmove k = m && !(m->flags & KIFU_MOVE_RAW) ? kifu__move_pack(m) : MOVE_NONE;
         if (m && k == MOVE_NONE) {
             kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
-                        "game %u: move %d is not a checked move", (unsigned)number, ply + 1);
+                        "game %u: move %d is not a checked move", (unsigned)number,
+                        ply + 1);
             goto fail;
         }
         if (grow(&ix->pos, &ix->cappos, ix->npos, sizeof *ix->pos) ||
@@ -320,7 +321,8 @@ static uint64_t digest(const unsigned char *d, size_t n)
     return h;
 }
 
-static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig, int64_t size)
+static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
+                      int64_t size)
 {
     if (grow(&ix->sources, &ix->capsources, ix->nsources, sizeof *ix->sources))
         return -1;
@@ -353,8 +355,8 @@ static uint32_t find_source(kifu_index *ix, const char *path, uint64_t *dig)
     return id;
 }
 
-static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i, size_t n,
-                        const kifu_error *e)
+static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i,
+                        size_t n, const kifu_error *e)
 {
     if (!warn)
         return;
@@ -367,8 +369,8 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
     warn(ctx, buf);
 }
 
-int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn, void *warn_ctx,
-                        kifu_error *err)
+int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
+                        void *warn_ctx, kifu_error *err)
 {
     if (ix->readonly)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
@@ -505,8 +507,7 @@ static int step_done(sqlite3_stmt *st)
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
-/* The start of a game as an engine position. */
-static int game_start(const char *handicap, const char *sfen, kpos *p)
+int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
 {
     kifu_board b;
     int preset = kifu_preset_from_name(handicap);
@@ -542,14 +543,17 @@ typedef struct keyset {
 
 /* Remove the games of a source that is indexed again: each game's positions found by
  * replaying its moves (the table is keyed by position, not by game). */
-static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, kifu_error *err)
+static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
+                         kifu_error *err)
 {
     sqlite3_stmt *sel = NULL, *del = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(ix->db, "SELECT id, handicap, start, moves FROM games WHERE source=?",
+    if (sqlite3_prepare_v2(ix->db,
+                           "SELECT id, handicap, start, moves FROM games WHERE source=?",
                            -1, &sel, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, "DELETE FROM positions WHERE key=? AND game=? AND ply=?",
-                           -1, &del, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(ix->db,
+                           "DELETE FROM positions WHERE key=? AND game=? AND ply=?", -1,
+                           &del, NULL) != SQLITE_OK)
         goto done;
     sqlite3_bind_int64(sel, 1, source);
     int s;
@@ -558,8 +562,8 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, kifu_
         const uint16_t *moves = sqlite3_column_blob(sel, 3);
         int nmoves = sqlite3_column_bytes(sel, 3) / 2;
         kpos p;
-        if (game_start((const char *)sqlite3_column_text(sel, 1),
-                       (const char *)sqlite3_column_text(sel, 2), &p))
+        if (kifu__index_start((const char *)sqlite3_column_text(sel, 1),
+                              (const char *)sqlite3_column_text(sel, 2), &p))
             continue;
         for (int ply = 0;; ply++) {
             sqlite3_bind_int64(del, 1, (sqlite3_int64)p.key);
@@ -627,7 +631,8 @@ static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt 
                  sqlite3_stmt *row)
 {
     char sql[128];
-    snprintf(sql, sizeof sql, "DELETE FROM hot WHERE key=%lld; DELETE FROM explorer WHERE key=%lld",
+    snprintf(sql, sizeof sql,
+             "DELETE FROM hot WHERE key=%lld; DELETE FROM explorer WHERE key=%lld",
              (long long)key, (long long)key);
     if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
         return -1;
@@ -639,8 +644,8 @@ static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt 
         int ply = sqlite3_column_int(rows, 1);
         const uint16_t *moves = sqlite3_column_blob(rows, 4);
         int nmoves = sqlite3_column_bytes(rows, 4) / 2;
-        if (kifu__agg_add(&a, ply < nmoves ? moves[ply] : 0, sqlite3_column_int64(rows, 0),
-                          ply, sqlite3_column_int(rows, 2),
+        if (kifu__agg_add(&a, ply < nmoves ? moves[ply] : 0,
+                          sqlite3_column_int64(rows, 0), ply, sqlite3_column_int(rows, 2),
                           (const char *)sqlite3_column_text(rows, 3))) {
             rc = -1;
             break;
@@ -678,7 +683,8 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         goto sqlfail;
     /* An index with no position yet takes the batch's hot positions from memory. */
     int fresh = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &count, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &count, NULL) !=
+        SQLITE_OK)
         goto sqlfail;
     fresh = sqlite3_step(count) == SQLITE_DONE;
     sqlite3_finalize(count);
@@ -689,19 +695,21 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             if (delete_source(ix, ix->sources[i].id, &touched, err))
                 goto fail;
         }
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1, &src,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
-                           &game, NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
+                           &src, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
             SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1, &row,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "SELECT p.game, p.ply, g.result, g.date, g.moves FROM positions p "
-                           "JOIN games g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
-                           -1, &rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
+                           &row, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            db,
+            "SELECT p.game, p.ply, g.result, g.date, g.moves FROM positions p "
+            "JOIN games g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+            -1, &rows, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "SELECT 1 FROM hot WHERE key=?", -1, &ishot, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v2(db,
@@ -731,7 +739,8 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             else
                 sqlite3_bind_null(game, 4 + k);
         sqlite3_bind_int(game, 8, g->result);
-        const char *hc = kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
+        const char *hc =
+            kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
         sqlite3_bind_text(game, 9, hc ? hc : "OTHER", -1, SQLITE_STATIC);
         if (g->start)
             sqlite3_bind_text(game, 10, g->start, -1, SQLITE_STATIC);
@@ -833,14 +842,15 @@ out:
 int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
 {
     memset(out, 0, sizeof *out);
-    static const char *const sql[4] = {"SELECT count(*) FROM games",
-                                       "SELECT count(*) FROM positions",
-                                       "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
+    static const char *const sql[4] = {
+        "SELECT count(*) FROM games", "SELECT count(*) FROM positions",
+        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
     long long *v[4] = {&out->games, &out->positions, &out->sources, &out->hot_positions};
     for (int i = 0; i < 4; i++) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(ix->db, sql[i], -1, &st, NULL) != SQLITE_OK)
-            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
+                                            err);
         if (sqlite3_step(st) == SQLITE_ROW)
             *v[i] = sqlite3_column_int64(st, 0);
         sqlite3_finalize(st);

@@ -69,7 +69,8 @@ static void flip_board(const kifu_board *b, kifu_board *out)
 static uint16_t flip_move(uint16_t c)
 {
     int to = c & 0x7f, from = (c >> 7) & 0x7f;
-    return (uint16_t)((c & 0x4000) | (80 - to) | ((from < SQ_NB ? 80 - from : from) << 7));
+    return (uint16_t)((c & 0x4000) | (80 - to) |
+                      ((from < SQ_NB ? 80 - from : from) << 7));
 }
 
 /* ---- Reading rows ------------------------------------------------------------------- */
@@ -117,7 +118,9 @@ static int flip_result(int r, int flipped)
 {
     if (!flipped)
         return r;
-    return r == KIFU__RES_SENTE ? KIFU__RES_GOTE : r == KIFU__RES_GOTE ? KIFU__RES_SENTE : r;
+    return r == KIFU__RES_SENTE  ? KIFU__RES_GOTE
+           : r == KIFU__RES_GOTE ? KIFU__RES_SENTE
+                                 : r;
 }
 
 /* Count the rows of one key into a. */
@@ -135,18 +138,19 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
             int s;
             while ((s = sqlite3_step(q->moves)) == SQLITE_ROW) {
                 sqlite3_stmt *m = q->moves;
-                long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
-                                    sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
-                                    sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
+                long long res[6] = {
+                    sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
+                    sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
+                    sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
                 if (flipped) {
                     long long t = res[1];
                     res[1] = res[2], res[2] = t;
                 }
                 uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-                if (kifu__agg_merge(a, flipped ? flip_move(mv) : mv, sqlite3_column_int64(m, 1),
-                                    res, (const char *)sqlite3_column_text(m, 8),
-                                    sqlite3_column_blob(m, 9),
-                                    sqlite3_column_bytes(m, 9) / 8)) {
+                if (kifu__agg_merge(
+                        a, flipped ? flip_move(mv) : mv, sqlite3_column_int64(m, 1), res,
+                        (const char *)sqlite3_column_text(m, 8),
+                        sqlite3_column_blob(m, 9), sqlite3_column_bytes(m, 9) / 8)) {
                     sqlite3_reset(m);
                     return -1;
                 }
@@ -244,21 +248,24 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         nomem(err);
         return NULL;
     }
-    if (sqlite3_prepare_v2(ix->db,
-                           "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
-                           " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
-                           " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
-                           -1, &q.rows, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db,
-                           "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
-                           " draws, unknown, last_date, top FROM explorer WHERE key=?",
-                           -1, &q.moves, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db,
-                           "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
-                           " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
-                           -1, &q.game, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(
+            ix->db,
+            "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
+            " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
+            " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+            -1, &q.rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            ix->db,
+            "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
+            " draws, unknown, last_date, top FROM explorer WHERE key=?",
+            -1, &q.moves, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            ix->db,
+            "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
+            " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
+            -1, &q.game, NULL) != SQLITE_OK)
         goto sqlfail;
     kifu_board b;
     kifu_position_board(p, &b);
@@ -271,7 +278,8 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         if (!fp)
             goto nomem;
         if (kifu_position_set_board(fp, &fb, NULL) == 0 &&
-            kifu_position_hash(fp) != kifu_position_hash(p) && count_rows(&q, kifu_position_hash(fp), 1, &a))
+            kifu_position_hash(fp) != kifu_position_hash(p) &&
+            count_rows(&q, kifu_position_hash(fp), 1, &a))
             goto sqlfail;
     }
     kifu__agg_sort(&a);

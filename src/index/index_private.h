@@ -71,7 +71,7 @@ struct kifu_index {
         int64_t size;
         uint32_t games;
         int replace; /* the path was indexed before with other content */
-    } *sources;
+    } * sources;
     size_t nsources, capsources;
     kifu_index_stats stats;
 };
@@ -80,13 +80,16 @@ struct kifu_index {
 int kifu__index_schema_create(sqlite3 *db, kifu_error *err);
 int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err);
 /* Report an SQLite failure on db as err (code IO), "what: sqlite's message". -1. */
-int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what, kifu_error *err);
+int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
+                             kifu_error *err);
 int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error *err);
 
 /* index_build.c: the compact move (15 bits) of a packed engine move, and back on the
  * board it is played on. */
 uint16_t kifu__index_compact(uint32_t kmove);
 kmove kifu__index_expand(const kpos *p, uint16_t compact);
+/* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
+int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);

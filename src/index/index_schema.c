@@ -15,7 +15,8 @@ static const char *const schema =
     "CREATE TABLE kifu_meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE sources(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
     " size INTEGER NOT NULL, digest INTEGER NOT NULL, games INTEGER NOT NULL);"
-    "CREATE TABLE games(id INTEGER PRIMARY KEY, source INTEGER NOT NULL, number INTEGER NOT "
+    "CREATE TABLE games(id INTEGER PRIMARY KEY, source INTEGER NOT NULL, number INTEGER "
+    "NOT "
     "NULL, sente TEXT, gote TEXT, date TEXT, event TEXT, result INTEGER NOT NULL,"
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL);"
@@ -23,12 +24,15 @@ static const char *const schema =
     "CREATE TABLE positions(key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT "
     "NULL, PRIMARY KEY(key, game, ply)) WITHOUT ROWID;"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
-    "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER NOT "
-    "NULL, sente_wins INTEGER NOT NULL, gote_wins INTEGER NOT NULL, sennichite INTEGER NOT "
+    "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER "
+    "NOT "
+    "NULL, sente_wins INTEGER NOT NULL, gote_wins INTEGER NOT NULL, sennichite INTEGER "
+    "NOT "
     "NULL, jishogi INTEGER NOT NULL, draws INTEGER NOT NULL, unknown INTEGER NOT NULL,"
     " last_date TEXT NOT NULL, top BLOB NOT NULL, PRIMARY KEY(key, move)) WITHOUT ROWID;";
 
-int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what, kifu_error *err)
+int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
+                             kifu_error *err)
 {
     kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "%s: %s", what,
                 db ? sqlite3_errmsg(db) : "out of memory");
@@ -60,8 +64,9 @@ int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err)
 {
     sqlite3_stmt *st = NULL;
     /* Any SQL on a file that is not SQLite fails here ("file is not a database"). */
-    if (sqlite3_prepare_v2(db, "SELECT value FROM kifu_meta WHERE name='format' OR "
-                                "name='version' ORDER BY name",
+    if (sqlite3_prepare_v2(db,
+                           "SELECT value FROM kifu_meta WHERE name='format' OR "
+                           "name='version' ORDER BY name",
                            -1, &st, NULL) != SQLITE_OK) {
         int foreign = sqlite3_errcode(db) == SQLITE_ERROR; /* no such table */
         kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a kifu index",

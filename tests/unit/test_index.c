@@ -80,7 +80,7 @@ static void make_game(int i, game *g, const char *path)
     int end = (int)(rnd() % 8);
     const char *word = end < 6 ? "TORYO" : end == 6 ? "SENNICHITE" : "CHUDAN";
     kifu_node_add_special(r, n, word);
-    g->result = end < 6 ? (ply % 2 ? KIFU_RESULT_SENTE : KIFU_RESULT_GOTE)
+    g->result = end < 6    ? (ply % 2 ? KIFU_RESULT_SENTE : KIFU_RESULT_GOTE)
                 : end == 6 ? KIFU_RESULT_SENNICHITE
                            : KIFU_RESULT_UNKNOWN;
     kifu_write_options w = {.format = KIFU_FMT_CSA};
@@ -253,7 +253,8 @@ static char *dump(const char *name)
     snprintf(path, sizeof path, "%s/%s.dump", dir, name);
     snprintf(cmd, sizeof cmd,
              "sqlite3 %s/%s 'SELECT * FROM games ORDER BY id; SELECT * FROM positions; "
-             "SELECT * FROM hot; SELECT * FROM explorer; SELECT id,path,size,digest,games FROM "
+             "SELECT * FROM hot; SELECT * FROM explorer; SELECT "
+             "id,path,size,digest,games FROM "
              "sources ORDER BY id' > %s 2>&1",
              dir, name, path);
     if (system(cmd) != 0)
@@ -409,6 +410,61 @@ TEST(killed_add_leaves_the_file_as_before)
     free(before);
 }
 
+static int collect(void *ctx, const char *data, size_t len)
+{
+    FILE *f = ctx;
+    return fwrite(data, 1, len, f) == len ? 0 : -1;
+}
+
+TEST(yaneuraou_book)
+{
+    char path[512];
+    kifu_error err;
+    kifu_error_clear(&err);
+    snprintf(path, sizeof path, "%s/one.kdb", dir);
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    kifu_book_options o = {0, 4, 1};
+    CHECK_INT(kifu_index_export_book(ix, KIFU_BOOK_YANEURAOU, &o, collect, f, &err), 0);
+    fclose(f);
+    CHECK(strncmp(text, "#YANEURAOU-DB2016 1.00\n", 23) == 0);
+    const char *start =
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n";
+    char *at = strstr(text, start);
+    CHECK(at != NULL);
+    if (at) {
+        /* The three first moves with their game counts, most played first. */
+        long counts[3] = {0, 0, 0};
+        for (int i = 0; i < GAMES; i++)
+            counts[games[i].opening]++;
+        const char *usi[3] = {"7g7f", "2g2f", "5g5f"};
+        for (int k = 0; k < 3; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "\n%s none 0 0 %ld\n", usi[k], counts[k]);
+            char *m = strstr(at + strlen(start) - 1, want);
+            CHECK(m != NULL && m < at + strlen(start) + 80);
+        }
+    }
+    /* Positions in SFEN order, each with at least one move line. */
+    char prev[256] = "";
+    int positions = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        if (strncmp(l, "sfen ", 5) == 0) {
+            CHECK(strcmp(prev, l) < 0);
+            snprintf(prev, sizeof prev, "%s", l);
+            positions++;
+        }
+    }
+    CHECK(positions > 10);
+    free(text);
+    kifu_index_close(ix, &err);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kifu-index-test-XXXXXX");
@@ -421,6 +477,7 @@ int main(void)
     }
     RUN(counts_known_by_construction);
     RUN(built_in_steps_equals_built_at_once);
+    RUN(yaneuraou_book);
     RUN(unchanged_and_replaced_files);
     RUN(foreign_and_damaged_files);
     RUN(killed_add_leaves_the_file_as_before);
