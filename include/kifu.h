@@ -556,6 +556,134 @@ KIFU_EXPORT const kifu_trace_step *kifu_trace_step_at(const kifu_trace *t, size_
 /** How the trace ended (kifu_trace_end_kind) and at which ply (*ply may be NULL). */
 KIFU_EXPORT int kifu_trace_end(const kifu_trace *t, int *ply);
 
+/* ------------------------------------------------------------------------------------ */
+/* Collection index and opening explorer (SQLite file; schema in README "The index")     */
+
+typedef struct kifu_index kifu_index;
+
+/** What a handle added so far (files by outcome, games and positions written). */
+typedef struct kifu_index_stats {
+    size_t files_added, files_replaced, files_unchanged, files_failed;
+    size_t records_failed;
+    size_t games, positions;
+} kifu_index_stats;
+
+enum {
+    KIFU_INDEX_CREATE = 1,   /* make the file when it does not exist */
+    KIFU_INDEX_READONLY = 2, /* open for queries only (others may add meanwhile: WAL) */
+};
+
+/** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,
+ *  or a damaged one, is an error naming it. New (kifu_index_close), or NULL with err. */
+KIFU_EXPORT kifu_index *kifu_index_open(const char *path, unsigned flags,
+                                        kifu_error *err);
+/** Write what is queued (kifu_index_flush) and close. NULL is fine. 0, or -1 with err (the
+ *  handle is closed either way; a failed flush leaves the file as before it). */
+KIFU_EXPORT int kifu_index_close(kifu_index *ix, kifu_error *err);
+
+/** What kifu_index_add_file did with a file. */
+enum { KIFU_INDEX_ADDED = 1, KIFU_INDEX_REPLACED = 2, KIFU_INDEX_UNCHANGED = 3 };
+
+/** Queue the games of one record file (any format; every game of a multi-game file). A
+ *  file already indexed under the same path with the same content is UNCHANGED; with other
+ *  content its old games are replaced. A game that does not read or has an illegal move
+ *  is reported through warn (may be NULL) and skipped; never half-indexed. Returns
+ *  KIFU_INDEX_*, or -1 with err when the file cannot be read at all (nothing queued). */
+KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
+                                    void *warn_ctx, kifu_error *err);
+/** Write the queued games in one transaction, positions in key order. Readers see all of
+ *  it or none of it; a process killed meanwhile leaves the file as it was. 0, or -1. */
+KIFU_EXPORT int kifu_index_flush(kifu_index *ix, kifu_error *err);
+/** Counts of what this handle added (borrowed). */
+KIFU_EXPORT const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix);
+
+/** What an index holds. */
+typedef struct kifu_index_info {
+    long long games, positions, sources, hot_positions;
+    long long bytes; /* size of the file */
+} kifu_index_info;
+KIFU_EXPORT int kifu_index_info_get(kifu_index *ix, kifu_index_info *out,
+                                    kifu_error *err);
+
+/** Game results as the index and the explorer count them. */
+typedef enum kifu_result {
+    KIFU_RESULT_UNKNOWN = 0, /* unfinished, interrupted, or no ending recorded */
+    KIFU_RESULT_SENTE = 1,   /* sente won */
+    KIFU_RESULT_GOTE = 2,    /* gote won */
+    KIFU_RESULT_SENNICHITE = 3,
+    KIFU_RESULT_JISHOGI = 4,
+    KIFU_RESULT_DRAW = 5, /* another draw */
+} kifu_result;
+
+/** Filters and choices of an explorer query; all zero: every game, 5 top games a move. */
+typedef struct kifu_explore_options {
+    const char *player;    /* a player's name (exact), or NULL */
+    int player_color;      /* with player: 0 either side, 1 as sente, 2 as gote */
+    const char *date_from; /* "YYYY-MM-DD", inclusive, or NULL */
+    const char *date_to;   /* "YYYY-MM-DD", inclusive, or NULL */
+    const char *event;     /* a text the event name contains, or NULL */
+    int min_rating;        /* both players rated at least this (games without ratings
+                                  are left out when set), 0: no filter */
+    int flip;              /* also the colour-flipped position (its moves flipped back) */
+    int top;               /* games listed per move; 0: 5 */
+} kifu_explore_options;
+
+/** A game the explorer lists (strings borrowed from the result). */
+typedef struct kifu_explore_game {
+    long long id;
+    const char *sente, *gote, *date, *event, *source;
+    int number; /* the game's number in its source file, from 1 */
+    int ply;    /* where it reached the position */
+    int result; /* kifu_result */
+} kifu_explore_game;
+
+/** One move played from the position, with its counts. */
+typedef struct kifu_explore_move {
+    kifu_move move;
+    char usi[8];
+    char text[64]; /* KIF style without source: "☗７六歩" */
+    long long games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown;
+    char last_date[16]; /* the latest date it was played, "" if no game had a date */
+    size_t ntop;
+    const kifu_explore_game *top; /* the latest games first */
+} kifu_explore_move;
+
+typedef struct kifu_explore kifu_explore;
+
+/** Every move played from position p in the indexed games (transpositions merged: a
+ *  position is found however it was reached), most played first. New
+ *  (kifu_explore_free), or NULL with err. */
+KIFU_EXPORT kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
+                                             const kifu_explore_options *o,
+                                             kifu_error *err);
+KIFU_EXPORT void kifu_explore_free(kifu_explore *e);
+/** Number of games that reached the position (those that ended there included). */
+KIFU_EXPORT long long kifu_explore_games(const kifu_explore *e);
+KIFU_EXPORT size_t kifu_explore_count(const kifu_explore *e);
+/** Move i (borrowed, valid while e lives), or NULL. */
+KIFU_EXPORT const kifu_explore_move *kifu_explore_move_at(const kifu_explore *e,
+                                                          size_t i);
+
+/** Book formats kifu_index_export_book writes. */
+typedef enum kifu_book_format {
+    KIFU_BOOK_YANEURAOU = 1, /* YaneuraOu's DB2016 text book, sorted by SFEN */
+} kifu_book_format;
+
+/** Which positions go into a book: those reached at plies min_ply..max_ply (0 is the
+ *  start) in at least min_games games (0 counts as 1); all zero: plies 0..40. */
+typedef struct kifu_book_options {
+    int min_ply, max_ply, min_games;
+} kifu_book_options;
+
+/** Called with the next piece of output; returns 0, or -1 to stop (a write error). */
+typedef int (*kifu_output_fn)(void *ctx, const char *data, size_t len);
+
+/** An opening book from the explorer counts of the indexed games: per position, every move
+ *  played from it with how many games played it (value and depth 0). 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_export_book(kifu_index *ix, int format,
+                                       const kifu_book_options *o, kifu_output_fn out,
+                                       void *ctx, kifu_error *err);
+
 #ifdef __cplusplus
 }
 #endif

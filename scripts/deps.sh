@@ -5,7 +5,7 @@
 set -euo pipefail
 
 what=${1:-build}
-pkgs=(gcc make cmake pkg-config python3 libjansson-dev libpcre2-dev tmux groff-base man-db)
+pkgs=(gcc make cmake pkg-config python3 libjansson-dev libpcre2-dev libsqlite3-dev sqlite3 tmux groff-base man-db)
 case "$what" in
   build) ;;
   fuzz) pkgs+=(clang libclang-rt-dev) ;;

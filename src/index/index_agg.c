@@ -1,0 +1,119 @@
+/* index_agg.c: counting the moves played from one position: games, results, the latest
+ * date and the latest games per move. The explorer rows of hot positions are written from
+ * it, and queries of other positions run it over their rows. */
+#include <stdio.h>
+#include <string.h>
+
+#include "index/index_agg.h"
+#include "kifu_private.h"
+
+void kifu__agg_init(kifu__agg *a)
+{
+    memset(a, 0, sizeof *a);
+    a->last_game = -1;
+}
+
+void kifu__agg_free(kifu__agg *a)
+{
+    kifu__free(a->m);
+    kifu__agg_init(a);
+}
+
+static int later(const char *d1, long long id1, const char *d2, long long id2)
+{
+    int c = strcmp(d1, d2);
+    return c > 0 || (c == 0 && id1 > id2);
+}
+
+/* The entry of `move`, made when new; NULL on NOMEM. */
+static kifu__agg_move *entry(kifu__agg *a, uint16_t move)
+{
+    kifu__agg_move *m = NULL;
+    for (size_t i = 0; i < a->n; i++)
+        if (a->m[i].move == move) {
+            m = &a->m[i];
+            break;
+        }
+    if (!m) {
+        if (a->n == a->cap) {
+            size_t cap = a->cap ? a->cap * 2 : 16;
+            kifu__agg_move *v = kifu__realloc(a->m, cap * sizeof *v);
+            if (!v)
+                return NULL;
+            a->m = v, a->cap = cap;
+        }
+        m = &a->m[a->n++];
+        memset(m, 0, sizeof *m);
+        m->move = move;
+        m->last_game = -1;
+    }
+    return m;
+}
+
+int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long long res[6],
+                    const char *last_date, const int32_t *top, int ntop)
+{
+    kifu__agg_move *m = entry(a, move);
+    if (!m)
+        return -1;
+    m->games += games;
+    for (int r = 0; r < 6; r++)
+        m->res[r] += res[r];
+    if (last_date && strcmp(last_date, m->last_date) > 0)
+        snprintf(m->last_date, sizeof m->last_date, "%s", last_date);
+    for (int i = 0; i < ntop && m->ntop < KIFU__INDEX_TOP * 2; i++) {
+        m->top[m->ntop].id = top[2 * i];
+        m->top[m->ntop].ply = top[2 * i + 1];
+        m->top[m->ntop++].date[0] = 0;
+    }
+    return 0;
+}
+
+int kifu__agg_add(kifu__agg *a, uint16_t move, long long game, int ply, int result,
+                  const char *date)
+{
+    if (game != a->last_game)
+        a->games++, a->last_game = game;
+    if (!move)
+        return 0; /* the game ended here: it counts for the position only */
+    kifu__agg_move *m = entry(a, move);
+    if (!m)
+        return -1;
+    if (game == m->last_game)
+        return 0; /* a repetition within one game counts once */
+    m->last_game = game;
+    m->games++;
+    m->res[result >= 0 && result < 6 ? result : 0]++;
+    if (!date)
+        date = "";
+    if (strcmp(date, m->last_date) > 0)
+        snprintf(m->last_date, sizeof m->last_date, "%s", date);
+    /* Keep the KIFU__INDEX_TOP latest games, latest first. */
+    int i = m->ntop < KIFU__INDEX_TOP ? m->ntop++ : KIFU__INDEX_TOP;
+    if (i == KIFU__INDEX_TOP) {
+        if (!later(date, game, m->top[i - 1].date, m->top[i - 1].id))
+            return 0;
+        i--;
+    }
+    while (i > 0 && later(date, game, m->top[i - 1].date, m->top[i - 1].id)) {
+        m->top[i] = m->top[i - 1];
+        i--;
+    }
+    m->top[i].id = game;
+    m->top[i].ply = ply;
+    snprintf(m->top[i].date, sizeof m->top[i].date, "%s", date);
+    return 0;
+}
+
+static int by_games(const void *x, const void *y)
+{
+    const kifu__agg_move *a = x, *b = y;
+    if (a->games != b->games)
+        return a->games < b->games ? 1 : -1;
+    return a->move < b->move ? -1 : a->move > b->move;
+}
+
+void kifu__agg_sort(kifu__agg *a)
+{
+    qsort(a->m, a->n, sizeof *a->m, by_games);
+}

@@ -1,0 +1,862 @@
+/* index_build.c: opening an index, turning record files into rows, and writing a batch:
+ * games, then positions radix-sorted by key and inserted in key order (sorted inserts into
+ * a WITHOUT ROWID table run several times faster than inserts in game order), then the
+ * explorer rows of the positions the batch made or kept hot, all in one transaction. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "index/index_agg.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+#include "rules/engine.h"
+#include "rules/position.h"
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* Grow *v (elements of `size`) to hold one more. */
+static int grow(void *vp, size_t *cap, size_t n, size_t size)
+{
+    void **v = vp;
+    if (n < *cap)
+        return 0;
+    size_t c = *cap ? *cap * 2 : 256;
+    void *p = kifu__realloc(*v, c * size);
+    if (!p)
+        return -1;
+    *v = p, *cap = c;
+    return 0;
+}
+
+uint16_t kifu__index_compact(uint32_t m)
+{
+    return (uint16_t)(m & 0x7fff);
+}
+
+/* ---- Opening and closing ----------------------------------------------------------- */
+
+static uint32_t max_id(sqlite3 *db, const char *table)
+{
+    char sql[64];
+    snprintf(sql, sizeof sql, "SELECT coalesce(max(id),0) FROM %s", table);
+    sqlite3_stmt *st;
+    uint32_t v = 0;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            v = (uint32_t)sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    return v;
+}
+
+kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
+{
+    kifu__rules_init();
+    kifu_index *ix = kifu__calloc(1, sizeof *ix);
+    if (!ix || !(ix->path = kifu__strdup(path))) {
+        kifu__free(ix);
+        nomem(err);
+        return NULL;
+    }
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (!exists && !(flags & KIFU_INDEX_CREATE)) {
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "no index file");
+        kifu__error_source(err, path);
+        goto fail;
+    }
+    ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
+    int oflags = ix->readonly ? SQLITE_OPEN_READONLY
+                              : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
+    if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+        kifu__index_sqlite_error(ix->db, path, "cannot open the index", err);
+        goto fail;
+    }
+    sqlite3_busy_timeout(ix->db, 10000);
+    if (!exists || (st.st_size == 0 && !ix->readonly)) {
+        if (kifu__index_schema_create(ix->db, err)) {
+            kifu__error_source(err, path);
+            goto fail;
+        }
+    } else if (kifu__index_schema_check(ix->db, path, err)) {
+        goto fail;
+    }
+    /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
+    sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
+                 NULL, NULL);
+    ix->next_game = max_id(ix->db, "games") + 1;
+    ix->next_source = max_id(ix->db, "sources") + 1;
+    return ix;
+fail:
+    sqlite3_close(ix->db);
+    kifu__free(ix->path);
+    kifu__free(ix);
+    return NULL;
+}
+
+static void free_batch(kifu_index *ix)
+{
+    for (size_t i = 0; i < ix->ngames; i++) {
+        kifu__igame *g = &ix->games[i];
+        kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
+        kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+    }
+    for (size_t i = 0; i < ix->nsources; i++)
+        kifu__free(ix->sources[i].path);
+    ix->ngames = ix->npos = ix->nsources = 0;
+}
+
+int kifu_index_close(kifu_index *ix, kifu_error *err)
+{
+    if (!ix)
+        return 0;
+    int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
+    free_batch(ix);
+    kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
+    /* The WAL is folded into the file so that it is one file again. */
+    if (!ix->readonly)
+        sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
+    sqlite3_close(ix->db);
+    kifu__free(ix->path);
+    kifu__free(ix);
+    return rc;
+}
+
+const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
+{
+    return &ix->stats;
+}
+
+/* ---- Records to rows ---------------------------------------------------------------- */
+
+int kifu__index_result(const kifu_record *r)
+{
+    const kifu_node *n = kifu_record_root(r), *last = n;
+    while ((n = kifu_node_next(n)) != NULL)
+        last = n;
+    const char *sp = kifu_node_special(last);
+    if (!sp)
+        return KIFU__RES_UNKNOWN;
+    /* The side to move at the ending: the opponent of the last mover. */
+    const kifu_node *p = kifu_node_parent(last);
+    const kifu_move *m = p ? kifu_node_move_const(p) : NULL;
+    int to_move;
+    if (m) {
+        to_move = !m->color;
+    } else {
+        kifu_board b;
+        kifu_record_initial(r, &b);
+        to_move = b.color;
+    }
+    int to_move_wins = to_move == KIFU_BLACK ? KIFU__RES_SENTE : KIFU__RES_GOTE;
+    int to_move_loses = to_move == KIFU_BLACK ? KIFU__RES_GOTE : KIFU__RES_SENTE;
+    /* ILLEGAL_MOVE follows the foul: the side that just moved loses. */
+    if (!strcmp(sp, "KACHI") || !strcmp(sp, "ILLEGAL_MOVE"))
+        return to_move_wins;
+    if (!strcmp(sp, "TORYO") || !strcmp(sp, "TSUMI") || !strcmp(sp, "TIME_UP"))
+        return to_move_loses;
+    if (!strcmp(sp, "+ILLEGAL_ACTION"))
+        return KIFU__RES_GOTE;
+    if (!strcmp(sp, "-ILLEGAL_ACTION"))
+        return KIFU__RES_SENTE;
+    if (!strcmp(sp, "SENNICHITE"))
+        return KIFU__RES_SENNICHITE;
+    if (!strcmp(sp, "JISHOGI"))
+        return KIFU__RES_JISHOGI;
+    if (!strcmp(sp, "HIKIWAKE"))
+        return KIFU__RES_DRAW;
+    return KIFU__RES_UNKNOWN;
+}
+
+/* The first header value among keys, or NULL. */
+static const char *header(const kifu_record *r, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        const char *v = kifu_record_header_get(r, *keys);
+        if (v && *v)
+            return v;
+    }
+    return NULL;
+}
+
+/* "YYYY-MM-DD" from the first date in the text (2024/01/02, 2024-1-2, 2024年1月2日). */
+static char *date_of(const char *s)
+{
+    if (!s)
+        return NULL;
+    for (; *s; s++) {
+        if (!isdigit((unsigned char)*s))
+            continue;
+        char *e;
+        long y = strtol(s, &e, 10);
+        if (y < 1000 || y > 9999 || !*e)
+            continue;
+        const char *p = e;
+        p += strncmp(p, "年", 3) == 0 ? 3 : 1;
+        long m = strtol(p, &e, 10);
+        if (e == p || m < 1 || m > 12)
+            continue;
+        p = e + (strncmp(e, "月", 3) == 0 ? 3 : 1);
+        long d = strtol(p, &e, 10);
+        if (e == p || d < 1 || d > 31)
+            continue;
+        char buf[16];
+        snprintf(buf, sizeof buf, "%04ld-%02ld-%02ld", y, m, d);
+        return kifu__strdup(buf);
+    }
+    return NULL;
+}
+
+/* A rating from header keys such as 先手レーティング, black_rate, SenteRating. */
+static int rating(const kifu_record *r, int color)
+{
+    static const char *const who[2][3] = {{"先手", "black", "sente"},
+                                          {"後手", "white", "gote"}};
+    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
+        const char *k, *v;
+        kifu_record_header_at(r, i, &k, &v);
+        int named = 0;
+        for (int j = 0; j < 3; j++)
+            named |= strncasecmp(k, who[color][j], strlen(who[color][j])) == 0;
+        int rate = strstr(k, "レーティング") != NULL;
+        for (const char *c = k; *c && !rate; c++)
+            rate = strncasecmp(c, "rat", 3) == 0;
+        if (named && rate && v)
+            return atoi(v);
+    }
+    return 0;
+}
+
+static char *dup_or_null(const char *s)
+{
+    return s ? kifu__strdup(s) : NULL;
+}
+
+/* Append one game and the positions of its main line. A move the engine cannot pack
+ * (a record that is not normalized) fails the game: nothing of it stays queued. */
+static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
+                    uint32_t number, kifu_error *err)
+{
+    static const char *const sente_keys[] = {"先手", "下手", "先手氏名", NULL};
+    static const char *const gote_keys[] = {"後手", "上手", "後手氏名", NULL};
+    static const char *const date_keys[] = {"開始日時", "対局日", "終了日時",
+                                            "日時",     "date",   NULL};
+    static const char *const event_keys[] = {"棋戦", "event", "EVENT", NULL};
+    if (grow(&ix->games, &ix->capgames, ix->ngames, sizeof *ix->games))
+        return nomem(err);
+    size_t pos0 = ix->npos;
+    kifu__igame *g = &ix->games[ix->ngames];
+    memset(g, 0, sizeof *g);
+    g->id = ix->next_game;
+    g->source = source;
+    g->number = number;
+    g->result = (uint8_t)kifu__index_result(r);
+    g->handicap = kifu_record_preset(r);
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    if (g->handicap == KIFU_PRESET_OTHER) {
+        kifu_position *tmp = kifu_position_new();
+        if (!tmp || kifu_position_set_board(tmp, &b, NULL) == 0)
+            g->start = tmp ? kifu_position_sfen(tmp, 1) : NULL;
+        kifu_position_free(tmp);
+    }
+    g->sente = dup_or_null(header(r, sente_keys));
+    g->gote = dup_or_null(header(r, gote_keys));
+    g->date = date_of(header(r, date_keys));
+    g->event = dup_or_null(header(r, event_keys));
+    g->sente_rating = rating(r, 0), g->gote_rating = rating(r, 1);
+    size_t cap = 0;
+    kpos p;
+    kifu__pos_from_board(&p, &b);
+    const kifu_node *n = kifu_record_root(r);
+    uint16_t ply = 0;
+    for (;;) {
+        const kifu_node *next = kifu_node_next(n);
+        const kifu_move *m = next ? kifu_node_move_const(next) : NULL;
+        kmove k = m && !(m->flags & KIFU_MOVE_RAW) ? kifu__move_pack(m) : MOVE_NONE;
+        if (m && k == MOVE_NONE) {
+            kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+                        "game %u: move %d is not a checked move", (unsigned)number,
+                        ply + 1);
+            goto fail;
+        }
+        if (grow(&ix->pos, &ix->cappos, ix->npos, sizeof *ix->pos) ||
+            (m && grow(&g->moves, &cap, g->nmoves, sizeof *g->moves)))
+            goto nomem;
+        ix->pos[ix->npos++] =
+            (kifu__ipos){p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0};
+        if (!m || ply == UINT16_MAX - 1)
+            break;
+        g->moves[g->nmoves++] = kifu__index_compact(k);
+        kifu__pos_do(&p, k); /* a checked move: its capture field is right */
+        n = next;
+        ply++;
+    }
+    ix->ngames++;
+    ix->next_game++;
+    return 0;
+nomem:
+    nomem(err);
+fail:
+    ix->npos = pos0;
+    kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
+    kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+    return -1;
+}
+
+/* ---- Files -------------------------------------------------------------------------- */
+
+/* FNV-1a over the file's bytes: tells a changed file from an unchanged one. */
+static uint64_t digest(const unsigned char *d, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ d[i]) * 0x100000001b3u;
+    return h;
+}
+
+static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
+                      int64_t size)
+{
+    if (grow(&ix->sources, &ix->capsources, ix->nsources, sizeof *ix->sources))
+        return -1;
+    char *p = kifu__strdup(path);
+    if (!p)
+        return -1;
+    ix->sources[ix->nsources++] = (struct kifu__isource){id, p, dig, size, 0, 0};
+    return 0;
+}
+
+/* Id and digest of the source row with this path; 0 when there is none. */
+static uint32_t find_source(kifu_index *ix, const char *path, uint64_t *dig)
+{
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (strcmp(ix->sources[i].path, path) == 0) {
+            *dig = ix->sources[i].digest;
+            return ix->sources[i].id;
+        }
+    sqlite3_stmt *st;
+    uint32_t id = 0;
+    if (sqlite3_prepare_v2(ix->db, "SELECT id, digest FROM sources WHERE path=?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return 0;
+    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+    if (sqlite3_step(st) == SQLITE_ROW) {
+        id = (uint32_t)sqlite3_column_int64(st, 0);
+        *dig = (uint64_t)sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return id;
+}
+
+static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i,
+                        size_t n, const kifu_error *e)
+{
+    if (!warn)
+        return;
+    char buf[1200], msg[1024];
+    kifu_error_format(e, msg, sizeof msg);
+    if (n > 1)
+        snprintf(buf, sizeof buf, "%s: game %zu skipped: %s", path, i + 1, msg);
+    else
+        snprintf(buf, sizeof buf, "%s skipped: %s", path, msg);
+    warn(ctx, buf);
+}
+
+int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
+                        void *warn_ctx, kifu_error *err)
+{
+    if (ix->readonly)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "the index was opened read-only");
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL;
+    size_t len = 0, cap = 0;
+    if (!f) {
+        ix->stats.files_failed++;
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot open the file");
+        kifu__error_source(err, path);
+        return -1;
+    }
+    for (;;) {
+        if (len == cap) {
+            size_t c = cap ? cap * 2 : 65536;
+            unsigned char *d = kifu__realloc(data, c);
+            if (!d) {
+                fclose(f), kifu__free(data);
+                return nomem(err);
+            }
+            data = d, cap = c;
+        }
+        size_t got = fread(data + len, 1, cap - len, f);
+        len += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        kifu__free(data);
+        ix->stats.files_failed++;
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot read the file");
+        kifu__error_source(err, path);
+        return -1;
+    }
+    uint64_t dig = digest(data, len), old = 0;
+    uint32_t id = find_source(ix, path, &old);
+    if (id && old == dig) {
+        kifu__free(data);
+        ix->stats.files_unchanged++;
+        return KIFU_INDEX_UNCHANGED;
+    }
+    int status = id ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
+    if (!id)
+        id = ix->next_source++;
+    kifu_read_options o = {.source = path};
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error e;
+    kifu_error_clear(&e);
+    int normalized = kifu_read_all(data, len, &o, &recs, &n, &e) == 0;
+    if (!normalized) {
+        /* One bad game must not cost the others: read as written, check each alone. */
+        o.flags = KIFU_READ_NO_NORMALIZE;
+        kifu_error_clear(&e);
+        if (kifu_read_all(data, len, &o, &recs, &n, &e)) {
+            kifu__free(data);
+            ix->stats.files_failed++;
+            if (err && !err->code)
+                *err = e;
+            return -1;
+        }
+    }
+    kifu__free(data);
+    size_t added = 0;
+    for (size_t i = 0; i < n; i++) {
+        kifu_error_clear(&e);
+        int ok = normalized || kifu_normalize(recs[i], 0, &e) == 0;
+        if (ok && add_game(ix, recs[i], id, (uint32_t)(i + 1), &e) == 0) {
+            added++;
+        } else {
+            if (!e.source[0])
+                snprintf(e.source, sizeof e.source, "%s", path);
+            warn_record(warn, warn_ctx, path, i, n, &e);
+            ix->stats.records_failed++;
+        }
+        kifu_record_free(recs[i]);
+    }
+    kifu_free(recs);
+    if (add_source(ix, id, path, dig, (int64_t)len))
+        return nomem(err);
+    ix->sources[ix->nsources - 1].games = (uint32_t)added;
+    ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
+    if (status == KIFU_INDEX_REPLACED)
+        ix->stats.files_replaced++;
+    else
+        ix->stats.files_added++;
+    return status;
+}
+
+/* ---- Writing a batch ---------------------------------------------------------------- */
+
+/* Stable LSD radix sort of the batch's rows by key, 16 bits a pass: rows were appended by
+ * game and ply, so the result is in (key, game, ply) order, the table's own. */
+static int sort_positions(kifu_index *ix)
+{
+    size_t n = ix->npos;
+    if (n < 2)
+        return 0;
+    kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
+    size_t *count = kifu__malloc(65536 * sizeof *count);
+    if (!tmp || !count) {
+        kifu__free(tmp), kifu__free(count);
+        return -1;
+    }
+    kifu__ipos *src = ix->pos, *dst = tmp;
+    for (int shift = 0; shift < 64; shift += 16) {
+        memset(count, 0, 65536 * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(src[i].key >> shift) & 0xffff]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < 65536; d++) {
+            size_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++)
+            dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
+        kifu__ipos *t = src;
+        src = dst, dst = t;
+    }
+    /* Four passes: the sorted rows are back in ix->pos. */
+    kifu__free(tmp);
+    kifu__free(count);
+    return 0;
+}
+
+static int step_done(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
+{
+    kifu_board b;
+    int preset = kifu_preset_from_name(handicap);
+    if (preset >= 0 && preset < KIFU_PRESET_OTHER) {
+        kifu_preset_board(preset, &b);
+    } else {
+        kifu_position *q = kifu_position_new();
+        if (!q || !sfen || kifu_position_set_sfen(q, sfen, NULL)) {
+            kifu_position_free(q);
+            return -1;
+        }
+        kifu_position_board(q, &b);
+        kifu_position_free(q);
+    }
+    kifu__pos_from_board(p, &b);
+    return 0;
+}
+
+kmove kifu__index_expand(const kpos *p, uint16_t c)
+{
+    int to = c & 0x7f, from = (c >> 7) & 0x7f, promote = (c >> 14) & 1;
+    if (from >= SQ_NB)
+        return move_make_drop(from - SQ_NB + 1, to);
+    return move_make(from, to, CPIECE_KIND(p->board[from]), CPIECE_KIND(p->board[to]),
+                     promote);
+}
+
+/* Keys touched by deletions, for the explorer rows to be made again. */
+typedef struct keyset {
+    uint64_t *v;
+    size_t n, cap;
+} keyset;
+
+/* Remove the games of a source that is indexed again: each game's positions found by
+ * replaying its moves (the table is keyed by position, not by game). */
+static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
+                         kifu_error *err)
+{
+    sqlite3_stmt *sel = NULL, *del = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(ix->db,
+                           "SELECT id, handicap, start, moves FROM games WHERE source=?",
+                           -1, &sel, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db,
+                           "DELETE FROM positions WHERE key=? AND game=? AND ply=?", -1,
+                           &del, NULL) != SQLITE_OK)
+        goto done;
+    sqlite3_bind_int64(sel, 1, source);
+    int s;
+    while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
+        long long game = sqlite3_column_int64(sel, 0);
+        const uint16_t *moves = sqlite3_column_blob(sel, 3);
+        int nmoves = sqlite3_column_bytes(sel, 3) / 2;
+        kpos p;
+        if (kifu__index_start((const char *)sqlite3_column_text(sel, 1),
+                              (const char *)sqlite3_column_text(sel, 2), &p))
+            continue;
+        for (int ply = 0;; ply++) {
+            sqlite3_bind_int64(del, 1, (sqlite3_int64)p.key);
+            sqlite3_bind_int64(del, 2, game);
+            sqlite3_bind_int(del, 3, ply);
+            if (step_done(del))
+                goto done;
+            if (grow(&touched->v, &touched->cap, touched->n, sizeof *touched->v)) {
+                nomem(err);
+                goto done;
+            }
+            touched->v[touched->n++] = p.key;
+            if (ply >= nmoves)
+                break;
+            kifu__pos_do(&p, kifu__index_expand(&p, moves[ply]));
+        }
+    }
+    if (s != SQLITE_DONE)
+        goto done;
+    char sql[96];
+    snprintf(sql, sizeof sql, "DELETE FROM games WHERE source=%u", (unsigned)source);
+    rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+done:
+    if (rc && (!err || !err->code))
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot replace a file's games", err);
+    sqlite3_finalize(sel);
+    sqlite3_finalize(del);
+    return rc;
+}
+
+/* Write the explorer rows of `key` from an aggregate: hot when enough games passed. */
+static int write_hot(kifu_index *ix, uint64_t key, kifu__agg *a, sqlite3_stmt *hot,
+                     sqlite3_stmt *row)
+{
+    if (a->games < KIFU__INDEX_HOT)
+        return 0;
+    sqlite3_bind_int64(hot, 1, (sqlite3_int64)key);
+    sqlite3_bind_int64(hot, 2, a->games);
+    if (step_done(hot))
+        return -1;
+    for (size_t i = 0; i < a->n; i++) {
+        kifu__agg_move *m = &a->m[i];
+        /* The latest games as (id, ply) pairs of 32-bit integers. */
+        int32_t top[KIFU__INDEX_TOP * 2];
+        int ntop = m->ntop < KIFU__INDEX_TOP ? m->ntop : KIFU__INDEX_TOP;
+        for (int k = 0; k < ntop; k++)
+            top[2 * k] = (int32_t)m->top[k].id, top[2 * k + 1] = m->top[k].ply;
+        sqlite3_bind_int64(row, 1, (sqlite3_int64)key);
+        sqlite3_bind_int(row, 2, m->move);
+        sqlite3_bind_int64(row, 3, m->games);
+        for (int r = 1; r < 6; r++)
+            sqlite3_bind_int64(row, 3 + r, m->res[r]);
+        sqlite3_bind_int64(row, 9, m->res[0]);
+        sqlite3_bind_text(row, 10, m->last_date, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(row, 11, top, (int)(ntop * 2 * sizeof *top), SQLITE_TRANSIENT);
+        if (step_done(row))
+            return -1;
+    }
+    (void)ix;
+    return 0;
+}
+
+/* The explorer rows of `key` made again from the whole table. */
+static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt *hot,
+                 sqlite3_stmt *row)
+{
+    char sql[128];
+    snprintf(sql, sizeof sql,
+             "DELETE FROM hot WHERE key=%lld; DELETE FROM explorer WHERE key=%lld",
+             (long long)key, (long long)key);
+    if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return -1;
+    kifu__agg a;
+    kifu__agg_init(&a);
+    sqlite3_bind_int64(rows, 1, (sqlite3_int64)key);
+    int s, rc = 0;
+    while ((s = sqlite3_step(rows)) == SQLITE_ROW) {
+        int ply = sqlite3_column_int(rows, 1);
+        const uint16_t *moves = sqlite3_column_blob(rows, 4);
+        int nmoves = sqlite3_column_bytes(rows, 4) / 2;
+        if (kifu__agg_add(&a, ply < nmoves ? moves[ply] : 0,
+                          sqlite3_column_int64(rows, 0), ply, sqlite3_column_int(rows, 2),
+                          (const char *)sqlite3_column_text(rows, 3))) {
+            rc = -1;
+            break;
+        }
+    }
+    sqlite3_reset(rows);
+    if (!rc && s != SQLITE_DONE)
+        rc = -1;
+    if (!rc)
+        rc = write_hot(ix, key, &a, hot, row);
+    kifu__agg_free(&a);
+    return rc;
+}
+
+static int cmp_key(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+int kifu_index_flush(kifu_index *ix, kifu_error *err)
+{
+    if (ix->readonly || (!ix->ngames && !ix->nsources))
+        return 0;
+    sqlite3 *db = ix->db;
+    sqlite3_stmt *src = NULL, *game = NULL, *pos = NULL, *hot = NULL, *row = NULL,
+                 *rows = NULL, *ishot = NULL, *count = NULL;
+    keyset touched = {0};
+    int rc = -1;
+    if (sort_positions(ix)) {
+        nomem(err);
+        goto out;
+    }
+    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        goto sqlfail;
+    /* An index with no position yet takes the batch's hot positions from memory. */
+    int fresh = 0;
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &count, NULL) !=
+        SQLITE_OK)
+        goto sqlfail;
+    fresh = sqlite3_step(count) == SQLITE_DONE;
+    sqlite3_finalize(count);
+    count = NULL;
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].replace) {
+            fresh = 0;
+            if (delete_source(ix, ix->sources[i].id, &touched, err))
+                goto fail;
+        }
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
+                           &src, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &game, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
+                           &row, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            db,
+            "SELECT p.game, p.ply, g.result, g.date, g.moves FROM positions p "
+            "JOIN games g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+            -1, &rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT 1 FROM hot WHERE key=?", -1, &ishot, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "SELECT count(DISTINCT game) FROM (SELECT game FROM positions "
+                           "WHERE key=? LIMIT ?)",
+                           -1, &count, NULL) != SQLITE_OK)
+        goto sqlfail;
+    for (size_t i = 0; i < ix->nsources; i++) {
+        struct kifu__isource *s = &ix->sources[i];
+        sqlite3_bind_int64(src, 1, s->id);
+        sqlite3_bind_text(src, 2, s->path, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(src, 3, s->size);
+        sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
+        sqlite3_bind_int64(src, 5, s->games);
+        if (step_done(src))
+            goto sqlfail;
+    }
+    for (size_t i = 0; i < ix->ngames; i++) {
+        kifu__igame *g = &ix->games[i];
+        sqlite3_bind_int64(game, 1, g->id);
+        sqlite3_bind_int64(game, 2, g->source);
+        sqlite3_bind_int64(game, 3, g->number);
+        const char *text[4] = {g->sente, g->gote, g->date, g->event};
+        for (int k = 0; k < 4; k++)
+            if (text[k])
+                sqlite3_bind_text(game, 4 + k, text[k], -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(game, 4 + k);
+        sqlite3_bind_int(game, 8, g->result);
+        const char *hc =
+            kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
+        sqlite3_bind_text(game, 9, hc ? hc : "OTHER", -1, SQLITE_STATIC);
+        if (g->start)
+            sqlite3_bind_text(game, 10, g->start, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(game, 10);
+        sqlite3_bind_int64(game, 11, g->nmoves);
+        if (g->sente_rating)
+            sqlite3_bind_int(game, 12, g->sente_rating);
+        else
+            sqlite3_bind_null(game, 12);
+        if (g->gote_rating)
+            sqlite3_bind_int(game, 13, g->gote_rating);
+        else
+            sqlite3_bind_null(game, 13);
+        sqlite3_bind_blob(game, 14, g->moves ? (const void *)g->moves : "",
+                          (int)(g->nmoves * 2), SQLITE_STATIC);
+        if (step_done(game))
+            goto sqlfail;
+        sqlite3_clear_bindings(game);
+    }
+    for (size_t i = 0; i < ix->npos; i++) {
+        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[i].key);
+        sqlite3_bind_int64(pos, 2, ix->pos[i].game);
+        sqlite3_bind_int(pos, 3, ix->pos[i].ply);
+        if (step_done(pos))
+            goto sqlfail;
+    }
+    /* Hot positions: from memory when the index was empty, else from the table for each
+     * key the batch added to that is (or now becomes) hot. */
+    uint32_t first = ix->ngames ? ix->games[0].id : 0;
+    for (size_t i = 0, j; i < ix->npos; i = j) {
+        uint64_t key = ix->pos[i].key;
+        for (j = i; j < ix->npos && ix->pos[j].key == key; j++)
+            ;
+        if (fresh) {
+            if (j - i < KIFU__INDEX_HOT)
+                continue; /* fewer rows than hot games: cannot be hot */
+            kifu__agg a;
+            kifu__agg_init(&a);
+            int bad = 0;
+            for (size_t k = i; k < j && !bad; k++) {
+                const kifu__igame *g = &ix->games[ix->pos[k].game - first];
+                bad = kifu__agg_add(&a, ix->pos[k].move, g->id, ix->pos[k].ply, g->result,
+                                    g->date);
+            }
+            bad = bad || write_hot(ix, key, &a, hot, row);
+            kifu__agg_free(&a);
+            if (bad)
+                goto sqlfail;
+            continue;
+        }
+        sqlite3_bind_int64(ishot, 1, (sqlite3_int64)key);
+        int was_hot = sqlite3_step(ishot) == SQLITE_ROW;
+        sqlite3_reset(ishot);
+        int now_hot = was_hot;
+        if (!was_hot) {
+            sqlite3_bind_int64(count, 1, (sqlite3_int64)key);
+            sqlite3_bind_int(count, 2, 4 * KIFU__INDEX_HOT);
+            now_hot = sqlite3_step(count) == SQLITE_ROW &&
+                      sqlite3_column_int(count, 0) >= KIFU__INDEX_HOT;
+            sqlite3_reset(count);
+        }
+        if (now_hot && rehot(ix, key, rows, hot, row))
+            goto sqlfail;
+    }
+    /* Keys whose games were replaced: their rows are made again (or dropped). */
+    qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
+    for (size_t i = 0; i < touched.n; i++) {
+        if (i && touched.v[i] == touched.v[i - 1])
+            continue;
+        sqlite3_bind_int64(ishot, 1, (sqlite3_int64)touched.v[i]);
+        int was_hot = sqlite3_step(ishot) == SQLITE_ROW;
+        sqlite3_reset(ishot);
+        if (was_hot && rehot(ix, touched.v[i], rows, hot, row))
+            goto sqlfail;
+    }
+    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+        goto sqlfail;
+    ix->stats.games += ix->ngames;
+    ix->stats.positions += ix->npos;
+    rc = 0;
+    goto out;
+sqlfail:
+    kifu__index_sqlite_error(db, ix->path, "cannot write the index", err);
+fail:
+    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+    /* What the batch took from the id counters goes back with it. */
+    ix->next_game = max_id(db, "games") + 1;
+    ix->next_source = max_id(db, "sources") + 1;
+out:
+    sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(pos);
+    sqlite3_finalize(hot), sqlite3_finalize(row), sqlite3_finalize(rows);
+    sqlite3_finalize(ishot), sqlite3_finalize(count);
+    kifu__free(touched.v);
+    free_batch(ix);
+    return rc;
+}
+
+int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
+{
+    memset(out, 0, sizeof *out);
+    static const char *const sql[4] = {
+        "SELECT count(*) FROM games", "SELECT count(*) FROM positions",
+        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
+    long long *v[4] = {&out->games, &out->positions, &out->sources, &out->hot_positions};
+    for (int i = 0; i < 4; i++) {
+        sqlite3_stmt *st;
+        if (sqlite3_prepare_v2(ix->db, sql[i], -1, &st, NULL) != SQLITE_OK)
+            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
+                                            err);
+        if (sqlite3_step(st) == SQLITE_ROW)
+            *v[i] = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    struct stat st;
+    if (stat(ix->path, &st) == 0)
+        out->bytes = (long long)st.st_size;
+    return 0;
+}

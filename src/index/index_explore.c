@@ -1,0 +1,327 @@
+/* index_explore.c: the opening explorer: every move played from a position in the indexed
+ * games, counted, with the latest games. A hot position (played in KIFU__INDEX_HOT games
+ * or more) is answered from its precomputed rows unless filters ask for a subset; any
+ * other is counted from its position rows and their games. */
+#include <stdio.h>
+#include <string.h>
+
+#include "index/index_agg.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+#include "rules/engine.h"
+#include "rules/position.h"
+
+struct kifu_explore {
+    long long games;
+    kifu_explore_move *moves;
+    size_t n;
+    kifu_explore_game *games_v; /* all top games, moves[i].top points in here */
+    size_t ngames_v;
+    char **strings; /* every string the games point at */
+    size_t nstrings;
+};
+
+void kifu_explore_free(kifu_explore *e)
+{
+    if (!e)
+        return;
+    for (size_t i = 0; i < e->nstrings; i++)
+        kifu__free(e->strings[i]);
+    kifu__free(e->strings);
+    kifu__free(e->games_v);
+    kifu__free(e->moves);
+    kifu__free(e);
+}
+
+long long kifu_explore_games(const kifu_explore *e)
+{
+    return e->games;
+}
+
+size_t kifu_explore_count(const kifu_explore *e)
+{
+    return e->n;
+}
+
+const kifu_explore_move *kifu_explore_move_at(const kifu_explore *e, size_t i)
+{
+    return i < e->n ? &e->moves[i] : NULL;
+}
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* The same position seen from the other side (turned, owners swapped). */
+static void flip_board(const kifu_board *b, kifu_board *out)
+{
+    for (int sq = 0; sq < 81; sq++) {
+        uint8_t cp = b->sq[80 - sq];
+        out->sq[sq] = cp ? (uint8_t)(cp ^ (KIFU_WHITE << 4)) : 0;
+    }
+    memcpy(out->hands[0], b->hands[1], sizeof out->hands[0]);
+    memcpy(out->hands[1], b->hands[0], sizeof out->hands[1]);
+    out->color = (uint8_t)(b->color ^ 1);
+}
+
+/* A compact move of the flipped position, turned back. */
+static uint16_t flip_move(uint16_t c)
+{
+    int to = c & 0x7f, from = (c >> 7) & 0x7f;
+    return (uint16_t)((c & 0x4000) | (80 - to) |
+                      ((from < SQ_NB ? 80 - from : from) << 7));
+}
+
+/* ---- Reading rows ------------------------------------------------------------------- */
+
+typedef struct query {
+    kifu_index *ix;
+    const kifu_explore_options *o;
+    sqlite3_stmt *rows, *hot, *moves, *game;
+    int filtered;
+} query;
+
+/* Does game row `st` (sente, gote, date, event, ratings from the query's columns) pass the
+ * filters? Columns: 0 id, 1 ply, 2 result, 3 date, 4 moves, 5 sente, 6 gote, 7 event,
+ * 8 sente_rating, 9 gote_rating. */
+static int passes(const kifu_explore_options *o, sqlite3_stmt *st, int flipped)
+{
+    const char *sente = (const char *)sqlite3_column_text(st, flipped ? 6 : 5);
+    const char *gote = (const char *)sqlite3_column_text(st, flipped ? 5 : 6);
+    const char *date = (const char *)sqlite3_column_text(st, 3);
+    const char *event = (const char *)sqlite3_column_text(st, 7);
+    if (o->player) {
+        int as_s = sente && strcmp(sente, o->player) == 0;
+        int as_g = gote && strcmp(gote, o->player) == 0;
+        if (o->player_color == 1 ? !as_s : o->player_color == 2 ? !as_g : !(as_s || as_g))
+            return 0;
+    }
+    if ((o->date_from || o->date_to) && !date)
+        return 0;
+    if (o->date_from && strcmp(date, o->date_from) < 0)
+        return 0;
+    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
+        return 0;
+    if (o->event && (!event || !strstr(event, o->event)))
+        return 0;
+    if (o->min_rating > 0 && (sqlite3_column_type(st, 8) == SQLITE_NULL ||
+                              sqlite3_column_int(st, 8) < o->min_rating ||
+                              sqlite3_column_type(st, 9) == SQLITE_NULL ||
+                              sqlite3_column_int(st, 9) < o->min_rating))
+        return 0;
+    return 1;
+}
+
+/* Results seen from the flipped side swap winners. */
+static int flip_result(int r, int flipped)
+{
+    if (!flipped)
+        return r;
+    return r == KIFU__RES_SENTE  ? KIFU__RES_GOTE
+           : r == KIFU__RES_GOTE ? KIFU__RES_SENTE
+                                 : r;
+}
+
+/* Count the rows of one key into a. */
+static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
+{
+    /* Hot and unfiltered: the precomputed rows. */
+    if (!q->filtered) {
+        sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
+        int hot = sqlite3_step(q->hot) == SQLITE_ROW;
+        if (hot)
+            a->games += sqlite3_column_int64(q->hot, 0);
+        sqlite3_reset(q->hot);
+        if (hot) {
+            sqlite3_bind_int64(q->moves, 1, (sqlite3_int64)key);
+            int s;
+            while ((s = sqlite3_step(q->moves)) == SQLITE_ROW) {
+                sqlite3_stmt *m = q->moves;
+                long long res[6] = {
+                    sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
+                    sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
+                    sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
+                if (flipped) {
+                    long long t = res[1];
+                    res[1] = res[2], res[2] = t;
+                }
+                uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
+                if (kifu__agg_merge(
+                        a, flipped ? flip_move(mv) : mv, sqlite3_column_int64(m, 1), res,
+                        (const char *)sqlite3_column_text(m, 8),
+                        sqlite3_column_blob(m, 9), sqlite3_column_bytes(m, 9) / 8)) {
+                    sqlite3_reset(m);
+                    return -1;
+                }
+            }
+            sqlite3_reset(q->moves);
+            return s == SQLITE_DONE ? 0 : -1;
+        }
+    }
+    sqlite3_bind_int64(q->rows, 1, (sqlite3_int64)key);
+    int s;
+    while ((s = sqlite3_step(q->rows)) == SQLITE_ROW) {
+        if (q->filtered && !passes(q->o, q->rows, flipped))
+            continue;
+        int ply = sqlite3_column_int(q->rows, 1);
+        const uint16_t *moves = sqlite3_column_blob(q->rows, 4);
+        int nmoves = sqlite3_column_bytes(q->rows, 4) / 2;
+        uint16_t mv = ply < nmoves ? moves[ply] : 0;
+        if (kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv,
+                          sqlite3_column_int64(q->rows, 0), ply,
+                          flip_result(sqlite3_column_int(q->rows, 2), flipped),
+                          (const char *)sqlite3_column_text(q->rows, 3)))
+            return -1;
+    }
+    sqlite3_reset(q->rows);
+    return s == SQLITE_DONE ? 0 : -1;
+}
+
+/* A copy owned by the result. */
+static const char *keep(kifu_explore *e, const unsigned char *s)
+{
+    if (!s)
+        return NULL;
+    char **v = kifu__realloc(e->strings, (e->nstrings + 1) * sizeof *v);
+    if (!v)
+        return NULL;
+    e->strings = v;
+    return e->strings[e->nstrings++] = kifu__strdup((const char *)s);
+}
+
+static int later_game(const void *x, const void *y)
+{
+    const kifu_explore_game *a = x, *b = y;
+    int c = strcmp(b->date ? b->date : "", a->date ? a->date : "");
+    return c ? c : (a->id < b->id) - (a->id > b->id);
+}
+
+/* The listed games of one move: looked up, latest first, at most `want`. */
+static int top_games(query *q, kifu_explore *e, kifu__agg_move *m, kifu_explore_move *out,
+                     int want, int flipped)
+{
+    out->top = e->games_v + e->ngames_v;
+    size_t first = e->ngames_v;
+    for (int i = 0; i < m->ntop; i++) {
+        int dup = 0;
+        for (size_t k = first; k < e->ngames_v; k++)
+            dup |= e->games_v[k].id == m->top[i].id;
+        if (dup)
+            continue;
+        sqlite3_bind_int64(q->game, 1, m->top[i].id);
+        if (sqlite3_step(q->game) == SQLITE_ROW) {
+            sqlite3_stmt *g = q->game;
+            kifu_explore_game *x = &e->games_v[e->ngames_v++];
+            x->id = m->top[i].id;
+            x->ply = m->top[i].ply;
+            x->sente = keep(e, sqlite3_column_text(g, flipped ? 1 : 0));
+            x->gote = keep(e, sqlite3_column_text(g, flipped ? 0 : 1));
+            x->date = keep(e, sqlite3_column_text(g, 2));
+            x->event = keep(e, sqlite3_column_text(g, 3));
+            x->number = sqlite3_column_int(g, 4);
+            x->result = sqlite3_column_int(g, 5);
+            x->source = keep(e, sqlite3_column_text(g, 6));
+        }
+        sqlite3_reset(q->game);
+    }
+    size_t n = e->ngames_v - first;
+    qsort(e->games_v + first, n, sizeof *e->games_v, later_game);
+    out->ntop = n < (size_t)want ? n : (size_t)want;
+    e->ngames_v = first + out->ntop;
+    return 0;
+}
+
+kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
+                                 const kifu_explore_options *o, kifu_error *err)
+{
+    static const kifu_explore_options none;
+    if (!o)
+        o = &none;
+    query q = {ix, o, NULL, NULL, NULL, NULL, 0};
+    q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
+    kifu_explore *e = kifu__calloc(1, sizeof *e);
+    kifu__agg a;
+    kifu__agg_init(&a);
+    kifu_position *fp = NULL;
+    if (!e) {
+        nomem(err);
+        return NULL;
+    }
+    if (sqlite3_prepare_v2(
+            ix->db,
+            "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
+            " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
+            " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+            -1, &q.rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            ix->db,
+            "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
+            " draws, unknown, last_date, top FROM explorer WHERE key=?",
+            -1, &q.moves, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(
+            ix->db,
+            "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
+            " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
+            -1, &q.game, NULL) != SQLITE_OK)
+        goto sqlfail;
+    kifu_board b;
+    kifu_position_board(p, &b);
+    if (count_rows(&q, kifu_position_hash(p), 0, &a))
+        goto sqlfail;
+    if (o->flip) {
+        kifu_board fb;
+        flip_board(&b, &fb);
+        fp = kifu_position_new();
+        if (!fp)
+            goto nomem;
+        if (kifu_position_set_board(fp, &fb, NULL) == 0 &&
+            kifu_position_hash(fp) != kifu_position_hash(p) &&
+            count_rows(&q, kifu_position_hash(fp), 1, &a))
+            goto sqlfail;
+    }
+    kifu__agg_sort(&a);
+    e->games = a.games;
+    int want = o->top > 0 ? o->top : KIFU__INDEX_TOP;
+    if (want > KIFU__INDEX_TOP * 2)
+        want = KIFU__INDEX_TOP * 2;
+    e->moves = kifu__calloc(a.n ? a.n : 1, sizeof *e->moves);
+    e->games_v = kifu__calloc(a.n * KIFU__INDEX_TOP * 2 + 1, sizeof *e->games_v);
+    if (!e->moves || !e->games_v)
+        goto nomem;
+    kpos kp;
+    kifu__pos_from_board(&kp, &b);
+    for (size_t i = 0; i < a.n; i++) {
+        kifu__agg_move *m = &a.m[i];
+        kifu_explore_move *x = &e->moves[e->n++];
+        kifu__move_unpack(kifu__index_expand(&kp, m->move), b.color, &x->move);
+        kifu_move_usi(&x->move, x->usi);
+        kifu_move_text(&x->move, NULL, KIFU_TEXT_MARK, x->text, sizeof x->text);
+        x->games = m->games;
+        x->sente_wins = m->res[KIFU__RES_SENTE];
+        x->gote_wins = m->res[KIFU__RES_GOTE];
+        x->sennichite = m->res[KIFU__RES_SENNICHITE];
+        x->jishogi = m->res[KIFU__RES_JISHOGI];
+        x->draws = m->res[KIFU__RES_DRAW];
+        x->unknown = m->res[KIFU__RES_UNKNOWN];
+        snprintf(x->last_date, sizeof x->last_date, "%s", m->last_date);
+        top_games(&q, e, m, x, want, 0);
+    }
+    goto out;
+nomem:
+    nomem(err);
+    goto fail;
+sqlfail:
+    kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+fail:
+    kifu_explore_free(e);
+    e = NULL;
+out:
+    kifu_position_free(fp);
+    kifu__agg_free(&a);
+    sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
+    sqlite3_finalize(q.game);
+    return e;
+}

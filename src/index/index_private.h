@@ -1,0 +1,97 @@
+/* index_private.h: the collection index (src/index/): one SQLite file holding the games of
+ * a user's collection and every position of their main lines, keyed by the 64-bit Zobrist
+ * key of board + hands + side to move, and the opening explorer over it.
+ *
+ * The module owns the schema (index_schema.c), building and adding (index_build.c: records
+ * to rows, radix sort, sorted bulk inserts), the explorer (index_explore.c) and book export
+ * (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
+#ifndef KIFU_INDEX_PRIVATE_H
+#define KIFU_INDEX_PRIVATE_H
+
+#include <sqlite3.h>
+#include <stdint.h>
+
+#include "kifu.h"
+#include "rules/position.h"
+
+/* The schema version this build writes and reads. */
+#define KIFU__INDEX_VERSION 1
+/* A position played in at least this many games gets its explorer rows precomputed (the
+ * `hot` and `explorer` tables), so that the start position of a million games answers
+ * as fast as a position of one game. */
+#define KIFU__INDEX_HOT 32
+/* Top games kept per move of a hot position. */
+#define KIFU__INDEX_TOP 5
+
+/* Game results, as the `result` column holds them. */
+enum {
+    KIFU__RES_UNKNOWN = 0, /* unfinished, interrupted, or no ending recorded */
+    KIFU__RES_SENTE = 1,
+    KIFU__RES_GOTE = 2,
+    KIFU__RES_SENNICHITE = 3,
+    KIFU__RES_JISHOGI = 4,
+    KIFU__RES_DRAW = 5, /* another draw (HIKIWAKE) */
+};
+
+/* One row of `positions`, in memory while a batch is built. */
+typedef struct kifu__ipos {
+    uint64_t key;
+    uint32_t game;
+    uint16_t ply;
+    uint16_t move; /* the move played from here (15 bits of the packed move), 0: none */
+} kifu__ipos;
+
+/* One game waiting in a batch: its `games` row. */
+typedef struct kifu__igame {
+    uint32_t id;
+    uint32_t source;
+    uint32_t number; /* 1-based game number in its file */
+    uint8_t result;
+    char *sente, *gote, *date, *event, *start; /* new strings; start: SFEN or "" */
+    int handicap;                              /* kifu_preset */
+    int sente_rating, gote_rating;             /* 0: none */
+    uint16_t *moves;                           /* compact moves of the main line */
+    uint32_t nmoves;
+} kifu__igame;
+
+struct kifu_index {
+    sqlite3 *db;
+    char *path;
+    int readonly;
+    uint32_t next_game, next_source;
+    kifu__ipos *pos;
+    size_t npos, cappos;
+    kifu__igame *games;
+    size_t ngames, capgames;
+    /* sources of the batch: id, path, digest, size */
+    struct kifu__isource {
+        uint32_t id;
+        char *path;
+        uint64_t digest;
+        int64_t size;
+        uint32_t games;
+        int replace; /* the path was indexed before with other content */
+    } * sources;
+    size_t nsources, capsources;
+    kifu_index_stats stats;
+};
+
+/* index_schema.c */
+int kifu__index_schema_create(sqlite3 *db, kifu_error *err);
+int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err);
+/* Report an SQLite failure on db as err (code IO), "what: sqlite's message". -1. */
+int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
+                             kifu_error *err);
+int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error *err);
+
+/* index_build.c: the compact move (15 bits) of a packed engine move, and back on the
+ * board it is played on. */
+uint16_t kifu__index_compact(uint32_t kmove);
+kmove kifu__index_expand(const kpos *p, uint16_t compact);
+/* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
+int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
+
+/* Result of a record from its main line's ending (KIFU__RES_*). */
+int kifu__index_result(const kifu_record *r);
+
+#endif

@@ -1,0 +1,99 @@
+/* index_schema.c: the tables of an index file, made and checked. The README's "The index"
+ * section documents them for users who query the file with sqlite3 directly. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/index_private.h"
+#include "kifu_private.h"
+
+/* Positions are the bulk: a WITHOUT ROWID table keyed (key, game, ply) stores each as one
+ * B-tree cell of about 20 bytes, and rows inserted in key order fill its pages. */
+static const char *const schema =
+    "PRAGMA page_size=8192;"
+    "PRAGMA journal_mode=WAL;"
+    "CREATE TABLE kifu_meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE sources(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
+    " size INTEGER NOT NULL, digest INTEGER NOT NULL, games INTEGER NOT NULL);"
+    "CREATE TABLE games(id INTEGER PRIMARY KEY, source INTEGER NOT NULL, number INTEGER "
+    "NOT "
+    "NULL, sente TEXT, gote TEXT, date TEXT, event TEXT, result INTEGER NOT NULL,"
+    " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
+    " gote_rating INTEGER, moves BLOB NOT NULL);"
+    "CREATE INDEX games_source ON games(source);"
+    "CREATE TABLE positions(key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT "
+    "NULL, PRIMARY KEY(key, game, ply)) WITHOUT ROWID;"
+    "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER "
+    "NOT "
+    "NULL, sente_wins INTEGER NOT NULL, gote_wins INTEGER NOT NULL, sennichite INTEGER "
+    "NOT "
+    "NULL, jishogi INTEGER NOT NULL, draws INTEGER NOT NULL, unknown INTEGER NOT NULL,"
+    " last_date TEXT NOT NULL, top BLOB NOT NULL, PRIMARY KEY(key, move)) WITHOUT ROWID;";
+
+int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
+                             kifu_error *err)
+{
+    kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "%s: %s", what,
+                db ? sqlite3_errmsg(db) : "out of memory");
+    kifu__error_source(err, path);
+    return -1;
+}
+
+int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error *err)
+{
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(db, path, "index", err);
+    return 0;
+}
+
+int kifu__index_schema_create(sqlite3 *db, kifu_error *err)
+{
+    char meta[160];
+    snprintf(meta, sizeof meta,
+             "INSERT INTO kifu_meta VALUES('format','kifu-index'),('version','%d'),"
+             "('hot','%d');",
+             KIFU__INDEX_VERSION, KIFU__INDEX_HOT);
+    if (sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK ||
+        sqlite3_exec(db, meta, NULL, NULL, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(db, NULL, "cannot make the index", err);
+    return 0;
+}
+
+int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err)
+{
+    sqlite3_stmt *st = NULL;
+    /* Any SQL on a file that is not SQLite fails here ("file is not a database"). */
+    if (sqlite3_prepare_v2(db,
+                           "SELECT value FROM kifu_meta WHERE name='format' OR "
+                           "name='version' ORDER BY name",
+                           -1, &st, NULL) != SQLITE_OK) {
+        int foreign = sqlite3_errcode(db) == SQLITE_ERROR; /* no such table */
+        kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a kifu index",
+                    foreign ? "another SQLite database" : "not an SQLite file",
+                    "not a kifu index (%s)", sqlite3_errmsg(db));
+        kifu__error_source(err, path);
+        return -1;
+    }
+    char format[32] = "", version[32] = "";
+    if (sqlite3_step(st) == SQLITE_ROW)
+        snprintf(format, sizeof format, "%s", (const char *)sqlite3_column_text(st, 0));
+    if (sqlite3_step(st) == SQLITE_ROW)
+        snprintf(version, sizeof version, "%s", (const char *)sqlite3_column_text(st, 0));
+    int rc = sqlite3_finalize(st);
+    if (rc != SQLITE_OK || strcmp(format, "kifu-index") != 0) {
+        kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a kifu index", "another database",
+                    "not a kifu index (%s)",
+                    rc != SQLITE_OK ? sqlite3_errmsg(db) : "no kifu_meta format row");
+        kifu__error_source(err, path);
+        return -1;
+    }
+    if (atoi(version) != KIFU__INDEX_VERSION) {
+        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "index version 1", version,
+                    "index version %s; this kifu reads version %d", version,
+                    KIFU__INDEX_VERSION);
+        kifu__error_source(err, path);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,489 @@
+/* test_index.c: the collection index and the explorer (src/index/) on collections made
+ * here with the engine: random games after a few fixed openings (two of which transpose),
+ * so that hot positions, transpositions and one-game positions exist, and every count is
+ * known by construction. */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "kifu.h"
+
+#define GAMES 240
+
+/* Openings: A and B reach the same position after three plies (a transposition). */
+static const char *const openings[3] = {"7g7f 3c3d 2g2f", "2g2f 3c3d 7g7f", "5g5f 5c5d"};
+static const char *const players[4] = {"Sato", "Suzuki", "Tanaka", "Ito"};
+
+typedef struct game {
+    int opening;
+    int plies;
+    int result; /* kifu_result */
+    char sente[16], gote[16], date[16];
+    char usi[64][8]; /* the first 64 moves */
+} game;
+
+static game games[GAMES];
+static char dir[256];
+
+static unsigned rnd(void)
+{
+    static unsigned long long s = 12345;
+    s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (unsigned)(s >> 33);
+}
+
+/* Play game g: its opening, then random legal moves; write it as CSA to `path`. */
+static void make_game(int i, game *g, const char *path)
+{
+    kifu_record *r = kifu_record_new();
+    kifu_position *p = kifu_position_new();
+    kifu_record_set_preset(r, KIFU_PRESET_HIRATE);
+    g->opening = i % 3;
+    snprintf(g->sente, sizeof g->sente, "%s", players[rnd() % 4]);
+    snprintf(g->gote, sizeof g->gote, "%s", players[rnd() % 4]);
+    snprintf(g->date, sizeof g->date, "2024/%02u/%02u", 1 + rnd() % 12, 1 + rnd() % 28);
+    kifu_record_header_add(r, "先手", g->sente);
+    kifu_record_header_add(r, "後手", g->gote);
+    kifu_record_header_add(r, "開始日時", g->date);
+    kifu_record_header_add(r, "棋戦", i % 2 ? "Club League" : "Open Cup");
+    kifu_node *n = kifu_record_root(r);
+    char line[64];
+    snprintf(line, sizeof line, "%s", openings[g->opening]);
+    int ply = 0;
+    for (char *t = strtok(line, " "); t; t = strtok(NULL, " ")) {
+        kifu_move m;
+        kifu_position_parse_usi(p, t, &m, NULL);
+        kifu_position_play(p, &m, NULL);
+        n = kifu_node_add_move(r, n, &m);
+        snprintf(g->usi[ply++], 8, "%s", t);
+    }
+    int want = 20 + (int)(rnd() % 40);
+    while (ply < want) {
+        kifu_move moves[600];
+        size_t k = kifu_position_legal_moves(p, moves, 600);
+        if (!k)
+            break;
+        kifu_move m = moves[rnd() % k];
+        kifu_position_play(p, &m, NULL);
+        n = kifu_node_add_move(r, n, &m);
+        if (ply < 64)
+            kifu_move_usi(&m, g->usi[ply]);
+        ply++;
+    }
+    g->plies = ply;
+    /* The side to move resigns, or the game is a draw or unfinished. */
+    int end = (int)(rnd() % 8);
+    const char *word = end < 6 ? "TORYO" : end == 6 ? "SENNICHITE" : "CHUDAN";
+    kifu_node_add_special(r, n, word);
+    g->result = end < 6    ? (ply % 2 ? KIFU_RESULT_SENTE : KIFU_RESULT_GOTE)
+                : end == 6 ? KIFU_RESULT_SENNICHITE
+                           : KIFU_RESULT_UNKNOWN;
+    kifu_write_options w = {.format = KIFU_FMT_CSA};
+    size_t len;
+    char *text = kifu_write(r, &w, &len, NULL);
+    FILE *f = fopen(path, "wb");
+    fwrite(text, 1, len, f);
+    fclose(f);
+    kifu_free(text);
+    kifu_position_free(p);
+    kifu_record_free(r);
+}
+
+static void game_path(int i, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%s/g%03d.csa", dir, i);
+}
+
+static kifu_index *build(const char *name, int from, int to, int create)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open(path, create ? KIFU_INDEX_CREATE : 0, &err);
+    if (!ix) {
+        printf("  open %s: %s\n", path, err.message);
+        return NULL;
+    }
+    for (int i = from; i < to; i++) {
+        char g[512];
+        game_path(i, g, sizeof g);
+        if (kifu_index_add_file(ix, g, NULL, NULL, &err) < 0)
+            printf("  add %s: %s\n", g, err.message);
+    }
+    return ix;
+}
+
+static kifu_position *after(const char *usi)
+{
+    kifu_position *p = kifu_position_new();
+    kifu_position_set_sfen(p, usi, NULL);
+    return p;
+}
+
+static const kifu_explore_move *find(const kifu_explore *e, const char *usi)
+{
+    for (size_t i = 0; i < kifu_explore_count(e); i++)
+        if (strcmp(kifu_explore_move_at(e, i)->usi, usi) == 0)
+            return kifu_explore_move_at(e, i);
+    return NULL;
+}
+
+TEST(counts_known_by_construction)
+{
+    kifu_index *ix = build("one.kdb", 0, GAMES, 1);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu_index_flush(ix, &err), 0);
+    kifu_index_info info;
+    CHECK_INT(kifu_index_info_get(ix, &info, &err), 0);
+    long long positions = 0;
+    for (int i = 0; i < GAMES; i++)
+        positions += games[i].plies + 1;
+    CHECK_INT(info.games, GAMES);
+    CHECK_INT(info.positions, positions);
+    CHECK(info.hot_positions > 0);
+
+    /* The start position: every game, first moves by opening. */
+    kifu_position *p = after("startpos");
+    kifu_explore *e = kifu_index_explore(ix, p, NULL, &err);
+    CHECK(e != NULL);
+    CHECK_INT(kifu_explore_games(e), GAMES);
+    const char *first[3] = {"7g7f", "2g2f", "5g5f"};
+    for (int o = 0; o < 3; o++) {
+        long long want = 0, sente = 0, gote = 0, senn = 0, unknown = 0;
+        for (int i = 0; i < GAMES; i++)
+            if (games[i].opening == o) {
+                want++;
+                sente += games[i].result == KIFU_RESULT_SENTE;
+                gote += games[i].result == KIFU_RESULT_GOTE;
+                senn += games[i].result == KIFU_RESULT_SENNICHITE;
+                unknown += games[i].result == KIFU_RESULT_UNKNOWN;
+            }
+        const kifu_explore_move *m = find(e, first[o]);
+        CHECK(m != NULL);
+        if (!m)
+            continue;
+        CHECK_INT(m->games, want);
+        CHECK_INT(m->sente_wins, sente);
+        CHECK_INT(m->gote_wins, gote);
+        CHECK_INT(m->sennichite, senn);
+        CHECK_INT(m->unknown, unknown);
+        CHECK_INT(m->ntop, 5);
+        /* Latest games first. */
+        for (size_t k = 1; k < m->ntop; k++)
+            CHECK(strcmp(m->top[k - 1].date, m->top[k].date) >= 0);
+    }
+    CHECK_STR(kifu_explore_move_at(e, 0)->text[0] ? "ok" : "", "ok");
+    kifu_explore_free(e);
+    kifu_position_free(p);
+
+    /* The transposition: A and B meet after three plies; the moves after are theirs. */
+    p = after("position startpos moves 7g7f 3c3d 2g2f");
+    e = kifu_index_explore(ix, p, NULL, &err);
+    CHECK(e != NULL);
+    long long ab = 0;
+    for (int i = 0; i < GAMES; i++)
+        ab += games[i].opening < 2;
+    CHECK_INT(kifu_explore_games(e), ab);
+    long long sum = 0;
+    for (size_t i = 0; i < kifu_explore_count(e); i++) {
+        const kifu_explore_move *m = kifu_explore_move_at(e, i);
+        long long want = 0;
+        for (int g = 0; g < GAMES; g++)
+            want += games[g].opening < 2 && strcmp(games[g].usi[3], m->usi) == 0;
+        CHECK_INT(m->games, want);
+        sum += m->games;
+    }
+    CHECK_INT(sum, ab); /* no game ends at ply 3 */
+    kifu_explore_free(e);
+    kifu_position_free(p);
+
+    /* A filter: Sato as sente, from the start position. */
+    kifu_explore_options fo = {.player = "Sato", .player_color = 1};
+    p = after("startpos");
+    e = kifu_index_explore(ix, p, &fo, &err);
+    long long sato = 0;
+    for (int i = 0; i < GAMES; i++)
+        sato += strcmp(games[i].sente, "Sato") == 0;
+    CHECK_INT(kifu_explore_games(e), sato);
+    kifu_explore_free(e);
+    kifu_explore_options dates = {.date_from = "2024-07-01"};
+    e = kifu_index_explore(ix, p, &dates, &err);
+    long long late = 0;
+    for (int i = 0; i < GAMES; i++)
+        late += strcmp(games[i].date, "2024/07/01") >= 0;
+    CHECK_INT(kifu_explore_games(e), late);
+    kifu_explore_free(e);
+    kifu_position_free(p);
+
+    /* A position of one game: its own next move, once. */
+    game *g = &games[7];
+    char line[1024] = "position startpos moves";
+    for (int k = 0; k < 30; k++) {
+        strcat(line, " ");
+        strcat(line, g->usi[k]);
+    }
+    p = after(line);
+    e = kifu_index_explore(ix, p, NULL, &err);
+    CHECK_INT(kifu_explore_games(e), 1);
+    CHECK_INT(kifu_explore_count(e), 1);
+    if (kifu_explore_count(e) == 1) {
+        CHECK_STR(kifu_explore_move_at(e, 0)->usi, g->usi[30]);
+        CHECK_INT(kifu_explore_move_at(e, 0)->top[0].ply, 30);
+        CHECK_STR(kifu_explore_move_at(e, 0)->top[0].sente, g->sente);
+    }
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+}
+
+/* Every table's rows as one text, to compare two index files. */
+static char *dump(const char *name)
+{
+    char cmd[1024], path[512];
+    snprintf(path, sizeof path, "%s/%s.dump", dir, name);
+    snprintf(cmd, sizeof cmd,
+             "sqlite3 %s/%s 'SELECT * FROM games ORDER BY id; SELECT * FROM positions; "
+             "SELECT * FROM hot; SELECT * FROM explorer; SELECT "
+             "id,path,size,digest,games FROM "
+             "sources ORDER BY id' > %s 2>&1",
+             dir, name, path);
+    if (system(cmd) != 0)
+        return NULL;
+    size_t len;
+    return t_read_file(path, &len);
+}
+
+TEST(built_in_steps_equals_built_at_once)
+{
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to dump the tables");
+    kifu_error err;
+    kifu_index *ix = build("steps.kdb", 0, 100, 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    ix = build("steps.kdb", 100, 170, 0);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    ix = build("steps.kdb", 170, GAMES, 0);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    char *a = dump("one.kdb"), *b = dump("steps.kdb");
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(strlen(a) > 1000);
+        CHECK_INT(strcmp(a, b), 0);
+    }
+    free(a), free(b);
+}
+
+TEST(unchanged_and_replaced_files)
+{
+    kifu_error err;
+    kifu_error_clear(&err);
+    char path[512];
+    snprintf(path, sizeof path, "%s/one.kdb", dir);
+    kifu_index *ix = kifu_index_open(path, 0, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    char g[512];
+    game_path(3, g, sizeof g);
+    CHECK_INT(kifu_index_add_file(ix, g, NULL, NULL, &err), KIFU_INDEX_UNCHANGED);
+    /* Game 3's file now holds another game: replaced, counts follow. */
+    game old = games[3];
+    make_game(5, &games[3], g);
+    CHECK_INT(kifu_index_add_file(ix, g, NULL, NULL, &err), KIFU_INDEX_REPLACED);
+    CHECK_INT(kifu_index_flush(ix, &err), 0);
+    kifu_index_info info;
+    kifu_index_info_get(ix, &info, &err);
+    long long positions = 0;
+    for (int i = 0; i < GAMES; i++)
+        positions += games[i].plies + 1;
+    CHECK_INT(info.games, GAMES);
+    CHECK_INT(info.positions, positions);
+    kifu_position *p = after("startpos");
+    kifu_explore *e = kifu_index_explore(ix, p, NULL, &err);
+    const kifu_explore_move *m = find(e, "5g5f");
+    long long want = 0;
+    for (int i = 0; i < GAMES; i++)
+        want += games[i].opening == 2;
+    CHECK(m && m->games == want);
+    (void)old;
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, &err);
+}
+
+TEST(foreign_and_damaged_files)
+{
+    char path[512];
+    kifu_error err;
+    snprintf(path, sizeof path, "%s/text.kdb", dir);
+    FILE *f = fopen(path, "w");
+    fputs("this is not a database, just some text that is long enough to look at\n", f);
+    fclose(f);
+    kifu_error_clear(&err);
+    CHECK(kifu_index_open(path, 0, &err) == NULL);
+    CHECK(strstr(err.message, "not a kifu index") != NULL);
+    CHECK(strstr(err.source, "text.kdb") != NULL);
+    /* Another program's SQLite database. */
+    snprintf(path, sizeof path, "%s/other.kdb", dir);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'CREATE TABLE t(x)' 2>/dev/null", path);
+    if (system(cmd) == 0) {
+        kifu_error_clear(&err);
+        CHECK(kifu_index_open(path, 0, &err) == NULL);
+        CHECK(strstr(err.message, "not a kifu index") != NULL);
+    }
+    /* A missing file without CREATE. */
+    snprintf(path, sizeof path, "%s/missing.kdb", dir);
+    kifu_error_clear(&err);
+    CHECK(kifu_index_open(path, 0, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_IO);
+    /* A kifu index cut in half: an error, never a crash. */
+    char src[512];
+    snprintf(src, sizeof src, "%s/one.kdb", dir);
+    snprintf(path, sizeof path, "%s/cut.kdb", dir);
+    snprintf(cmd, sizeof cmd, "head -c 20000 %s > %s", src, path);
+    if (system(cmd) == 0) {
+        kifu_error_clear(&err);
+        kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        if (ix) {
+            kifu_position *p = after("startpos");
+            kifu_explore *e = kifu_index_explore(ix, p, NULL, &err);
+            kifu_index_info info;
+            int rc = kifu_index_info_get(ix, &info, &err);
+            CHECK(e == NULL || rc != 0 || err.code != 0 || info.games < GAMES);
+            kifu_explore_free(e);
+            kifu_position_free(p);
+            kifu_index_close(ix, NULL);
+        } else {
+            CHECK(err.message[0] != 0);
+        }
+    }
+}
+
+/* A process killed while it adds leaves the file as it was before that add. */
+TEST(killed_add_leaves_the_file_as_before)
+{
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to dump the tables");
+    kifu_error err;
+    kifu_index *ix = build("kill.kdb", 0, 60, 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    char *before = dump("kill.kdb");
+    int killed_before_commit = 0;
+    for (int round = 0; round < 6; round++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            kifu_index *c = build("kill.kdb", 60, GAMES, 0);
+            kifu_index_flush(c, NULL);
+            _exit(0);
+        }
+        struct timespec ts = {0, (20 + 25 * round) * 1000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        if (WIFSIGNALED(st)) {
+            killed_before_commit++;
+            char *now = dump("kill.kdb");
+            CHECK(now != NULL);
+            if (now && before)
+                CHECK_INT(strcmp(now, before), 0);
+            free(now);
+        } else {
+            /* It finished first: start again from the state before. */
+            ix = build("kill.kdb", 0, 0, 0);
+            kifu_index_close(ix, NULL);
+            break;
+        }
+    }
+    CHECK(killed_before_commit > 0);
+    free(before);
+}
+
+static int collect(void *ctx, const char *data, size_t len)
+{
+    FILE *f = ctx;
+    return fwrite(data, 1, len, f) == len ? 0 : -1;
+}
+
+TEST(yaneuraou_book)
+{
+    char path[512];
+    kifu_error err;
+    kifu_error_clear(&err);
+    snprintf(path, sizeof path, "%s/one.kdb", dir);
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    kifu_book_options o = {0, 4, 1};
+    CHECK_INT(kifu_index_export_book(ix, KIFU_BOOK_YANEURAOU, &o, collect, f, &err), 0);
+    fclose(f);
+    CHECK(strncmp(text, "#YANEURAOU-DB2016 1.00\n", 23) == 0);
+    const char *start =
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n";
+    char *at = strstr(text, start);
+    CHECK(at != NULL);
+    if (at) {
+        /* The three first moves with their game counts, most played first. */
+        long counts[3] = {0, 0, 0};
+        for (int i = 0; i < GAMES; i++)
+            counts[games[i].opening]++;
+        const char *usi[3] = {"7g7f", "2g2f", "5g5f"};
+        for (int k = 0; k < 3; k++) {
+            char want[64];
+            snprintf(want, sizeof want, "\n%s none 0 0 %ld\n", usi[k], counts[k]);
+            char *m = strstr(at + strlen(start) - 1, want);
+            CHECK(m != NULL && m < at + strlen(start) + 80);
+        }
+    }
+    /* Positions in SFEN order, each with at least one move line. */
+    char prev[256] = "";
+    int positions = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        if (strncmp(l, "sfen ", 5) == 0) {
+            CHECK(strcmp(prev, l) < 0);
+            snprintf(prev, sizeof prev, "%s", l);
+            positions++;
+        }
+    }
+    CHECK(positions > 10);
+    free(text);
+    kifu_index_close(ix, &err);
+}
+
+int main(void)
+{
+    snprintf(dir, sizeof dir, "/tmp/kifu-index-test-XXXXXX");
+    if (!mkdtemp(dir))
+        return 1;
+    for (int i = 0; i < GAMES; i++) {
+        char path[512];
+        game_path(i, path, sizeof path);
+        make_game(i, &games[i], path);
+    }
+    RUN(counts_known_by_construction);
+    RUN(built_in_steps_equals_built_at_once);
+    RUN(yaneuraou_book);
+    RUN(unchanged_and_replaced_files);
+    RUN(foreign_and_damaged_files);
+    RUN(killed_add_leaves_the_file_as_before);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd) != 0)
+        printf("  could not remove %s\n", dir);
+    return t_finish();
+}
