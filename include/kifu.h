@@ -515,6 +515,38 @@ KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev,
 KIFU_EXPORT const char *kifu_special_text(const char *special);
 
 /* ------------------------------------------------------------------------------------ */
+/* Walking a record's tree                                                              */
+
+typedef struct kifu_walker kifu_walker;
+
+enum {
+    KIFU_WALK_POSITIONS = 1, /* keep the position (and its hash) at every node */
+};
+enum { KIFU_WALK_DONE = 0, KIFU_WALK_ENTER = 1, KIFU_WALK_EXIT = 2 };
+
+/** A walk over every node of r, depth-first without recursion (forks may nest to any
+ *  depth): each node is ENTERed, then its children in order (child 0, the line's
+ *  continuation, first; so the main line comes first, then the forks from the deepest
+ *  back), then it is EXITed. r must outlive the walker and not change meanwhile. New
+ *  (kifu_walk_free), or NULL with err. */
+KIFU_EXPORT kifu_walker *kifu_walk_new(const kifu_record *r, unsigned flags,
+                                       kifu_error *err);
+KIFU_EXPORT void kifu_walk_free(kifu_walker *w);
+/** The next event: KIFU_WALK_ENTER or KIFU_WALK_EXIT (kifu_walk_node says of which node),
+ *  KIFU_WALK_DONE after the root's exit, or -1 when memory ran out. */
+KIFU_EXPORT int kifu_walk_next(kifu_walker *w);
+/** The node of the last event (borrowed). */
+KIFU_EXPORT const kifu_node *kifu_walk_node(const kifu_walker *w);
+/** After an ENTER: do not go into that node's children (its EXIT comes next). */
+KIFU_EXPORT void kifu_walk_skip(kifu_walker *w);
+/** With KIFU_WALK_POSITIONS: the position after the node's move (at an ending or the root:
+ *  the position there), as a board, and its Zobrist hash (kifu_position_hash's). A move
+ *  that was not normalized has no position: the walk does not go below it. -1 / 0 when
+ *  the walker keeps no positions. */
+KIFU_EXPORT int kifu_walk_board(const kifu_walker *w, kifu_board *out);
+KIFU_EXPORT uint64_t kifu_walk_hash(const kifu_walker *w);
+
+/* ------------------------------------------------------------------------------------ */
 /* Piece traces: the path of one piece through a line of a record                       */
 
 typedef struct kifu_trace kifu_trace;

@@ -10,11 +10,17 @@
 #include "notation/notation.h"
 #include "rules/types.h"
 
-enum { CELL = 40, X0 = 12, Y0 = 64, WIDTH = X0 * 2 + CELL * 9 + 14, HEIGHT = Y0 + CELL * 9 + 64 };
+enum {
+    CELL = 40,
+    X0 = 12,
+    Y0 = 64,
+    WIDTH = X0 * 2 + CELL * 9 + 14,
+    HEIGHT = Y0 + CELL * 9 + 64
+};
 
 /* Serif faces that hold kanji on Linux, macOS, Windows and phones, then any serif. */
 #define FONTS                                                                            \
-    "'Hiragino Mincho ProN','Yu Mincho','YuMincho','Noto Serif CJK JP','Noto Serif JP',"  \
+    "'Hiragino Mincho ProN','Yu Mincho','YuMincho','Noto Serif CJK JP','Noto Serif JP'," \
     "'IPAexMincho','IPAMincho','MS Mincho','Source Han Serif',serif"
 
 static const char *const style =
@@ -26,25 +32,36 @@ static const char *const style =
     ".side,.hand{font-size:16px;fill:#222}"
     ".piece{font-size:30px;fill:#1b1b1b;text-anchor:middle}.piece.small{font-size:17px}"
     ".piece.promoted{fill:#b0141b}"
-    ".intl{font-family:system-ui,Helvetica,Arial,sans-serif;font-size:24px;font-weight:bold}"
+    ".intl{font-family:system-ui,Helvetica,Arial,sans-serif;font-size:24px;font-weight:"
+    "bold}"
     ".last{fill:#f0a04b}.last-from{fill:#f7d2a0}"
     ".caption{font-size:15px;fill:#222;text-anchor:middle}"
     "</style>";
 
 /* International letters by kind (FU .. RY). */
-static const char *const intl[15] = {"",   "P",  "L",  "N",  "S",  "B",  "R", "G",
-                                     "K",  "+P", "+L", "+N", "+S", "+B", "+R"};
+static const char *const intl[15] = {"",  "P",  "L",  "N",  "S",  "B",  "R", "G",
+                                     "K", "+P", "+L", "+N", "+S", "+B", "+R"};
 
 /* Text with XML's five special characters escaped (names come from the record). */
 static void put_xml(kifu__strbuf *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': kifu__sb_puts(out, "&amp;"); break;
-        case '<': kifu__sb_puts(out, "&lt;"); break;
-        case '>': kifu__sb_puts(out, "&gt;"); break;
-        case '"': kifu__sb_puts(out, "&quot;"); break;
-        case '\'': kifu__sb_puts(out, "&#39;"); break;
+        case '&':
+            kifu__sb_puts(out, "&amp;");
+            break;
+        case '<':
+            kifu__sb_puts(out, "&lt;");
+            break;
+        case '>':
+            kifu__sb_puts(out, "&gt;");
+            break;
+        case '"':
+            kifu__sb_puts(out, "&quot;");
+            break;
+        case '\'':
+            kifu__sb_puts(out, "&#39;");
+            break;
         default:
             /* Control characters are not allowed in XML 1.0 text. */
             kifu__sb_putc(out, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
@@ -62,14 +79,15 @@ static void piece(kifu__strbuf *out, const kifu__svg_options *o, int cp, int cx,
     if (down)
         snprintf(turn, sizeof turn, " transform=\"rotate(180 %d %d)\"", cx, cy);
     if (o->intl) {
-        kifu__sb_printf(out, "<text class=\"%s intl%s\" x=\"%d\" y=\"%d\"%s>%s</text>", cls,
-                        gote, cx, cy, turn, intl[kind]);
+        kifu__sb_printf(out, "<text class=\"%s intl%s\" x=\"%d\" y=\"%d\"%s>%s</text>",
+                        cls, gote, cx, cy, turn, intl[kind]);
         return;
     }
-    const char *name = o->two_char ? kifu__kanji_piece(kind) : kifu__kanji_piece_one(kind);
+    const char *name =
+        o->two_char ? kifu__kanji_piece(kind) : kifu__kanji_piece_one(kind);
     if (strlen(name) <= 3) {
-        kifu__sb_printf(out, "<text class=\"%s%s\" x=\"%d\" y=\"%d\"%s>%s</text>", cls, gote,
-                        cx, cy, turn, name);
+        kifu__sb_printf(out, "<text class=\"%s%s\" x=\"%d\" y=\"%d\"%s>%s</text>", cls,
+                        gote, cx, cy, turn, name);
         return;
     }
     /* 成香 成桂 成銀: two small characters, one above the other. */
@@ -90,8 +108,8 @@ static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layo
         kifu__sb_puts(out, "持駒");
     } else {
         kifu__sb_puts(out, color == WHITE ? "☖" : "☗");
-        put_xml(out, o->names[color] ? o->names[color]
-                     : o->intl       ? (color == WHITE ? "Gote" : "Sente")
+        put_xml(out, o->names[color]  ? o->names[color]
+                     : o->intl        ? (color == WHITE ? "Gote" : "Sente")
                      : color == WHITE ? "後手"
                                       : "先手");
         if (l->side == color)
@@ -115,7 +133,8 @@ static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layo
     kifu__sb_puts(out, "</text>");
 }
 
-void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o, kifu__strbuf *out)
+void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
+                       kifu__strbuf *out)
 {
     kifu__layout l;
     kifu__diagram_layout(d, &l);
@@ -126,16 +145,18 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o, kifu_
                     "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">",
                     w, w * HEIGHT / WIDTH, WIDTH, HEIGHT);
     kifu__sb_puts(out, style);
-    kifu__sb_printf(out, "<rect class=\"bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", X0,
-                    Y0, CELL * 9, CELL * 9);
+    kifu__sb_printf(out,
+                    "<rect class=\"bg\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+                    X0, Y0, CELL * 9, CELL * 9);
     for (int r = 0; r < 9; r++) {
         for (int c = 0; c < 9; c++) {
             const kifu__cell *cell = &l.cells[r][c];
             int x = X0 + c * CELL, y = Y0 + r * CELL;
             const char *mark = o->no_mvlight ? NULL
-                               : cell->last ? "last"
-                               : cell->x == d->from_x && cell->y == d->from_y ? "last-from"
-                                                                              : NULL;
+                               : cell->last  ? "last"
+                               : cell->x == d->from_x && cell->y == d->from_y
+                                   ? "last-from"
+                                   : NULL;
             if (mark)
                 kifu__sb_printf(out,
                                 "<rect class=\"%s\" x=\"%d\" y=\"%d\" width=\"%d\" "
@@ -151,11 +172,11 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o, kifu_
         kifu__sb_printf(out,
                         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>"
                         "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>",
-                        X0 + k * CELL, Y0, X0 + k * CELL, Y0 + 9 * CELL, X0, Y0 + k * CELL,
-                        X0 + 9 * CELL, Y0 + k * CELL);
-    kifu__sb_printf(out,
-                    "</g><rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
-                    X0, Y0, CELL * 9, CELL * 9);
+                        X0 + k * CELL, Y0, X0 + k * CELL, Y0 + 9 * CELL, X0,
+                        Y0 + k * CELL, X0 + 9 * CELL, Y0 + k * CELL);
+    kifu__sb_printf(
+        out, "</g><rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>",
+        X0, Y0, CELL * 9, CELL * 9);
     for (int i = 0; i < 4; i++)
         kifu__sb_printf(out, "<circle class=\"star\" cx=\"%d\" cy=\"%d\" r=\"2.5\"/>",
                         X0 + (i / 2 ? 6 : 3) * CELL, Y0 + (i % 2 ? 6 : 3) * CELL);

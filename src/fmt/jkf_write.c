@@ -14,6 +14,7 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "record/record.h"
+#include "record/walk.h"
 
 typedef struct w {
     kifu__strbuf *out;
@@ -828,94 +829,52 @@ static void entry_compact(w *o, const kifu_node *n)
     o->first = 0;
 }
 
-/* An entry whose forks are being written: its parent's children `fork`.. are left. */
-typedef struct fork_frame {
-    const kifu_node *n;
-    uint32_t fork;
-} fork_frame;
-
-typedef struct fork_stack {
-    fork_frame *v;
-    size_t n, cap;
-} fork_stack;
-
-static int push_frame(w *o, fork_stack *st, const kifu_node *n)
+/* The moves after the root, by the record walk in JKF order (walk.h): each line entry by
+ * entry; an entry that is child 0 of a node with several children carries its siblings'
+ * lines as "forks", which come before the next entry of its line (in a fork array the
+ * first entry's siblings were written one level up, so it carries none). */
+static void write_moves(w *o, const kifu_record *r)
 {
-    if (st->n == st->cap) {
-        size_t cap = st->cap ? st->cap * 2 : 16;
-        fork_frame *v = kifu__realloc(st->v, cap * sizeof *v);
-        if (!v) {
-            o->failed = 1;
-            return -1;
-        }
-        st->v = v;
-        st->cap = cap;
-    }
-    st->v[st->n++] = (fork_frame){n, 1};
-    return 0;
-}
-
-/* The moves from `first` on: each line follows child 0; an entry that is child 0 of a
- * node with several children carries its siblings as "forks" (in a fork array the first
- * entry's siblings were written one level up, so it carries none). Forks nest without
- * recursion: a stack holds the entries whose forks are being written. */
-static void write_moves(w *o, const kifu_node *first)
-{
-    fork_stack st = {NULL, 0, 0};
-    const kifu_node *cur = first;
-    int forks = 1; /* may cur carry forks? */
-    while (!o->failed) {
-        if (cur) {
-            const kifu_node *p = cur->parent;
-            if (forks && p && p->nchildren > 1) {
-                entry_head(o, cur);
-                KEY(o, "forks");
-                open_(o, '[');
-                if (push_frame(o, &st, cur))
-                    break;
-                cur = NULL; /* go on with the first fork below */
-            } else {
-                if (!o->pretty && cur->kind == KIFU_NODE_MOVE &&
-                    (!cur->text || (!cur->text->ncomments && !cur->text->nbookmarks))) {
-                    entry_compact(o, cur);
-                } else {
-                    entry_head(o, cur);
-                    close_(o, '}');
-                }
-                cur = cur->nchildren ? cur->children[0] : NULL;
-                forks = 1;
-                if (cur)
-                    continue;
-                /* End of a line: the main line, or a fork of the frame on top. */
-                if (!st.n)
-                    break;
-                close_(o, ']');
+    kifu__walk wk;
+    kifu__walk_init(&wk, r->root, KIFU__WALK_LINES);
+    int ev = KIFU__WALK_DONE;
+    while (!o->failed && (ev = kifu__walk_next(&wk)) > 0) {
+        const kifu_node *n = wk.node;
+        if (n == r->root)
+            continue;
+        const kifu_node *p = n->parent;
+        int first = p->children[0] == n;
+        if (ev == KIFU__WALK_EXIT) {
+            if (kifu__walk_carries_forks(n) && !n->nchildren) {
+                close_(o, ']'); /* its forks, with no continuation to close them */
+                close_(o, '}');
             }
+            if (!first)
+                close_(o, ']'); /* a fork's line ends */
+            continue;
         }
-        /* Next fork of the entry on top, or close its forks and go on after it. */
-        fork_frame *f = &st.v[st.n - 1];
-        const kifu_node *p = f->n->parent;
-        if (f->fork < p->nchildren) {
+        if (!first) { /* a fork's line begins */
             sep(o);
             open_(o, '[');
-            cur = p->children[f->fork++];
-            forks = 0;
-            continue;
+        } else if (kifu__walk_carries_forks(p)) {
+            close_(o, ']'); /* the line goes on after its entry's forks */
+            close_(o, '}');
         }
-        close_(o, ']');
-        close_(o, '}');
-        const kifu_node *done = f->n;
-        st.n--;
-        cur = done->nchildren ? done->children[0] : NULL;
-        forks = 1;
-        if (cur)
-            continue;
-        if (!st.n)
-            break;
-        close_(o, ']'); /* that line was a fork of the frame now on top */
-        cur = NULL;
+        if (kifu__walk_carries_forks(n)) {
+            entry_head(o, n);
+            KEY(o, "forks");
+            open_(o, '[');
+        } else if (!o->pretty && n->kind == KIFU_NODE_MOVE &&
+                   (!n->text || (!n->text->ncomments && !n->text->nbookmarks))) {
+            entry_compact(o, n);
+        } else {
+            entry_head(o, n);
+            close_(o, '}');
+        }
     }
-    kifu__free(st.v);
+    if (ev == KIFU__WALK_NOMEM)
+        o->failed = 1;
+    kifu__walk_free(&wk);
 }
 
 int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
@@ -943,8 +902,7 @@ int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
     open_(&o, '{');
     write_comments(&o, r->root);
     close_(&o, '}');
-    if (r->root->nchildren)
-        write_moves(&o, r->root->children[0]);
+    write_moves(&o, r);
     close_(&o, ']');
     close_(&o, '}');
     if (o.pretty)

@@ -6,6 +6,7 @@
 
 #include "fmt/words.h"
 #include "kifu_private.h"
+#include "record/walk.h"
 
 int kifu__jp_width(const char *s)
 {
@@ -79,27 +80,6 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
         kifu__sb_printf(out, "%s\n", kifu__jp_special_word(sp));
 }
 
-/* A line of play from `start` along child 0, as an array (no recursion per move). */
-int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count)
-{
-    size_t n = 0, cap = 64;
-    const kifu_node **v = kifu__malloc(cap * sizeof *v);
-    for (const kifu_node *c = start; c && v; c = kifu_node_next(c)) {
-        if (n == cap) {
-            const kifu_node **nv = kifu__realloc(v, (cap *= 2) * sizeof *v);
-            if (!nv)
-                kifu__free(v);
-            v = nv;
-            if (!v)
-                break;
-        }
-        v[n++] = c;
-    }
-    *nodes = v;
-    *count = n;
-    return v ? 0 : -1;
-}
-
 int kifu__jp_same_square(const kifu_node *n)
 {
     const kifu_move *m = kifu_node_move_const(n);
@@ -116,62 +96,42 @@ void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out)
         kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
 }
 
-typedef struct frame {
-    const kifu_node **v;
-    size_t cnt, i, j;
-} frame;
-
 int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
                   void (*line)(const kifu_record *, const kifu_node **, size_t,
                                kifu__strbuf *))
 {
-    /* Depth-first without recursion: a frame per open line, so deeply nested forks
-     * cannot exhaust the C stack. */
-    size_t top = 0, cap = 16;
-    frame *st = kifu__malloc(cap * sizeof *st);
-    const kifu_node *start = kifu_record_root(r);
-    int rc = 0;
-    if (!st)
-        goto nomem;
-    for (;;) {
-        if (start) {
-            if (top == cap) {
-                frame *ns = kifu__realloc(st, (cap *= 2) * sizeof *st);
-                if (!ns)
-                    goto nomem;
-                st = ns;
-            }
-            frame *f = &st[top];
-            if (kifu__jp_line_nodes(start, &f->v, &f->cnt))
-                goto nomem;
-            top++;
-            line(r, f->v, f->cnt, out);
-            f->i = f->cnt - 1;
-            f->j = 1;
-            start = NULL;
-        }
-        if (!top)
-            break;
-        frame *f = &st[top - 1];
-        if (f->i < 1) {
-            kifu__free(f->v);
-            top--;
+    /* The record walk's tree order is Kifu for Windows' order: a line is entered node by
+     * node, and the first node of a fork (child 1..) starts the next one. */
+    kifu__walk w;
+    kifu__walk_init(&w, (kifu_node *)kifu_record_root(r),
+                    KIFU__WALK_TREE); /* read only */
+    const kifu_node **v = NULL;
+    size_t n = 0, cap = 0;
+    int ev;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        const kifu_node *c = w.node;
+        if (ev == KIFU__WALK_EXIT)
             continue;
+        if (c->parent && c->parent->children[0] != c)
+            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(c));
+        if (n == cap) {
+            size_t nc = cap ? cap * 2 : 256;
+            const kifu_node **nv = kifu__realloc(v, nc * sizeof *v);
+            if (!nv) {
+                ev = KIFU__WALK_NOMEM;
+                break;
+            }
+            v = nv, cap = nc;
         }
-        const kifu_node *par = kifu_node_parent(f->v[f->i]);
-        if (f->j < kifu_node_child_count(par)) {
-            start = kifu_node_child(par, f->j++);
-            kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(start));
-        } else {
-            f->i--;
-            f->j = 1;
+        v[n++] = c;
+        if (!c->nchildren) { /* the end of the line */
+            line(r, v, n, out);
+            n = 0;
         }
     }
-    kifu__free(st);
-    return rc;
-nomem:
-    while (top)
-        kifu__free(st[--top].v);
-    kifu__free(st);
-    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    kifu__walk_free(&w);
+    kifu__free(v);
+    if (ev == KIFU__WALK_NOMEM)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
 }

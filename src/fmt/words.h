@@ -122,8 +122,6 @@ void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out);
 /* The `まで N手で…` line for a special node; the KI2 reader maps it back. */
 void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
                             kifu__strbuf *out);
-/* The nodes from start along child 0, in a new array (kifu__free). 0, or -1 on NOMEM. */
-int kifu__jp_line_nodes(const kifu_node *start, const kifu_node ***nodes, size_t *count);
 /* Write every line in the order Kifu for Windows uses: the main line, then the forks
  * along it from the deepest move back, each followed by its own forks, each after a
  * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */

@@ -74,8 +74,8 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
     size_t n = 0, cap = 0, nlines = 0;
     sqlite3_stmt *st = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(ix->db, "SELECT id, handicap, start, moves FROM games", -1, &st,
-                           NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(ix->db, "SELECT id, handicap, start, moves FROM games", -1,
+                           &st, NULL) != SQLITE_OK) {
         kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
         goto done;
     }
@@ -96,8 +96,8 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
                         goto nomem;
                     v = w, cap = c;
                 }
-                v[n++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0), (uint16_t)ply,
-                                 moves[ply]};
+                v[n++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0),
+                                 (uint16_t)ply, moves[ply]};
             }
             kifu__pos_do(&p, kifu__index_expand(&p, moves[ply]));
         }
@@ -113,8 +113,8 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
     /* One line per position played in enough games, with the SFEN of its first game. */
     sqlite3_finalize(st);
     st = NULL;
-    if (sqlite3_prepare_v2(ix->db, "SELECT handicap, start, moves FROM games WHERE id=?", -1,
-                           &st, NULL) != SQLITE_OK) {
+    if (sqlite3_prepare_v2(ix->db, "SELECT handicap, start, moves FROM games WHERE id=?",
+                           -1, &st, NULL) != SQLITE_OK) {
         kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
         goto done;
     }

@@ -4,8 +4,8 @@
  * KI2: only the target, piece and relative word; JKF: anything). The normalizer replays
  * the tree and fills color, from, piece, capture, promote, same and relative, names
  * handicap presets given as boards, fixes the side of ILLEGAL_ACTION endings and sums
- * per-move times into totals. The tree is walked depth first with an explicit stack, one
- * frame per node on the current line, so a long game uses no C stack. */
+ * per-move times into totals. The tree is visited by the record walk (walk.h): no
+ * recursion, so forks of any depth and long games use no C stack. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,6 +13,7 @@
 #include "kifu_private.h"
 #include "record/normalize.h"
 #include "record/record.h"
+#include "record/walk.h"
 
 /* ---- readable move text for error messages ---- */
 
@@ -313,40 +314,6 @@ static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
                 n->ply, branch, text, why->message);
 }
 
-/* Marks the moves of n's subtree as not normalized (lenient mode). Iterative. */
-static int mark_raw(kifu_node *n, kifu_node ***stack, size_t *cap)
-{
-    size_t top = 0;
-    if (!*cap) {
-        if (!(*stack = kifu__malloc(64 * sizeof **stack)))
-            return -1;
-        *cap = 64;
-    }
-    (*stack)[top++] = n;
-    while (top) {
-        kifu_node *x = (*stack)[--top];
-        if (x->kind == KIFU_NODE_MOVE)
-            x->move.flags |= KIFU_MOVE_RAW;
-        for (uint32_t i = 0; i < x->nchildren; i++) {
-            if (top == *cap) {
-                size_t nc = *cap * 2;
-                kifu_node **s = kifu__realloc(*stack, nc * sizeof *s);
-                if (!s)
-                    return -1;
-                *stack = s;
-                *cap = nc;
-            }
-            (*stack)[top++] = x->children[i];
-        }
-    }
-    return 0;
-}
-
-typedef struct frame {
-    kifu_node *node;
-    uint32_t next; /* next child to visit */
-} frame;
-
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
     kifu__rules_init();
@@ -370,27 +337,34 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
         return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
                            "the initial position: %s", e.message);
     }
-    /* Frames: a whole game's line, mostly, so a usual game needs no allocation. rs: the
-     * stack of mark_raw, allocated when first needed. */
-    frame small[512];
-    size_t cap = sizeof small / sizeof small[0], top = 0, rcap = 0;
-    frame *st = small;
-    kifu_node **rs = NULL;
-    int rc = 0;
-    st[top++] = (frame){r->root, 0};
+    /* The walk enters each node after its parent; the position follows: a move is
+     * played on entering and taken back on leaving (put off until the next move, so the
+     * undos of the last line, at the very end, are never made). */
+    kifu__walk w;
+    kifu__walk_init(&w, r->root, KIFU__WALK_TREE);
+    kifu_node *raw = NULL; /* lenient: the subtree of this illegal move stays as read */
+    int rc = 0, ev;
     cand_list cl;
-    int owed = 0; /* undos put off until another child is visited: none at the very end */
-    while (top) {
-        frame *f = &st[top - 1];
-        if (f->next >= f->node->nchildren) {
-            owed +=
-                f->node->kind == KIFU_NODE_MOVE; /* every move on the stack was played */
-            top--;
+    int owed = 0;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        kifu_node *c = w.node;
+        if (ev == KIFU__WALK_EXIT) {
+            if (raw)
+                raw = c == raw ? NULL : raw;
+            else
+                owed += c->kind == KIFU_NODE_MOVE; /* every move entered was played */
             continue;
         }
+        if (raw) {
+            if (c->kind == KIFU_NODE_MOVE)
+                c->move.flags |= KIFU_MOVE_RAW;
+            continue;
+        }
+        if (c == r->root)
+            continue;
         for (; owed > 0; owed--)
             kifu__position_undo_light(p);
-        kifu_node *parent = f->node, *c = parent->children[f->next++];
+        kifu_node *parent = c->parent;
         if (c->kind == KIFU_NODE_MOVE) {
             int prev_to = -1;
             if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
@@ -411,8 +385,8 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                     goto nomem;
                 if (!(flags & KIFU_READ_LENIENT))
                     break;
-                if (mark_raw(c, &rs, &rcap))
-                    goto nomem;
+                c->move.flags |= KIFU_MOVE_RAW;
+                raw = c;
                 continue;
             }
             complete(p, side, c, mv, prev_to, &cl);
@@ -426,28 +400,16 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
                 kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
         }
         fill_total(c);
-        if (top == cap) {
-            frame *s = kifu__realloc(st == small ? NULL : st, cap * 2 * sizeof *s);
-            if (!s)
-                goto nomem;
-            if (st == small)
-                memcpy(s, small, sizeof small);
-            st = s;
-            cap *= 2;
-        }
-        st[top++] = (frame){c, 0};
     }
-    if (st != small)
-        kifu__free(st);
-    kifu__free(rs);
+    kifu__walk_free(&w);
     kifu_position_free(p);
+    if (ev == KIFU__WALK_NOMEM)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when
      * given, describes the first of them; the record is usable. */
     return (flags & KIFU_READ_LENIENT) ? 0 : rc;
 nomem:
-    if (st != small)
-        kifu__free(st);
-    kifu__free(rs);
+    kifu__walk_free(&w);
     kifu_position_free(p);
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }

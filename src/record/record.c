@@ -1,5 +1,6 @@
 /* record.c: the record tree: header, initial position, move nodes with forks. */
 #include "record/record.h"
+#include "record/walk.h"
 
 #include <pthread.h>
 #include <string.h>
@@ -422,23 +423,39 @@ static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c
 
 /* Copies the subtree below src into dst. Walks each line iteratively and recurses only
  * into forks, so a long game does not use a stack frame per move. */
+/* The subtrees of src under dst, by the record walk: a stack of the copies holds the
+ * node each child goes under, so forks of any depth are copied without recursion. */
 static int clone_tree(kifu_record *r, kifu_node *dst, const kifu_node *src)
 {
-    while (src->nchildren) {
-        kifu_node *main = NULL;
-        for (uint32_t i = 0; i < src->nchildren; i++) {
-            kifu_node *d = clone_child(r, dst, src->children[i]);
-            if (!d)
-                return -1;
-            if (i == 0)
-                main = d;
-            else if (clone_tree(r, d, src->children[i]))
-                return -1;
+    kifu__walk w;
+    kifu__walk_init(&w, (kifu_node *)src, KIFU__WALK_TREE); /* read only */
+    kifu_node **copies = NULL;
+    size_t top = 0, cap = 0;
+    int ev, rc = 0;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        if (ev == KIFU__WALK_EXIT) {
+            top--;
+            continue;
         }
-        dst = main;
-        src = src->children[0];
+        kifu_node *d = top ? clone_child(r, copies[top - 1], w.node) : dst;
+        if (top == cap) {
+            size_t c = cap ? cap * 2 : 64;
+            kifu_node **v = kifu__realloc(copies, c * sizeof *v);
+            if (!v) {
+                d = NULL;
+            } else {
+                copies = v, cap = c;
+            }
+        }
+        if (!d) {
+            rc = -1;
+            break;
+        }
+        copies[top++] = d;
     }
-    return 0;
+    kifu__walk_free(&w);
+    kifu__free(copies);
+    return ev < 0 ? -1 : rc;
 }
 
 kifu_record *kifu_record_clone(const kifu_record *src)

@@ -48,9 +48,10 @@ TEST(one_element_per_piece)
 {
     kifu__svg_options o = {0};
     kifu_board b;
-    const char *lines[] = {"startpos", "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e",
-                           "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 4a3b 4e3d 8c8d "
-                           "3d2c+"};
+    const char *lines[] = {
+        "startpos", "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e",
+        "position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 4a3b 4e3d 8c8d "
+        "3d2c+"};
     for (int i = 0; i < 3; i++) {
         char *s = svg_of(lines[i], &o, 0, &b);
         CHECK_INT(count(s, "class=\"piece"), pieces_on(&b));
@@ -85,7 +86,7 @@ TEST(gote_pieces_turned_and_flip)
     kifu__svg_options o = {0};
     kifu_board b;
     char *s = svg_of("startpos", &o, 0, &b);
-    CHECK_INT(count(s, "rotate(180"), 20); /* gote's twenty pieces point down */
+    CHECK_INT(count(s, "rotate(180"), 20);        /* gote's twenty pieces point down */
     CHECK(strstr(s, ">９<") < strstr(s, ">１<")); /* file 9 drawn first (left) */
     free(s);
     s = svg_of("startpos", &o, 1, &b);
@@ -109,8 +110,9 @@ TEST(styles)
     CHECK(strstr(s, ">第1図<") != NULL);
     free(s);
     kifu__svg_options two = {.two_char = 1, .names = {"羽生 <A&B>", NULL}, .size = 199};
-    s = svg_of("position startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 4d4e 2e2d 4e4f 2d2c+ 4f4g+",
-               &two, 0, &b);
+    s = svg_of(
+        "position startpos moves 7g7f 3c3d 2g2f 4c4d 2f2e 4d4e 2e2d 4e4f 2d2c+ 4f4g+",
+        &two, 0, &b);
     CHECK(strstr(s, "width=\"199\"") != NULL);
     CHECK(strstr(s, "羽生 &lt;A&amp;B&gt;") != NULL);
     CHECK_INT(count(s, "class=\"piece"), pieces_on(&b));

@@ -1,0 +1,50 @@
+/* walk.h: the one walk of a record's move tree, cmark-style: an event when a node is
+ * entered and when it is left, iteratively (an explicit stack: forks nest to any depth
+ * without touching the C stack). Two orders:
+ * - KIFU__WALK_TREE: every node's children in order, each subtree whole: the main line
+ *   first, then the forks from the deepest back, each followed by its own forks (the order
+ *   Kifu for Windows writes KIF and KI2 in; the normalizer and clone use it).
+ * - KIFU__WALK_LINES: JKF's nesting: a child 0 whose parent has forks takes them (children
+ *   1..) as its first children, then its own continuation; a fork's first node (child 1..)
+ *   takes only its continuation. So a line is entered node by node, and the forks of an
+ *   entry come between it and the next entry of its line.
+ * The walker only follows links: what is done at each node (playing moves, writing) is
+ * the caller's. kifu_walker (kifu.h) is the public form, with positions and keys. */
+#ifndef KIFU_RECORD_WALK_H
+#define KIFU_RECORD_WALK_H
+
+#include <stdint.h>
+
+#include "record/record.h"
+
+enum { KIFU__WALK_TREE = 0, KIFU__WALK_LINES = 1 };
+enum { KIFU__WALK_DONE = 0, KIFU__WALK_ENTER = 1, KIFU__WALK_EXIT = 2, KIFU__WALK_NOMEM = -1 };
+
+typedef struct kifu__walk_frame {
+    kifu_node *node;
+    uint32_t next; /* the next (virtual) child to enter */
+} kifu__walk_frame;
+
+typedef struct kifu__walk {
+    kifu__walk_frame *st;
+    uint32_t top, cap;
+    int order;
+    int started;
+    kifu_node *node; /* the node of the last event */
+    /* A usual record's line fits here, so walking it allocates nothing. */
+    kifu__walk_frame small[256];
+} kifu__walk;
+
+void kifu__walk_init(kifu__walk *w, kifu_node *root, int order);
+void kifu__walk_free(kifu__walk *w);
+/* The next event; w->node is its node. KIFU__WALK_DONE after the root's EXIT. */
+int kifu__walk_next(kifu__walk *w);
+/* After an ENTER: leave the node's (virtual) children out; its EXIT comes next. */
+void kifu__walk_skip(kifu__walk *w);
+/* In LINES order: does n carry its parent's forks (child 0 of a node with several)? */
+static inline int kifu__walk_carries_forks(const kifu_node *n)
+{
+    return n->parent && n->parent->nchildren > 1 && n->parent->children[0] == n;
+}
+
+#endif
