@@ -33,6 +33,10 @@ int cli_exit_code(int kifu_code);
 /* Is argv[i] "-h" or "--help"? */
 int cli_wants_help(int argc, char **argv);
 
+/* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
+ * every extension (".jkf .json .csa ..."). Into buf. */
+void cli_format_list(char *buf, size_t cap, int extensions);
+
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);

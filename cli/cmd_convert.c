@@ -22,12 +22,12 @@ static const char convert_usage[] =
     "Read shogi records, check every move, and write them in another format.\n"
     "The input format comes from the file extension, else from the content.\n"
     "Directories are searched recursively for files with known extensions\n"
-    "(.kif .kifu .ki2 .ki2u .csa .jkf .json .sfen .usi .sfenlist).\n"
+    "(%s).\n"
     "\n"
     "options:\n"
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "  -t, --to FMT          output format (default: from -o's extension, else jkf)\n"
-    "                        FMT: jkf csa kif kifu ki2 ki2u sfen sfenlist\n"
+    "                        FMT: %s\n"
     "  -o, --output OUT      write to OUT ('-': standard output); one input only,\n"
     "                        except '-o -', which concatenates every output\n"
     "      --out-dir DIR     write DIR/NAME.<ext of FMT>, keeping the relative path of\n"
@@ -66,6 +66,7 @@ static const char validate_usage[] =
     "\n"
     "options:\n"
     "  -f, --from FMT        input format (default: by extension, then content)\n"
+    "                        FMT: %s\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid file, and the summary\n"
@@ -292,40 +293,6 @@ static int add_arg(inputs *in, const char *arg)
     return EXIT_OK;
 }
 
-/* Whole file or stdin into new memory (free()). NULL with a message printed. */
-static char *slurp(const char *path, size_t *len)
-{
-    int is_stdin = strcmp(path, "-") == 0;
-    FILE *f = is_stdin ? stdin : fopen(path, "rb");
-    if (!f) {
-        fprintf(stderr, "kifu: %s: cannot open: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int failed = ferror(f);
-    int saved = errno;
-    if (!is_stdin)
-        fclose(f);
-    if (!buf || failed) {
-        fprintf(stderr, "kifu: %s: %s\n", is_stdin ? "standard input" : path,
-                buf ? strerror(saved) : "out of memory");
-        free(buf);
-        return NULL;
-    }
-    *len = n;
-    return buf;
-}
-
 static void report(run *r, const kifu_error *e)
 {
     cli_progress_clear(&r->bar);
@@ -483,9 +450,15 @@ static int process(run *r, const input *in)
 {
     const opts *o = r->o;
     size_t len;
-    char *data = slurp(in->path, &len);
-    if (!data)
-        return EXIT_IO;
+    kifu_error fe;
+    kifu_error_clear(&fe);
+    char *data = kifu_file_read(in->path, &len, &fe);
+    if (!data) {
+        if (strcmp(in->path, "-") == 0)
+            snprintf(fe.source, sizeof fe.source, "standard input");
+        report(r, &fe);
+        return cli_exit_code(fe.code);
+    }
     const char *src = display(in);
     kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE, src};
     kifu_error e;
@@ -494,7 +467,7 @@ static int process(run *r, const input *in)
     size_t count = 0;
     if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
         report(r, &e);
-        free(data);
+        kifu_free(data);
         return cli_exit_code(e.code);
     }
     int rc = EXIT_OK;
@@ -545,7 +518,7 @@ static int process(run *r, const input *in)
     for (size_t k = 0; k < count; k++)
         kifu_record_free(recs[k]);
     kifu_free(recs);
-    free(data);
+    kifu_free(data);
     return rc;
 }
 
@@ -553,9 +526,9 @@ static int parse_format(const char *s, int *out)
 {
     int f = kifu_format_from_name(s);
     if (f == KIFU_FMT_AUTO && strcmp(s, "auto") != 0) {
-        fprintf(stderr,
-                "kifu: unknown format '%s' (jkf csa kif kifu ki2 ki2u sfen sfenlist)\n",
-                s);
+        char names[256];
+        cli_format_list(names, sizeof names, 0);
+        fprintf(stderr, "kifu: unknown format '%s' (%s)\n", s, names);
         return -1;
     }
     *out = f;
@@ -620,7 +593,13 @@ static int run_command(int argc, char **argv, int validate)
 {
     const char *cmd = validate ? "validate" : "convert";
     if (cli_wants_help(argc, argv)) {
-        fputs(validate ? validate_usage : convert_usage, stdout);
+        char names[256], exts[256];
+        cli_format_list(names, sizeof names, 0);
+        cli_format_list(exts, sizeof exts, 1);
+        if (validate)
+            printf(validate_usage, names);
+        else
+            printf(convert_usage, exts, names);
         return EXIT_OK;
     }
     opts o = {0};

@@ -39,9 +39,7 @@ static void usage(FILE *f)
         "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point "
         "rule)\n"
         "  flip          turn the board                 board    show the board again\n"
-        "  save FILE     write the game (format from the extension: .kif .kifu .ki2 "
-        ".csa\n"
-        "                .jkf .sfen .sfenlist)\n"
+        "  save FILE     write the game (the format from the extension)\n"
         "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
         "\n"
         "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
@@ -76,9 +74,9 @@ static int save(game *g, const char *path)
 {
     int format = kifu_format_from_path(path);
     if (format == KIFU_FMT_AUTO) {
-        printf("cannot tell the format of '%s': use .kif .kifu .ki2 .csa .jkf .sfen or "
-               ".sfenlist\n",
-               path);
+        char exts[256];
+        cli_format_list(exts, sizeof exts, 1);
+        printf("cannot tell the format of '%s': use one of %s\n", path, exts);
         return -1;
     }
     kifu_write_options wo = {.format = format};

@@ -331,8 +331,37 @@ KIFU_EXPORT const char *kifu_format_name(int format);
 KIFU_EXPORT int kifu_format_from_name(const char *name);
 /** Format from a path's extension, or KIFU_FMT_AUTO if unknown. */
 KIFU_EXPORT int kifu_format_from_path(const char *path);
-/** Format guessed from the bytes (after any BOM), or KIFU_FMT_AUTO if none fits. */
+/** Format guessed from the content: the bytes are decoded (encoding detected) and every
+ *  format's sniffer bids on the text; KIFU_FMT_AUTO if none fits. */
 KIFU_EXPORT int kifu_format_detect(const void *data, size_t len);
+
+/** What a format can hold (kifu_format_info.holds). */
+enum {
+    KIFU_HOLDS_FORKS = 1,    /* alternative lines */
+    KIFU_HOLDS_COMMENTS = 2, /* comments on moves */
+    KIFU_HOLDS_TIMES = 4,    /* time used per move */
+    KIFU_HOLDS_GAMES = 8,    /* several games in one file */
+};
+
+/** A row of the format table: all static. */
+typedef struct kifu_format_info {
+    int format;             /* kifu_format */
+    const char *name;       /* "kif" (what -f/-t take) */
+    const char *extensions; /* space-separated, the one written first: "jkf json" */
+    const char *description;
+    int encoding;   /* default output encoding (kifu_encoding) */
+    unsigned holds; /* KIFU_HOLDS_* */
+} kifu_format_info;
+
+/** Number of formats in the table; kifu_format_info_at(0 .. count-1) lists them. */
+KIFU_EXPORT size_t kifu_format_count(void);
+KIFU_EXPORT const kifu_format_info *kifu_format_info_at(size_t i);
+/** The row of a format, or NULL. */
+KIFU_EXPORT const kifu_format_info *kifu_format_info_of(int format);
+
+/** A whole file, or standard input for "-", in new memory (kifu_free) with a NUL after
+ *  its *len bytes. NULL with err (KIFU_ERR_IO naming the file, or NOMEM). */
+KIFU_EXPORT void *kifu_file_read(const char *path, size_t *len, kifu_error *err);
 
 enum {
     KIFU_READ_LENIENT = 1, /* on an illegal move keep the rest unnormalized, no error */

@@ -631,3 +631,24 @@ int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
     kifu__free(r.buf);
     return rc;
 }
+
+/* CSA: a version, name, information, position or move line; or a `'` comment, unless a
+ * line CSA never starts with (#, *, &, a non-ASCII character) came before it. */
+int kifu__sniff_csa(const char *text, size_t len, size_t *at)
+{
+    const char *s = text, *end = text + len, *p, *eol;
+    int foreign = 0;
+    while ((p = kifu__next_line(&s, end, &eol)) != NULL) {
+        if (*p == 'V' || *p == 'N' || *p == '$' ||
+            (*p == 'P' && p + 1 < eol &&
+             (p[1] == 'I' || p[1] == '+' || p[1] == '-' ||
+              (p[1] >= '1' && p[1] <= '9'))) ||
+            ((*p == '+' || *p == '-') && eol - p >= 7 && p[1] >= '0' && p[1] <= '9') ||
+            (*p == '\'' && !foreign)) {
+            *at = (size_t)(p - text);
+            return 10;
+        }
+        foreign |= *p == '#' || *p == '*' || *p == '&' || (unsigned char)*p >= 0x80;
+    }
+    return 0;
+}

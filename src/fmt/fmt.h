@@ -63,4 +63,40 @@ int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
 int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
                          kifu__strbuf *out, kifu_error *err);
 
+/* A sniffer bids on decoded UTF-8 text (BOM removed): 0 when the text does not look like
+ * its format, else a strength (higher: surer), with *at the byte offset of the evidence
+ * (registry.c picks the earliest). */
+typedef int (*kifu__sniff_fn)(const char *text, size_t len, size_t *at);
+
+/* A row of the format table (registry.c). */
+typedef struct kifu__format {
+    kifu_format_info info;
+    int (*read)(const char *text, size_t len, const kifu_read_options *opt,
+                kifu__records *out, kifu_error *err);
+    int (*write)(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
+                 kifu_error *err);
+    kifu__sniff_fn sniff; /* NULL: never guessed from content (a twin row sniffs) */
+} kifu__format;
+
+/* The row of a format, or NULL. */
+const kifu__format *kifu__format_get(int format);
+/* The format of decoded text by the sniffers' bids, or KIFU_FMT_AUTO. */
+int kifu__format_sniff(const char *text, size_t len);
+/* The next line of [*s, end) that is not blank, without its line end and surrounding
+ * blanks (start returned, *eol its end); *s moves past it. NULL at the end. */
+const char *kifu__next_line(const char **s, const char *end, const char **eol);
+
+/* The legal move that leads from p to the position `target` (board and hands; the side to
+ * move follows): played on p and returned in *m. `to` (1 + KIFU_SQ of a square, 0: none)
+ * names the destination when known, to try those moves first. 0, -1 when no legal move
+ * leads there, -2 when memory ran out. */
+int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_move *m);
+
+int kifu__sniff_jkf(const char *text, size_t len, size_t *at);
+int kifu__sniff_csa(const char *text, size_t len, size_t *at);
+int kifu__sniff_kif(const char *text, size_t len, size_t *at);
+int kifu__sniff_ki2(const char *text, size_t len, size_t *at);
+int kifu__sniff_sfen(const char *text, size_t len, size_t *at);
+int kifu__sniff_sfenlist(const char *text, size_t len, size_t *at);
+
 #endif

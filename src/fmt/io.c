@@ -1,5 +1,5 @@
-/* io.c: kifu_read / kifu_write: pick the format, decode or encode, call the format's
- * reader or writer, normalize. */
+/* io.c: kifu_read / kifu_write: pick the format's row in the table (registry.c), decode
+ * or encode, call its reader or writer, normalize. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,73 +7,6 @@
 #include "core/encoding.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
-
-int kifu__records_push(kifu__records *v, kifu_record *r)
-{
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 4;
-        kifu_record **p = kifu__realloc(v->items, cap * sizeof *p);
-        if (!p) {
-            kifu_record_free(r);
-            return -1;
-        }
-        v->items = p;
-        v->cap = cap;
-    }
-    v->items[v->n++] = r;
-    return 0;
-}
-
-void kifu__records_free(kifu__records *v)
-{
-    for (size_t i = 0; i < v->n; i++)
-        kifu_record_free(v->items[i]);
-    kifu__free(v->items);
-    v->items = NULL;
-    v->n = v->cap = 0;
-}
-
-static kifu__reader_fn reader_for(int format)
-{
-    switch (format) {
-    case KIFU_FMT_JKF:
-        return kifu__read_jkf;
-    case KIFU_FMT_CSA:
-        return kifu__read_csa;
-    case KIFU_FMT_KIF:
-    case KIFU_FMT_KIFU:
-        return kifu__read_kif;
-    case KIFU_FMT_KI2:
-    case KIFU_FMT_KI2U:
-        return kifu__read_ki2;
-    case KIFU_FMT_SFEN:
-        return kifu__read_sfen;
-    case KIFU_FMT_SFENLIST:
-        return kifu__read_sfenlist;
-    }
-    return NULL;
-}
-
-static kifu__writer_fn writer_for(int format)
-{
-    switch (format) {
-    case KIFU_FMT_JKF:
-        return kifu__write_jkf;
-    case KIFU_FMT_CSA:
-        return kifu__write_csa;
-    case KIFU_FMT_KIF:
-    case KIFU_FMT_KIFU:
-        return kifu__write_kif;
-    case KIFU_FMT_KI2:
-    case KIFU_FMT_KI2U:
-        return kifu__write_ki2;
-    case KIFU_FMT_SFEN:
-        return kifu__write_sfen;
-    case KIFU_FMT_SFENLIST:
-        return kifu__write_sfenlist;
-    }
-    return NULL;
-}
 
 int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                   kifu_record ***out, size_t *count, kifu_error *err)
@@ -86,16 +19,6 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
     int format = o.format;
     if (format == KIFU_FMT_AUTO)
         format = kifu_format_from_path(o.source);
-    if (format == KIFU_FMT_AUTO)
-        format = kifu_format_detect(data, len);
-    kifu__reader_fn rd = reader_for(format);
-    if (!rd) {
-        kifu__error_source(err, o.source);
-        return kifu__error(
-            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a known record format",
-            "unrecognised content",
-            "cannot tell the record format (name it with the format option)");
-    }
     /* JKF is JSON: UTF-8 by definition. */
     int enc = format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8
                                                                     : o.encoding;
@@ -105,8 +28,29 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
         kifu__error_source(err, o.source);
         return -1;
     }
+    /* The content decides only now, on decoded text (a CP932 KI2 shows its marks). */
+    if (format == KIFU_FMT_AUTO) {
+        format = kifu__format_sniff(text, tlen);
+        if (format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO &&
+            kifu__detect_encoding(data, len) != KIFU_ENC_UTF8) {
+            kifu__free(text);
+            if (kifu__decode(data, len, KIFU_ENC_UTF8, &text, &tlen, NULL, err)) {
+                kifu__error_source(err, o.source);
+                return -1;
+            }
+        }
+    }
+    const kifu__format *f = kifu__format_get(format);
+    if (!f || !f->read) {
+        kifu__free(text);
+        kifu__error_source(err, o.source);
+        return kifu__error(
+            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a known record format",
+            "unrecognised content",
+            "cannot tell the record format (name it with the format option)");
+    }
     kifu__records v = {0};
-    int rc = rd(text, tlen, &o, &v, err);
+    int rc = f->read(text, tlen, &o, &v, err);
     kifu__free(text);
     if (rc == 0 && v.n == 0)
         rc = kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a record", "no record",
@@ -138,8 +82,7 @@ kifu_record *kifu_read(const void *data, size_t len, const kifu_read_options *op
     return r;
 }
 
-/* Reads a whole file or stdin ("-") into new memory. */
-static char *slurp(const char *path, size_t *len, kifu_error *err)
+void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
 {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
     if (!f) {
@@ -149,13 +92,13 @@ static char *slurp(const char *path, size_t *len, kifu_error *err)
         return NULL;
     }
     size_t cap = 1 << 16, n = 0;
-    char *buf = kifu__malloc(cap);
+    char *buf = kifu__malloc(cap + 1);
     while (buf) {
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
         if (n < cap)
             break;
-        char *nb = kifu__realloc(buf, cap *= 2);
+        char *nb = kifu__realloc(buf, (cap *= 2) + 1);
         if (!nb)
             kifu__free(buf);
         buf = nb;
@@ -173,6 +116,7 @@ static char *slurp(const char *path, size_t *len, kifu_error *err)
         kifu__error_source(err, path);
         return NULL;
     }
+    buf[n] = 0; /* a NUL after the bytes, for callers that scan text */
     *len = n;
     return buf;
 }
@@ -181,7 +125,7 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
                             kifu_error *err)
 {
     size_t len;
-    char *data = slurp(path, &len, err);
+    char *data = kifu_file_read(path, &len, err);
     if (!data)
         return NULL;
     kifu_read_options o = {0};
@@ -197,15 +141,15 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
-    kifu__writer_fn wr = opt ? writer_for(opt->format) : NULL;
-    if (!wr) {
+    const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
+    if (!f || !f->write) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "an output format", NULL,
                     "no output format given");
         return NULL;
     }
     kifu__strbuf sb;
     kifu__sb_init(&sb);
-    if (wr(r, opt, &sb, err)) {
+    if (f->write(r, opt, &sb, err)) {
         kifu__sb_free(&sb);
         return NULL;
     }
@@ -215,11 +159,7 @@ char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *le
         kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
         return NULL;
     }
-    int enc = opt->encoding;
-    if (enc == KIFU_ENC_AUTO)
-        enc = (opt->format == KIFU_FMT_KIF || opt->format == KIFU_FMT_KI2)
-                  ? KIFU_ENC_CP932
-                  : KIFU_ENC_UTF8;
+    int enc = opt->encoding == KIFU_ENC_AUTO ? f->info.encoding : opt->encoding;
     if (enc == KIFU_ENC_UTF8) {
         if (len)
             *len = n;

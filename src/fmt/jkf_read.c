@@ -743,3 +743,13 @@ int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
     }
     return kifu__records_push(out, c.r) ? nomem(&c) : 0;
 }
+
+/* JSON: the first thing in the text opens an object or an array. */
+int kifu__sniff_jkf(const char *text, size_t len, size_t *at)
+{
+    const char *s = text, *eol, *p = kifu__next_line(&s, text + len, &eol);
+    if (!p || (*p != '{' && *p != '['))
+        return 0;
+    *at = (size_t)(p - text);
+    return 10;
+}

@@ -218,3 +218,17 @@ int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
     (void)opt;
     return kifu__jp_read(text, len, ki2_line, out, err);
 }
+
+/* KI2: a line of moves, each after its ▲ △ (☗ ☖ ▽) mark. */
+int kifu__sniff_ki2(const char *text, size_t len, size_t *at)
+{
+    const char *s = text, *end = text + len, *p, *eol;
+    while ((p = kifu__next_line(&s, end, &eol)) != NULL)
+        if (kifu__jp_starts(p, eol, "▲") || kifu__jp_starts(p, eol, "△") ||
+            kifu__jp_starts(p, eol, "☗") || kifu__jp_starts(p, eol, "☖") ||
+            kifu__jp_starts(p, eol, "▽")) {
+            *at = (size_t)(p - text);
+            return 10;
+        }
+    return 0;
+}

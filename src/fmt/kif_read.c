@@ -564,3 +564,29 @@ int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
     (void)opt;
     return kifu__jp_read(text, len, kif_line, out, err);
 }
+
+/* KIF: the move table's heading or a numbered move line decides; lines KIF is made of
+ * (#, *, &, Japanese text) make a weak bid at the end. */
+int kifu__sniff_kif(const char *text, size_t len, size_t *at)
+{
+    const char *s = text, *end = text + len, *p, *eol;
+    int like = 0;
+    while ((p = kifu__next_line(&s, end, &eol)) != NULL) {
+        if (kifu__jp_starts(p, eol, "手数----")) {
+            *at = (size_t)(p - text);
+            return 10;
+        }
+        if (*p >= '0' && *p <= '9') {
+            const char *q = p;
+            while (q < eol && *q >= '0' && *q <= '9')
+                q++;
+            if (q < eol && (*q == ' ' || *q == '\t' || (unsigned char)*q >= 0x80)) {
+                *at = (size_t)(p - text);
+                return 10;
+            }
+        }
+        like |= *p == '#' || *p == '*' || *p == '&' || (unsigned char)*p >= 0x80;
+    }
+    *at = len;
+    return like ? 1 : 0;
+}

@@ -191,37 +191,6 @@ done:
     return finish(r, rc, out, err);
 }
 
-/* Find the legal move from p to the position q; play it on p and return it in *m.
- * -1 when there is none, -2 when memory ran out. */
-static int find_move(kifu_position *p, const kifu_position *q, kifu_move *m)
-{
-    kifu_move legal[600];
-    size_t n = kifu_position_legal_moves(p, legal, 600);
-    if (n > 600)
-        n = 600;
-    uint64_t want = kifu_position_hash(q);
-    kifu_board qb, pb;
-    kifu_position_board(q, &qb);
-    for (size_t i = 0; i < n; i++) {
-        kifu_move mv = legal[i];
-        kifu_error err = {0};
-        if (kifu_position_play(p, &mv, &err)) {
-            if (err.code == KIFU_ERR_NOMEM)
-                return -2;
-            continue;
-        }
-        if (kifu_position_hash(p) == want) {
-            kifu_position_board(p, &pb);
-            if (memcmp(&pb, &qb, sizeof pb) == 0) {
-                *m = mv;
-                return 0;
-            }
-        }
-        kifu_position_undo(p);
-    }
-    return -1;
-}
-
 int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
                         kifu__records *out, kifu_error *err)
 {
@@ -245,7 +214,9 @@ int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *o
         if (set_line(q, &l, err))
             goto done;
         kifu_move m;
-        int found = find_move(p, q, &m);
+        kifu_board qb;
+        kifu_position_board(q, &qb);
+        int found = kifu__move_between(p, &qb, 0, &m);
         if (found == -2) {
             nomem(err);
             goto done;
@@ -270,4 +241,57 @@ done:
     kifu_position_free(p);
     kifu_position_free(q);
     return finish(r, rc, out, err);
+}
+
+/* A SFEN's board field: nine ranks separated by eight '/', then a space. */
+static int sfen_board_line(const char *p, const char *eol)
+{
+    const char *sp = memchr(p, ' ', (size_t)(eol - p));
+    if (!sp || (unsigned char)*p >= 0x80)
+        return 0;
+    int slashes = 0;
+    for (const char *q = p; q < sp; q++)
+        slashes += *q == '/';
+    return slashes == 8;
+}
+
+/* Counts the SFEN lines of text; 1 when the first line is a USI position line. */
+static int sfen_lines(const char *text, size_t len, size_t *first)
+{
+    const char *s = text, *end = text + len, *p, *eol;
+    int n = 0;
+    while ((p = kifu__next_line(&s, end, &eol)) != NULL) {
+        size_t k = (size_t)(eol - p);
+        if ((k >= 9 && memcmp(p, "position ", 9) == 0) ||
+            (k >= 8 && memcmp(p, "startpos", 8) == 0) ||
+            (k >= 5 && memcmp(p, "sfen ", 5) == 0)) {
+            *first = (size_t)(p - text);
+            return -1;
+        }
+        if (sfen_board_line(p, eol))
+            n++;
+    }
+    return n;
+}
+
+/* SFEN: a USI position line first decides; a single bare SFEN bids weakly at the end. */
+int kifu__sniff_sfen(const char *text, size_t len, size_t *at)
+{
+    size_t first = 0;
+    int n = sfen_lines(text, len, &first);
+    if (n < 0) {
+        *at = first;
+        return 10;
+    }
+    *at = len;
+    return n == 1 ? 2 : 0;
+}
+
+/* sfenlist: several bare SFEN lines, a weak bid at the end. */
+int kifu__sniff_sfenlist(const char *text, size_t len, size_t *at)
+{
+    size_t first = 0;
+    int n = sfen_lines(text, len, &first);
+    *at = len;
+    return n > 1 ? 3 : 0;
 }

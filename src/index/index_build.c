@@ -375,43 +375,16 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     if (ix->readonly)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
                            "the index was opened read-only");
-    FILE *f = fopen(path, "rb");
-    unsigned char *data = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) {
+    size_t len;
+    unsigned char *data = kifu_file_read(path, &len, err);
+    if (!data) {
         ix->stats.files_failed++;
-        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot open the file");
-        kifu__error_source(err, path);
-        return -1;
-    }
-    for (;;) {
-        if (len == cap) {
-            size_t c = cap ? cap * 2 : 65536;
-            unsigned char *d = kifu__realloc(data, c);
-            if (!d) {
-                fclose(f), kifu__free(data);
-                return nomem(err);
-            }
-            data = d, cap = c;
-        }
-        size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        kifu__free(data);
-        ix->stats.files_failed++;
-        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot read the file");
-        kifu__error_source(err, path);
         return -1;
     }
     uint64_t dig = digest(data, len), old = 0;
     uint32_t id = find_source(ix, path, &old);
     if (id && old == dig) {
-        kifu__free(data);
+        kifu_free(data);
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;
     }
@@ -429,14 +402,14 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         o.flags = KIFU_READ_NO_NORMALIZE;
         kifu_error_clear(&e);
         if (kifu_read_all(data, len, &o, &recs, &n, &e)) {
-            kifu__free(data);
+            kifu_free(data);
             ix->stats.files_failed++;
             if (err && !err->code)
                 *err = e;
             return -1;
         }
     }
-    kifu__free(data);
+    kifu_free(data);
     size_t added = 0;
     for (size_t i = 0; i < n; i++) {
         kifu_error_clear(&e);

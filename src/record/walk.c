@@ -45,7 +45,8 @@ static int push(kifu__walk *w, kifu_node *n)
 {
     if (w->top == w->cap) {
         uint32_t cap = w->cap * 2;
-        kifu__walk_frame *s = kifu__realloc(w->st == w->small ? NULL : w->st, cap * sizeof *s);
+        kifu__walk_frame *s =
+            kifu__realloc(w->st == w->small ? NULL : w->st, cap * sizeof *s);
         if (!s)
             return -1;
         if (w->st == w->small)
@@ -145,7 +146,8 @@ int kifu_walk_next(kifu_walker *w)
             w->played = v, w->capplayed = cap;
         }
         if (n->kind == KIFU_NODE_MOVE && m == MOVE_NONE)
-            kifu__walk_skip(&w->w); /* a move not checked: nothing after it has a position */
+            kifu__walk_skip(
+                &w->w); /* a move not checked: nothing after it has a position */
         w->played[w->nplayed++] = m;
         if (m)
             kifu__pos_do(&w->pos, m);

@@ -18,7 +18,12 @@
 #include "record/record.h"
 
 enum { KIFU__WALK_TREE = 0, KIFU__WALK_LINES = 1 };
-enum { KIFU__WALK_DONE = 0, KIFU__WALK_ENTER = 1, KIFU__WALK_EXIT = 2, KIFU__WALK_NOMEM = -1 };
+enum {
+    KIFU__WALK_DONE = 0,
+    KIFU__WALK_ENTER = 1,
+    KIFU__WALK_EXIT = 2,
+    KIFU__WALK_NOMEM = -1
+};
 
 typedef struct kifu__walk_frame {
     kifu_node *node;

@@ -327,8 +327,65 @@ TEST(atomic_write_failure_leaves_nothing)
     rmdir(tmpdir);
 }
 
+/* Detection runs on decoded text: a CP932 KI2 without a name (standard input) is KI2. */
+TEST(cp932_ki2_without_a_name_reads_as_ki2)
+{
+    const char *ki2 = "手合割：平手\n先手：甲\n\n▲７六歩    △３四歩    ▲２二角成\n"
+                      "△同　銀    ▲４五角打\nまで5手で中断\n";
+    kifu_read_options u = {.format = KIFU_FMT_KI2U};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(ki2, strlen(ki2), &u, &err);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    kifu_write_options w = {.format = KIFU_FMT_KI2}; /* CP932 */
+    size_t len;
+    char *bytes = kifu_write(r, &w, &len, &err);
+    CHECK(bytes != NULL && memchr(bytes, 0x81, len) != NULL); /* Shift-JIS lead bytes */
+    CHECK_INT(kifu_format_detect(bytes, len), KIFU_FMT_KI2U);
+    kifu_read_options none = {0};
+    kifu_record *back = kifu_read(bytes, len, &none, &err);
+    CHECK(back != NULL);
+    if (back) {
+        const kifu_node *n = kifu_record_root(back);
+        int moves = 0;
+        while ((n = kifu_node_next(n)) != NULL)
+            moves += kifu_node_move_const(n) != NULL;
+        CHECK_INT(moves, 5);
+        CHECK_STR(kifu_record_header_get(back, "先手"), "甲");
+    }
+    kifu_record_free(back);
+    kifu_free(bytes);
+    kifu_record_free(r);
+}
+
+/* The format table: every row named, with extensions that lead back to it. */
+TEST(format_table)
+{
+    CHECK(kifu_format_count() >= 8);
+    for (size_t i = 0; i < kifu_format_count(); i++) {
+        const kifu_format_info *f = kifu_format_info_at(i);
+        CHECK(f && f->name && f->extensions && f->description);
+        CHECK(kifu_format_info_of(f->format) == f);
+        CHECK_INT(kifu_format_from_name(f->name), f->format);
+        char first[16];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(f->extensions, " "),
+                 f->extensions);
+        char path[32];
+        snprintf(path, sizeof path, "dir/game.%s", first);
+        CHECK_INT(kifu_format_from_path(path), f->format);
+    }
+    CHECK(kifu_format_info_at(kifu_format_count()) == NULL);
+    CHECK((kifu_format_info_of(KIFU_FMT_JKF)->holds & KIFU_HOLDS_FORKS) != 0);
+    CHECK((kifu_format_info_of(KIFU_FMT_CSA)->holds & KIFU_HOLDS_FORKS) == 0);
+    CHECK_INT(kifu_format_info_of(KIFU_FMT_KIF)->encoding, KIFU_ENC_CP932);
+}
+
 int main(void)
 {
+    RUN(cp932_ki2_without_a_name_reads_as_ki2);
+    RUN(format_table);
     RUN(format_names_and_extensions);
     RUN(format_detection_by_content);
     RUN(unknown_content_is_an_error_naming_the_source);

@@ -169,7 +169,8 @@ TEST(two_hundred_thousand_nested_forks)
     CHECK_INT(with, 2 * LEVELS + 1);
     kifu_walk_free(w);
     /* Every writer, the forks written where the format holds them. */
-    int formats[] = {KIFU_FMT_JKF, KIFU_FMT_KIFU, KIFU_FMT_KI2U, KIFU_FMT_CSA, KIFU_FMT_SFEN};
+    int formats[] = {KIFU_FMT_JKF, KIFU_FMT_KIFU, KIFU_FMT_KI2U, KIFU_FMT_CSA,
+                     KIFU_FMT_SFEN};
     for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
         kifu_write_options o = {.format = formats[i]};
         size_t len = 0;

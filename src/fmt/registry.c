@@ -1,0 +1,163 @@
+/* registry.c: the format table. Every format kifu reads or writes is one row here: its
+ * name and file extensions, what it can hold, its default output encoding, its reader,
+ * writer and content sniffer. kifu_read/kifu_write (io.c), detection and the tool's lists
+ * (kifu_format_*) come from this table and nothing else, so adding a format is one row
+ * plus the format's own files (CONTRIBUTING.md). The fmt module (src/fmt/) owns the
+ * formats; it may call record, notation, rules and core. */
+#include <string.h>
+#include <strings.h>
+
+#include "core/encoding.h"
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+
+#define H_ALL (KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS | KIFU_HOLDS_TIMES)
+
+static const kifu__format table[] = {
+    {{KIFU_FMT_JKF, "jkf", "jkf json", "JSON Kifu Format", KIFU_ENC_UTF8, H_ALL},
+     kifu__read_jkf, kifu__write_jkf, kifu__sniff_jkf},
+    {{KIFU_FMT_CSA, "csa", "csa", "CSA standard format V2.2 / V3.0", KIFU_ENC_UTF8,
+      KIFU_HOLDS_COMMENTS | KIFU_HOLDS_TIMES | KIFU_HOLDS_GAMES},
+     kifu__read_csa, kifu__write_csa, kifu__sniff_csa},
+    {{KIFU_FMT_KIF, "kif", "kif", "KIF (Kakinoki), Shift-JIS", KIFU_ENC_CP932, H_ALL},
+     kifu__read_kif, kifu__write_kif, NULL},
+    {{KIFU_FMT_KIFU, "kifu", "kifu", "KIF in UTF-8", KIFU_ENC_UTF8, H_ALL},
+     kifu__read_kif, kifu__write_kif, kifu__sniff_kif},
+    {{KIFU_FMT_KI2, "ki2", "ki2", "KI2 (moves without source squares), Shift-JIS",
+      KIFU_ENC_CP932, KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
+     kifu__read_ki2, kifu__write_ki2, NULL},
+    {{KIFU_FMT_KI2U, "ki2u", "ki2u", "KI2 in UTF-8", KIFU_ENC_UTF8,
+      KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
+     kifu__read_ki2, kifu__write_ki2, kifu__sniff_ki2},
+    {{KIFU_FMT_SFEN, "sfen", "sfen usi", "SFEN or a USI position line", KIFU_ENC_UTF8, 0},
+     kifu__read_sfen, kifu__write_sfen, kifu__sniff_sfen},
+    {{KIFU_FMT_SFENLIST, "sfenlist", "sfenlist", "one SFEN per line, a position per move",
+      KIFU_ENC_UTF8, 0},
+     kifu__read_sfenlist, kifu__write_sfenlist, kifu__sniff_sfenlist},
+};
+
+#define NFORMATS (sizeof table / sizeof table[0])
+
+const kifu__format *kifu__format_get(int format)
+{
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (table[i].info.format == format)
+            return &table[i];
+    return NULL;
+}
+
+size_t kifu_format_count(void)
+{
+    return NFORMATS;
+}
+
+const kifu_format_info *kifu_format_info_at(size_t i)
+{
+    return i < NFORMATS ? &table[i].info : NULL;
+}
+
+const kifu_format_info *kifu_format_info_of(int format)
+{
+    const kifu__format *f = kifu__format_get(format);
+    return f ? &f->info : NULL;
+}
+
+const char *kifu_format_name(int format)
+{
+    const kifu__format *f = kifu__format_get(format);
+    return f ? f->info.name : NULL;
+}
+
+/* Is `word` (n bytes, any case) one of the space-separated words of list? */
+static int listed(const char *list, const char *word, size_t n)
+{
+    for (const char *p = list; *p;) {
+        size_t k = strcspn(p, " ");
+        if (k == n && strncasecmp(p, word, n) == 0)
+            return 1;
+        p += k + (p[k] == ' ');
+    }
+    return 0;
+}
+
+int kifu_format_from_name(const char *name)
+{
+    if (!name)
+        return KIFU_FMT_AUTO;
+    if (*name == '.')
+        name++;
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (strcasecmp(table[i].info.name, name) == 0)
+            return table[i].info.format;
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (listed(table[i].info.extensions, name, strlen(name)))
+            return table[i].info.format;
+    return KIFU_FMT_AUTO;
+}
+
+int kifu_format_from_path(const char *path)
+{
+    if (!path)
+        return KIFU_FMT_AUTO;
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash : path, '.');
+    if (!dot)
+        return KIFU_FMT_AUTO;
+    for (size_t i = 0; i < NFORMATS; i++)
+        if (listed(table[i].info.extensions, dot + 1, strlen(dot + 1)))
+            return table[i].info.format;
+    return KIFU_FMT_AUTO;
+}
+
+/* Every sniffer bids on the decoded text: the format whose evidence comes first in the
+ * text wins (the first decisive line decides, as a person reading it would), a stronger
+ * bid breaking ties. No format knows of another. */
+int kifu__format_sniff(const char *text, size_t len)
+{
+    int best = KIFU_FMT_AUTO, best_strength = 0;
+    size_t best_at = (size_t)-1;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        if (!table[i].sniff)
+            continue;
+        size_t at = 0;
+        int s = table[i].sniff(text, len, &at);
+        if (s > 0 && (at < best_at || (at == best_at && s > best_strength))) {
+            best = table[i].info.format;
+            best_at = at;
+            best_strength = s;
+        }
+    }
+    return best;
+}
+
+int kifu_format_detect(const void *data, size_t len)
+{
+    char *text = NULL;
+    size_t tlen;
+    /* Sniffers read UTF-8: decode first, so that a CP932 KI2 shows its ▲ marks. */
+    if (kifu__decode(data, len, KIFU_ENC_AUTO, &text, &tlen, NULL, NULL))
+        return KIFU_FMT_AUTO;
+    int f = kifu__format_sniff(text, tlen);
+    kifu__free(text);
+    return f;
+}
+
+const char *kifu__next_line(const char **s, const char *end, const char **eol)
+{
+    while (*s < end) {
+        const char *p = *s, *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        *s = e < end ? e + 1 : end;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+        const char *t = e;
+        while (t > p && (t[-1] == '\r' || t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        if (p < t) {
+            *eol = t;
+            return p;
+        }
+    }
+    return NULL;
+}

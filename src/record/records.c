@@ -1,0 +1,28 @@
+/* records.c: the list of records a reader fills (one per game of the input). */
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+
+int kifu__records_push(kifu__records *v, kifu_record *r)
+{
+    if (v->n == v->cap) {
+        size_t cap = v->cap ? v->cap * 2 : 4;
+        kifu_record **p = kifu__realloc(v->items, cap * sizeof *p);
+        if (!p) {
+            kifu_record_free(r);
+            return -1;
+        }
+        v->items = p;
+        v->cap = cap;
+    }
+    v->items[v->n++] = r;
+    return 0;
+}
+
+void kifu__records_free(kifu__records *v)
+{
+    for (size_t i = 0; i < v->n; i++)
+        kifu_record_free(v->items[i]);
+    kifu__free(v->items);
+    v->items = NULL;
+    v->n = v->cap = 0;
+}
