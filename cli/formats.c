@@ -11,7 +11,8 @@ void cli_format_list(char *buf, size_t cap, int extensions)
     for (size_t i = 0; i < kifu_format_count(); i++) {
         const kifu_format_info *f = kifu_format_info_at(i);
         if (!extensions) {
-            len += (size_t)snprintf(buf + len, cap - len, "%s%s", len ? " " : "", f->name);
+            len +=
+                (size_t)snprintf(buf + len, cap - len, "%s%s", len ? " " : "", f->name);
         } else {
             for (const char *e = f->extensions; *e && len < cap;) {
                 size_t k = strcspn(e, " ");

@@ -8,30 +8,6 @@
 #include "record/player.h"
 #include "rules/types.h"
 
-void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap)
-{
-    /* KIF order: 飛 角 金 銀 桂 香 歩 */
-    static const int order[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
-    size_t len = 0;
-    if (!cap)
-        return;
-    buf[0] = 0;
-    for (int i = 0; i < 7; i++) {
-        int n = b->hands[color & 1][order[i]];
-        if (!n)
-            continue;
-        const char *name = kifu__kanji_piece(order[i]);
-        const char *count = n > 1 ? kifu__kanji_number(n > 18 ? 18 : n) : "";
-        size_t need = strlen(name) + strlen(count) + 3;
-        if (len + need >= cap)
-            break;
-        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", len ? "　" : "", name,
-                                count);
-    }
-    if (!len)
-        snprintf(buf, cap, "なし");
-}
-
 void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
 {
     memset(out, 0, sizeof *out);
@@ -51,8 +27,8 @@ void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
     }
     out->top_color = d->flip ? BLACK : WHITE;
     out->bottom_color = !out->top_color;
-    kifu__diagram_hand(&d->board, BLACK, out->hand[BLACK], sizeof out->hand[BLACK]);
-    kifu__diagram_hand(&d->board, WHITE, out->hand[WHITE], sizeof out->hand[WHITE]);
+    kifu__hand_text(&d->board, BLACK, 0, out->hand[BLACK], sizeof out->hand[BLACK]);
+    kifu__hand_text(&d->board, WHITE, 0, out->hand[WHITE], sizeof out->hand[WHITE]);
     out->side = d->board.color & 1;
 }
 
@@ -72,33 +48,12 @@ static void cell_text(kifu__strbuf *out, int piece)
     kifu__sb_puts(out, kifu__kanji_piece_one(CPIECE_KIND(piece)));
 }
 
-static void last_line(const kifu__diagram *d, kifu__strbuf *out)
-{
-    if (d->ply > 0)
-        kifu__sb_printf(out, "手数＝%d  %s  まで\n", d->ply, d->last_text);
-}
-
 void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 {
-    kifu__layout l;
-    kifu__diagram_layout(d, &l);
-    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.top_color), l.hand[l.top_color]);
-    kifu__sb_puts(out, " ");
-    for (int c = 0; c < 9; c++)
-        kifu__sb_printf(out, " %s", kifu__zen_digit(l.col_label[c]));
-    kifu__sb_puts(out, "\n+---------------------------+\n");
-    for (int r = 0; r < 9; r++) {
-        kifu__sb_putc(out, '|');
-        for (int c = 0; c < 9; c++)
-            cell_text(out, l.cells[r][c].piece);
-        kifu__sb_printf(out, "|%s\n", kifu__kanji_number(l.row_label[r]));
-    }
-    kifu__sb_puts(out, "+---------------------------+\n");
-    kifu__sb_printf(out, "%sの持駒：%s\n", hand_label(l.bottom_color),
-                    l.hand[l.bottom_color]);
-    last_line(d, out);
-    if (l.side == WHITE)
-        kifu__sb_puts(out, "後手番\n");
+    char extra[160] = "";
+    if (d->ply > 0)
+        snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->ply, d->last_text);
+    kifu__bod_write(out, &d->board, d->flip ? KIFU__BOD_FLIP : 0, extra);
 }
 
 #define SGR_RESET "\033[0m"

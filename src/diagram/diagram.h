@@ -35,8 +35,6 @@ typedef struct kifu__layout {
 } kifu__layout;
 
 void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out);
-/* The hand of color c as KIF writes it ("角　歩十三", "なし"). */
-void kifu__diagram_hand(const kifu_board *b, int color, char *buf, size_t cap);
 
 /* BOD text as KIF files hold it (後手の持駒, the ruled board with v for gote, 先手の持駒,
  * 手数＝N line when ply > 0, 後手番 when gote moves). */

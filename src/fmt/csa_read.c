@@ -99,10 +99,9 @@ static const char *cstr(rd *r, const char *s, const char *e)
 
 /* ---- small parsers ---- */
 
-/* Kind named by the two letters at s (CSA names), or 0. A direct test instead of
- * kifu_piece_from_csa's string compares: this runs once per move. */
-/* The piece named by two capital letters, by a table: a scan of the names mispredicts its
- * exit on nearly every move. */
+/* The piece named by two capital letters: an index of kifu__csa_names (notation/words.c;
+ * test_csa checks that the two agree) by letter pair, because a scan of the names
+ * mispredicts its exit on nearly every move. */
 #define PN(a, b) [((a) - 'A') * 26 + ((b) - 'A')]
 static const unsigned char piece_names[26 * 26] = {
     PN('F', 'U') = 1,  PN('K', 'Y') = 2,  PN('K', 'E') = 3,  PN('G', 'I') = 4,

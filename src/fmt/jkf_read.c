@@ -11,6 +11,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "notation/words.h"
 #include "record/record.h"
 
 typedef struct ctx {
@@ -304,8 +305,14 @@ static int read_board(ctx *c, json_t *b, kifu_board *out)
 
 static int read_hands(ctx *c, json_t *h, kifu_board *out)
 {
-    static const char *const kinds[] = {"FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU",
-                                        "TO", "NY", "NK", "NG", "UM", "RY", NULL};
+    /* The keys a hand may have: every piece name (kinds that cannot be in hand are then
+     * refused with a clearer message than "unknown key"). */
+    static const char *const kinds[] = {
+        kifu__csa_names[1],  kifu__csa_names[2],  kifu__csa_names[3],
+        kifu__csa_names[4],  kifu__csa_names[5],  kifu__csa_names[6],
+        kifu__csa_names[7],  kifu__csa_names[8],  kifu__csa_names[9],
+        kifu__csa_names[10], kifu__csa_names[11], kifu__csa_names[12],
+        kifu__csa_names[13], kifu__csa_names[14], NULL};
     if (!json_is_array(h) || json_array_size(h) != 2)
         return bad(c, h, "an array of 2 hands (sente, gote)");
     for (size_t i = 0; i < 2; i++) {

@@ -13,6 +13,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "notation/words.h"
 #include "record/record.h"
 #include "record/walk.h"
 
@@ -430,12 +431,10 @@ static inline void c_uint(wcur *c, unsigned long v)
 
 /* CSA piece names by kind (KIFU_FU ..), "" for 0 and unknown kinds: a table here saves a
  * call per move. */
-static const char csa_piece[16][3] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
-                                      "OU", "TO", "NY", "NK", "NG", "UM", "RY", ""};
 
 static inline void c_piece(wcur *c, int k)
 {
-    const char *n = csa_piece[k & 15];
+    const char *n = kifu__csa_names[k & 15];
     c->q[0] = '"';
     c->q[1] = n[0];
     c->q[2] = n[1];
@@ -507,7 +506,7 @@ static void c_move(wcur *c, const kifu_move *m)
         C_KEY(c, "to");
         c_place(c, m->to_x, m->to_y);
     }
-    if (m->piece < 16 && csa_piece[m->piece][0]) {
+    if (m->piece < 16 && kifu__csa_names[m->piece][0]) {
         C_KEY(c, "piece");
         c_piece(c, m->piece);
     }
@@ -519,7 +518,7 @@ static void c_move(wcur *c, const kifu_move *m)
         C_KEY(c, "promote");
         c_bool(c, m->promote);
     }
-    if (m->capture < 16 && csa_piece[m->capture][0]) {
+    if (m->capture < 16 && kifu__csa_names[m->capture][0]) {
         C_KEY(c, "capture");
         c_piece(c, m->capture);
     }
@@ -587,8 +586,8 @@ static inline char *k_place(char *q, int x, int y)
 static inline char *k_piece(char *q, int k)
 {
     q[0] = '"';
-    q[1] = csa_piece[k][0];
-    q[2] = csa_piece[k][1];
+    q[1] = kifu__csa_names[k][0];
+    q[2] = kifu__csa_names[k][1];
     q[3] = '"';
     return q + 4;
 }
@@ -635,12 +634,12 @@ static char *k_move(char *q, const kifu_move *m)
 #define SEP() (q != start ? (void)(*q++ = ',') : (void)0)
     if (!(m->flags & (KIFU_MOVE_NO_COLOR | KIFU__MOVE_FROM_NULL)) && m->color <= 1 &&
         (unsigned)(m->to_x - 1) < 9 && (unsigned)(m->to_y - 1) < 9 && m->piece < 16 &&
-        csa_piece[m->piece][0] &&
+        kifu__csa_names[m->piece][0] &&
         (m->from_x ? (unsigned)(m->from_x - 1) < 9 && (unsigned)(m->from_y - 1) < 9
                    : !m->from_y)) {
         /* The usual move up to its piece: one template with the digits and letters put
          * in, no branch per member. */
-        const char *pc = csa_piece[m->piece];
+        const char *pc = kifu__csa_names[m->piece];
         if (m->from_x) {
             memcpy(q, tpl_board, sizeof tpl_board - 1);
             q[T_COLOR] = (char)('0' + m->color);
@@ -680,7 +679,7 @@ static char *k_move(char *q, const kifu_move *m)
         LIT(q, "\"to\":");
         q = k_place(q, m->to_x, m->to_y);
     }
-    if (m->piece < 16 && csa_piece[m->piece][0]) {
+    if (m->piece < 16 && kifu__csa_names[m->piece][0]) {
         SEP();
         LIT(q, "\"piece\":");
         q = k_piece(q, m->piece);
@@ -700,7 +699,7 @@ optional:
         else
             LIT(q, "\"promote\":false");
     }
-    if (m->capture < 16 && csa_piece[m->capture][0]) {
+    if (m->capture < 16 && kifu__csa_names[m->capture][0]) {
         SEP();
         LIT(q, "\"capture\":");
         q = k_piece(q, m->capture);

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fmt/words.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
 #include "record/walk.h"
 
@@ -51,7 +51,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
     if (preset == KIFU_PRESET_OTHER) {
         kifu_board b;
         kifu_record_initial(r, &b);
-        kifu__bod_write(out, &b, kifu__jp_uses_handicap_names(r));
+        kifu__bod_write(out, &b,
+                        KIFU__BOD_FILE |
+                            (kifu__jp_uses_handicap_names(r) ? KIFU__BOD_HANDICAP : 0),
+                        NULL);
     }
 }
 
@@ -77,7 +80,7 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
     else if (strcmp(sp, "KACHI") == 0)
         kifu__sb_printf(out, "%sの入玉勝ち\n", names[mover]);
     else
-        kifu__sb_printf(out, "%s\n", kifu__jp_special_word(sp));
+        kifu__sb_printf(out, "%s\n", kifu_special_text(sp));
 }
 
 int kifu__jp_same_square(const kifu_node *n)

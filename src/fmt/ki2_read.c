@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "fmt/fmt.h"
-#include "fmt/jp_fast.h"
-#include "fmt/words.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
+#include "notation/words_fast.h"
 #include "record/record.h"
 
 static int nomem(kifu__jp_reader *rd)

@@ -3,40 +3,20 @@
 #include <stdio.h>
 
 #include "fmt/fmt.h"
-#include "fmt/words.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
+#include "notation/notation.h"
 
 enum { PER_LINE = 6, COLUMN = 12 };
 
-/* ▲７六歩, △同　銀, ▲５七銀右, △同角成, ▲５五角打. */
+/* ▲７六歩, △同　銀 (the space only pads a one-character rest: 同銀右, 同角成), ▲５七銀右,
+ * ▲５五角打. */
 static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
-    const kifu_move *m = kifu_node_move_const(n);
-    char rest[64];
-    size_t k = (size_t)snprintf(rest, sizeof rest, "%s", kifu__jp_piece_name(m->piece));
-    const char *rel = m->relative;
-    for (int i = 0; rel[i] && i < 2; i++) {
-        const char *w = rel[i] == 'L'   ? "左"
-                        : rel[i] == 'C' ? "直"
-                        : rel[i] == 'R' ? "右"
-                        : rel[i] == 'U' ? "上"
-                        : rel[i] == 'M' ? "寄"
-                        : rel[i] == 'D' ? "引"
-                        : rel[i] == 'H' ? "打"
-                                        : "";
-        k += (size_t)snprintf(rest + k, sizeof rest - k, "%s", w);
-    }
-    if (m->promote == 1)
-        snprintf(rest + k, sizeof rest - k, "成");
-    else if (m->promote == 0)
-        snprintf(rest + k, sizeof rest - k, "不成");
-    const char *mark = m->color == KIFU_WHITE ? "△" : "▲";
-    if (kifu__jp_same_square(
-            n)) /* 同　銀 but 同銀右, 同角成: the space only pads a one-character rest */
-        snprintf(buf, cap, "%s同%s%s", mark, kifu__jp_width(rest) == 2 ? "　" : "", rest);
-    else
-        snprintf(buf, cap, "%s%s%s%s", mark, kifu__jp_fw_digit(m->to_x),
-                 kifu__jp_kanji_digit(m->to_y), rest);
+    kifu_move_text(kifu_node_move_const(n), kifu_node_move_const(kifu_node_parent(n)),
+                   KIFU_TEXT_MARK | KIFU_TEXT_RELATIVE | KIFU__TEXT_TRIANGLE |
+                       KIFU__TEXT_PAD_REST,
+                   buf, cap);
 }
 
 /* The moves of one line, six to a text line; a comment ends the text line. */

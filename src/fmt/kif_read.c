@@ -8,9 +8,9 @@
 #include <string.h>
 
 #include "fmt/fmt.h"
-#include "fmt/jp_fast.h"
-#include "fmt/words.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
+#include "notation/words_fast.h"
 #include "record/record.h"
 
 int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,

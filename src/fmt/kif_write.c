@@ -3,8 +3,9 @@
 #include <stdio.h>
 
 #include "fmt/fmt.h"
-#include "fmt/words.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
+#include "notation/notation.h"
 
 static void put_time(kifu__strbuf *out, const kifu_move_time *t)
 {
@@ -14,30 +15,18 @@ static void put_time(kifu__strbuf *out, const kifu_move_time *t)
                     tot / 60 % 60, tot % 60);
 }
 
-/* The move text of a KIF line: ７六歩(77), 同　銀(88), ５五角打, 投了. */
+/* The move text of a KIF line: ７六歩(77), 同　銀(88), ５五角打, 投了. The KIF spec notes
+ * a promotion only: "不成" is not written (peers reject it); the source square says all a
+ * reader needs. */
 static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
     const kifu_move *m = kifu_node_move_const(n);
     if (!m) {
-        snprintf(buf, cap, "%s", kifu__jp_special_word(kifu_node_special(n)));
+        snprintf(buf, cap, "%s", kifu_special_text(kifu_node_special(n)));
         return;
     }
-    size_t k = 0;
-    if (kifu__jp_same_square(n))
-        k += (size_t)snprintf(buf + k, cap - k, "同　");
-    else
-        k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_fw_digit(m->to_x),
-                              kifu__jp_kanji_digit(m->to_y));
-    /* The KIF spec notes a promotion only: "不成" is not written (peers reject it), and
-     * the source square says all a reader needs to know. */
-    k += (size_t)snprintf(buf + k, cap - k, "%s%s", kifu__jp_piece_name(m->piece),
-                          m->promote == 1 ? "成" : "");
-    int drop =
-        (m->flags & KIFU_MOVE_DROP) || (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW));
-    if (drop)
-        snprintf(buf + k, cap - k, "打");
-    else if (m->from_x) /* a raw move without a known source writes none */
-        snprintf(buf + k, cap - k, "(%d%d)", m->from_x, m->from_y);
+    kifu_move_text(m, kifu_node_move_const(kifu_node_parent(n)),
+                   KIFU_TEXT_FROM | KIFU__TEXT_NO_NARAZU | KIFU__TEXT_PAD_SAME, buf, cap);
 }
 
 /* The moves of one line (v[0] is the root or the first move of a fork). */

@@ -1,6 +1,7 @@
 /* notation.c: readable text of moves (☗７六歩(77), ☖同　銀, ☗５五角打) and ending words,
  * and the parser of the moves people type in `kifu play`. */
 #include "notation/notation.h"
+#include "notation/words.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -8,41 +9,6 @@
 
 #include "kifu_private.h"
 #include "rules/types.h"
-
-static const char *const kanji_pieces[PIECE_KIND_NB] = {
-    "",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
-    "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
-};
-static const char *const kanji_pieces_one[PIECE_KIND_NB] = {
-    "・", "歩", "香", "桂", "銀", "角", "飛", "金",
-    "玉", "と", "杏", "圭", "全", "馬", "龍",
-};
-static const char *const zen_digits[10] = {"０", "１", "２", "３", "４",
-                                           "５", "６", "７", "８", "９"};
-static const char *const kanji_numbers[19] = {
-    "",   "一",   "二",   "三",   "四",   "五",   "六",   "七",   "八",   "九",
-    "十", "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八",
-};
-
-const char *kifu__kanji_piece(int kind)
-{
-    return kind > 0 && kind < PIECE_KIND_NB ? kanji_pieces[kind] : "？";
-}
-
-const char *kifu__kanji_piece_one(int kind)
-{
-    return kind >= 0 && kind < PIECE_KIND_NB ? kanji_pieces_one[kind] : "？";
-}
-
-const char *kifu__zen_digit(int n)
-{
-    return n >= 0 && n <= 9 ? zen_digits[n] : "？";
-}
-
-const char *kifu__kanji_number(int n)
-{
-    return n >= 1 && n <= 18 ? kanji_numbers[n] : "";
-}
 
 /* ---- move text ---- */
 
@@ -97,75 +63,53 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
     if (!m)
         return buf;
     if (style & KIFU_TEXT_MARK)
-        put(buf, cap, &len, m->color == KIFU_WHITE ? "☖" : "☗");
-    int same =
-        prev ? (prev->to_x == m->to_x && prev->to_y == m->to_y && m->to_x) : m->same == 1;
-    if (m->same == 1 && !m->to_x)
-        same = 1; /* an unresolved 同 */
-    const char *name = kifu__kanji_piece(m->piece);
+        put(buf, cap, &len,
+            (style & KIFU__TEXT_TRIANGLE) ? (m->color == KIFU_WHITE ? "△" : "▲")
+                                          : (m->color == KIFU_WHITE ? "☖" : "☗"));
+    /* 同: said by the move, or (when it does not say) its square is the last move's. */
+    int same = m->same == 1 || (m->same < 0 && prev && m->to_x && prev->to_x == m->to_x &&
+                                prev->to_y == m->to_y);
+    int drop =
+        (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW)) || (m->flags & KIFU_MOVE_DROP);
+    /* What follows the square: name, relative word, promotion, 打. */
+    char rest[48];
+    size_t rlen = 0;
+    rest[0] = 0;
+    put(rest, sizeof rest, &rlen, kifu__kanji_piece(m->piece));
+    int wrote_drop = 0;
+    if (style & KIFU_TEXT_RELATIVE) {
+        for (int i = 0; i < 2 && m->relative[i]; i++) {
+            put(rest, sizeof rest, &rlen, relative_word(m->relative[i]));
+            wrote_drop |= m->relative[i] == 'H';
+        }
+    }
+    if (kifu__move_promotes(m))
+        put(rest, sizeof rest, &rlen, "成");
+    else if (m->promote == 0 && !(style & KIFU__TEXT_NO_NARAZU))
+        put(rest, sizeof rest, &rlen, "不成");
+    /* KIF writes 打 on every drop; KI2 only when the relative word says H. */
+    if (drop && !wrote_drop && !(style & KIFU_TEXT_RELATIVE))
+        put(rest, sizeof rest, &rlen, "打");
     if (same) {
         put(buf, cap, &len, "同");
-        /* A full-width space keeps one-character names aligned with "７六歩". */
-        if (strlen(name) <= 3)
+        /* A full-width space keeps "同　銀" as wide as "７六歩": always in KIF files, after
+         * a one-character piece name in display text, when all that follows is one
+         * character in KI2 files. */
+        size_t name = strlen(kifu__kanji_piece(m->piece));
+        if ((style & KIFU__TEXT_PAD_SAME) ||
+            ((style & KIFU__TEXT_PAD_REST) ? rlen == 3 : name <= 3))
             put(buf, cap, &len, "　");
     } else {
         put(buf, cap, &len, kifu__zen_digit(m->to_x));
         put(buf, cap, &len, kifu__kanji_number(m->to_y));
     }
-    put(buf, cap, &len, name);
-    int drop =
-        (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW)) || (m->flags & KIFU_MOVE_DROP);
-    int wrote_drop = 0;
-    if (style & KIFU_TEXT_RELATIVE) {
-        for (int i = 0; i < 2 && m->relative[i]; i++) {
-            put(buf, cap, &len, relative_word(m->relative[i]));
-            wrote_drop |= m->relative[i] == 'H';
-        }
-    }
-    if (kifu__move_promotes(m))
-        put(buf, cap, &len, "成");
-    else if (m->promote == 0)
-        put(buf, cap, &len, "不成");
-    /* KIF writes 打 on every drop; KI2 only when the relative word says H. */
-    if (drop && !wrote_drop && !(style & KIFU_TEXT_RELATIVE))
-        put(buf, cap, &len, "打");
+    put(buf, cap, &len, rest);
     if ((style & KIFU_TEXT_FROM) && !drop && m->from_x) {
         char from[8];
         snprintf(from, sizeof from, "(%d%d)", m->from_x % 10, m->from_y % 10);
         put(buf, cap, &len, from);
     }
     return buf;
-}
-
-static const struct {
-    const char *word, *text;
-} specials[] = {
-    {"TORYO", "投了"},
-    {"CHUDAN", "中断"},
-    {"SENNICHITE", "千日手"},
-    {"TIME_UP", "切れ負け"},
-    {"ILLEGAL_MOVE", "反則負け"},
-    {"+ILLEGAL_ACTION", "反則勝ち"},
-    {"-ILLEGAL_ACTION", "反則勝ち"},
-    {"JISHOGI", "持将棋"},
-    {"KACHI", "入玉勝ち"},
-    {"HIKIWAKE", "引き分け"},
-    {"MATTA", "待った"},
-    {"TSUMI", "詰み"},
-    {"FUZUMI", "不詰"},
-    {"ERROR", "エラー"},
-    {"MAX_MOVES", "最大手数"},
-    {"OUTE_SENNICHITE", "王手千日手"},
-};
-
-const char *kifu_special_text(const char *special)
-{
-    if (!special)
-        return "";
-    for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
-        if (strcmp(specials[i].word, special) == 0)
-            return specials[i].text;
-    return special; /* an unknown word is its own text */
 }
 
 /* ---- typed moves ---- */
@@ -201,35 +145,25 @@ static void skip_space(const char **s)
     }
 }
 
-/* A digit 1..9 written as ASCII, full width or kanji; 0 if none. */
+/* A digit 1..9 written as ASCII, full width or (a rank) kanji; 0 if none. */
 static int eat_digit(const char **s, int allow_kanji)
 {
-    if (**s >= '1' && **s <= '9')
-        return *(*s)++ - '0';
-    for (int d = 1; d <= 9; d++)
-        if (eat(s, zen_digits[d]) || (allow_kanji && eat(s, kanji_numbers[d])))
-            return d;
-    return 0;
+    const char *end = *s + strlen(*s);
+    int v = 0;
+    size_t n = allow_kanji ? kifu__jp_rank(*s, end, &v) : kifu__jp_digit(*s, end, &v);
+    if (!n)
+        return 0;
+    *s += n;
+    return v;
 }
 
+/* A piece named in kanji (the names records use); 0 if none. */
 static int eat_kanji_piece(const char **s)
 {
-    static const struct {
-        const char *name;
-        int kind;
-    } names[] = {
-        {"成香", PRO_LANCE}, {"成桂", PRO_KNIGHT}, {"成銀", PRO_SILVER},
-        {"歩", PAWN},        {"香", LANCE},        {"桂", KNIGHT},
-        {"銀", SILVER},      {"金", GOLD},         {"角", BISHOP},
-        {"飛", ROOK},        {"玉", KING},         {"王", KING},
-        {"と", PRO_PAWN},    {"杏", PRO_LANCE},    {"圭", PRO_KNIGHT},
-        {"全", PRO_SILVER},  {"馬", HORSE},        {"龍", DRAGON},
-        {"竜", DRAGON},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (eat(s, names[i].name))
-            return names[i].kind;
-    return 0;
+    int kind = 0;
+    size_t n = kifu__jp_piece(*s, *s + strlen(*s), &kind);
+    *s += n;
+    return n ? kind : 0;
 }
 
 /* A piece named in ASCII: romaji (fu, kaku ...), CSA (FU, KA ...) or USI (P, B ...). */

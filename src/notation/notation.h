@@ -4,11 +4,17 @@
 
 #include "kifu.h"
 
-/* Japanese names used by move text and diagrams (UTF-8, static). */
-const char *kifu__kanji_piece(int kind); /* "歩" ... "龍"; promoted lance "成香" */
-const char *kifu__kanji_piece_one(int kind); /* one character: と 杏 圭 全 馬 龍 (BOD) */
-const char *kifu__zen_digit(int n);          /* "１".."９" */
-const char *kifu__kanji_number(int n);       /* "一".."十八" (1..18), "" otherwise */
+/* The words themselves (piece names, digits, numerals) are in notation/words.h. */
+#include "notation/words.h"
+
+/* Styles of kifu_move_text beyond kifu.h's, for the file writers. */
+enum {
+    KIFU__TEXT_TRIANGLE = 0x100, /* ▲△ marks (KI2 files) instead of ☗☖ */
+    KIFU__TEXT_NO_NARAZU = 0x200, /* 不成 left out (KIF files: the source square tells) */
+    KIFU__TEXT_PAD_SAME =
+        0x400, /* 同 always followed by a full-width space (KIF files) */
+    KIFU__TEXT_PAD_REST = 0x800, /* ... only when one character follows it (KI2 files) */
+};
 
 /* Does the move promote? promote == 1, or a move the rules force to promote (a pawn or
  * lance to the last rank, a knight to the last two) whatever promote says. */

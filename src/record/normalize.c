@@ -11,47 +11,23 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "notation/notation.h"
 #include "record/normalize.h"
 #include "record/record.h"
 #include "record/walk.h"
 
 /* ---- readable move text for error messages ---- */
 
-static const char *const kanji_piece[PIECE_KIND_NB] = {
-    "?",  "歩", "香",   "桂",   "銀",   "角", "飛", "金",
-    "玉", "と", "成香", "成桂", "成銀", "馬", "竜",
-};
-static const char *const wide_digit[10] = {"０", "１", "２", "３", "４",
-                                           "５", "６", "７", "８", "９"};
-static const char *const kanji_digit[10] = {"〇", "一", "二", "三", "四",
-                                            "五", "六", "七", "八", "九"};
-
-/* "☗２二角成(88)", "☖同銀", "☗５五角打"; works on partial moves too. */
+/* "☗２二角成(88)", "☖同　銀", "☗５五角打": the move as read (partial moves too). */
 static void move_text(const kifu_move *m, char *buf, size_t cap)
 {
-    size_t n = 0;
-    const char *mark = (m->flags & KIFU_MOVE_NO_COLOR) ? "" : m->color ? "☖" : "☗";
-    const char *kp = m->piece < PIECE_KIND_NB ? kanji_piece[m->piece] : "?";
-    char to[16];
-    if (m->to_x >= 1 && m->to_x <= 9 && m->to_y >= 1 && m->to_y <= 9)
-        snprintf(to, sizeof to, "%s%s", wide_digit[m->to_x], kanji_digit[m->to_y]);
-    else
-        snprintf(to, sizeof to, "同");
-    n = (size_t)snprintf(buf, cap, "%s%s%s%s", mark, to, kp,
-                         m->promote == 1   ? "成"
-                         : m->promote == 0 ? "不成"
-                                           : "");
-    if (n >= cap)
-        return;
-    if (m->from_x)
-        snprintf(buf + n, cap - n, "(%d%d)", m->from_x, m->from_y);
-    else if (m->flags & KIFU_MOVE_DROP)
-        snprintf(buf + n, cap - n, "打");
+    unsigned style = (m->flags & KIFU_MOVE_NO_COLOR) ? KIFU_TEXT_FROM : KIFU_TEXT_KIF;
+    kifu_move_text(m, NULL, style, buf, cap);
 }
 
 static void sq_text(int sq, char *buf, size_t cap)
 {
-    snprintf(buf, cap, "%s%s", wide_digit[SQ_X(sq)], kanji_digit[SQ_Y(sq)]);
+    snprintf(buf, cap, "%s%s", kifu__zen_digit(SQ_X(sq)), kifu__kanji_number(SQ_Y(sq)));
 }
 
 /* ---- resolving one record move to a legal packed move ---- */
@@ -124,8 +100,8 @@ static int resolve_board_move(const kifu_position *p, int side, const kifu_move 
     }
     if (kind != bk) {
         char want[64];
-        snprintf(want, sizeof want, "%s, not %s", kanji_piece[bk],
-                 m->piece < PIECE_KIND_NB ? kanji_piece[m->piece] : "?");
+        snprintf(want, sizeof want, "%s, not %s", kifu__kanji_piece(bk),
+                 kifu__kanji_piece(m->piece));
         return fail(err, KIFU_ERR_ILLEGAL, "no such piece there (the piece is %s)", want);
     }
     int cap = kifu__position_at(p, to);
@@ -137,9 +113,9 @@ static int resolve_drop(const kifu_position *p, int side, int kind, int to, kmov
                         cand_list *cl, kifu_error *err)
 {
     if (kind < PAWN || kind > GOLD)
-        return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kanji_piece[kind]);
+        return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kifu__kanji_piece(kind));
     if (!kifu__position_hand(p, side, kind))
-        return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kanji_piece[kind]);
+        return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kifu__kanji_piece(kind));
     return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
@@ -192,7 +168,7 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         char sq[16];
         sq_text(to, sq, sizeof sq);
         return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
-                    kanji_piece[kind], sq);
+                    kifu__kanji_piece(kind), sq);
     }
     if (k > 1 && m->relative[0])
         k = kifu__relative_filter(p, m->relative, cands, k);
@@ -202,8 +178,8 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
     }
     if (k == 0)
         return fail(err, KIFU_ERR_ILLEGAL,
-                    "cannot reach: no %s fits the relative word %s", kanji_piece[kind],
-                    m->relative);
+                    "cannot reach: no %s fits the relative word %s",
+                    kifu__kanji_piece(kind), m->relative);
     char list[96] = "";
     for (size_t i = 0; i < k && strlen(list) + 8 < sizeof list; i++) {
         size_t l = strlen(list);

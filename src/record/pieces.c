@@ -1,17 +1,14 @@
-/* pieces.c: piece names, handicap presets and their starting boards, time helpers. */
+/* pieces.c: the public piece-name calls, handicap presets and their starting boards,
+ * time helpers. */
 #include <string.h>
 
 #include "kifu_private.h"
+#include "notation/words.h"
 #include "rules/types.h"
-
-static const char *const csa_names[PIECE_KIND_NB] = {
-    NULL, "FU", "KY", "KE", "GI", "KA", "HI", "KI",
-    "OU", "TO", "NY", "NK", "NG", "UM", "RY",
-};
 
 const char *kifu_piece_csa(int piece)
 {
-    return piece > 0 && piece < PIECE_KIND_NB ? csa_names[piece] : NULL;
+    return piece > 0 && piece < PIECE_KIND_NB ? kifu__csa_names[piece] : NULL;
 }
 
 int kifu_piece_from_csa(const char *name)
@@ -19,7 +16,7 @@ int kifu_piece_from_csa(const char *name)
     if (!name)
         return KIFU_NO_PIECE;
     for (int k = 1; k < PIECE_KIND_NB; k++)
-        if (strcmp(csa_names[k], name) == 0)
+        if (strcmp(kifu__csa_names[k], name) == 0)
             return k;
     return KIFU_NO_PIECE;
 }

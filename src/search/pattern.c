@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "fmt/words.h"
 #include "kifu_private.h"
 #include "notation/bd.h"
+#include "notation/words.h"
 
 struct kifu__pattern {
     pcre2_code *code;

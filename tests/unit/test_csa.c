@@ -806,8 +806,29 @@ TEST(short_way_lines_agree_with_general_lines)
     kifu_record_free(r);
 }
 
+/* The reader's letter-pair index names every piece as kifu__csa_names does: each name
+ * placed on an empty square of a P-line position reads back as its kind. */
+TEST(piece_names_agree_with_the_table)
+{
+    for (int k = KIFU_FU; k <= KIFU_RY; k++) {
+        char text[64];
+        snprintf(text, sizeof text, "PI\nP+55%s\n+\n", kifu_piece_csa(k));
+        kifu_read_options o = {.format = KIFU_FMT_CSA, .flags = KIFU_READ_NO_NORMALIZE};
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+        CHECK(r != NULL);
+        if (!r)
+            continue;
+        kifu_board b;
+        kifu_record_initial(r, &b);
+        CHECK_INT(b.sq[KIFU_SQ(5, 5)], k);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
+    RUN(piece_names_agree_with_the_table);
     RUN(short_way_lines_agree_with_general_lines);
     RUN(v22_header_moves_and_raw_fields);
     RUN(v30_encoding_line_decimal_times_and_new_keys);

@@ -8,8 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "fmt/words.h"
 #include "kifu.h"
+#include "notation/words.h"
 
 /* The code point of the three-byte UTF-8 character at p, or 0. */
 static inline unsigned kifu__jp_cp3(const char *p, const char *end)

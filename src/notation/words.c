@@ -1,6 +1,10 @@
-/* words.c: Japanese names shared by the KIF and KI2 readers and writers. */
-#include "fmt/words.h"
+/* words.c: the vocabulary of shogi records, in one place: piece names (kanji in one or
+ * two characters, CSA letters), digits and kanji numerals, handicap names, ending words,
+ * and the BOD board diagram. The notation module (src/notation/) owns every word of the
+ * domain and both directions of move text; it may call rules and core. */
+#include "notation/words.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "kifu_private.h"
@@ -38,37 +42,47 @@ size_t kifu__jp_piece(const char *s, const char *end, int *kind)
     return 0;
 }
 
+/* The piece names, by kind (FU .. RY): as moves write them, and in one character as
+ * board diagrams do. Gote's king is 玉 too (玉 and 王 are both read). */
 static const char *const move_names[15] = {
     "",   "歩", "香",   "桂",   "銀",   "角", "飛", "金",
     "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
 };
 static const char *const bod_names[15] = {
-    "",   "歩", "香", "桂", "銀", "角", "飛", "金",
+    "・", "歩", "香", "桂", "銀", "角", "飛", "金",
     "玉", "と", "杏", "圭", "全", "馬", "龍",
 };
 
-const char *kifu__jp_piece_name(int kind)
+const char *kifu__kanji_piece(int kind)
 {
-    return kind > 0 && kind < 15 ? move_names[kind] : "?";
+    return kind > 0 && kind < 15 ? move_names[kind] : "？";
 }
 
-const char *kifu__jp_piece_char(int kind)
+const char *kifu__kanji_piece_one(int kind)
 {
-    return kind > 0 && kind < 15 ? bod_names[kind] : "?";
+    return kind >= 0 && kind < 15 ? bod_names[kind] : "？";
 }
+
+/* CSA's and JKF's two-letter names, by kind; "" for none. */
+const char kifu__csa_names[16][3] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
+                                     "OU", "TO", "NY", "NK", "NG", "UM", "RY", ""};
 
 static const char *const fw_digits[10] = {"０", "１", "２", "３", "４",
                                           "５", "６", "７", "８", "９"};
-static const char *const kanji_digits[11] = {"〇", "一", "二", "三", "四", "五",
-                                             "六", "七", "八", "九", "十"};
+/* Kanji numerals 0 .. 18: ranks, hand counts, and 十 in larger counts. */
+static const char *const kanji_numbers[19] = {
+    "〇", "一",   "二",   "三",   "四",   "五",   "六",   "七",   "八",   "九",
+    "十", "十一", "十二", "十三", "十四", "十五", "十六", "十七", "十八",
+};
 
-const char *kifu__jp_fw_digit(int d)
+const char *kifu__zen_digit(int d)
 {
     return d >= 0 && d <= 9 ? fw_digits[d] : "？";
 }
-const char *kifu__jp_kanji_digit(int d)
+
+const char *kifu__kanji_number(int n)
 {
-    return d >= 0 && d <= 10 ? kanji_digits[d] : "？";
+    return n >= 0 && n <= 18 ? kanji_numbers[n] : "";
 }
 
 /* One decimal digit, ASCII or full-width (０-９ are EF BC 90-99). */
@@ -180,11 +194,11 @@ size_t kifu__jp_number(const char *s, const char *end, long *v)
 void kifu__jp_put_count(kifu__strbuf *b, int n)
 {
     if (n >= 20)
-        kifu__sb_puts(b, kanji_digits[n / 10 % 10]);
+        kifu__sb_puts(b, kanji_numbers[n / 10 % 10]);
     if (n >= 10)
-        kifu__sb_puts(b, kanji_digits[10]);
+        kifu__sb_puts(b, kanji_numbers[10]);
     if (n % 10)
-        kifu__sb_puts(b, kanji_digits[n % 10]);
+        kifu__sb_puts(b, kanji_numbers[n % 10]);
 }
 
 size_t kifu__jp_space(const char *s, const char *end)
@@ -246,17 +260,34 @@ int kifu__jp_preset(const char *s, const char *end)
     return KIFU_PRESET_NONE;
 }
 
+/* Ending words by JKF special. The first word of a special is the one written and shown;
+ * every word marked `read` is read (the others are names for display only, or need the
+ * side that moved: 反則勝ち). */
 static const struct {
-    const char *word;
-    const char *special;
+    const char *special, *word;
+    int read;
 } endings[] = {
-    /* Reading maps every word in this list; writing takes the first word of a special. */
-    {"投了", "TORYO"},        {"中断", "CHUDAN"},      {"千日手", "SENNICHITE"},
-    {"切れ負け", "TIME_UP"},  {"時間切れ", "TIME_UP"}, {"反則負け", "ILLEGAL_MOVE"},
-    {"持将棋", "JISHOGI"},    {"入玉勝ち", "KACHI"},   {"宣言勝ち", "KACHI"},
-    {"引き分け", "HIKIWAKE"}, {"引分け", "HIKIWAKE"},  {"待った", "MATTA"},
-    {"詰み", "TSUMI"},        {"詰", "TSUMI"},         {"不詰", "FUZUMI"},
-    {"エラー", "ERROR"},      {"封じ手", "CHUDAN"}, /* the corpus reads a sealed move so */
+    {"TORYO", "投了", 1},
+    {"CHUDAN", "中断", 1},
+    {"SENNICHITE", "千日手", 1},
+    {"TIME_UP", "切れ負け", 1},
+    {"TIME_UP", "時間切れ", 1},
+    {"ILLEGAL_MOVE", "反則負け", 1},
+    {"+ILLEGAL_ACTION", "反則勝ち", 0},
+    {"-ILLEGAL_ACTION", "反則勝ち", 0},
+    {"JISHOGI", "持将棋", 1},
+    {"KACHI", "入玉勝ち", 1},
+    {"KACHI", "宣言勝ち", 1},
+    {"HIKIWAKE", "引き分け", 1},
+    {"HIKIWAKE", "引分け", 1},
+    {"MATTA", "待った", 1},
+    {"TSUMI", "詰み", 1},
+    {"TSUMI", "詰", 1},
+    {"FUZUMI", "不詰", 1},
+    {"ERROR", "エラー", 1},
+    {"CHUDAN", "封じ手", 1}, /* the corpus reads a sealed move so */
+    {"MAX_MOVES", "最大手数", 0},
+    {"OUTE_SENNICHITE", "王手千日手", 0},
 };
 
 const char *kifu__jp_special(const char *s, const char *end, int last_mover)
@@ -265,20 +296,20 @@ const char *kifu__jp_special(const char *s, const char *end, int last_mover)
     if (n == strlen("反則勝ち") && memcmp(s, "反則勝ち", n) == 0)
         return last_mover == KIFU_WHITE ? "-ILLEGAL_ACTION" : "+ILLEGAL_ACTION";
     for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
-        if (strlen(endings[i].word) == n && memcmp(s, endings[i].word, n) == 0)
+        if (endings[i].read && strlen(endings[i].word) == n &&
+            memcmp(s, endings[i].word, n) == 0)
             return endings[i].special;
     return NULL;
 }
 
-const char *kifu__jp_special_word(const char *special)
+const char *kifu_special_text(const char *special)
 {
-    if (strcmp(special, "+ILLEGAL_ACTION") == 0 ||
-        strcmp(special, "-ILLEGAL_ACTION") == 0)
-        return "反則勝ち";
+    if (!special)
+        return "";
     for (size_t i = 0; i < sizeof endings / sizeof endings[0]; i++)
         if (strcmp(endings[i].special, special) == 0)
             return endings[i].word;
-    return special;
+    return special; /* an unknown word is its own text */
 }
 
 /* ---- BOD ---------------------------------------------------------------------------- */
@@ -440,50 +471,71 @@ int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **
     return KIFU__BOD_NO;
 }
 
-static void put_hand(kifu__strbuf *out, const kifu_board *b, int color, int handicap)
+char *kifu__hand_text(const kifu_board *b, int color, int trailing, char *buf, size_t cap)
 {
-    kifu__sb_puts(out, color == KIFU_BLACK ? (handicap ? "下手" : "先手")
-                                           : (handicap ? "上手" : "後手"));
-    kifu__sb_puts(out, "の持駒：");
+    /* KIF order: 飛 角 金 銀 桂 香 歩. */
     static const int order[7] = {KIFU_HI, KIFU_KA, KIFU_KI, KIFU_GI,
                                  KIFU_KE, KIFU_KY, KIFU_FU};
-    int any = 0;
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
     for (int i = 0; i < 7; i++) {
-        int k = order[i], c = b->hands[color][k];
+        int k = order[i], c = b->hands[color & 1][k];
         if (!c)
             continue;
-        kifu__sb_puts(out, kifu__jp_piece_char(k));
+        if (sb.len && !trailing)
+            kifu__sb_puts(&sb, "　");
+        kifu__sb_puts(&sb, kifu__kanji_piece_one(k));
         if (c > 1)
-            kifu__jp_put_count(out, c);
-        kifu__sb_puts(out, "　");
-        any = 1;
+            kifu__jp_put_count(&sb, c);
+        if (trailing)
+            kifu__sb_puts(&sb, "　");
     }
-    if (!any)
-        kifu__sb_puts(out, "なし");
-    kifu__sb_putc(out, '\n');
+    snprintf(buf, cap, "%s", sb.len ? sb.data : "なし");
+    kifu__sb_free(&sb);
+    return buf;
 }
 
-void kifu__bod_write(kifu__strbuf *out, const kifu_board *b, int handicap)
+static void put_hand(kifu__strbuf *out, const kifu_board *b, int color, unsigned flags)
 {
-    put_hand(out, b, KIFU_WHITE, handicap);
-    kifu__sb_puts(out, "  ９ ８ ７ ６ ５ ４ ３ ２ １\n+---------------------------+\n");
-    for (int y = 1; y <= 9; y++) {
+    char text[128];
+    int handicap = (flags & KIFU__BOD_HANDICAP) != 0;
+    kifu__sb_printf(
+        out, "%sの持駒：%s\n",
+        color == KIFU_BLACK ? (handicap ? "下手" : "先手") : (handicap ? "上手" : "後手"),
+        kifu__hand_text(b, color, (flags & KIFU__BOD_FILE) != 0, text, sizeof text));
+}
+
+void kifu__bod_write(kifu__strbuf *out, const kifu_board *b, unsigned flags,
+                     const char *extra)
+{
+    int flip = (flags & KIFU__BOD_FLIP) != 0,
+        handicap = (flags & KIFU__BOD_HANDICAP) != 0;
+    int top = flip ? KIFU_BLACK : KIFU_WHITE;
+    put_hand(out, b, top, flags);
+    kifu__sb_puts(out, " ");
+    for (int c = 0; c < 9; c++)
+        kifu__sb_printf(out, " %s", kifu__zen_digit(flip ? c + 1 : 9 - c));
+    kifu__sb_puts(out, "\n+---------------------------+\n");
+    for (int r = 0; r < 9; r++) {
+        int y = flip ? 9 - r : r + 1;
         kifu__sb_putc(out, '|');
-        for (int x = 9; x >= 1; x--) {
-            int v = b->sq[KIFU_SQ(x, y)];
+        for (int c = 0; c < 9; c++) {
+            int v = b->sq[KIFU_SQ(flip ? c + 1 : 9 - c, y)];
             if (!v) {
                 kifu__sb_puts(out, " ・");
                 continue;
             }
             kifu__sb_putc(out, (v >> 4) & 1 ? 'v' : ' ');
-            kifu__sb_puts(out, kifu__jp_piece_char(v & 15));
+            kifu__sb_puts(out, kifu__kanji_piece_one(v & 15));
         }
         kifu__sb_putc(out, '|');
-        kifu__sb_puts(out, kanji_digits[y]);
+        kifu__sb_puts(out, kanji_numbers[y]);
         kifu__sb_putc(out, '\n');
     }
     kifu__sb_puts(out, "+---------------------------+\n");
-    put_hand(out, b, KIFU_BLACK, handicap);
+    put_hand(out, b, !top, flags);
+    if (extra)
+        kifu__sb_puts(out, extra);
     if (b->color == KIFU_WHITE)
         kifu__sb_puts(out, handicap ? "上手番\n" : "後手番\n");
 }

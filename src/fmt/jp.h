@@ -1,0 +1,71 @@
+/* jp.h: what the KIF and KI2 readers (kif_read.c) and writers (jp_write.c) share: the
+ * line-by-line reader state and the writers' header, notes, summary and fork order. The
+ * words themselves are the notation module's (notation/words.h). */
+#ifndef KIFU_FMT_JP_H
+#define KIFU_FMT_JP_H
+
+#include "core/strbuf.h"
+#include "fmt/fmt.h"
+#include "notation/words.h"
+
+/* ---- What the KIF and KI2 readers share (kif_read.c) ------------------------------- */
+
+/* A reader's state: the record, the BOD being read, and the node the next move follows. */
+typedef struct kifu__jp_reader {
+    kifu_record *r;
+    kifu_error *err;
+    const char *text; /* start of the input, for byte offsets in errors */
+    const char *line; /* start of the current line */
+    int lineno;
+    kifu__bod bod;
+    int started;     /* the initial position has been applied */
+    int preset;      /* from 手合割, KIFU_PRESET_NONE if absent or unknown */
+    int first_color; /* side to move at the root */
+    kifu_node *cur;  /* the node the next move follows */
+} kifu__jp_reader;
+
+/* Read one KIF or KI2 record: a reader on a new record calls line_fn on each line of the
+ * text without its line end (LF, CR LF, CR CR LF), applies the start position, and hands
+ * the record to out. 0, or -1 as soon as a line fails. */
+int kifu__jp_read(const char *text, size_t len,
+                  int (*line_fn)(kifu__jp_reader *, const char *, const char *),
+                  kifu__records *out, kifu_error *err);
+/* Report a syntax error at `at` in the current line. Returns -1. */
+int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
+                  const char *what);
+/* Handle a line both formats share: `#`, header, BOD, `*` comment, `&` bookmark, `変化`.
+ * 1 handled, 0 not such a line, -1 error. */
+int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end);
+/* Apply the header and BOD as the initial position (once, before the first move). 0/-1. */
+int kifu__jp_start(kifu__jp_reader *rd);
+/* A move mark ▲ △ ☗ ☖ ▽ ▼: bytes, and *color. */
+size_t kifu__jp_mark(const char *s, const char *end, int *color);
+/* Append a special ending after rd->cur (verbatim word or JKF name). NULL on NOMEM. */
+kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const char *wend);
+
+/* ---- What the KIF and KI2 writers share (jp_write.c) -------------------------------- */
+
+/* Display width: ASCII 1, other characters 2. */
+int kifu__jp_width(const char *s);
+/* Does the record name its sides 上手/下手 (handicap game or such header keys)? */
+int kifu__jp_uses_handicap_names(const kifu_record *r);
+/* Side to move at the start of the record. */
+int kifu__jp_first_color(const kifu_record *r);
+/* Header lines (手合割 added for a preset the header lacks) and the BOD of a non-preset
+ * start. */
+void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out);
+/* Is move node n to the square of the move before it (written 同)? */
+int kifu__jp_same_square(const kifu_node *n);
+/* The `*comment` and `&bookmark` lines of a node. */
+void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out);
+/* The `まで N手で…` line for a special node; the KI2 reader maps it back. */
+void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
+                            kifu__strbuf *out);
+/* Write every line in the order Kifu for Windows uses: the main line, then the forks
+ * along it from the deepest move back, each followed by its own forks, each after a
+ * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */
+int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
+                  void (*line)(const kifu_record *, const kifu_node **, size_t,
+                               kifu__strbuf *));
+
+#endif

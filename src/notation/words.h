@@ -1,0 +1,87 @@
+/* words.h: the Japanese vocabulary KIF and KI2 share: piece names, digits and kanji
+ * numerals, handicap names, ending words, and the BOD board diagram. All text is UTF-8;
+ * scanners take [s, end) and return the number of bytes they matched (0: no match). */
+#ifndef KIFU_NOTATION_WORDS_H
+#define KIFU_NOTATION_WORDS_H
+
+#include <stddef.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "kifu.h"
+
+/* A piece name as moves write it: 歩 香 桂 銀 金 角 飛 玉 王 と 成香 杏 成桂 圭 成銀 全 馬 龍
+ * 竜 (also 仝 / 个 never: only what files use). *kind gets the kifu_piece. */
+size_t kifu__jp_piece(const char *s, const char *end, int *kind);
+/* A kind's name as moves write it ("歩" .. "龍", 成香 成桂 成銀 for the promoted minors);
+ * "？" for no kind. */
+const char *kifu__kanji_piece(int kind);
+/* In one character, as BOD diagrams write it (杏 圭 全); "・" for 0 (an empty square). */
+const char *kifu__kanji_piece_one(int kind);
+/* CSA's and JKF's two-letter names by kind ("FU" .. "RY"; "" for 0 and 15). */
+extern const char kifu__csa_names[16][3];
+/* "１".."９" (0 gives "０"). */
+const char *kifu__zen_digit(int d);
+/* "〇" "一" .. "十八" for 0 .. 18, "" otherwise. */
+const char *kifu__kanji_number(int n);
+
+/* A file digit: full-width １..９ or ASCII 1..9. */
+size_t kifu__jp_digit(const char *s, const char *end, int *v);
+/* A rank: kanji 一..九, or a full-width or ASCII digit. */
+size_t kifu__jp_rank(const char *s, const char *end, int *v);
+/* A kanji count 1..99 (一 .. 九, 十, 十三, 二十 ...). */
+size_t kifu__jp_count(const char *s, const char *end, int *v);
+/* An unsigned decimal number in ASCII or full-width digits (at most 9 digits). */
+size_t kifu__jp_number(const char *s, const char *end, long *v);
+/* Append a kanji count (2 -> 二, 13 -> 十三, 20 -> 二十). */
+void kifu__jp_put_count(kifu__strbuf *b, int n);
+
+/* Spaces: ASCII space, tab, full-width space (U+3000). Returns bytes skipped. */
+size_t kifu__jp_space(const char *s, const char *end);
+/* Does [s, end) start with the UTF-8 literal w? Inline: with a literal the length folds
+ * to a constant, and most calls fail on the first byte. */
+static inline int kifu__jp_starts(const char *s, const char *end, const char *w)
+{
+    size_t n = strlen(w);
+    return (size_t)(end - s) >= n && s[0] == w[0] && memcmp(s, w, n) == 0;
+}
+
+/* Preset of a 手合割 value (trailing spaces ignored), or KIFU_PRESET_NONE if unknown. */
+int kifu__jp_preset(const char *s, const char *end);
+
+/* JKF special of a KIF ending word, or NULL if the word has none (kept verbatim).
+ * 反則勝ち needs the color of the player who moved last (who acted illegally, as the
+ * corpus shows: `+ILLEGAL_ACTION` after a sente move). */
+const char *kifu__jp_special(const char *s, const char *end, int last_mover);
+
+/* The BOD board diagram and the lines that go with it (持駒, 手番). */
+typedef struct kifu__bod {
+    kifu_board b;
+    int rows;      /* board rows read so far */
+    int seen;      /* any board row or hand line seen */
+    int color_set; /* a 先手番/後手番 line was seen */
+} kifu__bod;
+
+enum { KIFU__BOD_NO = 0, KIFU__BOD_YES = 1, KIFU__BOD_ERR = -1 };
+/* Take one line (without its line end) if it belongs to a BOD: a hand line, the file
+ * labels, a rule, a board row or a side-to-move line. KIFU__BOD_ERR sets *where to the
+ * offending byte and *expected to what was wanted there. */
+int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **where,
+                   const char **expected);
+/* A hand as KIF writes it, in buf: 飛 角 金 銀 桂 香 歩 with kanji counts ("角　歩十三"),
+ * "なし" when empty; with trailing, a full-width space after every piece (BOD in KIF
+ * files) instead of between them. Returns buf. */
+char *kifu__hand_text(const kifu_board *b, int color, int trailing, char *buf,
+                      size_t cap);
+/* How kifu__bod_write draws. */
+enum {
+    KIFU__BOD_HANDICAP = 1, /* the sides are 上手/下手 */
+    KIFU__BOD_FLIP = 2,     /* drawn from gote's side */
+    KIFU__BOD_FILE = 4,     /* as KIF files write hands: a space after every piece */
+};
+/* Write a BOD of b: hands, file labels, the ruled board (v for gote), then `extra` (a
+ * line such as 手数＝N, or NULL) and 後手番 when gote moves. */
+void kifu__bod_write(kifu__strbuf *out, const kifu_board *b, unsigned flags,
+                     const char *extra);
+
+#endif
