@@ -1,6 +1,7 @@
 /* notation.c: readable text of moves (☗７六歩(77), ☖同　銀, ☗５五角打) and ending words,
  * and the parser of the moves people type in `kifu play`. */
 #include "notation/notation.h"
+#include "notation/relative.h"
 #include "notation/words.h"
 
 #include <ctype.h>
@@ -516,35 +517,6 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
 }
 
 /* Forward distance of a move for its mover: > 0 forward, < 0 backward. */
-static int forward(const kifu_move *m)
-{
-    int d = m->from_y - m->to_y;
-    return m->color == KIFU_BLACK ? d : -d;
-}
-
-static int matches_dir(const kifu_move *m, char dir)
-{
-    if (!m->from_x)
-        return 0;
-    switch (dir) {
-    case 'U':
-        return forward(m) > 0;
-    case 'D':
-        return forward(m) < 0;
-    case 'M':
-        return forward(m) == 0;
-    case 'C':
-        return forward(m) > 0 && m->from_x == m->to_x;
-    }
-    return 1;
-}
-
-/* Mover's right = smaller x for sente, larger x for gote. */
-static int rightness(const kifu_move *m)
-{
-    return m->color == KIFU_BLACK ? -m->from_x : m->from_x;
-}
-
 int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to,
                            kifu_move *out, kifu_error *err)
 {
@@ -633,29 +605,26 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
     }
     if (nc == 0)
         return explain(p, &pt, color, err);
-    if (pt.dir) {
+    if (pt.dir || pt.side) {
+        /* The relative words as the normalizer reads them from KI2 (relative.c); a drop
+         * has none of them. */
+        char word[3] = {pt.side ? pt.side : pt.dir, pt.side ? pt.dir : 0, 0};
+        kmove packed[600];
         size_t k = 0;
         for (size_t i = 0; i < nc; i++)
-            if (matches_dir(&cand[i], pt.dir))
-                cand[k++] = cand[i];
-        nc = k;
-    }
-    if (pt.side && nc) {
-        int best = -100;
+            if (cand[i].from_x)
+                packed[k++] = kifu__move_pack(&cand[i]);
+        k = kifu__relative_filter(p, word, packed, k);
+        size_t kept = 0;
         for (size_t i = 0; i < nc; i++) {
-            if (!cand[i].from_x)
-                continue;
-            int r = pt.side == 'R' ? rightness(&cand[i]) : -rightness(&cand[i]);
-            if (r > best)
-                best = r;
+            kmove m = cand[i].from_x ? kifu__move_pack(&cand[i]) : MOVE_NONE;
+            for (size_t j = 0; m && j < k; j++)
+                if (packed[j] == m) {
+                    cand[kept++] = cand[i];
+                    break;
+                }
         }
-        size_t k = 0;
-        for (size_t i = 0; i < nc; i++) {
-            int r = pt.side == 'R' ? rightness(&cand[i]) : -rightness(&cand[i]);
-            if (cand[i].from_x && r == best)
-                cand[k++] = cand[i];
-        }
-        nc = k;
+        nc = kept;
     }
     char sq[16];
     if (nc == 0)

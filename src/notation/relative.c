@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "record/normalize.h"
+#include "notation/relative.h"
 
 static int sign(int v)
 {

@@ -12,7 +12,7 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/notation.h"
-#include "record/normalize.h"
+#include "notation/relative.h"
 #include "record/record.h"
 #include "record/walk.h"
 

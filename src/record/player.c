@@ -10,7 +10,7 @@
 
 #include "kifu_private.h"
 #include "notation/notation.h"
-#include "record/normalize.h"
+#include "notation/relative.h"
 #include "record/player.h"
 #include "record/record.h"
 #include "rules/engine.h"

@@ -1,6 +1,8 @@
-/* normalize.h: internal helpers of the normalizer that writers and the player share. */
-#ifndef KIFU_NORMALIZE_H
-#define KIFU_NORMALIZE_H
+/* relative.h: the relative words (右 左 直 上 引 寄 打; JKF L R C U D M H) of a move among
+ * the other pieces that could go to its square, both ways (relative.c). The normalizer,
+ * the typed-move parser and the player use them. */
+#ifndef KIFU_NOTATION_RELATIVE_H
+#define KIFU_NOTATION_RELATIVE_H
 
 #include "rules/engine.h"
 
