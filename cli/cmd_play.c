@@ -9,10 +9,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "diagram/diagram.h"
-#include "kifu_private.h"
-#include "notation/notation.h"
-#include "record/player.h"
 #include "record_cursor.h"
 #include "term.h"
 
@@ -60,14 +56,16 @@ typedef struct game {
 
 static void show_board(game *g)
 {
-    kifu__diagram d;
-    kifu__diagram_from_player(g->pl, g->flip, &d);
-    kifu__strbuf sb;
-    kifu__sb_init(&sb);
-    kifu__diagram_term(&d, g->colour, &sb);
-    if (sb.data)
-        fputs(sb.data, stdout);
-    kifu__sb_free(&sb);
+    kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
+                              (g->flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                  (g->colour ? KIFU_DIAGRAM_COLOUR : 0u),
+                              0,
+                              NULL,
+                              {NULL, NULL}};
+    char *board = kifu_player_diagram(g->pl, &o, NULL);
+    if (board)
+        fputs(board, stdout);
+    kifu_free(board);
 }
 
 static int save(game *g, const char *path)
@@ -127,7 +125,7 @@ static const char *side_name(int color)
 static void finish(game *g, const char *word, const char *message)
 {
     kifu_error err = {0};
-    if (kifu__player_add_special(g->pl, word, &err)) {
+    if (kifu_player_add_special(g->pl, word, &err)) {
         printf("%s\n", err.message);
         return;
     }
@@ -174,7 +172,7 @@ static void undo(game *g)
         return;
     }
     char text[80];
-    kifu__node_text(n, text, sizeof text);
+    kifu_node_text(n, text, sizeof text);
     if (kifu_node_id(n) >= g->base_nodes) {
         kifu_player_delete_branch(g->pl);
         g->dirty = 1;
@@ -234,12 +232,12 @@ static int try_move(game *g, const char *text)
     int prev_to = last ? last->to_x * 10 + last->to_y : 0;
     kifu_move m;
     kifu_error err = {0};
-    int rc = kifu__parse_typed_move(p, text, prev_to, &m, &err);
+    int rc = kifu_position_parse_move(p, text, prev_to, &m, &err);
     if (rc < 0) {
         printf("%s\n", err.message);
         return 1;
     }
-    if (rc == KIFU__TYPED_ASK_PROMOTE) {
+    if (rc == KIFU_PARSE_ASK_PROMOTE) {
         int yes = ask_promote(&m);
         if (yes < 0)
             return 0;
@@ -253,7 +251,7 @@ static int try_move(game *g, const char *text)
     g->dirty = 1;
     char t[80];
     printf("%d %s\n", kifu_player_ply(g->pl),
-           kifu__node_text(kifu_player_node(g->pl), t, sizeof t));
+           kifu_node_text(kifu_player_node(g->pl), t, sizeof t));
     judge(g);
     return 2;
 }
@@ -290,10 +288,10 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
             return EXIT_USAGE;
         }
         if (!path)
-            kifu_player_go(g->pl, ply >= 0 ? ply : kifu__player_line_end(g->pl));
+            kifu_player_go(g->pl, ply >= 0 ? ply : kifu_player_line_end(g->pl));
         if (ply >= 0 && kifu_player_ply(g->pl) != ply) {
             fprintf(stderr, "kifu: play: --ply %d: the record has %d plies\n", ply,
-                    kifu__player_line_end(g->pl));
+                    kifu_player_line_end(g->pl));
             return EXIT_USAGE;
         }
         /* starting on an ending: play from the move before it */
@@ -306,7 +304,7 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
         } else {
             g->rec = kifu_record_new();
             if (!g->rec)
-                kifu__error(&err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+                err = (kifu_error){.code = KIFU_ERR_NOMEM, .message = "out of memory"};
             else
                 kifu_record_set_preset(g->rec, KIFU_PRESET_HIRATE);
         }
@@ -316,7 +314,7 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
             cli_print_error(&err);
             return cli_exit_code(err.code);
         }
-        kifu_player_go(g->pl, kifu__player_line_end(g->pl));
+        kifu_player_go(g->pl, kifu_player_line_end(g->pl));
     }
     g->base_nodes = kifu_record_node_count(g->rec);
     return EXIT_OK;

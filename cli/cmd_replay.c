@@ -1,12 +1,10 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "diagram/diagram.h"
-#include "kifu_private.h"
-#include "record/player.h"
 #include "record_cursor.h"
 #include "term.h"
 
@@ -39,16 +37,16 @@ typedef struct view {
     char search[128];
 } view;
 
-static void put_at(kifu__strbuf *sb, const view *v, int row, int col)
+static void put_at(FILE *sb, const view *v, int row, int col)
 {
     if (v->positioned)
-        kifu__sb_printf(sb, "\033[%d;%dH\033[K", row, col);
+        fprintf(sb, "\033[%d;%dH\033[K", row, col);
 }
 
 /* The lines of text one under the other from (row, col), or as plain lines when not
  * positioned. `clear` erases the rest of each row first (not for text drawn beside
  * something already on the row). Returns the row after the last line. */
-static int put_lines(kifu__strbuf *sb, const view *v, const char *text, int row, int col,
+static int put_lines(FILE *sb, const view *v, const char *text, int row, int col,
                      int clear)
 {
     while (text && *text) {
@@ -57,11 +55,11 @@ static int put_lines(kifu__strbuf *sb, const view *v, const char *text, int row,
         if (clear)
             put_at(sb, v, row, col);
         else if (v->positioned)
-            kifu__sb_printf(sb, "\033[%d;%dH", row, col);
+            fprintf(sb, "\033[%d;%dH", row, col);
         row++;
-        kifu__sb_putn(sb, text, len);
+        fwrite(text, 1, len, sb);
         if (!v->positioned)
-            kifu__sb_putc(sb, '\n');
+            fputc('\n', sb);
         text += len + (e ? 1 : 0);
     }
     return row;
@@ -91,7 +89,7 @@ static int node_matches(const kifu_node *n, const char *query)
     squeeze(query, q, sizeof q);
     if (!q[0])
         return 0;
-    kifu__node_text(n, text, sizeof text);
+    kifu_node_text(n, text, sizeof text);
     squeeze(text, a, sizeof a);
     if (strstr(a, q))
         return 1;
@@ -113,10 +111,10 @@ static int node_matches(const kifu_node *n, const char *query)
 
 static void find(view *v)
 {
-    int cur = kifu_player_ply(v->pl), end = kifu__player_line_end(v->pl);
+    int cur = kifu_player_ply(v->pl), end = kifu_player_line_end(v->pl);
     for (int k = 1; k <= end + 1; k++) {
         int ply = (cur + k) % (end + 1);
-        const kifu_node *n = kifu__player_line_node(v->pl, ply);
+        const kifu_node *n = kifu_player_line_node(v->pl, ply);
         if (n && node_matches(n, v->search)) {
             kifu_player_go(v->pl, ply);
             snprintf(v->status, sizeof v->status, "found '%s' at ply %d%s", v->search,
@@ -137,111 +135,110 @@ static void time_text(const kifu_time *t, char *buf, size_t cap)
 
 static void draw(view *v)
 {
-    kifu__strbuf sb;
-    kifu__sb_init(&sb);
+    /* The whole screen is composed in memory and written at once: no flicker. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *sb = open_memstream(&text, &len);
+    if (!sb)
+        return;
     int rows, cols;
     term_size(&rows, &cols);
     if (v->positioned)
-        kifu__sb_puts(&sb, "\033[H\033[2J");
+        fputs("\033[H\033[2J", sb);
     else
-        kifu__sb_puts(&sb, "----\n");
+        fputs("----\n", sb);
     kifu_player *pl = v->pl;
     kifu_node *n = kifu_player_node(pl);
     char path[128];
-    kifu__player_path(pl, path, sizeof path);
-    put_at(&sb, v, 1, 1);
-    kifu__sb_printf(&sb, "%s  ply %d/%d  path %s", v->name, kifu_player_ply(pl),
-                    kifu__player_line_end(pl), path);
+    kifu_player_path(pl, path, sizeof path);
+    put_at(sb, v, 1, 1);
+    fprintf(sb, "%s  ply %d/%d  path %s", v->name, kifu_player_ply(pl),
+            kifu_player_line_end(pl), path);
     size_t forks = kifu_player_fork_count(pl);
     if (forks > 1)
-        kifu__sb_printf(&sb, "  fork %zu/%zu", kifu_node_index(n) + 1, forks);
-    kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+        fprintf(sb, "  fork %zu/%zu", kifu_node_index(n) + 1, forks);
+    fputs(v->positioned ? "" : "\n", sb);
 
-    kifu__diagram d;
-    kifu__diagram_from_player(pl, v->flip, &d);
-    kifu__strbuf board;
-    kifu__sb_init(&board);
-    kifu__diagram_term(&d, v->colour, &board);
-    int row = put_lines(&sb, v, board.data, 2, 1, 1);
-    kifu__sb_free(&board);
+    kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
+                              (v->flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                  (v->colour ? KIFU_DIAGRAM_COLOUR : 0u),
+                              0,
+                              NULL,
+                              {NULL, NULL}};
+    char *board = kifu_player_diagram(pl, &o, NULL);
+    int row = put_lines(sb, v, board ? board : "", 2, 1, 1);
+    kifu_free(board);
 
     /* the moves around the cursor, right of the board (or below it) */
-    kifu__strbuf list;
-    kifu__sb_init(&list);
     /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
-    kifu__diagram_moves(pl, 5, 5, "", &list);
+    char *list = kifu_player_moves_text(pl, 5, 5, "");
     int lrow = 3;
-    if (cols >= 70 || !v->positioned)
-        lrow = put_lines(&sb, v, list.data, lrow, 40, 0);
-    kifu__sb_free(&list);
+    if (list && (cols >= 70 || !v->positioned))
+        lrow = put_lines(sb, v, list, lrow, 40, 0);
+    kifu_free(list);
     if (lrow > row)
         row = lrow;
 
     /* alternatives, time, bookmarks, comments */
     if (forks > 1) {
         kifu_node *par = kifu_node_parent(n);
-        put_at(&sb, v, row++, 1);
-        kifu__sb_puts(&sb, "alternatives ([ ]):");
+        put_at(sb, v, row++, 1);
+        fputs("alternatives ([ ]):", sb);
         for (size_t i = 0; i < forks; i++) {
             char t[80];
-            kifu__node_text(kifu_node_child(par, i), t, sizeof t);
-            kifu__sb_printf(&sb, " %s%s%s", kifu_node_child(par, i) == n ? "[" : "", t,
-                            kifu_node_child(par, i) == n ? "]" : "");
+            kifu_node_text(kifu_node_child(par, i), t, sizeof t);
+            fprintf(sb, " %s%s%s", kifu_node_child(par, i) == n ? "[" : "", t,
+                    kifu_node_child(par, i) == n ? "]" : "");
         }
-        kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+        fputs(v->positioned ? "" : "\n", sb);
     }
     /* the next move has alternatives: say so, they are one step ahead */
     if (kifu_node_child_count(n) > 1 && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL) {
-        const kifu_node *next = kifu__player_line_node(pl, kifu_player_ply(pl) + 1);
-        put_at(&sb, v, row++, 1);
-        kifu__sb_puts(&sb, "next move (f, then [ ]):");
+        const kifu_node *next = kifu_player_line_node(pl, kifu_player_ply(pl) + 1);
+        put_at(sb, v, row++, 1);
+        fputs("next move (f, then [ ]):", sb);
         for (size_t i = 0; i < kifu_node_child_count(n); i++) {
             char t[80];
             const kifu_node *c = kifu_node_child(n, i);
-            kifu__node_text(c, t, sizeof t);
-            kifu__sb_printf(&sb, " %s%s%s", c == next ? "[" : "", t,
-                            c == next ? "]" : "");
+            kifu_node_text(c, t, sizeof t);
+            fprintf(sb, " %s%s%s", c == next ? "[" : "", t, c == next ? "]" : "");
         }
-        kifu__sb_puts(&sb, v->positioned ? "" : "\n");
+        fputs(v->positioned ? "" : "\n", sb);
     }
     const kifu_move_time *t = kifu_node_time(n);
     if (t) {
         char a[32], b[32];
         time_text(&t->now, a, sizeof a);
         time_text(&t->total, b, sizeof b);
-        put_at(&sb, v, row++, 1);
-        kifu__sb_printf(&sb, "time %s / %s%s", a, b, v->positioned ? "" : "\n");
+        put_at(sb, v, row++, 1);
+        fprintf(sb, "time %s / %s%s", a, b, v->positioned ? "" : "\n");
     }
     for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
-        put_at(&sb, v, row++, 1);
+        put_at(sb, v, row++, 1);
         char safe[1024];
-        kifu__sb_printf(&sb, "& %s%s",
-                        cli_safe_text(kifu_node_bookmark(n, i), safe, sizeof safe),
-                        v->positioned ? "" : "\n");
+        fprintf(sb, "& %s%s", cli_safe_text(kifu_node_bookmark(n, i), safe, sizeof safe),
+                v->positioned ? "" : "\n");
     }
     size_t nc = kifu_node_comment_count(n);
     for (size_t i = 0; i < nc && (!v->positioned || row < rows - 1); i++) {
-        put_at(&sb, v, row++, 1);
+        put_at(sb, v, row++, 1);
         char safe[1024];
-        kifu__sb_printf(&sb, "* %s%s",
-                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe),
-                        v->positioned ? "" : "\n");
+        fprintf(sb, "* %s%s", cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe),
+                v->positioned ? "" : "\n");
     }
     if (v->help) {
         const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
                            "g N: go to ply or path   [ ]: fork   /TEXT: find, n: again",
                            "r: flip   ?: help   q: quit"};
         for (int i = 0; i < 3; i++) {
-            put_at(&sb, v, row++, 1);
-            kifu__sb_printf(&sb, "%s%s", h[i], v->positioned ? "" : "\n");
+            put_at(sb, v, row++, 1);
+            fprintf(sb, "%s%s", h[i], v->positioned ? "" : "\n");
         }
     }
-    put_at(&sb, v, rows, 1);
-    kifu__sb_printf(&sb, "%s", v->status[0] ? v->status : "? help  q quit");
-    kifu__sb_puts(&sb, v->positioned ? "" : "\n");
-    size_t len;
-    char *text = kifu__sb_take(&sb, &len);
-    if (text) {
+    put_at(sb, v, rows, 1);
+    fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
+    fputs(v->positioned ? "" : "\n", sb);
+    if (fclose(sb) == 0 && text) {
         size_t off = 0;
         while (off < len) {
             ssize_t w = write(STDOUT_FILENO, text + off, len - off);
@@ -252,7 +249,7 @@ static void draw(view *v)
             off += (size_t)w;
         }
     }
-    kifu_free(text);
+    free(text);
 }
 
 /* Ask for a line on the status row. 0 with the text, -1 cancelled, -2 end of input. */
@@ -365,7 +362,7 @@ int cmd_replay(int argc, char **argv)
         case KEY_END:
         case '>':
         case 'G':
-            kifu_player_go(pl, kifu__player_line_end(pl));
+            kifu_player_go(pl, kifu_player_line_end(pl));
             break;
         case '[':
         case ']': {

@@ -1,19 +1,18 @@
 /* cmd_show.c: `kifu show`: the board of a record at a ply, with hands, the last move and
  * the moves around it. */
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
-#include "diagram/diagram.h"
-#include "kifu_private.h"
-#include "record/player.h"
 #include "record_cursor.h"
 
 static void usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--format text|bod|sfen]\n"
+        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--format "
+        "text|bod|sfen|svg]\n"
         "\n"
         "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
         "with both hands, the side to move, the last move and the moves around it.\n"
@@ -25,11 +24,22 @@ static void usage(FILE *f)
         "                line); '/I/J/K...' lists child indices from the start\n"
         "  --flip        draw the board from gote's side\n"
         "  --format F    text (Unicode frame; colour on a terminal), bod (the KIF board\n"
-        "                text), sfen (one SFEN line). Default: text on a terminal, else "
-        "bod\n"
+        "                text), sfen (one SFEN line), svg (a self-contained SVG "
+        "diagram).\n"
+        "                Default: text on a terminal, else bod\n"
+        "SVG only:\n"
+        "  --size PX     width in pixels (default 398; the height follows)\n"
+        "  --caption T   a line under the board, e.g. '図は▲７六歩まで' or '第1図'\n"
+        "  --intl        the international piece set (P L N S G B R K, +P ...)\n"
+        "  --two-char    成香 成桂 成銀 in two characters instead of 杏 圭 全\n"
+        "  --tsume       tsume style: 持駒 label, the defender's hand left out\n"
+        "  --no-last     no highlight of the last move\n"
         "\n"
-        "Colour is used only when standard output is a terminal and NO_COLOR is "
-        "unset.\n");
+        "Colour is used only when standard output is a terminal and NO_COLOR is unset.\n"
+        "\n"
+        "examples:\n"
+        "  kifu show game.kif --ply 30\n"
+        "  kifu show game.kif --format svg --caption '第1図' > diagram.svg\n");
 }
 
 int cmd_show(int argc, char **argv)
@@ -45,8 +55,10 @@ int cmd_show(int argc, char **argv)
     const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
-    if (strcmp(format, "text") && strcmp(format, "bod") && strcmp(format, "sfen")) {
-        fprintf(stderr, "kifu: show: --format is text, bod or sfen, not '%s'\n", format);
+    if (strcmp(format, "text") && strcmp(format, "bod") && strcmp(format, "sfen") &&
+        strcmp(format, "svg")) {
+        fprintf(stderr, "kifu: show: --format is text, bod, sfen or svg, not '%s'\n",
+                format);
         return EXIT_USAGE;
     }
     if (a.path && a.ply >= 0) {
@@ -62,44 +74,61 @@ int cmd_show(int argc, char **argv)
         fprintf(stderr, "kifu: show: %s\n", msg);
         rc = EXIT_USAGE;
     } else if (!a.path && a.ply < 0) {
-        kifu_player_go(pl, kifu__player_line_end(pl));
+        kifu_player_go(pl, kifu_player_line_end(pl));
     }
     if (rc == EXIT_OK) {
-        kifu__strbuf sb;
-        kifu__sb_init(&sb);
-        if (strcmp(format, "sfen") == 0) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *out = open_memstream(&text, &len);
+        if (!out) {
+            fprintf(stderr, "kifu: out of memory\n");
+            rc = EXIT_INTERNAL;
+        } else if (strcmp(format, "sfen") == 0) {
             /* The number of the next move: an ending node has a ply but plays no move. */
             const kifu_position *pos = kifu_player_position(pl);
             char *s = kifu_position_sfen(pos, kifu_position_history_length(pos) + 1);
             if (s)
-                kifu__sb_printf(&sb, "%s\n", s);
+                fprintf(out, "%s\n", s);
             kifu_free(s);
         } else {
-            kifu__diagram d;
-            kifu__diagram_from_player(pl, a.flip, &d);
-            if (strcmp(format, "bod") == 0) {
-                kifu__diagram_bod(&d, &sb);
-            } else {
-                kifu__diagram_term(&d, cli_colour_ok(), &sb);
-                kifu__sb_puts(&sb, "\n");
-                kifu__diagram_moves(pl, 3, 3, "  ", &sb);
+            kifu_diagram_options o = {strcmp(format, "bod") == 0   ? KIFU_DIAGRAM_BOD
+                                      : strcmp(format, "svg") == 0 ? KIFU_DIAGRAM_SVG
+                                                                   : KIFU_DIAGRAM_TERM,
+                                      a.diagram | (a.flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                          (cli_colour_ok() ? KIFU_DIAGRAM_COLOUR : 0u),
+                                      a.size,
+                                      a.caption,
+                                      {NULL, NULL}};
+            if (o.format == KIFU_DIAGRAM_SVG) {
+                /* Side labels: the players' names when the record has them. */
+                o.names[0] = kifu_record_header_get(rec, "先手");
+                o.names[1] = kifu_record_header_get(rec, "後手");
+                if (!o.names[0])
+                    o.names[0] = kifu_record_header_get(rec, "下手");
+                if (!o.names[1])
+                    o.names[1] = kifu_record_header_get(rec, "上手");
+            }
+            char *board = kifu_player_diagram(pl, &o, NULL);
+            fputs(board ? board : "", out);
+            kifu_free(board);
+            if (o.format == KIFU_DIAGRAM_TERM) {
+                char *moves = kifu_player_moves_text(pl, 3, 3, "  ");
+                fprintf(out, "\n%s", moves ? moves : "");
+                kifu_free(moves);
                 kifu_node *n = kifu_player_node(pl);
                 char safe[1024];
                 for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-                    kifu__sb_printf(
-                        &sb, "  * %s\n",
-                        cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe));
+                    fprintf(out, "  * %s\n",
+                            cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe));
             }
         }
-        size_t len;
-        char *text = kifu__sb_take(&sb, &len);
-        if (!text) {
+        if (out && (fclose(out) != 0 || !text)) {
             fprintf(stderr, "kifu: out of memory\n");
             rc = EXIT_INTERNAL;
-        } else if (cli_write_file(NULL, text, len)) {
+        } else if (out && cli_write_file(NULL, text, len)) {
             rc = EXIT_IO;
         }
-        kifu_free(text);
+        free(text);
     }
     kifu_player_free(pl);
     kifu_record_free(rec);

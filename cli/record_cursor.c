@@ -6,8 +6,6 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kifu_private.h"
-#include "record/player.h"
 
 int cli_colour_ok(void)
 {
@@ -55,7 +53,8 @@ kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
     }
     kifu_player *pl = kifu_player_new(*rec, &err);
     if (!pl) {
-        kifu__error_source(&err, path);
+        if (!err.source[0])
+            snprintf(err.source, sizeof err.source, "%s", path);
         cli_print_error(&err);
         *code = cli_exit_code(err.code);
         kifu_record_free(*rec);
@@ -80,6 +79,22 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_forma
             a->path = argv[++i];
         } else if (with_format && strcmp(s, "--format") == 0 && i + 1 < argc) {
             a->format = argv[++i];
+        } else if (with_format && strcmp(s, "--size") == 0 && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], &a->size) || a->size < 16) {
+                fprintf(stderr, "kifu: %s: --size needs a width in px (16 or more)\n",
+                        cmd);
+                return EXIT_USAGE;
+            }
+        } else if (with_format && strcmp(s, "--caption") == 0 && i + 1 < argc) {
+            a->caption = argv[++i];
+        } else if (with_format && strcmp(s, "--intl") == 0) {
+            a->diagram |= KIFU_DIAGRAM_INTL;
+        } else if (with_format && strcmp(s, "--two-char") == 0) {
+            a->diagram |= KIFU_DIAGRAM_TWO_CHAR;
+        } else if (with_format && strcmp(s, "--tsume") == 0) {
+            a->diagram |= KIFU_DIAGRAM_TSUME;
+        } else if (with_format && strcmp(s, "--no-last") == 0) {
+            a->diagram |= KIFU_DIAGRAM_NO_LAST;
         } else if (strcmp(s, "--flip") == 0) {
             a->flip = 1;
         } else if (s[0] == '-' && s[1]) {
@@ -110,7 +125,7 @@ int cli_cursor_place(kifu_player *pl, const cli_cursor_args *a, char *msg, size_
         }
     } else if (a->ply >= 0 && kifu_player_go(pl, a->ply) != a->ply) {
         snprintf(msg, cap, "--ply %d: the record has %d plies", a->ply,
-                 kifu__player_line_end(pl));
+                 kifu_player_line_end(pl));
         return -1;
     }
     return 0;

@@ -27,6 +27,10 @@ typedef struct cli_cursor_args {
     const char *format; /* --format F, or NULL; only accepted when asked for */
     int ply;            /* --ply N, or -1 */
     int flip;           /* --flip */
+    /* with --format: the diagram's --size, --caption and KIFU_DIAGRAM_* style flags */
+    int size;
+    const char *caption;
+    unsigned diagram;
 } cli_cursor_args;
 
 /* Parse the arguments of command `cmd` (argv[0] is the command name). EXIT_OK, or

@@ -527,6 +527,21 @@ KIFU_EXPORT int kifu_player_add_move(kifu_player *pl, const kifu_move *m,
                                      kifu_error *err);
 /** Delete the cursor's node and its subtree; the cursor moves to the parent. 0, or -1. */
 KIFU_EXPORT int kifu_player_delete_branch(kifu_player *pl);
+/** The node at `ply` on the current line (the line through the cursor, and ahead of it
+ *  the forks last chosen, else child 0), or NULL past its end. Borrowed. */
+KIFU_EXPORT kifu_node *kifu_player_line_node(const kifu_player *pl, int ply);
+/** The last ply of the current line (an ending node counts: it has a ply). */
+KIFU_EXPORT int kifu_player_line_end(const kifu_player *pl);
+/** The cursor's path in kifu_player_go_path syntax ("12", or "12,0,1" off the main line)
+ *  into buf. Returns buf. */
+KIFU_EXPORT char *kifu_player_path(const kifu_player *pl, char *buf, size_t cap);
+/** Add an ending (a JKF special: "TORYO", "TSUMI", ...) after the cursor, or follow an
+ *  identical one, and move the cursor to it. On an ending node the position stays that of
+ *  the move before it: kifu_player_position does not change, and kifu_player_ply is one
+ *  more than the moves played (so a SFEN's move number is kifu_position_history_length
+ *  + 1, not the ply + 1). 0, or -1 (NOMEM, or the cursor is already an ending). */
+KIFU_EXPORT int kifu_player_add_special(kifu_player *pl, const char *word,
+                                        kifu_error *err);
 
 enum {
     KIFU_TEXT_MARK = 1,     /* prefix ☗/☖ */
@@ -539,6 +554,63 @@ enum {
  *  (>= 64 bytes). `prev` is the move before (for 同), may be NULL. Returns buf. */
 KIFU_EXPORT char *kifu_move_text(const kifu_move *m, const kifu_move *prev,
                                  unsigned style, char *buf, size_t cap);
+/** Text of the move or ending at node n, KIF style, with 同 when it goes to the square of
+ *  the move before it ("☗７六歩(77)", "☖同　銀(31)", "投了"); "" at the root. Into buf
+ *  (>= 64 bytes); returns buf. */
+KIFU_EXPORT char *kifu_node_text(const kifu_node *n, char *buf, size_t cap);
+
+/** What kifu_position_parse_move returns when the text leaves promotion open. */
+enum { KIFU_PARSE_ASK_PROMOTE = 1 };
+/** Parse a move typed for the side to move of p: USI ("7g7f", "8h2b+", "P*5e"), KIF/KI2
+ *  Japanese ("７六歩", "76歩", "同銀", "２二角成", "５五角打", "７八金右", with an
+ *  optional ▲/△ mark and "(77)" source), or "FROM TO [PIECE] [+|=|naru|narazu]" with
+ *  two-digit squares ("77 76", "7776", "00 55 kaku", "00 55 KA"). prev_to is the square
+ *  (x*10+y) of the last move, for 同; 0 if none. Returns 0 with *out a complete legal
+ *  move; KIFU_PARSE_ASK_PROMOTE when the text names a legal move that may promote or not
+ *  without saying which (*out is the promoting one); -1 with err (KIFU_ERR_SYNTAX: not a
+ *  move; KIFU_ERR_ILLEGAL with the engine's reason; KIFU_ERR_AMBIGUOUS naming the
+ *  candidates). A promotion the rules force is applied. */
+KIFU_EXPORT int kifu_position_parse_move(const kifu_position *p, const char *text,
+                                         int prev_to, kifu_move *out, kifu_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Diagrams of the position at a player's cursor                                       */
+
+typedef enum kifu_diagram_format {
+    KIFU_DIAGRAM_TERM = 0, /* Unicode frame and full-width labels, for a terminal */
+    KIFU_DIAGRAM_BOD = 1,  /* the KIF board text, with 手数 and side lines */
+    KIFU_DIAGRAM_SVG = 2,  /* a self-contained SVG document */
+} kifu_diagram_format;
+
+enum {
+    KIFU_DIAGRAM_FLIP = 1,     /* from gote's side */
+    KIFU_DIAGRAM_COLOUR = 2,   /* TERM: ANSI colour (gote red, the last move's square) */
+    KIFU_DIAGRAM_TWO_CHAR = 4, /* SVG: 成香 成桂 成銀 instead of 杏 圭 全 */
+    KIFU_DIAGRAM_INTL = 8,     /* SVG: the international set (P L N S G B R K, +P ...) */
+    KIFU_DIAGRAM_TSUME = 16,   /* SVG: 持駒 label, the defender's hand left out */
+    KIFU_DIAGRAM_NO_LAST = 32, /* SVG: no highlight of the last move */
+};
+
+/** How to draw; all zero: a terminal diagram without colour. */
+typedef struct kifu_diagram_options {
+    int format;          /* kifu_diagram_format */
+    unsigned flags;      /* KIFU_DIAGRAM_* */
+    int size;            /* SVG width in px (the height follows); 0: 398 */
+    const char *caption; /* SVG: a line under the board (図は▲７六歩まで), or NULL */
+    const char *names[2]; /* SVG: side labels for sente and gote, or NULL: 先手 後手 */
+} kifu_diagram_options;
+
+/** The position at the cursor with both hands, the last move highlighted, and (TERM, BOD)
+ *  the ply and the last move's text. New string (kifu_free), *len its length (may be
+ *  NULL); NULL when memory ran out. */
+KIFU_EXPORT char *kifu_player_diagram(const kifu_player *pl,
+                                      const kifu_diagram_options *o, size_t *len);
+/** The moves of the current line from `before` plies back to `after` ahead of the
+ *  cursor, one per line ("   12 ☗２二角成(88)"), the cursor's line marked '>', a '+'
+ *  after moves that have alternatives, each line after `indent`. New string, or NULL. */
+KIFU_EXPORT char *kifu_player_moves_text(const kifu_player *pl, int before, int after,
+                                         const char *indent);
+
 /** Readable text of a special node's word (投了 for TORYO ...), static; a word it does not
  *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "notation/notation.h"
-#include "record/player.h"
 #include "rules/types.h"
 
 void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
@@ -122,7 +121,7 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     kifu__sb_putc(out, '\n');
 }
 
-char *kifu__node_text(const kifu_node *n, char *buf, size_t cap)
+char *kifu_node_text(const kifu_node *n, char *buf, size_t cap)
 {
     if (!cap)
         return buf;
@@ -152,7 +151,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     /* On an ending, the diagram is that of the move before it (as KIF writes 手数＝N). */
     const kifu_node *mv = n;
     if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL)
-        kifu__node_text(n, out->ending, sizeof out->ending);
+        kifu_node_text(n, out->ending, sizeof out->ending);
     while (mv && kifu_node_kind_of(mv) == KIFU_NODE_SPECIAL)
         mv = kifu_node_parent(mv);
     if (mv && kifu_node_kind_of(mv) == KIFU_NODE_MOVE) {
@@ -164,7 +163,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     }
     out->ply = mv ? kifu_node_ply(mv) : 0;
     if (mv)
-        kifu__node_text(mv, out->last_text, sizeof out->last_text);
+        kifu_node_text(mv, out->last_text, sizeof out->last_text);
 }
 
 void kifu__diagram_moves(const kifu_player *pl, int before, int after, const char *indent,
@@ -173,17 +172,54 @@ void kifu__diagram_moves(const kifu_player *pl, int before, int after, const cha
     int cur = kifu_player_ply(pl);
     int from = cur - before < 0 ? 0 : cur - before;
     for (int ply = from; ply <= cur + after; ply++) {
-        const kifu_node *node = kifu__player_line_node(pl, ply);
+        const kifu_node *node = kifu_player_line_node(pl, ply);
         if (!node)
             break;
         char text[80];
         if (kifu_node_kind_of(node) == KIFU_NODE_ROOT)
             snprintf(text, sizeof text, "開始局面");
         else
-            kifu__node_text(node, text, sizeof text);
+            kifu_node_text(node, text, sizeof text);
         const kifu_node *par = kifu_node_parent(node);
         int forks = par && kifu_node_child_count(par) > 1;
         kifu__sb_printf(out, "%s%s%5d %s%s\n", indent, ply == cur ? ">" : " ", ply, text,
                         forks ? " +" : "");
     }
+}
+
+char *kifu_player_diagram(const kifu_player *pl, const kifu_diagram_options *o,
+                          size_t *len)
+{
+    static const kifu_diagram_options none;
+    if (!o)
+        o = &none;
+    kifu__diagram d;
+    kifu__diagram_from_player(pl, (o->flags & KIFU_DIAGRAM_FLIP) != 0, &d);
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    if (o->format == KIFU_DIAGRAM_BOD) {
+        kifu__diagram_bod(&d, &sb);
+    } else if (o->format == KIFU_DIAGRAM_SVG) {
+        kifu__svg_options so = {o->size,
+                                (o->flags & KIFU_DIAGRAM_TWO_CHAR) != 0,
+                                (o->flags & KIFU_DIAGRAM_INTL) != 0,
+                                (o->flags & KIFU_DIAGRAM_TSUME) != 0,
+                                (o->flags & KIFU_DIAGRAM_NO_LAST) != 0,
+                                o->caption,
+                                {o->names[0], o->names[1]}};
+        kifu__diagram_svg(&d, &so, &sb);
+    } else {
+        kifu__diagram_term(&d, (o->flags & KIFU_DIAGRAM_COLOUR) != 0, &sb);
+    }
+    return kifu__sb_take(&sb, len);
+}
+
+char *kifu_player_moves_text(const kifu_player *pl, int before, int after,
+                             const char *indent)
+{
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    kifu__sb_puts(&sb, ""); /* an empty list is "", not NULL */
+    kifu__diagram_moves(pl, before, after, indent ? indent : "", &sb);
+    return kifu__sb_take(&sb, NULL);
 }

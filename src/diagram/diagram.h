@@ -62,9 +62,6 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
 
 /* The diagram at a player's cursor: board, last move (text and square), ply. */
 void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *out);
-/* Text of the move or ending at node n, KIF style ("☗７六歩(77)", "投了"); "" at the
- * root. */
-char *kifu__node_text(const kifu_node *n, char *buf, size_t cap);
 /* The moves of the current line around the cursor, `before` plies back and `after`
  * ahead, one per line: "   12 ☗２二角成(88)", the cursor's line marked with '>', a '+'
  * after moves that have alternatives. Each line is prefixed with `indent`. */

@@ -517,8 +517,8 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
 }
 
 /* Forward distance of a move for its mover: > 0 forward, < 0 backward. */
-int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to,
-                           kifu_move *out, kifu_error *err)
+int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_to,
+                             kifu_move *out, kifu_error *err)
 {
     pattern pt = {.from_x = -1, .from_y = -1, .promote = -1};
     char t[256];
@@ -682,7 +682,7 @@ int kifu__parse_typed_move(const kifu_position *p, const char *text, int prev_to
     }
     if (yes && no) {
         *out = *yes;
-        return KIFU__TYPED_ASK_PROMOTE;
+        return KIFU_PARSE_ASK_PROMOTE;
     }
     *out = no ? *no : *yes;
     return 0;

@@ -11,7 +11,6 @@
 #include "kifu_private.h"
 #include "notation/notation.h"
 #include "notation/relative.h"
-#include "record/player.h"
 #include "record/record.h"
 #include "rules/engine.h"
 
@@ -372,17 +371,17 @@ int kifu_player_delete_branch(kifu_player *pl)
     return line_extend(pl, pl->cur);
 }
 
-kifu_node *kifu__player_line_node(const kifu_player *pl, int ply)
+kifu_node *kifu_player_line_node(const kifu_player *pl, int ply)
 {
     return ply >= 0 && (size_t)ply < pl->nline ? pl->line[ply] : NULL;
 }
 
-int kifu__player_line_end(const kifu_player *pl)
+int kifu_player_line_end(const kifu_player *pl)
 {
     return (int)pl->nline - 1;
 }
 
-char *kifu__player_path(const kifu_player *pl, char *buf, size_t cap)
+char *kifu_player_path(const kifu_player *pl, char *buf, size_t cap)
 {
     if (!cap)
         return buf;
@@ -402,7 +401,7 @@ char *kifu__player_path(const kifu_player *pl, char *buf, size_t cap)
     return buf;
 }
 
-int kifu__player_add_special(kifu_player *pl, const char *word, kifu_error *err)
+int kifu_player_add_special(kifu_player *pl, const char *word, kifu_error *err)
 {
     kifu_node *cur = pl->line[pl->cur];
     if (cur->kind == KIFU_NODE_SPECIAL)

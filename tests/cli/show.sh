@@ -105,7 +105,7 @@ expect_has "missing file message" "$(cat "$tmp/err")" "kifu: "
 "$KIFU" show "$tmp/g.sfen" --ply 9 >/dev/null 2>&1; expect_eq "ply too far" "$?" 2
 "$KIFU" show "$tmp/g.sfen" --ply x >/dev/null 2>&1; expect_eq "ply not a number" "$?" 2
 "$KIFU" show "$tmp/g.sfen" --path 2,1 >/dev/null 2>&1; expect_eq "path without fork" "$?" 2
-"$KIFU" show "$tmp/g.sfen" --format svg >/dev/null 2>&1; expect_eq "bad format" "$?" 2
+"$KIFU" show "$tmp/g.sfen" --format png >/dev/null 2>&1; expect_eq "bad format" "$?" 2
 "$KIFU" show >/dev/null 2>&1; expect_eq "no file" "$?" 2
 echo 'position startpos moves 7g7f 7g7e' >"$tmp/bad.sfen"
 "$KIFU" show "$tmp/bad.sfen" >/dev/null 2>"$tmp/err"; rc=$?

@@ -161,7 +161,7 @@ static const char *typed(const kifu_position *p, const char *s, int prev_to)
     static char out[64];
     kifu_move m;
     kifu_error err = {0};
-    int rc = kifu__parse_typed_move(p, s, prev_to, &m, &err);
+    int rc = kifu_position_parse_move(p, s, prev_to, &m, &err);
     char usi[8];
     if (rc < 0)
         snprintf(out, sizeof out, "%s",
@@ -169,7 +169,7 @@ static const char *typed(const kifu_position *p, const char *s, int prev_to)
                  : err.code == KIFU_ERR_ILLEGAL   ? "ERR:illegal"
                  : err.code == KIFU_ERR_AMBIGUOUS ? "ERR:ambiguous"
                                                   : "ERR:other");
-    else if (rc == KIFU__TYPED_ASK_PROMOTE)
+    else if (rc == KIFU_PARSE_ASK_PROMOTE)
         snprintf(out, sizeof out, "ASK:%s", kifu_move_usi(&m, usi));
     else
         snprintf(out, sizeof out, "%s", kifu_move_usi(&m, usi));
@@ -283,7 +283,7 @@ TEST(typed_forced_promotion_and_board_vs_hand)
     CHECK_STR(typed(p, "５二金", 0), "G*5b");
     kifu_move m;
     kifu_error err = {0};
-    CHECK_INT(kifu__parse_typed_move(p, "１一歩", 0, &m, &err), 0);
+    CHECK_INT(kifu_position_parse_move(p, "１一歩", 0, &m, &err), 0);
     char buf[64];
     CHECK_STR(kifu_move_text(&m, NULL, KIFU_TEXT_KIF, buf, sizeof buf), "☗１一歩成(12)");
     kifu_position_free(p);

@@ -5,7 +5,6 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
-#include "record/player.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 #define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
@@ -162,14 +161,14 @@ TEST(add_follows_or_forks)
     CHECK_INT(kifu_player_ply(pl), 3);
     CHECK_INT(kifu_player_fork_count(pl), 1);
     char path[64];
-    CHECK_STR(kifu__player_path(pl, path, sizeof path), "3,1");
+    CHECK_STR(kifu_player_path(pl, path, sizeof path), "3,1");
     /* stepping back out of the fork and forward stays in the fork */
     kifu_player_go(pl, 1);
     kifu_player_forward(pl);
     CHECK_STR(usi_here(pl), "8c8d");
     kifu_player_forward(pl);
     CHECK_STR(usi_here(pl), "2g2f");
-    CHECK_INT(kifu__player_line_end(pl), 3);
+    CHECK_INT(kifu_player_line_end(pl), 3);
     /* the main line is still there */
     CHECK_INT(kifu_node_child_count(kifu_node_child(n1, 0)), 1);
     /* illegal moves are refused and add nothing */
@@ -205,13 +204,13 @@ TEST(switch_fork)
     CHECK_INT(kifu_player_fork_count(pl), 3);
     CHECK_INT(kifu_player_switch_fork(pl, 0), 0);
     CHECK_STR(usi_here(pl), "3c3d");
-    CHECK_INT(kifu__player_line_end(pl), 4); /* the main line runs on to ply 4 */
+    CHECK_INT(kifu_player_line_end(pl), 4); /* the main line runs on to ply 4 */
     CHECK_INT(kifu_player_go(pl, 4), 4);
     CHECK_STR(usi_here(pl), "3a2b");
     kifu_player_go(pl, 2);
     CHECK_INT(kifu_player_switch_fork(pl, 2), 0);
     CHECK_STR(usi_here(pl), "4a3b");
-    CHECK_INT(kifu__player_line_end(pl), 2);
+    CHECK_INT(kifu_player_line_end(pl), 2);
     CHECK_INT(kifu_player_switch_fork(pl, 1), 0);
     CHECK_STR(usi_here(pl), "8c8d");
     CHECK_INT(kifu_player_switch_fork(pl, 3), -1);
@@ -259,11 +258,11 @@ TEST(go_path)
     /* the cursor's own path reads back */
     char path[64];
     kifu_player_go_path(pl, "4,0,1", &err);
-    CHECK_STR(kifu__player_path(pl, path, sizeof path), "4,0,1");
+    CHECK_STR(kifu_player_path(pl, path, sizeof path), "4,0,1");
     kifu_player_go_path(pl, "2,1", &err);
-    CHECK_STR(kifu__player_path(pl, path, sizeof path), "2,1");
+    CHECK_STR(kifu_player_path(pl, path, sizeof path), "2,1");
     kifu_player_go_path(pl, "4", &err);
-    CHECK_STR(kifu__player_path(pl, path, sizeof path), "4");
+    CHECK_STR(kifu_player_path(pl, path, sizeof path), "4");
     /* "/i/j/k": child indices */
     CHECK_INT(kifu_player_go_path(pl, "/0/1/0", &err), 0);
     CHECK_STR(usi_here(pl), "2g2f");
@@ -301,7 +300,7 @@ TEST(delete_branch)
     CHECK_INT(kifu_player_delete_branch(pl), 0);
     CHECK_INT(kifu_player_ply(pl), 1);
     CHECK_INT(kifu_node_child_count(n1), 1);
-    CHECK_INT(kifu__player_line_end(pl), 4);
+    CHECK_INT(kifu_player_line_end(pl), 4);
     /* deleting the main line's move makes the next fork the main line */
     add(pl, "8c8d");
     kifu_player_switch_fork(pl, 0);
@@ -310,7 +309,7 @@ TEST(delete_branch)
     CHECK_INT(kifu_node_child_count(n1), 1);
     CHECK_INT(kifu_player_forward(pl), 1);
     CHECK_STR(usi_here(pl), "8c8d");
-    CHECK_INT(kifu__player_line_end(pl), 2);
+    CHECK_INT(kifu_player_line_end(pl), 2);
     kifu_player_free(pl);
     kifu_record_free(r);
 }
@@ -330,7 +329,7 @@ TEST(endings_comments_time)
     kifu_node_set_time(r, n, &t);
     kifu_error err = {0};
     uint64_t before = kifu_position_hash(kifu_player_position(pl));
-    CHECK_INT(kifu__player_add_special(pl, "TORYO", &err), 0);
+    CHECK_INT(kifu_player_add_special(pl, "TORYO", &err), 0);
     CHECK_INT(kifu_player_ply(pl), 5);
     CHECK_STR(text_here(pl, KIFU_TEXT_KIF), "投了");
     /* the position at an ending is the one before it */
@@ -347,7 +346,7 @@ TEST(endings_comments_time)
     CHECK_INT(kifu_node_time(kifu_player_node(pl))->now.s, 12);
     /* the same ending again is followed, not added twice */
     size_t nodes = kifu_record_node_count(r);
-    CHECK_INT(kifu__player_add_special(pl, "TORYO", &err), 0);
+    CHECK_INT(kifu_player_add_special(pl, "TORYO", &err), 0);
     CHECK_INT(kifu_record_node_count(r), nodes);
     kifu_player_free(pl);
     kifu_record_free(r);
@@ -477,7 +476,7 @@ TEST(out_of_memory)
             add(pl, "8c8d");
             kifu_player_go_path(pl, "3,0", NULL);
             kifu_player_go_path(pl, "/0/1", NULL);
-            kifu__player_add_special(pl, "TORYO", NULL);
+            kifu_player_add_special(pl, "TORYO", NULL);
             kifu_player_delete_branch(pl);
             kifu_player_go(pl, 100);
             CHECK(kifu_player_ply(pl) <= 5);
