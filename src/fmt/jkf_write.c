@@ -832,8 +832,25 @@ static void entry_compact(w *o, const kifu_node *n)
  * entry; an entry that is child 0 of a node with several children carries its siblings'
  * lines as "forks", which come before the next entry of its line (in a fork array the
  * first entry's siblings were written one level up, so it carries none). */
+/* The entry of a node that carries no forks. */
+static inline void write_entry(w *o, const kifu_node *n)
+{
+    if (!o->pretty && n->kind == KIFU_NODE_MOVE &&
+        (!n->text || (!n->text->ncomments && !n->text->nbookmarks))) {
+        entry_compact(o, n);
+    } else {
+        entry_head(o, n);
+        close_(o, '}');
+    }
+}
+
 static void write_moves(w *o, const kifu_record *r)
 {
+    if (kifu__record_is_line(r)) { /* no fork anywhere: child 0 after child 0 */
+        for (const kifu_node *n = r->root; (n = n->nchildren ? n->children[0] : NULL);)
+            write_entry(o, n);
+        return;
+    }
     kifu__walk wk;
     kifu__walk_init(&wk, r->root, KIFU__WALK_LINES);
     int ev = KIFU__WALK_DONE;
@@ -863,12 +880,8 @@ static void write_moves(w *o, const kifu_record *r)
             entry_head(o, n);
             KEY(o, "forks");
             open_(o, '[');
-        } else if (!o->pretty && n->kind == KIFU_NODE_MOVE &&
-                   (!n->text || (!n->text->ncomments && !n->text->nbookmarks))) {
-            entry_compact(o, n);
         } else {
-            entry_head(o, n);
-            close_(o, '}');
+            write_entry(o, n);
         }
     }
     if (ev == KIFU__WALK_NOMEM)

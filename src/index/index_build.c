@@ -780,7 +780,8 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             goto sqlfail;
     }
     /* Keys whose games were replaced: their rows are made again (or dropped). */
-    qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
+    if (touched.n) /* an empty vector has no storage, and qsort wants some */
+        qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
     for (size_t i = 0; i < touched.n; i++) {
         if (i && touched.v[i] == touched.v[i - 1])
             continue;

@@ -290,6 +290,47 @@ static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
                 n->ply, branch, text, why->message);
 }
 
+enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2 };
+
+/* Complete, check and play the move (or fix the ending) of node c, whose parent's position
+ * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played). */
+static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error *e,
+                       kifu_error *err)
+{
+    kifu_node *parent = c->parent;
+    if (c->kind == KIFU_NODE_MOVE) {
+        int prev_to = -1;
+        if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
+            prev_to = SQ(parent->move.to_x, parent->move.to_y);
+        kmove mv;
+        e->code =
+            0; /* enough for kifu__error to take the next one; no full clear per move */
+        int side = kifu_position_side(p);
+        int bad = resolve(p, side, &c->move, prev_to, &mv, cl, e);
+        if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
+            bad = kifu__error(e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
+                              "同 (same square) but the previous move went elsewhere");
+        if (bad) {
+            report(err, e, c);
+            if (e->code == KIFU_ERR_NOMEM)
+                return STEP_NOMEM;
+            c->move.flags |= KIFU_MOVE_RAW;
+            return STEP_BAD;
+        }
+        complete(p, side, c, mv, prev_to, cl);
+        /* No repetition count or check state: the replay needs neither. */
+        if (kifu__position_do_light(p, mv))
+            return STEP_NOMEM;
+    } else if (c->kind == KIFU_NODE_SPECIAL &&
+               strcmp(c->special, "ILLEGAL_ACTION") == 0) {
+        /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
+        c->special =
+            kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+    }
+    fill_total(c);
+    return STEP_OK;
+}
+
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
     kifu__rules_init();
@@ -315,14 +356,33 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     }
     /* The walk enters each node after its parent; the position follows: a move is
      * played on entering and taken back on leaving (put off until the next move, so the
-     * undos of the last line, at the very end, are never made). */
+     * undos of the last line, at the very end, are never made). A record without forks
+     * is one line: it is followed from child to child, with no walk at all. */
     kifu__walk w;
     kifu__walk_init(&w, r->root, KIFU__WALK_TREE);
     kifu_node *raw = NULL; /* lenient: the subtree of this illegal move stays as read */
-    int rc = 0, ev;
+    int rc = 0, ev = KIFU__WALK_DONE, st = 0;
     cand_list cl;
+    if (kifu__record_is_line(r)) {
+        for (kifu_node *c = r->root;
+             (c = c->nchildren ? c->children[0] : NULL) != NULL;) {
+            if (raw) {
+                if (c->kind == KIFU_NODE_MOVE)
+                    c->move.flags |= KIFU_MOVE_RAW;
+                continue;
+            }
+            if ((st = step(p, c, &cl, &e, err)) == STEP_BAD) {
+                rc = -1;
+                if (!(flags & KIFU_READ_LENIENT))
+                    break;
+                raw = c;
+            } else if (st == STEP_NOMEM) {
+                goto nomem;
+            }
+        }
+    }
     int owed = 0;
-    while ((ev = kifu__walk_next(&w)) > 0) {
+    while (!kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {
         kifu_node *c = w.node;
         if (ev == KIFU__WALK_EXIT) {
             if (raw)
@@ -340,42 +400,14 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
             continue;
         for (; owed > 0; owed--)
             kifu__position_undo_light(p);
-        kifu_node *parent = c->parent;
-        if (c->kind == KIFU_NODE_MOVE) {
-            int prev_to = -1;
-            if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
-                prev_to = SQ(parent->move.to_x, parent->move.to_y);
-            kmove mv;
-            e.code =
-                0; /* enough for kifu__error to take the next one; no full clear per move */
-            int side = kifu_position_side(p);
-            int bad = resolve(p, side, &c->move, prev_to, &mv, &cl, &e);
-            if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
-                bad =
-                    kifu__error(&e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
-                                "同 (same square) but the previous move went elsewhere");
-            if (bad) {
-                report(err, &e, c);
-                rc = -1;
-                if (e.code == KIFU_ERR_NOMEM)
-                    goto nomem;
-                if (!(flags & KIFU_READ_LENIENT))
-                    break;
-                c->move.flags |= KIFU_MOVE_RAW;
-                raw = c;
-                continue;
-            }
-            complete(p, side, c, mv, prev_to, &cl);
-            /* No repetition count or check state: the replay needs neither. */
-            if (kifu__position_do_light(p, mv))
-                goto nomem;
-        } else if (c->kind == KIFU_NODE_SPECIAL &&
-                   strcmp(c->special, "ILLEGAL_ACTION") == 0) {
-            /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
-            c->special =
-                kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+        if ((st = step(p, c, &cl, &e, err)) == STEP_BAD) {
+            rc = -1;
+            if (!(flags & KIFU_READ_LENIENT))
+                break;
+            raw = c;
+        } else if (st == STEP_NOMEM) {
+            goto nomem;
         }
-        fill_total(c);
     }
     kifu__walk_free(&w);
     kifu_position_free(p);

@@ -333,8 +333,11 @@ static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
         parent->children = &parent->only_child;
         parent->capchildren = 1;
     } else if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
-                          sizeof(kifu_node *)))
+                          sizeof(kifu_node *))) {
         return NULL;
+    }
+    if (parent->nchildren)
+        r->forked = 1;
     kifu_node *n = new_node(r, kind);
     if (!n)
         return NULL;

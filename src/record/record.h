@@ -48,7 +48,16 @@ struct kifu_record {
     kifu_board initial;
     kifu_node *root;
     size_t nnodes;
+    /* Some node got a second child (never reset): without forks the hot passes follow
+     * child 0 instead of walking the tree (see kifu__record_is_line). */
+    int forked;
 };
+
+/* Is every node's only child its line's next one (no fork anywhere)? */
+static inline int kifu__record_is_line(const kifu_record *r)
+{
+    return !r->forked;
+}
 
 /* The starting board of a preset (KIFU_PRESET_HIRATE .. before OTHER), built once per
  * process: readers and the normalizer ask for it per record. NULL for other values. */

@@ -27,59 +27,18 @@ void kifu__walk_free(kifu__walk *w)
     w->top = 0;
 }
 
-/* Child i of n in the walk's order, or NULL past the last. */
-static kifu_node *child(const kifu__walk *w, const kifu_node *n, uint32_t i)
+int kifu__walk_grow(kifu__walk *w)
 {
-    if (w->order == KIFU__WALK_TREE)
-        return i < n->nchildren ? n->children[i] : NULL;
-    if (kifu__walk_carries_forks(n)) {
-        uint32_t forks = n->parent->nchildren - 1;
-        if (i < forks)
-            return n->parent->children[i + 1];
-        i -= forks;
-    }
-    return i == 0 && n->nchildren ? n->children[0] : NULL;
-}
-
-static int push(kifu__walk *w, kifu_node *n)
-{
-    if (w->top == w->cap) {
-        uint32_t cap = w->cap * 2;
-        kifu__walk_frame *s =
-            kifu__realloc(w->st == w->small ? NULL : w->st, cap * sizeof *s);
-        if (!s)
-            return -1;
-        if (w->st == w->small)
-            memcpy(s, w->small, sizeof w->small);
-        w->st = s;
-        w->cap = cap;
-    }
-    w->st[w->top++] = (kifu__walk_frame){n, 0};
+    uint32_t cap = w->cap * 2;
+    kifu__walk_frame *s =
+        kifu__realloc(w->st == w->small ? NULL : w->st, cap * sizeof *s);
+    if (!s)
+        return -1;
+    if (w->st == w->small)
+        memcpy(s, w->small, sizeof w->small);
+    w->st = s;
+    w->cap = cap;
     return 0;
-}
-
-int kifu__walk_next(kifu__walk *w)
-{
-    if (!w->started) {
-        w->started = 1;
-        if (push(w, w->node))
-            return KIFU__WALK_NOMEM;
-        return KIFU__WALK_ENTER;
-    }
-    if (!w->top)
-        return KIFU__WALK_DONE;
-    kifu__walk_frame *f = &w->st[w->top - 1];
-    kifu_node *c = child(w, f->node, f->next);
-    if (c) {
-        f->next++;
-        if (push(w, c))
-            return KIFU__WALK_NOMEM;
-        w->node = c;
-        return KIFU__WALK_ENTER;
-    }
-    w->node = f->node;
-    w->top--;
-    return KIFU__WALK_EXIT;
 }
 
 void kifu__walk_skip(kifu__walk *w)

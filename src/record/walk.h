@@ -42,14 +42,57 @@ typedef struct kifu__walk {
 
 void kifu__walk_init(kifu__walk *w, kifu_node *root, int order);
 void kifu__walk_free(kifu__walk *w);
-/* The next event; w->node is its node. KIFU__WALK_DONE after the root's EXIT. */
-int kifu__walk_next(kifu__walk *w);
-/* After an ENTER: leave the node's (virtual) children out; its EXIT comes next. */
-void kifu__walk_skip(kifu__walk *w);
+/* Push a frame when the stack is full: its slow path (the stack moves to the heap). */
+int kifu__walk_grow(kifu__walk *w);
+
 /* In LINES order: does n carry its parent's forks (child 0 of a node with several)? */
 static inline int kifu__walk_carries_forks(const kifu_node *n)
 {
     return n->parent && n->parent->nchildren > 1 && n->parent->children[0] == n;
 }
 
+/* Child i of n in the walk's order, or NULL past the last. */
+static inline kifu_node *kifu__walk_child(const kifu__walk *w, const kifu_node *n,
+                                          uint32_t i)
+{
+    if (w->order == KIFU__WALK_TREE)
+        return i < n->nchildren ? n->children[i] : NULL;
+    if (kifu__walk_carries_forks(n)) {
+        uint32_t forks = n->parent->nchildren - 1;
+        if (i < forks)
+            return n->parent->children[i + 1];
+        i -= forks;
+    }
+    return i == 0 && n->nchildren ? n->children[0] : NULL;
+}
+
+/* The next event; w->node is its node. KIFU__WALK_DONE after the root's EXIT. Inline: the
+ * normalizer and the writers take two events per move, on the conversion's hot path. */
+static inline int kifu__walk_next(kifu__walk *w)
+{
+    if (__builtin_expect(!w->started, 0)) {
+        w->started = 1;
+        if (w->top == w->cap && kifu__walk_grow(w))
+            return KIFU__WALK_NOMEM;
+        w->st[w->top++] = (kifu__walk_frame){w->node, 0};
+        return KIFU__WALK_ENTER;
+    }
+    if (!w->top)
+        return KIFU__WALK_DONE;
+    kifu__walk_frame *f = &w->st[w->top - 1];
+    kifu_node *c = kifu__walk_child(w, f->node, f->next);
+    if (c) {
+        f->next++;
+        if (w->top == w->cap && kifu__walk_grow(w))
+            return KIFU__WALK_NOMEM;
+        w->st[w->top++] = (kifu__walk_frame){c, 0};
+        w->node = c;
+        return KIFU__WALK_ENTER;
+    }
+    w->node = f->node;
+    w->top--;
+    return KIFU__WALK_EXIT;
+}
+/* After an ENTER: leave the node's (virtual) children out; its EXIT comes next. */
+void kifu__walk_skip(kifu__walk *w);
 #endif

@@ -39,7 +39,7 @@ export PKG_CONFIG_PATH=$pcdir
 
 for e in moves build_kif forks; do
     if $cc -std=c11 -Wall -Wextra -Werror "$src/examples/$e.c" $(pkg-config --cflags --libs kifu) \
-        -Wl,-rpath,"$libdir" -o "$tmp/$e" 2>"$tmp/$e.log"; then
+        -Wl,-rpath,"$libdir" ${KIFU_EXTRA_LDFLAGS:-} -o "$tmp/$e" 2>"$tmp/$e.log"; then
         ok "example $e builds with pkg-config"
     else
         bad "example $e"; cat "$tmp/$e.log"
@@ -48,7 +48,7 @@ done
 if $cc -std=c11 "$src/examples/moves.c" $(pkg-config --cflags kifu) "$libdir/libkifu.a" \
     $(pkg-config --static --libs-only-other --libs-only-L kifu) \
     $(pkg-config --static --libs kifu | tr ' ' '\n' | grep -- '^-l' | grep -v '^-lkifu$') \
-    -o "$tmp/moves_static" 2>"$tmp/static.log"; then
+    ${KIFU_EXTRA_LDFLAGS:-} -o "$tmp/moves_static" 2>"$tmp/static.log"; then
     ok "example moves links statically"
     nm "$tmp/moves_static" | grep -q ' T kifu_read_file$' && ok "static binary holds the library" ||
         bad "static binary does not hold kifu_read_file"

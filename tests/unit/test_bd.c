@@ -69,7 +69,7 @@ TEST(the_documents_tsume_position)
 
 TEST(bad_letters_are_located)
 {
-    kifu_board b;
+    kifu_board b = {0};
     size_t bad = 0;
     char s[82];
     memcpy(s, hirate_bd, 82);
@@ -79,7 +79,9 @@ TEST(bad_letters_are_located)
     CHECK_INT(kifu__bd_read_board(s, 80, &b, &bad), -1);
     CHECK_INT(bad, 80);
     CHECK_INT(kifu__bd_read_board(hirate_bd, 81, &b, &bad), 0);
-    /* Hands: no promoted piece, no king, nothing outside the set. */
+    /* Hands: no promoted piece, no king, nothing outside the set (the board
+       reader leaves hands alone, so they start empty here). */
+    memset(b.hands, 0, sizeof b.hands);
     CHECK_INT(kifu__bd_read_hand("aa1", 3, KIFU_BLACK, &b, &bad), -1);
     CHECK_INT(bad, 2);
     CHECK_INT(kifu__bd_read_hand("u", 1, KIFU_BLACK, &b, &bad), -1);
