@@ -18,20 +18,26 @@ enum {
 typedef int (*cli_command_fn)(int argc, char **argv);
 
 int cmd_convert(int argc, char **argv);
+void cmd_convert_usage(FILE *f);
 int cmd_validate(int argc, char **argv);
+void cmd_validate_usage(FILE *f);
 int cmd_show(int argc, char **argv);
+void cmd_show_usage(FILE *f);
 int cmd_replay(int argc, char **argv);
+void cmd_replay_usage(FILE *f);
 int cmd_play(int argc, char **argv);
+void cmd_play_usage(FILE *f);
 int cmd_perft(int argc, char **argv);
+void cmd_perft_usage(FILE *f);
 int cmd_moves(int argc, char **argv);
+void cmd_moves_usage(FILE *f);
 int cmd_trace(int argc, char **argv);
+void cmd_trace_usage(FILE *f);
 
 /* Print "kifu: <formatted error>" to stderr. */
 void cli_print_error(const kifu_error *err);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
-/* Is argv[i] "-h" or "--help"? */
-int cli_wants_help(int argc, char **argv);
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */

@@ -583,6 +583,22 @@ static const char *valued(int argc, char **argv, int *i, const char *s, const ch
     return NULL;
 }
 
+/* The formats and extensions in the help texts come from the format table. */
+void cmd_convert_usage(FILE *f)
+{
+    char names[256], exts[256];
+    cli_format_list(names, sizeof names, 0);
+    cli_format_list(exts, sizeof exts, 1);
+    fprintf(f, convert_usage, exts, names);
+}
+
+void cmd_validate_usage(FILE *f)
+{
+    char names[256];
+    cli_format_list(names, sizeof names, 0);
+    fprintf(f, validate_usage, names);
+}
+
 static int usage_error(const char *cmd)
 {
     fprintf(stderr, "kifu: see 'kifu %s --help'\n", cmd);
@@ -592,16 +608,6 @@ static int usage_error(const char *cmd)
 static int run_command(int argc, char **argv, int validate)
 {
     const char *cmd = validate ? "validate" : "convert";
-    if (cli_wants_help(argc, argv)) {
-        char names[256], exts[256];
-        cli_format_list(names, sizeof names, 0);
-        cli_format_list(exts, sizeof exts, 1);
-        if (validate)
-            printf(validate_usage, names);
-        else
-            printf(convert_usage, exts, names);
-        return EXIT_OK;
-    }
     opts o = {0};
     o.validate = validate;
     o.to = KIFU_FMT_AUTO;

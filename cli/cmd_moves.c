@@ -4,7 +4,7 @@
 
 #include "cli.h"
 
-static void usage(FILE *f)
+void cmd_moves_usage(FILE *f)
 {
     fprintf(
         f,
@@ -29,12 +29,8 @@ static int by_usi(const void *a, const void *b)
 
 int cmd_moves(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     if (argc < 2) {
-        usage(stderr);
+        cmd_moves_usage(stderr);
         return EXIT_USAGE;
     }
     size_t len = 1;

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 
-static void usage(FILE *f)
+void cmd_perft_usage(FILE *f)
 {
     fprintf(
         f, "usage: kifu perft [--divide] SFEN|startpos DEPTH\n"
@@ -17,10 +17,6 @@ static void usage(FILE *f)
 
 int cmd_perft(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     int divide = 0;
     const char *pos_text = NULL, *depth_text = NULL;
     for (int i = 1; i < argc; i++) {
@@ -28,7 +24,7 @@ int cmd_perft(int argc, char **argv)
             divide = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             fprintf(stderr, "kifu: perft: unknown option '%s'\n", argv[i]);
-            usage(stderr);
+            cmd_perft_usage(stderr);
             return EXIT_USAGE;
         } else if (!pos_text) {
             pos_text = argv[i];
@@ -36,13 +32,13 @@ int cmd_perft(int argc, char **argv)
             depth_text = argv[i];
         } else {
             fprintf(stderr, "kifu: perft: unexpected argument '%s'\n", argv[i]);
-            usage(stderr);
+            cmd_perft_usage(stderr);
             return EXIT_USAGE;
         }
     }
     if (!pos_text || !depth_text) {
         fprintf(stderr, "kifu: perft: a position and a depth are needed\n");
-        usage(stderr);
+        cmd_perft_usage(stderr);
         return EXIT_USAGE;
     }
     char *end;

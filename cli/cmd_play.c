@@ -12,7 +12,7 @@
 #include "record_cursor.h"
 #include "term.h"
 
-static void usage(FILE *f)
+void cmd_play_usage(FILE *f)
 {
     fprintf(
         f,
@@ -322,10 +322,6 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
 
 int cmd_play(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     const char *sfen = NULL, *from = NULL, *path = NULL;
     int ply = -1;
     game g = {0};
@@ -348,7 +344,7 @@ int cmd_play(int argc, char **argv)
             g.flip = 1;
         } else {
             fprintf(stderr, "kifu: play: unknown argument '%s'\n", a);
-            usage(stderr);
+            cmd_play_usage(stderr);
             return EXIT_USAGE;
         }
     }
@@ -397,7 +393,7 @@ int cmd_play(int argc, char **argv)
         if (!buf[0] || !strcmp(buf, "board")) {
             show_board(&g);
         } else if (!strcmp(buf, "help") || !strcmp(buf, "?")) {
-            usage(stdout);
+            cmd_play_usage(stdout);
         } else if (!strcmp(buf, "undo") || !strcmp(buf, "待った")) {
             undo(&g);
             show_board(&g);

@@ -8,7 +8,7 @@
 #include "record_cursor.h"
 #include "term.h"
 
-static void usage(FILE *f)
+void cmd_replay_usage(FILE *f)
 {
     fprintf(
         f,
@@ -281,12 +281,8 @@ static void go_to(view *v, const char *what)
 
 int cmd_replay(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     cli_cursor_args a;
-    int rc = cli_cursor_args_parse("replay", argc, argv, 0, usage, &a);
+    int rc = cli_cursor_args_parse("replay", argc, argv, 0, cmd_replay_usage, &a);
     if (rc != EXIT_OK)
         return rc;
     if (strcmp(a.file, "-") == 0 && isatty(STDIN_FILENO) == 0) {

@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "record_cursor.h"
 
-static void usage(FILE *f)
+void cmd_show_usage(FILE *f)
 {
     fprintf(
         f,
@@ -44,12 +44,8 @@ static void usage(FILE *f)
 
 int cmd_show(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     cli_cursor_args a;
-    int rc = cli_cursor_args_parse("show", argc, argv, 1, usage, &a);
+    int rc = cli_cursor_args_parse("show", argc, argv, 1, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
     const char *format = a.format;

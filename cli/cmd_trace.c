@@ -5,7 +5,7 @@
 #include "cli.h"
 #include "record_cursor.h"
 
-static void usage(FILE *f)
+void cmd_trace_usage(FILE *f)
 {
     fprintf(
         f,
@@ -113,10 +113,6 @@ static void print_json(const kifu_trace *t)
 
 int cmd_trace(int argc, char **argv)
 {
-    if (cli_wants_help(argc, argv)) {
-        usage(stdout);
-        return EXIT_OK;
-    }
     const char *file = NULL, *path = NULL;
     int square = -1, ply = 0, moved = -1, json = 0;
     for (int i = 1; i < argc; i++) {
@@ -139,7 +135,7 @@ int cmd_trace(int argc, char **argv)
             file = a;
         } else {
             fprintf(stderr, "kifu: trace: unknown option or extra argument '%s'\n", a);
-            usage(stderr);
+            cmd_trace_usage(stderr);
             return EXIT_USAGE;
         }
     }
@@ -147,7 +143,7 @@ int cmd_trace(int argc, char **argv)
         (square >= 0 && (square / 10 < 1 || square / 10 > 9 || square % 10 < 1))) {
         fprintf(stderr, "kifu: trace: give FILE and either --square XY (11..99) or "
                         "--moved N\n");
-        usage(stderr);
+        cmd_trace_usage(stderr);
         return EXIT_USAGE;
     }
     kifu_record *rec;

@@ -7,16 +7,19 @@
 static const struct {
     const char *name;
     cli_command_fn fn;
+    void (*usage)(FILE *f); /* the command's --help text */
     const char *summary;
 } commands[] = {
-    {"convert", cmd_convert, "convert records between KIF, KI2, CSA, JKF, SFEN"},
-    {"validate", cmd_validate, "read and check records without writing"},
-    {"show", cmd_show, "print the board of a record at a ply"},
-    {"replay", cmd_replay, "step through a record interactively"},
-    {"play", cmd_play, "two players at one terminal"},
-    {"perft", cmd_perft, "count leaf nodes of the legal move tree"},
-    {"moves", cmd_moves, "list the legal moves of a position"},
-    {"trace", cmd_trace, "follow one piece through a record"},
+    {"convert", cmd_convert, cmd_convert_usage,
+     "convert records between KIF, KI2, CSA, JKF, SFEN"},
+    {"validate", cmd_validate, cmd_validate_usage,
+     "read and check records without writing"},
+    {"show", cmd_show, cmd_show_usage, "print the board of a record at a ply"},
+    {"replay", cmd_replay, cmd_replay_usage, "step through a record interactively"},
+    {"play", cmd_play, cmd_play_usage, "two players at one terminal"},
+    {"perft", cmd_perft, cmd_perft_usage, "count leaf nodes of the legal move tree"},
+    {"moves", cmd_moves, cmd_moves_usage, "list the legal moves of a position"},
+    {"trace", cmd_trace, cmd_trace_usage, "follow one piece through a record"},
 };
 
 static void usage(FILE *f)
@@ -52,7 +55,8 @@ int cli_exit_code(int code)
     }
 }
 
-int cli_wants_help(int argc, char **argv)
+/* -h or --help anywhere before `--`. */
+static int wants_help(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--") == 0)
@@ -71,10 +75,11 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "help") == 0 && argc > 2) {
         /* `kifu help CMD` is `kifu CMD --help`. */
-        char *help_argv[] = {argv[2], "--help", NULL};
         for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-            if (strcmp(argv[2], commands[i].name) == 0)
-                return commands[i].fn(2, help_argv);
+            if (strcmp(argv[2], commands[i].name) == 0) {
+                commands[i].usage(stdout);
+                return EXIT_OK;
+            }
         fprintf(stderr, "kifu: unknown command '%s'\n", argv[2]);
         usage(stderr);
         return EXIT_USAGE;
@@ -89,8 +94,13 @@ int main(int argc, char **argv)
         return EXIT_OK;
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        if (strcmp(argv[1], commands[i].name) == 0)
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            if (wants_help(argc - 1, argv + 1)) {
+                commands[i].usage(stdout);
+                return EXIT_OK;
+            }
             return commands[i].fn(argc - 1, argv + 1);
+        }
     fprintf(stderr, "kifu: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -13,6 +13,9 @@ void *kifu__calloc(size_t n, size_t size);
 void *kifu__realloc(void *p, size_t n);
 void kifu__free(void *p);
 char *kifu__strdup(const char *s);
+/* Make the array *vp (elements of `size`) hold at least `need`, doubling from `first`;
+ * -1 when out of memory (the array is left as it was). */
+int kifu__reserve(void *vp, size_t *cap, size_t need, size_t size, size_t first);
 /* Tests: make allocation number n (1-based, counted from now) and all after it fail;
  * 0 turns failures off. Returns the number of allocations since the last call. */
 long kifu__alloc_fail_after(long n);

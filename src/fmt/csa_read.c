@@ -597,8 +597,7 @@ static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
     return next;
 }
 
-int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err)
+int kifu__read_csa(KIFU__READER_PARAMS)
 {
     (void)opt;
     rd r;

@@ -278,8 +278,7 @@ static void write_comments(wr *w, const kifu_node *n)
         put_comment(w->out, kifu_node_comment(n, i));
 }
 
-int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err)
+int kifu__write_csa(KIFU__WRITER_PARAMS)
 {
     wr w;
     memset(&w, 0, sizeof w);

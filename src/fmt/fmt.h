@@ -28,40 +28,33 @@ int kifu__records_push(kifu__records *v, kifu_record *r);
 /* Free every record and the array. */
 void kifu__records_free(kifu__records *v);
 
-typedef int (*kifu__reader_fn)(const char *text, size_t len, const kifu_read_options *opt,
-                               kifu__records *out, kifu_error *err);
-typedef int (*kifu__writer_fn)(const kifu_record *r, const kifu_write_options *opt,
-                               kifu__strbuf *out, kifu_error *err);
+/* Every reader and writer has these parameters (the table in registry.c calls them). */
+#define KIFU__READER_PARAMS                                                              \
+    const char *text, size_t len, const kifu_read_options *opt, kifu__records *out,      \
+        kifu_error *err
+#define KIFU__WRITER_PARAMS                                                              \
+    const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,              \
+        kifu_error *err
+typedef int (*kifu__reader_fn)(KIFU__READER_PARAMS);
+typedef int (*kifu__writer_fn)(KIFU__WRITER_PARAMS);
 
-int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err);
-int kifu__read_csa(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err);
+int kifu__read_jkf(KIFU__READER_PARAMS);
+int kifu__read_csa(KIFU__READER_PARAMS);
 /* KIF and KIFU (the same text format once decoded). */
-int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err);
-int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err);
+int kifu__read_kif(KIFU__READER_PARAMS);
+int kifu__read_ki2(KIFU__READER_PARAMS);
 /* One SFEN, "startpos", or a USI `position ...` line (with moves). */
-int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
-                    kifu__records *out, kifu_error *err);
+int kifu__read_sfen(KIFU__READER_PARAMS);
 /* One SFEN per line: a start, then the position after each move (moves recovered). */
-int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
-                        kifu__records *out, kifu_error *err);
+int kifu__read_sfenlist(KIFU__READER_PARAMS);
 
-int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err);
-int kifu__write_csa(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err);
-int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err);
-int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err);
+int kifu__write_jkf(KIFU__WRITER_PARAMS);
+int kifu__write_csa(KIFU__WRITER_PARAMS);
+int kifu__write_kif(KIFU__WRITER_PARAMS);
+int kifu__write_ki2(KIFU__WRITER_PARAMS);
 /* A USI `position sfen|startpos moves ...` line of the main line. */
-int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
-                     kifu__strbuf *out, kifu_error *err);
-int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
-                         kifu__strbuf *out, kifu_error *err);
+int kifu__write_sfen(KIFU__WRITER_PARAMS);
+int kifu__write_sfenlist(KIFU__WRITER_PARAMS);
 
 /* A sniffer bids on decoded UTF-8 text (BOM removed): 0 when the text does not look like
  * its format, else a strength (higher: surer), with *at the byte offset of the evidence

@@ -723,8 +723,7 @@ static int read_record(ctx *c, json_t *root)
     return 0;
 }
 
-int kifu__read_jkf(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err)
+int kifu__read_jkf(KIFU__READER_PARAMS)
 {
     (void)opt;
     json_error_t je;

@@ -889,8 +889,7 @@ static void write_moves(w *o, const kifu_record *r)
     kifu__walk_free(&wk);
 }
 
-int kifu__write_jkf(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err)
+int kifu__write_jkf(KIFU__WRITER_PARAMS)
 {
     w o;
     memset(&o, 0, sizeof o);

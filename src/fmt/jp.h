@@ -63,7 +63,8 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
                             kifu__strbuf *out);
 /* Write every line in the order Kifu for Windows uses: the main line, then the forks
  * along it from the deepest move back, each followed by its own forks, each after a
- * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first). */
+ * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first).
+ * Out of memory (the walk's or the buffer's) is the error it returns. */
 int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
                   void (*line)(const kifu_record *, const kifu_node **, size_t,
                                kifu__strbuf *));

@@ -117,14 +117,9 @@ int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
             continue;
         if (c->parent && c->parent->children[0] != c)
             kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(c));
-        if (n == cap) {
-            size_t nc = cap ? cap * 2 : 256;
-            const kifu_node **nv = kifu__realloc(v, nc * sizeof *v);
-            if (!nv) {
-                ev = KIFU__WALK_NOMEM;
-                break;
-            }
-            v = nv, cap = nc;
+        if (kifu__reserve(&v, &cap, n + 1, sizeof *v, 256)) {
+            ev = KIFU__WALK_NOMEM;
+            break;
         }
         v[n++] = c;
         if (!c->nchildren) { /* the end of the line */
@@ -134,7 +129,7 @@ int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
     }
     kifu__walk_free(&w);
     kifu__free(v);
-    if (ev == KIFU__WALK_NOMEM)
+    if (ev == KIFU__WALK_NOMEM || out->failed)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;
 }

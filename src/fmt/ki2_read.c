@@ -212,8 +212,7 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
     return 0;
 }
 
-int kifu__read_ki2(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err)
+int kifu__read_ki2(KIFU__READER_PARAMS)
 {
     (void)opt;
     return kifu__jp_read(text, len, ki2_line, out, err);

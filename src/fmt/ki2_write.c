@@ -55,15 +55,10 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
     }
 }
 
-int kifu__write_ki2(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err)
+int kifu__write_ki2(KIFU__WRITER_PARAMS)
 {
     (void)opt;
     kifu__jp_write_header(r, out);
     kifu__sb_putc(out, '\n');
-    if (kifu__jp_walk(r, out, err, put_line))
-        return -1;
-    if (out->failed)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    return 0;
+    return kifu__jp_walk(r, out, err, put_line);
 }

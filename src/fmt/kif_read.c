@@ -558,8 +558,7 @@ int kifu__jp_read(const char *text, size_t len,
     return 0;
 }
 
-int kifu__read_kif(const char *text, size_t len, const kifu_read_options *opt,
-                   kifu__records *out, kifu_error *err)
+int kifu__read_kif(KIFU__READER_PARAMS)
 {
     (void)opt;
     return kifu__jp_read(text, len, kif_line, out, err);

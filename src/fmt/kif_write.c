@@ -62,8 +62,7 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
         kifu__jp_write_summary(r, last, out);
 }
 
-int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt,
-                    kifu__strbuf *out, kifu_error *err)
+int kifu__write_kif(KIFU__WRITER_PARAMS)
 {
     int enc = opt->encoding;
     if (enc == KIFU_ENC_AUTO)
@@ -74,9 +73,5 @@ int kifu__write_kif(const kifu_record *r, const kifu_write_options *opt,
                                             : "UTF-8");
     kifu__jp_write_header(r, out);
     kifu__sb_puts(out, "手数----指手---------消費時間--\n");
-    if (kifu__jp_walk(r, out, err, put_line))
-        return -1;
-    if (out->failed)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    return 0;
+    return kifu__jp_walk(r, out, err, put_line);
 }

@@ -120,8 +120,7 @@ static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
     return kifu__records_push(out, r) ? nomem(err) : 0;
 }
 
-int kifu__read_sfen(const char *text, size_t len, const kifu_read_options *opt,
-                    kifu__records *out, kifu_error *err)
+int kifu__read_sfen(KIFU__READER_PARAMS)
 {
     (void)opt;
     input in = {text, len, 0, 0};
@@ -191,8 +190,7 @@ done:
     return finish(r, rc, out, err);
 }
 
-int kifu__read_sfenlist(const char *text, size_t len, const kifu_read_options *opt,
-                        kifu__records *out, kifu_error *err)
+int kifu__read_sfenlist(KIFU__READER_PARAMS)
 {
     (void)opt;
     input in = {text, len, 0, 0};

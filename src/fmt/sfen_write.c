@@ -65,8 +65,7 @@ static int play(kifu_position *p, const kifu_node *n, kifu_error *err)
         kifu_node_ply(n));
 }
 
-int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
-                     kifu__strbuf *out, kifu_error *err)
+int kifu__write_sfen(KIFU__WRITER_PARAMS)
 {
     kifu_position *p;
     if (start(r, &p, err))
@@ -104,8 +103,7 @@ int kifu__write_sfen(const kifu_record *r, const kifu_write_options *opt,
     return rc;
 }
 
-int kifu__write_sfenlist(const kifu_record *r, const kifu_write_options *opt,
-                         kifu__strbuf *out, kifu_error *err)
+int kifu__write_sfenlist(KIFU__WRITER_PARAMS)
 {
     kifu_position *p;
     if (start(r, &p, err))

@@ -35,13 +35,8 @@ static kifu__agg_move *entry(kifu__agg *a, uint16_t move)
             break;
         }
     if (!m) {
-        if (a->n == a->cap) {
-            size_t cap = a->cap ? a->cap * 2 : 16;
-            kifu__agg_move *v = kifu__realloc(a->m, cap * sizeof *v);
-            if (!v)
-                return NULL;
-            a->m = v, a->cap = cap;
-        }
+        if (kifu__reserve(&a->m, &a->cap, a->n + 1, sizeof *a->m, 16))
+            return NULL;
         m = &a->m[a->n++];
         memset(m, 0, sizeof *m);
         m->move = move;

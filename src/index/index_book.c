@@ -89,13 +89,8 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
             continue;
         for (int ply = 0; ply < nmoves && ply <= hi; ply++) {
             if (ply >= lo) {
-                if (n == cap) {
-                    size_t c = cap ? cap * 2 : 4096;
-                    entry *w = kifu__realloc(v, c * sizeof *w);
-                    if (!w)
-                        goto nomem;
-                    v = w, cap = c;
-                }
+                if (kifu__reserve(&v, &cap, n + 1, sizeof *v, 4096))
+                    goto nomem;
                 v[n++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0),
                                  (uint16_t)ply, moves[ply]};
             }

@@ -20,20 +20,6 @@ static int nomem(kifu_error *err)
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
-/* Grow *v (elements of `size`) to hold one more. */
-static int grow(void *vp, size_t *cap, size_t n, size_t size)
-{
-    void **v = vp;
-    if (n < *cap)
-        return 0;
-    size_t c = *cap ? *cap * 2 : 256;
-    void *p = kifu__realloc(*v, c * size);
-    if (!p)
-        return -1;
-    *v = p, *cap = c;
-    return 0;
-}
-
 uint16_t kifu__index_compact(uint32_t m)
 {
     return (uint16_t)(m & 0x7fff);
@@ -248,7 +234,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     static const char *const date_keys[] = {"開始日時", "対局日", "終了日時",
                                             "日時",     "date",   NULL};
     static const char *const event_keys[] = {"棋戦", "event", "EVENT", NULL};
-    if (grow(&ix->games, &ix->capgames, ix->ngames, sizeof *ix->games))
+    if (kifu__reserve(&ix->games, &ix->capgames, ix->ngames + 1, sizeof *ix->games, 256))
         return nomem(err);
     size_t pos0 = ix->npos;
     kifu__igame *g = &ix->games[ix->ngames];
@@ -286,8 +272,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
                         ply + 1);
             goto fail;
         }
-        if (grow(&ix->pos, &ix->cappos, ix->npos, sizeof *ix->pos) ||
-            (m && grow(&g->moves, &cap, g->nmoves, sizeof *g->moves)))
+        if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + 1, sizeof *ix->pos, 256) ||
+            (m && kifu__reserve(&g->moves, &cap, g->nmoves + 1, sizeof *g->moves, 256)))
             goto nomem;
         ix->pos[ix->npos++] =
             (kifu__ipos){p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0};
@@ -324,7 +310,8 @@ static uint64_t digest(const unsigned char *d, size_t n)
 static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
                       int64_t size)
 {
-    if (grow(&ix->sources, &ix->capsources, ix->nsources, sizeof *ix->sources))
+    if (kifu__reserve(&ix->sources, &ix->capsources, ix->nsources + 1,
+                      sizeof *ix->sources, 256))
         return -1;
     char *p = kifu__strdup(path);
     if (!p)
@@ -544,7 +531,8 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
             sqlite3_bind_int(del, 3, ply);
             if (step_done(del))
                 goto done;
-            if (grow(&touched->v, &touched->cap, touched->n, sizeof *touched->v)) {
+            if (kifu__reserve(&touched->v, &touched->cap, touched->n + 1,
+                              sizeof *touched->v, 256)) {
                 nomem(err);
                 goto done;
             }

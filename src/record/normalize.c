@@ -331,6 +331,37 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
     return STEP_OK;
 }
 
+/* What the normalizer carries down the tree. */
+typedef struct {
+    kifu_position *p;
+    cand_list cl;
+    kifu_error e, *err;
+    unsigned flags;
+    kifu_node *raw; /* lenient: the subtree of this illegal move stays as read */
+    int rc;
+} norm;
+
+/* A node entered: under an illegal move (lenient) a move is only marked raw, any other is
+ * played. 1: stop here (an illegal move, not lenient); -1: out of memory; else 0. */
+static int visit(norm *n, kifu_node *c)
+{
+    if (n->raw) {
+        if (c->kind == KIFU_NODE_MOVE)
+            c->move.flags |= KIFU_MOVE_RAW;
+        return 0;
+    }
+    int st = step(n->p, c, &n->cl, &n->e, n->err);
+    if (st == STEP_NOMEM)
+        return -1;
+    if (st == STEP_BAD) {
+        n->rc = -1;
+        if (!(n->flags & KIFU_READ_LENIENT))
+            return 1;
+        n->raw = c;
+    }
+    return 0;
+}
+
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
     kifu__rules_init();
@@ -341,18 +372,18 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     }
     kifu_board b;
     kifu_record_initial(r, &b);
-    kifu_error e;
-    kifu_error_clear(&e);
+    norm n = {.err = err, .flags = flags};
+    kifu_error_clear(&n.e);
     /* Played with the light calls only: no repetition table to set up per record. */
     int start = r->has_data                     ? KIFU_PRESET_OTHER
                 : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE
                                                 : r->preset;
-    kifu_position *p = kifu__position_new_start(&b, start, &e);
-    if (!p) {
-        if (e.code == KIFU_ERR_NOMEM)
+    n.p = kifu__position_new_start(&b, start, &n.e);
+    if (!n.p) {
+        if (n.e.code == KIFU_ERR_NOMEM)
             return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        return kifu__error(err, e.code, 0, 0, 0, e.expected, e.found,
-                           "the initial position: %s", e.message);
+        return kifu__error(err, n.e.code, 0, 0, 0, n.e.expected, n.e.found,
+                           "the initial position: %s", n.e.message);
     }
     /* The walk enters each node after its parent; the position follows: a move is
      * played on entering and taken back on leaving (put off until the next move, so the
@@ -360,64 +391,34 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
      * is one line: it is followed from child to child, with no walk at all. */
     kifu__walk w;
     kifu__walk_init(&w, r->root, KIFU__WALK_TREE);
-    kifu_node *raw = NULL; /* lenient: the subtree of this illegal move stays as read */
-    int rc = 0, ev = KIFU__WALK_DONE, st = 0;
-    cand_list cl;
+    int ev = KIFU__WALK_DONE, v = 0;
     if (kifu__record_is_line(r)) {
         for (kifu_node *c = r->root;
-             (c = c->nchildren ? c->children[0] : NULL) != NULL;) {
-            if (raw) {
-                if (c->kind == KIFU_NODE_MOVE)
-                    c->move.flags |= KIFU_MOVE_RAW;
-                continue;
-            }
-            if ((st = step(p, c, &cl, &e, err)) == STEP_BAD) {
-                rc = -1;
-                if (!(flags & KIFU_READ_LENIENT))
-                    break;
-                raw = c;
-            } else if (st == STEP_NOMEM) {
-                goto nomem;
-            }
-        }
+             v == 0 && (c = c->nchildren ? c->children[0] : NULL);)
+            v = visit(&n, c);
     }
     int owed = 0;
-    while (!kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {
+    while (v == 0 && !kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {
         kifu_node *c = w.node;
         if (ev == KIFU__WALK_EXIT) {
-            if (raw)
-                raw = c == raw ? NULL : raw;
+            if (n.raw)
+                n.raw = c == n.raw ? NULL : n.raw;
             else
                 owed += c->kind == KIFU_NODE_MOVE; /* every move entered was played */
             continue;
         }
-        if (raw) {
-            if (c->kind == KIFU_NODE_MOVE)
-                c->move.flags |= KIFU_MOVE_RAW;
-            continue;
-        }
         if (c == r->root)
             continue;
-        for (; owed > 0; owed--)
-            kifu__position_undo_light(p);
-        if ((st = step(p, c, &cl, &e, err)) == STEP_BAD) {
-            rc = -1;
-            if (!(flags & KIFU_READ_LENIENT))
-                break;
-            raw = c;
-        } else if (st == STEP_NOMEM) {
-            goto nomem;
-        }
+        if (!n.raw)
+            for (; owed > 0; owed--)
+                kifu__position_undo_light(n.p);
+        v = visit(&n, c);
     }
     kifu__walk_free(&w);
-    kifu_position_free(p);
-    if (ev == KIFU__WALK_NOMEM)
+    kifu_position_free(n.p);
+    if (ev == KIFU__WALK_NOMEM || v < 0)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when
      * given, describes the first of them; the record is usable. */
-    return (flags & KIFU_READ_LENIENT) ? 0 : rc;
-nomem:
-    kifu__walk_free(&w);
-    kifu_position_free(p);
-    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return (flags & KIFU_READ_LENIENT) ? 0 : n.rc;
 }

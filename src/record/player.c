@@ -24,14 +24,8 @@ struct kifu_player {
 
 static int line_push(kifu_player *pl, kifu_node *n)
 {
-    if (pl->nline == pl->capline) {
-        size_t cap = pl->capline ? pl->capline * 2 : 64;
-        kifu_node **l = kifu__realloc(pl->line, cap * sizeof *l);
-        if (!l)
-            return -1;
-        pl->line = l;
-        pl->capline = cap;
-    }
+    if (kifu__reserve(&pl->line, &pl->capline, pl->nline + 1, sizeof *pl->line, 64))
+        return -1;
     pl->line[pl->nline++] = n;
     return 0;
 }
@@ -249,16 +243,9 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
             break;
         }
         n = n->children[choice];
-        if (nn == cap) {
-            size_t nc = cap ? cap * 2 : 64;
-            kifu_node **p = kifu__realloc(nodes, nc * sizeof *p);
-            if (!p) {
-                rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
-                                 "out of memory");
-                break;
-            }
-            nodes = p;
-            cap = nc;
+        if (kifu__reserve(&nodes, &cap, nn + 1, sizeof *nodes, 64)) {
+            rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+            break;
         }
         nodes[nn++] = n;
     }

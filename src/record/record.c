@@ -86,14 +86,8 @@ const char *kifu_record_header_get(const kifu_record *r, const char *key)
 
 int kifu_record_header_add(kifu_record *r, const char *key, const char *value)
 {
-    if (r->nheader == r->capheader) {
-        size_t cap = r->capheader ? r->capheader * 2 : 8;
-        kifu__header_entry *h = kifu__realloc(r->header, cap * sizeof *h);
-        if (!h)
-            return -1;
-        r->header = h;
-        r->capheader = cap;
-    }
+    if (kifu__reserve(&r->header, &r->capheader, r->nheader + 1, sizeof *r->header, 8))
+        return -1;
     const char *k = kifu__arena_strdup(&r->arena, key);
     const char *v = kifu__arena_strdup(&r->arena, value);
     if (!k || !v)
@@ -441,15 +435,8 @@ static int clone_tree(kifu_record *r, kifu_node *dst, const kifu_node *src)
             continue;
         }
         kifu_node *d = top ? clone_child(r, copies[top - 1], w.node) : dst;
-        if (top == cap) {
-            size_t c = cap ? cap * 2 : 64;
-            kifu_node **v = kifu__realloc(copies, c * sizeof *v);
-            if (!v) {
-                d = NULL;
-            } else {
-                copies = v, cap = c;
-            }
-        }
+        if (kifu__reserve(&copies, &cap, top + 1, sizeof *copies, 64))
+            d = NULL;
         if (!d) {
             rc = -1;
             break;

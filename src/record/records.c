@@ -4,15 +4,9 @@
 
 int kifu__records_push(kifu__records *v, kifu_record *r)
 {
-    if (v->n == v->cap) {
-        size_t cap = v->cap ? v->cap * 2 : 4;
-        kifu_record **p = kifu__realloc(v->items, cap * sizeof *p);
-        if (!p) {
-            kifu_record_free(r);
-            return -1;
-        }
-        v->items = p;
-        v->cap = cap;
+    if (kifu__reserve(&v->items, &v->cap, v->n + 1, sizeof *v->items, 4)) {
+        kifu_record_free(r);
+        return -1;
     }
     v->items[v->n++] = r;
     return 0;

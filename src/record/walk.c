@@ -54,7 +54,7 @@ struct kifu_walker {
     int with_position;
     kpos pos;
     kmove *played; /* the move played on entering each node of the stack (0: none) */
-    uint32_t nplayed, capplayed;
+    size_t nplayed, capplayed;
 };
 
 kifu_walker *kifu_walk_new(const kifu_record *r, unsigned flags, kifu_error *err)
@@ -97,13 +97,9 @@ int kifu_walk_next(kifu_walker *w)
         kmove m = MOVE_NONE;
         if (n->kind == KIFU_NODE_MOVE && !(n->move.flags & KIFU_MOVE_RAW))
             m = kifu__move_pack(&n->move);
-        if (w->nplayed == w->capplayed) {
-            uint32_t cap = w->capplayed ? w->capplayed * 2 : 256;
-            kmove *v = kifu__realloc(w->played, cap * sizeof *v);
-            if (!v)
-                return -1;
-            w->played = v, w->capplayed = cap;
-        }
+        if (kifu__reserve(&w->played, &w->capplayed, w->nplayed + 1, sizeof *w->played,
+                          256))
+            return -1;
         if (n->kind == KIFU_NODE_MOVE && m == MOVE_NONE)
             kifu__walk_skip(
                 &w->w); /* a move not checked: nothing after it has a position */

@@ -102,14 +102,8 @@ kifu_position *kifu_position_clone(const kifu_position *p)
 /* Record and play m (legal, capture field right). -1 when the history cannot grow. */
 static int push(kifu_position *p, kmove m)
 {
-    if (p->len == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 64;
-        hist *h = kifu__realloc(p->hist, cap * sizeof *h);
-        if (!h)
-            return -1;
-        p->hist = h;
-        p->cap = cap;
-    }
+    if (kifu__reserve(&p->hist, &p->cap, p->len + 1, sizeof *p->hist, 64))
+        return -1;
     uint64_t key = p->pos.key;
     uint8_t check = pos_checkers(&p->pos) != 0;
     kifu__pos_do(&p->pos, m);
@@ -578,14 +572,10 @@ void kifu__position_do(kifu_position *p, kmove m)
 
 int kifu__position_do_light(kifu_position *p, kmove m)
 {
-    if (p->len == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 512; /* a whole game, mostly: no regrowing */
-        hist *h = kifu__realloc(p->hist, cap * sizeof *h);
-        if (!h)
-            return -1;
-        p->hist = h;
-        p->cap = cap;
-    }
+    /* 512: a whole game, mostly, so no regrowing. */
+    if (p->len == p->cap &&
+        kifu__reserve(&p->hist, &p->cap, p->len + 1, sizeof *p->hist, 512))
+        return -1;
     m = kifu__fix_capture(&p->pos, m);
     p->hist[p->len++].move = m;
     kifu__pos_do_unkeyed(&p->pos, m);

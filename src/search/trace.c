@@ -16,13 +16,8 @@ struct kifu_trace {
 
 static int push(kifu_trace *t, const kifu_trace_step *s)
 {
-    if (t->n == t->cap) {
-        size_t cap = t->cap ? t->cap * 2 : 16;
-        kifu_trace_step *v = kifu__realloc(t->steps, cap * sizeof *v);
-        if (!v)
-            return -1;
-        t->steps = v, t->cap = cap;
-    }
+    if (kifu__reserve(&t->steps, &t->cap, t->n + 1, sizeof *t->steps, 16))
+        return -1;
     t->steps[t->n++] = *s;
     return 0;
 }
