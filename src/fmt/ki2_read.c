@@ -70,9 +70,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         return 0;
     }
     if (!(k = kifu__jp_piece_fast(p, end, &kind)))
-        return kifu__jp_fail(
-            rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
-            "bad move");
+        return kifu__jp_fail(rd, p, KIFU__JP_PIECE_EXPECTED, "bad move");
     p += k;
     char side = 0, dir = 0;
     for (;;) {

@@ -457,9 +457,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     }
     int kind;
     if (!(k = kifu__jp_piece_fast(p, end, &kind)))
-        return kifu__jp_fail(
-            rd, p, "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)",
-            "bad move");
+        return kifu__jp_fail(rd, p, KIFU__JP_PIECE_EXPECTED, "bad move");
     p += k;
     m.piece = (uint8_t)kind;
     if (kifu__jp_starts(p, end, "成")) {
@@ -547,6 +545,7 @@ int kifu__jp_read(const char *text, size_t len,
                   kifu__records *out, kifu_error *err)
 {
     kifu__jp_reader rd;
+    kifu__words_init();
     if (jp_reader_init(&rd, err))
         return -1;
     if (jp_lines(&rd, text, len, line_fn) || kifu__jp_start(&rd)) {

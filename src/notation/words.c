@@ -4,6 +4,7 @@
  * domain and both directions of move text; it may call rules and core. */
 #include "notation/words.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -106,45 +107,42 @@ size_t kifu__jp_digit(const char *s, const char *end, int *v)
     return n && *v >= 1 ? n : 0;
 }
 
+/* 一 to 十 (the numerals table), by the fast lookup. */
 static size_t kanji_digit(const char *s, const char *end, int *v)
 {
-    if (end - s < 3 || ((unsigned char)s[0] & 0xF0) != 0xE0)
+    kifu__words_init();
+    unsigned cp = kifu__jp_cp3(s, end);
+    const kifu__jp_cpv *e = &kifu__jp_ranks[cp & 0xFF];
+    if (!cp || e->cp != cp || !e->v)
         return 0;
-    unsigned cp = ((unsigned)(s[0] & 0x0F) << 12) | ((unsigned)(s[1] & 0x3F) << 6) |
-                  (unsigned)(s[2] & 0x3F);
-    switch (cp) {
-    case 0x4E00:
-        *v = 1;
-        return 3; /* 一 */
-    case 0x4E8C:
-        *v = 2;
-        return 3; /* 二 */
-    case 0x4E09:
-        *v = 3;
-        return 3; /* 三 */
-    case 0x56DB:
-        *v = 4;
-        return 3; /* 四 */
-    case 0x4E94:
-        *v = 5;
-        return 3; /* 五 */
-    case 0x516D:
-        *v = 6;
-        return 3; /* 六 */
-    case 0x4E03:
-        *v = 7;
-        return 3; /* 七 */
-    case 0x516B:
-        *v = 8;
-        return 3; /* 八 */
-    case 0x4E5D:
-        *v = 9;
-        return 3; /* 九 */
-    case 0x5341:
-        *v = 10;
-        return 3; /* 十 */
-    }
-    return 0;
+    *v = e->v;
+    return 3;
+}
+
+kifu__jp_cpv kifu__jp_ranks[256], kifu__jp_pieces[256];
+
+/* A slot already taken keeps its first character; the second is left to the slow path,
+ * which gives the same answer. */
+static void put_cpv(kifu__jp_cpv *tab, const char *name, int v)
+{
+    unsigned cp = kifu__jp_cp3(name, name + strlen(name));
+    if (cp && !tab[cp & 0xFF].v)
+        tab[cp & 0xFF] = (kifu__jp_cpv){(unsigned short)cp, (unsigned char)v};
+}
+
+static void build_fast(void)
+{
+    for (int n = 1; n <= 10; n++)
+        put_cpv(kifu__jp_ranks, kanji_numbers[n], n);
+    for (size_t i = 0; i < sizeof jp_pieces / sizeof jp_pieces[0]; i++)
+        if (strlen(jp_pieces[i].name) == 3)
+            put_cpv(kifu__jp_pieces, jp_pieces[i].name, jp_pieces[i].kind);
+}
+
+void kifu__words_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_fast);
 }
 
 size_t kifu__jp_rank(const char *s, const char *end, int *v)

@@ -15,6 +15,30 @@
 size_t kifu__jp_piece(const char *s, const char *end, int *kind);
 /* A kind's name as moves write it ("歩" .. "龍", 成香 成桂 成銀 for the promoted minors);
  * "？" for no kind. */
+/* The code point of the three-byte UTF-8 character at p, or 0. */
+static inline unsigned kifu__jp_cp3(const char *p, const char *end)
+{
+    if (end - p < 3 || ((unsigned char)p[0] & 0xF0) != 0xE0)
+        return 0;
+    return ((unsigned)(p[0] & 0x0F) << 12) | ((unsigned)(p[1] & 0x3F) << 6) |
+           (unsigned)(p[2] & 0x3F);
+}
+
+/* Lookups by a character's low code-point byte (distinct among the ranks 一 to 十, and
+ * among the one-character piece names), checked against the whole code point: no branch
+ * on which character it is, which records make unpredictable. Built once from the tables
+ * of words.c by kifu__words_init (any thread, any number of times). */
+typedef struct kifu__jp_cpv {
+    unsigned short cp;
+    unsigned char v;
+} kifu__jp_cpv;
+extern kifu__jp_cpv kifu__jp_ranks[256], kifu__jp_pieces[256];
+void kifu__words_init(void);
+
+/* What an error says was expected where a piece name was not found. */
+#define KIFU__JP_PIECE_EXPECTED                                                          \
+    "a piece name (歩 香 桂 銀 金 角 飛 玉 と 成香 成桂 成銀 馬 龍)"
+
 const char *kifu__kanji_piece(int kind);
 /* In one character, as BOD diagrams write it (杏 圭 全); "・" for 0 (an empty square). */
 const char *kifu__kanji_piece_one(int kind);

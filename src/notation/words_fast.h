@@ -1,8 +1,9 @@
-/* jp_fast.h: the KIF and KI2 readers' hot path: the usual kanji ranks and one-character
- * piece names decided inline, anything else by the general calls of words.h (same
+/* words_fast.h: the KIF and KI2 readers' hot path: the usual kanji ranks and
+ * one-character piece names decided inline by the lookups words.c builds from its tables
+ * (call kifu__words_init first), anything else by the general calls of words.h (same
  * results). Text is valid UTF-8 here (decoded or checked). */
-#ifndef KIFU_FMT_JP_FAST_H
-#define KIFU_FMT_JP_FAST_H
+#ifndef KIFU_NOTATION_WORDS_FAST_H
+#define KIFU_NOTATION_WORDS_FAST_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -11,48 +12,12 @@
 #include "kifu.h"
 #include "notation/words.h"
 
-/* The code point of the three-byte UTF-8 character at p, or 0. */
-static inline unsigned kifu__jp_cp3(const char *p, const char *end)
-{
-    if (end - p < 3 || ((unsigned char)p[0] & 0xF0) != 0xE0)
-        return 0;
-    return ((unsigned)(p[0] & 0x0F) << 12) | ((unsigned)(p[1] & 0x3F) << 6) |
-           (unsigned)(p[2] & 0x3F);
-}
-
-/* Lookups by the code point's low byte (distinct among the ranks, and among the piece
- * names), checked against the whole code point: no branch on which character it is,
- * which records make unpredictable. */
-typedef struct kifu__jp_cpv {
-    unsigned short cp;
-    unsigned char v;
-} kifu__jp_cpv;
-
-static const kifu__jp_cpv kifu__jp_ranks[256] = {
-    [0x00] = {0x4E00, 1},         /* 一 */[0x8C] = {0x4E8C, 2},
-    /* 二 */[0x09] = {0x4E09, 3}, /* 三 */
-    [0xDB] = {0x56DB, 4},         /* 四 */[0x94] = {0x4E94, 5},
-    /* 五 */[0x6D] = {0x516D, 6}, /* 六 */
-    [0x03] = {0x4E03, 7},         /* 七 */[0x6B] = {0x516B, 8},
-    /* 八 */[0x5D] = {0x4E5D, 9}, /* 九 */
-};
-
-static const kifu__jp_cpv kifu__jp_pieces[256] = {
-    [0x69] = {0x6B69, KIFU_FU}, /* 歩 */[0x99] = {0x9999, KIFU_KY}, /* 香 */
-    [0x42] = {0x6842, KIFU_KE}, /* 桂 */[0x80] = {0x9280, KIFU_GI}, /* 銀 */
-    [0xD1] = {0x91D1, KIFU_KI}, /* 金 */[0xD2] = {0x89D2, KIFU_KA}, /* 角 */
-    [0xDB] = {0x98DB, KIFU_HI}, /* 飛 */[0x89] = {0x7389, KIFU_OU}, /* 玉 */
-    [0x8B] = {0x738B, KIFU_OU}, /* 王 */[0x68] = {0x3068, KIFU_TO}, /* と */
-    [0xAC] = {0x99AC, KIFU_UM}, /* 馬 */[0x8D] = {0x9F8D, KIFU_RY}, /* 龍 */
-    [0xDC] = {0x7ADC, KIFU_RY},                                     /* 竜 */
-};
-
 /* kifu__jp_rank with the kanji ranks 一 to 九 (what records write) decided inline. */
 static inline size_t kifu__jp_rank_fast(const char *p, const char *end, int *v)
 {
     unsigned cp = kifu__jp_cp3(p, end);
     const kifu__jp_cpv *e = &kifu__jp_ranks[cp & 0xFF];
-    if (e->cp == cp && e->v) {
+    if (e->cp == cp && e->v && e->v <= 9) { /* 十 is not a rank */
         *v = e->v;
         return 3;
     }
