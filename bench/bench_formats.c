@@ -142,7 +142,8 @@ static size_t pass(const files *fs, size_t count, size_t *moves, const char **fi
     size_t failed = 0;
     kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, NULL, NULL};
     for (size_t i = 0; i < count; i++) {
-        kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, fs->v[i].path};
+        kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0,
+                                fs->v[i].path, NULL,          NULL};
         kifu_error err;
         kifu_error_clear(&err);
         kifu_record *r = kifu_read(fs->v[i].data, fs->v[i].len, &ro, &err);

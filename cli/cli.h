@@ -36,6 +36,8 @@ void cmd_trace_usage(FILE *f);
 
 /* Print "kifu: <formatted error>" to stderr. */
 void cli_print_error(const kifu_error *err);
+/* A reader's or writer's warning about `source` (a path), as kifu_warn_fn. */
+void cli_print_warning(void *source, const char *message);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
 

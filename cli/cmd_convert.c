@@ -393,8 +393,10 @@ static char *destination(const opts *o, const input *in, size_t k, size_t count,
     return path;
 }
 
-/* Writes one normalized record; 0, or an exit code. */
-static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_t count)
+/* Writes normalized records: game k of count, or (n > 1) the n games of a format that
+ * holds several in one output. 0, or an exit code. */
+static int emit(run *r, const input *in, kifu_record *const *recs, size_t n, size_t k,
+                size_t count)
 {
     const opts *o = r->o;
     kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, r};
@@ -402,7 +404,7 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
     kifu_error_clear(&e);
     size_t len;
     r->warn_source = display(in);
-    char *bytes = kifu_write(rec, &wo, &len, &e);
+    char *bytes = kifu_write_all((const kifu_record *const *)recs, n, &wo, &len, &e);
     if (!bytes) {
         snprintf(e.source, sizeof e.source, "%s", display(in));
         report(r, &e);
@@ -436,8 +438,11 @@ static int emit(run *r, const input *in, const kifu_record *rec, size_t k, size_
         fprintf(stderr, "kifu: %s", display(in));
         if (count > 1)
             fprintf(stderr, " (game %zu)", k);
-        fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>",
-                main_line_moves(rec));
+        if (n > 1)
+            fprintf(stderr, " -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
+        else
+            fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>",
+                    main_line_moves(recs[0]));
     }
     free(dest);
     kifu_free(bytes);
@@ -460,7 +465,8 @@ static int process(run *r, const input *in)
         return cli_exit_code(fe.code);
     }
     const char *src = display(in);
-    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE, src};
+    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE, src, on_warn, r};
+    r->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
     kifu_record **recs = NULL;
@@ -471,6 +477,10 @@ static int process(run *r, const input *in)
         return cli_exit_code(e.code);
     }
     int rc = EXIT_OK;
+    /* A format that holds several games gets all of an input's games in one output. */
+    const kifu_format_info *to = kifu_format_info_of(o->to);
+    int together = !o->validate && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
+    size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
         int bad = kifu_normalize(recs[k], 0, &e) != 0;
@@ -512,7 +522,18 @@ static int process(run *r, const input *in)
             }
             continue;
         }
-        int w = emit(r, in, recs[k], k + 1, count);
+        if (together) {
+            /* Kept in input order; the games left out were reported above. */
+            kifu_record *t = recs[ngood];
+            recs[ngood++] = recs[k];
+            recs[k] = t;
+            continue;
+        }
+        int w = emit(r, in, &recs[k], 1, k + 1, count);
+        rc = w > rc ? w : rc;
+    }
+    if (together && ngood) {
+        int w = emit(r, in, recs, ngood, 1, 1);
         rc = w > rc ? w : rc;
     }
     for (size_t k = 0; k < count; k++)

@@ -39,6 +39,11 @@ void cli_print_error(const kifu_error *err)
     fprintf(stderr, "kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
 }
 
+void cli_print_warning(void *source, const char *message)
+{
+    fprintf(stderr, "kifu: %s: warning: %s\n", (const char *)source, message);
+}
+
 int cli_exit_code(int code)
 {
     switch (code) {

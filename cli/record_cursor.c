@@ -44,7 +44,7 @@ int cli_parse_int(const char *s, int *out)
 kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
 {
     kifu_error err = {0};
-    kifu_read_options ro = {0};
+    kifu_read_options ro = {.warn = cli_print_warning, .warn_ctx = (void *)path};
     *rec = kifu_read_file(path, &ro, &err);
     if (!*rec) {
         cli_print_error(&err);

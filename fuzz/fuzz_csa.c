@@ -24,7 +24,7 @@ static void write_all(const kifu_record *r)
         char *s = kifu_write(r, &opts[i], &len, NULL);
         if (s && i == 0) {
             kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
-                                    NULL};
+                                    NULL,         NULL,          NULL};
             kifu_record_free(kifu_read(s, len, &ro, NULL));
         }
         kifu_free(s);
@@ -40,8 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                                      KIFU_READ_NO_NORMALIZE};
     static const int encs[] = {KIFU_ENC_UTF8, KIFU_ENC_AUTO, KIFU_ENC_CP932,
                                KIFU_ENC_EUCJP};
-    kifu_read_options o = {KIFU_FMT_CSA, encs[(sel >> 2) & 3], flags[sel & 3],
-                           "fuzz.csa"};
+    kifu_read_options o = {
+        KIFU_FMT_CSA, encs[(sel >> 2) & 3], flags[sel & 3], "fuzz.csa", NULL, NULL};
     kifu_record **all = NULL;
     size_t n = 0;
     kifu_error err;

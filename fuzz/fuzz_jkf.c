@@ -16,7 +16,7 @@ static void write_both(const kifu_record *r)
         if (out) {
             /* What we write must read back as JKF. */
             kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
-                                    NULL};
+                                    NULL,         NULL,          NULL};
             kifu_error e2 = {0};
             kifu_record *again = kifu_read(out, len, &ro, &e2);
             if (!again && e2.code != KIFU_ERR_NOMEM)
@@ -31,7 +31,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static const unsigned modes[] = {KIFU_READ_NO_NORMALIZE, 0, KIFU_READ_LENIENT};
     for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-        kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_AUTO, modes[i], "fuzz.jkf"};
+        kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_AUTO, modes[i],
+                                "fuzz.jkf",   NULL,          NULL};
         kifu_error err = {0};
         kifu_record *r = kifu_read(data, size, &ro, &err);
         if (r)

@@ -31,7 +31,8 @@ static void write_all(kifu_record *r, unsigned opt, int normalized)
         size_t len = 0;
         char *out = kifu_write(r, &wo, &len, NULL);
         if (out && f == KIFU_FMT_JKF && normalized && wo.encoding == KIFU_ENC_AUTO) {
-            kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_UTF8, 0, "round trip"};
+            kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_UTF8, 0,
+                                    "round trip", NULL,          NULL};
             kifu_error err;
             kifu_error_clear(&err);
             kifu_record *back = kifu_read(out, len, &ro, &err);

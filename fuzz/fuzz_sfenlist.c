@@ -21,8 +21,8 @@ static void check_round_trip(const kifu_record *r)
     char *list = write_as(r, KIFU_FMT_SFENLIST, &len);
     char *usi = write_as(r, KIFU_FMT_SFEN, NULL);
     if (list) {
-        kifu_read_options ro = {KIFU_FMT_SFENLIST, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
-                                NULL};
+        kifu_read_options ro = {
+            KIFU_FMT_SFENLIST, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, NULL, NULL, NULL};
         kifu_error err = {0};
         kifu_record *back = kifu_read(list, len, &ro, &err);
         if (!back && err.code != KIFU_ERR_NOMEM)
@@ -69,7 +69,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     int format = (data[0] & 1) ? KIFU_FMT_SFENLIST : KIFU_FMT_SFEN;
     unsigned flags = (data[0] & 2) ? 0u : KIFU_READ_NO_NORMALIZE;
-    kifu_read_options ro = {format, KIFU_ENC_AUTO, flags, "fuzz"};
+    kifu_read_options ro = {format, KIFU_ENC_AUTO, flags, "fuzz", NULL, NULL};
     kifu_error err = {0};
     kifu_record *r = kifu_read(data + 1, size - 1, &ro, &err);
     if (r) {

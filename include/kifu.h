@@ -315,6 +315,7 @@ typedef enum kifu_format {
     KIFU_FMT_KI2U,     /* KI2 in UTF-8 */
     KIFU_FMT_SFEN,     /* one SFEN, USI `position` line or `startpos` */
     KIFU_FMT_SFENLIST, /* one SFEN per line: the position after each move */
+    KIFU_FMT_POSJSON,  /* the position-list JSON format: a whole position per entry */
     KIFU_FMT_COUNT_
 } kifu_format;
 
@@ -373,6 +374,10 @@ typedef struct kifu_read_options {
     int encoding;   /* kifu_encoding */
     unsigned flags; /* KIFU_READ_* */
     const char *source; /* name used in error messages (a path), may be NULL */
+    /* Called for what a reader accepted but the file should not have held (posjson's
+     * trailing commas, an unknown key); may be NULL. */
+    void (*warn)(void *ctx, const char *message);
+    void *warn_ctx;
 } kifu_read_options;
 
 /** Read one record (the first, for files that hold several) from bytes: decode, parse and
@@ -414,6 +419,12 @@ typedef struct kifu_write_options {
  *  NULL); NULL with err set on failure (e.g. a character CP932 cannot hold). */
 KIFU_EXPORT char *kifu_write(const kifu_record *r, const kifu_write_options *opt,
                              size_t *len, kifu_error *err);
+/** Write several games into one output, for formats that hold several
+ *  (KIFU_HOLDS_GAMES: CSA with `/` lines between games, posjson in one array); any other
+ *  format takes exactly one. As kifu_write otherwise. */
+KIFU_EXPORT char *kifu_write_all(const kifu_record *const *rs, size_t count,
+                                 const kifu_write_options *opt, size_t *len,
+                                 kifu_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* Rules engine                                                                         */

@@ -96,3 +96,22 @@ char *kifu__sb_take(kifu__strbuf *b, size_t *len)
     kifu__sb_init(b);
     return p;
 }
+
+void kifu__sb_json_string(kifu__strbuf *b, const char *s)
+{
+    kifu__sb_putc(b, '"');
+    for (const char *p = s; *p; p++) {
+        unsigned char c = (unsigned char)*p;
+        if (c == '"' || c == '\\') {
+            kifu__sb_putc(b, '\\');
+            kifu__sb_putc(b, (char)c);
+        } else if (c == '\n') {
+            kifu__sb_puts(b, "\\n");
+        } else if (c < 0x20 || c == 0x7f) {
+            kifu__sb_printf(b, "\\u%04x", c);
+        } else {
+            kifu__sb_putc(b, (char)c);
+        }
+    }
+    kifu__sb_putc(b, '"');
+}

@@ -47,6 +47,8 @@ int kifu__read_ki2(KIFU__READER_PARAMS);
 int kifu__read_sfen(KIFU__READER_PARAMS);
 /* One SFEN per line: a start, then the position after each move (moves recovered). */
 int kifu__read_sfenlist(KIFU__READER_PARAMS);
+/* The position-list JSON format (seeds/002): an array of whole positions. */
+int kifu__read_posjson(KIFU__READER_PARAMS);
 
 int kifu__write_jkf(KIFU__WRITER_PARAMS);
 int kifu__write_csa(KIFU__WRITER_PARAMS);
@@ -55,6 +57,10 @@ int kifu__write_ki2(KIFU__WRITER_PARAMS);
 /* A USI `position sfen|startpos moves ...` line of the main line. */
 int kifu__write_sfen(KIFU__WRITER_PARAMS);
 int kifu__write_sfenlist(KIFU__WRITER_PARAMS);
+int kifu__write_posjson(KIFU__WRITER_PARAMS);
+int kifu__write_posjson_many(const kifu_record *const *rs, size_t n,
+                             const kifu_write_options *opt, kifu__strbuf *out,
+                             kifu_error *err);
 
 /* A sniffer bids on decoded UTF-8 text (BOM removed): 0 when the text does not look like
  * its format, else a strength (higher: surer), with *at the byte offset of the evidence
@@ -69,10 +75,19 @@ typedef struct kifu__format {
     int (*write)(const kifu_record *r, const kifu_write_options *opt, kifu__strbuf *out,
                  kifu_error *err);
     kifu__sniff_fn sniff; /* NULL: never guessed from content (a twin row sniffs) */
+    int json;             /* JSON: UTF-8 by definition, never decoded otherwise */
+    /* Several games in one output (KIFU_HOLDS_GAMES): a writer of its own, or the text
+     * between two games' outputs; neither: one game per output. */
+    int (*write_many)(const kifu_record *const *rs, size_t n,
+                      const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err);
+    const char *between;
 } kifu__format;
 
 /* The row of a format, or NULL. */
 const kifu__format *kifu__format_get(int format);
+/* `format` came from path's extension: when other formats list that extension too
+ * (`.json`), the content chooses among them; else format. */
+int kifu__format_refine(int format, const char *path, const char *text, size_t len);
 /* The format of decoded text by the sniffers' bids, or KIFU_FMT_AUTO. */
 int kifu__format_sniff(const char *text, size_t len);
 /* The next line of [*s, end) that is not blank, without its line end and surrounding
@@ -83,8 +98,13 @@ const char *kifu__next_line(const char **s, const char *end, const char **eol);
  * move follows): played on p and returned in *m. `to` (1 + KIFU_SQ of a square, 0: none)
  * names the destination when known, to try those moves first. 0, -1 when no legal move
  * leads there, -2 when memory ran out. */
+/* Start r at b: its preset when b is one (handicaps by name), else b itself. 0, or -1
+ * when memory ran out. */
+int kifu__record_start(kifu_record *r, const kifu_board *b);
+
 int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_move *m);
 
+int kifu__sniff_posjson(const char *text, size_t len, size_t *at);
 int kifu__sniff_jkf(const char *text, size_t len, size_t *at);
 int kifu__sniff_csa(const char *text, size_t len, size_t *at);
 int kifu__sniff_kif(const char *text, size_t len, size_t *at);

@@ -19,9 +19,10 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
     int format = o.format;
     if (format == KIFU_FMT_AUTO)
         format = kifu_format_from_path(o.source);
-    /* JKF is JSON: UTF-8 by definition. */
-    int enc = format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8
-                                                                    : o.encoding;
+    /* JSON is UTF-8 by definition. */
+    const kifu__format *named = kifu__format_get(format);
+    int enc =
+        named && named->json && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8 : o.encoding;
     char *text = NULL;
     size_t tlen = 0;
     if (kifu__decode(data, len, enc, &text, &tlen, NULL, err)) {
@@ -29,9 +30,12 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
         return -1;
     }
     /* The content decides only now, on decoded text (a CP932 KI2 shows its marks). */
+    if (format != KIFU_FMT_AUTO && o.format == KIFU_FMT_AUTO)
+        format = kifu__format_refine(format, o.source, text, tlen);
     if (format == KIFU_FMT_AUTO) {
         format = kifu__format_sniff(text, tlen);
-        if (format == KIFU_FMT_JKF && o.encoding == KIFU_ENC_AUTO &&
+        const kifu__format *sniffed = kifu__format_get(format);
+        if (sniffed && sniffed->json && o.encoding == KIFU_ENC_AUTO &&
             kifu__detect_encoding(data, len) != KIFU_ENC_UTF8) {
             kifu__free(text);
             if (kifu__decode(data, len, KIFU_ENC_UTF8, &text, &tlen, NULL, err)) {
@@ -141,15 +145,36 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
+    return kifu_write_all(&r, 1, opt, len, err);
+}
+
+char *kifu_write_all(const kifu_record *const *rs, size_t count,
+                     const kifu_write_options *opt, size_t *len, kifu_error *err)
+{
     const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
     if (!f || !f->write) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "an output format", NULL,
                     "no output format given");
         return NULL;
     }
+    if (count != 1 && !f->write_many && !f->between) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
+                    "%s holds one game per file", f->info.name);
+        return NULL;
+    }
     kifu__strbuf sb;
     kifu__sb_init(&sb);
-    if (f->write(r, opt, &sb, err)) {
+    int rc = 0;
+    if (f->write_many) {
+        rc = f->write_many(rs, count, opt, &sb, err);
+    } else {
+        for (size_t i = 0; i < count && !rc; i++) {
+            if (i)
+                kifu__sb_puts(&sb, f->between);
+            rc = f->write(rs[i], opt, &sb, err);
+        }
+    }
+    if (rc) {
         kifu__sb_free(&sb);
         return NULL;
     }
@@ -167,7 +192,7 @@ char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *le
     }
     char *bytes;
     size_t blen;
-    int rc = kifu__encode(text, n, enc, &bytes, &blen, err);
+    rc = kifu__encode(text, n, enc, &bytes, &blen, err);
     kifu__free(text);
     if (rc)
         return NULL;

@@ -36,3 +36,10 @@ int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_
     }
     return -1;
 }
+
+int kifu__record_start(kifu_record *r, const kifu_board *b)
+{
+    int preset = kifu_preset_match(b);
+    return preset != KIFU_PRESET_OTHER && preset >= 0 ? kifu_record_set_preset(r, preset)
+                                                      : kifu_record_set_initial(r, b);
+}

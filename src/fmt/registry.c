@@ -14,42 +14,54 @@
 #define H_ALL (KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS | KIFU_HOLDS_TIMES)
 
 static const kifu__format table[] = {
-    {{KIFU_FMT_JKF, "jkf", "jkf json", "JSON Kifu Format", KIFU_ENC_UTF8, H_ALL},
-     kifu__read_jkf,
-     kifu__write_jkf,
-     kifu__sniff_jkf},
-    {{KIFU_FMT_CSA, "csa", "csa", "CSA standard format V2.2 / V3.0", KIFU_ENC_UTF8,
-      KIFU_HOLDS_COMMENTS | KIFU_HOLDS_TIMES | KIFU_HOLDS_GAMES},
-     kifu__read_csa,
-     kifu__write_csa,
-     kifu__sniff_csa},
-    {{KIFU_FMT_KIF, "kif", "kif", "KIF (Kakinoki), Shift-JIS", KIFU_ENC_CP932, H_ALL},
-     kifu__read_kif,
-     kifu__write_kif,
-     NULL},
-    {{KIFU_FMT_KIFU, "kifu", "kifu", "KIF in UTF-8", KIFU_ENC_UTF8, H_ALL},
-     kifu__read_kif,
-     kifu__write_kif,
-     kifu__sniff_kif},
-    {{KIFU_FMT_KI2, "ki2", "ki2", "KI2 (moves without source squares), Shift-JIS",
-      KIFU_ENC_CP932, KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
-     kifu__read_ki2,
-     kifu__write_ki2,
-     NULL},
-    {{KIFU_FMT_KI2U, "ki2u", "ki2u", "KI2 in UTF-8", KIFU_ENC_UTF8,
-      KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
-     kifu__read_ki2,
-     kifu__write_ki2,
-     kifu__sniff_ki2},
-    {{KIFU_FMT_SFEN, "sfen", "sfen usi", "SFEN or a USI position line", KIFU_ENC_UTF8, 0},
-     kifu__read_sfen,
-     kifu__write_sfen,
-     kifu__sniff_sfen},
-    {{KIFU_FMT_SFENLIST, "sfenlist", "sfenlist", "one SFEN per line, a position per move",
-      KIFU_ENC_UTF8, 0},
-     kifu__read_sfenlist,
-     kifu__write_sfenlist,
-     kifu__sniff_sfenlist},
+    {.info = {KIFU_FMT_JKF, "jkf", "jkf json", "JSON Kifu Format", KIFU_ENC_UTF8, H_ALL},
+     .read = kifu__read_jkf,
+     .write = kifu__write_jkf,
+     .sniff = kifu__sniff_jkf,
+     .json = 1},
+    {.info = {KIFU_FMT_CSA, "csa", "csa", "CSA standard format V2.2 / V3.0",
+              KIFU_ENC_UTF8, KIFU_HOLDS_COMMENTS | KIFU_HOLDS_TIMES | KIFU_HOLDS_GAMES},
+     .read = kifu__read_csa,
+     .write = kifu__write_csa,
+     .sniff = kifu__sniff_csa,
+     .between = "/\n"},
+    {.info = {KIFU_FMT_KIF, "kif", "kif", "KIF (Kakinoki), Shift-JIS", KIFU_ENC_CP932,
+              H_ALL},
+     .read = kifu__read_kif,
+     .write = kifu__write_kif,
+     .sniff = NULL},
+    {.info = {KIFU_FMT_KIFU, "kifu", "kifu", "KIF in UTF-8", KIFU_ENC_UTF8, H_ALL},
+     .read = kifu__read_kif,
+     .write = kifu__write_kif,
+     .sniff = kifu__sniff_kif},
+    {.info = {KIFU_FMT_KI2, "ki2", "ki2", "KI2 (moves without source squares), Shift-JIS",
+              KIFU_ENC_CP932, KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
+     .read = kifu__read_ki2,
+     .write = kifu__write_ki2,
+     .sniff = NULL},
+    {.info = {KIFU_FMT_KI2U, "ki2u", "ki2u", "KI2 in UTF-8", KIFU_ENC_UTF8,
+              KIFU_HOLDS_FORKS | KIFU_HOLDS_COMMENTS},
+     .read = kifu__read_ki2,
+     .write = kifu__write_ki2,
+     .sniff = kifu__sniff_ki2},
+    {.info = {KIFU_FMT_SFEN, "sfen", "sfen usi", "SFEN or a USI position line",
+              KIFU_ENC_UTF8, 0},
+     .read = kifu__read_sfen,
+     .write = kifu__write_sfen,
+     .sniff = kifu__sniff_sfen},
+    {.info = {KIFU_FMT_SFENLIST, "sfenlist", "sfenlist",
+              "one SFEN per line, a position per move", KIFU_ENC_UTF8, 0},
+     .read = kifu__read_sfenlist,
+     .write = kifu__write_sfenlist,
+     .sniff = kifu__sniff_sfenlist},
+    {.info = {KIFU_FMT_POSJSON, "posjson", "posjson json",
+              "position list: a JSON array of whole positions (bd, cb, cw)",
+              KIFU_ENC_UTF8, H_ALL | KIFU_HOLDS_GAMES},
+     .read = kifu__read_posjson,
+     .write = kifu__write_posjson,
+     .sniff = kifu__sniff_posjson,
+     .json = 1,
+     .write_many = kifu__write_posjson_many},
 };
 
 #define NFORMATS (sizeof table / sizeof table[0])
@@ -123,6 +135,22 @@ int kifu_format_from_path(const char *path)
         if (listed(table[i].info.extensions, dot + 1, strlen(dot + 1)))
             return table[i].info.format;
     return KIFU_FMT_AUTO;
+}
+
+int kifu__format_refine(int format, const char *path, const char *text, size_t len)
+{
+    const char *slash = strrchr(path ? path : "", '/');
+    const char *dot = path ? strrchr(slash ? slash : path, '.') : NULL;
+    if (!dot)
+        return format;
+    int sharers = 0;
+    for (size_t i = 0; i < NFORMATS; i++)
+        sharers += listed(table[i].info.extensions, dot + 1, strlen(dot + 1));
+    if (sharers < 2)
+        return format;
+    int sniffed = kifu__format_sniff(text, len);
+    const kifu__format *f = kifu__format_get(sniffed);
+    return f && listed(f->info.extensions, dot + 1, strlen(dot + 1)) ? sniffed : format;
 }
 
 /* Every sniffer bids on the decoded text: the format whose evidence comes first in the

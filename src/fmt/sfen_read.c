@@ -103,11 +103,7 @@ static int set_start(kifu_record *r, const kifu_position *p, kifu_error *err)
 {
     kifu_board b;
     kifu_position_board(p, &b);
-    int preset = kifu_preset_match(&b);
-    int rc = preset != KIFU_PRESET_OTHER && preset >= 0
-                 ? kifu_record_set_preset(r, preset)
-                 : kifu_record_set_initial(r, &b);
-    return rc ? nomem(err) : 0;
+    return kifu__record_start(r, &b) ? nomem(err) : 0;
 }
 
 /* Hand the finished record to out, or free it when reading failed (rc != 0). */

@@ -43,7 +43,7 @@ static const char *const fixtures[] = {
 static json_t *to_jkf_flags(const char *data, size_t len, const char *name,
                             char **csa_out, unsigned flags)
 {
-    kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_AUTO, flags, name};
+    kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_AUTO, flags, name, NULL, NULL};
     kifu_error e;
     kifu_error_clear(&e);
     kifu_record *r = kifu_read(data, len, &ro, &e);
@@ -377,7 +377,7 @@ static void through_csa(const char *dir, const char *name, int *done)
 {
     char path[2400];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, NULL};
+    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, NULL, NULL, NULL};
     kifu_error e;
     kifu_error_clear(&e);
     kifu_record *a = kifu_read_file(path, &ro, &e);
@@ -397,7 +397,7 @@ static void through_csa(const char *dir, const char *name, int *done)
         forks |= kifu_node_child_count(n) > 1;
     if (forks)
         CHECK(nwarn > 0);
-    kifu_read_options co = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, name};
+    kifu_read_options co = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, name, NULL, NULL};
     kifu_record *b = csa ? kifu_read(csa, len, &co, &e) : NULL;
     if (csa && !b)
         printf("  %s: CSA not read back: %s\n", name, e.message);

@@ -138,7 +138,7 @@ static void roundtrip_one(const char *path, const char *name, void *vctx)
     CHECK(text != NULL);
     if (!text)
         return;
-    kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_AUTO, c->flags, name};
+    kifu_read_options ro = {KIFU_FMT_JKF, KIFU_ENC_AUTO, c->flags, name, NULL, NULL};
     kifu_error err = {0};
     kifu_record *r = kifu_read(text, len, &ro, &err);
     if (!r) {
@@ -227,7 +227,7 @@ static void fixture_one(const char *path, const char *name, void *vctx)
     CHECK(want != NULL);
     if (!want)
         return;
-    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, path};
+    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, path, NULL, NULL};
     kifu_error err = {0};
     kifu_record *r = kifu_read_file(path, &ro, &err);
     if (!r) {

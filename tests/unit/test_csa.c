@@ -13,7 +13,7 @@ static kifu_error err;
 
 static kifu_record *rd_flags(const char *text, unsigned flags)
 {
-    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, flags, "t.csa"};
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, flags, "t.csa", NULL, NULL};
     kifu_error_clear(&err);
     return kifu_read(text, strlen(text), &o, &err);
 }
@@ -313,7 +313,8 @@ TEST(several_games)
     const char *text = "V2.2\nN+a\nPI\n+\n+7776FU\n%TORYO\n/\n"
                        "V2.2\nN+b\nPI\n+\n+2726FU\n-8384FU\n%CHUDAN\n/\n"
                        "N+c\n+5756FU\n";
-    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, NULL};
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
+                           NULL,         NULL,          NULL};
     kifu_record **all = NULL;
     size_t n = 0;
     kifu_error_clear(&err);
@@ -679,7 +680,8 @@ TEST(writer_reader_round_trip)
 TEST(invalid_utf8_position)
 {
     const char *text = "V2.2\nN+abcdefghijklmnopqrstuvwxyz\xff\n";
-    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE, "t.csa"};
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_UTF8, KIFU_READ_NO_NORMALIZE,
+                           "t.csa",      NULL,          NULL};
     kifu_error_clear(&err);
     kifu_record *r = kifu_read(text, strlen(text), &o, &err);
     CHECK(r == NULL);

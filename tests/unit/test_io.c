@@ -64,7 +64,7 @@ TEST(format_detection_by_content)
 
 TEST(unknown_content_is_an_error_naming_the_source)
 {
-    kifu_read_options o = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, "notes.txt"};
+    kifu_read_options o = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, "notes.txt", NULL, NULL};
     kifu_error err;
     kifu_error_clear(&err);
     const char text[] = "hello world\n";
@@ -97,7 +97,7 @@ TEST(decoding_happens_before_the_reader)
     /* Bytes that are not UTF-8 (CP932 for 先手) read as forced UTF-8: an encoding error
      * whatever the KIF reader can do. */
     const char sjis[] = "\x90\xe6\x8e\xe8\x81\x46\x82\xa0\n";
-    kifu_read_options o = {KIFU_FMT_KIF, KIFU_ENC_UTF8, 0, "a.kif"};
+    kifu_read_options o = {KIFU_FMT_KIF, KIFU_ENC_UTF8, 0, "a.kif", NULL, NULL};
     kifu_error err;
     kifu_error_clear(&err);
     CHECK(kifu_read(sjis, sizeof sjis - 1, &o, &err) == NULL);
@@ -106,7 +106,7 @@ TEST(decoding_happens_before_the_reader)
     CHECK_INT(err.line, 1);
     /* JKF is JSON, UTF-8 by definition: AUTO does not fall back to CP932 for it. */
     const char json[] = "{\"header\":{\"\x90\xe6\x8e\xe8\":\"x\"},\"moves\":[{}]}";
-    kifu_read_options j = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "a.jkf"};
+    kifu_read_options j = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "a.jkf", NULL, NULL};
     kifu_error_clear(&err);
     CHECK(kifu_read(json, sizeof json - 1, &j, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_ENCODING);
@@ -132,7 +132,7 @@ TEST(write_needs_a_format)
  */
 static kifu_record *read_or_skip(const char *text, int format, int *skip)
 {
-    kifu_read_options o = {format, KIFU_ENC_AUTO, 0, NULL};
+    kifu_read_options o = {format, KIFU_ENC_AUTO, 0, NULL, NULL, NULL};
     kifu_error err;
     kifu_error_clear(&err);
     kifu_record *r = kifu_read(text, strlen(text), &o, &err);
@@ -232,7 +232,7 @@ TEST(kif_is_written_in_cp932_unless_asked)
 TEST(csa_file_with_two_games_reads_both)
 {
     const char two[] = "PI\n+\n+7776FU\n-3334FU\n%TORYO\n/\nPI\n+\n+2726FU\n%CHUDAN\n";
-    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_AUTO, 0, "two.csa"};
+    kifu_read_options o = {KIFU_FMT_CSA, KIFU_ENC_AUTO, 0, "two.csa", NULL, NULL};
     kifu_error err;
     kifu_error_clear(&err);
     kifu_record **all = NULL;

@@ -10,7 +10,8 @@
 
 static kifu_record *rd(const char *json, kifu_error *err)
 {
-    kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, KIFU_READ_NO_NORMALIZE, "t.jkf"};
+    kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, KIFU_READ_NO_NORMALIZE,
+                           "t.jkf",      NULL,          NULL};
     kifu_error_clear(err);
     return kifu_read(json, strlen(json), &o, err);
 }

@@ -466,7 +466,7 @@ TEST(read_strict_and_lenient)
                        "{\"move\":{\"color\":1,\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":"
                        "3,\"y\":5},\"piece\":\"FU\"}},"
                        "{\"special\":\"TORYO\"}]}";
-    kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "game.jkf"};
+    kifu_read_options o = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, "game.jkf", NULL, NULL};
     kifu_error err;
     kifu_error_clear(&err);
     kifu_record *r = kifu_read(json, strlen(json), &o, &err);

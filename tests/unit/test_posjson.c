@@ -1,0 +1,385 @@
+/* test_posjson.c: the position-list JSON format: the document's own example (trailing
+ * comma and all), round trips of every kind of record (a game with nested forks and
+ * endings, a handicap, a tsume from a BOD diagram, a catalogue of unrelated positions),
+ * what another program that knows only bd/cb/cw/sid/mv writes, and every error with its
+ * entry and field. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "kifu.h"
+#include "testutil.h"
+
+/* The example of the position-list document, as it prints it. */
+static const char doc_example[] =
+    "[\n{\n\n\"bd\":\"dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomo"
+    "cegiuigec\",\n\"cb\":\"\",\n\"cw\":\"\",\n},\n\n{\n\n\"bd\":\"oooooooooooooooojdoooo"
+    "osobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo\",\n\"cb\":\"\",\n\"cw\":"
+    "\"bbbbbbbbbbbbbbbbdddffffhhhhjjjln\"\n}\n]\n";
+
+static int warnings;
+static char last_warning[256];
+static void on_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+static int read_all(const char *text, int format, kifu_record ***recs, size_t *n,
+                    kifu_error *err)
+{
+    kifu_read_options o = {.format = format, .warn = on_warn};
+    kifu_error_clear(err);
+    return kifu_read_all(text, strlen(text), &o, recs, n, err);
+}
+
+static void free_all(kifu_record **recs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kifu_record_free(recs[i]);
+    kifu_free(recs);
+}
+
+static char *write_all(kifu_record **recs, size_t n)
+{
+    kifu_write_options o = {.format = KIFU_FMT_POSJSON};
+    kifu_error err;
+    kifu_error_clear(&err);
+    char *s = kifu_write_all((const kifu_record *const *)recs, n, &o, NULL, &err);
+    if (!s)
+        printf("  write: %s\n", err.message);
+    return s;
+}
+
+/* Strict JSON (no trailing comma): jansson's own parser accepts it. */
+static int strict_json(const char *s)
+{
+    json_error_t je;
+    json_t *v = json_loads(s, 0, &je);
+    if (!v)
+        printf("  not JSON: %s (line %d)\n", je.text, je.line);
+    json_decref(v);
+    return v != NULL;
+}
+
+/* A record that named no start is hirate; posjson, holding the board, names it. */
+static char *dump(kifu_record *r)
+{
+    if (kifu_record_preset(r) == KIFU_PRESET_NONE)
+        kifu_record_set_preset(r, KIFU_PRESET_HIRATE);
+    return t_dump(r);
+}
+
+/* Records -> posjson -> records: every record dumps alike (t_dump: header, start, every
+ * field of every node, forks), and writing again gives the same text. */
+static void round_trip(kifu_record **recs, size_t n)
+{
+    char *a = write_all(recs, n);
+    CHECK(a && strict_json(a));
+    kifu_record **back = NULL;
+    size_t m = 0;
+    kifu_error err;
+    if (!a || read_all(a, KIFU_FMT_POSJSON, &back, &m, &err)) {
+        printf("  read back: %s\n%s\n", err.message, a ? a : "");
+        CHECK(0);
+        kifu_free(a);
+        return;
+    }
+    CHECK_INT(m, n);
+    for (size_t i = 0; i < n && i < m; i++) {
+        char *x = dump(recs[i]), *y = dump(back[i]);
+        CHECK_STR(y, x);
+        free(x);
+        free(y);
+    }
+    char *b = write_all(back, m);
+    CHECK_STR(b, a);
+    kifu_free(a);
+    kifu_free(b);
+    free_all(back, m);
+}
+
+TEST(document_example_reads_and_writes_strict)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    warnings = 0;
+    CHECK_INT(read_all(doc_example, KIFU_FMT_AUTO, &recs, &n, &err), 0);
+    CHECK_INT(warnings, 1); /* the comma before } */
+    CHECK(strstr(last_warning, "line 6, column 9") != NULL);
+    CHECK_INT(n, 2); /* two unrelated positions: two records */
+    if (n == 2) {
+        CHECK_INT(kifu_record_preset(recs[0]), KIFU_PRESET_HIRATE);
+        kifu_board b;
+        kifu_record_initial(recs[1], &b);
+        /* Gote's king stands in check by the horse: gote is to move. */
+        CHECK_INT(b.color, KIFU_WHITE);
+        CHECK_INT(b.hands[KIFU_WHITE][KIFU_FU], 16);
+        CHECK_INT(b.sq[KIFU_SQ(1, 3)], KIFU_OU | 16);
+        char *s = write_all(recs, n);
+        CHECK(s && strict_json(s));
+        CHECK(s && strstr(s, ",}") == NULL);
+        CHECK(s && strstr(s, "\"cw\":\"bbbbbbbbbbbbbbbbdddffffhhhhjjjln\"") != NULL);
+        kifu_free(s);
+        round_trip(recs, n);
+    }
+    free_all(recs, n);
+}
+
+/* A game with nested forks, comments, times, bookmarks and endings in forks. */
+static const char forked_kif[] =
+    "# ---- Kifu for Windows ----\n"
+    "先手：先手太郎\n後手：後手花子\n"
+    "手数----指手---------消費時間--\n"
+    "*開始前のコメント\n"
+    "   1 ７六歩(77)   ( 0:05/00:00:05)\n"
+    "*一手目\n"
+    "   2 ３四歩(33)   ( 0:03/00:00:03)+\n"
+    "   3 ２二角成(88) ( 0:10/00:00:15)\n"
+    "   4 同　銀(31)   ( 0:02/00:00:05)+\n"
+    "   5 ４五角打     ( 0:01/00:00:16)\n"
+    "   6 投了\n"
+    "\n変化：4手\n"
+    "   4 同　飛(82)   ( 0:07/00:00:10)\n"
+    "   5 中断\n"
+    "\n変化：2手\n"
+    "   2 ８四歩(83)   ( 0:04/00:00:04)\n"
+    "*二手目の変化\n"
+    "   3 ２六歩(27)   ( 0:01/00:00:06)\n";
+
+TEST(game_with_forks_round_trips)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(read_all(forked_kif, KIFU_FMT_KIFU, &recs, &n, &err), 0);
+    if (n == 1) {
+        round_trip(recs, n);
+        char *s = write_all(recs, n);
+        /* The fork at ply 4 follows entry 3 (the position after ☗２二角成). */
+        CHECK(s && strstr(s, "\"prev\":3") != NULL);
+        CHECK(s && strstr(s, "\"end\":\"TORYO\"") != NULL);
+        CHECK(s && strstr(s, "\"end\":\"CHUDAN\"") != NULL);
+        CHECK(s && strstr(s, "\"usi\":\"8h2b+\"") != NULL);
+        CHECK(s && strstr(s, "\"move\":\"☗２二角成(88)\"") != NULL);
+        kifu_free(s);
+    }
+    free_all(recs, n);
+}
+
+TEST(handicap_and_tsume_round_trip)
+{
+    /* 香落ち: gote moves first. */
+    static const char ky[] = "手合割：香落ち\n手数----指手---------消費時間--\n"
+                             "   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８四歩(83)\n";
+    /* A tsume from a BOD diagram: sente to move, gote holds the rest. */
+    static const char tsume[] =
+        "後手の持駒：飛二　角二　金二　銀四　桂三　香四　歩十八　\n"
+        "  ９ ８ ７ ６ ５ ４ ３ ２ １\n"
+        "+---------------------------+\n"
+        "| ・ ・ ・ ・ ・ ・ ・v桂 ・|一\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・v玉|二\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
+        "| ・ ・ ・ ・ ・ ・ ・ 金 ・|四\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n"
+        "| ・ ・ ・ ・ ・ ・ ・ ・ ・|九\n"
+        "+---------------------------+\n"
+        "先手の持駒：金　\n"
+        "手数----指手---------消費時間--\n"
+        "   1 １三金打\n   2 同　桂(21)\n   3 ２三金(24)\n";
+    const char *texts[2] = {ky, tsume};
+    for (int t = 0; t < 2; t++) {
+        kifu_record **recs = NULL;
+        size_t n = 0;
+        kifu_error err;
+        if (read_all(texts[t], KIFU_FMT_KIFU, &recs, &n, &err)) {
+            printf("  %d: %s\n", t, err.message);
+            CHECK(0);
+            continue;
+        }
+        round_trip(recs, n);
+        free_all(recs, n);
+    }
+}
+
+/* A catalogue: many unrelated positions (here every handicap start and positions from
+ * engine games), one record each, all in one array; and two games in a row where the
+ * second starts one legal move after the first ends stay two games (`game`). */
+TEST(catalogue_round_trips)
+{
+    static const char *const sfens[] = {
+        "startpos",
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        "8k/9/7GP/9/9/9/9/9/K8 b G2r2b2g4s4n4l16p 1",
+        "4k4/9/4P4/9/9/9/9/9/4K4 b G2r2b3g4s4n4l17p 1",
+    };
+    size_t n = sizeof sfens / sizeof sfens[0];
+    kifu_record *recs[8];
+    for (size_t i = 0; i < n; i++) {
+        kifu_error err;
+        kifu_read_options o = {.format = KIFU_FMT_SFEN};
+        recs[i] = kifu_read(sfens[i], strlen(sfens[i]), &o, &err);
+        CHECK(recs[i] != NULL);
+    }
+    round_trip(recs, n);
+    /* Game 2 starts where game 1 would be after 7g7f: still two games. */
+    kifu_read_options so = {.format = KIFU_FMT_SFEN};
+    kifu_record *two[2] = {kifu_read("startpos", 8, &so, NULL), kifu_record_new()};
+    kifu_board b;
+    kifu_position *p = t_position("startpos");
+    t_play_usi(p, "7g7f");
+    kifu_position_board(p, &b);
+    kifu_record_set_initial(two[1], &b);
+    round_trip(two, 2);
+    kifu_position_free(p);
+    for (size_t i = 0; i < n; i++)
+        kifu_record_free(recs[i]);
+    kifu_record_free(two[0]);
+    kifu_record_free(two[1]);
+}
+
+/* What a program that knows only the document's keys writes: bd, cb, cw, sid, mv. The
+ * moves come back (a promotion, a capture, a drop), and the side to move of a handicap
+ * start is found from its first move. */
+TEST(document_keys_only)
+{
+    static const char *const usi[] = {"3c3d", "7g7f", "2b8h+", "7i8h", "B*4e"};
+    kifu_position *p = t_position(
+        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    char text[8192];
+    size_t len = 0;
+    len += (size_t)snprintf(text + len, sizeof text - len, "[");
+    for (size_t i = 0; i <= 5; i++) {
+        if (i)
+            t_play_usi(p, usi[i - 1]);
+        kifu_board b;
+        kifu_position_board(p, &b);
+        /* The document's letters by kifu_piece number (FU KY KE GI KA HI KI OU TO NY NK
+         * NG UM RY), typed in here as another program would have them. */
+        static const char letters[2][16] = {"oacegkmiu1357qs", "obdfhlnjv2468rt"};
+        char bd[82], cb[40] = "", cw[40] = "";
+        size_t nb = 0, nw = 0;
+        for (int k = 1; k <= 7; k++)
+            for (int c = 0; c < b.hands[0][k]; c++)
+                cb[nb++] = letters[0][k];
+        for (int k = 1; k <= 7; k++)
+            for (int c = 0; c < b.hands[1][k]; c++)
+                cw[nw++] = letters[1][k];
+        for (int y = 1; y <= 9; y++)
+            for (int x = 9; x >= 1; x--) {
+                int v = b.sq[KIFU_SQ(x, y)];
+                bd[(y - 1) * 9 + (9 - x)] = letters[v >> 4 & 1][v & 15];
+            }
+        bd[81] = 0;
+        len += (size_t)snprintf(text + len, sizeof text - len,
+                                "%s{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu}",
+                                i ? "," : "", bd, cb, cw, i);
+    }
+    snprintf(text + len, sizeof text - len, "]");
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(read_all(text, KIFU_FMT_POSJSON, &recs, &n, &err), 0);
+    CHECK_INT(n, 1);
+    if (n == 1) {
+        CHECK_INT(kifu_record_preset(recs[0]), KIFU_PRESET_KY);
+        for (int i = 0; i < 5; i++) {
+            const kifu_move *m = t_move_at(recs[0], i + 1);
+            char buf[8];
+            CHECK_STR(m ? kifu_move_usi(m, buf) : "", usi[i]);
+        }
+    }
+    free_all(recs, n);
+    kifu_position_free(p);
+}
+
+static void expect_error(const char *text, const char *needle, int line)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    if (read_all(text, KIFU_FMT_POSJSON, &recs, &n, &err) == 0) {
+        printf("  read, but expected an error with \"%s\"\n", needle);
+        CHECK(0);
+        free_all(recs, n);
+        return;
+    }
+    if (!strstr(err.message, needle))
+        printf("  message: %s\n", err.message);
+    CHECK(strstr(err.message, needle) != NULL);
+    CHECK_INT(err.line, line);
+}
+
+#define HIRATE "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec"
+
+TEST(errors_name_entry_and_field)
+{
+    expect_error("{\"bd\":\"" HIRATE "\"}", "JSON array", 1);
+    expect_error("[\n{\"bd\":\"" HIRATE "\"},\n 3]", "entry 1, the entry", 3);
+    expect_error("[\n{\"cb\":\"\"}]", "entry 0, bd: the board is missing", 2);
+    expect_error("[{\"bd\":\"x" HIRATE "\"}]", "entry 0, bd: letter 1", 1);
+    expect_error("[{\"bd\":\"dfhj\"}]", "the board is 4 letters long", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cb\":\"au\"}]", "entry 0, cb: letter 2", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"turn\":\"x\"}]", "entry 0, turn", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"mv\":82}]", "entry 0, mv", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\"},\n\n{\"bd\":\"" HIRATE "\",\"prev\":5}]",
+                 "entry 1, prev", 3);
+    expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"prev\":0}]",
+                 "no legal move leads from entry 0", 2);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"comments\":\"x\"}]", "entry 0, comments", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]", "only a move has a time",
+                 1);
+    expect_error("[{\"bd\":\"" HIRATE "\"", "JSON syntax", 1);
+    /* Two kings for one side is no position. */
+    expect_error("[{\"bd\":\"dfhjvjhfdonooooolobbbbbbbbbooooooooooooooooooooooooooooaaaaaaaaao"
+                 "kooooomoceguuigec\"}]",
+                 "entry 0, bd", 1);
+}
+
+TEST(unknown_keys_warn)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    warnings = 0;
+    CHECK_INT(read_all("[{\"bd\":\"" HIRATE "\",\"note\":\"x\"}]", KIFU_FMT_POSJSON, &recs, &n,
+                       &err),
+              0);
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "\"note\"") != NULL);
+    free_all(recs, n);
+}
+
+/* A .json file holding positions is posjson, one holding JKF is JKF. */
+TEST(json_extension_detects_by_content)
+{
+    kifu_read_options o = {.source = "positions.json"};
+    const char *text = "[{\"bd\":\"" HIRATE "\"}]";
+    kifu_error err;
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    CHECK(r != NULL);
+    kifu_record_free(r);
+    CHECK_INT(kifu_format_detect(text, strlen(text)), KIFU_FMT_POSJSON);
+    const char *jkf = "{\"header\":{},\"moves\":[{}]}";
+    CHECK_INT(kifu_format_detect(jkf, strlen(jkf)), KIFU_FMT_JKF);
+}
+
+int main(void)
+{
+    RUN(document_example_reads_and_writes_strict);
+    RUN(game_with_forks_round_trips);
+    RUN(handicap_and_tsume_round_trip);
+    RUN(catalogue_round_trips);
+    RUN(document_keys_only);
+    RUN(errors_name_entry_and_field);
+    RUN(unknown_keys_warn);
+    RUN(json_extension_detects_by_content);
+    return t_finish();
+}
