@@ -30,6 +30,12 @@ run: build-tool
 	@echo "== kifu convert samples/opening.kifu -t csa   (KIF to CSA; CSA cannot hold the fork)"
 	@./$(BUILD)/kifu convert samples/opening.kifu -t csa
 	@echo
+	@echo "== kifu convert samples/opening.kifu -t posjson   (the record as positions, one JSON entry each)"
+	@./$(BUILD)/kifu convert samples/opening.kifu -t posjson
+	@echo
+	@echo "== kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/   (a transposition, found in a fork)"
+	@./$(BUILD)/kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 

@@ -33,6 +33,8 @@ int cmd_moves(int argc, char **argv);
 void cmd_moves_usage(FILE *f);
 int cmd_trace(int argc, char **argv);
 void cmd_trace_usage(FILE *f);
+int cmd_search(int argc, char **argv);
+void cmd_search_usage(FILE *f);
 
 /* Print "kifu: <formatted error>" to stderr. */
 void cli_print_error(const kifu_error *err);

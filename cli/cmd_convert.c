@@ -9,12 +9,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 #include "progress.h"
 
 /* A progress bar appears from this many inputs on (and only on a terminal). */
 #define PROGRESS_MIN 8
-/* Directories deeper than this are not entered (a guard against symlink loops). */
-#define MAX_DEPTH 32
 
 static const char convert_usage[] =
     "usage: kifu convert [options] FILE|DIR|- ...\n"
@@ -77,17 +76,6 @@ static const char validate_usage[] =
     "\n"
     "example:\n"
     "  kifu validate -v records/\n";
-
-typedef struct input {
-    char *path; /* as given or found; "-" is stdin */
-    char *rel;  /* name relative to its directory argument, for --out-dir */
-} input;
-
-typedef struct inputs {
-    input *v;
-    size_t n, cap;
-    int dirs; /* a directory was named */
-} inputs;
 
 typedef struct opts {
     int validate;
@@ -163,136 +151,6 @@ static void worse(run *r, int code)
         r->status = code;
 }
 
-static char *join(const char *a, const char *sep, const char *b)
-{
-    size_t na = strlen(a), ns = strlen(sep), nb = strlen(b);
-    char *s = malloc(na + ns + nb + 1);
-    if (s) {
-        memcpy(s, a, na);
-        memcpy(s + na, sep, ns);
-        memcpy(s + na + ns, b, nb + 1);
-    }
-    return s;
-}
-
-static int push(inputs *in, const char *path, const char *rel)
-{
-    if (in->n == in->cap) {
-        size_t cap = in->cap ? in->cap * 2 : 16;
-        input *v = realloc(in->v, cap * sizeof *v);
-        if (!v)
-            return -1;
-        in->v = v;
-        in->cap = cap;
-    }
-    input *e = &in->v[in->n];
-    e->path = strdup(path);
-    e->rel = strdup(rel);
-    if (!e->path || !e->rel) {
-        free(e->path);
-        free(e->rel);
-        return -1;
-    }
-    in->n++;
-    return 0;
-}
-
-static void inputs_free(inputs *in)
-{
-    for (size_t i = 0; i < in->n; i++) {
-        free(in->v[i].path);
-        free(in->v[i].rel);
-    }
-    free(in->v);
-}
-
-static int by_name(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Adds the record files under dir, in name order so runs are reproducible. Hidden entries
- * are skipped. rel is dir's path relative to the directory argument ("" at the top). */
-static int add_dir(inputs *in, const char *dir, const char *rel, int depth)
-{
-    DIR *d = opendir(dir);
-    if (!d) {
-        fprintf(stderr, "kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
-        return EXIT_IO;
-    }
-    char **names = NULL;
-    size_t n = 0, cap = 0;
-    int rc = EXIT_OK;
-    struct dirent *de;
-    while ((de = readdir(d))) {
-        if (de->d_name[0] == '.')
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 64;
-            char **nn = realloc(names, cap * sizeof *nn);
-            if (!nn) {
-                rc = EXIT_INTERNAL;
-                break;
-            }
-            names = nn;
-        }
-        if (!(names[n] = strdup(de->d_name))) {
-            rc = EXIT_INTERNAL;
-            break;
-        }
-        n++;
-    }
-    closedir(d);
-    if (n)
-        qsort(names, n, sizeof *names, by_name);
-    for (size_t i = 0; i < n; i++) {
-        if (rc == EXIT_INTERNAL)
-            break;
-        char *path = join(dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
-        char *sub = *rel ? join(rel, "/", names[i]) : strdup(names[i]);
-        struct stat st;
-        if (!path || !sub) {
-            rc = EXIT_INTERNAL;
-        } else if (stat(path, &st) != 0) {
-            fprintf(stderr, "kifu: %s: %s\n", path, strerror(errno));
-            rc = rc > EXIT_IO ? rc : EXIT_IO;
-        } else if (S_ISDIR(st.st_mode)) {
-            if (depth < MAX_DEPTH) {
-                int r = add_dir(in, path, sub, depth + 1);
-                rc = r > rc ? r : rc;
-            }
-        } else if (S_ISREG(st.st_mode) &&
-                   kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
-            if (push(in, path, sub))
-                rc = EXIT_INTERNAL;
-        }
-        free(path);
-        free(sub);
-    }
-    for (size_t i = 0; i < n; i++)
-        free(names[i]);
-    free(names);
-    if (rc == EXIT_INTERNAL)
-        fprintf(stderr, "kifu: out of memory\n");
-    return rc;
-}
-
-static int add_arg(inputs *in, const char *arg)
-{
-    struct stat st;
-    if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
-        in->dirs = 1;
-        return add_dir(in, arg, "", 0);
-    }
-    /* A named file is taken whatever its extension; a missing one fails when read. */
-    const char *slash = strrchr(arg, '/');
-    if (push(in, arg, strcmp(arg, "-") == 0 ? "stdin" : slash ? slash + 1 : arg)) {
-        fprintf(stderr, "kifu: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    return EXIT_OK;
-}
-
 static void report(run *r, const kifu_error *e)
 {
     cli_progress_clear(&r->bar);
@@ -308,7 +166,7 @@ static void on_warn(void *ctx, const char *message)
     fprintf(stderr, "kifu: %s: warning: %s\n", r->warn_source, message);
 }
 
-static const char *display(const input *in)
+static const char *display(const cli_input *in)
 {
     return strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
 }
@@ -345,7 +203,8 @@ static int make_parents(const char *path)
 
 /* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
  * New string. *oom is set when memory ran out. */
-static char *destination(const opts *o, const input *in, size_t k, size_t count, int *oom)
+static char *destination(const opts *o, const cli_input *in, size_t k, size_t count,
+                         int *oom)
 {
     *oom = 0;
     const char *base = NULL, *ext = NULL;
@@ -395,7 +254,7 @@ static char *destination(const opts *o, const input *in, size_t k, size_t count,
 
 /* Writes normalized records: game k of count, or (n > 1) the n games of a format that
  * holds several in one output. 0, or an exit code. */
-static int emit(run *r, const input *in, kifu_record *const *recs, size_t n, size_t k,
+static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n, size_t k,
                 size_t count)
 {
     const opts *o = r->o;
@@ -451,7 +310,7 @@ static int emit(run *r, const input *in, kifu_record *const *recs, size_t n, siz
 
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
-static int process(run *r, const input *in)
+static int process(run *r, const cli_input *in)
 {
     const opts *o = r->o;
     size_t len;
@@ -710,9 +569,9 @@ static int run_command(int argc, char **argv, int validate)
         return status == EXIT_USAGE ? usage_error(cmd) : status;
     }
 
-    inputs in = {0};
+    cli_inputs in = {0};
     for (int i = 0; i < nfiles; i++) {
-        int rc = add_arg(&in, files[i]);
+        int rc = cli_inputs_add(&in, files[i]);
         status = rc > status ? rc : status;
     }
     free(files);
@@ -722,7 +581,7 @@ static int run_command(int argc, char **argv, int validate)
                 "kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
                 "standard output)\n",
                 in.dirs ? "a directory was named" : "several inputs");
-        inputs_free(&in);
+        cli_inputs_free(&in);
         return usage_error(cmd);
     }
 
@@ -753,7 +612,7 @@ static int run_command(int argc, char **argv, int validate)
     }
     if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
         fprintf(stderr, "kifu: %s: no record files found\n", cmd);
-    inputs_free(&in);
+    cli_inputs_free(&in);
     written_free(&r.out);
     return r.status;
 }

@@ -20,6 +20,8 @@ static const struct {
     {"perft", cmd_perft, cmd_perft_usage, "count leaf nodes of the legal move tree"},
     {"moves", cmd_moves, cmd_moves_usage, "list the legal moves of a position"},
     {"trace", cmd_trace, cmd_trace_usage, "follow one piece through a record"},
+    {"search", cmd_search, cmd_search_usage,
+     "find a position or a board pattern in records"},
 };
 
 static void usage(FILE *f)

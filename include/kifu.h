@@ -659,6 +659,67 @@ KIFU_EXPORT int kifu_walk_board(const kifu_walker *w, kifu_board *out);
 KIFU_EXPORT uint64_t kifu_walk_hash(const kifu_walker *w);
 
 /* ------------------------------------------------------------------------------------ */
+/* Position search                                                                      */
+
+/** The position-list letters (posjson, seeds/002): 81 board letters from 9一 toward 1一,
+ *  rank by rank (sente a c e g i k m 1 3 5 7 q s u, gote b d f h j l n 2 4 6 8 r t v for
+ *  歩 香 桂 銀 金 角 飛 と 成香 成桂 成銀 馬 龍 玉, o empty), each hand one letter per
+ *  piece. NUL-terminated. */
+KIFU_EXPORT void kifu_board_to_bd(const kifu_board *b, char bd[82], char cb[40],
+                                  char cw[40]);
+/** The board of bd and the hands of cb, cw (NULL: empty); sente to move. 0, or -1 with
+ *  err naming the letter. */
+KIFU_EXPORT int kifu_board_from_bd(const char *bd, const char *cb, const char *cw,
+                                   kifu_board *out, kifu_error *err);
+
+typedef struct kifu_search kifu_search;
+
+enum {
+    KIFU_SEARCH_ANY_SIDE = 1,   /* exact: either side to move */
+    KIFU_SEARCH_BOARD_ONLY = 2, /* exact: the board alone, hands ignored */
+    KIFU_SEARCH_FORKS = 4,      /* every fork too (default: the main line) */
+    KIFU_SEARCH_FIRST = 8,      /* the first hit of a record only */
+    KIFU_SEARCH_BOTH_SIDES = 16 /* patterns: also the colour-flipped position */
+};
+
+/** What to look for: a position (its board, hands and side to move, as flags say), a
+ *  PCRE2 regular expression over the 81 board letters, or a grid a person types (nine
+ *  rows like a BOD diagram with wildcards * ? ^? v?, optional hand and side lines; see
+ *  README "kifu search"). New (kifu_search_free), or NULL with err (for a pattern, the
+ *  line and column of the fault). A search is not thread-safe: one per thread. */
+KIFU_EXPORT kifu_search *kifu_search_position(const kifu_board *b, unsigned flags,
+                                              kifu_error *err);
+KIFU_EXPORT kifu_search *kifu_search_regex(const char *re, unsigned flags,
+                                           kifu_error *err);
+KIFU_EXPORT kifu_search *kifu_search_grid(const char *text, size_t len, unsigned flags,
+                                          kifu_error *err);
+KIFU_EXPORT void kifu_search_free(kifu_search *s);
+/** A pattern's regular expression over the board letters (what a grid compiled to), or
+ *  NULL for a position search. Borrowed. */
+KIFU_EXPORT const char *kifu_search_expression(const kifu_search *s);
+
+/** A position found: the node whose position it is (a move, or the root for the start;
+ *  the move played next is its child 0), its ply, and the position. */
+typedef struct kifu_search_hit {
+    const kifu_node *node;
+    int ply;
+    kifu_board board;
+} kifu_search_hit;
+/** Called for each hit; return nonzero to stop searching this record. */
+typedef int (*kifu_search_fn)(void *ctx, const kifu_search_hit *hit);
+
+/** Search one record (normalized: a move the rules did not accept ends its line). Calls
+ *  fn (may be NULL) per hit, in walk order (main line first). The number of hits, or -1
+ *  with err. */
+KIFU_EXPORT long kifu_search_record(kifu_search *s, const kifu_record *r,
+                                    kifu_search_fn fn, void *ctx, kifu_error *err);
+
+/** The path of node n as `kifu show --path` takes it ("24" on the main line, "24,0,1"
+ *  through forks: the child taken at each branching point, trailing zeros left out). Into
+ *  buf; returns buf. */
+KIFU_EXPORT char *kifu_node_path(const kifu_node *n, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------------------ */
 /* Piece traces: the path of one piece through a line of a record                       */
 
 typedef struct kifu_trace kifu_trace;

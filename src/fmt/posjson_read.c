@@ -33,8 +33,8 @@ typedef struct rd {
     size_t *start; /* byte offset of each entry's `{` */
     size_t nstart, capstart;
     placed *at;
-    kifu_position *p;        /* the position at the last entry placed */
-    size_t last;             /* index of the last entry placed */
+    kifu_position *p;            /* the position at the last entry placed */
+    size_t last;                 /* index of the last entry placed */
     char bd[82], cb[40], cw[40]; /* scratch */
 } rd;
 
@@ -64,7 +64,8 @@ static void line_col(const char *text, size_t off, int *line, int *col)
 
 /* An error at entry i (placed at its `{`), naming the field. */
 static int fail(const rd *d, size_t i, const char *field, const char *expected,
-                const char *found, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+                const char *found, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
 static int fail(const rd *d, size_t i, const char *field, const char *expected,
                 const char *found, const char *fmt, ...)
 {
@@ -103,7 +104,8 @@ static int prescan(rd *d, char *copy, size_t len)
         }
         if (want && depth == 1 && c != ' ' && c != '\t' && c != '\r' && c != '\n' &&
             c != ']' && c != ',') {
-            if (kifu__reserve(&d->start, &d->capstart, d->nstart + 1, sizeof *d->start, 64))
+            if (kifu__reserve(&d->start, &d->capstart, d->nstart + 1, sizeof *d->start,
+                              64))
                 return nomem(d);
             d->start[d->nstart++] = i;
             want = 0;
@@ -125,7 +127,9 @@ static int prescan(rd *d, char *copy, size_t len)
             if (j < len && (copy[j] == '}' || copy[j] == ']')) {
                 int line, col;
                 line_col(copy, i, &line, &col);
-                warn(d, "line %d, column %d: a comma before '%c' (not JSON; read as if absent)",
+                warn(d,
+                     "line %d, column %d: a comma before '%c' (not JSON; read as if "
+                     "absent)",
                      line, col, copy[j]);
                 copy[i] = ' ';
             }
@@ -134,9 +138,9 @@ static int prescan(rd *d, char *copy, size_t len)
     return 0;
 }
 
-static const char *const known[] = {"bd",   "cb",       "cw",        "sid", "mv",
-                                    "turn", "ply",      "move",      "usi", "time",
-                                    "comments", "bookmarks", "end", "prev", "header", "game"};
+static const char *const known[] = {
+    "bd",  "cb",   "cw",       "sid",       "mv",  "turn", "ply",    "move",
+    "usi", "time", "comments", "bookmarks", "end", "prev", "header", "game"};
 
 /* A string member, or NULL when absent; -1 through *bad when it is not a string. */
 static const char *string_of(const rd *d, size_t i, json_t *e, const char *key, int *bad)
@@ -168,12 +172,14 @@ static int position_of(const rd *d, size_t i, json_t *e, kifu_board *b, int *tur
                                   "b d f h j l n 2 4 6 8 r t v (gote), o (empty)";
     if (at < len && at < 81) {
         char found[4] = {bd[at], 0};
-        return fail(d, i, "bd", letters, found, "letter %zu is not a board letter", at + 1);
+        return fail(d, i, "bd", letters, found, "letter %zu is not a board letter",
+                    at + 1);
     }
     if (len != 81) {
         char found[32];
         snprintf(found, sizeof found, "%zu letters", len);
-        return fail(d, i, "bd", letters, found, "the board is %zu letters long, not 81", len);
+        return fail(d, i, "bd", letters, found, "the board is %zu letters long, not 81",
+                    len);
     }
     kifu__bd_read_board(bd, len, b, &at);
     static const char *const hands[2] = {"cb", "cw"};
@@ -228,7 +234,8 @@ static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
         kifu_board other = *b;
         other.color ^= 1;
         if (turn >= 0 || kifu_position_set_board(d->p, &other, NULL))
-            return fail(d, i, "bd", "a position the rules allow", e.found, "%s", e.message);
+            return fail(d, i, "bd", "a position the rules allow", e.found, "%s",
+                        e.message);
         *b = other;
     }
     kifu_record *r = kifu_record_new();
@@ -286,22 +293,24 @@ static int extras(rd *d, size_t i, json_t *e, kifu_record *r, kifu_node *n)
         json_t *a = json_object_get(e, lists[k]), *v;
         size_t j;
         if (a && !json_is_array(a))
-            return fail(d, i, lists[k], "an array of strings", "another type", "not an array");
+            return fail(d, i, lists[k], "an array of strings", "another type",
+                        "not an array");
         json_array_foreach(a, j, v)
         {
             if (!json_is_string(v))
                 return fail(d, i, lists[k], "a string", "another type", "item %zu", j);
-            if ((k ? kifu_node_add_bookmark : kifu_node_add_comment)(r, n,
-                                                                     json_string_value(v)))
+            if ((k ? kifu_node_add_bookmark
+                   : kifu_node_add_comment)(r, n, json_string_value(v)))
                 return nomem(d);
         }
     }
     json_t *t = json_object_get(e, "time");
     if (t) {
         json_t *now = json_object_get(t, "now"), *total = json_object_get(t, "total");
-        if (!json_is_object(t) || !json_is_number(now) || (total && !json_is_number(total)))
-            return fail(d, i, "time", "{\"now\": seconds, \"total\": seconds}", "another form",
-                        "not a time");
+        if (!json_is_object(t) || !json_is_number(now) ||
+            (total && !json_is_number(total)))
+            return fail(d, i, "time", "{\"now\": seconds, \"total\": seconds}",
+                        "another form", "not a time");
         if (kifu_node_kind_of(n) == KIFU_NODE_ROOT)
             return fail(d, i, "time", "a time on a move", "a time on a start position",
                         "only a move has a time");
@@ -321,11 +330,13 @@ static int extras(rd *d, size_t i, json_t *e, kifu_record *r, kifu_node *n)
     json_t *h = json_object_get(e, "header"), *v;
     const char *key;
     if (h && !json_is_object(h))
-        return fail(d, i, "header", "an object of strings", "another type", "not an object");
+        return fail(d, i, "header", "an object of strings", "another type",
+                    "not an object");
     json_object_foreach(h, key, v)
     {
         if (!json_is_string(v))
-            return fail(d, i, "header", "a string", "another type", "the value of \"%s\"", key);
+            return fail(d, i, "header", "a string", "another type", "the value of \"%s\"",
+                        key);
         if (kifu_record_header_add(r, key, json_string_value(v)))
             return nomem(d);
     }
@@ -344,7 +355,8 @@ static int entry(rd *d, size_t i, json_t *e)
         while (k < sizeof known / sizeof known[0] && strcmp(key, known[k]))
             k++;
         if (k == sizeof known / sizeof known[0])
-            warn(d, "entry %zu: the key \"%s\" is not one kifu knows; it was not read", i, key);
+            warn(d, "entry %zu: the key \"%s\" is not one kifu knows; it was not read", i,
+                 key);
     }
     kifu_board b;
     int turn, bad = 0;
@@ -414,8 +426,8 @@ int kifu__read_posjson(KIFU__READER_PARAMS)
         goto done;
     }
     if (!json_is_array(root)) {
-        kifu__error(err, KIFU_ERR_SYNTAX, 1, 1, 0, "an array of positions", "another JSON type",
-                    "posjson is a JSON array");
+        kifu__error(err, KIFU_ERR_SYNTAX, 1, 1, 0, "an array of positions",
+                    "another JSON type", "posjson is a JSON array");
         goto done;
     }
     size_t n = json_array_size(root);

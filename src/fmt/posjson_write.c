@@ -74,14 +74,14 @@ static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
 {
     char bd[82], cb[40], cw[40], text[64], usi[8];
     kifu__bd_write(b, bd, cb, cw);
-    kifu__sb_printf(out, "{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu", bd, cb, cw,
-                    sid);
+    kifu__sb_printf(out, "{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu", bd, cb,
+                    cw, sid);
     int kind = kifu_node_kind_of(n);
     const kifu_move *m = kind == KIFU_NODE_MOVE ? kifu_node_move_const(n) : NULL;
     if (m)
         kifu__sb_printf(out, ",\"mv\":%d", kifu__bd_index(m->to_x, m->to_y));
-    kifu__sb_printf(out, ",\"turn\":\"%c\",\"ply\":%d", b->color == KIFU_BLACK ? 'b' : 'w',
-                    kifu_node_ply(n));
+    kifu__sb_printf(out, ",\"turn\":\"%c\",\"ply\":%d",
+                    b->color == KIFU_BLACK ? 'b' : 'w', kifu_node_ply(n));
     if (m) {
         kifu__sb_puts(out, ",\"move\":");
         kifu__sb_json_string(out, kifu_node_text(n, text, sizeof text));
@@ -153,9 +153,10 @@ static int write_one(const kifu_record *r, size_t game, const kifu_write_options
     *sidp = sid;
     if (lost && opt && opt->warn) {
         char msg[160];
-        snprintf(msg, sizeof msg,
-                 "posjson holds positions: %zu illegal move%s (and what follows) left out",
-                 lost, lost == 1 ? "" : "s");
+        snprintf(
+            msg, sizeof msg,
+            "posjson holds positions: %zu illegal move%s (and what follows) left out",
+            lost, lost == 1 ? "" : "s");
         opt->warn(opt->warn_ctx, msg);
     }
     kifu_walk_free(w);
@@ -166,7 +167,8 @@ static int write_one(const kifu_record *r, size_t game, const kifu_write_options
 }
 
 int kifu__write_posjson_many(const kifu_record *const *rs, size_t n,
-                             const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err)
+                             const kifu_write_options *opt, kifu__strbuf *out,
+                             kifu_error *err)
 {
     size_t sid = 0;
     kifu__sb_puts(out, "[\n");

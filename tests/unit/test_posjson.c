@@ -13,9 +13,11 @@
 
 /* The example of the position-list document, as it prints it. */
 static const char doc_example[] =
-    "[\n{\n\n\"bd\":\"dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomo"
+    "[\n{\n\n\"bd\":"
+    "\"dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomo"
     "cegiuigec\",\n\"cb\":\"\",\n\"cw\":\"\",\n},\n\n{\n\n\"bd\":\"oooooooooooooooojdoooo"
-    "osobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo\",\n\"cb\":\"\",\n\"cw\":"
+    "osobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo\",\n\"cb\":\"\","
+    "\n\"cw\":"
     "\"bbbbbbbbbbbbbbbbdddffffhhhhjjjln\"\n}\n]\n";
 
 static int warnings;
@@ -130,25 +132,24 @@ TEST(document_example_reads_and_writes_strict)
 }
 
 /* A game with nested forks, comments, times, bookmarks and endings in forks. */
-static const char forked_kif[] =
-    "# ---- Kifu for Windows ----\n"
-    "先手：先手太郎\n後手：後手花子\n"
-    "手数----指手---------消費時間--\n"
-    "*開始前のコメント\n"
-    "   1 ７六歩(77)   ( 0:05/00:00:05)\n"
-    "*一手目\n"
-    "   2 ３四歩(33)   ( 0:03/00:00:03)+\n"
-    "   3 ２二角成(88) ( 0:10/00:00:15)\n"
-    "   4 同　銀(31)   ( 0:02/00:00:05)+\n"
-    "   5 ４五角打     ( 0:01/00:00:16)\n"
-    "   6 投了\n"
-    "\n変化：4手\n"
-    "   4 同　飛(82)   ( 0:07/00:00:10)\n"
-    "   5 中断\n"
-    "\n変化：2手\n"
-    "   2 ８四歩(83)   ( 0:04/00:00:04)\n"
-    "*二手目の変化\n"
-    "   3 ２六歩(27)   ( 0:01/00:00:06)\n";
+static const char forked_kif[] = "# ---- Kifu for Windows ----\n"
+                                 "先手：先手太郎\n後手：後手花子\n"
+                                 "手数----指手---------消費時間--\n"
+                                 "*開始前のコメント\n"
+                                 "   1 ７六歩(77)   ( 0:05/00:00:05)\n"
+                                 "*一手目\n"
+                                 "   2 ３四歩(33)   ( 0:03/00:00:03)+\n"
+                                 "   3 ２二角成(88) ( 0:10/00:00:15)\n"
+                                 "   4 同　銀(31)   ( 0:02/00:00:05)+\n"
+                                 "   5 ４五角打     ( 0:01/00:00:16)\n"
+                                 "   6 投了\n"
+                                 "\n変化：4手\n"
+                                 "   4 同　飛(82)   ( 0:07/00:00:10)\n"
+                                 "   5 中断\n"
+                                 "\n変化：2手\n"
+                                 "   2 ８四歩(83)   ( 0:04/00:00:04)\n"
+                                 "*二手目の変化\n"
+                                 "   3 ２六歩(27)   ( 0:01/00:00:06)\n";
 
 TEST(game_with_forks_round_trips)
 {
@@ -251,8 +252,8 @@ TEST(catalogue_round_trips)
 TEST(document_keys_only)
 {
     static const char *const usi[] = {"3c3d", "7g7f", "2b8h+", "7i8h", "B*4e"};
-    kifu_position *p = t_position(
-        "lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
+    kifu_position *p =
+        t_position("lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1");
     char text[8192];
     size_t len = 0;
     len += (size_t)snprintf(text + len, sizeof text - len, "[");
@@ -278,9 +279,10 @@ TEST(document_keys_only)
                 bd[(y - 1) * 9 + (9 - x)] = letters[v >> 4 & 1][v & 15];
             }
         bd[81] = 0;
-        len += (size_t)snprintf(text + len, sizeof text - len,
-                                "%s{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu}",
-                                i ? "," : "", bd, cb, cw, i);
+        len +=
+            (size_t)snprintf(text + len, sizeof text - len,
+                             "%s{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu}",
+                             i ? "," : "", bd, cb, cw, i);
     }
     snprintf(text + len, sizeof text - len, "]");
     kifu_record **recs = NULL;
@@ -317,7 +319,8 @@ static void expect_error(const char *text, const char *needle, int line)
     CHECK_INT(err.line, line);
 }
 
-#define HIRATE "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec"
+#define HIRATE                                                                           \
+    "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec"
 
 TEST(errors_name_entry_and_field)
 {
@@ -334,13 +337,14 @@ TEST(errors_name_entry_and_field)
     expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"prev\":0}]",
                  "no legal move leads from entry 0", 2);
     expect_error("[{\"bd\":\"" HIRATE "\",\"comments\":\"x\"}]", "entry 0, comments", 1);
-    expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]", "only a move has a time",
-                 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]",
+                 "only a move has a time", 1);
     expect_error("[{\"bd\":\"" HIRATE "\"", "JSON syntax", 1);
     /* Two kings for one side is no position. */
-    expect_error("[{\"bd\":\"dfhjvjhfdonooooolobbbbbbbbbooooooooooooooooooooooooooooaaaaaaaaao"
-                 "kooooomoceguuigec\"}]",
-                 "entry 0, bd", 1);
+    expect_error(
+        "[{\"bd\":\"dfhjvjhfdonooooolobbbbbbbbbooooooooooooooooooooooooooooaaaaaaaaao"
+        "kooooomoceguuigec\"}]",
+        "entry 0, bd", 1);
 }
 
 TEST(unknown_keys_warn)
@@ -349,8 +353,8 @@ TEST(unknown_keys_warn)
     size_t n = 0;
     kifu_error err;
     warnings = 0;
-    CHECK_INT(read_all("[{\"bd\":\"" HIRATE "\",\"note\":\"x\"}]", KIFU_FMT_POSJSON, &recs, &n,
-                       &err),
+    CHECK_INT(read_all("[{\"bd\":\"" HIRATE "\",\"note\":\"x\"}]", KIFU_FMT_POSJSON,
+                       &recs, &n, &err),
               0);
     CHECK_INT(warnings, 1);
     CHECK(strstr(last_warning, "\"note\"") != NULL);

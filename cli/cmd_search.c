@@ -1,0 +1,379 @@
+/* cmd_search.c: `kifu search`: find a position, or positions matching a board pattern,
+ * in records of every format kifu reads (files, directories, stdin), as grep finds
+ * lines: a line per hit, or counts, or the files with hits, or JSON Lines. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "inputs.h"
+#include "progress.h"
+
+void cmd_search_usage(FILE *f)
+{
+    fprintf(f,
+            "usage: kifu search WHAT [options] FILE|DIR|- ...\n"
+            "Find a position, or the positions that match a board pattern, in records of\n"
+            "any format kifu reads (directories are searched recursively).\n"
+            "\n"
+            "WHAT, one of:\n"
+            "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
+            "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
+            "  --bd LETTERS       81 position-list letters (posjson's bd); with --cb, --cw\n"
+            "                     for the hands and --turn b|w for the side (else either)\n"
+            "  --bod FILE         the board of a BOD diagram (KIF's board picture)\n"
+            "  --regex RE         a PCRE2 expression over the 81 board letters\n"
+            "  --pattern FILE     a grid pattern: nine rows like a BOD diagram, with * (any),\n"
+            "                     ? (a piece), ^? (a sente piece), v? (a gote piece), ・\n"
+            "                     (empty), optional hand lines (先手の持駒：金) and a side\n"
+            "                     line (先手番); examples in docs/patterns/\n"
+            "\n"
+            "options:\n"
+            "  --any-side         either side to move (exact positions)\n"
+            "  --board-only       the board alone, hands ignored (exact positions)\n"
+            "  --both-sides       patterns: also the colour-flipped position (finds gote's\n"
+            "                     castle with a pattern of sente's)\n"
+            "  --forks            search the forks too (default: the main line only)\n"
+            "  --first            the first hit of each game only\n"
+            "  -c, --count        the number of hits per file\n"
+            "  -l, --files-with-matches  the names of the files with a hit\n"
+            "  --json             JSON Lines: file, game, ply, path, sfen, bd, cb, cw, next\n"
+            "                     move (text and USI) and the header of each hit\n"
+            "  -q, --quiet        no output: the exit status says\n"
+            "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+            "\n"
+            "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
+            "several games, PATH for a fork, as --path of show takes it). Files that\n"
+            "cannot be read are reported and skipped.\n"
+            "Exit status: 0 found, 1 nothing found, 2 usage, 3 a file could not be read\n"
+            "(the others were searched), 4 out of memory.\n"
+            "\n"
+            "examples:\n"
+            "  kifu search --usi 'position startpos moves 7g7f 3c3d 2g2f' games/\n"
+            "  kifu search --pattern docs/patterns/mino.txt --both-sides --first -l games/\n");
+}
+
+typedef struct search_run {
+    kifu_search *s;
+    int count, list, json, quiet;
+    int from;
+    cli_progress bar;
+    /* The file and game being searched, for the hit lines. */
+    const char *file;
+    size_t game, games;
+    const kifu_record *rec;
+    long file_hits;
+} search_run;
+
+/* A file name for the terminal: control characters as '?'. */
+static void put_name(const char *s)
+{
+    for (; *s; s++)
+        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+static void hit_json(search_run *r, const kifu_search_hit *h, const char *path,
+                     const kifu_node *next)
+{
+    char bd[82], cb[40], cw[40], text[64], usi[8];
+    kifu_board_to_bd(&h->board, bd, cb, cw);
+    kifu_position *p = kifu_position_new();
+    char *sfen = NULL;
+    if (p && kifu_position_set_board(p, &h->board, NULL) == 0)
+        sfen = kifu_position_sfen(p, h->ply + 1);
+    printf("{\"file\":");
+    json_string(r->file);
+    printf(",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", r->game, h->ply, path);
+    json_string(sfen ? sfen : "");
+    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
+    if (next) {
+        json_string(kifu_node_text(next, text, sizeof text));
+        const kifu_move *m = kifu_node_move_const(next);
+        printf(",\"usi\":\"%s\"", m ? kifu_move_usi(m, usi) : "");
+    } else {
+        printf("null,\"usi\":null");
+    }
+    printf(",\"header\":{");
+    for (size_t i = 0; i < kifu_record_header_count(r->rec); i++) {
+        const char *k, *v;
+        kifu_record_header_at(r->rec, i, &k, &v);
+        printf("%s", i ? "," : "");
+        json_string(k);
+        putchar(':');
+        json_string(v);
+    }
+    printf("}}\n");
+    kifu_free(sfen);
+    kifu_position_free(p);
+}
+
+static int on_hit(void *ctx, const kifu_search_hit *h)
+{
+    search_run *r = ctx;
+    r->file_hits++;
+    if (r->quiet || r->count || r->list)
+        return 0;
+    cli_progress_clear(&r->bar);
+    char path[256], text[64];
+    kifu_node_path(h->node, path, sizeof path);
+    const kifu_node *next = kifu_node_next(h->node);
+    if (r->json) {
+        hit_json(r, h, path, next);
+        return 0;
+    }
+    put_name(r->file);
+    if (r->games > 1)
+        printf("#%zu", r->game);
+    printf(":%s: %s\n", path, next ? kifu_node_text(next, text, sizeof text) : "(end)");
+    return 0;
+}
+
+/* Search every game of one file. 0, or an exit code (the file was reported). */
+static int search_file(search_run *r, const cli_input *in)
+{
+    const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
+    size_t len;
+    kifu_error e = {0};
+    char *data = kifu_file_read(in->path, &len, &e);
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_read_options ro = {.format = r->from,
+                            .source = name,
+                            .warn = cli_print_warning,
+                            .warn_ctx = (void *)name};
+    if (!data || kifu_read_all(data, len, &ro, &recs, &n, &e)) {
+        if (!e.source[0])
+            snprintf(e.source, sizeof e.source, "%s", name);
+        cli_progress_clear(&r->bar);
+        cli_print_error(&e);
+        kifu_free(data);
+        return EXIT_IO; /* 1 means "nothing found" here, as in grep */
+    }
+    r->file = name;
+    r->games = n;
+    r->file_hits = 0;
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < n; k++) {
+        r->game = k + 1;
+        r->rec = recs[k];
+        if (kifu_search_record(r->s, recs[k], on_hit, r, &e) < 0) {
+            cli_print_error(&e);
+            rc = EXIT_INTERNAL;
+        }
+        kifu_record_free(recs[k]);
+    }
+    kifu_free(recs);
+    kifu_free(data);
+    return rc;
+}
+
+/* The position of --sfen/--usi/--bd/--bod. 0, or an exit code. */
+static int target(const char *kind, const char *value, const char *cb, const char *cw,
+                  const char *turn, kifu_board *b)
+{
+    kifu_error e = {0};
+    if (strcmp(kind, "--bd") == 0) {
+        if (kifu_board_from_bd(value, cb, cw, b, &e))
+            goto bad;
+        b->color = turn && strcmp(turn, "w") == 0;
+        return EXIT_OK;
+    }
+    if (strcmp(kind, "--bod") == 0) {
+        kifu_read_options ro = {.format = KIFU_FMT_KIFU, .source = value};
+        kifu_record *r = kifu_read_file(value, &ro, &e);
+        if (!r)
+            goto bad;
+        kifu_record_initial(r, b);
+        kifu_record_free(r);
+        return EXIT_OK;
+    }
+    kifu_position *p = kifu_position_new();
+    if (!p || kifu_position_set_sfen(p, value, &e)) {
+        kifu_position_free(p);
+        snprintf(e.source, sizeof e.source, "%s", kind);
+        goto bad;
+    }
+    kifu_position_board(p, b);
+    kifu_position_free(p);
+    return EXIT_OK;
+bad:
+    cli_print_error(&e);
+    return e.code == KIFU_ERR_IO ? EXIT_IO : EXIT_USAGE;
+}
+
+/* The pattern file's text (`-`: stdin), into new memory. */
+static char *pattern_text(const char *path, size_t *len)
+{
+    kifu_error e = {0};
+    char *t = kifu_file_read(path, len, &e);
+    if (!t)
+        cli_print_error(&e);
+    return t;
+}
+
+int cmd_search(int argc, char **argv)
+{
+    search_run r = {0};
+    const char *what = NULL, *value = NULL, *cb = NULL, *cw = NULL, *turn = NULL;
+    unsigned flags = 0;
+    char **files = calloc((size_t)argc, sizeof *files);
+    int nfiles = 0, only_files = 0;
+    if (!files)
+        return EXIT_INTERNAL;
+    int status = EXIT_OK;
+    static const char *const whats[] = {"--sfen", "--usi",   "--bd",
+                                        "--bod",  "--regex", "--pattern"};
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        const char *a = argv[i];
+        int takes = 0;
+        for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
+            takes |= strcmp(a, whats[k]) == 0;
+        int valued = takes || !strcmp(a, "--cb") || !strcmp(a, "--cw") ||
+                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from");
+        if (only_files || a[0] != '-' || !a[1]) {
+            files[nfiles++] = argv[i];
+            continue;
+        }
+        if (valued && i + 1 >= argc) {
+            fprintf(stderr, "kifu: %s needs a value\n", a);
+            status = EXIT_USAGE;
+        } else if (takes) {
+            if (what) {
+                fprintf(stderr, "kifu: %s and %s: search for one thing at a time\n", what, a);
+                status = EXIT_USAGE;
+            }
+            what = a, value = argv[++i];
+        } else if (!strcmp(a, "--cb")) {
+            cb = argv[++i];
+        } else if (!strcmp(a, "--cw")) {
+            cw = argv[++i];
+        } else if (!strcmp(a, "--turn")) {
+            turn = argv[++i];
+            if (strcmp(turn, "b") && strcmp(turn, "w")) {
+                fprintf(stderr, "kifu: --turn takes b or w\n");
+                status = EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "-f") || !strcmp(a, "--from")) {
+            r.from = kifu_format_from_name(argv[++i]);
+            if (r.from == KIFU_FMT_AUTO) {
+                fprintf(stderr, "kifu: unknown format '%s'\n", argv[i]);
+                status = EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--any-side")) {
+            flags |= KIFU_SEARCH_ANY_SIDE;
+        } else if (!strcmp(a, "--board-only")) {
+            flags |= KIFU_SEARCH_BOARD_ONLY;
+        } else if (!strcmp(a, "--both-sides")) {
+            flags |= KIFU_SEARCH_BOTH_SIDES;
+        } else if (!strcmp(a, "--forks")) {
+            flags |= KIFU_SEARCH_FORKS;
+        } else if (!strcmp(a, "--first")) {
+            flags |= KIFU_SEARCH_FIRST;
+        } else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
+            r.count = 1;
+        } else if (!strcmp(a, "-l") || !strcmp(a, "--files-with-matches")) {
+            r.list = 1;
+        } else if (!strcmp(a, "--json")) {
+            r.json = 1;
+        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
+            r.quiet = 1;
+        } else if (!strcmp(a, "--")) {
+            only_files = 1;
+        } else {
+            fprintf(stderr, "kifu: unknown option '%s'\n", a);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == EXIT_OK && (!what || !nfiles)) {
+        fprintf(stderr, "kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
+                                              "--bod, --regex or --pattern)"
+                                            : "no file to search");
+        status = EXIT_USAGE;
+    }
+    kifu_error e = {0};
+    if (status == EXIT_OK) {
+        if (!strcmp(what, "--regex")) {
+            r.s = kifu_search_regex(value, flags, &e);
+            snprintf(e.source, sizeof e.source, "--regex");
+        } else if (!strcmp(what, "--pattern")) {
+            size_t len;
+            char *t = pattern_text(value, &len);
+            r.s = t ? kifu_search_grid(t, len, flags, &e) : NULL;
+            if (!t)
+                status = EXIT_IO;
+            else
+                snprintf(e.source, sizeof e.source, "%s", value);
+            kifu_free(t);
+        } else {
+            kifu_board b;
+            /* A bd names no side to move: either, unless --turn says. */
+            if (!strcmp(what, "--bd") && !turn)
+                flags |= KIFU_SEARCH_ANY_SIDE;
+            status = target(what, value, cb, cw, turn, &b);
+            if (status == EXIT_OK)
+                r.s = kifu_search_position(&b, flags, &e);
+        }
+        if (status == EXIT_OK && !r.s) {
+            cli_print_error(&e);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status != EXIT_OK) {
+        if (status == EXIT_USAGE)
+            fprintf(stderr, "kifu: see 'kifu search --help'\n");
+        free(files);
+        kifu_search_free(r.s);
+        return status;
+    }
+    cli_inputs in = {0};
+    for (int i = 0; i < nfiles && status != EXIT_INTERNAL; i++) {
+        int rc = cli_inputs_add(&in, files[i]);
+        status = rc > status ? rc : status;
+    }
+    free(files);
+    cli_progress_start(&r.bar, in.n, in.n >= 8 && isatty(STDERR_FILENO) && !r.quiet);
+    long total = 0;
+    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
+        int rc = search_file(&r, &in.v[i]);
+        status = rc > status ? rc : status;
+        total += r.file_hits;
+        if (rc == EXIT_OK && r.count && !r.quiet) {
+            cli_progress_clear(&r.bar);
+            if (in.n > 1 || in.dirs) {
+                put_name(r.file);
+                putchar(':');
+            }
+            printf("%ld\n", r.file_hits);
+        } else if (rc == EXIT_OK && r.list && r.file_hits && !r.quiet) {
+            cli_progress_clear(&r.bar);
+            put_name(r.file);
+            putchar('\n');
+        }
+        cli_progress_update(&r.bar, i + 1, in.v[i].path);
+    }
+    cli_progress_end(&r.bar);
+    cli_inputs_free(&in);
+    kifu_search_free(r.s);
+    if (fflush(stdout) != 0)
+        return EXIT_IO;
+    /* As grep: a hit wins over an unreadable file only when nothing failed. */
+    if (status != EXIT_OK)
+        return status;
+    return total ? EXIT_OK : 1; /* grep's "nothing found" */
+}

@@ -1,0 +1,145 @@
+/* inputs.c: gathering the record files of a command's arguments (see inputs.h). */
+#include "inputs.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+
+/* Directories deeper than this are not entered (a guard against symlink loops). */
+#define MAX_DEPTH 32
+
+static char *join(const char *a, const char *sep, const char *b)
+{
+    size_t na = strlen(a), ns = strlen(sep), nb = strlen(b);
+    char *s = malloc(na + ns + nb + 1);
+    if (s) {
+        memcpy(s, a, na);
+        memcpy(s + na, sep, ns);
+        memcpy(s + na + ns, b, nb + 1);
+    }
+    return s;
+}
+
+static int push(cli_inputs *in, const char *path, const char *rel)
+{
+    if (in->n == in->cap) {
+        size_t cap = in->cap ? in->cap * 2 : 16;
+        cli_input *v = realloc(in->v, cap * sizeof *v);
+        if (!v)
+            return -1;
+        in->v = v;
+        in->cap = cap;
+    }
+    cli_input *e = &in->v[in->n];
+    e->path = strdup(path);
+    e->rel = strdup(rel);
+    if (!e->path || !e->rel) {
+        free(e->path);
+        free(e->rel);
+        return -1;
+    }
+    in->n++;
+    return 0;
+}
+
+void cli_inputs_free(cli_inputs *in)
+{
+    for (size_t i = 0; i < in->n; i++) {
+        free(in->v[i].path);
+        free(in->v[i].rel);
+    }
+    free(in->v);
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the record files under dir, in name order so runs are reproducible. Hidden entries
+ * are skipped. rel is dir's path relative to the directory argument ("" at the top). */
+static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
+{
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
+        return EXIT_IO;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    int rc = EXIT_OK;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        if (de->d_name[0] == '.')
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 64;
+            char **nn = realloc(names, cap * sizeof *nn);
+            if (!nn) {
+                rc = EXIT_INTERNAL;
+                break;
+            }
+            names = nn;
+        }
+        if (!(names[n] = strdup(de->d_name))) {
+            rc = EXIT_INTERNAL;
+            break;
+        }
+        n++;
+    }
+    closedir(d);
+    if (n)
+        qsort(names, n, sizeof *names, by_name);
+    for (size_t i = 0; i < n; i++) {
+        if (rc == EXIT_INTERNAL)
+            break;
+        char *path = join(dir, dir[strlen(dir) - 1] == '/' ? "" : "/", names[i]);
+        char *sub = *rel ? join(rel, "/", names[i]) : strdup(names[i]);
+        struct stat st;
+        if (!path || !sub) {
+            rc = EXIT_INTERNAL;
+        } else if (stat(path, &st) != 0) {
+            fprintf(stderr, "kifu: %s: %s\n", path, strerror(errno));
+            rc = rc > EXIT_IO ? rc : EXIT_IO;
+        } else if (S_ISDIR(st.st_mode)) {
+            if (depth < MAX_DEPTH) {
+                int r = add_dir(in, path, sub, depth + 1);
+                rc = r > rc ? r : rc;
+            }
+        } else if (S_ISREG(st.st_mode) &&
+                   kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
+            if (push(in, path, sub))
+                rc = EXIT_INTERNAL;
+        }
+        free(path);
+        free(sub);
+    }
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+    if (rc == EXIT_INTERNAL)
+        fprintf(stderr, "kifu: out of memory\n");
+    return rc;
+}
+
+int cli_inputs_add(cli_inputs *in, const char *arg)
+{
+    struct stat st;
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+        in->dirs = 1;
+        return add_dir(in, arg, "", 0);
+    }
+    /* A named file is taken whatever its extension; a missing one fails when read. */
+    const char *slash = strrchr(arg, '/');
+    if (push(in, arg, strcmp(arg, "-") == 0 ? "stdin" : slash ? slash + 1 : arg)) {
+        fprintf(stderr, "kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+

@@ -1,0 +1,25 @@
+/* inputs.h: the record files a command is given: files as named ("-" is stdin), and the
+ * record files found under directories (recursively, in name order, hidden entries
+ * skipped, by the extensions of the format table). */
+#ifndef KIFU_CLI_INPUTS_H
+#define KIFU_CLI_INPUTS_H
+
+#include <stddef.h>
+
+typedef struct cli_input {
+    char *path; /* as given or found; "-" is stdin */
+    char *rel;  /* name relative to its directory argument ("stdin" for "-") */
+} cli_input;
+
+typedef struct cli_inputs {
+    cli_input *v;
+    size_t n, cap;
+    int dirs; /* a directory was named */
+} cli_inputs;
+
+/* Add a command-line argument: a directory's record files, or the file itself (taken
+ * whatever its extension). EXIT_OK, or an exit code (a message was printed). */
+int cli_inputs_add(cli_inputs *in, const char *arg);
+void cli_inputs_free(cli_inputs *in);
+
+#endif

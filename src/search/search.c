@@ -1,0 +1,172 @@
+/* search.c: position search over a record (the position-list document's sb_match, over
+ * whole collections when the caller feeds it every record): an exact position (any side
+ * to move or hands, on request) or a board pattern, tested at every position the record
+ * walk reaches, along the main line or every fork. Transpositions are found because a
+ * position is compared, not the moves that led to it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "kifu_private.h"
+#include "notation/bd.h"
+#include "search/pattern.h"
+
+struct kifu_search {
+    unsigned flags;
+    kifu_board target; /* exact search */
+    kifu__pattern *pattern;
+};
+
+static kifu_search *search_new(unsigned flags, kifu_error *err)
+{
+    kifu_search *s = kifu__calloc(1, sizeof *s);
+    if (!s)
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    else
+        s->flags = flags;
+    return s;
+}
+
+kifu_search *kifu_search_position(const kifu_board *b, unsigned flags, kifu_error *err)
+{
+    kifu_search *s = search_new(flags, err);
+    if (s)
+        s->target = *b;
+    return s;
+}
+
+static kifu_search *with_pattern(kifu__pattern *p, unsigned flags, kifu_error *err)
+{
+    if (!p)
+        return NULL;
+    kifu_search *s = search_new(flags, err);
+    if (!s) {
+        kifu__pattern_free(p);
+        return NULL;
+    }
+    s->pattern = p;
+    kifu__pattern_both_sides(p, (flags & KIFU_SEARCH_BOTH_SIDES) != 0);
+    return s;
+}
+
+kifu_search *kifu_search_regex(const char *re, unsigned flags, kifu_error *err)
+{
+    return with_pattern(kifu__pattern_regex(re, err), flags, err);
+}
+
+kifu_search *kifu_search_grid(const char *text, size_t len, unsigned flags, kifu_error *err)
+{
+    return with_pattern(kifu__pattern_grid(text, len, err), flags, err);
+}
+
+void kifu_search_free(kifu_search *s)
+{
+    if (!s)
+        return;
+    kifu__pattern_free(s->pattern);
+    kifu__free(s);
+}
+
+const char *kifu_search_expression(const kifu_search *s)
+{
+    return s->pattern ? kifu__pattern_expression(s->pattern) : NULL;
+}
+
+static int matches(kifu_search *s, const kifu_board *b)
+{
+    if (s->pattern)
+        return kifu__pattern_match(s->pattern, b);
+    const kifu_board *t = &s->target;
+    return memcmp(b->sq, t->sq, sizeof b->sq) == 0 &&
+           ((s->flags & KIFU_SEARCH_BOARD_ONLY) ||
+            memcmp(b->hands, t->hands, sizeof b->hands) == 0) &&
+           ((s->flags & KIFU_SEARCH_ANY_SIDE) || b->color == t->color);
+}
+
+long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn, void *ctx,
+                        kifu_error *err)
+{
+    kifu_walker *w = kifu_walk_new(r, KIFU_WALK_POSITIONS, err);
+    if (!w)
+        return -1;
+    long hits = 0;
+    int ev;
+    while ((ev = kifu_walk_next(w)) > 0) {
+        if (ev != KIFU_WALK_ENTER)
+            continue;
+        const kifu_node *n = kifu_walk_node(w);
+        if (!(s->flags & KIFU_SEARCH_FORKS) && kifu_node_index(n) != 0) {
+            kifu_walk_skip(w);
+            continue;
+        }
+        /* An ending stands at its move's position: that one was tested already. */
+        kifu_search_hit h;
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL || kifu_walk_board(w, &h.board))
+            continue;
+        if (!matches(s, &h.board))
+            continue;
+        h.node = n;
+        h.ply = kifu_node_ply(n);
+        hits++;
+        if ((fn && fn(ctx, &h)) || (s->flags & KIFU_SEARCH_FIRST))
+            break;
+    }
+    kifu_walk_free(w);
+    if (ev < 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return hits;
+}
+
+char *kifu_node_path(const kifu_node *n, char *buf, size_t cap)
+{
+    /* The choices at the branching points from the root down, found by climbing from n:
+     * no allocation, at the cost of a climb per choice written (paths are asked for hits
+     * only, and few forks are taken on the way to one). */
+    int ply = kifu_node_ply(n);
+    size_t len = (size_t)snprintf(buf, cap, "%d", ply);
+    size_t branchings = 0, last_taken = 0;
+    for (const kifu_node *c = n; kifu_node_parent(c); c = kifu_node_parent(c))
+        if (kifu_node_child_count(kifu_node_parent(c)) > 1) {
+            branchings++;
+            if (kifu_node_index(c) && !last_taken)
+                last_taken = branchings; /* counted from n: the deepest fork taken */
+        }
+    /* Choices from the root to the deepest fork taken; the zeros after it are implied. */
+    size_t want = last_taken ? branchings - last_taken + 1 : 0;
+    for (size_t k = 0; k < want && len < cap; k++) {
+        /* The k-th branching point from the root: the (branchings - k)-th from n. */
+        size_t from_n = branchings - k, seen = 0;
+        const kifu_node *c = n;
+        for (; kifu_node_parent(c); c = kifu_node_parent(c))
+            if (kifu_node_child_count(kifu_node_parent(c)) > 1 && ++seen == from_n)
+                break;
+        len += (size_t)snprintf(buf + len, cap - len, ",%zu", kifu_node_index(c));
+    }
+    return buf;
+}
+
+void kifu_board_to_bd(const kifu_board *b, char bd[82], char cb[40], char cw[40])
+{
+    kifu__bd_write(b, bd, cb, cw);
+}
+
+int kifu_board_from_bd(const char *bd, const char *cb, const char *cw, kifu_board *out,
+                       kifu_error *err)
+{
+    memset(out, 0, sizeof *out);
+    size_t bad;
+    if (kifu__bd_read_board(bd, strlen(bd), out, &bad))
+        return kifu__error(err, KIFU_ERR_SYNTAX, 1, (int)bad + 1, bad,
+                           "81 letters: a c e g i k m 1 3 5 7 q s u, b d f h j l n 2 4 6 8 r t "
+                           "v, o",
+                           bad < strlen(bd) ? bd + bad : "the end",
+                           "bd: letter %zu is not a board letter or the board is not 81 "
+                           "letters long",
+                           bad + 1);
+    const char *hands[2] = {cb ? cb : "", cw ? cw : ""};
+    for (int c = 0; c < 2; c++)
+        if (kifu__bd_read_hand(hands[c], strlen(hands[c]), c, out, &bad))
+            return kifu__error(err, KIFU_ERR_SYNTAX, 1, (int)bad + 1, bad, "hand letters",
+                               hands[c] + bad, "%s: letter %zu is not a hand piece",
+                               c ? "cw" : "cb", bad + 1);
+    return 0;
+}
