@@ -14,8 +14,9 @@ typedef struct bench_opts {
     double corpus_mb;      /* size of the generated corpus, all three formats together */
     double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen; /* rebuild the corpus even when it looks current */
-    int peers; /* run the peer comparison */
+    int regen;        /* rebuild the corpus even when it looks current */
+    int peers;        /* run the peer comparison */
+    int search_games; /* games of the search section's collection */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -28,5 +29,19 @@ int bench_formats(const bench_opts *o);
 
 /* Monotonic seconds. */
 double bench_now(void);
+
+/* A random legal game (game number `index`, for its header), normalized. NULL with why. */
+struct kifu_record;
+struct kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap);
+/* mkdir that accepts an existing directory; write a whole file; is the STAMP file there
+ * and equal to stamp (and newer than this binary)? */
+int bench_make_dir(const char *path);
+int bench_write_bytes(const char *path, const char *data, size_t len);
+int bench_current(const char *stamp_path, const char *stamp);
+
+/* Position search over a collection of o->search_games games on disk (CSA, 1000 games a
+ * file), exact and by pattern, beside grep -c of a bd string over the same games written
+ * as posjson. Prints the figures. 0, or -1. */
+int bench_search(const bench_opts *o);
 
 #endif

@@ -14,7 +14,8 @@ static void usage(FILE *f)
 {
     fprintf(
         f, "usage: kifu_bench [options]\n"
-           "  --only perft|formats   run one part (default: all)\n"
+           "  --only perft|formats|search   run one part (default: all)\n"
+           "  --search-games N       games in the search collection (default 100000)\n"
            "  --runs N               timed runs per format section (default 5)\n"
            "  --peer-runs N          timed runs per peer (default 5)\n"
            "  --corpus-mb MB         size of the generated corpus, three formats "
@@ -60,7 +61,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -87,6 +88,8 @@ int main(int argc, char **argv)
             o.peer_mb = atof(v), i++;
         } else if (v && strcmp(a, "--seed") == 0) {
             o.seed = strtoull(v, NULL, 10), i++;
+        } else if (v && strcmp(a, "--search-games") == 0) {
+            o.search_games = atoi(v), i++;
         } else if (v && strcmp(a, "--dir") == 0) {
             o.dir = v, i++;
         } else {
@@ -111,6 +114,13 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "formats") == 0) {
         fflush(stdout);
         bench_formats(&o);
+    }
+    if (o.search_games < 1000)
+        o.search_games = 1000;
+    if (!only || strcmp(only, "search") == 0) {
+        fflush(stdout);
+        if (bench_search(&o))
+            return 1;
     }
     return 0;
 }

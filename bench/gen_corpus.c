@@ -39,7 +39,7 @@ static unsigned below(uint64_t *s, unsigned n)
 
 /* One random game. Captures and promotions are preferred a little so the games look less
  * like aimless shuffling and exercise 同, 成 and the capture fields. NULL on failure. */
-static kifu_record *random_game(uint64_t *rng, int index, char *why, size_t cap)
+kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap)
 {
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
@@ -125,7 +125,7 @@ fail:
     return NULL;
 }
 
-static int make_dir(const char *path)
+int bench_make_dir(const char *path)
 {
     if (mkdir(path, 0777) != 0 && errno != EEXIST) {
         fprintf(stderr, "kifu_bench: %s: %s\n", path, strerror(errno));
@@ -134,7 +134,7 @@ static int make_dir(const char *path)
     return 0;
 }
 
-static int write_bytes(const char *path, const char *data, size_t len)
+int bench_write_bytes(const char *path, const char *data, size_t len)
 {
     FILE *f = fopen(path, "wb");
     int ok = f && fwrite(data, 1, len, f) == len;
@@ -147,7 +147,7 @@ static int write_bytes(const char *path, const char *data, size_t len)
 
 /* The stamp names what made the corpus; a different one (or a newer benchmark binary,
  * i.e. possibly newer writers) means build it again. */
-static int current(const char *stamp_path, const char *stamp)
+int bench_current(const char *stamp_path, const char *stamp)
 {
     char have[256] = "";
     FILE *f = fopen(stamp_path, "r");
@@ -171,15 +171,15 @@ int bench_gen_corpus(const bench_opts *o)
     snprintf(stamp_path, sizeof stamp_path, "%s/STAMP", path);
     snprintf(stamp, sizeof stamp, "kifu %s gen 2 seed %llu mb %.1f\n",
              kifu_version_string(), (unsigned long long)o->seed, o->corpus_mb);
-    if (!o->regen && current(stamp_path, stamp))
+    if (!o->regen && bench_current(stamp_path, stamp))
         return 0;
     remove(stamp_path);
-    if (make_dir(o->dir) || make_dir(path))
+    if (bench_make_dir(o->dir) || bench_make_dir(path))
         return -1;
     for (size_t i = 0; i < 3; i++) {
         if (snprintf(path, sizeof path, "%s/corpus/%s", o->dir, outs[i].dir) >=
                 (int)sizeof path ||
-            make_dir(path))
+            bench_make_dir(path))
             return -1;
     }
     printf("generating the corpus (%.0f MB of random legal games, seed %llu) ...\n",
@@ -192,7 +192,7 @@ int bench_gen_corpus(const bench_opts *o)
     int games = 0;
     while (bytes < target) {
         char why[600] = "";
-        kifu_record *r = random_game(&rng, games, why, sizeof why);
+        kifu_record *r = bench_random_game(&rng, games, why, sizeof why);
         if (!r) {
             fflush(stdout);
             fprintf(stderr, "kifu_bench: cannot generate the corpus: %s\n", why);
@@ -212,7 +212,7 @@ int bench_gen_corpus(const bench_opts *o)
             }
             int rc = snprintf(path, sizeof path, "%s/corpus/%s/g%05d.%s", o->dir,
                               outs[i].dir, games, outs[i].dir) >= (int)sizeof path ||
-                     write_bytes(path, text, len);
+                     bench_write_bytes(path, text, len);
             kifu_free(text);
             if (rc) {
                 kifu_record_free(r);

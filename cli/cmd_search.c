@@ -12,46 +12,49 @@
 
 void cmd_search_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu search WHAT [options] FILE|DIR|- ...\n"
-            "Find a position, or the positions that match a board pattern, in records of\n"
-            "any format kifu reads (directories are searched recursively).\n"
-            "\n"
-            "WHAT, one of:\n"
-            "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
-            "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
-            "  --bd LETTERS       81 position-list letters (posjson's bd); with --cb, --cw\n"
-            "                     for the hands and --turn b|w for the side (else either)\n"
-            "  --bod FILE         the board of a BOD diagram (KIF's board picture)\n"
-            "  --regex RE         a PCRE2 expression over the 81 board letters\n"
-            "  --pattern FILE     a grid pattern: nine rows like a BOD diagram, with * (any),\n"
-            "                     ? (a piece), ^? (a sente piece), v? (a gote piece), ・\n"
-            "                     (empty), optional hand lines (先手の持駒：金) and a side\n"
-            "                     line (先手番); examples in docs/patterns/\n"
-            "\n"
-            "options:\n"
-            "  --any-side         either side to move (exact positions)\n"
-            "  --board-only       the board alone, hands ignored (exact positions)\n"
-            "  --both-sides       patterns: also the colour-flipped position (finds gote's\n"
-            "                     castle with a pattern of sente's)\n"
-            "  --forks            search the forks too (default: the main line only)\n"
-            "  --first            the first hit of each game only\n"
-            "  -c, --count        the number of hits per file\n"
-            "  -l, --files-with-matches  the names of the files with a hit\n"
-            "  --json             JSON Lines: file, game, ply, path, sfen, bd, cb, cw, next\n"
-            "                     move (text and USI) and the header of each hit\n"
-            "  -q, --quiet        no output: the exit status says\n"
-            "  -f, --from FORMAT  the input format (default: extension, then content)\n"
-            "\n"
-            "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
-            "several games, PATH for a fork, as --path of show takes it). Files that\n"
-            "cannot be read are reported and skipped.\n"
-            "Exit status: 0 found, 1 nothing found, 2 usage, 3 a file could not be read\n"
-            "(the others were searched), 4 out of memory.\n"
-            "\n"
-            "examples:\n"
-            "  kifu search --usi 'position startpos moves 7g7f 3c3d 2g2f' games/\n"
-            "  kifu search --pattern docs/patterns/mino.txt --both-sides --first -l games/\n");
+    fprintf(
+        f,
+        "usage: kifu search WHAT [options] FILE|DIR|- ...\n"
+        "Find a position, or the positions that match a board pattern, in records of\n"
+        "any format kifu reads (directories are searched recursively).\n"
+        "\n"
+        "WHAT, one of:\n"
+        "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
+        "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
+        "  --bd LETTERS       81 position-list letters (posjson's bd); with --cb, --cw\n"
+        "                     for the hands and --turn b|w for the side (else either)\n"
+        "  --bod FILE         the board of a BOD diagram (KIF's board picture)\n"
+        "  --regex RE         a PCRE2 expression over the 81 board letters\n"
+        "  --pattern FILE     a grid pattern: nine rows like a BOD diagram, with * "
+        "(any),\n"
+        "                     ? (a piece), ^? (a sente piece), v? (a gote piece), ・\n"
+        "                     (empty), optional hand lines (先手の持駒：金) and a side\n"
+        "                     line (先手番); examples in docs/patterns/\n"
+        "\n"
+        "options:\n"
+        "  --any-side         either side to move (exact positions)\n"
+        "  --board-only       the board alone, hands ignored (exact positions)\n"
+        "  --both-sides       patterns: also the colour-flipped position (finds gote's\n"
+        "                     castle with a pattern of sente's)\n"
+        "  --forks            search the forks too (default: the main line only)\n"
+        "  --first            the first hit of each game only\n"
+        "  -c, --count        the number of hits per file\n"
+        "  -l, --files-with-matches  the names of the files with a hit\n"
+        "  --json             JSON Lines: file, game, ply, path, sfen, bd, cb, cw, next\n"
+        "                     move (text and USI) and the header of each hit\n"
+        "  -q, --quiet        no output: the exit status says\n"
+        "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+        "\n"
+        "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
+        "several games, PATH for a fork, as --path of show takes it). Files that\n"
+        "cannot be read are reported and skipped.\n"
+        "Exit status: 0 found, 1 nothing found, 2 usage, 3 a file could not be read\n"
+        "(the others were searched), 4 out of memory.\n"
+        "\n"
+        "examples:\n"
+        "  kifu search --usi 'position startpos moves 7g7f 3c3d 2g2f' games/\n"
+        "  kifu search --pattern docs/patterns/mino.txt --both-sides --first -l "
+        "games/\n");
 }
 
 typedef struct search_run {
@@ -255,7 +258,8 @@ int cmd_search(int argc, char **argv)
             status = EXIT_USAGE;
         } else if (takes) {
             if (what) {
-                fprintf(stderr, "kifu: %s and %s: search for one thing at a time\n", what, a);
+                fprintf(stderr, "kifu: %s and %s: search for one thing at a time\n", what,
+                        a);
                 status = EXIT_USAGE;
             }
             what = a, value = argv[++i];
@@ -301,9 +305,10 @@ int cmd_search(int argc, char **argv)
         }
     }
     if (status == EXIT_OK && (!what || !nfiles)) {
-        fprintf(stderr, "kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
-                                              "--bod, --regex or --pattern)"
-                                            : "no file to search");
+        fprintf(stderr, "kifu: %s\n",
+                !what ? "say what to search for (--sfen, --usi, --bd, "
+                        "--bod, --regex or --pattern)"
+                      : "no file to search");
         status = EXIT_USAGE;
     }
     kifu_error e = {0};

@@ -142,4 +142,3 @@ int cli_inputs_add(cli_inputs *in, const char *arg)
     }
     return EXIT_OK;
 }
-

@@ -53,7 +53,8 @@ kifu_search *kifu_search_regex(const char *re, unsigned flags, kifu_error *err)
     return with_pattern(kifu__pattern_regex(re, err), flags, err);
 }
 
-kifu_search *kifu_search_grid(const char *text, size_t len, unsigned flags, kifu_error *err)
+kifu_search *kifu_search_grid(const char *text, size_t len, unsigned flags,
+                              kifu_error *err)
 {
     return with_pattern(kifu__pattern_grid(text, len, err), flags, err);
 }
@@ -82,8 +83,8 @@ static int matches(kifu_search *s, const kifu_board *b)
            ((s->flags & KIFU_SEARCH_ANY_SIDE) || b->color == t->color);
 }
 
-long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn, void *ctx,
-                        kifu_error *err)
+long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
+                        void *ctx, kifu_error *err)
 {
     kifu_walker *w = kifu_walk_new(r, KIFU_WALK_POSITIONS, err);
     if (!w)
@@ -155,13 +156,14 @@ int kifu_board_from_bd(const char *bd, const char *cb, const char *cw, kifu_boar
     memset(out, 0, sizeof *out);
     size_t bad;
     if (kifu__bd_read_board(bd, strlen(bd), out, &bad))
-        return kifu__error(err, KIFU_ERR_SYNTAX, 1, (int)bad + 1, bad,
-                           "81 letters: a c e g i k m 1 3 5 7 q s u, b d f h j l n 2 4 6 8 r t "
-                           "v, o",
-                           bad < strlen(bd) ? bd + bad : "the end",
-                           "bd: letter %zu is not a board letter or the board is not 81 "
-                           "letters long",
-                           bad + 1);
+        return kifu__error(
+            err, KIFU_ERR_SYNTAX, 1, (int)bad + 1, bad,
+            "81 letters: a c e g i k m 1 3 5 7 q s u, b d f h j l n 2 4 6 8 r t "
+            "v, o",
+            bad < strlen(bd) ? bd + bad : "the end",
+            "bd: letter %zu is not a board letter or the board is not 81 "
+            "letters long",
+            bad + 1);
     const char *hands[2] = {cb ? cb : "", cw ? cw : ""};
     for (int c = 0; c < 2; c++)
         if (kifu__bd_read_hand(hands[c], strlen(hands[c]), c, out, &bad))
