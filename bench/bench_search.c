@@ -18,8 +18,8 @@ static void put_entry(FILE *f, const kifu_board *b, long sid, int mv, int first)
 {
     char bd[82], cb[40], cw[40];
     kifu_board_to_bd(b, bd, cb, cw);
-    fprintf(f, "%s{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%ld", first ? "" : ",\n",
-            bd, cb, cw, sid);
+    fprintf(f, "%s{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%ld",
+            first ? "" : ",\n", bd, cb, cw, sid);
     if (mv)
         fprintf(f, ",\"mv\":%d", mv);
     fputc('}', f);
@@ -43,7 +43,8 @@ static int write_posjson(const char *path, kifu_record **rs, size_t n)
                 kifu_walk_board(w, &b))
                 continue;
             const kifu_move *m = kifu_node_move_const(node);
-            put_entry(f, &b, sid, m ? (m->to_y - 1) * 9 + (9 - m->to_x) + 1 : 0, sid == 0);
+            put_entry(f, &b, sid, m ? (m->to_y - 1) * 9 + (9 - m->to_x) + 1 : 0,
+                      sid == 0);
             sid++;
         }
         kifu_walk_free(w);
@@ -144,7 +145,8 @@ static double run_kifu(const char *dir, int files, kifu_search *s, tally *t)
 static double run_grep(const char *dir, const char *bd, long *hits)
 {
     char cmd[8600];
-    snprintf(cmd, sizeof cmd, "grep -c -h -F '\"bd\":\"%s\"' %s/posjson/*.posjson", bd, dir);
+    snprintf(cmd, sizeof cmd, "grep -c -h -F '\"bd\":\"%s\"' %s/posjson/*.posjson", bd,
+             dir);
     double t0 = bench_now();
     FILE *p = popen(cmd, "r");
     if (!p)

@@ -27,6 +27,9 @@ int kifu__error(kifu_error *err, int code, int line, int column, size_t offset,
     __attribute__((format(printf, 8, 9)));
 /* Set err->source if it is empty (readers call this with the file name). */
 void kifu__error_source(kifu_error *err, const char *source);
+/* A formatted warning through a reader's or writer's warn callback (NULL: none). */
+void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
  * offsets into the 1-based columns of error messages. */

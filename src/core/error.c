@@ -1,4 +1,5 @@
 /* error.c: filling kifu_error (the first error wins) and formatting it. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,4 +108,16 @@ int kifu__utf8_column(const char *line_start, size_t bytes)
         if (((unsigned char)line_start[i] & 0xC0) != 0x80)
             col++;
     return col;
+}
+
+void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
+{
+    if (!warn)
+        return;
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    warn(ctx, msg);
 }

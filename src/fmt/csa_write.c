@@ -29,18 +29,7 @@ typedef struct wr {
     int odd_endings; /* endings written as %CHUDAN */
 } wr;
 
-static void warn(const wr *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(const wr *w, const char *fmt, ...)
-{
-    if (!w->opt->warn)
-        return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    w->opt->warn(w->opt->warn_ctx, msg);
-}
+#define warn(w, ...) kifu__warn((w)->opt->warn, (w)->opt->warn_ctx, __VA_ARGS__)
 
 /* Text on one CSA line: line breaks would start a new statement, so they become spaces. */
 static void put_flat(kifu__strbuf *b, const char *s)

@@ -38,18 +38,9 @@ typedef struct rd {
     char bd[82], cb[40], cw[40]; /* scratch */
 } rd;
 
-static void warn(const rd *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(const rd *d, const char *fmt, ...)
-{
-    if (!d->opt || !d->opt->warn)
-        return;
-    char msg[256];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    d->opt->warn(d->opt->warn_ctx, msg);
-}
+#define warn(d, ...)                                                                     \
+    kifu__warn((d)->opt ? (d)->opt->warn : NULL, (d)->opt ? (d)->opt->warn_ctx : NULL,   \
+               __VA_ARGS__)
 
 /* Line and column (1-based, in characters) of byte offset off. */
 static void line_col(const char *text, size_t off, int *line, int *col)
