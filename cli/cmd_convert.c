@@ -308,6 +308,20 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
     return rc;
 }
 
+/* A game that failed is not written: an output of it from an earlier run is left as it
+ * was, and the user is told, so that a stale file is not taken for this run's. */
+static void keep_note(run *r, const cli_input *in, size_t k, size_t count)
+{
+    int oom;
+    char *dest = destination(r->o, in, k, count, &oom);
+    struct stat st;
+    if (dest && stat(dest, &st) == 0)
+        fprintf(stderr,
+                "kifu: %s: not written; the file from an earlier run is left as it was\n",
+                dest);
+    free(dest);
+}
+
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
 static int process(run *r, const cli_input *in)
@@ -351,8 +365,12 @@ static int process(run *r, const cli_input *in)
             report(r, &e);
             int code = cli_exit_code(e.code);
             rc = code > rc ? code : rc;
-            if (o->validate || !o->lenient)
+            if (o->validate)
                 continue;
+            if (!o->lenient) {
+                keep_note(r, in, k + 1, count);
+                continue;
+            }
             /* Lenient: read again and let the normalizer go on past the bad move, so the
              * other branches are normalized too. If that fails, write what we have. */
             ro.flags = KIFU_READ_LENIENT;

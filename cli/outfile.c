@@ -1,6 +1,18 @@
-/* outfile.c: never leave a half-written output file: write a temp file next to the
- * target, then rename it over. */
+/* outfile.c: never leave a half-written output file. A regular file (or a new path) is
+ * written to a temp file next to it, then renamed over it; a device, FIFO or socket is
+ * written in place (renaming over /dev/null would replace the device with a file); a
+ * symbolic link is followed and its target replaced, the link kept.
+ *
+ * Temp files are named "NAME.kifu-tmp-PID-XXXXXX". SIGINT, SIGTERM and SIGHUP remove
+ * the one being written before the process ends with the signal; what a harder kill
+ * leaves is removed by the next run that writes into the same directory, once the
+ * process that made it is gone. */
+#define _XOPEN_SOURCE 700 /* realpath */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,27 +21,184 @@
 
 #include "cli.h"
 
-int cli_write_file(const char *path, const void *data, size_t len)
+#define TMP_MARK ".kifu-tmp-"
+
+/* The temp file being written, for the signal handler (only one at a time: the CLI
+ * writes its outputs one after another). */
+static char live_path[PATH_MAX + 64];
+static volatile sig_atomic_t live;
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP};
+#define NCAUGHT (sizeof caught / sizeof caught[0])
+static struct sigaction saved[NCAUGHT];
+
+static void restore_handlers(void)
 {
-    if (!path || strcmp(path, "-") == 0) {
-        if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-            fprintf(stderr, "kifu: cannot write to standard output: %s\n",
-                    strerror(errno));
-            return -1;
-        }
-        return 0;
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaction(caught[i], &saved[i], NULL);
+}
+
+/* Async-signal-safe only: unlink, sigaction, raise. The signal is raised again under
+ * the handler that was there before (the terminal's restorer, or the default that ends
+ * the process with the usual status). */
+static void on_signal(int sig)
+{
+    if (live)
+        unlink(live_path);
+    live = 0;
+    restore_handlers();
+    raise(sig);
+}
+
+static void install_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigfillset(&sa.sa_mask);
+    for (size_t i = 0; i < NCAUGHT; i++) {
+        sigaction(caught[i], NULL, &saved[i]);
+        /* An ignored signal (nohup) stays ignored: the write goes on. */
+        if (saved[i].sa_handler != SIG_IGN)
+            sigaction(caught[i], &sa, NULL);
     }
-    size_t n = strlen(path);
-    char *tmp = malloc(n + 16);
-    if (!tmp) {
-        fprintf(stderr, "kifu: out of memory\n");
+}
+
+static void block_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NCAUGHT; i++)
+        sigaddset(&set, caught[i]);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* The directories already cleaned of leftovers in this run. */
+static char **cleaned;
+static size_t ncleaned, capcleaned;
+
+static void free_cleaned(void)
+{
+    for (size_t i = 0; i < ncleaned; i++)
+        free(cleaned[i]);
+    free(cleaned);
+}
+
+/* Is `name` a temp file of ours whose process is gone? NAME.kifu-tmp-PID-XXXXXX. */
+static int stale_temp(const char *name)
+{
+    const char *m = strstr(name, TMP_MARK);
+    if (!m || m == name)
+        return 0;
+    const char *p = m + strlen(TMP_MARK);
+    char *end;
+    long pid = strtol(p, &end, 10);
+    if (end == p || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+        return 0;
+    /* Our own temp files are gone by the time we look (one at a time, cleaned up): a
+     * file with our PID is from an earlier process that had it. */
+    if (pid == (long)getpid())
+        return 1;
+    return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* Removes the stale temp files of the directory `dir` (once per run and directory). */
+static void clean_leftovers(const char *dir)
+{
+    for (size_t i = 0; i < ncleaned; i++)
+        if (strcmp(cleaned[i], dir) == 0)
+            return;
+    if (ncleaned == capcleaned) {
+        size_t cap = capcleaned ? capcleaned * 2 : 8;
+        char **v = realloc(cleaned, cap * sizeof *v);
+        if (!v)
+            return;
+        if (!cleaned)
+            atexit(free_cleaned);
+        cleaned = v;
+        capcleaned = cap;
+    }
+    char *copy = strdup(dir);
+    if (!copy)
+        return;
+    cleaned[ncleaned++] = copy;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (!strstr(e->d_name, TMP_MARK) || !stale_temp(e->d_name))
+            continue;
+        char path[PATH_MAX];
+        if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
+            unlink(path);
+    }
+    closedir(d);
+}
+
+static int write_fd(int fd, const void *data, size_t len)
+{
+    const char *p = data;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Devices, FIFOs and sockets, and a link whose target does not exist yet: written in
+ * place (nothing to replace atomically). */
+static int write_in_place(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(stderr, "kifu: %s: cannot open: %s\n", path, strerror(errno));
         return -1;
     }
-    snprintf(tmp, n + 16, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
+    int ok = write_fd(fd, data, len) == 0;
+    int saved_errno = errno;
+    ok = close(fd) == 0 && ok;
+    if (!ok)
+        fprintf(stderr, "kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
+    return ok ? 0 : -1;
+}
+
+static int write_atomic(const char *path, const void *data, size_t len)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == path)
+        strcpy(dir, "/");
+    else if ((size_t)(slash - path) < sizeof dir)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    else
+        dir[0] = 0;
+    if (dir[0])
+        clean_leftovers(dir);
+
+    if (snprintf(live_path, sizeof live_path, "%s" TMP_MARK "%ld-XXXXXX", path,
+                 (long)getpid()) >= (int)sizeof live_path) {
+        fprintf(stderr, "kifu: %s: path too long\n", path);
+        return -1;
+    }
+    /* Signals wait while the temp file exists but is not yet known to the handler. */
+    sigset_t old;
+    install_handlers();
+    block_signals(&old);
+    int fd = mkstemp(live_path);
+    live = fd >= 0;
+    int saved_errno = errno;
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
-        fprintf(stderr, "kifu: %s: cannot create: %s\n", path, strerror(errno));
-        free(tmp);
+        restore_handlers();
+        fprintf(stderr, "kifu: %s: cannot create: %s\n", path, strerror(saved_errno));
         return -1;
     }
     /* mkstemp makes the file 0600: give it the mode of the file it replaces, or what a
@@ -44,23 +213,51 @@ int cli_write_file(const char *path, const void *data, size_t len)
         mode = 0666 & ~mask;
     }
     fchmod(fd, mode);
-    FILE *f = fdopen(fd, "wb");
-    int ok = f && fwrite(data, 1, len, f) == len;
-    ok = f && fflush(f) == 0 && ok;
-    ok = f && fsync(fileno(f)) == 0 && ok;
-    int saved = errno;
-    if (f)
-        ok = fclose(f) == 0 && ok;
-    else
-        close(fd);
-    if (ok && rename(tmp, path) != 0) {
-        saved = errno;
+    int ok = write_fd(fd, data, len) == 0;
+    ok = ok && fsync(fd) == 0;
+    saved_errno = errno;
+    ok = close(fd) == 0 && ok;
+    block_signals(&old);
+    if (ok && rename(live_path, path) != 0) {
+        saved_errno = errno;
         ok = 0;
     }
-    if (!ok) {
-        fprintf(stderr, "kifu: %s: cannot write: %s\n", path, strerror(saved));
-        unlink(tmp);
-    }
-    free(tmp);
+    if (!ok)
+        unlink(live_path);
+    live = 0;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    restore_handlers();
+    if (!ok)
+        fprintf(stderr, "kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
     return ok ? 0 : -1;
+}
+
+int cli_write_file(const char *path, const void *data, size_t len)
+{
+    if (!path || strcmp(path, "-") == 0) {
+        if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
+            fprintf(stderr, "kifu: cannot write to standard output: %s\n",
+                    strerror(errno));
+            return -1;
+        }
+        return 0;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return write_atomic(path, data, len); /* a new file */
+    if (S_ISLNK(st.st_mode)) {
+        /* Replace the file the link names, not the link. A dangling link is written
+         * through, which creates its target. */
+        char target[PATH_MAX];
+        if (!realpath(path, target) || stat(target, &st) != 0)
+            return write_in_place(path, data, len);
+        return S_ISREG(st.st_mode) ? write_atomic(target, data, len)
+                                   : write_in_place(target, data, len);
+    }
+    if (S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "kifu: %s: is a directory\n", path);
+        return -1;
+    }
+    return S_ISREG(st.st_mode) ? write_atomic(path, data, len)
+                               : write_in_place(path, data, len);
 }

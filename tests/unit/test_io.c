@@ -2,6 +2,7 @@
  * decoding before the reader, errors naming the source) and the CLI's atomic write.
  * Tests that need a reader or writer still being written skip while it reports
  * KIFU_ERR_UNSUPPORTED. */
+#define _XOPEN_SOURCE 700 /* cli/outfile.c, included below, uses realpath */
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
