@@ -163,7 +163,7 @@ static void on_warn(void *ctx, const char *message)
     if (r->o->quiet)
         return;
     cli_progress_clear(&r->bar);
-    fprintf(stderr, "kifu: %s: warning: %s\n", r->warn_source, message);
+    cli_err("kifu: %s: warning: %s\n", r->warn_source, message);
 }
 
 static const char *display(const cli_input *in)
@@ -190,8 +190,7 @@ static int make_parents(const char *path)
     for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
         *s = 0;
         if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            fprintf(stderr, "kifu: %s: cannot create directory: %s\n", p,
-                    strerror(errno));
+            cli_err("kifu: %s: cannot create directory: %s\n", p, strerror(errno));
             free(p);
             return -1;
         }
@@ -277,12 +276,12 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
         cli_progress_clear(&r->bar);
     int seen = dest && !oom ? claim(&r->out, dest) : 0;
     if (oom || seen < 0) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         rc = EXIT_INTERNAL;
     } else if (seen) {
         cli_progress_clear(&r->bar);
-        fprintf(stderr, "kifu: %s: not written: %s was written from another input\n",
-                display(in), dest);
+        cli_err("kifu: %s: not written: %s was written from another input\n", display(in),
+                dest);
         rc = EXIT_USAGE;
     } else if (dest && o->out_dir && make_parents(dest)) {
         rc = EXIT_IO;
@@ -294,13 +293,13 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
     }
     if (rc == EXIT_OK && o->verbose) {
         cli_progress_clear(&r->bar);
-        fprintf(stderr, "kifu: %s", display(in));
+        cli_err("kifu: %s", display(in));
         if (count > 1)
-            fprintf(stderr, " (game %zu)", k);
+            cli_err(" (game %zu)", k);
         if (n > 1)
-            fprintf(stderr, " -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
+            cli_err(" -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
         else
-            fprintf(stderr, " -> %s (%zu moves)\n", dest ? dest : "<stdout>",
+            cli_err(" -> %s (%zu moves)\n", dest ? dest : "<stdout>",
                     main_line_moves(recs[0]));
     }
     free(dest);
@@ -316,8 +315,7 @@ static void keep_note(run *r, const cli_input *in, size_t k, size_t count)
     char *dest = destination(r->o, in, k, count, &oom);
     struct stat st;
     if (dest && stat(dest, &st) == 0)
-        fprintf(stderr,
-                "kifu: %s: not written; the file from an earlier run is left as it was\n",
+        cli_err("kifu: %s: not written; the file from an earlier run is left as it was\n",
                 dest);
     free(dest);
 }
@@ -338,7 +336,11 @@ static int process(run *r, const cli_input *in)
         return cli_exit_code(fe.code);
     }
     const char *src = display(in);
-    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE, src, on_warn, r};
+    /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
+     * normalized below, strictly first. */
+    unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
+    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE | lenient,
+                            src,     on_warn,   r};
     r->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
@@ -386,7 +388,7 @@ static int process(run *r, const cli_input *in)
                     kifu_record_free(again[i]);
                 kifu_free(again);
             }
-            ro.flags = KIFU_READ_NO_NORMALIZE;
+            ro.flags = KIFU_READ_NO_NORMALIZE | lenient;
         }
         r->games++;
         if (o->validate) {
@@ -426,7 +428,7 @@ static int parse_format(const char *s, int *out)
     if (f == KIFU_FMT_AUTO && strcmp(s, "auto") != 0) {
         char names[256];
         cli_format_list(names, sizeof names, 0);
-        fprintf(stderr, "kifu: unknown format '%s' (%s)\n", s, names);
+        cli_err("kifu: unknown format '%s' (%s)\n", s, names);
         return -1;
     }
     *out = f;
@@ -454,7 +456,7 @@ static int parse_encoding(const char *s, int *out)
             return 0;
         }
     }
-    fprintf(stderr, "kifu: unknown encoding '%s' (utf-8 cp932 euc-jp)\n", s);
+    cli_err("kifu: unknown encoding '%s' (utf-8 cp932 euc-jp)\n", s);
     return -1;
 }
 
@@ -472,7 +474,7 @@ static const char *valued(int argc, char **argv, int *i, const char *s, const ch
         return a + ln + 1;
     if ((s && strcmp(a, s) == 0) || strcmp(a, l) == 0) {
         if (*i + 1 >= argc) {
-            fprintf(stderr, "kifu: %s needs a value\n", a);
+            cli_err("kifu: %s needs a value\n", a);
             *missing = 1;
             return NULL;
         }
@@ -499,7 +501,7 @@ void cmd_validate_usage(FILE *f)
 
 static int usage_error(const char *cmd)
 {
-    fprintf(stderr, "kifu: see 'kifu %s --help'\n", cmd);
+    cli_err("kifu: see 'kifu %s --help'\n", cmd);
     return EXIT_USAGE;
 }
 
@@ -513,7 +515,7 @@ static int run_command(int argc, char **argv, int validate)
     char **files = malloc((size_t)argc * sizeof *files);
     int nfiles = 0;
     if (!files) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
     int status = EXIT_OK, only_files = 0;
@@ -552,7 +554,7 @@ static int run_command(int argc, char **argv, int validate)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o.verbose = 1, o.quiet = 0;
         } else {
-            fprintf(stderr, "kifu: %s: unknown option '%s'\n", cmd, a);
+            cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
             status = EXIT_USAGE;
         }
         if (missing)
@@ -563,7 +565,7 @@ static int run_command(int argc, char **argv, int validate)
             if (parse_format(to_name, &o.to)) {
                 status = EXIT_USAGE;
             } else if (o.to == KIFU_FMT_AUTO) {
-                fprintf(stderr, "kifu: -t needs a format, not 'auto'\n");
+                cli_err("kifu: -t needs a format, not 'auto'\n");
                 status = EXIT_USAGE;
             }
         } else {
@@ -573,13 +575,12 @@ static int run_command(int argc, char **argv, int validate)
                 o.to = KIFU_FMT_JKF;
         }
         if (o.out && o.out_dir) {
-            fprintf(stderr, "kifu: -o and --out-dir exclude each other\n");
+            cli_err("kifu: -o and --out-dir exclude each other\n");
             status = EXIT_USAGE;
         }
     }
     if (status == EXIT_OK && nfiles == 0) {
-        fprintf(stderr, "kifu: %s: no input (name files, directories, or - for stdin)\n",
-                cmd);
+        cli_err("kifu: %s: no input (name files, directories, or - for stdin)\n", cmd);
         status = EXIT_USAGE;
     }
     if (status != EXIT_OK) {
@@ -595,8 +596,7 @@ static int run_command(int argc, char **argv, int validate)
     free(files);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
-        fprintf(stderr,
-                "kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
+        cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
                 "standard output)\n",
                 in.dirs ? "a directory was named" : "several inputs");
         cli_inputs_free(&in);
@@ -622,14 +622,14 @@ static int run_command(int argc, char **argv, int validate)
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
         if (validate)
-            fprintf(stderr, "kifu: validated %zu, failed %zu (%zu games, %.2f s)\n",
-                    r.done, r.failed, r.games, secs);
+            cli_err("kifu: validated %zu, failed %zu (%zu games, %.2f s)\n", r.done,
+                    r.failed, r.games, secs);
         else
-            fprintf(stderr, "kifu: converted %zu, failed %zu (%zu games, %.2f s)\n",
-                    r.done, r.failed, r.games, secs);
+            cli_err("kifu: converted %zu, failed %zu (%zu games, %.2f s)\n", r.done,
+                    r.failed, r.games, secs);
     }
     if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
-        fprintf(stderr, "kifu: %s: no record files found\n", cmd);
+        cli_err("kifu: %s: no record files found\n", cmd);
     cli_inputs_free(&in);
     written_free(&r.out);
     return r.status;

@@ -38,7 +38,7 @@ int cmd_moves(int argc, char **argv)
         len += strlen(argv[i]) + 1;
     char *text = malloc(len);
     if (!text) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
     text[0] = 0;
@@ -51,7 +51,7 @@ int cmd_moves(int argc, char **argv)
     kifu_error err = {0};
     int rc = EXIT_OK;
     if (!p) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         rc = EXIT_INTERNAL;
     } else if (kifu_position_set_sfen(p, text, &err)) {
         snprintf(err.source, sizeof err.source, "argument");
@@ -64,7 +64,7 @@ int cmd_moves(int argc, char **argv)
             n = 600;
         line *lines = malloc((n ? n : 1) * sizeof *lines);
         if (!lines) {
-            fprintf(stderr, "kifu: out of memory\n");
+            cli_err("kifu: out of memory\n");
             rc = EXIT_INTERNAL;
         } else {
             for (size_t i = 0; i < n; i++) {
@@ -76,7 +76,7 @@ int cmd_moves(int argc, char **argv)
             for (size_t i = 0; i < n; i++)
                 printf("%s %s\n", lines[i].usi, lines[i].text);
             if (fflush(stdout)) {
-                fprintf(stderr, "kifu: cannot write to standard output\n");
+                cli_err("kifu: cannot write to standard output\n");
                 rc = EXIT_IO;
             }
             free(lines);

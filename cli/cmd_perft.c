@@ -23,7 +23,7 @@ int cmd_perft(int argc, char **argv)
         if (strcmp(argv[i], "--divide") == 0) {
             divide = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            fprintf(stderr, "kifu: perft: unknown option '%s'\n", argv[i]);
+            cli_err("kifu: perft: unknown option '%s'\n", argv[i]);
             cmd_perft_usage(stderr);
             return EXIT_USAGE;
         } else if (!pos_text) {
@@ -31,27 +31,26 @@ int cmd_perft(int argc, char **argv)
         } else if (!depth_text) {
             depth_text = argv[i];
         } else {
-            fprintf(stderr, "kifu: perft: unexpected argument '%s'\n", argv[i]);
+            cli_err("kifu: perft: unexpected argument '%s'\n", argv[i]);
             cmd_perft_usage(stderr);
             return EXIT_USAGE;
         }
     }
     if (!pos_text || !depth_text) {
-        fprintf(stderr, "kifu: perft: a position and a depth are needed\n");
+        cli_err("kifu: perft: a position and a depth are needed\n");
         cmd_perft_usage(stderr);
         return EXIT_USAGE;
     }
     char *end;
     long depth = strtol(depth_text, &end, 10);
     if (*end || end == depth_text || depth < 0 || depth > 20) {
-        fprintf(stderr,
-                "kifu: perft: the depth must be a number from 0 to 20, not '%s'\n",
+        cli_err("kifu: perft: the depth must be a number from 0 to 20, not '%s'\n",
                 depth_text);
         return EXIT_USAGE;
     }
     kifu_position *p = kifu_position_new();
     if (!p) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
     kifu_error err;

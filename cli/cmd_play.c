@@ -284,13 +284,13 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
         if (!g->pl)
             return rc;
         if (path && kifu_player_go_path(g->pl, path, &err)) {
-            fprintf(stderr, "kifu: play: --path %s: %s\n", path, err.message);
+            cli_err("kifu: play: --path %s: %s\n", path, err.message);
             return EXIT_USAGE;
         }
         if (!path)
             kifu_player_go(g->pl, ply >= 0 ? ply : kifu_player_line_end(g->pl));
         if (ply >= 0 && kifu_player_ply(g->pl) != ply) {
-            fprintf(stderr, "kifu: play: --ply %d: the record has %d plies\n", ply,
+            cli_err("kifu: play: --ply %d: the record has %d plies\n", ply,
                     kifu_player_line_end(g->pl));
             return EXIT_USAGE;
         }
@@ -333,7 +333,7 @@ int cmd_play(int argc, char **argv)
             from = argv[++i];
         } else if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
             if (cli_parse_int(argv[++i], &ply)) {
-                fprintf(stderr, "kifu: play: --ply needs a number >= 0\n");
+                cli_err("kifu: play: --ply needs a number >= 0\n");
                 return EXIT_USAGE;
             }
         } else if (strcmp(a, "--path") == 0 && i + 1 < argc) {
@@ -343,22 +343,21 @@ int cmd_play(int argc, char **argv)
         } else if (strcmp(a, "--flip") == 0) {
             g.flip = 1;
         } else {
-            fprintf(stderr, "kifu: play: unknown argument '%s'\n", a);
+            cli_err("kifu: play: unknown argument '%s'\n", a);
             cmd_play_usage(stderr);
             return EXIT_USAGE;
         }
     }
     if (sfen && from) {
-        fprintf(stderr, "kifu: play: give --sfen or --from, not both\n");
+        cli_err("kifu: play: give --sfen or --from, not both\n");
         return EXIT_USAGE;
     }
     if (!from && (ply >= 0 || path)) {
-        fprintf(stderr, "kifu: play: --ply and --path go with --from\n");
+        cli_err("kifu: play: --ply and --path go with --from\n");
         return EXIT_USAGE;
     }
     if (g.out && kifu_format_from_path(g.out) == KIFU_FMT_AUTO) {
-        fprintf(stderr, "kifu: play: -o %s: cannot tell the format from the extension\n",
-                g.out);
+        cli_err("kifu: play: -o %s: cannot tell the format from the extension\n", g.out);
         return EXIT_USAGE;
     }
     int rc = setup(&g, sfen, from, ply, path);
@@ -386,8 +385,7 @@ int cmd_play(int argc, char **argv)
             if (g.dirty && g.out)
                 save(&g, g.out);
             else if (g.dirty)
-                fprintf(stderr,
-                        "kifu: play: end of input: the unsaved moves are not kept\n");
+                cli_err("kifu: play: end of input: the unsaved moves are not kept\n");
             break;
         }
         if (!buf[0] || !strcmp(buf, "board")) {
@@ -437,8 +435,8 @@ int cmd_play(int argc, char **argv)
             if (q != 0) {
                 if (q < 0) {
                     printf("\n");
-                    fprintf(stderr, "kifu: play: end of input: the unsaved moves are not "
-                                    "kept\n");
+                    cli_err("kifu: play: end of input: the unsaved moves are not "
+                            "kept\n");
                 }
                 break;
             }
@@ -449,8 +447,8 @@ int cmd_play(int argc, char **argv)
                 if (g.dirty && g.out)
                     save(&g, g.out);
                 else if (g.dirty)
-                    fprintf(stderr, "kifu: play: end of input: the unsaved moves are not "
-                                    "kept\n");
+                    cli_err("kifu: play: end of input: the unsaved moves are not "
+                            "kept\n");
                 break;
             }
             if (r == 2)

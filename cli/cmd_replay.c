@@ -286,8 +286,8 @@ int cmd_replay(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     if (strcmp(a.file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
-        fprintf(stderr, "kifu: replay: the keys come from standard input, so the record "
-                        "cannot (give a file)\n");
+        cli_err("kifu: replay: the keys come from standard input, so the record "
+                "cannot (give a file)\n");
         return EXIT_USAGE;
     }
     kifu_record *rec;
@@ -298,7 +298,7 @@ int cmd_replay(int argc, char **argv)
     cli_cursor_place(pl, &a, v.status, sizeof v.status);
     int raw = term_open(isatty(STDOUT_FILENO));
     if (raw < 0) {
-        fprintf(stderr, "kifu: replay: cannot set up the terminal\n");
+        cli_err("kifu: replay: cannot set up the terminal\n");
         kifu_player_free(pl);
         kifu_record_free(rec);
         return EXIT_IO;

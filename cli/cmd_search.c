@@ -254,12 +254,11 @@ int cmd_search(int argc, char **argv)
             continue;
         }
         if (valued && i + 1 >= argc) {
-            fprintf(stderr, "kifu: %s needs a value\n", a);
+            cli_err("kifu: %s needs a value\n", a);
             status = EXIT_USAGE;
         } else if (takes) {
             if (what) {
-                fprintf(stderr, "kifu: %s and %s: search for one thing at a time\n", what,
-                        a);
+                cli_err("kifu: %s and %s: search for one thing at a time\n", what, a);
                 status = EXIT_USAGE;
             }
             what = a, value = argv[++i];
@@ -270,13 +269,13 @@ int cmd_search(int argc, char **argv)
         } else if (!strcmp(a, "--turn")) {
             turn = argv[++i];
             if (strcmp(turn, "b") && strcmp(turn, "w")) {
-                fprintf(stderr, "kifu: --turn takes b or w\n");
+                cli_err("kifu: --turn takes b or w\n");
                 status = EXIT_USAGE;
             }
         } else if (!strcmp(a, "-f") || !strcmp(a, "--from")) {
             r.from = kifu_format_from_name(argv[++i]);
             if (r.from == KIFU_FMT_AUTO) {
-                fprintf(stderr, "kifu: unknown format '%s'\n", argv[i]);
+                cli_err("kifu: unknown format '%s'\n", argv[i]);
                 status = EXIT_USAGE;
             }
         } else if (!strcmp(a, "--any-side")) {
@@ -300,15 +299,14 @@ int cmd_search(int argc, char **argv)
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
-            fprintf(stderr, "kifu: unknown option '%s'\n", a);
+            cli_err("kifu: unknown option '%s'\n", a);
             status = EXIT_USAGE;
         }
     }
     if (status == EXIT_OK && (!what || !nfiles)) {
-        fprintf(stderr, "kifu: %s\n",
-                !what ? "say what to search for (--sfen, --usi, --bd, "
-                        "--bod, --regex or --pattern)"
-                      : "no file to search");
+        cli_err("kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
+                                      "--bod, --regex or --pattern)"
+                                    : "no file to search");
         status = EXIT_USAGE;
     }
     kifu_error e = {0};
@@ -341,7 +339,7 @@ int cmd_search(int argc, char **argv)
     }
     if (status != EXIT_OK) {
         if (status == EXIT_USAGE)
-            fprintf(stderr, "kifu: see 'kifu search --help'\n");
+            cli_err("kifu: see 'kifu search --help'\n");
         free(files);
         kifu_search_free(r.s);
         return status;

@@ -53,12 +53,11 @@ int cmd_show(int argc, char **argv)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
     if (strcmp(format, "text") && strcmp(format, "bod") && strcmp(format, "sfen") &&
         strcmp(format, "svg")) {
-        fprintf(stderr, "kifu: show: --format is text, bod, sfen or svg, not '%s'\n",
-                format);
+        cli_err("kifu: show: --format is text, bod, sfen or svg, not '%s'\n", format);
         return EXIT_USAGE;
     }
     if (a.path && a.ply >= 0) {
-        fprintf(stderr, "kifu: show: give --ply or --path, not both\n");
+        cli_err("kifu: show: give --ply or --path, not both\n");
         return EXIT_USAGE;
     }
     kifu_record *rec;
@@ -67,7 +66,7 @@ int cmd_show(int argc, char **argv)
         return rc;
     char msg[640];
     if (cli_cursor_place(pl, &a, msg, sizeof msg)) {
-        fprintf(stderr, "kifu: show: %s\n", msg);
+        cli_err("kifu: show: %s\n", msg);
         rc = EXIT_USAGE;
     } else if (!a.path && a.ply < 0) {
         kifu_player_go(pl, kifu_player_line_end(pl));
@@ -77,7 +76,7 @@ int cmd_show(int argc, char **argv)
         size_t len = 0;
         FILE *out = open_memstream(&text, &len);
         if (!out) {
-            fprintf(stderr, "kifu: out of memory\n");
+            cli_err("kifu: out of memory\n");
             rc = EXIT_INTERNAL;
         } else if (strcmp(format, "sfen") == 0) {
             /* The number of the next move: an ending node has a ply but plays no move. */
@@ -119,7 +118,7 @@ int cmd_show(int argc, char **argv)
             }
         }
         if (out && (fclose(out) != 0 || !text)) {
-            fprintf(stderr, "kifu: out of memory\n");
+            cli_err("kifu: out of memory\n");
             rc = EXIT_INTERNAL;
         } else if (out && cli_write_file(NULL, text, len)) {
             rc = EXIT_IO;

@@ -123,7 +123,7 @@ int cmd_trace(int argc, char **argv)
                                                : NULL;
         if (num) {
             if (!v || cli_parse_int(v, num)) {
-                fprintf(stderr, "kifu: trace: %s needs a number\n", a);
+                cli_err("kifu: trace: %s needs a number\n", a);
                 return EXIT_USAGE;
             }
             i++;
@@ -134,15 +134,15 @@ int cmd_trace(int argc, char **argv)
         } else if ((a[0] != '-' || strcmp(a, "-") == 0) && !file) {
             file = a;
         } else {
-            fprintf(stderr, "kifu: trace: unknown option or extra argument '%s'\n", a);
+            cli_err("kifu: trace: unknown option or extra argument '%s'\n", a);
             cmd_trace_usage(stderr);
             return EXIT_USAGE;
         }
     }
     if (!file || (square < 0) == (moved < 0) ||
         (square >= 0 && (square / 10 < 1 || square / 10 > 9 || square % 10 < 1))) {
-        fprintf(stderr, "kifu: trace: give FILE and either --square XY (11..99) or "
-                        "--moved N\n");
+        cli_err("kifu: trace: give FILE and either --square XY (11..99) or "
+                "--moved N\n");
         cmd_trace_usage(stderr);
         return EXIT_USAGE;
     }

@@ -67,7 +67,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
 {
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
+        cli_err("kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
         return EXIT_IO;
     }
     char **names = NULL;
@@ -104,7 +104,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
         if (!path || !sub) {
             rc = EXIT_INTERNAL;
         } else if (stat(path, &st) != 0) {
-            fprintf(stderr, "kifu: %s: %s\n", path, strerror(errno));
+            cli_err("kifu: %s: %s\n", path, strerror(errno));
             rc = rc > EXIT_IO ? rc : EXIT_IO;
         } else if (S_ISDIR(st.st_mode)) {
             if (depth < MAX_DEPTH) {
@@ -123,7 +123,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
         free(names[i]);
     free(names);
     if (rc == EXIT_INTERNAL)
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
     return rc;
 }
 
@@ -137,7 +137,7 @@ int cli_inputs_add(cli_inputs *in, const char *arg)
     /* A named file is taken whatever its extension; a missing one fails when read. */
     const char *slash = strrchr(arg, '/');
     if (push(in, arg, strcmp(arg, "-") == 0 ? "stdin" : slash ? slash + 1 : arg)) {
-        fprintf(stderr, "kifu: out of memory\n");
+        cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
     return EXIT_OK;

@@ -38,12 +38,12 @@ static void usage(FILE *f)
 void cli_print_error(const kifu_error *err)
 {
     char buf[1024];
-    fprintf(stderr, "kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
+    cli_err("kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
 }
 
 void cli_print_warning(void *source, const char *message)
 {
-    fprintf(stderr, "kifu: %s: warning: %s\n", (const char *)source, message);
+    cli_err("kifu: %s: warning: %s\n", (const char *)source, message);
 }
 
 int cli_exit_code(int code)
@@ -87,7 +87,7 @@ int main(int argc, char **argv)
                 commands[i].usage(stdout);
                 return EXIT_OK;
             }
-        fprintf(stderr, "kifu: unknown command '%s'\n", argv[2]);
+        cli_err("kifu: unknown command '%s'\n", argv[2]);
         usage(stderr);
         return EXIT_USAGE;
     }
@@ -108,7 +108,7 @@ int main(int argc, char **argv)
             }
             return commands[i].fn(argc - 1, argv + 1);
         }
-    fprintf(stderr, "kifu: unknown command '%s'\n", argv[1]);
+    cli_err("kifu: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;
 }

@@ -157,14 +157,14 @@ static int write_in_place(const char *path, const void *data, size_t len)
 {
     int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
     if (fd < 0) {
-        fprintf(stderr, "kifu: %s: cannot open: %s\n", path, strerror(errno));
+        cli_err("kifu: %s: cannot open: %s\n", path, strerror(errno));
         return -1;
     }
     int ok = write_fd(fd, data, len) == 0;
     int saved_errno = errno;
     ok = close(fd) == 0 && ok;
     if (!ok)
-        fprintf(stderr, "kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
+        cli_err("kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
     return ok ? 0 : -1;
 }
 
@@ -185,7 +185,7 @@ static int write_atomic(const char *path, const void *data, size_t len)
 
     if (snprintf(live_path, sizeof live_path, "%s" TMP_MARK "%ld-XXXXXX", path,
                  (long)getpid()) >= (int)sizeof live_path) {
-        fprintf(stderr, "kifu: %s: path too long\n", path);
+        cli_err("kifu: %s: path too long\n", path);
         return -1;
     }
     /* Signals wait while the temp file exists but is not yet known to the handler. */
@@ -198,7 +198,7 @@ static int write_atomic(const char *path, const void *data, size_t len)
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
         restore_handlers();
-        fprintf(stderr, "kifu: %s: cannot create: %s\n", path, strerror(saved_errno));
+        cli_err("kifu: %s: cannot create: %s\n", path, strerror(saved_errno));
         return -1;
     }
     /* mkstemp makes the file 0600: give it the mode of the file it replaces, or what a
@@ -228,7 +228,7 @@ static int write_atomic(const char *path, const void *data, size_t len)
     sigprocmask(SIG_SETMASK, &old, NULL);
     restore_handlers();
     if (!ok)
-        fprintf(stderr, "kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
+        cli_err("kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
     return ok ? 0 : -1;
 }
 
@@ -236,8 +236,7 @@ int cli_write_file(const char *path, const void *data, size_t len)
 {
     if (!path || strcmp(path, "-") == 0) {
         if (fwrite(data, 1, len, stdout) != len || fflush(stdout)) {
-            fprintf(stderr, "kifu: cannot write to standard output: %s\n",
-                    strerror(errno));
+            cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
             return -1;
         }
         return 0;
@@ -255,7 +254,7 @@ int cli_write_file(const char *path, const void *data, size_t len)
                                    : write_in_place(target, data, len);
     }
     if (S_ISDIR(st.st_mode)) {
-        fprintf(stderr, "kifu: %s: is a directory\n", path);
+        cli_err("kifu: %s: is a directory\n", path);
         return -1;
     }
     return S_ISREG(st.st_mode) ? write_atomic(path, data, len)

@@ -79,7 +79,13 @@ static void put_label(char *buf, size_t cap, size_t *len, const char *s, size_t 
 {
     for (size_t i = 0; i < n && *len + 1 < cap; i++) {
         unsigned char c = (unsigned char)s[i];
-        buf[(*len)++] = c < 0x20 || c == 0x7F ? '?' : (char)c;
+        /* C1 controls (U+0080..U+009F, CSI among them) too: both bytes become '?'. */
+        int c1 = c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] < 0xA0;
+        buf[(*len)++] = c < 0x20 || c == 0x7F || c1 ? '?' : (char)c;
+        if (c1 && *len + 1 < cap) {
+            buf[(*len)++] = '?';
+            i++;
+        }
     }
     buf[*len] = 0;
 }

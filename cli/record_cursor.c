@@ -71,8 +71,7 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_forma
         const char *s = argv[i];
         if (strcmp(s, "--ply") == 0 && i + 1 < argc) {
             if (cli_parse_int(argv[++i], &a->ply)) {
-                fprintf(stderr, "kifu: %s: --ply needs a number >= 0, not '%s'\n", cmd,
-                        argv[i]);
+                cli_err("kifu: %s: --ply needs a number >= 0, not '%s'\n", cmd, argv[i]);
                 return EXIT_USAGE;
             }
         } else if (strcmp(s, "--path") == 0 && i + 1 < argc) {
@@ -81,8 +80,7 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_forma
             a->format = argv[++i];
         } else if (with_format && strcmp(s, "--size") == 0 && i + 1 < argc) {
             if (cli_parse_int(argv[++i], &a->size) || a->size < 16) {
-                fprintf(stderr, "kifu: %s: --size needs a width in px (16 or more)\n",
-                        cmd);
+                cli_err("kifu: %s: --size needs a width in px (16 or more)\n", cmd);
                 return EXIT_USAGE;
             }
         } else if (with_format && strcmp(s, "--caption") == 0 && i + 1 < argc) {
@@ -98,13 +96,13 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_forma
         } else if (strcmp(s, "--flip") == 0) {
             a->flip = 1;
         } else if (s[0] == '-' && s[1]) {
-            fprintf(stderr, "kifu: %s: unknown option '%s'\n", cmd, s);
+            cli_err("kifu: %s: unknown option '%s'\n", cmd, s);
             usage(stderr);
             return EXIT_USAGE;
         } else if (!a->file) {
             a->file = s;
         } else {
-            fprintf(stderr, "kifu: %s: one file only ('%s' is extra)\n", cmd, s);
+            cli_err("kifu: %s: one file only ('%s' is extra)\n", cmd, s);
             return EXIT_USAGE;
         }
     }

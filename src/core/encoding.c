@@ -482,6 +482,52 @@ static int copy_out(const char *data, size_t len, char **out, size_t *outlen,
     return 0;
 }
 
+/* Is invalid UTF-8 nearly valid: at most 3 bad bytes among at least 8 times as many
+ * good multi-byte characters? Then one damaged byte is the fault, and decoding it as
+ * CP932 would report a wrong place or turn the text to nonsense. Stops at the 4th bad
+ * byte, so CP932 text (bad from its first kana) costs little. */
+static int nearly_utf8(const char *data, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t good = 0, bad = 0;
+    for (size_t i = 0; i < len;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+                   : c >= 0xE0 && c <= 0xEF ? 3
+                   : c >= 0xF0 && c <= 0xF4 ? 4
+                                            : 0;
+        size_t k = 1;
+        while (n && k < n && i + k < len && (s[i + k] & 0xC0) == 0x80)
+            k++;
+        if (n && k == n) {
+            good++;
+            i += n;
+        } else {
+            if (++bad > 3)
+                return 0;
+            i++;
+        }
+    }
+    return bad && good >= 8 * bad;
+}
+
+static int utf8_error(const char *data, size_t len, size_t skipped, const char *tried,
+                      kifu_error *err)
+{
+    size_t bad = 0;
+    kifu__utf8_valid(data, len, &bad);
+    int line, col;
+    locate(data, bad, KIFU_ENC_UTF8, &line, &col);
+    char found[16];
+    snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
+    return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + skipped, "UTF-8", found,
+                       "invalid UTF-8: %s%s", found, tried);
+}
+
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen,
                  int *used, kifu_error *err)
 {
@@ -490,11 +536,16 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
     while (kifu__bom_len(data + bom, len - bom))
         bom += 3;
     int valid = 0, d; /* valid: known valid UTF-8 after the BOMs (detection checked it) */
+    int detected = enc == KIFU_ENC_AUTO;
     if (enc == KIFU_ENC_AUTO) {
         if (bom)
             enc = KIFU_ENC_UTF8;
         else if (kifu__utf8_valid(data, len, NULL))
             enc = KIFU_ENC_UTF8, valid = 1;
+        else if (nearly_utf8(data, len))
+            return utf8_error(data, len, 0,
+                              " (the rest of the text is UTF-8, so not CP932 or EUC-JP)",
+                              err);
         else if ((d = declared(data, len)) == KIFU_ENC_AUTO || d == KIFU_ENC_UTF8) {
             /* Decode as CP932 and check its shape in the same pass: when the bytes have
              * detect_legacy's CP932 shape and few half-width kana, it would say CP932 (the
@@ -521,15 +572,8 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
     if (enc == KIFU_ENC_UTF8) {
         data += bom;
         len -= bom;
-        size_t bad = 0;
-        if (!valid && !kifu__utf8_valid(data, len, &bad)) {
-            int line, col;
-            locate(data, bad, KIFU_ENC_UTF8, &line, &col);
-            char found[16];
-            snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
-            return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad + bom, "UTF-8",
-                               found, "invalid UTF-8: %s", found);
-        }
+        if (!valid && !kifu__utf8_valid(data, len, NULL))
+            return utf8_error(data, len, bom, "", err);
         return copy_out(data, len, out, outlen, err);
     }
     size_t bad = 0;
@@ -551,7 +595,13 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         else
             snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
         return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, iconv_name(enc), found,
-                           "cannot decode %s as %s", found, iconv_name(enc));
+                           "cannot decode %s as %s%s", found, iconv_name(enc),
+                           !detected ? ""
+                           : enc == KIFU_ENC_CP932
+                               ? " (tried: not UTF-8; more like CP932 "
+                                 "than EUC-JP; name it with --encoding)"
+                               : " (tried: not UTF-8; more like EUC-JP "
+                                 "than CP932; name it with --encoding)");
     }
     return drop_boms(out, outlen);
 }

@@ -18,6 +18,12 @@ int kifu__detect_encoding(const char *data, size_t len);
  * are kept. Undecodable bytes are an error with line and column. 0, or -1. */
 int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outlen,
                  int *used, kifu_error *err);
+/* Make decoded text (NUL-terminated, owned by the caller) what readers assume: a CR
+ * not followed by LF becomes LF (same length, so positions stay); a NUL byte is an error
+ * at its line and column, or with `lenient` every NUL becomes U+FFFD (the text may be
+ * reallocated) and `warn` is told. 0, or -1. */
+int kifu__text_clean(char **text, size_t *len, int lenient,
+                     void (*warn)(void *, const char *), void *ctx, kifu_error *err);
 /* Encode UTF-8 text to `enc` (UTF8: a copy). A character the target cannot hold is an
  * error naming it and its line. New bytes (kifu_free); 0, or -1. */
 int kifu__encode(const char *text, size_t len, int enc, char **out, size_t *outlen,

@@ -8,6 +8,21 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 
+/* Bytes to the text every reader takes: UTF-8, lines ending in LF, no NUL. */
+static int decode(const void *data, size_t len, int enc, const kifu_read_options *o,
+                  char **text, size_t *tlen, kifu_error *err)
+{
+    if (kifu__decode(data, len, enc, text, tlen, NULL, err))
+        return -1;
+    if (kifu__text_clean(text, tlen, (o->flags & KIFU_READ_LENIENT) != 0, o->warn,
+                         o->warn_ctx, err)) {
+        kifu__free(*text);
+        *text = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                   kifu_record ***out, size_t *count, kifu_error *err)
 {
@@ -25,7 +40,20 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
         named && named->json && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8 : o.encoding;
     char *text = NULL;
     size_t tlen = 0;
-    if (kifu__decode(data, len, enc, &text, &tlen, NULL, err)) {
+    if (decode(data, len, enc, &o, &text, &tlen, err)) {
+        kifu__error_source(err, o.source);
+        return -1;
+    }
+    /* One rule for every format: an input of nothing but white space holds no record
+     * (an empty KIF used to read as an empty game, an empty CSA as an error). */
+    size_t lead = 0;
+    while (lead < tlen && (text[lead] == ' ' || text[lead] == '\t' ||
+                           text[lead] == '\n' || text[lead] == '\r'))
+        lead++;
+    if (lead == tlen) {
+        kifu__free(text);
+        kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a record",
+                    tlen ? "only white space" : "nothing", "the input is empty");
         kifu__error_source(err, o.source);
         return -1;
     }
@@ -38,7 +66,7 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
         if (sniffed && sniffed->json && o.encoding == KIFU_ENC_AUTO &&
             kifu__detect_encoding(data, len) != KIFU_ENC_UTF8) {
             kifu__free(text);
-            if (kifu__decode(data, len, KIFU_ENC_UTF8, &text, &tlen, NULL, err)) {
+            if (decode(data, len, KIFU_ENC_UTF8, &o, &text, &tlen, err)) {
                 kifu__error_source(err, o.source);
                 return -1;
             }

@@ -333,10 +333,14 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
     p += k;
     if (p < end && *p == '/') {
         p++;
-        k = clock(p, end, b, &nb);
-        if (!k)
-            return 0;
-        p += k;
+        p += sp(p, end);
+        /* `( 0:7/)`: some programs leave the total out; the normalizer sums it. */
+        if (p < end && *p != ')') {
+            k = clock(p, end, b, &nb);
+            if (!k)
+                return 0;
+            p += k;
+        }
     }
     if (p >= end || *p != ')')
         return 0;
@@ -540,6 +544,32 @@ static int jp_reader_init(kifu__jp_reader *rd, kifu_error *err)
     return 0;
 }
 
+/* A KIF or KI2 file whose line ends were lost (joined by spaces) would read as one
+ * header value and an empty game: a single line holding a header (key：value) and a
+ * second header, the move list's title or a move is refused. Where that second thing
+ * starts, or NULL for a file that may well be one line (moves only, one header). */
+static const char *joined_lines(const char *text, size_t len)
+{
+    if (memchr(text, '\n', len))
+        return NULL;
+    const char *end = text + len, *colon = NULL;
+    for (const char *p = text; p + 3 <= end; p++) {
+        if (!colon && kifu__jp_starts(p, end, "：")) {
+            colon = p;
+            p += 2;
+            continue;
+        }
+        if (colon && (kifu__jp_starts(p, end, "：") || kifu__jp_starts(p, end, "手数") ||
+                      kifu__jp_starts(p, end, "▲") || kifu__jp_starts(p, end, "△"))) {
+            /* Back to the start of that line-to-be: the word before it. */
+            while (p > colon + 3 && p[-1] != ' ' && p[-1] != '\t')
+                p--;
+            return p;
+        }
+    }
+    return NULL;
+}
+
 int kifu__jp_read(const char *text, size_t len,
                   int (*line_fn)(kifu__jp_reader *, const char *, const char *),
                   kifu__records *out, kifu_error *err)
@@ -548,6 +578,15 @@ int kifu__jp_read(const char *text, size_t len,
     kifu__words_init();
     if (jp_reader_init(&rd, err))
         return -1;
+    const char *joined = joined_lines(text, len);
+    if (joined) {
+        rd.text = rd.line = text;
+        rd.lineno = 1;
+        kifu__jp_fail(&rd, joined, "line ends between header lines and moves",
+                      "several record lines on one line (were the line ends lost?)");
+        kifu_record_free(rd.r);
+        return -1;
+    }
     if (jp_lines(&rd, text, len, line_fn) || kifu__jp_start(&rd)) {
         kifu_record_free(rd.r);
         return -1;

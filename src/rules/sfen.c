@@ -238,6 +238,16 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
                 n = 0;
                 while (t[i] >= '0' && t[i] <= '9' && n < 100)
                     n = n * 10 + (t[i++] - '0');
+                if (t[i] >= '0' && t[i] <= '9') {
+                    /* Too many digits to be a count: say so, not "unknown piece". */
+                    size_t e = i;
+                    while (t[e] >= '0' && t[e] <= '9')
+                        e++;
+                    snprintf(what, sizeof what, "a count of %d digits, at most 18 exist",
+                             (int)(e - start));
+                    return sfen_error(err, t, start, "hands", "a count from 1 to 18",
+                                      NULL, what);
+                }
             }
             int ch = (unsigned char)t[i], k = kind_of_letter(ch);
             if (!k || k == KING || ch > 'z') {

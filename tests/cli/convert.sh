@@ -176,5 +176,17 @@ else
     skipped "CSA reader: several games ($(head -1 "$tmp/err"))"
 fi
 
+# ---- messages never carry control characters from a file or its name ------------------
+esc=$(printf '\033')
+printf '先手：甲\n手数----指手----\n   1 ７\033[2J\033]0;pwned\007六歩(77)\n' >"$tmp/esc.kifu"
+cp "$tmp/esc.kifu" "$tmp/name$(printf '\033]0;t\007\302\233').kifu"
+"$kifu" validate "$tmp/esc.kifu" "$tmp"/name*.kifu 2>"$tmp/err"
+[ $? -eq 1 ] && ok || bad "validate of files with escapes: exit 1"
+if LC_ALL=C grep -q "[$esc$(printf '\007')]" "$tmp/err" || LC_ALL=C grep -q "$(printf '\302\233')" "$tmp/err"; then
+    bad "a control character reached the terminal: $(cat -v "$tmp/err")"
+else ok; fi
+grep -q '\\x1B\[2J' "$tmp/err" && grep -q 'name\\x1B\]0;t\\x07\\xC2\\x9B.kifu' "$tmp/err" && ok ||
+    bad "escapes shown as \\xNN: $(cat -v "$tmp/err")"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

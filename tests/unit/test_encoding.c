@@ -158,6 +158,28 @@ TEST(reads_kif_in_either_encoding_alike)
     kifu_record_free(b);
 }
 
+/* One damaged byte in a UTF-8 file is reported as bad UTF-8 at its own place (it used to
+ * be "cannot decode as CP932" somewhere else); a real CP932 fault says what was tried. */
+TEST(a_damaged_utf8_file_is_reported_as_utf8)
+{
+    const char text[] = SENTE_UTF8 "\n" SENTE_UTF8 "\x9a" SENTE_UTF8 "\n" SENTE_UTF8 "\n";
+    char *out = NULL;
+    size_t n = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(text, strlen(text), KIFU_ENC_AUTO, &out, &n, NULL, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_ENCODING);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 7);
+    CHECK(strstr(err.message, "UTF-8") != NULL && strstr(err.message, "0x9A") != NULL);
+    /* Truncated CP932 detected as CP932: the message says how it was chosen. */
+    const char sj[] = SENTE_SJIS "\n" SENTE_SJIS "\x90";
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(sj, strlen(sj), KIFU_ENC_AUTO, &out, &n, NULL, &err), -1);
+    CHECK_INT(err.line, 2);
+    CHECK(strstr(err.message, "CP932") && strstr(err.message, "not UTF-8"));
+}
+
 int main(void)
 {
     RUN(detects_bom_utf8_cp932_eucjp);
@@ -167,5 +189,6 @@ int main(void)
     RUN(forced_encoding_wins_and_reports_bad_bytes);
     RUN(encode_refuses_unrepresentable);
     RUN(reads_kif_in_either_encoding_alike);
+    RUN(a_damaged_utf8_file_is_reported_as_utf8);
     return t_finish();
 }

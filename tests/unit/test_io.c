@@ -11,7 +11,9 @@
 #include "harness.h"
 #include "kifu.h"
 
-/* The CLI's atomic writer is one small file; compile it in rather than link the CLI. */
+/* The CLI's atomic writer (and the message printer it uses) are small files; compile them
+ * in rather than link the CLI. */
+#include "../../cli/message.c"
 #include "../../cli/outfile.c"
 
 TEST(format_names_and_extensions)
@@ -362,6 +364,122 @@ TEST(cp932_ki2_without_a_name_reads_as_ki2)
 }
 
 /* The format table: every row named, with extensions that lead back to it. */
+/* Lines ending in CR alone (old Mac files) read as lines in every line-based format. */
+TEST(cr_only_line_ends)
+{
+    static const struct {
+        int fmt;
+        const char *text;
+        size_t moves;
+    } cases[] = {
+        {KIFU_FMT_KIFU,
+         "先手：甲\r後手：乙\r手数----指手---------消費時間--\r   1 ７六歩(77)   ( "
+         "0:01/)\r"
+         "   2 ３四歩(33)   ( 0:02/)\r*a comment\r",
+         2},
+        {KIFU_FMT_KI2U, "先手：甲\r後手：乙\r\r▲７六歩    △３四歩\r▲２六歩\r", 3},
+        {KIFU_FMT_CSA, "N+甲\rPI\r+\r+7776FU\r-3334FU\r", 2},
+        {KIFU_FMT_SFEN, "position startpos moves 7g7f 3c3d\r", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kifu_read_options o = {.format = cases[i].fmt};
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(cases[i].text, strlen(cases[i].text), &o, &err);
+        CHECK(r != NULL);
+        if (!r) {
+            printf("  case %zu: %s\n", i, err.message);
+            continue;
+        }
+        CHECK_INT(line_moves(r), cases[i].moves);
+        if (cases[i].fmt != KIFU_FMT_SFEN) {
+            const char *who = kifu_record_header_get(r, "先手");
+            CHECK(who && strcmp(who, "甲") == 0);
+        }
+        kifu_record_free(r);
+    }
+    /* A KIF whose line ends were all lost is an error, not a header and an empty game. */
+    const char joined[] = "先手：甲 後手：乙 手数----指手---- 1 ７六歩(77)";
+    kifu_read_options o = {.format = KIFU_FMT_KIFU};
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK(kifu_read(joined, sizeof joined - 1, &o, &err) == NULL);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.column, 6);
+    CHECK(strstr(err.message, "line ends") != NULL);
+    /* One line of KI2 moves is a record. */
+    const char moves[] = "▲７六歩 △３四歩";
+    o.format = KIFU_FMT_KI2U;
+    kifu_record *r = kifu_read(moves, sizeof moves - 1, &o, &err);
+    CHECK(r && line_moves(r) == 2);
+    kifu_record_free(r);
+}
+
+/* An input of nothing, or of white space only, is one error whatever the format. */
+TEST(empty_input_is_an_error_in_every_format)
+{
+    const char *inputs[] = {"", "\n\n", " \r\n\t"};
+    for (int f = KIFU_FMT_AUTO; f < KIFU_FMT_COUNT_; f++) {
+        for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+            kifu_read_options o = {.format = f, .source = "empty"};
+            kifu_error err;
+            kifu_error_clear(&err);
+            kifu_record *r = kifu_read(inputs[i], strlen(inputs[i]), &o, &err);
+            CHECK(r == NULL);
+            kifu_record_free(r);
+            CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+            CHECK_STR(err.message, "the input is empty");
+        }
+    }
+    /* A SFEN hand count with too many digits says so. */
+    const char sfen[] = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b "
+                        "99999999999P 1";
+    kifu_read_options o = {.format = KIFU_FMT_SFEN};
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK(kifu_read(sfen, sizeof sfen - 1, &o, &err) == NULL);
+    CHECK(strstr(err.message, "count of 11 digits") != NULL);
+}
+
+static void count_warning(void *ctx, const char *message)
+{
+    (void)message;
+    ++*(int *)ctx;
+}
+
+/* A NUL byte is an error at its place; lenient reading replaces it and warns. */
+TEST(nul_bytes)
+{
+    const char text[] =
+        "先手：甲\0乙\n手数----指手----\n   1 ７六歩(77)\n   2 ３四\0歩(33)\n";
+    kifu_read_options o = {.format = KIFU_FMT_KIFU};
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK(kifu_read(text, sizeof text - 1, &o, &err) == NULL);
+    CHECK_INT(err.line, 1);
+    CHECK_INT(err.column, 5);
+    CHECK(strstr(err.message, "NUL") != NULL);
+    int warnings = 0;
+    o.flags = KIFU_READ_LENIENT | KIFU_READ_NO_NORMALIZE;
+    o.warn = count_warning;
+    o.warn_ctx = &warnings;
+    kifu_error_clear(&err);
+    /* The header keeps what follows the NUL; the move line says what it found. */
+    kifu_record *r = kifu_read(text, sizeof text - 1, &o, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.line, 4);
+    CHECK(strstr(err.message, "\xEF\xBF\xBD") != NULL);
+    CHECK_INT(warnings, 1);
+    const char header_only[] = "先手：甲\0乙\n手数----指手----\n   1 ７六歩(77)\n";
+    r = kifu_read(header_only, sizeof header_only - 1, &o, &err);
+    CHECK(r != NULL);
+    if (r) {
+        const char *who = kifu_record_header_get(r, "先手");
+        CHECK(who && strcmp(who, "甲\xEF\xBF\xBD乙") == 0);
+    }
+    kifu_record_free(r);
+}
+
 TEST(format_table)
 {
     CHECK(kifu_format_count() >= 8);
@@ -387,6 +505,9 @@ int main(void)
 {
     RUN(cp932_ki2_without_a_name_reads_as_ki2);
     RUN(format_table);
+    RUN(cr_only_line_ends);
+    RUN(nul_bytes);
+    RUN(empty_input_is_an_error_in_every_format);
     RUN(format_names_and_extensions);
     RUN(format_detection_by_content);
     RUN(unknown_content_is_an_error_naming_the_source);

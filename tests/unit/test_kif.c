@@ -227,6 +227,28 @@ TEST(moves_raw_fields)
     kifu_record_free(r);
 }
 
+/* Times with the total left out, as some programs write them: read, the total summed. */
+TEST(times_without_total)
+{
+    const char *text = "手数----指手---------消費時間--\n"
+                       "   1 ７六歩(77)   ( 0:7/)\n"
+                       "   2 ３四歩(33)   (00:07/)\n"
+                       "   3 ２六歩(27)   (1:02/ )\n";
+    kifu_record *r = t_read_text(text, strlen(text), KIFU_FMT_KIFU, 0, &err);
+    CHECK(r != NULL);
+    if (!r) {
+        printf("  %s\n", err.message);
+        return;
+    }
+    long now[] = {7, 7, 62}, total[] = {7, 7, 69};
+    for (int i = 0; i < 3; i++) {
+        const kifu_move_time *t = kifu_node_time(t_node_at(r, i + 1));
+        CHECK(t && kifu_time_seconds(&t->now) == now[i] &&
+              kifu_time_seconds(&t->total) == total[i]);
+    }
+    kifu_record_free(r);
+}
+
 TEST(ending_words)
 {
     static const struct {
@@ -626,6 +648,7 @@ int main(void)
     RUN(bod_hands_of_uwate_shitate_unseparated);
     RUN(moves_raw_fields);
     RUN(ending_words);
+    RUN(times_without_total);
     RUN(comments_bookmarks_and_branches);
     RUN(branch_starting_with_same);
     RUN(errors_name_line_and_column);
