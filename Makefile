@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build build-tool install run test asan bench fuzz format format-check clean
+.PHONY: all deps build build-tool install run test asan tsan bench fuzz format format-check clean
 
 all: build
 
@@ -56,6 +56,14 @@ asan: deps
 	@cmake --build build-asan -j $(JOBS) -- --no-print-directory
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 		ctest --output-on-failure -j $(JOBS)
+
+# ThreadSanitizer: the suite's unit tests (test_threads reads, normalizes, writes, clones
+# and walks in four threads) fail on any data race in the library.
+tsan: deps
+	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_TSAN=ON >/dev/null
+	@cmake --build build-tsan -j $(JOBS) -- --no-print-directory
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+		ctest --output-on-failure -j $(JOBS) -R '^test_'
 
 bench:
 	@scripts/deps.sh bench

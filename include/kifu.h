@@ -9,6 +9,12 @@
  *   "new" strings and arrays are released with kifu_free(); records with kifu_record_free().
  * - All text crossing this API is UTF-8. Byte buffers given to readers may be in any
  *   supported encoding; writers return bytes in the encoding asked for.
+ * - Threads: the library holds no mutable state shared between objects (its lookup tables
+ *   are built once, under pthread_once, and never change after). Different objects
+ *   (records, players, positions, walkers, searches, indexes) may be used in different
+ *   threads at once; one object may be read from several threads at once (functions on a
+ *   const pointer), but a call that changes it must not overlap any other use of it.
+ *   `make tsan` checks this.
  * - Squares are (x, y) with x the file 1..9 (right to left from sente's side) and y the
  *   rank 1..9 (top to bottom), as in JKF and KIF.
  */
