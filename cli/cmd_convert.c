@@ -358,7 +358,7 @@ static int process(run *r, const cli_input *in)
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad = kifu_normalize(recs[k], 0, &e) != 0;
+        int bad = kifu_normalize_warn(recs[k], 0, on_warn, r, &e) != 0;
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);

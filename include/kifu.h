@@ -271,6 +271,25 @@ KIFU_EXPORT size_t kifu_node_index(const kifu_node *n);
 /** The move of a MOVE node (borrowed, editable in place), or NULL for other kinds. */
 KIFU_EXPORT kifu_move *kifu_node_move(kifu_node *n);
 KIFU_EXPORT const kifu_move *kifu_node_move_const(const kifu_node *n);
+/** Fouls: a move the rules forbid, kept in a record because the game ended on it. */
+typedef enum kifu_foul {
+    KIFU_FOUL_NONE = 0,
+    KIFU_FOUL_LEFT_IN_CHECK, /* 王手放置: in check, and the move does not answer it */
+    KIFU_FOUL_INTO_CHECK, /* the move puts its own king in check (a king or pinned move) */
+    KIFU_FOUL_NIFU,       /* 二歩: a second unpromoted pawn of one side on a file */
+    KIFU_FOUL_UCHIFUZUME, /* 打ち歩詰め: a pawn drop that mates */
+    KIFU_FOUL_DEAD_PIECE, /* 行き所のない駒: a piece left where it can never move */
+} kifu_foul;
+
+/** The foul of a MOVE node (kifu_foul), KIFU_FOUL_NONE for a legal move or another kind.
+ *  The normalizer keeps a forbidden move, marked so, when it ends its line: followed only
+ *  by an ending that records a foul (ILLEGAL_MOVE, ±ILLEGAL_ACTION; KIF 反則勝ち/反則負け),
+ *  or by nothing (then it adds the ±ILLEGAL_ACTION ending, with a warning). The position
+ *  after it is what the move did (players and walkers play it as played). */
+KIFU_EXPORT int kifu_node_foul(const kifu_node *n);
+/** "王手放置", "自玉への王手" (into check), "二歩", "打ち歩詰め", "行き所のない駒"; "" for NONE. */
+KIFU_EXPORT const char *kifu_foul_name(int foul);
+
 /** The ending word of a SPECIAL node (borrowed), or NULL. */
 KIFU_EXPORT const char *kifu_node_special(const kifu_node *n);
 
@@ -404,6 +423,11 @@ KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_option
  *  normalized, the record stays valid and can be written. With KIFU_READ_LENIENT it goes
  *  on with the other branches and returns 0. */
 KIFU_EXPORT int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err);
+/** kifu_normalize, telling warn (may be NULL) what it accepted but a careful writer would
+ *  not have written (a foul with no ending after it). */
+KIFU_EXPORT int kifu_normalize_warn(kifu_record *r, unsigned flags,
+                                    void (*warn)(void *ctx, const char *message),
+                                    void *ctx, kifu_error *err);
 
 enum {
     KIFU_WRITE_PRETTY = 1, /* JKF: two-space indent */

@@ -138,6 +138,11 @@ char *kifu_node_text(const kifu_node *n, char *buf, size_t cap)
         const kifu_move *m = kifu_node_move_const(n);
         kifu_move dummy = {0};
         kifu_move_text(m, prev ? prev : &dummy, KIFU_TEXT_KIF, buf, cap);
+        /* A foul kept because the game ended on it says so wherever the move is shown. */
+        if (kifu_node_foul(n)) {
+            size_t l = strlen(buf);
+            snprintf(buf + l, cap - l, "（反則：%s）", kifu_foul_name(kifu_node_foul(n)));
+        }
     }
     return buf;
 }

@@ -89,7 +89,7 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                          "the input holds no record");
     for (size_t i = 0; rc == 0 && i < v.n; i++)
         if (!(o.flags & KIFU_READ_NO_NORMALIZE))
-            rc = kifu_normalize(v.items[i], o.flags, err);
+            rc = kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err);
     if (rc) {
         kifu__error_source(err, o.source);
         kifu__records_free(&v);

@@ -168,6 +168,24 @@ static int summary(kifu__jp_reader *rd, const char *s, const char *end)
                 break;
             }
     }
+    /* A foul named with its side (先手の反則負け, 後手の反則勝ち) says who acted
+     * illegally whatever the ply: the named side lost, or the other one. */
+    int foul_win = w && strcmp(w, "反則勝ち") == 0,
+        foul_lose = w && strcmp(w, "反則負け") == 0;
+    if (foul_win || foul_lose) {
+        int named = -1;
+        for (const char *q = p; named < 0 && q + 9 <= e; q++) {
+            if (memcmp(q, "先手の", 9) == 0 || memcmp(q, "下手の", 9) == 0)
+                named = KIFU_BLACK;
+            else if (memcmp(q, "後手の", 9) == 0 || memcmp(q, "上手の", 9) == 0)
+                named = KIFU_WHITE;
+        }
+        int fouler = foul_lose ? named : !named;
+        int to_move = (rd->first_color + kifu_node_ply(rd->cur)) & 1;
+        /* The side to move lost: ILLEGAL_MOVE, as the unnamed word reads. */
+        if (named >= 0 && !(foul_lose && fouler == to_move))
+            w = fouler == KIFU_BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+    }
     kifu_node *node =
         w ? kifu__jp_add_special(rd, w, w + strlen(w)) : kifu__jp_add_special(rd, p, e);
     if (!node)

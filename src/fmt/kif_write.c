@@ -6,6 +6,7 @@
 #include "fmt/jp.h"
 #include "kifu_private.h"
 #include "notation/notation.h"
+#include "notation/words.h"
 
 static void put_time(kifu__strbuf *out, const kifu_move_time *t)
 {
@@ -18,11 +19,12 @@ static void put_time(kifu__strbuf *out, const kifu_move_time *t)
 /* The move text of a KIF line: ７六歩(77), 同　銀(88), ５五角打, 投了. The KIF spec notes
  * a promotion only: "不成" is not written (peers reject it); the source square says all a
  * reader needs. */
-static void move_text(const kifu_node *n, char *buf, size_t cap)
+static void move_text(const kifu_record *r, const kifu_node *n, char *buf, size_t cap)
 {
     const kifu_move *m = kifu_node_move_const(n);
     if (!m) {
-        snprintf(buf, cap, "%s", kifu_special_text(kifu_node_special(n)));
+        int to_move = (kifu__jp_first_color(r) + kifu_node_ply(n) - 1) & 1;
+        snprintf(buf, cap, "%s", kifu__jp_special_word(kifu_node_special(n), to_move));
         return;
     }
     kifu_move_text(m, kifu_node_move_const(kifu_node_parent(n)),
@@ -41,7 +43,7 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
             continue;
         }
         char text[128];
-        move_text(n, text, sizeof text);
+        move_text(r, n, text, sizeof text);
         const kifu_node *par = kifu_node_parent(n);
         int fork = kifu_node_index(n) + 1 < kifu_node_child_count(par);
         const kifu_move_time *t = kifu_node_time(n);

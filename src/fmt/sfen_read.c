@@ -160,8 +160,22 @@ int kifu__read_sfen(KIFU__READER_PARAMS)
             char save = *e;
             *e = 0;
             kifu_move m;
-            if (kifu_position_parse_usi(p, t, &m, err) ||
-                kifu_position_play(p, &m, err)) {
+            int parsed = kifu_position_parse_usi(p, t, &m, err) == 0;
+            const char *rest = e + (save != 0);
+            while (*rest == ' ' || *rest == '\t')
+                rest++;
+            /* A forbidden last move is the normalizer's to judge: a game may end by a
+             * foul (kifu_node_foul). */
+            int last = !*rest;
+            int played = parsed && kifu_position_play(p, &m, last ? NULL : err) == 0;
+            if (parsed && !played && last) {
+                if (!kifu_node_add_move(r, n, &m)) {
+                    nomem(err);
+                    goto done;
+                }
+                break;
+            }
+            if (!played) {
                 if (err) {
                     /* counted only here: per move it would cost the line's length */
                     err->line = l.number;

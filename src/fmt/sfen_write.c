@@ -4,6 +4,7 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "record/record.h"
 #include "rules/engine.h"
 
 /* Tell the caller what these formats cannot hold: forks and comments. */
@@ -56,8 +57,7 @@ static int start(const kifu_record *r, kifu_position **p, kifu_error *err)
 /* Play the move of node n (ply) on p, or fail with the ply named. */
 static int play(kifu_position *p, const kifu_node *n, kifu_error *err)
 {
-    kifu_move m = *kifu_node_move_const(n);
-    if (kifu_position_play(p, &m, NULL) == 0)
+    if (kifu__position_play_node(p, n, NULL) == 0)
         return 0;
     return kifu__error(
         err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,

@@ -300,6 +300,16 @@ const char *kifu__jp_special(const char *s, const char *end, int last_mover)
     return NULL;
 }
 
+const char *kifu__jp_special_word(const char *special, int to_move)
+{
+    if (special && (strcmp(special, "+ILLEGAL_ACTION") == 0 ||
+                    strcmp(special, "-ILLEGAL_ACTION") == 0)) {
+        int fouler = special[0] == '+' ? KIFU_BLACK : KIFU_WHITE;
+        return fouler == to_move ? "反則負け" : "反則勝ち";
+    }
+    return kifu_special_text(special);
+}
+
 const char *kifu_special_text(const char *special)
 {
     if (!special)

@@ -74,9 +74,14 @@ static inline int kifu__jp_starts(const char *s, const char *end, const char *w)
 int kifu__jp_preset(const char *s, const char *end);
 
 /* JKF special of a KIF ending word, or NULL if the word has none (kept verbatim).
- * 反則勝ち needs the color of the player who moved last (who acted illegally, as the
- * corpus shows: `+ILLEGAL_ACTION` after a sente move). */
+ * The foul words are from the view of the side to move at the ending (the KIF spec):
+ * 反則勝ち, the move just made was a foul: the last mover acted illegally
+ * (`+ILLEGAL_ACTION` after a sente move); 反則負け, the side to move lost by a foul:
+ * `ILLEGAL_MOVE`, as json-kifu-format and CSA's %ILLEGAL_MOVE have it. */
 const char *kifu__jp_special(const char *s, const char *end, int last_mover);
+/* The KIF word of a JKF special written at a ply where `to_move` is to move: the foul
+ * words by who acted illegally (±ILLEGAL_ACTION), the rest as kifu_special_text. */
+const char *kifu__jp_special_word(const char *special, int to_move);
 
 /* The BOD board diagram and the lines that go with it (持駒, 手番). */
 typedef struct kifu__bod {

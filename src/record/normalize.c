@@ -32,26 +32,57 @@ static void sq_text(int sq, char *buf, size_t cap)
 
 /* ---- resolving one record move to a legal packed move ---- */
 
-#define fail(err, code, ...)                                                             \
-    kifu__error(err, code, 0, 0, 0, "a legal move", NULL, __VA_ARGS__)
-
-static int check_legal(const kifu_position *p, kmove mv, kmove *out, kifu_error *err)
-{
-    const char *why = kifu__position_illegal_reason(p, mv);
-    if (why)
-        return fail(err, KIFU_ERR_ILLEGAL, "%s", why);
-    *out = mv;
-    return 0;
-}
-
 /* The legal moves of one kind to one square, when resolving listed them (so the
  * relative word needs no second move generation); n is NO_CANDS when not listed. */
 typedef struct cand_list {
     kmove v[32];
     size_t n;
+    /* When the move was refused for a foul (it could be played, the rules forbid it):
+     * which, and the move as played. */
+    int foul;
+    kmove foul_mv;
 } cand_list;
 
 #define NO_CANDS ((size_t)-1)
+
+#define fail(err, code, ...)                                                             \
+    kifu__error(err, code, 0, 0, 0, "a legal move", NULL, __VA_ARGS__)
+
+/* The foul a refusal of the engine names (kifu_foul), or NONE when the move could not be
+ * played at all (no piece there, cannot reach, ...). */
+static int foul_of(const kifu_position *p, const char *why)
+{
+    static const struct {
+        const char *prefix;
+        int foul;
+    } words[] = {{"王手放置", KIFU_FOUL_LEFT_IN_CHECK},
+                 {"二歩", KIFU_FOUL_NIFU},
+                 {"打ち歩詰め", KIFU_FOUL_UCHIFUZUME},
+                 {"行き所のない駒", KIFU_FOUL_DEAD_PIECE},
+                 {"must promote", KIFU_FOUL_DEAD_PIECE}};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strncmp(why, words[i].prefix, strlen(words[i].prefix)) == 0) {
+            /* The engine says 王手放置 for both: not in check before, the move put the
+             * king in check itself. */
+            if (words[i].foul == KIFU_FOUL_LEFT_IN_CHECK && !kifu_position_in_check(p))
+                return KIFU_FOUL_INTO_CHECK;
+            return words[i].foul;
+        }
+    return KIFU_FOUL_NONE;
+}
+
+static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
+                       kifu_error *err)
+{
+    const char *why = kifu__position_illegal_reason(p, mv);
+    if (why) {
+        cl->foul = foul_of(p, why);
+        cl->foul_mv = mv;
+        return fail(err, KIFU_ERR_ILLEGAL, "%s", why);
+    }
+    *out = mv;
+    return 0;
+}
 
 /* mv is legal when the engine lists it among the moves of its kind to its square: one
  * generation serves both the check and the relative word. Otherwise the engine says why. */
@@ -74,7 +105,7 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
         }
     }
     cl->n = NO_CANDS;
-    return check_legal(p, mv, out, err);
+    return check_legal(p, mv, cl, out, err);
 }
 
 static int resolve_board_move(const kifu_position *p, int side, const kifu_move *m,
@@ -119,11 +150,41 @@ static int resolve_drop(const kifu_position *p, int side, int kind, int to, kmov
     return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
+/* KI2 gives no source: when no legal move fits, the one piece of `kind` that could make
+ * the move but for a foul (王手放置 and the like). 1 with cl->foul and cl->foul_mv set;
+ * 0 when none or several do. */
+static int foul_candidate(const kifu_position *p, int side, int kind, int to, int promote,
+                          cand_list *cl)
+{
+    int found = 0, foul = KIFU_FOUL_NONE;
+    kmove mv = 0;
+    for (int from = 0; from < SQ_NB && found < 2; from++) {
+        int cp = kifu__position_at(p, from);
+        if (!cp || CPIECE_COLOR(cp) != side || CPIECE_KIND(cp) != kind || from == to)
+            continue;
+        int cap = kifu__position_at(p, to);
+        kmove c = move_make(from, to, kind, cap ? CPIECE_KIND(cap) : 0, promote);
+        const char *why = kifu__position_illegal_reason(p, c);
+        int f = why ? foul_of(p, why) : KIFU_FOUL_NONE;
+        if (f) {
+            found++;
+            foul = f;
+            mv = c;
+        }
+    }
+    if (found != 1)
+        return 0;
+    cl->foul = foul;
+    cl->foul_mv = mv;
+    return 1;
+}
+
 /* side: the side to move in p (passed along: a call per use costs more than the work). */
 static int resolve(const kifu_position *p, int side, const kifu_move *m, int prev_to,
                    kmove *out, cand_list *cl, kifu_error *err)
 {
     cl->n = NO_CANDS;
+    cl->foul = KIFU_FOUL_NONE;
     int to;
     if (m->to_x) {
         if (m->to_x > 9 || m->to_y < 1 || m->to_y > 9)
@@ -165,6 +226,9 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         /* No piece on the board gets there: a drop written without 打. */
         if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
             return resolve_drop(p, side, kind, to, out, cl, err);
+        if (!m->relative[0] && foul_candidate(p, side, kind, to, m->promote == 1, cl))
+            return fail(err, KIFU_ERR_ILLEGAL, "%s",
+                        kifu__position_illegal_reason(p, cl->foul_mv));
         char sq[16];
         sq_text(to, sq, sizeof sq);
         return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
@@ -290,18 +354,25 @@ static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
                 n->ply, branch, text, why->message);
 }
 
-enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2 };
+enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
+
+/* The square of the parent's move (for 同), or -1. */
+static int prev_square(const kifu_node *c)
+{
+    const kifu_node *parent = c->parent;
+    return parent->kind == KIFU_NODE_MOVE && parent->move.to_x
+               ? SQ(parent->move.to_x, parent->move.to_y)
+               : -1;
+}
 
 /* Complete, check and play the move (or fix the ending) of node c, whose parent's position
- * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played). */
+ * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played).
+ * STEP_FOUL: a move refused for a foul (cl says which), not yet reported. */
 static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error *e,
                        kifu_error *err)
 {
-    kifu_node *parent = c->parent;
     if (c->kind == KIFU_NODE_MOVE) {
-        int prev_to = -1;
-        if (parent->kind == KIFU_NODE_MOVE && parent->move.to_x)
-            prev_to = SQ(parent->move.to_x, parent->move.to_y);
+        int prev_to = prev_square(c);
         kmove mv;
         e->code =
             0; /* enough for kifu__error to take the next one; no full clear per move */
@@ -310,6 +381,8 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
         if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
             bad = kifu__error(e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                               "同 (same square) but the previous move went elsewhere");
+        if (bad && cl->foul && e->code == KIFU_ERR_ILLEGAL)
+            return STEP_FOUL;
         if (bad) {
             report(err, e, c);
             if (e->code == KIFU_ERR_NOMEM)
@@ -333,13 +406,61 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
 
 /* What the normalizer carries down the tree. */
 typedef struct {
+    kifu_record *r;
     kifu_position *p;
     cand_list cl;
     kifu_error e, *err;
     unsigned flags;
     kifu_node *raw; /* lenient: the subtree of this illegal move stays as read */
     int rc;
+    void (*warn)(void *, const char *);
+    void *warn_ctx;
 } norm;
+
+static int is_foul_ending(const kifu_node *c)
+{
+    static const char *const words[] = {"ILLEGAL_MOVE", "ILLEGAL_ACTION",
+                                        "+ILLEGAL_ACTION", "-ILLEGAL_ACTION"};
+    if (c->kind != KIFU_NODE_SPECIAL)
+        return 0;
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strcmp(c->special, words[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* A move refused for a foul is kept when it ends its line: followed by endings that record
+ * a foul only, or by nothing (the ending is added, with a warning). 0 kept and played;
+ * 1 not (more moves follow); -1 out of memory. */
+static int keep_foul(norm *n, kifu_node *c)
+{
+    for (uint32_t i = 0; i < c->nchildren; i++)
+        if (!is_foul_ending(c->children[i]) || c->children[i]->nchildren)
+            return 1;
+    int side = kifu_position_side(n->p);
+    kmove mv = n->cl.foul_mv;
+    cand_list alone = {.n = 1};
+    complete(n->p, side, c, mv, prev_square(c), &alone);
+    c->foul = (uint8_t)n->cl.foul;
+    if (kifu__position_do_light(n->p, mv))
+        return -1;
+    fill_total(c);
+    if (c->nchildren == 0) {
+        /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
+        if (!kifu_node_add_special(n->r, c,
+                                   side == BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION"))
+            return -1;
+        char text[96], branch[64];
+        move_text(&c->move, text, sizeof text);
+        branch_name(c, branch, sizeof branch);
+        kifu__warn(
+            n->warn, n->warn_ctx,
+            "ply %d (%s): %s is %s and ends its line: read as the game lost by that "
+            "foul",
+            c->ply, branch, text, kifu_foul_name(c->foul));
+    }
+    return 0;
+}
 
 /* A node entered: under an illegal move (lenient) a move is only marked raw, any other is
  * played. 1: stop here (an illegal move, not lenient); -1: out of memory; else 0. */
@@ -351,6 +472,17 @@ static int visit(norm *n, kifu_node *c)
         return 0;
     }
     int st = step(n->p, c, &n->cl, &n->e, n->err);
+    if (st == STEP_FOUL) {
+        int k = keep_foul(n, c);
+        if (k < 0)
+            return -1;
+        if (k == 0)
+            return 0;
+        /* More moves after it: an illegal move, as any other. */
+        report(n->err, &n->e, c);
+        c->move.flags |= KIFU_MOVE_RAW;
+        st = STEP_BAD;
+    }
     if (st == STEP_NOMEM)
         return -1;
     if (st == STEP_BAD) {
@@ -364,6 +496,12 @@ static int visit(norm *n, kifu_node *c)
 
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 {
+    return kifu_normalize_warn(r, flags, NULL, NULL, err);
+}
+
+int kifu_normalize_warn(kifu_record *r, unsigned flags,
+                        void (*warn)(void *, const char *), void *ctx, kifu_error *err)
+{
     kifu__rules_init();
     if (r->has_data) {
         int preset = kifu__preset_match_ref(&r->initial);
@@ -372,7 +510,7 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
     }
     kifu_board b;
     kifu_record_initial(r, &b);
-    norm n = {.err = err, .flags = flags};
+    norm n = {.r = r, .err = err, .flags = flags, .warn = warn, .warn_ctx = ctx};
     kifu_error_clear(&n.e);
     /* Played with the light calls only: no repetition table to set up per record. */
     int start = r->has_data                     ? KIFU_PRESET_OTHER

@@ -100,10 +100,7 @@ static int apply(kifu_player *pl, kifu_node *n)
 {
     if (n->kind != KIFU_NODE_MOVE)
         return 0;
-    kifu_move m = n->move;
-    if (kifu_position_play(pl->pos, &m, NULL))
-        return -1;
-    return 0;
+    return kifu__position_play_node(pl->pos, n, NULL) ? -1 : 0;
 }
 
 static void unapply(kifu_player *pl, kifu_node *n)

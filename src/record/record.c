@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "kifu_private.h"
+#include "rules/engine.h"
 
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem)
 {
@@ -240,6 +241,24 @@ const kifu_move *kifu_node_move_const(const kifu_node *n)
     return n->kind == KIFU_NODE_MOVE ? &n->move : NULL;
 }
 
+int kifu_node_foul(const kifu_node *n)
+{
+    return n->kind == KIFU_NODE_MOVE ? n->foul : KIFU_FOUL_NONE;
+}
+
+const char *kifu_foul_name(int foul)
+{
+    static const char *const names[] = {"",     "王手放置",   "自玉への王手",
+                                        "二歩", "打ち歩詰め", "行き所のない駒"};
+    return foul >= 0 && foul < (int)(sizeof names / sizeof names[0]) ? names[foul] : "";
+}
+
+int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *err)
+{
+    kifu_move m = n->move;
+    return n->foul ? kifu__position_force(p, &m, err) : kifu_position_play(p, &m, err);
+}
+
 const char *kifu_node_special(const kifu_node *n)
 {
     return n->kind == KIFU_NODE_SPECIAL ? n->special : NULL;
@@ -399,6 +418,7 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
     dst->move = src->move;
     dst->time = src->time;
     dst->has_time = src->has_time;
+    dst->foul = src->foul;
     for (size_t i = 0; i < kifu_node_comment_count(src); i++)
         if (kifu_node_add_comment(r, dst, src->text->comments[i]))
             return -1;

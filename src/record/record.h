@@ -32,6 +32,7 @@ struct kifu_node {
     uint32_t nchildren, capchildren;
     uint8_t kind; /* kifu_node_kind */
     uint8_t has_time;
+    uint8_t foul; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
     kifu_move move;
     kifu_move_time time;
     uint32_t id;
@@ -69,6 +70,10 @@ int kifu__preset_match_ref(const kifu_board *b);
  * a kifu_move built on the stack and copied in would be read back wider than it was
  * written, which stalls the store forwarding on every move. NULL on NOMEM. */
 kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent);
+
+/* Play node n's move on p: as the rules allow it, or, for a foul (n->foul), as it was
+ * played. 0, or -1 with err (an illegal move that is no foul, or NOMEM). */
+int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *err);
 
 /* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);

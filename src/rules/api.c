@@ -408,6 +408,17 @@ int kifu_position_play(kifu_position *p, kifu_move *m, kifu_error *err)
     return 0;
 }
 
+int kifu__position_force(kifu_position *p, const kifu_move *m, kifu_error *err)
+{
+    kmove k = pack_here(p, m);
+    if (!k)
+        return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, "a move", NULL,
+                           "malformed move");
+    if (push(p, k) < 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
+}
+
 int kifu_position_undo(kifu_position *p)
 {
     if (!p->len)

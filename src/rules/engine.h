@@ -25,6 +25,11 @@ kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err);
  * KIFU_PRESET_OTHER), from a copy made once; any other preset value: from b. */
 kifu_position *kifu__position_new_start(const kifu_board *b, int preset, kifu_error *err);
 
+/* Play m as it stands, legal or not (a foul kept in a record: the piece moves, a capture
+ * goes to the hand); undo takes it back. The move must name a square and a piece or a
+ * source square. 0, or -1 with err. */
+int kifu__position_force(kifu_position *p, const kifu_move *m, kifu_error *err);
+
 /* Colored piece (CPIECE) on sq, 0 if empty. */
 int kifu__position_at(const kifu_position *p, int sq);
 /* Count of `kind` (PAWN..GOLD) in color c's hand. */

@@ -89,7 +89,10 @@ TEST(endings_from_made_lines)
         {"まで3手で時間切れにより先手の勝ち", "TIME_UP", 3},
         {"まで3手で後手の反則勝ち", "+ILLEGAL_ACTION", 3},
         {"まで2手で先手の反則勝ち", "-ILLEGAL_ACTION", 2},
+        /* the side named says who acted illegally, whatever the ply */
         {"まで2手で先手の反則負け", "ILLEGAL_MOVE", 2},
+        {"まで3手で先手の反則負け", "+ILLEGAL_ACTION", 3},
+        {"まで3手で反則負け", "ILLEGAL_MOVE", 3},
         {"まで3手で詰", "TSUMI", 3},
         {"まで3手詰", "TSUMI", 3},
         {"まで3手で不詰", "FUZUMI", 3},

@@ -262,6 +262,7 @@ TEST(ending_words)
         {"詰", "TSUMI"},
         {"不詰", "FUZUMI"},
         {"切れ負け", "TIME_UP"},
+        /* the side to move lost by a foul (the KIF spec), as json-kifu-format reads it */
         {"反則負け", "ILLEGAL_MOVE"},
         {"入玉勝ち", "KACHI"},
         {"封じ手", "CHUDAN"},

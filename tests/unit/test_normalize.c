@@ -380,22 +380,26 @@ TEST(illegal_moves_each_reason)
     line(r, kifu_record_root(r), ms, 1);
     expect_illegal(r, 1, "cannot reach", "main line");
     kifu_record_free(r);
-    /* Leaves the king in check: the pinned gold moves away. */
+    /* Fouls with a move after them stay errors (a foul is kept only when it ends its
+     * line: see fouls_that_end_a_line). Leaves the king in check: the pinned gold moves
+     * away. */
     r = rec_from("+59OU +58KI -51HI -11OU", 0);
     ms[0] = raw(5, 8, 4, 8, 0);
-    line(r, kifu_record_root(r), ms, 1);
+    ms[1] = raw(1, 1, 1, 2, 0);
+    line(r, kifu_record_root(r), ms, 2);
     expect_illegal(r, 1, "王手放置", "main line");
     kifu_record_free(r);
     /* 二歩. */
     r = rec_from("+59OU +57FU -11OU +00FU", 0);
     ms[0] = raw(0, 0, 5, 5, KIFU_FU);
-    line(r, kifu_record_root(r), ms, 1);
+    line(r, kifu_record_root(r), ms, 2);
     expect_illegal(r, 1, "二歩", "main line");
     kifu_record_free(r);
-    /* 打ち歩詰め: gote king 1一 boxed in by its own lance 1二? use gold 2三 guarding. */
+    /* 打ち歩詰め: gote king 1一 boxed in by its own knight 2一, gold 2三 guarding. */
     r = rec_from("+59OU -11OU -21KE +23KI +00FU", 0);
     ms[0] = raw(0, 0, 1, 2, KIFU_FU);
-    line(r, kifu_record_root(r), ms, 1);
+    ms[1] = raw(2, 1, 3, 3, 0);
+    line(r, kifu_record_root(r), ms, 2);
     expect_illegal(r, 1, "打ち歩詰め", "main line");
     kifu_record_free(r);
 }
