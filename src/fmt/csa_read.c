@@ -199,6 +199,10 @@ static int comment(rd *r, const char *s, const char *e)
     if (!r->in_moves && ((e - s >= 9 && memcmp(s, "encoding=", 9) == 0) ||
                          (e - s >= 13 && memcmp(s, "CSA encoding=", 13) == 0)))
         return 0; /* a decoding directive, already acted on */
+    /* A move's comment is `'*text` (what programs that read CSA attach to a move; the
+     * star is the marker, not the text); other `'` lines are kept whole. */
+    if (s < e && *s == '*' && r->last && kifu_node_kind_of(r->last) != KIFU_NODE_ROOT)
+        s++;
     const char *t = cstr(r, s, e);
     if (!t || kifu_node_add_comment(r->rec, r->last, t))
         return nomem(r);

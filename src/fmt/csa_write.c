@@ -44,8 +44,9 @@ static void put_flat(kifu__strbuf *b, const char *s)
     kifu__sb_putn(b, s, (size_t)(p - s));
 }
 
-/* One `'` line per line of the comment. */
-static void put_comment(kifu__strbuf *b, const char *c)
+/* One `'` line per line of the comment; a move's comment as `'*` lines, the only
+ * comments other programs (tsshogi, Kifu for Windows) attach to a move. */
+static void put_comment(kifu__strbuf *b, const char *c, int on_move)
 {
     for (;;) {
         const char *nl = strchr(c, '\n');
@@ -53,7 +54,7 @@ static void put_comment(kifu__strbuf *b, const char *c)
         size_t t = n;
         if (t > 0 && c[t - 1] == '\r')
             t--;
-        kifu__sb_putc(b, '\'');
+        kifu__sb_puts(b, on_move ? "'*" : "'");
         kifu__sb_putn(b, c, t);
         kifu__sb_putc(b, '\n');
         if (!nl)
@@ -264,7 +265,8 @@ static void write_comments(wr *w, const kifu_node *n)
 {
     size_t c = kifu_node_comment_count(n);
     for (size_t i = 0; i < c; i++)
-        put_comment(w->out, kifu_node_comment(n, i));
+        put_comment(w->out, kifu_node_comment(n, i),
+                    kifu_node_kind_of(n) != KIFU_NODE_ROOT);
 }
 
 int kifu__write_csa(KIFU__WRITER_PARAMS)

@@ -300,7 +300,8 @@ TEST(ending_after_ending_is_chained)
     if (!r)
         return;
     CHECK_INT(count_main(r), 3);
-    CHECK_STR(kifu_node_comment(t_node_at(r, 2), 0), "* -5000 win");
+    /* `'*` marks a move's comment: the text is what follows the star. */
+    CHECK_STR(kifu_node_comment(t_node_at(r, 2), 0), " -5000 win");
     CHECK(kifu_node_time(t_node_at(r, 2)) &&
           kifu_node_time(t_node_at(r, 2))->now.s == 10);
     CHECK_STR(kifu_node_special(t_node_at(r, 3)), "KACHI");
@@ -369,8 +370,8 @@ TEST(comments_go_to_root_or_last_move)
     CHECK_STR(kifu_node_comment(root, 1), "対局者名");
     CHECK_STR(kifu_node_comment(root, 2), "開始時コメント");
     CHECK_INT(kifu_node_comment_count(t_node_at(r, 1)), 3);
-    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 0), "*初手コメント");
-    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 1), "** 130 7g7f 8c8d");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 0), "初手コメント");
+    CHECK_STR(kifu_node_comment(t_node_at(r, 1), 1), "* 130 7g7f 8c8d");
     CHECK_STR(kifu_node_comment(t_node_at(r, 1), 2), "");
     CHECK_INT(kifu_node_comment_count(t_node_at(r, 2)), 0);
     CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "summary:toryo");
@@ -535,8 +536,8 @@ TEST(writer_v22_layout_and_fork_warning)
                      "'開始\n"
                      "+7776FU\n"
                      "T12\n"
-                     "'** 130\n"
-                     "'二行目\n"
+                     "'*** 130\n"
+                     "'*二行目\n"
                      "-3334FU\n"
                      "+8822UM\n"
                      "-3122GI\n"
