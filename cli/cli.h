@@ -23,6 +23,8 @@ int cmd_validate(int argc, char **argv);
 void cmd_validate_usage(FILE *f);
 int cmd_show(int argc, char **argv);
 void cmd_show_usage(FILE *f);
+int cmd_html(int argc, char **argv);
+void cmd_html_usage(FILE *f);
 int cmd_replay(int argc, char **argv);
 void cmd_replay_usage(FILE *f);
 int cmd_play(int argc, char **argv);

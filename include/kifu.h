@@ -657,6 +657,41 @@ KIFU_EXPORT char *kifu_player_moves_text(const kifu_player *pl, int before, int 
 KIFU_EXPORT const char *kifu_special_text(const char *special);
 
 /* ------------------------------------------------------------------------------------ */
+/* The HTML replay page                                                                 */
+
+enum {
+    KIFU_HTML_INTL = 1, /* boards in the international set at first (P L N ... +P) */
+    KIFU_HTML_TWO_CHAR = 2, /* 成香 成桂 成銀 in two characters instead of 杏 圭 全 */
+    KIFU_HTML_FLIP = 4,      /* boards drawn from gote's side at first */
+    KIFU_HTML_CATALOGUE = 8, /* a grid of every record's first position, each opening the
+                                viewer (for unrelated positions: a posjson catalogue) */
+};
+
+/** How kifu_html_write builds the page; all zero: the defaults. */
+typedef struct kifu_html_options {
+    unsigned flags;    /* KIFU_HTML_* */
+    const char *title; /* the page's title, or NULL: from the first record's header */
+    const char *css;   /* a stylesheet used instead of the built-in one, or NULL */
+    kifu_warn_fn warn; /* told what a page cannot show (an illegal move and what follows
+                           it); may be NULL */
+    void *warn_ctx;
+} kifu_html_options;
+
+/** One self-contained HTML page (no network, no external file) that replays the records:
+ *  each embedded as posjson (every position, with move texts, comments, times, forks and
+ *  the header) and drawn by the built-in viewer script and stylesheet. Several records
+ *  give several viewers on one page, or with KIFU_HTML_CATALOGUE one grid of diagrams.
+ *  New bytes (kifu_free), NUL-terminated, length in *len (may be NULL); NULL with err
+ *  (KIFU_ERR_ARG for no record, KIFU_ERR_NOMEM). */
+KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
+                                  const kifu_html_options *o, size_t *len,
+                                  kifu_error *err);
+/** The page's built-in parts, static: "viewer.js" (the viewer script) or "viewer.css"
+ *  (the stylesheet a --css file replaces); NULL for any other name. For pages that embed
+ *  the viewer themselves and for styles made from the default one. */
+KIFU_EXPORT const char *kifu_html_asset(const char *name);
+
+/* ------------------------------------------------------------------------------------ */
 /* Walking a record's tree                                                              */
 
 typedef struct kifu_walker kifu_walker;

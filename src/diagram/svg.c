@@ -42,33 +42,6 @@ static const char *const style =
 static const char *const intl[15] = {"",  "P",  "L",  "N",  "S",  "B",  "R", "G",
                                      "K", "+P", "+L", "+N", "+S", "+B", "+R"};
 
-/* Text with XML's five special characters escaped (names come from the record). */
-static void put_xml(kifu__strbuf *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            kifu__sb_puts(out, "&amp;");
-            break;
-        case '<':
-            kifu__sb_puts(out, "&lt;");
-            break;
-        case '>':
-            kifu__sb_puts(out, "&gt;");
-            break;
-        case '"':
-            kifu__sb_puts(out, "&quot;");
-            break;
-        case '\'':
-            kifu__sb_puts(out, "&#39;");
-            break;
-        default:
-            /* Control characters are not allowed in XML 1.0 text. */
-            kifu__sb_putc(out, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
-        }
-    }
-}
-
 static void piece(kifu__strbuf *out, const kifu__svg_options *o, int cp, int cx, int cy,
                   int down)
 {
@@ -108,10 +81,10 @@ static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layo
         kifu__sb_puts(out, "持駒");
     } else {
         kifu__sb_puts(out, color == WHITE ? "☖" : "☗");
-        put_xml(out, o->names[color]  ? o->names[color]
-                     : o->intl        ? (color == WHITE ? "Gote" : "Sente")
-                     : color == WHITE ? "後手"
-                                      : "先手");
+        kifu__sb_xml(out, o->names[color]  ? o->names[color]
+                          : o->intl        ? (color == WHITE ? "Gote" : "Sente")
+                          : color == WHITE ? "後手"
+                                           : "先手");
         if (l->side == color)
             kifu__sb_puts(out, " ◀");
     }
@@ -199,7 +172,7 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
     if (o->caption && *o->caption) {
         kifu__sb_printf(out, "<text class=\"caption\" x=\"%d\" y=\"%d\">", WIDTH / 2,
                         Y0 + 9 * CELL + 50);
-        put_xml(out, o->caption);
+        kifu__sb_xml(out, o->caption);
         kifu__sb_puts(out, "</text>");
     }
     kifu__sb_puts(out, "</svg>\n");

@@ -1,6 +1,7 @@
 /* viewer.js: kifu's replay page. Written for kifu (no library): it reads the records that
- * `kifu html` embeds (each node a position of the position-list format: bd, cb, cw, plus
- * the move, comments and the tree links), draws the board as SVG and steps through it.
+ * `kifu html` embeds as posjson (the position-list format: bd, cb, cw, sid, mv, and kifu's
+ * turn, ply, move, usi, time, comments, end, prev, header), turns each back into a tree
+ * of positions, draws the board as SVG and steps through it.
  *
  * Aids, after the position-list document: trace (footprints of one piece), match
  * (positions matching a board pattern, the syntax of `kifu search`), filter (hide piece
@@ -144,12 +145,68 @@
     return matchOne(pat, n) || (both && matchOne(pat, flipNode(n)));
   }
 
+  /* ---- posjson to the viewer's tree ---- */
+
+  /* 1-based bd index of a USI square ("7g" is file 7, rank 7). */
+  function usiSquare(s) {
+    return (s.charCodeAt(1) - 97) * 9 + (9 - (+s[0])) + 1;
+  }
+  function clock(t, hours) {
+    var s = Math.floor(t), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return hours ? two(h) + ":" + two(m) + ":" + two(s % 60)
+      : Math.floor(s / 60) + ":" + two(s % 60);
+  }
+  function timeText(t) {
+    if (!t) return "";
+    return clock(t.now, false) + (t.total !== undefined ? "/" + clock(t.total, true) : "");
+  }
+
+  /* A record of the page: {positions: [posjson entries]} becomes {title, info, sides,
+   * nodes}, nodes[i] = {parent, children, ply, bd, cb, cw, turn, mv, from, move, usi,
+   * special, comments, time}. An entry follows the one before it unless it names its
+   * `prev`; an ending (`end`) on a move's entry becomes a node of its own after it, as
+   * the record has it; `words` gives an ending word's text (TORYO: 投了). */
+  function fromPositions(rec, words) {
+    var list = rec.positions || [], nodes = [], at = {};
+    list.forEach(function (e, i) {
+      var parent = i === 0 ? -1 : at[e.prev !== undefined ? e.prev : list[i - 1].sid];
+      var isEnd = i > 0 && e.end !== undefined && e.move === undefined;
+      var n = { parent: parent, children: [], ply: e.ply || 0, bd: e.bd, cb: e.cb || "",
+        cw: e.cw || "", turn: e.turn || "b", mv: e.mv || 0, from: 0, move: e.move,
+        usi: e.usi, comments: e.comments, time: timeText(e.time) };
+      if (e.usi && e.usi.charAt(1) !== "*") n.from = usiSquare(e.usi.substr(0, 2));
+      if (isEnd) { n.special = words[e.end] || e.end; n.mv = 0; }
+      var k = nodes.length;
+      nodes.push(n);
+      if (parent >= 0) nodes[parent].children.push(k);
+      at[e.sid !== undefined ? e.sid : i] = k;
+      if (e.end !== undefined && !isEnd) {
+        var end = { parent: k, children: [], ply: n.ply + 1, bd: n.bd, cb: n.cb, cw: n.cw,
+          turn: n.turn, mv: 0, from: 0, special: words[e.end] || e.end };
+        nodes.push(end);
+        n.children.push(k + 1);
+      }
+    });
+    var h = (list[0] && list[0].header) || {}, info = [];
+    Object.keys(h).forEach(function (key) { info.push([key, h[key]]); });
+    var b = h["先手"] || h["下手"], w = h["後手"] || h["上手"];
+    // The result: the ending that closes the main line, as KIF's まで line says it.
+    var last = 0;
+    while (nodes.length && nodes[last].children.length) last = nodes[last].children[0];
+    if (nodes.length && nodes[last].special && !h["結果"])
+      info.push(["結果", "まで" + (nodes[last].ply - 1) + "手で" + nodes[last].special]);
+    return { title: b && w ? "☗" + b + " 対 ☖" + w : h["棋戦"] || "",
+      info: info, sides: b && w ? [b, w] : null, nodes: nodes,
+      caption: list[0] && list[0].comments ? list[0].comments[0] : "" };
+  }
+
   /* ---- One viewer: a record, a cursor and the aids ---- */
 
   function Viewer(root, data, rec) {
     this.root = root;
     this.data = data;
-    this.flip = false;
+    this.flip = !!data.options.flip;
     this.intl = !!data.options.intl;
     this.twoChar = !!data.options.twoChar;
     this.mvlight = true;
@@ -181,7 +238,8 @@
       '<label><input type="checkbox" data-aid="mvlight" checked> mvlight</label>' +
       '<label><input type="checkbox" data-aid="bwcolor"> bwcolor</label>' +
       '<label><input type="checkbox" data-aid="trace"> trace</label>' +
-      '<label><input type="checkbox" data-aid="intl"> ABC</label>' +
+      '<label><input type="checkbox" data-aid="intl"' + (this.intl ? " checked" : "") +
+      "> ABC</label>" +
       '<span class="kifu-filter">filter: ' +
       [0, 1, 2, 3, 4, 5, 6, 13].map(function (k) {
         return '<label><input type="checkbox" data-kind="' + k + '" checked>' + KANJI[k] +
@@ -367,8 +425,21 @@
   };
 
   Viewer.prototype.sideName = function (color) {
-    var names = this.rec.sides || ["先手", "後手"];
+    var names = this.rec.sides || (this.intl ? ["Sente", "Gote"] : ["先手", "後手"]);
     return (color ? "☖" : "☗") + names[color];
+  };
+
+  /* A move in the western notation players who do not read kanji use ("P-7f", "Bx2b+",
+   * "B*4e"), from its USI and the position before it; the kanji text otherwise. */
+  Viewer.prototype.moveText = function (i) {
+    var n = this.rec.nodes[i];
+    if (!n.move) return n.special || (this.intl ? "start" : "開始局面");
+    if (!this.intl || !n.usi || n.parent < 0) return n.move;
+    var before = this.rec.nodes[n.parent].bd, u = n.usi;
+    if (u.charAt(1) === "*") return u;
+    var p = piece(before[usiSquare(u.substr(0, 2)) - 1]);
+    return (p ? INTL[p.kind] : "") + (before[n.mv - 1] !== "o" ? "x" : "-") + u.substr(2, 2) +
+      (u.charAt(4) === "+" ? "+" : "");
   };
 
   /* The SVG of node n (also for the catalogue's small diagrams). */
@@ -417,9 +488,9 @@
     for (k = 0; k < 9; k++) {
       var file = flip ? k + 1 : 9 - k, rank = flip ? 9 - k : k + 1;
       s += '<text class="label" x="' + (X0 + k * CELL + CELL / 2) + '" y="' + (Y0 - 10) + '">' +
-        FILES.charAt(file - 1) + "</text>";
+        (this.intl ? String(file) : FILES.charAt(file - 1)) + "</text>";
       s += '<text class="label" x="' + (X0 + 9 * CELL + 9) + '" y="' + (Y0 + k * CELL + CELL / 2) +
-        '">' + RANKS.charAt(rank - 1) + "</text>";
+        '">' + (this.intl ? "abcdefghi".charAt(rank - 1) : RANKS.charAt(rank - 1)) + "</text>";
     }
     var top = flip ? 0 : 1;
     s += this.handSvg(node, top, 22, small) + this.handSvg(node, 1 - top, Y0 + 9 * CELL + 22, small);
@@ -427,7 +498,8 @@
       s += '<rect class="match-mark" x="' + (X0 - 3) + '" y="' + (Y0 - 3) + '" width="' +
         (CELL * 9 + 6) + '" height="' + (CELL * 9 + 6) + '"/>';
     if (!small) {
-      var cap = node.move ? "図は" + node.move.replace(/\(\d+\)$/, "") + "まで" : "開始局面";
+      var cap = this.intl ? (node.move ? "after " + node.ply + ". " + this.moveText(n) : "start")
+        : node.move ? "図は" + node.move.replace(/\(\d+\)$/, "") + "まで" : "開始局面";
       s += '<text class="caption" x="' + W / 2 + '" y="' + (Y0 + 9 * CELL + 50) + '">' + esc(cap) + "</text>";
     }
     return s + "</svg>";
@@ -458,7 +530,7 @@
     var turn = (node.turn === "w" ? 1 : 0) === color ? " ◀" : "";
     return '<text class="side" x="' + X0 + '" y="' + y + '" data-side="' + color + '">' +
       esc(label) + turn + '</text><text class="hand" x="' + (X0 + 150) + '" y="' + y + '">' +
-      "持駒 " + (text || "なし") + "</text>";
+      (this.intl ? "In hand: " + (text || "none") : "持駒 " + (text || "なし")) + "</text>";
   };
 
   Viewer.prototype.render = function () {
@@ -471,7 +543,7 @@
       var n = nodes[i];
       var forks = n.parent >= 0 && nodes[n.parent].children.length > 1;
       html += '<li data-node="' + i + '" class="' + (i === self.cur ? "current" : "") +
-        (self.matched[i] ? " match" : "") + '">' + n.ply + " " + esc(n.move || n.special || "開始局面") +
+        (self.matched[i] ? " match" : "") + '">' + n.ply + " " + esc(self.moveText(i)) +
         (n.time ? " <small>" + esc(n.time) + "</small>" : "") +
         (forks ? '<span class="fork">+</span>' : "") + "</li>";
     });
@@ -491,7 +563,7 @@
       var chosen = self.choice[parent] || 0;
       return "<div>" + title + ch.map(function (c, k) {
         return '<button data-node="' + c + '" class="' + (k === chosen ? "chosen" : "") + '">' +
-          esc(nodes[c].move || nodes[c].special) + "</button>";
+          esc(self.moveText(c)) + "</button>";
       }).join("") + "</div>";
     }
     if (node.parent >= 0) fk += alts(node.parent, "変化 ");
@@ -511,8 +583,9 @@
 
   var viewers = [], active = null;
 
-  function onHash() {
-    var m = /ply=([0-9,]+)/.exec(location.hash), r = /[&?]r=(\d+)/.exec(location.hash);
+  function onHash(hash) {
+    if (typeof hash !== "string") hash = location.hash;
+    var m = /ply=([0-9,]+)/.exec(hash), r = /[&?]r=(\d+)/.exec(hash);
     if (!m) return;
     var ri = r ? +r[1] - 1 : 0, v = viewers[0];
     if (viewers.length > 1) v = viewers[Math.min(ri, viewers.length - 1)];
@@ -539,7 +612,7 @@
     data.records.forEach(function (rec, i) {
       var f = document.createElement("figure"), tmp = Object.create(v);
       tmp.rec = rec; tmp.trace = null; tmp.pattern = null; tmp.matched = {};
-      f.innerHTML = tmp.svg(0, true) + "<figcaption>" + esc(rec.title || "第" + (i + 1) + "図") +
+      f.innerHTML = tmp.svg(0, true) + "<figcaption>" + esc(rec.title || rec.caption || "第" + (i + 1) + "図") +
         "</figcaption>";
       f.setAttribute("data-record", i);
       f.addEventListener("click", function () {
@@ -555,7 +628,12 @@
     if (!el) return;
     var data = JSON.parse(el.textContent), host = document.getElementById("kifu");
     data.options = data.options || {};
-    data.ownsHash = true;
+    // The fragment the page was opened with: the viewers write theirs only once built.
+    var opened = location.hash;
+    data.ownsHash = false;
+    data.records = data.records.map(function (r) {
+      return r.positions ? fromPositions(r, data.words || {}) : r;
+    });
     if (data.catalogue) catalogue(data, host);
     else data.records.forEach(function (rec, i) {
       var div = document.createElement("div");
@@ -563,9 +641,10 @@
       viewers.push(new Viewer(div, data, i));
     });
     active = viewers[0] || null;
+    data.ownsHash = true;
     window.addEventListener("hashchange", onHash);
     document.addEventListener("keydown", keys);
-    onHash();
+    onHash(opened);
     window.kifuViewers = viewers; // for tests and for pages that embed the viewer
     window.kifuPattern = compilePattern;
   }
