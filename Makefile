@@ -48,7 +48,9 @@ install: deps
 	@cmake --build build-install -j $(JOBS) -- --no-print-directory >/dev/null
 	DESTDIR=$(DESTDIR) cmake --install build-install
 
+# The browser tests skip, saying so, only when Chromium cannot be installed.
 test: build
+	@scripts/deps.sh browser || echo "kifu: chromium could not be installed: the browser tests will skip" >&2
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 asan: deps

@@ -149,7 +149,8 @@ int cmd_html(int argc, char **argv)
     if (rc == EXIT_OK && css_path) {
         kifu_error e;
         kifu_error_clear(&e);
-        css = kifu_file_read(css_path, NULL, &e);
+        size_t css_len;
+        css = kifu_file_read(css_path, &css_len, &e);
         if (!css) {
             cli_print_error(&e);
             rc = cli_exit_code(e.code);

@@ -31,7 +31,8 @@ def free_port():
 
 
 class Browser:
-    def __init__(self, width=1000, height=900):
+    def __init__(self, width=1000, height=900, phone=False):
+        """phone: emulate a phone's screen of width x height CSS pixels (touch, 3x)."""
         for exe in (CHROMIUM, CHROMEDRIVER):
             if not os.access(exe, os.X_OK):
                 raise SkipTest(exe + " is not installed (scripts/deps.sh browser)")
@@ -57,9 +58,14 @@ class Browser:
                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
                 "--user-data-dir=" + self.profile,
                 "--window-size=%d,%d" % (width, height)]
+        chrome = {"binary": CHROMIUM, "args": args}
+        if phone:
+            # A desktop window cannot be narrower than about 500 px; the emulation can.
+            chrome["mobileEmulation"] = {"deviceMetrics": {
+                "width": width, "height": height, "pixelRatio": 3.0, "touch": True}}
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            "goog:chromeOptions": chrome,
             "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self._call("POST", "/session", caps)["sessionId"]
 
@@ -88,7 +94,7 @@ class Browser:
     def click(self, css):
         el = self.find(css)
         key = next(iter(el))
-        self.cmd("POST", "/element/%s/click" % el[key])
+        self.cmd("POST", "/element/%s/click" % el[key], {})
 
     def click_at(self, css, fx, fy):
         """Click inside the element at fractions (fx, fy) of its size, as a pointer."""

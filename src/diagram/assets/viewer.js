@@ -383,7 +383,11 @@
     }
     var nodes = this.rec.nodes, count = 0;
     for (var i = 0; i < nodes.length; i++)
-      if (matches(this.pattern, nodes[i], this.both)) { this.matched[i] = true; count++; }
+      // An ending repeats the position of its move: counted once, as kifu search does.
+      if (!nodes[i].special && matches(this.pattern, nodes[i], this.both)) {
+        this.matched[i] = true;
+        count++;
+      }
     info.textContent = count + " match" + (count === 1 ? "" : "es");
   };
 
@@ -520,17 +524,28 @@
       '" y="' + (cy + 9) + '">' + name.charAt(1) + "</text></g>";
   };
 
+  /* Text at (x, y), squeezed to max px when it would be wider (a full hand, a long
+   * name), as svg.c does: a wide character is about 1 em, any other 0.6. */
+  function fitted(cls, x, y, max, text, attrs) {
+    var em = 0;
+    for (var i = 0; i < text.length; i++) em += text.charCodeAt(i) >= 0x1100 ? 1 : 0.6;
+    return '<text class="' + cls + '" x="' + x + '" y="' + y + '"' + (attrs || "") +
+      (em * 16 > max ? ' textLength="' + max + '" lengthAdjust="spacingAndGlyphs"' : "") +
+      ">" + esc(text) + "</text>";
+  }
+
   Viewer.prototype.handSvg = function (node, color, y, small) {
     var counts = handCounts(color ? node.cw : node.cb), text = "";
     HAND_ORDER.forEach(function (k) {
-      if (counts[k]) text += (text ? "　" : "") + (this.intl ? INTL[k] + (counts[k] > 1 ? counts[k] : "")
-        : KANJI[k] + NUM[counts[k]]);
+      if (counts[k]) text += (text ? (this.intl ? " " : "　") : "") +
+        (this.intl ? INTL[k] + (counts[k] > 1 ? counts[k] : "") : KANJI[k] + NUM[counts[k]]);
     }, this);
     var label = small ? (color ? "☖" : "☗") : this.sideName(color);
     var turn = (node.turn === "w" ? 1 : 0) === color ? " ◀" : "";
-    return '<text class="side" x="' + X0 + '" y="' + y + '" data-side="' + color + '">' +
-      esc(label) + turn + '</text><text class="hand" x="' + (X0 + 150) + '" y="' + y + '">' +
-      (this.intl ? "In hand: " + (text || "none") : "持駒 " + (text || "なし")) + "</text>";
+    var W = X0 * 2 + CELL * 9 + 14;
+    return fitted("side", X0, y, 140, label + turn, ' data-side="' + color + '"') +
+      fitted("hand", X0 + 150, y, W - X0 - 150 - 4,
+        this.intl ? "In hand: " + (text || "none") : "持駒 " + (text || "なし"));
   };
 
   Viewer.prototype.render = function () {
@@ -595,7 +610,10 @@
 
   function keys(e) {
     var v = active || viewers[0];
-    if (!v || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+    // Keys step the board unless they are typing (a checkbox in focus still steps).
+    var t = e.target, typing = t.tagName === "TEXTAREA" ||
+      (t.tagName === "INPUT" && !/^(checkbox|radio|button)$/.test(t.type));
+    if (!v || typing) return;
     var map = { ArrowLeft: "-1", ArrowRight: "1", Home: "start", End: "end",
       PageUp: "-10", PageDown: "10" };
     if (map[e.key]) { v.command(map[e.key]); e.preventDefault(); }
