@@ -36,6 +36,10 @@ run: build-tool
 	@echo "== kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/   (a transposition, found in a fork)"
 	@./$(BUILD)/kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/
 	@echo
+	@echo "== kifu html samples/opening.kifu -o $(BUILD)/opening.html   (a self-contained replay page)"
+	@./$(BUILD)/kifu html samples/opening.kifu -o $(BUILD)/opening.html
+	@echo "wrote $(abspath $(BUILD))/opening.html: open it in a browser (click the board's right half to step)"
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 
@@ -72,6 +76,7 @@ bench:
 	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKIFU_NATIVE=ON -DBUILD_TESTING=OFF >/dev/null
 	@cmake --build build-bench -j $(JOBS) -- --no-print-directory
 	./build-bench/kifu_bench $(BENCH_ARGS)
+	@python3 bench/html_paint.py build-bench/html/game300.html
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
 # fuzz/dict/<name>.dict; new inputs go to build-fuzz/corpus/, crashes to

@@ -33,6 +33,9 @@ double bench_now(void);
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;
 struct kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap);
+/* The same with `plies` moves (fewer when the game ends in mate first); 0: 80 to 200. */
+struct kifu_record *bench_random_game_plies(uint64_t *rng, int index, int plies,
+                                            char *why, size_t cap);
 /* mkdir that accepts an existing directory; write a whole file; is the STAMP file there
  * and equal to stamp (and newer than this binary)? */
 int bench_make_dir(const char *path);
@@ -43,5 +46,9 @@ int bench_current(const char *stamp_path, const char *stamp);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+
+/* The replay page for a 300-move game with comments: its size and the time to write it;
+ * the page is left at <dir>/html/game300.html for bench/html_paint.py. 0, or -1. */
+int bench_html(const bench_opts *o);
 
 #endif

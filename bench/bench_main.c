@@ -1,5 +1,6 @@
 /* bench_main.c: kifu_bench, what `make bench` runs: perft (bench_perft.c), then CSA, KIF
- * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset.
+ * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset, position
+ * search, and the HTML replay page (bench_html.c).
  * Benchmarks print figures; they never pass or fail (they are not ctests). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +15,7 @@ static void usage(FILE *f)
 {
     fprintf(
         f, "usage: kifu_bench [options]\n"
-           "  --only perft|formats|search   run one part (default: all)\n"
+           "  --only perft|formats|search|html   run one part (default: all)\n"
            "  --search-games N       games in the search collection (default 100000)\n"
            "  --runs N               timed runs per format section (default 5)\n"
            "  --peer-runs N          timed runs per peer (default 5)\n"
@@ -120,6 +121,11 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "search") == 0) {
         fflush(stdout);
         if (bench_search(&o))
+            return 1;
+    }
+    if (!only || strcmp(only, "html") == 0) {
+        fflush(stdout);
+        if (bench_html(&o))
             return 1;
     }
     return 0;

@@ -41,6 +41,12 @@ static unsigned below(uint64_t *s, unsigned n)
  * like aimless shuffling and exercise 同, 成 and the capture fields. NULL on failure. */
 kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap)
 {
+    return bench_random_game_plies(rng, index, 0, why, cap);
+}
+
+kifu_record *bench_random_game_plies(uint64_t *rng, int index, int want, char *why,
+                                     size_t cap)
+{
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
     kifu_move *legal = malloc(600 * sizeof *legal);
@@ -58,7 +64,10 @@ kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap)
     kifu_record_header_add(r, "後手", buf);
     kifu_record_set_preset(r, KIFU_PRESET_HIRATE);
 
+    /* Drawn even when asked for a length, so a seed names the same games either way. */
     int plies = 80 + (int)below(rng, 121);
+    if (want > 0)
+        plies = want;
     long total[2] = {0, 0};
     kifu_node *node = kifu_record_root(r);
     const char *end = "TORYO";
