@@ -12,6 +12,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -121,6 +122,14 @@ def same_as_kifu(b, record, where, what, which=0):
     return ok and not bad
 
 
+def wait_ply(b, ply, which=0):
+    """A link's hashchange is handled after the click returns: wait for the board."""
+    for _ in range(100):
+        if dom_position(b, which)["ply"] == ply:
+            return
+        time.sleep(0.02)
+
+
 def console_errors(b):
     return [e for e in b.log() if e.get("level") == "SEVERE"]
 
@@ -205,6 +214,10 @@ def main():
         same_as_kifu(b, game, 10, "←")
         b.key(END)
         same_as_kifu(b, game, plies, "End")
+        seen = b.run("const l = document.querySelector('.kifu-moves'), c = l.querySelector('.current');"
+                     "const a = l.getBoundingClientRect(), r = c.getBoundingClientRect();"
+                     "return r.top >= a.top && r.bottom <= a.bottom && l.scrollTop > 0;")
+        check(seen, "the move list scrolled to the current move")
         # -- the move list: a click on a move goes there
         b.click(".kifu-moves li[data-node='7']")
         same_as_kifu(b, game, 7, "a click on move 7 in the list")
@@ -305,6 +318,13 @@ def main():
         # -- forks: switch to the alternative and the board is kifu's --path
         b.open("file://" + fpage)
         check(console_errors(b) == [], "console errors on the fork page: %s" % console_errors(b))
+        head = b.run("return document.querySelector('.kifu-title').textContent + '|' +"
+                     "document.querySelector('.kifu-header').textContent")
+        check("先手太郎" in head and "後手花子" in head and "2026/11/21" in head and
+              "まで5手で中断" in head, "players, date and result shown: %s" % head)
+        pdf = b.print_pdf(os.path.join(ARTEFACTS, "print.pdf"))
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
+        check(pages == 1, "one record prints on one page (%d)" % pages)
         b.click(".kifu-moves li[data-node='2']")
         alts = b.run("return [...document.querySelectorAll('.kifu-forks button')].map(x => x.textContent)")
         check(len(alts) == 2, "two alternatives offered after ply 2: %s" % alts)
@@ -325,10 +345,12 @@ def main():
         check("&lt;/script&gt;&lt;b&gt;" in comment,
               "markup in a comment shows as text: %s" % comment)
         b.click(".kifu-comment a[href='#ply=1']")
+        wait_ply(b, 1)
         same_as_kifu(b, forks, 1, "the link #ply=1 in a comment")
         b.run("const a = document.createElement('a'); a.href = '#ply=4'; a.id = 'prose';"
               "a.textContent = '４手目'; document.body.prepend(a);")
         b.click("#prose")
+        wait_ply(b, 4)
         same_as_kifu(b, forks, 4, "a prose link #ply=4 in the page")
         check(console_errors(b) == [], "console errors after the links: %s" % console_errors(b))
 
@@ -358,6 +380,8 @@ def main():
         check(n == 2, "two viewers on the page (%d)" % n)
         same_as_kifu(b, forks, 2, "the second record at #ply=2&r=2", which=1)
         same_as_kifu(b, game, 0, "the first record untouched", which=0)
+        pages = len(re.findall(rb"/Type\s*/Page[^s]", b.print_pdf(os.path.join(ARTEFACTS, "print2.pdf"))))
+        check(pages == 2, "two records print one diagram per page (%d pages)" % pages)
 
     with Browser(390, 844, phone=True) as b:
         b.open("file://" + fpage + "#ply=3")

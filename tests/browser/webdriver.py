@@ -127,6 +127,13 @@ class Browser:
         with open(path, "wb") as f:
             f.write(png)
 
+    def print_pdf(self, path):
+        """The page as the browser prints it (A4), to a PDF file; returns its bytes."""
+        pdf = base64.b64decode(self.cmd("POST", "/print", {"page": {"width": 21.0, "height": 29.7}}))
+        with open(path, "wb") as f:
+            f.write(pdf)
+        return pdf
+
     def close(self):
         try:
             if getattr(self, "session", None):
