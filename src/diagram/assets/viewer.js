@@ -242,8 +242,9 @@
       "> ABC</label>" +
       '<span class="kifu-filter">filter: ' +
       [0, 1, 2, 3, 4, 5, 6, 13].map(function (k) {
-        return '<label><input type="checkbox" data-kind="' + k + '" checked>' + KANJI[k] +
-          "</label>";
+        // Both names: the filter reads the same in either piece set.
+        return '<label title="' + INTL[k] + '"><input type="checkbox" data-kind="' + k +
+          '" checked>' + KANJI[k] + "<small>" + INTL[k] + "</small></label>";
       }).join(" ") + "</span>" +
       '<textarea rows="3" class="kifu-pattern" placeholder="match: a regular expression over ' +
       'bd, or a 9-row grid (* anything, ? any piece, ・ empty, v歩 gote)"></textarea>' +
