@@ -388,8 +388,8 @@ def main():
         width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
         check(width[1] == 390 and width[0] <= width[1],
               "no sideways scrolling on a phone's screen (page, screen: %s px)" % width)
-        # A tap on the right half steps forward there too.
-        b.click_at(".kifu-svg svg", 0.75, 0.5)
+        # A tap (a touch pointer) on the right half steps forward there too.
+        b.click_at(".kifu-svg svg", 0.75, 0.5, pointer="touch")
         same_as_kifu(b, forks, 4, "a tap on a phone")
         b.screenshot(os.path.join(ARTEFACTS, "phone.png"))
     print("screenshots in", ARTEFACTS)

@@ -96,15 +96,16 @@ class Browser:
         key = next(iter(el))
         self.cmd("POST", "/element/%s/click" % el[key], {})
 
-    def click_at(self, css, fx, fy):
-        """Click inside the element at fractions (fx, fy) of its size, as a pointer."""
+    def click_at(self, css, fx, fy, pointer="mouse"):
+        """Click inside the element at fractions (fx, fy) of its size, as a pointer
+        ("mouse", or "touch" for a tap)."""
         el = self.find(css)
         ref = el[next(iter(el))]
         rect = self.cmd("GET", "/element/%s/rect" % ref)
         x = int(rect["x"] + rect["width"] * fx)
         y = int(rect["y"] + rect["height"] * fy)
         self.cmd("POST", "/actions", {"actions": [{
-            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
             "actions": [{"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
                         {"type": "pointerDown", "button": 0},
                         {"type": "pointerUp", "button": 0}]}]})
