@@ -9,6 +9,7 @@ Exit 77 (skip) only when chromium or chromedriver is not installed.
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -30,6 +31,7 @@ KANJI = {"a": "歩", "c": "香", "e": "桂", "g": "銀", "i": "金", "k": "角",
 SENTE = "acegikm1357qsu"
 
 passed = failed = 0
+TMP = tempfile.mkdtemp(prefix="kifu-html-test-")  # removed at the end, pass or fail
 
 
 def check(cond, what):
@@ -152,7 +154,7 @@ def make_game(path, plies=80):
 
 def main():
     os.makedirs(ARTEFACTS, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="kifu-html-test-")
+    tmp = TMP
     game = make_game(os.path.join(tmp, "game.usi"))
     plies = int(kifu("show", game, "--format", "sfen").split()[3]) - 1
     check(plies >= 40, "the generated game has %d plies" % plies)
@@ -325,6 +327,12 @@ def main():
         pdf = b.print_pdf(os.path.join(ARTEFACTS, "print.pdf"))
         pages = len(re.findall(rb"/Type\s*/Page[^s]", pdf))
         check(pages == 1, "one record prints on one page (%d)" % pages)
+        b.media("print")
+        hidden = b.run("return ['.kifu-controls', '.kifu-aids', '.kifu-moves'].every("
+                       "s => getComputedStyle(document.querySelector(s)).display === 'none')")
+        check(hidden, "printing leaves out the controls, aids and move list")
+        b.screenshot(os.path.join(ARTEFACTS, "print.png"))
+        b.media("")
         b.click(".kifu-moves li[data-node='2']")
         alts = b.run("return [...document.querySelectorAll('.kifu-forks button')].map(x => x.textContent)")
         check(len(alts) == 2, "two alternatives offered after ply 2: %s" % alts)
@@ -398,11 +406,13 @@ def main():
 try:
     main()
 except SkipTest as e:
+    shutil.rmtree(TMP, ignore_errors=True)
     print("skip:", e)
     print("0 passed, 0 failed, 1 skipped")
     sys.exit(77)
 except Exception:
     traceback.print_exc()
     failed += 1
+shutil.rmtree(TMP, ignore_errors=True)
 print("%d passed, %d failed, 0 skipped" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -135,6 +135,13 @@ class Browser:
             f.write(pdf)
         return pdf
 
+    def media(self, kind):
+        """Style the page for "print" or "screen" (Chromium's DevTools, through the
+        driver), so a screenshot shows what printing would; "" ends the emulation (a
+        "screen" left on would style printing too)."""
+        self.cmd("POST", "/goog/cdp/execute",
+                 {"cmd": "Emulation.setEmulatedMedia", "params": {"media": kind}})
+
     def close(self):
         try:
             if getattr(self, "session", None):
