@@ -31,6 +31,30 @@ KANJI = {"a": "歩", "c": "香", "e": "桂", "g": "銀", "i": "金", "k": "角",
 SENTE = "acegikm1357qsu"
 
 passed = failed = 0
+TREE = """手合割：平手
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)+
+   3 ２六歩(27)+
+   4 ８四歩(83)
+   5 ２五歩(26)
+
+変化：3手
+   3 ６六歩(67)
+   4 ８四歩(83)
+
+変化：3手
+   3 ２二角成(88)
+   4 同　銀(31)
+
+変化：2手
+   2 ８四歩(83)+
+   3 ２六歩(27)+
+   4 ８五歩(84)
+
+変化：3手
+   3 ７八金(69)
+"""
 TMP = tempfile.mkdtemp(prefix="kifu-html-test-")  # removed at the end, pass or fail
 
 
@@ -342,6 +366,22 @@ def main():
         b.key(RIGHT)
         same_as_kifu(b, forks, "4,1", "a step along the fork")
         b.screenshot(os.path.join(ARTEFACTS, "fork.png"))
+        # -- every node of a tree of forks (several at one ply, one inside another): the
+        #    path the page puts in the URL is kifu's --path to the same position
+        tree = os.path.join(tmp, "tree.kif")
+        with open(tree, "w", encoding="utf-8") as f:
+            f.write(TREE)
+        tpage = os.path.join(tmp, "tree.html")
+        kifu("html", tree, "-o", tpage)
+        b.open("file://" + tpage)
+        count = b.run("return kifuViewers[0].rec.nodes.length")
+        forked = 0
+        for i in range(count):
+            b.run("kifuViewers[0].go(arguments[0])", i)
+            path = dom_position(b)["hash"][len("#ply="):]
+            forked += "," in path
+            same_as_kifu(b, tree, path, "node %d of the tree at #ply=%s" % (i, path))
+        check(count >= 12 and forked >= 4, "the tree has %d nodes, %d in forks" % (count, forked))
         # -- the URL fragment opens the page at a position, forks included
         b.open("file://" + fpage + "#ply=4,1")
         same_as_kifu(b, forks, "4,1", "opened at #ply=4,1")
