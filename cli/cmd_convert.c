@@ -8,9 +8,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "record_cursor.h"
 
 /* A progress bar appears from this many inputs on (and only on a terminal). */
 #define PROGRESS_MIN 8
@@ -39,6 +41,9 @@ static const char convert_usage[] =
     "      --lenient         write the output even when a move is illegal (the moves\n"
     "                        after it stay as the file gave them); the error is\n"
     "                        still printed and the exit code still says it\n"
+    "  -j, --jobs N          files converted at once, on N threads (default 0: one per\n"
+    "                        processor); output, messages and exit status are the\n"
+    "                        same for every N\n"
     "  -q, --quiet           print errors only\n"
     "  -v, --verbose         print a line per output and the summary\n"
     "  -h, --help            this text\n"
@@ -47,14 +52,23 @@ static const char convert_usage[] =
     "inputs or a directory need --out-dir (or -o -). A CSA file holding several games\n"
     "('/' lines) gives NAME-1.EXT, NAME-2.EXT ... (with -o OUT: OUT's name plus -1, -2\n"
     "...); on standard output the games follow one another, each ending in a newline.\n"
+    "'-o -' with JKF (not --pretty) is JSON Lines: one game a line, in input order,\n"
+    "its header naming the file it came from as \"kifu:source\" (and \"kifu:game\": the\n"
+    "game's number in a file of several).\n"
+    "With --out-dir, inputs that differ only by the extension (a.kif, a.kifu) keep it:\n"
+    "a.kif.jkf, a.kifu.jkf. Inputs of the very same name (x.kif from two directories)\n"
+    "are not converted; the message names both.\n"
     "Files are written atomically (a temporary file renamed over the target).\n"
-    "A summary line 'converted N, failed N' goes to stderr with -v or several inputs.\n"
-    "Exit status: 0 all converted, 1 a bad input, 2 usage, 3 a read/write failure.\n"
+    "A summary line (files and games, converted and failed) goes to stderr with -v or\n"
+    "several inputs.\n"
+    "Exit status: 0 all converted, 1 a bad input (or a directory without records),\n"
+    "2 usage, 3 a read/write failure.\n"
     "\n"
     "examples:\n"
     "  kifu convert game.kif > game.jkf\n"
     "  kifu convert -t csa -o game.csa game.kif\n"
     "  kifu convert -t kifu --out-dir out/ records/\n"
+    "  kifu convert -o - records/ > games.jsonl\n"
     "  cat game.csa | kifu convert -f csa -t kif - > game.kif\n";
 
 static const char validate_usage[] =
@@ -67,12 +81,14 @@ static const char validate_usage[] =
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "                        FMT: %s\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
+    "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
+    "                        processor); the output is the same for every N\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid file, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
-    "Exit status: 0 all valid, 1 a record is invalid, 2 usage, 3 a file could not\n"
-    "be read.\n"
+    "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
+    "record), 2 usage, 3 a file could not be read.\n"
     "\n"
     "example:\n"
     "  kifu validate -v records/\n";
@@ -82,22 +98,57 @@ typedef struct opts {
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
+    int jobs;  /* threads (0: one per processor) */
+    int jsonl; /* -o - with JKF: one line per game, its source in the header */
     const char *out, *out_dir;
 } opts;
 
-/* The output paths written so far (open addressing), so that two inputs with the same
- * name (a/x.kif and b/x.kif into one --out-dir) cannot silently overwrite each other. */
+/* The output paths written so far (open addressing) and the input each came from, so
+ * that two inputs that come to one name (games numbered x-1 beside a file x-1) cannot
+ * overwrite each other. */
 typedef struct written {
-    char **slot;
+    struct claim {
+        char *path;
+        size_t owner; /* index of the input */
+    } * slot;
     size_t cap, n;
 } written;
 
+/* What processing one input leaves to be done in input order, on the main thread:
+ * messages, outputs to write, notes about older files. */
+typedef enum { ACT_ERR, ACT_OUT, ACT_WRITE, ACT_NOTE } act_kind;
+
+typedef struct action {
+    act_kind kind;
+    size_t off, len; /* ACT_ERR: the span of the item's messages */
+    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free) */
+    char *dest;      /* ACT_WRITE (NULL: standard output), ACT_NOTE */
+    size_t games;    /* ACT_WRITE: games in the output */
+    char what[64];   /* ACT_WRITE: " (game K)" or "" */
+    char tally[64];  /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
+} action;
+
+typedef struct item {
+    const opts *o;
+    const char *warn_source; /* file the reader and writer warnings are about */
+    action *v;
+    size_t n, cap;
+    FILE *err; /* the messages, captured (cli_err_capture) */
+    char *errbuf;
+    size_t errlen, errmark;
+    int rc;
+    size_t games_ok, games_bad;
+} item;
+
 typedef struct run {
     const opts *o;
+    const cli_inputs *in;
+    const unsigned char *keep_ext; /* per input: keep its extension in the output name */
+    const size_t *clash;           /* per input: 0, or 1 + another input of its name */
+    item **items;
     cli_progress bar;
-    size_t done, failed, games;
-    int status;              /* the worst exit code so far */
-    const char *warn_source; /* file the writer warnings are about */
+    size_t done, failed, games_ok, games_bad;
+    int status; /* the worst exit code so far */
     written out;
 } run;
 
@@ -109,18 +160,19 @@ static size_t hash(const char *s)
     return h;
 }
 
-/* Records path as written. 1 if it was already, 0 if new, -1 when out of memory. */
-static int claim(written *w, const char *path)
+/* Records path as written from input `owner`. 0 if new, 1 if it was already (*first is
+ * the input that wrote it), -1 when out of memory. */
+static int claim(written *w, const char *path, size_t owner, size_t *first)
 {
     if (2 * (w->n + 1) > w->cap) {
         size_t cap = w->cap ? w->cap * 2 : 64;
-        char **slot = calloc(cap, sizeof *slot);
+        struct claim *slot = calloc(cap, sizeof *slot);
         if (!slot)
             return -1;
         for (size_t i = 0; i < w->cap; i++)
-            if (w->slot[i]) {
-                size_t j = hash(w->slot[i]) & (cap - 1);
-                while (slot[j])
+            if (w->slot[i].path) {
+                size_t j = hash(w->slot[i].path) & (cap - 1);
+                while (slot[j].path)
                     j = (j + 1) & (cap - 1);
                 slot[j] = w->slot[i];
             }
@@ -129,11 +181,14 @@ static int claim(written *w, const char *path)
         w->cap = cap;
     }
     size_t j = hash(path) & (w->cap - 1);
-    for (; w->slot[j]; j = (j + 1) & (w->cap - 1))
-        if (strcmp(w->slot[j], path) == 0)
+    for (; w->slot[j].path; j = (j + 1) & (w->cap - 1))
+        if (strcmp(w->slot[j].path, path) == 0) {
+            *first = w->slot[j].owner;
             return 1;
-    if (!(w->slot[j] = strdup(path)))
+        }
+    if (!(w->slot[j].path = strdup(path)))
         return -1;
+    w->slot[j].owner = owner;
     w->n++;
     return 0;
 }
@@ -141,29 +196,51 @@ static int claim(written *w, const char *path)
 static void written_free(written *w)
 {
     for (size_t i = 0; i < w->cap; i++)
-        free(w->slot[i]);
+        free(w->slot[i].path);
     free(w->slot);
 }
 
-static void worse(run *r, int code)
+static void worse(int *status, int code)
 {
-    if (code > r->status)
-        r->status = code;
+    if (code > *status)
+        *status = code;
 }
 
-static void report(run *r, const kifu_error *e)
+/* ---- the work on one input (any thread) ------------------------------------------- */
+
+/* A new action, after the messages so far (which become an action of their own, so the
+ * order of messages and outputs is kept). NULL when out of memory. */
+static action *act(item *it, act_kind kind)
 {
-    cli_progress_clear(&r->bar);
-    cli_print_error(e);
+    if (it->n + 2 > it->cap) {
+        size_t cap = it->cap ? it->cap * 2 : 4;
+        action *v = realloc(it->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        it->v = v;
+        it->cap = cap;
+    }
+    if (it->err && fflush(it->err) == 0 && it->errlen > it->errmark) {
+        action *m = &it->v[it->n++];
+        memset(m, 0, sizeof *m);
+        m->kind = ACT_ERR;
+        m->off = it->errmark;
+        m->len = it->errlen - it->errmark;
+        it->errmark = it->errlen;
+    }
+    if (kind == ACT_ERR)
+        return NULL;
+    action *a = &it->v[it->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    return a;
 }
 
 static void on_warn(void *ctx, const char *message)
 {
-    run *r = ctx;
-    if (r->o->quiet)
-        return;
-    cli_progress_clear(&r->bar);
-    cli_err("kifu: %s: warning: %s\n", r->warn_source, message);
+    item *it = ctx;
+    if (!it->o->quiet)
+        cli_err("kifu: %s: warning: %s\n", it->warn_source, message);
 }
 
 static const char *display(const cli_input *in)
@@ -201,9 +278,10 @@ static int make_parents(const char *path)
 }
 
 /* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
- * New string. *oom is set when memory ran out. */
-static char *destination(const opts *o, const cli_input *in, size_t k, size_t count,
-                         int *oom)
+ * keep_ext keeps the input's extension (a.kif -> a.kif.jkf), for inputs that differ
+ * only by it. New string. *oom is set when memory ran out. */
+static char *destination(const opts *o, const cli_input *in, int keep_ext, size_t k,
+                         size_t count, int *oom)
 {
     *oom = 0;
     const char *base = NULL, *ext = NULL;
@@ -221,6 +299,7 @@ static char *destination(const opts *o, const cli_input *in, size_t k, size_t co
         const char *slash = strrchr(o->out, '/');
         const char *dot = strrchr(slash ? slash : o->out, '.');
         ext = dot && dot[1] ? dot + 1 : NULL;
+        keep_ext = 0;
     } else {
         return NULL;
     }
@@ -231,7 +310,7 @@ static char *destination(const opts *o, const cli_input *in, size_t k, size_t co
     /* Drop the old extension (not a leading dot of a hidden name). */
     char *slash = strrchr(stem, '/');
     char *dot = strrchr(slash ? slash + 1 : stem, '.');
-    if (dot && dot != (slash ? slash + 1 : stem))
+    if (dot && dot != (slash ? slash + 1 : stem) && !keep_ext)
         *dot = 0;
     base = o->out_dir ? o->out_dir : "";
     size_t need = strlen(base) + strlen(stem) + (ext ? strlen(ext) : 0) + 32;
@@ -251,80 +330,75 @@ static char *destination(const opts *o, const cli_input *in, size_t k, size_t co
     return path;
 }
 
-/* Writes normalized records: game k of count, or (n > 1) the n games of a format that
- * holds several in one output. 0, or an exit code. */
-static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n, size_t k,
-                size_t count)
+/* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
+ * format that holds several in one output; the main thread puts them in place. 0, or an
+ * exit code. */
+static int emit(item *it, const cli_input *in, int keep_ext, kifu_record *const *recs,
+                size_t n, size_t k, size_t count)
 {
-    const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, r};
+    const opts *o = it->o;
+    if (o->jsonl) {
+        /* Each line says where it came from, in the header, so it stays plain JKF. */
+        char num[24];
+        snprintf(num, sizeof num, "%zu", k);
+        if (kifu_record_header_set(recs[0], "kifu:source", display(in)) ||
+            (count > 1 && kifu_record_header_set(recs[0], "kifu:game", num))) {
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+    }
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, it};
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
-    r->warn_source = display(in);
+    it->warn_source = display(in);
     char *bytes = kifu_write_all((const kifu_record *const *)recs, n, &wo, &len, &e);
     if (!bytes) {
         snprintf(e.source, sizeof e.source, "%s", display(in));
-        report(r, &e);
+        cli_print_error(&e);
         return cli_exit_code(e.code);
     }
     int oom;
-    char *dest = destination(o, in, k, count, &oom);
-    int rc = EXIT_OK;
-    /* The bar stays up while files are written; output to the terminal clears it. */
-    if (!dest)
-        cli_progress_clear(&r->bar);
-    int seen = dest && !oom ? claim(&r->out, dest) : 0;
-    if (oom || seen < 0) {
+    char *dest = destination(o, in, keep_ext, k, count, &oom);
+    action *a = oom ? NULL : act(it, ACT_WRITE);
+    if (!a) {
+        free(dest);
+        kifu_free(bytes);
         cli_err("kifu: out of memory\n");
-        rc = EXIT_INTERNAL;
-    } else if (seen) {
-        cli_progress_clear(&r->bar);
-        cli_err("kifu: %s: not written: %s was written from another input\n", display(in),
-                dest);
-        rc = EXIT_USAGE;
-    } else if (dest && o->out_dir && make_parents(dest)) {
-        rc = EXIT_IO;
-    } else if (cli_write_file(dest, bytes, len)) {
-        rc = EXIT_IO;
-    } else if (!dest && len && bytes[len - 1] != '\n' && cli_write_file(NULL, "\n", 1)) {
-        /* On stdout every output ends a line, so concatenated outputs stay apart. */
-        rc = EXIT_IO;
+        return EXIT_INTERNAL;
     }
-    if (rc == EXIT_OK && o->verbose) {
-        cli_progress_clear(&r->bar);
-        cli_err("kifu: %s", display(in));
-        if (count > 1)
-            cli_err(" (game %zu)", k);
-        if (n > 1)
-            cli_err(" -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
-        else
-            cli_err(" -> %s (%zu moves)\n", dest ? dest : "<stdout>",
-                    main_line_moves(recs[0]));
-    }
-    free(dest);
-    kifu_free(bytes);
-    return rc;
+    a->bytes = bytes;
+    a->len = len;
+    a->dest = dest;
+    a->games = n;
+    if (count > 1)
+        snprintf(a->what, sizeof a->what, " (game %zu)", k);
+    if (n > 1)
+        snprintf(a->tally, sizeof a->tally, "(%zu games)", n);
+    else
+        snprintf(a->tally, sizeof a->tally, "(%zu moves)", main_line_moves(recs[0]));
+    return EXIT_OK;
 }
 
 /* A game that failed is not written: an output of it from an earlier run is left as it
- * was, and the user is told, so that a stale file is not taken for this run's. */
-static void keep_note(run *r, const cli_input *in, size_t k, size_t count)
+ * was, and the user is told (when its turn comes), so that a stale file is not taken for
+ * this run's. */
+static void keep_note(item *it, const cli_input *in, int keep_ext, size_t k, size_t count)
 {
     int oom;
-    char *dest = destination(r->o, in, k, count, &oom);
-    struct stat st;
-    if (dest && stat(dest, &st) == 0)
-        cli_err("kifu: %s: not written; the file from an earlier run is left as it was\n",
-                dest);
-    free(dest);
+    char *dest = destination(it->o, in, keep_ext, k, count, &oom);
+    action *a = dest ? act(it, ACT_NOTE) : NULL;
+    if (a)
+        a->dest = dest;
+    else
+        free(dest);
 }
 
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
-static int process(run *r, const cli_input *in)
+static int process(item *it, const cli_input *in, int keep_ext)
 {
-    const opts *o = r->o;
+    const opts *o = it->o;
     size_t len;
     kifu_error fe;
     kifu_error_clear(&fe);
@@ -332,7 +406,7 @@ static int process(run *r, const cli_input *in)
     if (!data) {
         if (strcmp(in->path, "-") == 0)
             snprintf(fe.source, sizeof fe.source, "standard input");
-        report(r, &fe);
+        cli_print_error(&fe);
         return cli_exit_code(fe.code);
     }
     const char *src = display(in);
@@ -340,14 +414,14 @@ static int process(run *r, const cli_input *in)
      * normalized below, strictly first. */
     unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
     kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE | lenient,
-                            src,     on_warn,   r};
-    r->warn_source = src;
+                            src,     on_warn,   it};
+    it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
     kifu_record **recs = NULL;
     size_t count = 0;
     if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
-        report(r, &e);
+        cli_print_error(&e);
         kifu_free(data);
         return cli_exit_code(e.code);
     }
@@ -358,19 +432,19 @@ static int process(run *r, const cli_input *in)
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad = kifu_normalize_warn(recs[k], 0, on_warn, r, &e) != 0;
+        int bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
             else if (!e.source[0])
                 snprintf(e.source, sizeof e.source, "%s", src);
-            report(r, &e);
-            int code = cli_exit_code(e.code);
-            rc = code > rc ? code : rc;
+            cli_print_error(&e);
+            worse(&rc, cli_exit_code(e.code));
+            it->games_bad++;
             if (o->validate)
                 continue;
             if (!o->lenient) {
-                keep_note(r, in, k + 1, count);
+                keep_note(it, in, keep_ext, k + 1, count);
                 continue;
             }
             /* Lenient: read again and let the normalizer go on past the bad move, so the
@@ -389,15 +463,19 @@ static int process(run *r, const cli_input *in)
                 kifu_free(again);
             }
             ro.flags = KIFU_READ_NO_NORMALIZE | lenient;
+        } else {
+            it->games_ok++;
         }
-        r->games++;
         if (o->validate) {
             if (o->verbose && !bad) {
-                cli_progress_clear(&r->bar);
-                printf("%s", src);
-                if (count > 1)
-                    printf(" (game %zu)", k + 1);
-                printf(": OK (%zu moves)\n", main_line_moves(recs[k]));
+                action *a = act(it, ACT_OUT);
+                char line[64];
+                int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
+                size_t need = strlen(src) + (size_t)n + 40;
+                if (a && (a->bytes = malloc(need)))
+                    a->len =
+                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
+                                         count > 1 ? line : "", main_line_moves(recs[k]));
             }
             continue;
         }
@@ -408,17 +486,219 @@ static int process(run *r, const cli_input *in)
             recs[k] = t;
             continue;
         }
-        int w = emit(r, in, &recs[k], 1, k + 1, count);
-        rc = w > rc ? w : rc;
+        worse(&rc, emit(it, in, keep_ext, &recs[k], 1, k + 1, count));
     }
-    if (together && ngood) {
-        int w = emit(r, in, recs, ngood, 1, 1);
-        rc = w > rc ? w : rc;
-    }
+    if (together && ngood)
+        worse(&rc, emit(it, in, keep_ext, recs, ngood, 1, 1));
     for (size_t k = 0; k < count; k++)
         kifu_record_free(recs[k]);
     kifu_free(recs);
     kifu_free(data);
+    return rc;
+}
+
+static void item_free(item *it)
+{
+    if (!it)
+        return;
+    for (size_t i = 0; i < it->n; i++) {
+        if (it->v[i].kind == ACT_WRITE)
+            kifu_free(it->v[i].bytes);
+        else
+            free(it->v[i].bytes);
+        free(it->v[i].dest);
+    }
+    free(it->v);
+    free(it->errbuf);
+    free(it);
+}
+
+/* The batch's work on input i: everything but touching the outputs. */
+static void work(void *ctx, size_t i)
+{
+    run *r = ctx;
+    const cli_input *in = &r->in->v[i];
+    item *it = calloc(1, sizeof *it);
+    if (!it)
+        return; /* commit reports it */
+    it->o = r->o;
+    it->err = open_memstream(&it->errbuf, &it->errlen);
+    cli_err_capture(it->err);
+    if (r->clash[i]) {
+        const cli_input *other = &r->in->v[r->clash[i] - 1];
+        int oom;
+        char *dest = destination(r->o, in, 0, 1, 1, &oom);
+        cli_err("kifu: %s: not converted: %s would write %s too; rename one of them\n",
+                display(in), display(other), dest ? dest : "the same file");
+        free(dest);
+        it->rc = EXIT_INPUT;
+    } else {
+        it->rc = process(it, in, r->keep_ext[i]);
+    }
+    cli_err_capture(NULL);
+    act(it, ACT_ERR); /* the last messages */
+    if (it->err)
+        fclose(it->err);
+    it->err = NULL;
+    r->items[i] = it;
+}
+
+/* ---- in input order (the main thread) ---------------------------------------------- */
+
+static int put_output(run *r, size_t i, const action *a)
+{
+    const opts *o = r->o;
+    const cli_input *in = &r->in->v[i];
+    if (a->dest) {
+        size_t first;
+        int seen = claim(&r->out, a->dest, i, &first);
+        if (seen < 0) {
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        if (seen) {
+            cli_progress_clear(&r->bar);
+            cli_err("kifu: %s: not written: %s was written from %s\n", display(in),
+                    a->dest, display(&r->in->v[first]));
+            return EXIT_INPUT;
+        }
+        if (o->out_dir && make_parents(a->dest))
+            return EXIT_IO;
+    } else {
+        /* Output to the terminal: the bar goes first. */
+        cli_progress_clear(&r->bar);
+    }
+    if (cli_write_file(a->dest, a->bytes, a->len))
+        return EXIT_IO;
+    /* On stdout every output ends a line, so concatenated outputs stay apart. */
+    if (!a->dest && a->len && a->bytes[a->len - 1] != '\n' &&
+        cli_write_file(NULL, "\n", 1))
+        return EXIT_IO;
+    if (o->verbose) {
+        cli_progress_clear(&r->bar);
+        cli_err("kifu: %s%s -> %s %s\n", display(in), a->what,
+                a->dest ? a->dest : "<stdout>", a->tally);
+    }
+    return EXIT_OK;
+}
+
+static void commit(void *ctx, size_t i)
+{
+    run *r = ctx;
+    item *it = r->items[i];
+    cli_progress_update(&r->bar, i, r->in->v[i].path);
+    if (!it) {
+        cli_err("kifu: out of memory\n");
+        r->failed++;
+        worse(&r->status, EXIT_INTERNAL);
+        return;
+    }
+    int rc = it->rc;
+    for (size_t k = 0; k < it->n; k++) {
+        const action *a = &it->v[k];
+        struct stat st;
+        switch (a->kind) {
+        case ACT_ERR:
+            cli_progress_clear(&r->bar);
+            fwrite(it->errbuf + a->off, 1, a->len, stderr);
+            fflush(stderr);
+            break;
+        case ACT_OUT:
+            cli_progress_clear(&r->bar);
+            if (a->bytes && cli_write_file(NULL, a->bytes, a->len))
+                worse(&rc, EXIT_IO);
+            break;
+        case ACT_NOTE:
+            if (stat(a->dest, &st) == 0) {
+                cli_progress_clear(&r->bar);
+                cli_err(
+                    "kifu: %s: not written; the file from an earlier run is left as it "
+                    "was\n",
+                    a->dest);
+            }
+            break;
+        case ACT_WRITE: {
+            int w = put_output(r, i, a);
+            if (w) {
+                worse(&rc, w);
+                it->games_ok -= a->games <= it->games_ok ? a->games : it->games_ok;
+                it->games_bad += a->games;
+            }
+            break;
+        }
+        }
+    }
+    r->games_ok += it->games_ok;
+    r->games_bad += it->games_bad;
+    if (rc) {
+        r->failed++;
+        worse(&r->status, rc);
+    } else {
+        r->done++;
+    }
+    item_free(it);
+    r->items[i] = NULL;
+}
+
+/* Which inputs would write one output name. Inputs that differ only by the extension
+ * (a.kif, a.kifu) keep it (a.kif.jkf, a.kifu.jkf); inputs of the very same name (x.kif
+ * from two directories given as files) are not converted, each naming the other, so
+ * that neither is lost silently. keep_ext and clash have one entry per input. 0, or -1
+ * when out of memory. */
+typedef struct named {
+    char *dest;
+    size_t i;
+} named;
+
+static int by_dest(const void *a, const void *b)
+{
+    const named *x = a, *y = b;
+    int c = strcmp(x->dest, y->dest);
+    return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static int plan_names(const opts *o, const cli_inputs *in, unsigned char *keep_ext,
+                      size_t *clash)
+{
+    if (!o->out_dir || in->n < 2)
+        return 0;
+    named *v = calloc(in->n, sizeof *v);
+    if (!v)
+        return -1;
+    int rc = 0;
+    for (int round = 0; round < 2 && rc == 0; round++) {
+        for (size_t i = 0; i < in->n; i++) {
+            int oom;
+            free(v[i].dest);
+            v[i].dest = destination(o, &in->v[i], keep_ext[i], 1, 1, &oom);
+            v[i].i = i;
+            if (!v[i].dest)
+                rc = -1;
+        }
+        if (rc)
+            break;
+        qsort(v, in->n, sizeof *v, by_dest);
+        for (size_t a = 0, b; a < in->n; a = b) {
+            for (b = a + 1; b < in->n && strcmp(v[a].dest, v[b].dest) == 0; b++)
+                ;
+            for (size_t k = a; b - a > 1 && k < b; k++) {
+                if (round == 0)
+                    keep_ext[v[k].i] = 1;
+                else
+                    clash[v[k].i] = 1 + v[k == a ? a + 1 : a].i;
+            }
+        }
+        /* Back in input order for the second round. */
+        for (size_t k = 0; k < in->n; k++)
+            while (v[k].i != k) {
+                named t = v[v[k].i];
+                v[v[k].i] = v[k];
+                v[k] = t;
+            }
+    }
+    for (size_t i = 0; i < in->n; i++)
+        free(v[i].dest);
+    free(v);
     return rc;
 }
 
@@ -541,6 +821,13 @@ static int run_command(int argc, char **argv, int validate)
             status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
         } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
             status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
+        } else if ((v = valued(argc, argv, &i, "-j", "--jobs", &missing))) {
+            if (cli_parse_int(v, &o.jobs) || o.jobs < 0 || o.jobs > 1024) {
+                cli_err("kifu: %s: -j takes a number of threads (0: one per "
+                        "processor), not '%s'\n",
+                        cmd, v);
+                status = EXIT_USAGE;
+            }
         } else if (missing) {
             status = EXIT_USAGE;
         } else if (!validate && strcmp(a, "--pretty") == 0) {
@@ -590,8 +877,20 @@ static int run_command(int argc, char **argv, int validate)
 
     cli_inputs in = {0};
     for (int i = 0; i < nfiles; i++) {
+        size_t before = in.n;
+        struct stat st;
+        int dir =
+            strcmp(files[i], "-") != 0 && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode);
         int rc = cli_inputs_add(&in, files[i]);
-        status = rc > status ? rc : status;
+        worse(&status, rc);
+        /* A directory without a record is most likely the wrong directory. */
+        if (rc == EXIT_OK && dir && in.n == before) {
+            cli_err("kifu: %s: %s: no record files found (extensions: ", cmd, files[i]);
+            char exts[256];
+            cli_format_list(exts, sizeof exts, 1);
+            cli_err("%s)\n", exts);
+            worse(&status, EXIT_INPUT);
+        }
     }
     free(files);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
@@ -602,34 +901,45 @@ static int run_command(int argc, char **argv, int validate)
         cli_inputs_free(&in);
         return usage_error(cmd);
     }
+    /* -o - of JKF is JSON Lines: one game a line, and the line says its source. */
+    o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
+              !(o.wflags & KIFU_WRITE_PRETTY);
 
     run r = {0};
     r.o = &o;
+    r.in = &in;
     r.status = status;
+    unsigned char *keep_ext = calloc(in.n + 1, 1);
+    size_t *clash = calloc(in.n + 1, sizeof *clash);
+    r.items = calloc(in.n + 1, sizeof *r.items);
+    if (!keep_ext || !clash || !r.items || plan_names(&o, &in, keep_ext, clash)) {
+        cli_err("kifu: out of memory\n");
+        free(keep_ext);
+        free(clash);
+        free(r.items);
+        cli_inputs_free(&in);
+        return EXIT_INTERNAL;
+    }
+    r.keep_ext = keep_ext;
+    r.clash = clash;
     double t0 = cli_now();
     cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
-    for (size_t i = 0; i < in.n; i++) {
-        cli_progress_update(&r.bar, i, in.v[i].path);
-        int rc = process(&r, &in.v[i]);
-        if (rc) {
-            r.failed++;
-            worse(&r, rc);
-        } else {
-            r.done++;
-        }
-    }
+    int jobs = o.jobs ? o.jobs : cli_batch_default_jobs();
+    cli_batch_run(in.n, jobs, work, commit, &r);
     cli_progress_end(&r.bar);
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
-        if (validate)
-            cli_err("kifu: validated %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
-        else
-            cli_err("kifu: converted %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
+        /* Files and games apart: a CSA file may hold many games. */
+        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
+                "(%.2f s)\n",
+                r.done + r.failed, r.done + r.failed == 1 ? "" : "s", r.done,
+                validate ? "valid" : "converted", r.failed, r.games_ok + r.games_bad,
+                r.games_ok + r.games_bad == 1 ? "" : "s", r.games_ok,
+                validate ? "valid" : "converted", r.games_bad, secs);
     }
-    if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
-        cli_err("kifu: %s: no record files found\n", cmd);
+    free(keep_ext);
+    free(clash);
+    free(r.items);
     cli_inputs_free(&in);
     written_free(&r.out);
     return r.status;
