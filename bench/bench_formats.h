@@ -17,6 +17,8 @@ typedef struct bench_opts {
     int regen;        /* rebuild the corpus even when it looks current */
     int peers;        /* run the peer comparison */
     int search_games; /* games of the search section's collection */
+    int batch_files;  /* KI2 files of the batch section's directory */
+    int batch_runs;   /* timed runs of `kifu convert` per thread count */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -43,5 +45,16 @@ int bench_current(const char *stamp_path, const char *stamp);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+
+/* The directory of o->batch_files KI2 files converted by the whole `kifu convert -o -
+ * DIR` process, with one thread and one per processor, beside json-kifu-format on the
+ * same files in memory. Prints the figures and the ratio. 0, or -1. */
+int bench_batch(const bench_opts *o);
+
+/* The seconds (one run) and CPU seconds one peer takes to convert every file of dir
+ * (format fmt) held in memory; *nfiles is how many it was given. 0, or -1 with a message
+ * (node or the peer missing). */
+int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
+                       const char *peer, double *seconds, double *cpu, size_t *nfiles);
 
 #endif

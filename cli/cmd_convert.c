@@ -545,6 +545,20 @@ static void work(void *ctx, size_t i)
 
 /* ---- in input order (the main thread) ---------------------------------------------- */
 
+/* Standard output goes through stdio's buffer (made large for a pipe or a file in
+ * run_command) and is flushed before each message instead of after each file: one
+ * write for many small JSON lines, with stdout and stderr still in order on a terminal.
+ * 0, or -1 with a message. */
+static int put_stdout(run *r, const void *bytes, size_t len)
+{
+    cli_progress_clear(&r->bar);
+    if (fwrite(bytes, 1, len, stdout) != len) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 static int put_output(run *r, size_t i, const action *a)
 {
     const opts *o = r->o;
@@ -564,16 +578,14 @@ static int put_output(run *r, size_t i, const action *a)
         }
         if (o->out_dir && make_parents(a->dest))
             return EXIT_IO;
+        if (cli_write_file(a->dest, a->bytes, a->len))
+            return EXIT_IO;
     } else {
-        /* Output to the terminal: the bar goes first. */
-        cli_progress_clear(&r->bar);
+        /* On stdout every output ends a line, so concatenated outputs stay apart. */
+        int nl = a->len && a->bytes[a->len - 1] != '\n';
+        if (put_stdout(r, a->bytes, a->len) || (nl && put_stdout(r, "\n", 1)))
+            return EXIT_IO;
     }
-    if (cli_write_file(a->dest, a->bytes, a->len))
-        return EXIT_IO;
-    /* On stdout every output ends a line, so concatenated outputs stay apart. */
-    if (!a->dest && a->len && a->bytes[a->len - 1] != '\n' &&
-        cli_write_file(NULL, "\n", 1))
-        return EXIT_IO;
     if (o->verbose) {
         cli_progress_clear(&r->bar);
         cli_err("kifu: %s%s -> %s %s\n", display(in), a->what,
@@ -600,12 +612,12 @@ static void commit(void *ctx, size_t i)
         switch (a->kind) {
         case ACT_ERR:
             cli_progress_clear(&r->bar);
+            fflush(stdout);
             fwrite(it->errbuf + a->off, 1, a->len, stderr);
             fflush(stderr);
             break;
         case ACT_OUT:
-            cli_progress_clear(&r->bar);
-            if (a->bytes && cli_write_file(NULL, a->bytes, a->len))
+            if (a->bytes && put_stdout(r, a->bytes, a->len))
                 worse(&rc, EXIT_IO);
             break;
         case ACT_NOTE:
@@ -925,7 +937,15 @@ static int run_command(int argc, char **argv, int validate)
     double t0 = cli_now();
     cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
     int jobs = o.jobs ? o.jobs : cli_batch_default_jobs();
+    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
+    static char obuf[1 << 18];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in.n, jobs, work, commit, &r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        worse(&r.status, EXIT_IO);
+    }
     cli_progress_end(&r.bar);
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
