@@ -19,16 +19,14 @@
 /* <dir>/corpus-batch/ki2/: o->batch_files random games written as KI2, one per file. */
 static int make_files(const bench_opts *o, char *dir, size_t cap)
 {
-    char top[4200], stamp[256], stamp_path[4300], path[4400];
+    char top[4200], what[128], path[4400];
     snprintf(top, sizeof top, "%s/corpus-batch", o->dir);
     if (snprintf(dir, cap, "%s/ki2", top) >= (int)cap)
         return -1;
-    snprintf(stamp_path, sizeof stamp_path, "%s/STAMP", top);
-    snprintf(stamp, sizeof stamp, "kifu %s batch 1 seed %llu files %d\n",
-             kifu_version_string(), (unsigned long long)o->seed, o->batch_files);
-    if (!o->regen && bench_current(stamp_path, stamp))
+    snprintf(what, sizeof what, "batch 1 seed %llu files %d", (unsigned long long)o->seed,
+             o->batch_files);
+    if (!bench_stale(o, top, what))
         return 0;
-    remove(stamp_path);
     if (bench_make_dir(o->dir) || bench_make_dir(top) || bench_make_dir(dir))
         return -1;
     printf("generating %d KI2 files of random legal games (seed %llu) ...\n",
@@ -60,11 +58,8 @@ static int make_files(const bench_opts *o, char *dir, size_t cap)
         if (snprintf(path, sizeof path, "%s/g%05d.ki2", dir, g) >= (int)sizeof path ||
             remove(path) != 0)
             break;
-    FILE *f = fopen(stamp_path, "w");
-    if (!f || fputs(stamp, f) == EOF || fclose(f) != 0) {
-        fprintf(stderr, "kifu_bench: %s: cannot write\n", stamp_path);
+    if (bench_stamp(top, what))
         return -1;
-    }
     printf("  %d files, %.1f MB (%.1f s)\n", o->batch_files, bytes / 1e6,
            bench_now() - t0);
     return 0;

@@ -35,11 +35,15 @@ double bench_now(void);
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;
 struct kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap);
-/* mkdir that accepts an existing directory; write a whole file; is the STAMP file there
- * and equal to stamp (and newer than this binary)? */
+/* mkdir that accepts an existing directory; write a whole file. */
 int bench_make_dir(const char *path);
 int bench_write_bytes(const char *path, const char *data, size_t len);
-int bench_current(const char *stamp_path, const char *stamp);
+/* Whether the corpus in dir must be made (again): dir/STAMP is missing, names another
+ * `what` or kifu version, is older than this binary, or --regen. The old stamp is then
+ * removed, so a corpus cut short is never taken as current. 1: make it, 0: current. */
+int bench_stale(const bench_opts *o, const char *dir, const char *what);
+/* Write dir/STAMP for `what` once the corpus is complete. 0, or -1 with a message. */
+int bench_stamp(const char *dir, const char *what);
 
 /* Position search over a collection of o->search_games games on disk (CSA, 1000 games a
  * file), exact and by pattern, beside grep -c of a bd string over the same games written

@@ -23,24 +23,6 @@ void cli_progress_start(cli_progress *p, size_t total, int enabled)
     p->start = p->last_draw = cli_now();
 }
 
-/* Bytes where the shortest UTF-8 suffix of s[0..n) no wider than `cols` starts. */
-static size_t tail_start(const char *s, size_t n, int cols)
-{
-    size_t i = n;
-    int w = 0;
-    while (i > 0) {
-        size_t j = i - 1;
-        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
-            j--;
-        int cw = (unsigned char)s[j] >= 0xE1 ? 2 : 1;
-        if (w + cw > cols)
-            break;
-        w += cw;
-        i = j;
-    }
-    return i;
-}
-
 /* Append s[0..n) to the line with control characters as '?': a file name must not move
  * the cursor or retitle the terminal. */
 static void put_label(char *buf, size_t cap, size_t *len, const char *s, size_t n)
@@ -99,7 +81,7 @@ char *cli_progress_line(char *buf, size_t cap, size_t done, size_t total, double
     int head = (room - 2) / 3, tail = room - 2 - head;
     put_label(buf, cap, &len, label, term_fit(label, ln, head));
     put_label(buf, cap, &len, "\xE2\x80\xA6", 3);
-    size_t t = tail_start(label, ln, tail);
+    size_t t = term_fit_tail(label, ln, tail);
     put_label(buf, cap, &len, label + t, ln - t);
     return buf;
 }

@@ -306,3 +306,20 @@ size_t term_fit(const char *s, size_t n, int cols)
     }
     return i;
 }
+
+size_t term_fit_tail(const char *s, size_t n, int cols)
+{
+    size_t i = n;
+    int w = 0;
+    while (i > 0) {
+        size_t j = i - 1;
+        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j--;
+        int cw = (unsigned char)s[j] >= 0xE1 ? 2 : 1;
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}

@@ -46,5 +46,7 @@ int term_columns(const char *s, size_t n);
 /* Bytes of the longest UTF-8 prefix of s[0..n) no wider than cols: never ends inside a
  * character. */
 size_t term_fit(const char *s, size_t n, int cols);
+/* Where the shortest UTF-8 suffix of s[0..n) no wider than cols starts (a byte offset). */
+size_t term_fit_tail(const char *s, size_t n, int cols);
 
 #endif
