@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "inputs.h"
+#include "outnames.h"
 #include "progress.h"
 #include "record_cursor.h"
 
@@ -101,18 +102,8 @@ typedef struct opts {
     int jobs;  /* threads (0: one per processor) */
     int jsonl; /* -o - with JKF: one line per game, its source in the header */
     const char *out, *out_dir;
+    cli_outdest dest; /* where outputs go (out_dir, out unless "-", the extension) */
 } opts;
-
-/* The output paths written so far (open addressing) and the input each came from, so
- * that two inputs that come to one name (games numbered x-1 beside a file x-1) cannot
- * overwrite each other. */
-typedef struct written {
-    struct claim {
-        char *path;
-        size_t owner; /* index of the input */
-    } * slot;
-    size_t cap, n;
-} written;
 
 /* What processing one input leaves to be done in input order, on the main thread:
  * messages, outputs to write, notes about older files. */
@@ -149,56 +140,8 @@ typedef struct run {
     cli_progress bar;
     size_t done, failed, games_ok, games_bad;
     int status; /* the worst exit code so far */
-    written out;
+    cli_written out;
 } run;
-
-static size_t hash(const char *s)
-{
-    size_t h = 1469598103934665603u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
-}
-
-/* Records path as written from input `owner`. 0 if new, 1 if it was already (*first is
- * the input that wrote it), -1 when out of memory. */
-static int claim(written *w, const char *path, size_t owner, size_t *first)
-{
-    if (2 * (w->n + 1) > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 64;
-        struct claim *slot = calloc(cap, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (size_t i = 0; i < w->cap; i++)
-            if (w->slot[i].path) {
-                size_t j = hash(w->slot[i].path) & (cap - 1);
-                while (slot[j].path)
-                    j = (j + 1) & (cap - 1);
-                slot[j] = w->slot[i];
-            }
-        free(w->slot);
-        w->slot = slot;
-        w->cap = cap;
-    }
-    size_t j = hash(path) & (w->cap - 1);
-    for (; w->slot[j].path; j = (j + 1) & (w->cap - 1))
-        if (strcmp(w->slot[j].path, path) == 0) {
-            *first = w->slot[j].owner;
-            return 1;
-        }
-    if (!(w->slot[j].path = strdup(path)))
-        return -1;
-    w->slot[j].owner = owner;
-    w->n++;
-    return 0;
-}
-
-static void written_free(written *w)
-{
-    for (size_t i = 0; i < w->cap; i++)
-        free(w->slot[i].path);
-    free(w->slot);
-}
 
 static void worse(int *status, int code)
 {
@@ -258,78 +201,6 @@ static size_t main_line_moves(const kifu_record *rec)
     return n;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parents(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            cli_err("kifu: %s: cannot create directory: %s\n", p, strerror(errno));
-            free(p);
-            return -1;
-        }
-        *s = '/';
-    }
-    free(p);
-    return 0;
-}
-
-/* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
- * keep_ext keeps the input's extension (a.kif -> a.kif.jkf), for inputs that differ
- * only by it. New string. *oom is set when memory ran out. */
-static char *destination(const opts *o, const cli_input *in, int keep_ext, size_t k,
-                         size_t count, int *oom)
-{
-    *oom = 0;
-    const char *base = NULL, *ext = NULL;
-    char *stem = NULL;
-    if (o->out_dir) {
-        stem = strdup(in->rel);
-        ext = kifu_format_name(o->to);
-    } else if (o->out && strcmp(o->out, "-") != 0) {
-        if (count == 1) {
-            char *p = strdup(o->out);
-            *oom = !p;
-            return p;
-        }
-        stem = strdup(o->out);
-        const char *slash = strrchr(o->out, '/');
-        const char *dot = strrchr(slash ? slash : o->out, '.');
-        ext = dot && dot[1] ? dot + 1 : NULL;
-        keep_ext = 0;
-    } else {
-        return NULL;
-    }
-    if (!stem) {
-        *oom = 1;
-        return NULL;
-    }
-    /* Drop the old extension (not a leading dot of a hidden name). */
-    char *slash = strrchr(stem, '/');
-    char *dot = strrchr(slash ? slash + 1 : stem, '.');
-    if (dot && dot != (slash ? slash + 1 : stem) && !keep_ext)
-        *dot = 0;
-    base = o->out_dir ? o->out_dir : "";
-    size_t need = strlen(base) + strlen(stem) + (ext ? strlen(ext) : 0) + 32;
-    char *path = malloc(need);
-    if (!path) {
-        free(stem);
-        *oom = 1;
-        return NULL;
-    }
-    const char *sep = *base && base[strlen(base) - 1] != '/' ? "/" : "";
-    char num[24] = "";
-    if (count > 1)
-        snprintf(num, sizeof num, "-%zu", k);
-    snprintf(path, need, "%s%s%s%s%s%s", base, sep, stem, num, ext ? "." : "",
-             ext ? ext : "");
-    free(stem);
-    return path;
-}
-
 /* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
  * format that holds several in one output; the main thread puts them in place. 0, or an
  * exit code. */
@@ -359,7 +230,7 @@ static int emit(item *it, const cli_input *in, int keep_ext, kifu_record *const 
         return cli_exit_code(e.code);
     }
     int oom;
-    char *dest = destination(o, in, keep_ext, k, count, &oom);
+    char *dest = cli_out_path(&o->dest, in, keep_ext, k, count, &oom);
     action *a = oom ? NULL : act(it, ACT_WRITE);
     if (!a) {
         free(dest);
@@ -386,7 +257,7 @@ static int emit(item *it, const cli_input *in, int keep_ext, kifu_record *const 
 static void keep_note(item *it, const cli_input *in, int keep_ext, size_t k, size_t count)
 {
     int oom;
-    char *dest = destination(it->o, in, keep_ext, k, count, &oom);
+    char *dest = cli_out_path(&it->o->dest, in, keep_ext, k, count, &oom);
     action *a = dest ? act(it, ACT_NOTE) : NULL;
     if (a)
         a->dest = dest;
@@ -527,7 +398,7 @@ static void work(void *ctx, size_t i)
     if (r->clash[i]) {
         const cli_input *other = &r->in->v[r->clash[i] - 1];
         int oom;
-        char *dest = destination(r->o, in, 0, 1, 1, &oom);
+        char *dest = cli_out_path(&r->o->dest, in, 0, 1, 1, &oom);
         cli_err("kifu: %s: not converted: %s would write %s too; rename one of them\n",
                 display(in), display(other), dest ? dest : "the same file");
         free(dest);
@@ -565,7 +436,7 @@ static int put_output(run *r, size_t i, const action *a)
     const cli_input *in = &r->in->v[i];
     if (a->dest) {
         size_t first;
-        int seen = claim(&r->out, a->dest, i, &first);
+        int seen = cli_written_claim(&r->out, a->dest, i, &first);
         if (seen < 0) {
             cli_err("kifu: out of memory\n");
             return EXIT_INTERNAL;
@@ -576,7 +447,7 @@ static int put_output(run *r, size_t i, const action *a)
                     a->dest, display(&r->in->v[first]));
             return EXIT_INPUT;
         }
-        if (o->out_dir && make_parents(a->dest))
+        if (o->out_dir && cli_make_parents(a->dest))
             return EXIT_IO;
         if (cli_write_file(a->dest, a->bytes, a->len))
             return EXIT_IO;
@@ -650,68 +521,6 @@ static void commit(void *ctx, size_t i)
     }
     item_free(it);
     r->items[i] = NULL;
-}
-
-/* Which inputs would write one output name. Inputs that differ only by the extension
- * (a.kif, a.kifu) keep it (a.kif.jkf, a.kifu.jkf); inputs of the very same name (x.kif
- * from two directories given as files) are not converted, each naming the other, so
- * that neither is lost silently. keep_ext and clash have one entry per input. 0, or -1
- * when out of memory. */
-typedef struct named {
-    char *dest;
-    size_t i;
-} named;
-
-static int by_dest(const void *a, const void *b)
-{
-    const named *x = a, *y = b;
-    int c = strcmp(x->dest, y->dest);
-    return c ? c : (x->i > y->i) - (x->i < y->i);
-}
-
-static int plan_names(const opts *o, const cli_inputs *in, unsigned char *keep_ext,
-                      size_t *clash)
-{
-    if (!o->out_dir || in->n < 2)
-        return 0;
-    named *v = calloc(in->n, sizeof *v);
-    if (!v)
-        return -1;
-    int rc = 0;
-    for (int round = 0; round < 2 && rc == 0; round++) {
-        for (size_t i = 0; i < in->n; i++) {
-            int oom;
-            free(v[i].dest);
-            v[i].dest = destination(o, &in->v[i], keep_ext[i], 1, 1, &oom);
-            v[i].i = i;
-            if (!v[i].dest)
-                rc = -1;
-        }
-        if (rc)
-            break;
-        qsort(v, in->n, sizeof *v, by_dest);
-        for (size_t a = 0, b; a < in->n; a = b) {
-            for (b = a + 1; b < in->n && strcmp(v[a].dest, v[b].dest) == 0; b++)
-                ;
-            for (size_t k = a; b - a > 1 && k < b; k++) {
-                if (round == 0)
-                    keep_ext[v[k].i] = 1;
-                else
-                    clash[v[k].i] = 1 + v[k == a ? a + 1 : a].i;
-            }
-        }
-        /* Back in input order for the second round. */
-        for (size_t k = 0; k < in->n; k++)
-            while (v[k].i != k) {
-                named t = v[v[k].i];
-                v[v[k].i] = v[k];
-                v[k] = t;
-            }
-    }
-    for (size_t i = 0; i < in->n; i++)
-        free(v[i].dest);
-    free(v);
-    return rc;
 }
 
 static int parse_format(const char *s, int *out)
@@ -914,6 +723,8 @@ static int run_command(int argc, char **argv, int validate)
         return usage_error(cmd);
     }
     /* -o - of JKF is JSON Lines: one game a line, and the line says its source. */
+    o.dest = (cli_outdest){o.out_dir, o.out && strcmp(o.out, "-") != 0 ? o.out : NULL,
+                           kifu_format_name(o.to)};
     o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
               !(o.wflags & KIFU_WRITE_PRETTY);
 
@@ -924,7 +735,7 @@ static int run_command(int argc, char **argv, int validate)
     unsigned char *keep_ext = calloc(in.n + 1, 1);
     size_t *clash = calloc(in.n + 1, sizeof *clash);
     r.items = calloc(in.n + 1, sizeof *r.items);
-    if (!keep_ext || !clash || !r.items || plan_names(&o, &in, keep_ext, clash)) {
+    if (!keep_ext || !clash || !r.items || cli_out_plan(&o.dest, &in, keep_ext, clash)) {
         cli_err("kifu: out of memory\n");
         free(keep_ext);
         free(clash);
@@ -961,7 +772,7 @@ static int run_command(int argc, char **argv, int validate)
     free(clash);
     free(r.items);
     cli_inputs_free(&in);
-    written_free(&r.out);
+    cli_written_free(&r.out);
     return r.status;
 }
 
