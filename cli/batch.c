@@ -1,9 +1,11 @@
 /* batch.c: the ordered thread pool of batch.h. One mutex guards the next item to start
  * and the done flags; workers wait when they are a window ahead of the commits, and the
  * calling thread waits for the next item in order. */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "batch.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -23,6 +25,11 @@ typedef struct pool {
 
 int cli_batch_default_jobs(void)
 {
+    /* The processors this process may run on (a container or taskset may allow fewer
+     * than the machine has), else those online. */
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
+        return CPU_COUNT(&set) > 256 ? 256 : CPU_COUNT(&set);
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > 256 ? 256 : (int)n;
 }

@@ -9,7 +9,8 @@
 
 typedef void (*cli_batch_fn)(void *ctx, size_t i);
 
-/* The number of threads `-j 0` (and no -j) means: the processors online. */
+/* The number of threads `-j 0` (and no -j) means: the processors this process may run
+ * on. */
 int cli_batch_default_jobs(void);
 
 /* Runs work(ctx, i) for every i < n on `jobs` threads (1: all on the calling thread,
