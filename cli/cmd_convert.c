@@ -85,7 +85,7 @@ static const char validate_usage[] =
     "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
     "                        processor); the output is the same for every N\n"
     "  -q, --quiet           no summary line\n"
-    "  -v, --verbose         an OK line for every valid file, and the summary\n"
+    "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
     "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
