@@ -64,12 +64,13 @@ asan: deps
 		ctest --output-on-failure -j $(JOBS)
 
 # ThreadSanitizer: the suite's unit tests (test_threads reads, normalizes, writes, clones
-# and walks in four threads) fail on any data race in the library.
+# and walks in four threads) fail on any data race in the library, and cli_batch on one
+# in the tool's batch (convert and validate on several threads).
 tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_TSAN=ON >/dev/null
 	@cmake --build build-tsan -j $(JOBS) -- --no-print-directory
-	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		ctest --output-on-failure -j $(JOBS) -R '^test_'
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66" \
+		ctest --output-on-failure -j $(JOBS) -R '^(test_|cli_batch$$)'
 
 bench:
 	@scripts/deps.sh bench

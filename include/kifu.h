@@ -476,7 +476,9 @@ KIFU_EXPORT int kifu_position_set_sfen(kifu_position *p, const char *text,
 KIFU_EXPORT int kifu_position_set_board(kifu_position *p, const kifu_board *b,
                                         kifu_error *err);
 KIFU_EXPORT void kifu_position_board(const kifu_position *p, kifu_board *out);
-/** SFEN of the position with the given move number. New string. */
+/** SFEN of the position; move_number is its last field, the number of the next move: 1
+ *  at the start, N + 1 after N moves (kifu_position_history_length(p) + 1 for a position
+ *  that was played to). New string. */
 KIFU_EXPORT char *kifu_position_sfen(const kifu_position *p, int move_number);
 KIFU_EXPORT int kifu_position_side(const kifu_position *p);
 /** Zobrist hash over board, hands and side to move. */
@@ -547,7 +549,10 @@ KIFU_EXPORT kifu_node *kifu_player_node(const kifu_player *pl);
 KIFU_EXPORT const kifu_position *kifu_player_position(const kifu_player *pl);
 KIFU_EXPORT int kifu_player_ply(const kifu_player *pl);
 
-/** Step along child 0. 1 when it moved, 0 at the end. */
+/** Step along child 0. 1 when it moved, 0 at the end. Stepping onto an ending node
+ *  (KIFU_NODE_SPECIAL: 投了 ...) counts as a ply, but the position stays that after the
+ *  last move (see kifu_player_add_special); the text of the cursor's move with 同 is
+ *  kifu_node_text(kifu_player_node(pl), ...). */
 KIFU_EXPORT int kifu_player_forward(kifu_player *pl);
 /** Step back. 1 when it moved, 0 at the root. */
 KIFU_EXPORT int kifu_player_backward(kifu_player *pl);
