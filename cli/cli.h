@@ -35,6 +35,10 @@ int cmd_trace(int argc, char **argv);
 void cmd_trace_usage(FILE *f);
 int cmd_search(int argc, char **argv);
 void cmd_search_usage(FILE *f);
+int cmd_index(int argc, char **argv);
+void cmd_index_usage(FILE *f);
+int cmd_explore(int argc, char **argv);
+void cmd_explore_usage(FILE *f);
 
 /* A message on stderr, printf-style, with control characters (from file names and
  * record text) shown as \xNN; every message of the tool goes through it. */

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "search_index.h"
 
 void cmd_search_usage(FILE *f)
 {
@@ -44,6 +45,8 @@ void cmd_search_usage(FILE *f)
         "                     move (text and USI) and the header of each hit\n"
         "  -q, --quiet        no output: the exit status says\n"
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+        "  --index FILE       search the main lines of an index (kifu index) instead of\n"
+        "                     files: the same output as searching the indexed files\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it). Files that\n"
@@ -237,6 +240,7 @@ int cmd_search(int argc, char **argv)
     unsigned flags = 0;
     char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0, only_files = 0;
+    const char *index = NULL;
     if (!files)
         return EXIT_INTERNAL;
     int status = EXIT_OK;
@@ -248,7 +252,8 @@ int cmd_search(int argc, char **argv)
         for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
             takes |= strcmp(a, whats[k]) == 0;
         int valued = takes || !strcmp(a, "--cb") || !strcmp(a, "--cw") ||
-                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from");
+                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
+                     !strcmp(a, "--index");
         if (only_files || a[0] != '-' || !a[1]) {
             files[nfiles++] = argv[i];
             continue;
@@ -262,6 +267,8 @@ int cmd_search(int argc, char **argv)
                 status = EXIT_USAGE;
             }
             what = a, value = argv[++i];
+        } else if (!strcmp(a, "--index")) {
+            index = argv[++i];
         } else if (!strcmp(a, "--cb")) {
             cb = argv[++i];
         } else if (!strcmp(a, "--cw")) {
@@ -303,7 +310,11 @@ int cmd_search(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && (!what || !nfiles)) {
+    if (status == EXIT_OK && index && nfiles) {
+        cli_err("kifu: --index searches the index: no files with it\n");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && (!what || (!nfiles && !index))) {
         cli_err("kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
                                       "--bod, --regex or --pattern)"
                                     : "no file to search");
@@ -340,6 +351,14 @@ int cmd_search(int argc, char **argv)
     if (status != EXIT_OK) {
         if (status == EXIT_USAGE)
             cli_err("kifu: see 'kifu search --help'\n");
+        free(files);
+        kifu_search_free(r.s);
+        return status;
+    }
+    if (index) {
+        cli_search_index_opts io = {r.count, r.list, r.json, r.quiet,
+                                    (flags & KIFU_SEARCH_FORKS) != 0};
+        status = cli_search_index(index, r.s, &io);
         free(files);
         kifu_search_free(r.s);
         return status;

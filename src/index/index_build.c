@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/strbuf.h"
 #include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
@@ -92,6 +93,7 @@ static void free_batch(kifu_index *ix)
         kifu__igame *g = &ix->games[i];
         kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
         kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+        kifu__free(g->ending), kifu__free(g->header);
     }
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
@@ -224,6 +226,35 @@ static char *dup_or_null(const char *s)
     return s ? kifu__strdup(s) : NULL;
 }
 
+/* The header as one JSON object, keys in record order (search --index prints it as
+ * stored). New, or NULL. */
+static char *header_json(const kifu_record *r)
+{
+    kifu__strbuf b;
+    kifu__sb_init(&b);
+    kifu__sb_putc(&b, '{');
+    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
+        const char *k, *v;
+        kifu_record_header_at(r, i, &k, &v);
+        if (i)
+            kifu__sb_putc(&b, ',');
+        kifu__sb_json_string(&b, k);
+        kifu__sb_putc(&b, ':');
+        kifu__sb_json_string(&b, v ? v : "");
+    }
+    kifu__sb_putc(&b, '}');
+    return kifu__sb_take(&b, NULL);
+}
+
+/* The ending word of the main line, or NULL. */
+static char *ending_of(const kifu_record *r)
+{
+    const kifu_node *n = kifu_record_root(r), *last = n;
+    while ((n = kifu_node_next(n)) != NULL)
+        last = n;
+    return dup_or_null(kifu_node_special(last));
+}
+
 /* Append one game and the positions of its main line. A move the engine cannot pack
  * (a record that is not normalized) fails the game: nothing of it stays queued. */
 static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
@@ -257,6 +288,9 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     g->date = date_of(header(r, date_keys));
     g->event = dup_or_null(header(r, event_keys));
     g->sente_rating = rating(r, 0), g->gote_rating = rating(r, 1);
+    g->ending = ending_of(r);
+    if (!(g->header = header_json(r)))
+        goto nomem;
     size_t cap = 0;
     kpos p;
     kifu__pos_from_board(&p, &b);
@@ -293,6 +327,7 @@ fail:
     ix->npos = pos0;
     kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
     kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+    kifu__free(g->ending), kifu__free(g->header);
     return -1;
 }
 
@@ -658,7 +693,7 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         }
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
             SQLITE_OK ||
@@ -718,6 +753,11 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             sqlite3_bind_null(game, 13);
         sqlite3_bind_blob(game, 14, g->moves ? (const void *)g->moves : "",
                           (int)(g->nmoves * 2), SQLITE_STATIC);
+        if (g->ending)
+            sqlite3_bind_text(game, 15, g->ending, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(game, 15);
+        sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
         if (step_done(game))
             goto sqlfail;
         sqlite3_clear_bindings(game);
