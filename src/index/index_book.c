@@ -210,13 +210,16 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
                               (const char *)sqlite3_column_text(st, 2), &p))
             continue;
         for (int ply = 0; ply < nmoves && ply <= hi; ply++) {
+            kmove k = kifu__index_expand(&p, moves[ply]);
+            if (!k)
+                break; /* a damaged row: its line ends */
             if (ply >= lo) {
                 if (kifu__reserve(&v, &cap, n + 1, sizeof *v, 4096))
                     goto nomem;
                 v[n++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0),
                                  (uint16_t)ply, moves[ply]};
             }
-            kifu__pos_do(&p, kifu__index_expand(&p, moves[ply]));
+            kifu__pos_do(&p, k);
         }
     }
     if (s != SQLITE_DONE) {
@@ -250,8 +253,12 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
         kpos p;
         int ok = kifu__index_start((const char *)sqlite3_column_text(st, 0),
                                    (const char *)sqlite3_column_text(st, 1), &p) == 0;
-        for (int k = 0; ok && k < v[i].ply; k++)
-            kifu__pos_do(&p, kifu__index_expand(&p, moves[k]));
+        for (int k = 0; ok && k < v[i].ply; k++) {
+            kmove m = kifu__index_expand(&p, moves[k]);
+            if (m)
+                kifu__pos_do(&p, m);
+            ok = m != MOVE_NONE;
+        }
         sqlite3_reset(st);
         if (!ok)
             continue;
@@ -297,7 +304,10 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
         for (size_t a = 0; a < nm; a++) {
             kifu_move km;
             char usi[8];
-            kifu__move_unpack(kifu__index_expand(&p, mv[a].move), bd.color, &km);
+            kmove em = kifu__index_expand(&p, mv[a].move);
+            if (!em)
+                continue;
+            kifu__move_unpack(em, bd.color, &km);
             kifu_move_usi(&km, usi);
             len = snprintf(buf, sizeof buf, "%s none 0 0 %ld\n", usi, mv[a].games);
             if (out(ctx, buf, (size_t)len))

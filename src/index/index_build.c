@@ -523,11 +523,25 @@ int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
 
 kmove kifu__index_expand(const kpos *p, uint16_t c)
 {
+    /* A damaged file may hold any 16 bits: a move that cannot be played on this board
+     * (no piece of the side to move there, a piece of its own on the target, a king
+     * taken, a promotion of a kind that has none, a drop without the piece in hand) is
+     * MOVE_NONE, and the game's line ends there. */
     int to = c & 0x7f, from = (c >> 7) & 0x7f, promote = (c >> 14) & 1;
-    if (from >= SQ_NB)
-        return move_make_drop(from - SQ_NB + 1, to);
-    return move_make(from, to, CPIECE_KIND(p->board[from]), CPIECE_KIND(p->board[to]),
-                     promote);
+    if (to >= SQ_NB || (p->board[to] && CPIECE_COLOR(p->board[to]) == p->side) ||
+        CPIECE_KIND(p->board[to]) == KING || c >> 15)
+        return MOVE_NONE;
+    if (from >= SQ_NB) {
+        int kind = from - SQ_NB + 1;
+        if (kind > GOLD || promote || p->board[to] || !p->hand[p->side][kind])
+            return MOVE_NONE;
+        return move_make_drop(kind, to);
+    }
+    int kind = CPIECE_KIND(p->board[from]);
+    if (!kind || CPIECE_COLOR(p->board[from]) != p->side ||
+        (promote && !kind_can_promote(kind)))
+        return MOVE_NONE;
+    return move_make(from, to, kind, CPIECE_KIND(p->board[to]), promote);
 }
 
 /* Keys touched by deletions, for the explorer rows to be made again. */
@@ -574,7 +588,10 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
             touched->v[touched->n++] = p.key;
             if (ply >= nmoves)
                 break;
-            kifu__pos_do(&p, kifu__index_expand(&p, moves[ply]));
+            kmove k = kifu__index_expand(&p, moves[ply]);
+            if (!k)
+                break;
+            kifu__pos_do(&p, k);
         }
     }
     if (s != SQLITE_DONE)
