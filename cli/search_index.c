@@ -124,7 +124,8 @@ static int print_count(void *ctx, const char *path, int games)
 {
     counts *c = ctx;
     long n = 0;
-    (void)games;
+    if (!games)
+        return 0; /* a file none of whose games could be read: search reports it */
     for (size_t i = 0; i < c->n; i++)
         if (c->path[i] && !strcmp(c->path[i], path))
             n = c->hits[i];
