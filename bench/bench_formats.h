@@ -17,6 +17,7 @@ typedef struct bench_opts {
     int regen;        /* rebuild the corpus even when it looks current */
     int peers;        /* run the peer comparison */
     int search_games; /* games of the search section's collection */
+    int index_games;  /* games of the index section's collection */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -43,5 +44,10 @@ int bench_current(const char *stamp_path, const char *stamp);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+
+/* The collection index over o->index_games generated games (CSA, 1000 games a file):
+ * build rate, bytes a position, explorer and exact-search latency, sorted inserts beside
+ * unsorted upserts. Prints the figures. 0, or -1. */
+int bench_index(const bench_opts *o);
 
 #endif

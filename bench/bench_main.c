@@ -1,5 +1,6 @@
 /* bench_main.c: kifu_bench, what `make bench` runs: perft (bench_perft.c), then CSA, KIF
- * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset.
+ * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset, then
+ * position search (bench_search.c) and the collection index (bench_index.c).
  * Benchmarks print figures; they never pass or fail (they are not ctests). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,8 +15,9 @@ static void usage(FILE *f)
 {
     fprintf(
         f, "usage: kifu_bench [options]\n"
-           "  --only perft|formats|search   run one part (default: all)\n"
+           "  --only perft|formats|search|index   run one part (default: all)\n"
            "  --search-games N       games in the search collection (default 100000)\n"
+           "  --index-games N        games in the index collection (default 1000000)\n"
            "  --runs N               timed runs per format section (default 5)\n"
            "  --peer-runs N          timed runs per peer (default 5)\n"
            "  --corpus-mb MB         size of the generated corpus, three formats "
@@ -61,7 +63,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 1000000};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -90,6 +92,8 @@ int main(int argc, char **argv)
             o.seed = strtoull(v, NULL, 10), i++;
         } else if (v && strcmp(a, "--search-games") == 0) {
             o.search_games = atoi(v), i++;
+        } else if (v && strcmp(a, "--index-games") == 0) {
+            o.index_games = atoi(v), i++;
         } else if (v && strcmp(a, "--dir") == 0) {
             o.dir = v, i++;
         } else {
@@ -120,6 +124,13 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "search") == 0) {
         fflush(stdout);
         if (bench_search(&o))
+            return 1;
+    }
+    if (o.index_games < 1000)
+        o.index_games = 1000;
+    if (!only || strcmp(only, "index") == 0) {
+        fflush(stdout);
+        if (bench_index(&o))
             return 1;
     }
     return 0;

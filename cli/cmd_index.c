@@ -114,7 +114,7 @@ static int build(char **args, int nargs, const char *out, int verbose)
     snprintf(tmp, sizeof tmp, "%s.kifu-build-%ld", out, (long)getpid());
     unlink(tmp);
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE, &e);
+    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {
         cli_print_error(&e);
         return cli_exit_code(e.code);

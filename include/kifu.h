@@ -812,6 +812,10 @@ typedef struct kifu_index_stats {
 enum {
     KIFU_INDEX_CREATE = 1,   /* make the file when it does not exist */
     KIFU_INDEX_READONLY = 2, /* open for queries only (others may add meanwhile: WAL) */
+    KIFU_INDEX_BULK = 4,     /* a new file no one else opens until it is closed (kifu
+                                index build writes a temp file): no journal while it is
+                                written, WAL from kifu_index_close on. A failure or a
+                                kill meanwhile leaves the file unusable: remove it. */
 };
 
 /** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,

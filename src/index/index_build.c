@@ -77,6 +77,13 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
     /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
     sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
                  NULL, NULL);
+    /* A file being built alone is written once, not to the WAL and then again. */
+    ix->bulk = (flags & KIFU_INDEX_BULK) && !ix->readonly;
+    if (ix->bulk)
+        sqlite3_exec(ix->db,
+                     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                     " PRAGMA locking_mode=EXCLUSIVE;",
+                     NULL, NULL, NULL);
     ix->next_game = max_id(ix->db, "games") + 1;
     ix->next_source = max_id(ix->db, "sources") + 1;
     return ix;
@@ -107,7 +114,11 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
-    /* The WAL is folded into the file so that it is one file again. */
+    /* The WAL is folded into the file so that it is one file again; a bulk-built file
+     * turns to WAL for the readers and writers to come. */
+    if (ix->bulk)
+        sqlite3_exec(ix->db, "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL;", NULL,
+                     NULL, NULL);
     if (!ix->readonly)
         sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
     sqlite3_close(ix->db);

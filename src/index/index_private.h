@@ -61,6 +61,7 @@ struct kifu_index {
     sqlite3 *db;
     char *path;
     int readonly;
+    int bulk; /* KIFU_INDEX_BULK: no journal until closed */
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
