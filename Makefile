@@ -36,6 +36,16 @@ run: build-tool
 	@echo "== kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/   (a transposition, found in a fork)"
 	@./$(BUILD)/kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/
 	@echo
+	@echo "== kifu index build samples/collection -o $(BUILD)/samples.kdb; kifu index info   (eight games in an index)"
+	@./$(BUILD)/kifu index build samples/collection -o $(BUILD)/samples.kdb
+	@./$(BUILD)/kifu index info $(BUILD)/samples.kdb
+	@echo
+	@echo "== kifu explore $(BUILD)/samples.kdb --moves 7g7f 3c3d 2g2f 8c8d   (four games reached it in three orders)"
+	@./$(BUILD)/kifu explore $(BUILD)/samples.kdb --moves 7g7f 3c3d 2g2f 8c8d
+	@echo
+	@echo "== kifu explore $(BUILD)/samples.kdb --player 佐藤 --json   (佐藤's games only, as JSON)"
+	@./$(BUILD)/kifu explore $(BUILD)/samples.kdb --player 佐藤 --json
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 

@@ -160,8 +160,8 @@ static int search_latency(kifu_index *ix, const kifu_position *p, const char *wh
     }
     kifu_search_free(s);
     qsort(t, (size_t)runs, sizeof *t, by_double);
-    printf("search  %-30s %8ld hits | median %.3f ms, p99 %.3f ms (%d runs)\n", what, hits,
-           t[runs / 2], t[runs * 99 / 100], runs);
+    printf("search  %-30s %8ld hits | median %.3f ms, p99 %.3f ms (%d runs)\n", what,
+           hits, t[runs / 2], t[runs * 99 / 100], runs);
     return 0;
 }
 
@@ -214,7 +214,7 @@ static int compare_inserts(const char *kdb, const char *dir, long limit)
             rows = r;
         }
         rows[n++] = (row){sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
-                                 sqlite3_column_int(st, 2)};
+                          sqlite3_column_int(st, 2)};
     }
     sqlite3_finalize(st);
     sqlite3_close(src);
@@ -223,7 +223,8 @@ static int compare_inserts(const char *kdb, const char *dir, long limit)
     double rate[2];
     for (int sorted = 1; sorted >= 0; sorted--) {
         char path[8400];
-        snprintf(path, sizeof path, "%s/compare-%s.db", dir, sorted ? "sorted" : "upsert");
+        snprintf(path, sizeof path, "%s/compare-%s.db", dir,
+                 sorted ? "sorted" : "upsert");
         remove(path);
         sqlite3 *db;
         sqlite3_open(path, &db);
@@ -266,9 +267,10 @@ static int compare_inserts(const char *kdb, const char *dir, long limit)
         sqlite3_close(db);
         remove(path);
     }
-    printf("positions table, %zu rows of the first %ld games: sorted inserts %.2fM rows/s,"
-           " unsorted upserts %.2fM rows/s (%.1fx; CPU time)\n",
-           n, limit, rate[1] / 1e6, rate[0] / 1e6, rate[1] / rate[0]);
+    printf(
+        "positions table, %zu rows of the first %ld games: sorted inserts %.2fM rows/s,"
+        " unsorted upserts %.2fM rows/s (%.1fx; CPU time)\n",
+        n, limit, rate[1] / 1e6, rate[0] / 1e6, rate[1] / rate[0]);
     free(rows);
     return 0;
 }

@@ -10,49 +10,49 @@
 
 void cmd_explore_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu explore games.kdb [POSITION] [filters] [--json]\n"
-            "       kifu explore games.kdb --export yane2016|apery [-o FILE] [book "
-            "options]\n"
-            "Every move played from a position in the indexed games (see kifu index),\n"
-            "wherever the position arose (transpositions merged): games, sente wins,\n"
-            "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
-            "latest date and the latest games.\n"
-            "\n"
-            "POSITION (default: the start position):\n"
-            "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
-            "  --moves M...       USI moves played from the start (or from --sfen):\n"
-            "                     --moves 7g7f 3c3d\n"
-            "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
-            "\n"
-            "filters:\n"
-            "  --player NAME      games NAME played (exact name)\n"
-            "  --color sente|gote  with --player: NAME played that side\n"
-            "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
-            "  --until DATE       games played on DATE or earlier\n"
-            "  --event TEXT       games whose event contains TEXT\n"
-            "  --min-rating N     games whose players are both rated N or more\n"
-            "  --flip             also the colour-flipped position (its moves turned)\n"
-            "  --top N            games listed per move (default 5, at most 10)\n"
-            "  --json             one JSON object: sfen, games and the moves array\n"
-            "\n"
-            "book export (over every game; filters do not apply):\n"
-            "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
-            "                     (Apery's binary book)\n"
-            "  -o, --output FILE  where the book goes (default: stdout; apery needs a\n"
-            "                     file or a pipe)\n"
-            "  --min-ply N        first ply taken (0 is the start; default 0)\n"
-            "  --max-ply N        last ply taken (default 40)\n"
-            "  --min-games N      positions played in at least N games (default 1)\n"
-            "\n"
-            "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
-            "or the book written, 4 out of memory.\n"
-            "\n"
-            "examples:\n"
-            "  kifu explore games.kdb --moves 7g7f 3c3d\n"
-            "  kifu explore games.kdb --player Sato --color gote --since 2024-01-01 "
-            "--json\n"
-            "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
+    fprintf(
+        f, "usage: kifu explore games.kdb [POSITION] [filters] [--json]\n"
+           "       kifu explore games.kdb --export yane2016|apery [-o FILE] [book "
+           "options]\n"
+           "Every move played from a position in the indexed games (see kifu index),\n"
+           "wherever the position arose (transpositions merged): games, sente wins,\n"
+           "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
+           "latest date and the latest games.\n"
+           "\n"
+           "POSITION (default: the start position):\n"
+           "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
+           "  --moves M...       USI moves played from the start (or from --sfen):\n"
+           "                     --moves 7g7f 3c3d\n"
+           "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
+           "\n"
+           "filters:\n"
+           "  --player NAME      games NAME played (exact name)\n"
+           "  --color sente|gote  with --player: NAME played that side\n"
+           "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
+           "  --until DATE       games played on DATE or earlier\n"
+           "  --event TEXT       games whose event contains TEXT\n"
+           "  --min-rating N     games whose players are both rated N or more\n"
+           "  --flip             also the colour-flipped position (its moves turned)\n"
+           "  --top N            games listed per move (default 5, at most 10)\n"
+           "  --json             one JSON object: sfen, games and the moves array\n"
+           "\n"
+           "book export (over every game; filters do not apply):\n"
+           "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
+           "                     (Apery's binary book)\n"
+           "  -o, --output FILE  where the book goes (default: stdout; apery needs a\n"
+           "                     file or a pipe)\n"
+           "  --min-ply N        first ply taken (0 is the start; default 0)\n"
+           "  --max-ply N        last ply taken (default 40)\n"
+           "  --min-games N      positions played in at least N games (default 1)\n"
+           "\n"
+           "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
+           "or the book written, 4 out of memory.\n"
+           "\n"
+           "examples:\n"
+           "  kifu explore games.kdb --moves 7g7f 3c3d\n"
+           "  kifu explore games.kdb --player Sato --color gote --since 2024-01-01 "
+           "--json\n"
+           "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
 }
 
 static void json_str(const char *s)
@@ -109,8 +109,8 @@ static void print_json(const char *sfen, const kifu_explore *x)
                "\"draws\":%lld,\"sennichite\":%lld,\"jishogi\":%lld,\"other_draws\":%lld,"
                "\"unfinished\":%lld,\"last_date\":",
                m->games, share(m->games, total), m->sente_wins, m->gote_wins,
-               m->sennichite + m->jishogi + m->draws, m->sennichite, m->jishogi,
-               m->draws, m->unknown);
+               m->sennichite + m->jishogi + m->draws, m->sennichite, m->jishogi, m->draws,
+               m->unknown);
         if (m->last_date[0])
             json_str(m->last_date);
         else
@@ -140,8 +140,9 @@ static void print_table(const char *sfen, const kifu_explore *x)
     long long total = 0;
     for (size_t i = 0; i < kifu_explore_count(x); i++)
         total += kifu_explore_move_at(x, i)->games;
-    printf("%s\n%lld games, %zu moves played\n", sfen, kifu_explore_games(x),
-           kifu_explore_count(x));
+    printf("%s\n%lld game%s, %zu move%s played\n", sfen, kifu_explore_games(x),
+           kifu_explore_games(x) == 1 ? "" : "s", kifu_explore_count(x),
+           kifu_explore_count(x) == 1 ? "" : "s");
     if (!kifu_explore_count(x))
         return;
     printf("%-16s %-6s %7s %6s %6s %6s %6s %6s %6s %6s  %s\n", "move", "usi", "games",
@@ -244,7 +245,10 @@ static int position_of(kifu_position *p, const char *sfen, const char *usi, char
     int rc = kifu_position_set_sfen(p, line, &e);
     free(line);
     if (rc) {
-        snprintf(e.source, sizeof e.source, "%s", usi ? "--usi" : nmoves ? "--moves" : "--sfen");
+        snprintf(e.source, sizeof e.source, "%s",
+                 usi      ? "--usi"
+                 : nmoves ? "--moves"
+                          : "--sfen");
         cli_print_error(&e);
         return EXIT_INPUT;
     }
@@ -274,9 +278,9 @@ int cmd_explore(int argc, char **argv)
     if (!moves)
         return EXIT_INTERNAL;
     static const char *const valued[] = {
-        "--sfen",  "--usi",        "--player", "--color",   "--since",   "--until",
-        "--event", "--min-rating", "--top",    "--export",  "-o",        "--output",
-        "--min-ply", "--max-ply",  "--min-games"};
+        "--sfen",  "--usi",    "--player",     "--color",   "--since",
+        "--until", "--event",  "--min-rating", "--top",     "--export",
+        "-o",      "--output", "--min-ply",    "--max-ply", "--min-games"};
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         int takes = 0;

@@ -50,7 +50,8 @@ static void warn_skipped(void *ctx, const char *message)
 }
 
 /* Queue every input, then write it all in one transaction. An exit code. */
-static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs, int verbose)
+static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
+                      int verbose)
 {
     cli_inputs in = {0};
     int status = EXIT_OK;

@@ -47,7 +47,8 @@ static void hit_json(const kifu_index_hit *h)
         sfen = kifu_position_sfen(p, h->ply + 1);
     printf("{\"file\":");
     json_str(h->source);
-    printf(",\"game\":%d,\"ply\":%d,\"path\":\"%d\",\"sfen\":", h->number, h->ply, h->ply);
+    printf(",\"game\":%d,\"ply\":%d,\"path\":\"%d\",\"sfen\":", h->number, h->ply,
+           h->ply);
     json_str(sfen ? sfen : "");
     printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
     if (h->next_text[0]) {

@@ -23,7 +23,7 @@ typedef struct count {
 } count;
 
 typedef struct line {
-    char *sfen;    /* YaneuraOu: board, side and hands, without the move number */
+    char *sfen;     /* YaneuraOu: board, side and hands, without the move number */
     uint64_t apery; /* Apery: the book key */
     kifu_board board;
     int ply;
@@ -71,8 +71,8 @@ void kifu__index_mt64(uint64_t *out, size_t n)
     for (size_t o = 0; o < n; o++) {
         if (i >= 312) {
             for (int k = 0; k < 312; k++) {
-                uint64_t x = (mt[k] & 0xffffffff80000000ULL) |
-                             (mt[(k + 1) % 312] & 0x7fffffffULL);
+                uint64_t x =
+                    (mt[k] & 0xffffffff80000000ULL) | (mt[(k + 1) % 312] & 0x7fffffffULL);
                 uint64_t xa = x >> 1;
                 if (x & 1)
                     xa ^= 0xb5026f5aa96619e9ULL;
@@ -157,8 +157,8 @@ static size_t count_moves(const entry *e, size_t m, count mv[600])
  * own from/to/promote layout), the count (saturating at 65535) and a score of 0, all
  * little-endian; sorted by key, the moves of a key most played first. A key two
  * positions share (Apery hashes only the mover's hand) gets one block. 0, or -1. */
-static int write_apery(const entry *v, const line *lines, size_t nlines, kifu_output_fn out,
-                       void *ctx)
+static int write_apery(const entry *v, const line *lines, size_t nlines,
+                       kifu_output_fn out, void *ctx)
 {
     for (size_t k = 0; k < nlines; k++) {
         if (k && lines[k].apery == lines[k - 1].apery)

@@ -721,7 +721,8 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         }
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
             SQLITE_OK ||

@@ -49,11 +49,11 @@ typedef struct kifu__igame {
     uint32_t number; /* 1-based game number in its file */
     uint8_t result;
     char *sente, *gote, *date, *event, *start; /* new strings; start: SFEN or "" */
-    char *ending; /* the main line's ending word (TORYO ...), or NULL */
-    char *header; /* the whole header as a JSON object */
-    int handicap;                              /* kifu_preset */
-    int sente_rating, gote_rating;             /* 0: none */
-    uint16_t *moves;                           /* compact moves of the main line */
+    char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
+    char *header;                  /* the whole header as a JSON object */
+    int handicap;                  /* kifu_preset */
+    int sente_rating, gote_rating; /* 0: none */
+    uint16_t *moves;               /* compact moves of the main line */
     uint32_t nmoves;
 } kifu__igame;
 

@@ -69,7 +69,8 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
                 kifu__move_unpack(k, h.board.color, &next);
                 h.next = &next;
             }
-            next_text(h.next, ply ? &prev : NULL, ending, h.next_text, sizeof h.next_text);
+            next_text(h.next, ply ? &prev : NULL, ending, h.next_text,
+                      sizeof h.next_text);
             hits++;
             if ((fn && fn(ctx, &h)) || (flags & KIFU_SEARCH_FIRST))
                 break;
@@ -120,8 +121,9 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     return hits;
 }
 
-int kifu_index_each_source(kifu_index *ix, int (*fn)(void *ctx, const char *path, int games),
-                           void *ctx, kifu_error *err)
+int kifu_index_each_source(kifu_index *ix,
+                           int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                           kifu_error *err)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(ix->db, "SELECT path, games FROM sources ORDER BY id", -1, &st,

@@ -535,7 +535,7 @@ TEST(apery_book)
     for (size_t i = 0; i + 16 <= len; i += 16) {
         if (i)
             CHECK(le(d + i - 16, 8) <= le(d + i, 8)); /* sorted for a binary search */
-        CHECK_INT(le(d + i + 12, 4), 0);                /* the score */
+        CHECK_INT(le(d + i + 12, 4), 0);              /* the score */
         if (le(d + i, 8) != key)
             continue;
         for (int k = 0; k < 3; k++)
