@@ -54,6 +54,17 @@ int cli_exit_code(int kifu_code);
  * every extension (".jkf .json .csa ..."). Into buf. */
 void cli_format_list(char *buf, size_t cap, int extensions);
 
+/* Text on stdout (textout.c): a name (file names, players) with control characters as
+ * '?', so that a record cannot drive the terminal; a JSON string (NULL: null), escaping
+ * only what JSON requires (" \\ and control characters), UTF-8 kept. */
+void cli_put_name(const char *s);
+void cli_json_string(const char *s);
+/* The start of a `kifu search --json` hit line, up to the header: file, game, ply, path,
+ * sfen, bd, cb, cw, next (the text of what follows, NULL: null) and usi ("" for an
+ * ending). The caller adds ,"header":{...}} and the newline. */
+void cli_hit_json(const char *file, size_t game, int ply, const char *path,
+                  const kifu_board *b, const char *next, const char *usi);
+
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);

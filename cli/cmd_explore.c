@@ -55,32 +55,6 @@ void cmd_explore_usage(FILE *f)
            "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
 }
 
-static void json_str(const char *s)
-{
-    if (!s) {
-        printf("null");
-        return;
-    }
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
-/* Text for the terminal: control characters as '?'. */
-static void put_text(const char *s)
-{
-    for (; s && *s; s++)
-        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
 static const char *result_word(int r)
 {
     static const char *const words[] = {"unfinished", "sente won", "gote won",
@@ -99,12 +73,12 @@ static void print_json(const char *sfen, const kifu_explore *x)
     for (size_t i = 0; i < kifu_explore_count(x); i++)
         total += kifu_explore_move_at(x, i)->games;
     printf("{\"sfen\":");
-    json_str(sfen);
+    cli_json_string(sfen);
     printf(",\"games\":%lld,\"moves\":[", kifu_explore_games(x));
     for (size_t i = 0; i < kifu_explore_count(x); i++) {
         const kifu_explore_move *m = kifu_explore_move_at(x, i);
         printf("%s{\"usi\":\"%s\",\"move\":", i ? "," : "", m->usi);
-        json_str(m->text);
+        cli_json_string(m->text);
         printf(",\"games\":%lld,\"share\":%.1f,\"sente_wins\":%lld,\"gote_wins\":%lld,"
                "\"draws\":%lld,\"sennichite\":%lld,\"jishogi\":%lld,\"other_draws\":%lld,"
                "\"unfinished\":%lld,\"last_date\":",
@@ -112,22 +86,22 @@ static void print_json(const char *sfen, const kifu_explore *x)
                m->sennichite + m->jishogi + m->draws, m->sennichite, m->jishogi, m->draws,
                m->unknown);
         if (m->last_date[0])
-            json_str(m->last_date);
+            cli_json_string(m->last_date);
         else
             printf("null");
         printf(",\"top\":[");
         for (size_t k = 0; k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];
             printf("%s{\"sente\":", k ? "," : "");
-            json_str(g->sente);
+            cli_json_string(g->sente);
             printf(",\"gote\":");
-            json_str(g->gote);
+            cli_json_string(g->gote);
             printf(",\"date\":");
-            json_str(g->date);
+            cli_json_string(g->date);
             printf(",\"event\":");
-            json_str(g->event);
+            cli_json_string(g->event);
             printf(",\"result\":\"%s\",\"file\":", result_word(g->result));
-            json_str(g->source);
+            cli_json_string(g->source);
             printf(",\"game\":%d,\"ply\":%d}", g->number, g->ply);
         }
         printf("]}");
@@ -161,11 +135,11 @@ static void print_table(const char *sfen, const kifu_explore *x)
         for (size_t k = 0; k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];
             printf("    %s ", g->date ? g->date : "----------");
-            put_text(g->sente ? g->sente : "?");
+            cli_put_name(g->sente ? g->sente : "?");
             printf(" - ");
-            put_text(g->gote ? g->gote : "?");
+            cli_put_name(g->gote ? g->gote : "?");
             printf(" (%s) ", result_word(g->result));
-            put_text(g->source);
+            cli_put_name(g->source ? g->source : "?");
             printf("#%d:%d\n", g->number, g->ply);
         }
     }

@@ -72,61 +72,25 @@ typedef struct search_run {
     long file_hits;
 } search_run;
 
-/* A file name for the terminal: control characters as '?'. */
-static void put_name(const char *s)
-{
-    for (; *s; s++)
-        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void hit_json(search_run *r, const kifu_search_hit *h, const char *path,
                      const kifu_node *next)
 {
-    char bd[82], cb[40], cw[40], text[64], usi[8];
-    kifu_board_to_bd(&h->board, bd, cb, cw);
-    kifu_position *p = kifu_position_new();
-    char *sfen = NULL;
-    if (p && kifu_position_set_board(p, &h->board, NULL) == 0)
-        sfen = kifu_position_sfen(p, h->ply + 1);
-    printf("{\"file\":");
-    json_string(r->file);
-    printf(",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", r->game, h->ply, path);
-    json_string(sfen ? sfen : "");
-    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
-    if (next) {
-        json_string(kifu_node_text(next, text, sizeof text));
-        const kifu_move *m = kifu_node_move_const(next);
-        printf(",\"usi\":\"%s\"", m ? kifu_move_usi(m, usi) : "");
-    } else {
-        printf("null,\"usi\":null");
-    }
+    char text[64], usi[8] = "";
+    const kifu_move *m = next ? kifu_node_move_const(next) : NULL;
+    if (m)
+        kifu_move_usi(m, usi);
+    cli_hit_json(r->file, r->game, h->ply, path, &h->board,
+                 next ? kifu_node_text(next, text, sizeof text) : NULL, usi);
     printf(",\"header\":{");
     for (size_t i = 0; i < kifu_record_header_count(r->rec); i++) {
         const char *k, *v;
         kifu_record_header_at(r->rec, i, &k, &v);
         printf("%s", i ? "," : "");
-        json_string(k);
+        cli_json_string(k);
         putchar(':');
-        json_string(v);
+        cli_json_string(v);
     }
     printf("}}\n");
-    kifu_free(sfen);
-    kifu_position_free(p);
 }
 
 static int on_hit(void *ctx, const kifu_search_hit *h)
@@ -143,7 +107,7 @@ static int on_hit(void *ctx, const kifu_search_hit *h)
         hit_json(r, h, path, next);
         return 0;
     }
-    put_name(r->file);
+    cli_put_name(r->file);
     if (r->games > 1)
         printf("#%zu", r->game);
     printf(":%s: %s\n", path, next ? kifu_node_text(next, text, sizeof text) : "(end)");
@@ -378,13 +342,13 @@ int cmd_search(int argc, char **argv)
         if (rc == EXIT_OK && r.count && !r.quiet) {
             cli_progress_clear(&r.bar);
             if (in.n > 1 || in.dirs) {
-                put_name(r.file);
+                cli_put_name(r.file);
                 putchar(':');
             }
             printf("%ld\n", r.file_hits);
         } else if (rc == EXIT_OK && r.list && r.file_hits && !r.quiet) {
             cli_progress_clear(&r.bar);
-            put_name(r.file);
+            cli_put_name(r.file);
             putchar('\n');
         }
         cli_progress_update(&r.bar, i + 1, in.v[i].path);

@@ -16,50 +16,15 @@ typedef struct run {
     long total;
 } run;
 
-static void put_name(const char *s)
-{
-    for (; *s; s++)
-        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-static void json_str(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void hit_json(const kifu_index_hit *h)
 {
-    char bd[82], cb[40], cw[40], usi[8];
-    kifu_board_to_bd(&h->board, bd, cb, cw);
-    kifu_position *p = kifu_position_new();
-    char *sfen = NULL;
-    if (p && kifu_position_set_board(p, &h->board, NULL) == 0)
-        sfen = kifu_position_sfen(p, h->ply + 1);
-    printf("{\"file\":");
-    json_str(h->source);
-    printf(",\"game\":%d,\"ply\":%d,\"path\":\"%d\",\"sfen\":", h->number, h->ply,
-           h->ply);
-    json_str(sfen ? sfen : "");
-    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
-    if (h->next_text[0]) {
-        json_str(h->next_text);
-        printf(",\"usi\":\"%s\"", h->next ? kifu_move_usi(h->next, usi) : "");
-    } else {
-        printf("null,\"usi\":null");
-    }
+    char usi[8] = "", path[16];
+    if (h->next)
+        kifu_move_usi(h->next, usi);
+    snprintf(path, sizeof path, "%d", h->ply);
+    cli_hit_json(h->source, (size_t)h->number, h->ply, path, &h->board,
+                 h->next_text[0] ? h->next_text : NULL, usi);
     printf(",\"header\":%s}\n", h->header ? h->header : "{}");
-    kifu_free(sfen);
-    kifu_position_free(p);
 }
 
 static int on_hit(void *ctx, const kifu_index_hit *h)
@@ -77,7 +42,7 @@ static int on_hit(void *ctx, const kifu_index_hit *h)
         return 0;
     if (o->list) {
         if (r->last_hits == 1) {
-            put_name(h->source);
+            cli_put_name(h->source);
             putchar('\n');
         }
         return 0;
@@ -86,7 +51,7 @@ static int on_hit(void *ctx, const kifu_index_hit *h)
         hit_json(h);
         return 0;
     }
-    put_name(h->source);
+    cli_put_name(h->source);
     if (h->games > 1)
         printf("#%d", h->number);
     printf(":%d: %s\n", h->ply, h->next_text[0] ? h->next_text : "(end)");
@@ -130,7 +95,7 @@ static int print_count(void *ctx, const char *path, int games)
     for (size_t i = 0; i < c->n; i++)
         if (c->path[i] && !strcmp(c->path[i], path))
             n = c->hits[i];
-    put_name(path);
+    cli_put_name(path);
     printf(":%ld\n", n);
     return 0;
 }

@@ -417,7 +417,8 @@ static int collect(void *ctx, const char *data, size_t len)
     return fwrite(data, 1, len, f) == len ? 0 : -1;
 }
 
-TEST(yaneuraou_book)
+/* The book of one.kdb over plies 0..4 in `format`, into new memory (NULL on failure). */
+static char *book(int format, size_t *len)
 {
     char path[512];
     kifu_error err;
@@ -426,13 +427,22 @@ TEST(yaneuraou_book)
     kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
     CHECK(ix != NULL);
     if (!ix)
-        return;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+        return NULL;
+    char *data = NULL;
+    FILE *f = open_memstream(&data, len);
     kifu_book_options o = {0, 4, 1};
-    CHECK_INT(kifu_index_export_book(ix, KIFU_BOOK_YANEURAOU, &o, collect, f, &err), 0);
+    CHECK_INT(kifu_index_export_book(ix, format, &o, collect, f, &err), 0);
     fclose(f);
+    kifu_index_close(ix, &err);
+    return data;
+}
+
+TEST(yaneuraou_book)
+{
+    size_t len = 0;
+    char *text = book(KIFU_BOOK_YANEURAOU, &len);
+    if (!text)
+        return;
     CHECK(strncmp(text, "#YANEURAOU-DB2016 1.00\n", 23) == 0);
     const char *start =
         "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n";
@@ -463,7 +473,6 @@ TEST(yaneuraou_book)
     }
     CHECK(positions > 10);
     free(text);
-    kifu_index_close(ix, &err);
 }
 
 /* Internal: std::mt19937_64 with its default seed (index_book.c). */
@@ -503,20 +512,10 @@ static uint64_t le(const unsigned char *p, int n)
 
 TEST(apery_book)
 {
-    char path[512];
-    kifu_error err;
-    kifu_error_clear(&err);
-    snprintf(path, sizeof path, "%s/one.kdb", dir);
-    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
-    CHECK(ix != NULL);
-    if (!ix)
-        return;
-    char *data = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&data, &len);
-    kifu_book_options o = {0, 4, 1};
-    CHECK_INT(kifu_index_export_book(ix, KIFU_BOOK_APERY, &o, collect, f, &err), 0);
-    fclose(f);
+    char *data = book(KIFU_BOOK_APERY, &len);
+    if (!data)
+        return;
     CHECK(len > 0 && len % 16 == 0);
     uint64_t z[31 * 81 + 7 * 19 + 1];
     kifu__index_mt64(z, sizeof z / sizeof z[0]);
@@ -560,7 +559,6 @@ TEST(apery_book)
         }
     CHECK_INT(replies, 1);
     free(data);
-    kifu_index_close(ix, &err);
 }
 
 int main(void)
