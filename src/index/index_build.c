@@ -472,7 +472,8 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
 /* Stable LSD radix sort of the batch's rows by key, 16 bits a pass: rows were appended by
- * game and ply, so the result is in (key, game, ply) order, the table's own. */
+ * game and ply, so the result is in (key, game, ply) order, the table's own (keys as
+ * SQLite's signed integers). */
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
@@ -486,9 +487,12 @@ static int sort_positions(kifu_index *ix)
     }
     kifu__ipos *src = ix->pos, *dst = tmp;
     for (int shift = 0; shift < 64; shift += 16) {
+        /* SQLite compares the keys as signed integers: the sign bit flipped, the
+         * unsigned order is theirs, and the inserts only ever append. */
+        uint64_t flip = shift == 48 ? 0x8000u : 0;
         memset(count, 0, 65536 * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 0xffff]++;
+            count[((src[i].key >> shift) & 0xffff) ^ flip]++;
         size_t sum = 0;
         for (size_t d = 0; d < 65536; d++) {
             size_t c = count[d];
@@ -496,7 +500,7 @@ static int sort_positions(kifu_index *ix)
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
+            dst[count[((src[i].key >> shift) & 0xffff) ^ flip]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
@@ -684,6 +688,9 @@ static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt 
     return rc;
 }
 
+/* Position rows a multi-row INSERT holds (3 parameters each; SQLite allows 32766). */
+#define POS_ROWS 64
+
 static int cmp_key(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -696,7 +703,10 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         return 0;
     sqlite3 *db = ix->db;
     sqlite3_stmt *src = NULL, *game = NULL, *pos = NULL, *hot = NULL, *row = NULL,
-                 *rows = NULL, *ishot = NULL, *count = NULL;
+                 *rows = NULL, *ishot = NULL, *count = NULL, *many = NULL;
+    char many_sql[40 + POS_ROWS * 8] = "INSERT INTO positions VALUES(?,?,?)";
+    for (int k = 1; k < POS_ROWS; k++)
+        strcat(many_sql, ",(?,?,?)");
     keyset touched = {0};
     int rc = -1;
     if (sort_positions(ix)) {
@@ -726,6 +736,7 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
                            -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
             SQLITE_OK ||
+        sqlite3_prepare_v2(db, many_sql, -1, &many, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
@@ -791,10 +802,22 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             goto sqlfail;
         sqlite3_clear_bindings(game);
     }
-    for (size_t i = 0; i < ix->npos; i++) {
-        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[i].key);
-        sqlite3_bind_int64(pos, 2, ix->pos[i].game);
-        sqlite3_bind_int(pos, 3, ix->pos[i].ply);
+    /* POS_ROWS rows a statement: each step's fixed cost is shared. */
+    size_t at = 0;
+    for (; at + POS_ROWS <= ix->npos; at += POS_ROWS) {
+        for (int k = 0; k < POS_ROWS; k++) {
+            const kifu__ipos *r = &ix->pos[at + (size_t)k];
+            sqlite3_bind_int64(many, 3 * k + 1, (sqlite3_int64)r->key);
+            sqlite3_bind_int64(many, 3 * k + 2, r->game);
+            sqlite3_bind_int(many, 3 * k + 3, r->ply);
+        }
+        if (step_done(many))
+            goto sqlfail;
+    }
+    for (; at < ix->npos; at++) {
+        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[at].key);
+        sqlite3_bind_int64(pos, 2, ix->pos[at].game);
+        sqlite3_bind_int(pos, 3, ix->pos[at].ply);
         if (step_done(pos))
             goto sqlfail;
     }
@@ -864,7 +887,7 @@ fail:
 out:
     sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(pos);
     sqlite3_finalize(hot), sqlite3_finalize(row), sqlite3_finalize(rows);
-    sqlite3_finalize(ishot), sqlite3_finalize(count);
+    sqlite3_finalize(ishot), sqlite3_finalize(count), sqlite3_finalize(many);
     kifu__free(touched.v);
     free_batch(ix);
     return rc;
