@@ -133,6 +133,16 @@ static char *sfen_of(const kpos *p)
     return s;
 }
 
+/* Most played first (insertion sort: few moves). */
+static void sort_counts(count *mv, size_t nm)
+{
+    for (size_t a = 1; a < nm; a++)
+        for (size_t b = a; b > 0 && mv[b].games > mv[b - 1].games; b--) {
+            count t = mv[b];
+            mv[b] = mv[b - 1], mv[b - 1] = t;
+        }
+}
+
 /* The moves of one position's entries (sorted by move, then game) with their games,
  * most played first. Returns how many (at most 600, more than any position has). */
 static size_t count_moves(const entry *e, size_t m, count mv[600])
@@ -145,26 +155,35 @@ static size_t count_moves(const entry *e, size_t m, count mv[600])
             mv[nm].move = e[a].move, mv[nm++].games = 1;
         }
     }
-    for (size_t a = 1; a < nm; a++) /* insertion sort: few moves */
-        for (size_t b = a; b > 0 && mv[b].games > mv[b - 1].games; b--) {
-            count t = mv[b];
-            mv[b] = mv[b - 1], mv[b - 1] = t;
-        }
+    sort_counts(mv, nm);
     return nm;
 }
 
 /* Apery's book: per entry the key, the 15-bit move (the engine's compact move is Apery's
  * own from/to/promote layout), the count (saturating at 65535) and a score of 0, all
- * little-endian; sorted by key, the moves of a key most played first. A key two
- * positions share (Apery hashes only the mover's hand) gets one block. 0, or -1. */
+ * little-endian; sorted by key, the moves of a key most played first. Positions that
+ * differ only in the hand of the side not to move share Apery's key (it hashes the
+ * mover's hand only): their moves are counted together, as Apery's own book maker does.
+ * 0, or -1. */
 static int write_apery(const entry *v, const line *lines, size_t nlines,
                        kifu_output_fn out, void *ctx)
 {
-    for (size_t k = 0; k < nlines; k++) {
-        if (k && lines[k].apery == lines[k - 1].apery)
-            continue;
-        count mv[600];
+    for (size_t k = 0, end; k < nlines; k = end) {
+        count mv[600], more[600];
         size_t nm = count_moves(v + lines[k].first, lines[k].n, mv);
+        for (end = k + 1; end < nlines && lines[end].apery == lines[k].apery; end++) {
+            size_t n2 = count_moves(v + lines[end].first, lines[end].n, more);
+            for (size_t a = 0; a < n2; a++) {
+                size_t b = 0;
+                while (b < nm && mv[b].move != more[a].move)
+                    b++;
+                if (b < nm)
+                    mv[b].games += more[a].games;
+                else if (nm < 600)
+                    mv[nm++] = more[a];
+            }
+            sort_counts(mv, nm);
+        }
         for (size_t a = 0; a < nm; a++) {
             unsigned char rec[16] = {0};
             for (int b = 0; b < 8; b++)
