@@ -117,6 +117,7 @@ static int build(char **args, int nargs, const char *out, int verbose)
     kifu_error e = {0};
     kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {
+        snprintf(e.source, sizeof e.source, "%s", out); /* the temp name means nothing */
         cli_print_error(&e);
         return cli_exit_code(e.code);
     }
