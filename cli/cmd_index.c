@@ -1,6 +1,7 @@
 /* cmd_index.c: `kifu index build|add|info`: a collection's games and positions in one
  * SQLite file (kifu_index_*), built from record files and directories, grown by adding
  * more, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,13 +108,27 @@ static int close_index(kifu_index *ix, int status)
     return status;
 }
 
+/* The index being built, removed when the run is interrupted (a signal's default then
+ * ends the process). */
+static char building[4096];
+
+static void on_signal(int sig)
+{
+    unlink(building);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static int build(char **args, int nargs, const char *out, int verbose)
 {
     /* Built beside the target, renamed over it at the end: an index being built is
      * never seen, and a failed build leaves the old one. */
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.kifu-build-%ld", out, (long)getpid());
+    char *tmp = building;
+    snprintf(tmp, sizeof building, "%s.kifu-build-%ld", out, (long)getpid());
     unlink(tmp);
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+    signal(SIGHUP, on_signal);
     kifu_error e = {0};
     kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {

@@ -243,6 +243,21 @@ echo "killed $reading adds while reading, $writing while writing; $midway left i
 "$kifu" index add kill.kdb more && "$kifu" index info kill.kdb >/dev/null && ok ||
     bad "the index opens and takes an add after the kills"
 
+# An interrupted build leaves neither a half index nor its temp file; the old index stays.
+cp all.kdb int.kdb
+"$kifu" index build big -o int.kdb 2>/dev/null &
+pid=$!
+sleep 0.1
+if kill -TERM $pid 2>/dev/null; then
+    wait $pid 2>/dev/null
+    ls | grep -q 'int.kdb.kifu-build' && bad "an interrupted build left its temp file" || ok
+    check "an interrupted build leaves the old index" "$(sqlite3 all.kdb .dump | md5sum)" \
+        "$(sqlite3 int.kdb .dump | md5sum)"
+else
+    wait $pid 2>/dev/null
+    echo "(the build finished before it could be interrupted)"
+fi
+
 # Damaged and foreign files: a clear error, never a crash.
 echo 'not an index' >text.kdb
 sqlite3 other.kdb 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'
