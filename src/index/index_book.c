@@ -245,7 +245,8 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
         kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
         goto done;
     }
-    qsort(v, n, sizeof *v, by_key);
+    if (n) /* no entries: no storage, and qsort wants some */
+        qsort(v, n, sizeof *v, by_key);
     lines = kifu__calloc(n ? n : 1, sizeof *lines);
     if (!lines)
         goto nomem;
