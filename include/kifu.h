@@ -746,8 +746,8 @@ KIFU_EXPORT long kifu_search_record(kifu_search *s, const kifu_record *r,
 
 /** Does board b match s (as kifu_search_record tests each position)? 1 or 0. */
 KIFU_EXPORT int kifu_search_board(kifu_search *s, const kifu_board *b);
-/** For a position search: 1, with its board into *b and its KIFU_SEARCH_* flags into
- *  *flags (either may be NULL); for a pattern: 0. */
+/** Its KIFU_SEARCH_* flags into *flags, and for a position search its board into *b
+ *  (either may be NULL). 1 for a position search, 0 for a pattern. */
 KIFU_EXPORT int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags);
 
 /** The path of node n as `kifu show --path` takes it ("24" on the main line, "24,0,1"

@@ -89,9 +89,7 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     kifu_board t;
     unsigned flags = 0;
     int exact = kifu_search_target(s, &t, &flags);
-    if (!exact)
-        flags = 0;
-    else if (flags & KIFU_SEARCH_BOARD_ONLY)
+    if (flags & KIFU_SEARCH_BOARD_ONLY)
         exact = 0; /* the key covers the hands: read every game */
     static const char *const cols =
         "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"

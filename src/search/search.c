@@ -90,12 +90,12 @@ int kifu_search_board(kifu_search *s, const kifu_board *b)
 
 int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags)
 {
+    if (flags)
+        *flags = s->flags;
     if (s->pattern)
         return 0;
     if (b)
         *b = s->target;
-    if (flags)
-        *flags = s->flags;
     return 1;
 }
 

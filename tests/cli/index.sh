@@ -186,10 +186,10 @@ check "and the old one is gone" 0 "$(sqlite3 steps.kdb "SELECT count(*) FROM gam
 # search --index prints what a search of the indexed files prints.
 "$kifu" index build all -o all.kdb
 for args in "--usi position_startpos_moves_7g7f_3c3d_2g2f" "--usi position_startpos_moves_2g2f_8c8d" \
-    "--regex ^.{54}p" "--sfen startpos --first"; do
-    a=${args//_/ }
-    set -- $a
-    [ "$1" = --usi ] && set -- --usi "${a#--usi }"
+    "--regex ^.{54}p" "--regex ^.{54}p --first" "--sfen startpos --first" \
+    "--usi position_startpos_moves_7g7f --board-only" "--usi position_startpos_moves_7g7f_3c3d --any-side"; do
+    set -- $args # words of the case; an underscore in a word stands for a space
+    for w; do shift; set -- "$@" "${w//_/ }"; done
     check "search --index == search: $args" "$("$kifu" search "$@" all)" "$("$kifu" search "$@" --index all.kdb)"
     check "search --index == search: $args -c" "$("$kifu" search "$@" -c all)" "$("$kifu" search "$@" -c --index all.kdb)"
     check "search --index == search: $args -l" "$("$kifu" search "$@" -l all)" "$("$kifu" search "$@" -l --index all.kdb)"
