@@ -108,13 +108,20 @@ static int close_index(kifu_index *ix, int status)
     return status;
 }
 
-/* The index being built, removed when the run is interrupted (a signal's default then
- * ends the process). */
-static char building[4096];
+/* The index being built and SQLite's files beside it, removed when the run is
+ * interrupted (a signal's default then ends the process). Paths are made before the
+ * handler can run: it only unlinks. */
+static char building[4][4200];
+
+static void remove_building(void)
+{
+    for (int i = 0; i < 4; i++)
+        unlink(building[i]);
+}
 
 static void on_signal(int sig)
 {
-    unlink(building);
+    remove_building();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -123,9 +130,12 @@ static int build(char **args, int nargs, const char *out, int verbose)
 {
     /* Built beside the target, renamed over it at the end: an index being built is
      * never seen, and a failed build leaves the old one. */
-    char *tmp = building;
-    snprintf(tmp, sizeof building, "%s.kifu-build-%ld", out, (long)getpid());
-    unlink(tmp);
+    char *tmp = building[0];
+    snprintf(tmp, sizeof building[0], "%s.kifu-build-%ld", out, (long)getpid());
+    static const char *const side[3] = {"-wal", "-shm", "-journal"};
+    for (int i = 0; i < 3; i++)
+        snprintf(building[i + 1], sizeof building[i + 1], "%.4180s%s", tmp, side[i]);
+    remove_building();
     signal(SIGINT, on_signal);
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
@@ -138,12 +148,12 @@ static int build(char **args, int nargs, const char *out, int verbose)
     }
     int status = close_index(ix, add_inputs(ix, out, args, nargs, verbose));
     if (status > EXIT_INPUT) {
-        unlink(tmp);
+        remove_building();
         return status;
     }
     if (rename(tmp, out)) {
         cli_err("kifu: %s: cannot replace it with the new index\n", out);
-        unlink(tmp);
+        remove_building();
         return EXIT_IO;
     }
     return status;
