@@ -19,6 +19,7 @@ typedef struct bench_opts {
     int search_games; /* games of the search section's collection */
     int batch_files;  /* KI2 files of the batch section's directory */
     int batch_runs;   /* timed runs of `kifu convert` per thread count */
+    int index_games;  /* games of the index section's collection */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -66,5 +67,9 @@ int bench_batch(const bench_opts *o);
  * (node or the peer missing). */
 int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
                        const char *peer, double *seconds, double *cpu, size_t *nfiles);
+/* The collection index over o->index_games generated games (CSA, 1000 games a file):
+ * build rate, bytes a position, explorer and exact-search latency, sorted inserts beside
+ * unsorted upserts. Prints the figures. 0, or -1. */
+int bench_index(const bench_opts *o);
 
 #endif

@@ -110,5 +110,6 @@ static int by_games(const void *x, const void *y)
 
 void kifu__agg_sort(kifu__agg *a)
 {
-    qsort(a->m, a->n, sizeof *a->m, by_games);
+    if (a->n) /* an empty aggregate has no storage, and qsort wants some */
+        qsort(a->m, a->n, sizeof *a->m, by_games);
 }

@@ -83,6 +83,22 @@ static int matches(kifu_search *s, const kifu_board *b)
            ((s->flags & KIFU_SEARCH_ANY_SIDE) || b->color == t->color);
 }
 
+int kifu_search_board(kifu_search *s, const kifu_board *b)
+{
+    return matches(s, b);
+}
+
+int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags)
+{
+    if (flags)
+        *flags = s->flags;
+    if (s->pattern)
+        return 0;
+    if (b)
+        *b = s->target;
+    return 1;
+}
+
 long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
                         void *ctx, kifu_error *err)
 {
