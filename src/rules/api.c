@@ -581,6 +581,11 @@ void kifu__position_do(kifu_position *p, kmove m)
     }
 }
 
+const struct kpos *kifu__position_kpos(const kifu_position *p)
+{
+    return &p->pos;
+}
+
 int kifu__position_do_light(kifu_position *p, kmove m)
 {
     /* 512: a whole game, mostly, so no regrowing. */

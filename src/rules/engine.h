@@ -63,6 +63,12 @@ int kifu__position_do_light(kifu_position *p, kmove m);
 /* Take back the last move of kifu__position_do_light. -1 when there is none. */
 int kifu__position_undo_light(kifu_position *p);
 
+/* The engine position inside p (borrowed; valid until p changes): for the callers that
+ * read many positions and want no copy per position (the search during normalization).
+ * Its key is stale after the light calls. */
+struct kpos;
+const struct kpos *kifu__position_kpos(const kifu_position *p);
+
 /* Conversions between the packed move and the public move of a record. */
 void kifu__move_unpack(kmove m, int color, kifu_move *out);
 /* Pack a complete public move (from/to/piece/promote/capture); MOVE_NONE if malformed. */
