@@ -158,6 +158,13 @@ int kifu__search_test(kifu_search *s, const kifu_node *n, const kpos *p, kifu_bo
     if (!n->parent)
         s->bd_node = NULL; /* a record's root: nothing before it is this record's */
     update_letters(s, n, p);
+    /* Most patterns look at the letters alone: the position is copied for a hit only. */
+    if (!kifu__pattern_needs_board(s->pattern)) {
+        if (!kifu__pattern_match_bd(s->pattern, s->bd, NULL))
+            return 0;
+        kifu__pos_to_board(p, out);
+        return 1;
+    }
     kifu__pos_to_board(p, out);
     return kifu__pattern_match_bd(s->pattern, s->bd, out);
 }
@@ -178,9 +185,13 @@ long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
             kifu_walk_skip(w);
             continue;
         }
-        /* An ending stands at its move's position: that one was tested already. */
+        /* An ending stands at its move's position: that one was tested already. A move
+         * the rules refused (lenient reading) has no position: the walk gives its
+         * parent's, which is no position after it. */
         kifu_search_hit h;
-        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL || kifu_walk_board(w, &h.board))
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL ||
+            (n->kind == KIFU_NODE_MOVE && (n->move.flags & KIFU_MOVE_RAW)) ||
+            kifu_walk_board(w, &h.board))
             continue;
         if (!matches(s, &h.board))
             continue;
