@@ -514,12 +514,13 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 int kifu_normalize_warn(kifu_record *r, unsigned flags,
                         void (*warn)(void *, const char *), void *ctx, kifu_error *err)
 {
-    return kifu__normalize_hooked(r, flags, warn, ctx, NULL, NULL, err);
+    return kifu__normalize_hooked(r, flags, warn, ctx, NULL, NULL, NULL, err);
 }
 
 int kifu__normalize_hooked(kifu_record *r, unsigned flags,
                            void (*warn)(void *, const char *), void *ctx,
-                           kifu__norm_hook hook, void *hook_ctx, kifu_error *err)
+                           kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
+                           kifu_error *err)
 {
     kifu__rules_init();
     if (r->has_data) {
@@ -541,7 +542,12 @@ int kifu__normalize_hooked(kifu_record *r, unsigned flags,
     int start = r->has_data                     ? KIFU_PRESET_OTHER
                 : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE
                                                 : r->preset;
-    n.p = kifu__position_new_start(&b, start, &n.e);
+    if (keep && *keep)
+        n.p = kifu__position_restart(*keep, &b, start, &n.e) ? NULL : *keep;
+    else
+        n.p = kifu__position_new_start(&b, start, &n.e);
+    if (keep && n.p)
+        *keep = n.p;
     if (!n.p) {
         if (n.e.code == KIFU_ERR_NOMEM)
             return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
@@ -581,7 +587,8 @@ int kifu__normalize_hooked(kifu_record *r, unsigned flags,
         v = visit(&n, c);
     }
     kifu__walk_free(&w);
-    kifu_position_free(n.p);
+    if (!keep)
+        kifu_position_free(n.p);
     if (ev == KIFU__WALK_NOMEM || v < 0)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when

@@ -85,10 +85,13 @@ typedef int (*kifu__norm_hook)(void *ctx, const kifu_node *n, const kifu_positio
                                int main_line);
 
 /* kifu_normalize_warn with a hook (may be NULL): one replay of the moves serves both,
- * so a search needs no second one. */
+ * so a search needs no second one. keep (may be NULL): where the position replayed on
+ * is left for the next call, which restarts it instead of allocating one (*keep NULL at
+ * first; the caller frees it with kifu_position_free). */
 int kifu__normalize_hooked(kifu_record *r, unsigned flags,
                            void (*warn)(void *, const char *), void *warn_ctx,
-                           kifu__norm_hook hook, void *hook_ctx, kifu_error *err);
+                           kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
+                           kifu_error *err);
 
 /* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);

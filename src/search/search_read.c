@@ -5,6 +5,7 @@
  * as kifu_read_all followed by kifu_search_record would. */
 #include <string.h>
 
+#include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "record/record.h"
 #include "rules/engine.h"
@@ -19,8 +20,14 @@ typedef struct found {
 
 typedef struct scan {
     kifu_search *s;
-    unsigned flags; /* the search's KIFU_SEARCH_* */
-    size_t game;    /* the record being normalized */
+    unsigned flags;      /* the search's KIFU_SEARCH_* */
+    unsigned read_flags; /* the reader's KIFU_READ_*, for the normalizer */
+    const kifu_read_options *o;
+    size_t game;  /* the record being normalized */
+    size_t ngood; /* records normalized */
+    int rc;       /* a record failed to normalize (in e): the rest are not */
+    kifu_error e;
+    kifu_position *p; /* replayed on, record after record */
     found *v;
     size_t n, cap;
     int nomem;
@@ -69,6 +76,30 @@ static long report(const scan *sc, kifu_record **rs, size_t games, kifu_search_r
     return hits;
 }
 
+/* Normalize record r (index i of the input) with the search hooked in. Records come in
+ * order; after a failure the rest wait, unnormalized (the input is then an error). 1
+ * when r had no hit and was freed (its memory serves the next record), else 0. */
+static int normalize(void *ctx, kifu_record *r, size_t i)
+{
+    scan *sc = ctx;
+    if (sc->rc || i != sc->ngood)
+        return 0;
+    size_t before = sc->n;
+    sc->game = i;
+    sc->rc = kifu__normalize_hooked(r, sc->read_flags, sc->o->warn, sc->o->warn_ctx,
+                                    on_position, sc, &sc->p, &sc->e);
+    if (!sc->rc && sc->nomem)
+        sc->rc =
+            kifu__error(&sc->e, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    if (sc->rc)
+        return 0;
+    sc->ngood++;
+    if (sc->n != before)
+        return 0;
+    kifu_record_free(r);
+    return 1;
+}
+
 long kifu_search_read(kifu_search *s, const void *data, size_t len,
                       const kifu_read_options *opt, kifu_search_read_fn fn, void *ctx,
                       size_t *games, kifu_error *err)
@@ -76,27 +107,33 @@ long kifu_search_read(kifu_search *s, const void *data, size_t len,
     kifu_read_options o = {0};
     if (opt)
         o = *opt;
-    unsigned flags = o.flags & ~(unsigned)KIFU_READ_NO_NORMALIZE;
+    scan sc = {.s = s,
+               .flags = kifu__search_flags(s),
+               .read_flags = o.flags & ~(unsigned)KIFU_READ_NO_NORMALIZE,
+               .o = &o};
     o.flags |= KIFU_READ_NO_NORMALIZE; /* the normalization is done here, with the hook */
     if (games)
         *games = 0;
+    /* A reader that tells of each record as it finishes it has it normalized then,
+     * while the record is in the cache; the others' records are normalized after. */
     kifu_record **rs;
     size_t n;
-    if (kifu_read_all(data, len, &o, &rs, &n, err))
+    if (kifu__read_all_done(data, len, &o, normalize, &sc, &rs, &n, err)) {
+        kifu_position_free(sc.p);
+        kifu__free(sc.v);
         return -1;
-    scan sc = {.s = s, .flags = kifu__search_flags(s)};
-    int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {
-        sc.game = i;
-        rc = kifu__normalize_hooked(rs[i], flags, o.warn, o.warn_ctx, on_position, &sc,
-                                    err);
-        if (!rc && sc.nomem)
-            rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    }
+    for (size_t i = sc.ngood; i < n && !sc.rc; i++)
+        if (normalize(&sc, rs[i], i))
+            rs[i] = NULL;
+    /* As kifu_read_all: the input read, its first bad record is the error (lenient:
+     * err describes it, and the search goes on). */
+    if (sc.e.code && err && !err->code) {
+        *err = sc.e;
+        kifu__error_source(err, o.source);
     }
     long hits = -1;
-    if (rc) {
-        kifu__error_source(err, o.source);
-    } else {
+    if (!sc.rc) {
         hits = report(&sc, rs, n, fn, ctx);
         if (games)
             *games = n;
@@ -104,6 +141,7 @@ long kifu_search_read(kifu_search *s, const void *data, size_t len,
     for (size_t i = 0; i < n; i++)
         kifu_record_free(rs[i]);
     kifu__free(rs);
+    kifu_position_free(sc.p);
     kifu__free(sc.v);
     return hits;
 }

@@ -81,7 +81,7 @@ typedef struct hits {
     char *text;
     size_t len, cap;
     long n;
-    size_t game; /* two-pass: the record being searched */
+    size_t game;    /* two-pass: the record being searched */
     int stop_after; /* stop each record after this many hits (0: never) */
     int in_record;
 } hits;
@@ -91,8 +91,8 @@ static void put(hits *h, size_t game, const kifu_search_hit *hit)
     char path[64], bd[82], cb[40], cw[40], line[400];
     kifu_node_path(hit->node, path, sizeof path);
     kifu_board_to_bd(&hit->board, bd, cb, cw);
-    int n = snprintf(line, sizeof line, "%zu %d %s %s %s %s %d\n", game, hit->ply, path, bd,
-                     cb, cw, hit->board.color);
+    int n = snprintf(line, sizeof line, "%zu %d %s %s %s %s %d\n", game, hit->ply, path,
+                     bd, cb, cw, hit->board.color);
     CHECK_INT(hit->ply, kifu_node_ply(hit->node));
     if (h->len + (size_t)n + 1 > h->cap) {
         h->cap = (h->cap + (size_t)n + 1) * 2;
@@ -292,7 +292,8 @@ TEST(bad_input_reports_no_hit)
     int called = 0;
     size_t games = 99;
     kifu_error err = {0};
-    CHECK_INT(kifu_search_read(s, csa, strlen(csa), &ro, never, &called, &games, &err), -1);
+    CHECK_INT(kifu_search_read(s, csa, strlen(csa), &ro, never, &called, &games, &err),
+              -1);
     CHECK_INT(called, 0);
     CHECK_INT(games, 0);
     CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
@@ -301,7 +302,8 @@ TEST(bad_input_reports_no_hit)
     ro.flags = KIFU_READ_LENIENT;
     hits a = {0};
     CHECK_INT(two_pass(s, csa, strlen(csa), KIFU_FMT_CSA, KIFU_READ_LENIENT, &a), 2);
-    CHECK_INT(kifu_search_read(s, csa, strlen(csa), &ro, never, &called, &games, NULL), 2);
+    CHECK_INT(kifu_search_read(s, csa, strlen(csa), &ro, never, &called, &games, NULL),
+              2);
     CHECK_INT(called, 2);
     CHECK_INT(games, 2);
     free(a.text);
@@ -312,10 +314,63 @@ TEST(bad_input_reports_no_hit)
     kifu_search_free(s);
 }
 
+/* A bad input gives the error kifu_read_all gives: a syntax error after a game with an
+ * illegal move is the error (the reading comes first), else the first illegal move. */
+TEST(errors_as_read_all)
+{
+    static const char *const bad[] = {
+        /* game 1 illegal, game 2 not CSA */
+        "V2.2\nPI\n+\n+7776FU\n-3334FU\n+5955OU\n/\nV2.2\nPI\n+\n+7776XX\n",
+        /* game 1 fine, game 2 illegal, game 3 fine */
+        "PI\n+\n+7776FU\n/\nPI\n+\n+7776FU\n+3334FU\n/\nPI\n+\n+2726FU\n",
+        /* the first game illegal at once */
+        "PI\n+\n-3334FU\n/\nPI\n+\n+7776FU\n",
+        /* KIF: one game, illegal at ply 3 */
+        "手数----指手---------消費時間--\n1 ７六歩(77)\n2 ３四歩(33)\n3 ５五飛(28)\n",
+    };
+    kifu_board start = {0};
+    kifu_preset_board(KIFU_PRESET_HIRATE, &start);
+    kifu_search *s = kifu_search_position(&start, 0, NULL);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_UTF8, 0, "bad.csa", NULL, NULL};
+        if (i == 3)
+            ro.source = "bad.kif";
+        kifu_error a = {0}, b = {0};
+        kifu_record **rs = NULL;
+        size_t n = 0;
+        CHECK_INT(kifu_read_all(bad[i], strlen(bad[i]), &ro, &rs, &n, &a), -1);
+        int called = 0;
+        CHECK_INT(
+            kifu_search_read(s, bad[i], strlen(bad[i]), &ro, never, &called, NULL, &b),
+            -1);
+        CHECK_INT(called, 0);
+        CHECK(a.code != 0);
+        CHECK_INT(b.code, a.code);
+        CHECK_INT(b.line, a.line);
+        CHECK_INT(b.column, a.column);
+        CHECK_STR(b.message, a.message);
+        CHECK_STR(b.source, a.source);
+        /* Lenient: what reads is searched, as kifu_read_all reads it. */
+        ro.flags = KIFU_READ_LENIENT;
+        hits h = {0};
+        long want = two_pass(s, bad[i], strlen(bad[i]), ro.format, ro.flags, &h);
+        free(h.text);
+        if (i == 2) /* the two starts; the refused move stands at no position */
+            CHECK_INT(want, 2);
+        long got =
+            kifu_search_read(s, bad[i], strlen(bad[i]), &ro, NULL, NULL, NULL, NULL);
+        if (got != want)
+            printf("  input %zu, lenient\n", i);
+        CHECK_INT(got, want);
+    }
+    kifu_search_free(s);
+}
+
 int main(void)
 {
     RUN(games_with_forks_agree);
     RUN(many_games_in_one_file_agree);
     RUN(bad_input_reports_no_hit);
+    RUN(errors_as_read_all);
     return t_finish();
 }
