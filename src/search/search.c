@@ -154,6 +154,15 @@ int kifu__search_test(kifu_search *s, const kifu_node *n, const kpos *p, kifu_bo
         kifu__pos_to_board(p, out);
         return matches(s, out);
     }
+    /* A fixed-width pattern looks at the squares it names, on the board itself. */
+    int fixed = kifu__pattern_needs_board(s->pattern)
+                    ? -1
+                    : kifu__pattern_match_squares(s->pattern, p->board);
+    if (fixed >= 0) {
+        if (fixed)
+            kifu__pos_to_board(p, out);
+        return fixed;
+    }
     pthread_once(&letters_once, letters_init);
     if (!n->parent)
         s->bd_node = NULL; /* a record's root: nothing before it is this record's */
