@@ -267,6 +267,7 @@ TEST(fixed_width_patterns_match_as_pcre2)
             printf("  %s: %ld of %zu boards differ (%ld hits)\n", cases[c].re, wrong, nb,
                    hits);
         CHECK_INT(wrong, 0);
+        kifu__pattern_free(p);
     }
 }
 
