@@ -1,8 +1,10 @@
 /* search_read.c: kifu_search_read, the search that runs inside the normalizer. Reading a
  * record already plays every move (to check it and complete it); the search tests each
- * position as that replay reaches it, instead of replaying the record a second time. The
- * hits wait until every record of the input has read, so a bad input reports no hit,
- * as kifu_read_all followed by kifu_search_record would. */
+ * position as that replay reaches it, instead of replaying the record a second time. A
+ * CSA game is normalized as soon as the reader finishes it, while it is in the cache, and
+ * freed at once when it had no hit. The hits wait until every record of the input has
+ * read, so a bad input reports no hit, as kifu_read_all followed by kifu_search_record
+ * would. */
 #include <string.h>
 
 #include "fmt/fmt.h"

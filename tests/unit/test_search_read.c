@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "kifu_private.h"
 #include "testutil.h"
 
 static uint64_t rng_state = 88172645463325252ULL;
@@ -366,11 +367,51 @@ TEST(errors_as_read_all)
     kifu_search_free(s);
 }
 
+/* Out of memory at any allocation: -1 with NOMEM and no hit, or the whole answer (the
+ * sanitizer builds see that nothing leaks). */
+TEST(out_of_memory_anywhere)
+{
+    kifu_record *rs[6];
+    for (int i = 0; i < 6; i++)
+        rs[i] = random_game();
+    kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL};
+    size_t len;
+    char *csa = kifu_write_all((const kifu_record *const *)rs, 6, &wo, &len, NULL);
+    CHECK(csa != NULL);
+    kifu_board start = {0};
+    kifu_record_initial(rs[0], &start);
+    kifu_search *s = kifu_search_position(&start, 0, NULL);
+    kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL, NULL};
+    long want = kifu_search_read(s, csa, len, &ro, NULL, NULL, NULL, NULL);
+    CHECK(want >= 6); /* every game starts there */
+    int whole = 0;
+    for (long n = 1; csa && n < 400; n++) {
+        kifu_error err = {0};
+        int called = 0;
+        kifu__alloc_fail_after(n);
+        long got = kifu_search_read(s, csa, len, &ro, never, &called, NULL, &err);
+        kifu__alloc_fail_after(0);
+        if (got < 0) {
+            CHECK_INT(err.code, KIFU_ERR_NOMEM);
+            CHECK_INT(called, 0);
+        } else {
+            CHECK_INT(got, want);
+            whole++;
+        }
+    }
+    CHECK(whole > 0); /* the loop went past the last allocation */
+    kifu_search_free(s);
+    kifu_free(csa);
+    for (int i = 0; i < 6; i++)
+        kifu_record_free(rs[i]);
+}
+
 int main(void)
 {
     RUN(games_with_forks_agree);
     RUN(many_games_in_one_file_agree);
     RUN(bad_input_reports_no_hit);
     RUN(errors_as_read_all);
+    RUN(out_of_memory_anywhere);
     return t_finish();
 }
