@@ -32,6 +32,8 @@ int bench_formats(const bench_opts *o);
 
 /* Monotonic seconds. */
 double bench_now(void);
+/* CPU seconds of this process (less disturbed by other load than the wall clock). */
+double bench_cpu_now(void);
 
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;

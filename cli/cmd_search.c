@@ -114,20 +114,32 @@ static int on_hit(void *ctx, const kifu_search_hit *h)
     return 0;
 }
 
-/* Search every game of one file. 0, or an exit code (the file was reported). */
+/* A hit of kifu_search_read: which game of the file, then as any hit. */
+static int on_read_hit(void *ctx, const kifu_record *rec, size_t game, size_t games,
+                       const kifu_search_hit *h)
+{
+    search_run *r = ctx;
+    r->game = game + 1;
+    r->games = games;
+    r->rec = rec;
+    return on_hit(r, h);
+}
+
+/* Search every game of one file, as it is read (one replay of the moves does both). 0,
+ * or an exit code (the file was reported). */
 static int search_file(search_run *r, const cli_input *in)
 {
     const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
     size_t len;
     kifu_error e = {0};
     char *data = kifu_file_read(in->path, &len, &e);
-    kifu_record **recs = NULL;
-    size_t n = 0;
     kifu_read_options ro = {.format = r->from,
                             .source = name,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)name};
-    if (!data || kifu_read_all(data, len, &ro, &recs, &n, &e)) {
+    r->file = name;
+    r->file_hits = 0;
+    if (!data || kifu_search_read(r->s, data, len, &ro, on_read_hit, r, NULL, &e) < 0) {
         if (!e.source[0])
             snprintf(e.source, sizeof e.source, "%s", name);
         cli_progress_clear(&r->bar);
@@ -135,22 +147,8 @@ static int search_file(search_run *r, const cli_input *in)
         kifu_free(data);
         return EXIT_IO; /* 1 means "nothing found" here, as in grep */
     }
-    r->file = name;
-    r->games = n;
-    r->file_hits = 0;
-    int rc = EXIT_OK;
-    for (size_t k = 0; k < n; k++) {
-        r->game = k + 1;
-        r->rec = recs[k];
-        if (kifu_search_record(r->s, recs[k], on_hit, r, &e) < 0) {
-            cli_print_error(&e);
-            rc = EXIT_INTERNAL;
-        }
-        kifu_record_free(recs[k]);
-    }
-    kifu_free(recs);
     kifu_free(data);
-    return rc;
+    return EXIT_OK;
 }
 
 /* The position of --sfen/--usi/--bd/--bod. 0, or an exit code. */

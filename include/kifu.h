@@ -789,6 +789,23 @@ KIFU_EXPORT int kifu_search_board(kifu_search *s, const kifu_board *b);
 /** Its KIFU_SEARCH_* flags into *flags, and for a position search its board into *b
  *  (either may be NULL). 1 for a position search, 0 for a pattern. */
 KIFU_EXPORT int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags);
+/** Called per hit of kifu_search_read: the record (borrowed, normalized; valid during the
+ *  call only), its index among the input's `games` records (0-based) and the hit. Return
+ *  nonzero to report no more hits of this record. */
+typedef int (*kifu_search_read_fn)(void *ctx, const kifu_record *r, size_t game,
+                                   size_t games, const kifu_search_hit *hit);
+
+/** Read every record in the bytes as kifu_read_all does and search each one while it is
+ *  normalized: one replay of the moves serves both, so searching files this way costs
+ *  little more than reading them (kifu_read_all then kifu_search_record plays every move
+ *  twice). The records are always normalized (KIFU_READ_NO_NORMALIZE is ignored). When
+ *  the whole input reads, fn (may be NULL) is called per hit, record by record in the
+ *  order of kifu_search_record, and the number of hits reported is returned; otherwise
+ *  -1 with err as kifu_read_all sets it, and no hit is reported. *games (may be NULL)
+ *  gets the number of records read. */
+KIFU_EXPORT long kifu_search_read(kifu_search *s, const void *data, size_t len,
+                                  const kifu_read_options *opt, kifu_search_read_fn fn,
+                                  void *ctx, size_t *games, kifu_error *err);
 
 /** The path of node n as `kifu show --path` takes it ("24" on the main line, "24,0,1"
  *  through forks: the child taken at each branching point, trailing zeros left out). Into
