@@ -380,13 +380,15 @@ static int after_end(rd *r, const char *s, const char *e)
                   "statement after the ending");
 }
 
-/* A move whose text is already checked: sign, four digits, two capitals. */
-static int add_move(rd *r, int color, int fx, int fy, int tx, int ty, int k)
+/* A move whose text (at `column` of the current line) is already checked: sign, four
+ * digits, two capitals. */
+static int add_move(rd *r, int column, int color, int fx, int fy, int tx, int ty, int k)
 {
     finish_position(r, color);
     kifu_node *n = kifu__node_add_blank_move(r->rec, r->last);
     if (!n)
         return nomem(r);
+    kifu__node_src(n, r->lineno, column);
     kifu_move *m = &n->move;
     m->color = (uint8_t)color;
     m->from_x = (uint8_t)fx, m->from_y = (uint8_t)fy;
@@ -420,7 +422,8 @@ static int move(rd *r, const char *s, const char *e)
         return bad_piece(r, s + 5, e);
     if (e - s > 7)
         return syntax(r, s + 7, e, "the end of the move", "bad move");
-    return add_move(r, *s == '-', d[0], d[1], d[2], d[3], k);
+    return add_move(r, kifu__utf8_column(r->line, (size_t)(s - r->line)), *s == '-', d[0],
+                    d[1], d[2], d[3], k);
 }
 
 /* Sets the time of the last move: sec seconds and ms milliseconds. The node's fields are
@@ -596,7 +599,7 @@ static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
         set_time(r, sec, 0);
         *rc = 0;
     } else {
-        *rc = add_move(r, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
+        *rc = add_move(r, 1, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
     }
     return next;
 }

@@ -417,6 +417,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_start(rd))
         return -1;
     p += kifu__jp_mark(p, end, &color);
+    const char *at = p; /* where the move's text begins, for errors found later */
     int ply = kifu_node_ply(rd->cur) + 1;
     kifu_move m;
     memset(&m, 0, sizeof m);
@@ -486,6 +487,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
+    kifu__node_src(n, rd->lineno, kifu__utf8_column(rd->line, (size_t)(at - rd->line)));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }

@@ -44,16 +44,20 @@ static const kifu__format table[] = {
      .read = kifu__read_ki2,
      .write = kifu__write_ki2,
      .sniff = kifu__sniff_ki2},
-    {.info = {KIFU_FMT_SFEN, "sfen", "sfen usi", "SFEN or a USI position line",
-              KIFU_ENC_UTF8, 0},
+    {.info = {KIFU_FMT_SFEN, "sfen", "sfen usi",
+              "SFEN or a USI position line; one game a line", KIFU_ENC_UTF8,
+              KIFU_HOLDS_GAMES},
      .read = kifu__read_sfen,
      .write = kifu__write_sfen,
-     .sniff = kifu__sniff_sfen},
+     .sniff = kifu__sniff_sfen,
+     .between = "",
+     .sure = 1},
     {.info = {KIFU_FMT_SFENLIST, "sfenlist", "sfenlist",
               "one SFEN per line, a position per move", KIFU_ENC_UTF8, 0},
      .read = kifu__read_sfenlist,
      .write = kifu__write_sfenlist,
-     .sniff = kifu__sniff_sfenlist},
+     .sniff = kifu__sniff_sfenlist,
+     .sure = 1},
     {.info = {KIFU_FMT_POSJSON, "posjson", "posjson json",
               "position list: a JSON array of whole positions (bd, cb, cw)",
               KIFU_ENC_UTF8, H_ALL | KIFU_HOLDS_GAMES},
@@ -137,6 +141,8 @@ int kifu_format_from_path(const char *path)
     return KIFU_FMT_AUTO;
 }
 
+static int sniff(const char *text, size_t len, size_t *at);
+
 int kifu__format_refine(int format, const char *path, const char *text, size_t len)
 {
     const char *slash = strrchr(path ? path : "", '/');
@@ -146,17 +152,31 @@ int kifu__format_refine(int format, const char *path, const char *text, size_t l
     int sharers = 0;
     for (size_t i = 0; i < NFORMATS; i++)
         sharers += listed(table[i].info.extensions, dot + 1, strlen(dot + 1));
+    size_t at, lead = 0;
+    int sniffed = sniff(text, len, &at);
+    const kifu__format *f = kifu__format_get(sniffed);
+    /* A row sure of its content wins over the extension when its evidence is the very
+     * first line (a .kif holding a USI position line); nothing else is guessed. */
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t' || text[lead] == '\n' ||
+                          text[lead] == '\r'))
+        lead++;
+    if (f && f->sure && at == lead)
+        return sniffed;
     if (sharers < 2)
         return format;
-    int sniffed = kifu__format_sniff(text, len);
-    const kifu__format *f = kifu__format_get(sniffed);
     return f && listed(f->info.extensions, dot + 1, strlen(dot + 1)) ? sniffed : format;
+}
+
+int kifu__format_sniff(const char *text, size_t len)
+{
+    size_t at;
+    return sniff(text, len, &at);
 }
 
 /* Every sniffer bids on the decoded text: the format whose evidence comes first in the
  * text wins (the first decisive line decides, as a person reading it would), a stronger
  * bid breaking ties. No format knows of another. */
-int kifu__format_sniff(const char *text, size_t len)
+static int sniff(const char *text, size_t len, size_t *at_out)
 {
     int best = KIFU_FMT_AUTO, best_strength = 0;
     size_t best_at = (size_t)-1;
@@ -171,6 +191,7 @@ int kifu__format_sniff(const char *text, size_t len)
             best_strength = s;
         }
     }
+    *at_out = best_at;
     return best;
 }
 

@@ -558,6 +558,10 @@ size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *
 {
     return kifu__gen_to(&p->pos, to, kind, out);
 }
+size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out)
+{
+    return kifu__gen_reach(&p->pos, to, kind, out);
+}
 size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out)
 {
     return kifu__gen_to_board(&p->pos, to, kind, out);

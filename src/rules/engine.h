@@ -41,6 +41,9 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
  * before the move; drops of `kind` included). Both promotion choices appear as separate
  * moves. Returns the count; out needs room for 32. */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+/* The moves of `kind` to `to` by reach, pinned pieces and drops into check included (for
+ * relative words, as other programs choose them). Room for 32. */
+size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out);
 /* The same, board moves only (no drops). */
 size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind,
                                      kmove *out);

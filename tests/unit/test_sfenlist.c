@@ -108,9 +108,11 @@ TEST(sfen_read_errors)
     CHECK(rd("", KIFU_FMT_SFEN, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_SYNTAX);
     CHECK(strstr(err.message, "empty") != NULL);
-    CHECK(rd("startpos\nstartpos\n", KIFU_FMT_SFEN, &err) == NULL);
+    /* one game a line: a bad second game is named at its line */
+    CHECK(rd("startpos\nstartpos moves 7g7f\nsfen 9/9 b - 1\n", KIFU_FMT_SFEN, &err) ==
+          NULL);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
-    CHECK_INT(err.line, 2);
+    CHECK_INT(err.line, 3);
     CHECK(rd("\nlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
              KIFU_FMT_SFEN, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
