@@ -43,6 +43,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
     for (size_t i = 0; i < n; i++) {
         const char *k, *v;
         kifu_record_header_at(r, i, &k, &v);
+        /* CSA's $OPENING (kept under its own key, as json-kifu-format keeps it) is
+         * the KIF 戦型 the CSA writer made it from. */
+        if (strcmp(k, "OPENING") == 0 && !kifu_record_header_get(r, "戦型"))
+            k = "戦型";
         if (!*v && (strcmp(k, "盤面回転") == 0 || strcmp(k, "盤面反転") == 0))
             kifu__sb_printf(out, "%s\n", k);
         else

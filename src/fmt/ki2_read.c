@@ -231,8 +231,7 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
 
 int kifu__read_ki2(KIFU__READER_PARAMS)
 {
-    (void)opt;
-    return kifu__jp_read(text, len, ki2_line, out, err);
+    return kifu__jp_read(text, len, ki2_line, opt, out, err);
 }
 
 /* KI2: a line of moves, each after its ▲ △ (☗ ☖ ▽) mark. */

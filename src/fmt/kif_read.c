@@ -125,6 +125,15 @@ kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const cha
     kifu_node *n = kifu_node_add_special(rd->r, rd->cur, w);
     if (!sp)
         tmp_free(&t);
+    /* JKF and CSA have no word for a sealed move: read as 中断 (as json-kifu-format does),
+     * and the word's loss is said. */
+    if (n && (size_t)(wend - word) == strlen("封じ手") &&
+        memcmp(word, "封じ手", strlen("封じ手")) == 0)
+        kifu__warn(rd->warn, rd->warn_ctx,
+                   "line %d: 封じ手 (a sealed move) read as 中断 (CHUDAN, the game "
+                   "interrupted), as json-kifu-format reads it: JKF and CSA have no word "
+                   "for it",
+                   rd->lineno);
     return n;
 }
 
@@ -574,12 +583,16 @@ static const char *joined_lines(const char *text, size_t len)
 
 int kifu__jp_read(const char *text, size_t len,
                   int (*line_fn)(kifu__jp_reader *, const char *, const char *),
-                  kifu__records *out, kifu_error *err)
+                  const kifu_read_options *opt, kifu__records *out, kifu_error *err)
 {
     kifu__jp_reader rd;
     kifu__words_init();
     if (jp_reader_init(&rd, err))
         return -1;
+    if (opt) {
+        rd.warn = opt->warn;
+        rd.warn_ctx = opt->warn_ctx;
+    }
     const char *joined = joined_lines(text, len);
     if (joined) {
         rd.text = rd.line = text;
@@ -600,8 +613,7 @@ int kifu__jp_read(const char *text, size_t len,
 
 int kifu__read_kif(KIFU__READER_PARAMS)
 {
-    (void)opt;
-    return kifu__jp_read(text, len, kif_line, out, err);
+    return kifu__jp_read(text, len, kif_line, opt, out, err);
 }
 
 /* KIF: the move table's heading or a numbered move line decides; lines KIF is made of
