@@ -77,10 +77,12 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
         kifu__sb_printf(out, "時間切れにより%sの勝ち\n", names[!mover]);
     else if (strcmp(sp, "ILLEGAL_MOVE") == 0)
         kifu__sb_printf(out, "%sの反則負け\n", names[mover]);
-    else if (strcmp(sp, "+ILLEGAL_ACTION") == 0)
-        kifu__sb_printf(out, "%sの反則勝ち\n", names[1]);
-    else if (strcmp(sp, "-ILLEGAL_ACTION") == 0)
-        kifu__sb_printf(out, "%sの反則勝ち\n", names[0]);
+    else if (strcmp(sp, "+ILLEGAL_ACTION") == 0 || strcmp(sp, "-ILLEGAL_ACTION") == 0)
+        /* Named from the side to move, as the ending word is (seeds/001): tsshogi and
+         * json-kifu-format read only the word, 反則勝ち as the side to move winning. */
+        kifu__sb_printf(out, "%sの反則%s\n", names[mover],
+                        (sp[0] == '+' ? KIFU_BLACK : KIFU_WHITE) == mover ? "負け"
+                                                                          : "勝ち");
     else if (strcmp(sp, "KACHI") == 0)
         kifu__sb_printf(out, "%sの入玉勝ち\n", names[mover]);
     else
