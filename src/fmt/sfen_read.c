@@ -9,6 +9,7 @@
 #include "kifu_private.h"
 #include "notation/words.h"
 #include "record/record.h"
+#include "rules/engine.h"
 
 typedef struct line {
     const char *s; /* start of the text, after leading blanks */
@@ -119,8 +120,9 @@ static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
 }
 
 /* The game of line l: `[position] startpos|sfen S|S [moves M... [ending]]`, appended to
- * out. An illegal move is an error at its column, but a forbidden last move is the
- * normalizer's to judge (a game may end by a foul: kifu_node_foul). 0, or -1. */
+ * out. A token that is no USI move is an error at its column; the moves are raw (like a
+ * CSA reader's): the normalizer completes and checks them, and names a bad one at the
+ * column noted in its node. 0, or -1. */
 static int read_game(const char *text, const line *l, const kifu_read_options *opt,
                      kifu__records *out, kifu_error *err)
 {
@@ -143,6 +145,7 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
     if (set_sfen(p, s, l, err) || set_start(r, p, err))
         goto done;
     kifu_node *n = kifu_record_root(r);
+    int side = kifu_position_side(p);
     /* The column of `col_at` (counted on from token to token: a line is one game). */
     const char *col_at = s;
     int col = l->indent + 1;
@@ -158,8 +161,10 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         while (*rest == ' ' || *rest == '\t')
             rest++;
         const char *at = l->s + (t - s); /* the token in the input */
-        int vague;
-        const char *end = kifu__usi_special(t, e, kifu_position_side(p), &vague);
+        int vague = 0;
+        /* Endings are lower-case words; a move starts with a digit or a piece letter. */
+        const char *end =
+            *t >= 'a' && *t <= 'z' ? kifu__usi_special(t, e, side, &vague) : NULL;
         if (end) {
             if (*rest) {
                 kifu__error(err, KIFU_ERR_SFEN, l->number,
@@ -180,21 +185,15 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
             }
             break;
         }
-        char save = *e;
-        *e = 0;
+        /* Read as written: the normalizer finds each piece and checks the move (a
+         * forbidden last move may end a game: kifu_node_foul). */
         kifu_move m;
-        int parsed = kifu_position_parse_usi(p, t, &m, err) == 0;
-        /* A forbidden last move is the normalizer's to judge (kifu_node_foul). */
-        int last = !*rest || kifu__usi_special(rest, rest + strcspn(rest, " \t"),
-                                               !kifu_position_side(p), &vague);
-        int played = parsed && kifu_position_play(p, &m, last ? NULL : err) == 0;
-        if (!played && !(parsed && last)) {
-            if (err) {
-                /* counted only here: per move it would cost the line's length */
-                err->line = l->number;
-                err->column = kifu__utf8_column(s, (size_t)(t - s)) + l->indent;
-                err->offset = (size_t)(at - text);
-            }
+        const char *why = kifu__usi_move_raw(t, (size_t)(e - t), side, &m);
+        if (why) { /* counted only here: per move it would cost the line's length */
+            kifu__error(err, KIFU_ERR_SFEN, l->number,
+                        kifu__utf8_column(s, (size_t)(t - s)) + l->indent,
+                        (size_t)(at - text), "a USI move", NULL, "USI move %.*s: %s",
+                        (int)(e - t), t, why);
             goto done;
         }
         n = kifu_node_add_move(r, n, &m);
@@ -205,19 +204,8 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         col += kifu__utf8_column(col_at, (size_t)(t - col_at)) - 1;
         col_at = t;
         kifu__node_src(n, l->number, col);
-        *e = save;
         t = e;
-        if (!played) {
-            /* A forbidden move, not played: only its ending may follow. */
-            const char *w = *rest ? kifu__usi_special(rest, rest + strcspn(rest, " \t"),
-                                                      !kifu_position_side(p), &vague)
-                                  : NULL;
-            if (w && !kifu_node_add_special(r, n, w)) {
-                nomem(err);
-                goto done;
-            }
-            break;
-        }
+        side ^= 1;
     }
     rc = 0;
 done:

@@ -63,6 +63,10 @@ void kifu__position_do(kifu_position *p, kmove m);
  * kifu_position_undo or the repetition calls on the same position. 0, or -1 when the
  * history cannot grow (nothing played). */
 int kifu__position_do_light(kifu_position *p, kmove m);
+/* The USI move usi[0..n) of `color` as a raw record move (KIFU_MOVE_RAW: squares,
+ * promotion, the dropped piece; a board move's piece is left to the normalizer, which
+ * finds it on the board). NULL, or why the text is no USI move. */
+const char *kifu__usi_move_raw(const char *usi, size_t n, int color, kifu_move *out);
 /* Take back the last move of kifu__position_do_light. -1 when there is none. */
 int kifu__position_undo_light(kifu_position *p);
 

@@ -23,8 +23,8 @@ static void on_warn(void *ctx, const char *msg)
 }
 
 /* kifu_read_all of text as format (AUTO: by `source`'s extension, then content). */
-static kifu_record **read_all(const char *text, int format, const char *source,
-                              size_t *n, kifu_error *err)
+static kifu_record **read_all(const char *text, int format, const char *source, size_t *n,
+                              kifu_error *err)
 {
     kifu_read_options o = {.format = format, .source = source, .warn = on_warn};
     kifu_record **v = NULL;
@@ -157,7 +157,8 @@ TEST(bare_sfens_that_follow_by_moves_stay_a_sfenlist)
     CHECK_INT(kifu_format_detect(list, strlen(list)), KIFU_FMT_SFENLIST);
     kifu_free(list);
     /* unrelated positions: a collection, found by content as SFEN */
-    const char *many = START "\n4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/9/9/9/9/9/9/9/4K4 w g 7\n";
+    const char *many =
+        START "\n4k4/9/9/9/9/9/9/9/4K4 b G 1\n4k4/9/9/9/9/9/9/9/4K4 w g 7\n";
     CHECK_INT(kifu_format_detect(many, strlen(many)), KIFU_FMT_SFEN);
     v = read_all(many, KIFU_FMT_AUTO, NULL, &n, &err);
     CHECK(v && n == 3);
@@ -293,7 +294,8 @@ TEST(illegal_moves_at_their_line_and_column)
             kifu_error_clear(&err);
             kifu_record **v = NULL;
             size_t n = 0;
-            int rc = kifu_read_all(cases[i].text, strlen(cases[i].text), &o, &v, &n, &err);
+            int rc =
+                kifu_read_all(cases[i].text, strlen(cases[i].text), &o, &v, &n, &err);
             for (size_t k = 0; rc == 0 && k < n; k++)
                 rc = kifu_normalize(v[k], 0, &err);
             free_all(v, n);
@@ -315,9 +317,9 @@ TEST(relative_words_count_pinned_pieces)
     static const struct {
         const char *file, *ki2;
     } cases[] = {
-        {"rel_choku.csa", "▲４七金直"}, {"rel_migi.csa", "▲４七金右"},
+        {"rel_choku.csa", "▲４七金直"},  {"rel_migi.csa", "▲４七金右"},
         {"rel_hidari.csa", "▲６七金左"}, {"rel_ue.csa", "▲４八金上"},
-        {"rel_yoru.csa", "▲４七金寄"},  {"rel_hiku.csa", "▲４七金引"},
+        {"rel_yoru.csa", "▲４七金寄"},   {"rel_hiku.csa", "▲４七金引"},
         {"rel_utsu.csa", "▲４七金打"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -438,11 +440,18 @@ TEST(sealed_move_and_times_with_parts_missing)
 TEST(own_records_round_trip_in_every_format)
 {
     static const char *files[] = {
-        "notes.kifu",        "foul_nifu.kifu",
-        "foul_oute_houchi.kifu", "foul_end_comment.kifu",
-        "foul_action_plus_after_sente.csa", "foul_action_plus_after_gote.csa",
-        "foul_action_minus_after_sente.csa", "foul_action_minus_after_gote.csa",
-        "foul_illegal_move.csa", "rel_choku.csa", "rel_utsu.csa", "usi_endings.sfen",
+        "notes.kifu",
+        "foul_nifu.kifu",
+        "foul_oute_houchi.kifu",
+        "foul_end_comment.kifu",
+        "foul_action_plus_after_sente.csa",
+        "foul_action_plus_after_gote.csa",
+        "foul_action_minus_after_sente.csa",
+        "foul_action_minus_after_gote.csa",
+        "foul_illegal_move.csa",
+        "rel_choku.csa",
+        "rel_utsu.csa",
+        "usi_endings.sfen",
         "usi_position.kif",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
@@ -496,7 +505,8 @@ TEST(own_records_round_trip_in_every_format)
                     CHECK_INT(winner(back), winner(v[g]));
                 /* KIF holds everything: the same record (JKF has no bookmark: they
                  * become comments `&name`, as json-kifu-format makes them) */
-                if ((f == KIFU_FMT_KIFU || f == KIFU_FMT_KIF) && strstr(files[i], ".kifu")) {
+                if ((f == KIFU_FMT_KIFU || f == KIFU_FMT_KIF) &&
+                    strstr(files[i], ".kifu")) {
                     char *d2 = t_dump(back);
                     if (strcmp(d2, dump) != 0)
                         printf("  %s game %zu via %s differs:\n%s\n--\n%s\n", files[i],

@@ -8,10 +8,11 @@
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
+/* Read and normalize: the SFEN reader leaves a move's piece and legality to the
+ * normalizer, as the CSA reader does. */
 static kifu_record *rd(const char *text, int format, kifu_error *err)
 {
-    kifu_read_options ro = {
-        .format = format, .flags = KIFU_READ_NO_NORMALIZE, .source = "test"};
+    kifu_read_options ro = {.format = format, .source = "test"};
     kifu_error_clear(err);
     return kifu_read(text, strlen(text), &ro, err);
 }
