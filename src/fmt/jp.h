@@ -24,7 +24,13 @@ typedef struct kifu__jp_reader {
     kifu_node *cur;  /* the node the next move follows */
     void (*warn)(void *, const char *); /* the caller's warnings, or NULL */
     void *warn_ctx;
+    const char *col_at; /* a point of the current line and its column (kifu__jp_column) */
+    int col;
 } kifu__jp_reader;
+
+/* The column (characters, from 1) of `at` in the current line, counted on from the last
+ * point asked for on the same line: a KI2 line of several moves is scanned once. */
+int kifu__jp_column(kifu__jp_reader *rd, const char *at);
 
 /* Read one KIF or KI2 record: a reader on a new record calls line_fn on each line of the
  * text without its line end (LF, CR LF, CR CR LF), applies the start position, and hands

@@ -40,6 +40,17 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
                        found);
 }
 
+int kifu__jp_column(kifu__jp_reader *rd, const char *at)
+{
+    if (!rd->col_at || rd->col_at < rd->line || at < rd->col_at) {
+        rd->col_at = rd->line;
+        rd->col = 1;
+    }
+    rd->col += kifu__utf8_column(rd->col_at, (size_t)(at - rd->col_at)) - 1;
+    rd->col_at = at;
+    return rd->col;
+}
+
 static int nomem(kifu__jp_reader *rd)
 {
     return kifu__error(rd->err, KIFU_ERR_NOMEM, rd->lineno, 0, 0, NULL, NULL,
@@ -496,7 +507,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__utf8_column(rd->line, (size_t)(at - rd->line)));
+    kifu__node_src(n, rd->lineno, kifu__jp_column(rd, at));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }

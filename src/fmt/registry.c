@@ -141,42 +141,39 @@ int kifu_format_from_path(const char *path)
     return KIFU_FMT_AUTO;
 }
 
-static int sniff(const char *text, size_t len, size_t *at);
-
 int kifu__format_refine(int format, const char *path, const char *text, size_t len)
 {
     const char *slash = strrchr(path ? path : "", '/');
     const char *dot = path ? strrchr(slash ? slash : path, '.') : NULL;
     if (!dot)
         return format;
-    int sharers = 0;
-    for (size_t i = 0; i < NFORMATS; i++)
-        sharers += listed(table[i].info.extensions, dot + 1, strlen(dot + 1));
-    size_t at, lead = 0;
-    int sniffed = sniff(text, len, &at);
-    const kifu__format *f = kifu__format_get(sniffed);
     /* A row sure of its content wins over the extension when its evidence is the very
-     * first line (a .kif holding a USI position line); nothing else is guessed. */
+     * first line (a .kif holding a USI position line); nothing else is guessed. Only those
+     * rows are asked: their sniffers stop at the first line that is not theirs. */
+    size_t lead = 0;
     while (lead < len && (text[lead] == ' ' || text[lead] == '\t' || text[lead] == '\n' ||
                           text[lead] == '\r'))
         lead++;
-    if (f && f->sure && at == lead)
-        return sniffed;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        size_t at = 0;
+        if (table[i].sure && table[i].info.format != format &&
+            table[i].sniff(text, len, &at) > 0 && at == lead)
+            return table[i].info.format;
+    }
+    int sharers = 0;
+    for (size_t i = 0; i < NFORMATS; i++)
+        sharers += listed(table[i].info.extensions, dot + 1, strlen(dot + 1));
     if (sharers < 2)
         return format;
+    int sniffed = kifu__format_sniff(text, len);
+    const kifu__format *f = kifu__format_get(sniffed);
     return f && listed(f->info.extensions, dot + 1, strlen(dot + 1)) ? sniffed : format;
-}
-
-int kifu__format_sniff(const char *text, size_t len)
-{
-    size_t at;
-    return sniff(text, len, &at);
 }
 
 /* Every sniffer bids on the decoded text: the format whose evidence comes first in the
  * text wins (the first decisive line decides, as a person reading it would), a stronger
  * bid breaking ties. No format knows of another. */
-static int sniff(const char *text, size_t len, size_t *at_out)
+int kifu__format_sniff(const char *text, size_t len)
 {
     int best = KIFU_FMT_AUTO, best_strength = 0;
     size_t best_at = (size_t)-1;
@@ -191,7 +188,6 @@ static int sniff(const char *text, size_t len, size_t *at_out)
             best_strength = s;
         }
     }
-    *at_out = best_at;
     return best;
 }
 

@@ -71,6 +71,19 @@ static int foul_of(const kifu_position *p, const char *why)
     return KIFU_FOUL_NONE;
 }
 
+/* No other piece of mv's kind reaches its square, pinned or not: mv needs no relative
+ * word (a count of attackers, no move list). */
+static int alone_by_reach(const kifu_position *p, kmove mv)
+{
+    /* One king; a pawn reaches a square only from right behind it (a drop there would be
+     * 二歩); on a file the nearest lance blocks any other (as kifu__relative knows). */
+    int kind = MOVE_PIECE(mv);
+    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(mv)))
+        return 1;
+    int k = kifu__position_reach_count(p, MOVE_TO(mv), kind);
+    return MOVE_IS_DROP(mv) ? k == 0 : k <= 1;
+}
+
 static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
                        kifu_error *err)
 {
@@ -101,7 +114,7 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
         kmove c = cl->v[i];
         if (MOVE_FROM(c) == MOVE_FROM(mv) && MOVE_IS_PROMOTE(c) == MOVE_IS_PROMOTE(mv)) {
             *out = c;
-            cl->n = NO_CANDS; /* the word by reach, not by these legal moves */
+            cl->n = alone_by_reach(p, mv) ? 1 : NO_CANDS; /* the word by reach */
             return 0;
         }
     }
@@ -239,6 +252,8 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         k = kifu__relative_filter(p, m->relative, cands, k);
     if (k == 1) {
         *out = cands[0];
+        if (alone_by_reach(p, cands[0]))
+            cl->n = 1; /* no word to look for */
         return 0;
     }
     if (k == 0)

@@ -581,6 +581,10 @@ size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *
 {
     return kifu__gen_to(&p->pos, to, kind, out);
 }
+int kifu__position_reach_count(const kifu_position *p, int to, int kind)
+{
+    return kifu__reach_count(&p->pos, to, kind);
+}
 size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out)
 {
     return kifu__gen_reach(&p->pos, to, kind, out);

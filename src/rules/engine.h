@@ -44,6 +44,9 @@ size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *
 /* The moves of `kind` to `to` by reach, pinned pieces and drops into check included (for
  * relative words, as other programs choose them). Room for 32. */
 size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out);
+/* How many board pieces of `kind` of the side to move reach `to`, pinned or not: a board
+ * move needs a relative word when more than one does, a drop when any does. */
+int kifu__position_reach_count(const kifu_position *p, int to, int kind);
 /* The same, board moves only (no drops). */
 size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind,
                                      kmove *out);

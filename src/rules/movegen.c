@@ -417,6 +417,13 @@ size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out)
     return gen_to(p, to, kind, out, 0);
 }
 
+int kifu__reach_count(const kpos *p, int to, int kind)
+{
+    if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB || kind == KING)
+        return 0;
+    return bb_count(attackers_of_kind(p, p->side, kind, to, pos_occ(p), 0));
+}
+
 size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out)
 {
     int us = p->side;
