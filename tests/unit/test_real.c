@@ -43,8 +43,8 @@ static void free_all(kifu_record **v, size_t n)
     kifu_free(v);
 }
 
-/* The main line as USI moves, and its ending ("" when none), into buf. */
-static const char *line_text(const kifu_record *r, char *buf, size_t cap)
+/* The main line as USI moves, with its ending when `ending` (its JKF word), into buf. */
+static const char *main_line(const kifu_record *r, int ending, char *buf, size_t cap)
 {
     size_t k = 0;
     buf[0] = 0;
@@ -52,24 +52,9 @@ static const char *line_text(const kifu_record *r, char *buf, size_t cap)
          n = kifu_node_next(n)) {
         char usi[8];
         const kifu_move *m = kifu_node_move_const(n);
-        k += (size_t)snprintf(buf + k, cap - k, "%s%s", k ? " " : "",
-                              m ? kifu_move_usi(m, usi) : kifu_node_special(n));
-    }
-    return buf;
-}
-
-/* The main line's moves only, as USI. */
-static const char *moves_text(const kifu_record *r, char *buf, size_t cap)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n && k + 24 < cap;
-         n = kifu_node_next(n)) {
-        char usi[8];
-        const kifu_move *m = kifu_node_move_const(n);
-        if (m)
+        if (m || ending)
             k += (size_t)snprintf(buf + k, cap - k, "%s%s", k ? " " : "",
-                                  kifu_move_usi(m, usi));
+                                  m ? kifu_move_usi(m, usi) : kifu_node_special(n));
     }
     return buf;
 }
@@ -124,7 +109,7 @@ TEST(sfen_file_of_one_game_a_line)
     char buf[256];
     const char *want[] = {"7g7f 3c3d TORYO", "2g2f 8c8d", "5g5f", "", "G*5b"};
     for (size_t i = 0; i < n && i < 5; i++)
-        CHECK_STR(line_text(v[i], buf, sizeof buf), want[i]);
+        CHECK_STR(main_line(v[i], 1, buf, sizeof buf), want[i]);
     free_all(v, n);
     /* found by content too, from stdin or a .usi file */
     CHECK_INT(kifu_format_detect(text, strlen(text)), KIFU_FMT_SFEN);
@@ -152,7 +137,7 @@ TEST(bare_sfens_that_follow_by_moves_stay_a_sfenlist)
     kifu_record **v = read_all(list, KIFU_FMT_AUTO, "game.sfen", &n, &err);
     CHECK(v && n == 1);
     if (v && n == 1)
-        CHECK_STR(line_text(v[0], buf, sizeof buf), "7g7f 3c3d 8h2b+");
+        CHECK_STR(main_line(v[0], 1, buf, sizeof buf), "7g7f 3c3d 8h2b+");
     free_all(v, n);
     CHECK_INT(kifu_format_detect(list, strlen(list)), KIFU_FMT_SFENLIST);
     kifu_free(list);
@@ -204,7 +189,7 @@ TEST(usi_endings)
             continue;
         }
         snprintf(want, sizeof want, "%s %s", moves[cases[i].plies], cases[i].special);
-        CHECK_STR(line_text(v[0], buf, sizeof buf), want);
+        CHECK_STR(main_line(v[0], 1, buf, sizeof buf), want);
         CHECK_INT(winner(v[0]), cases[i].winner);
         CHECK_INT(warnings, cases[i].warns);
         /* every format that holds an ending, and back: the same ending's result */
@@ -245,7 +230,7 @@ TEST(a_kif_or_csa_file_holding_a_usi_line)
                                "game.kif", &n, &err);
     CHECK(v && n == 1);
     if (v)
-        CHECK_STR(line_text(v[0], buf, sizeof buf), "7g7f 3c3d");
+        CHECK_STR(main_line(v[0], 1, buf, sizeof buf), "7g7f 3c3d");
     free_all(v, n);
     v = read_all(START "\n", KIFU_FMT_AUTO, "problem.csa", &n, &err);
     CHECK(v && n == 1 && kifu_record_preset(v[0]) == KIFU_PRESET_HIRATE);
@@ -258,7 +243,7 @@ TEST(a_kif_or_csa_file_holding_a_usi_line)
                  KIFU_FMT_AUTO, "game.kif", &n, &err);
     CHECK(v && n == 1);
     if (v) {
-        CHECK_STR(line_text(v[0], buf, sizeof buf), "7g7f");
+        CHECK_STR(main_line(v[0], 1, buf, sizeof buf), "7g7f");
         CHECK_INT(kifu_node_comment_count(kifu_record_root(v[0])), 1);
     }
     free_all(v, n);
@@ -340,7 +325,8 @@ TEST(relative_words_count_pinned_pieces)
         kifu_record *back = ki2 ? t_read_text(ki2, len, KIFU_FMT_KI2U, 0, &err) : NULL;
         CHECK(back != NULL);
         if (back)
-            CHECK_STR(line_text(back, buf, sizeof buf), line_text(r, buf2, sizeof buf2));
+            CHECK_STR(main_line(back, 1, buf, sizeof buf),
+                      main_line(r, 1, buf2, sizeof buf2));
         /* a KI2 without the word (as kifu wrote it before) still reads: by legality */
         kifu_record_free(back);
         kifu_free(ki2);
@@ -499,8 +485,8 @@ TEST(own_records_round_trip_in_every_format)
                 /* The same moves and result (反則負け reads back as ILLEGAL_MOVE, the
                  * same loss as the ±ILLEGAL_ACTION of the side to move). */
                 char moves[1024];
-                CHECK_STR(moves_text(back, got, sizeof got),
-                          moves_text(v[g], moves, sizeof moves));
+                CHECK_STR(main_line(back, 0, got, sizeof got),
+                          main_line(v[g], 0, moves, sizeof moves));
                 if (ends)
                     CHECK_INT(winner(back), winner(v[g]));
                 /* KIF holds everything: the same record (JKF has no bookmark: they
