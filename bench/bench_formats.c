@@ -1,6 +1,7 @@
 /* bench_formats.c: CSA/KIF/KI2 -> JKF throughput over the generated corpus (read, decode,
- * parse, normalize, write JKF; files already in memory), and the same conversion by the
- * JavaScript peers json-kifu-format and tsshogi on a subset, for the ratio. */
+ * parse, normalize, write JKF; files already in memory), a 10,000-line USI collection made
+ * of the CSA games read as one .sfen file and written as JKF, and the same conversion by
+ * the JavaScript peers json-kifu-format and tsshogi on a subset, for the ratio. */
 #include <dirent.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -588,6 +589,91 @@ int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
     return 0;
 }
 
+/* A training-data file: the corpus' CSA games as USI lines, one game a line, 10,000
+ * lines (the games repeat when there are fewer). NULL when none could be made. */
+static char *usi_collection(const files *csa, size_t *len)
+{
+    enum { LINES = 10000 };
+    char **line = calloc(csa->n, sizeof *line);
+    size_t have = 0, cap = 0, k = 0;
+    kifu_write_options wo = {KIFU_FMT_SFEN, KIFU_ENC_UTF8, 0, NULL, NULL};
+    for (size_t i = 0; line && i < csa->n && have < LINES; i++) {
+        kifu_read_options ro = {KIFU_FMT_CSA,   KIFU_ENC_AUTO, 0,
+                                csa->v[i].path, NULL,          NULL};
+        kifu_record *r = kifu_read(csa->v[i].data, csa->v[i].len, &ro, NULL);
+        if (r && (line[have] = kifu_write(r, &wo, NULL, NULL)) != NULL)
+            cap += strlen(line[have++]);
+        kifu_record_free(r);
+    }
+    char *text = have ? malloc(cap * (LINES / have + 1) + 1) : NULL;
+    for (size_t i = 0; text && i < LINES; i++) {
+        size_t n = strlen(line[i % have]);
+        memcpy(text + k, line[i % have], n);
+        k += n;
+    }
+    for (size_t i = 0; line && i < have; i++)
+        kifu_free(line[i]);
+    free(line);
+    *len = k;
+    return text;
+}
+
+/* One pass over the collection: read every game of it, write each as JKF. */
+static size_t collection_pass(const char *text, size_t len, size_t *moves, size_t *games)
+{
+    kifu_read_options ro = {KIFU_FMT_AUTO, KIFU_ENC_AUTO, 0, "train.sfen", NULL, NULL};
+    kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_AUTO, 0, NULL, NULL};
+    kifu_record **v = NULL;
+    size_t n = 0, failed = 0;
+    if (kifu_read_all(text, len, &ro, &v, &n, NULL))
+        return 1;
+    for (size_t i = 0; i < n; i++) {
+        char *out = kifu_write(v[i], &wo, NULL, NULL);
+        failed += !out;
+        if (moves)
+            *moves += moves_of(v[i]);
+        kifu_free(out);
+        kifu_record_free(v[i]);
+    }
+    kifu_free(v);
+    if (games)
+        *games = n;
+    return failed;
+}
+
+/* The USI collection read as one .sfen file and each game written as JKF: a file of many
+ * games should go at the per-file conversion speed above. */
+static void measure_collection(const files *csa, int runs)
+{
+    size_t len, games = 0;
+    char *text = usi_collection(csa, &len);
+    result r;
+    memset(&r, 0, sizeof r);
+    double *t = text ? malloc(2 * (size_t)runs * sizeof *t) : NULL,
+           *c = t ? t + runs : NULL;
+    if (!t || collection_pass(text, len, &r.moves, &games)) {
+        printf("%-26s could not be made or read: skipped\n", "sfen collection->jkf");
+        free(text);
+        free(t);
+        return;
+    }
+    for (int i = 0; i < runs; i++) {
+        double t0 = bench_now(), c0 = bench_cpu_now();
+        collection_pass(text, len, NULL, NULL);
+        t[i] = bench_now() - t0;
+        c[i] = bench_cpu_now() - c0;
+    }
+    result cr;
+    stats(c, runs, &cr);
+    stats(t, runs, &r);
+    r.cpu = cr.median;
+    char label[64];
+    snprintf(label, sizeof label, "sfen %zu-line file->jkf", games);
+    print_result(label, 1, len, &r, runs);
+    free(t);
+    free(text);
+}
+
 int bench_formats(const bench_opts *o)
 {
     if (bench_gen_corpus(o)) {
@@ -615,6 +701,8 @@ int bench_formats(const bench_opts *o)
         else
             printf("%-26s every file failed: section skipped\n", label);
     }
+    if (loaded[0])
+        measure_collection(&all[0], o->runs);
 
     if (o->peers) {
         printf("\n== peers (same conversion, same files: the first %.1f MB of each "

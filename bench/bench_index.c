@@ -80,15 +80,6 @@ static int by_row(const void *x, const void *y)
     return (a->ply > b->ply) - (a->ply < b->ply);
 }
 
-/* CPU seconds of this process: a rate per core that other load on the machine does not
- * bend (wall time is printed beside it). */
-static double cpu_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void print_load(void)
 {
     double l = 0;
@@ -236,7 +227,7 @@ static int compare_inserts(const char *kdb, const char *dir, long limit)
                            sorted ? "INSERT INTO positions VALUES(?,?,?)"
                                   : "INSERT OR REPLACE INTO positions VALUES(?,?,?)",
                            -1, &ins, NULL);
-        double t0 = cpu_now();
+        double t0 = bench_cpu_now();
         /* The sort is part of the sorted way's time: rows come in game order. */
         row *v = rows;
         if (sorted && (v = malloc(n * sizeof *v)) != NULL) {
@@ -257,7 +248,7 @@ static int compare_inserts(const char *kdb, const char *dir, long limit)
             sqlite3_reset(ins);
         }
         sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
-        rate[sorted] = (double)n / (cpu_now() - t0);
+        rate[sorted] = (double)n / (bench_cpu_now() - t0);
         if (v != rows)
             free(v);
         sqlite3_finalize(ins);
@@ -290,7 +281,7 @@ int bench_index(const bench_opts *o)
         fprintf(stderr, "kifu_bench: %s\n", e.message);
         return -1;
     }
-    double t0 = bench_now(), c0 = cpu_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (int f = 0; f < files; f++) {
         char path[8400];
         snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
@@ -300,17 +291,17 @@ int bench_index(const bench_opts *o)
             return -1;
         }
     }
-    double c1 = cpu_now();
+    double c1 = bench_cpu_now();
     if (kifu_index_flush(ix, &e)) {
         fprintf(stderr, "kifu_bench: %s\n", e.message);
         kifu_index_close(ix, NULL);
         return -1;
     }
-    double c2 = cpu_now();
+    double c2 = bench_cpu_now();
     const kifu_index_stats *s = kifu_index_stats_get(ix);
     double games = (double)s->games, positions = (double)s->positions;
     kifu_index_close(ix, NULL);
-    double t3 = bench_now(), c3 = cpu_now();
+    double t3 = bench_now(), c3 = bench_cpu_now();
     struct stat st;
     stat(kdb, &st);
     print_load();

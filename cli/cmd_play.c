@@ -280,7 +280,7 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
     kifu_error err = {0};
     int rc = EXIT_OK;
     if (from) {
-        g->pl = cli_open_player(from, &g->rec, &rc);
+        g->pl = cli_open_player(from, NULL, &g->rec, &rc);
         if (!g->pl)
             return rc;
         if (path && kifu_player_go_path(g->pl, path, &err)) {

@@ -13,9 +13,11 @@ void cmd_replay_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu replay [--ply N] [--path P] [--flip] FILE\n"
+        "usage: kifu replay [--ply N] [--path P] [--flip] [--lenient] FILE\n"
         "\n"
         "Step through a record (any format, including a sfenlist) in the terminal.\n"
+        "--lenient steps through a record with an illegal move up to the last move\n"
+        "that could be played (the error is printed first, the exit code says it).\n"
         "\n"
         "keys:\n"
         "  -> f j space    next move          <- b k      previous move\n"
@@ -347,7 +349,8 @@ static void go_to(view *v, const char *what)
 int cmd_replay(int argc, char **argv)
 {
     cli_cursor_args a;
-    int rc = cli_cursor_args_parse("replay", argc, argv, 0, cmd_replay_usage, &a);
+    int rc = cli_cursor_args_parse("replay", argc, argv, CLI_CURSOR_LENIENT,
+                                   cmd_replay_usage, &a);
     if (rc != EXIT_OK)
         return rc;
     if (strcmp(a.file, "-") == 0 && isatty(STDIN_FILENO) == 0) {
@@ -356,7 +359,8 @@ int cmd_replay(int argc, char **argv)
         return EXIT_USAGE;
     }
     kifu_record *rec;
-    kifu_player *pl = cli_open_player(a.file, &rec, &rc);
+    int broken = EXIT_OK;
+    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     view v = {.pl = pl, .rec = rec, .name = a.file, .flip = a.flip};
@@ -487,5 +491,5 @@ out:
     term_close();
     kifu_player_free(pl);
     kifu_record_free(rec);
-    return EXIT_OK;
+    return broken;
 }

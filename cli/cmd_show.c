@@ -13,7 +13,7 @@ void cmd_show_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--format "
+        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--lenient] [--format "
         "text|bod|sfen|svg]\n"
         "\n"
         "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
@@ -25,6 +25,9 @@ void cmd_show_usage(FILE *f)
         "main\n"
         "                line); '/I/J/K...' lists child indices from the start\n"
         "  --flip        draw the board from gote's side\n"
+        "  --lenient     a record with an illegal move is shown up to the last move\n"
+        "                that could be played (the error is printed, the exit code\n"
+        "                says it)\n"
         "  --format F    text (Unicode frame; colour on a terminal), bod (the KIF board\n"
         "                text), sfen (one SFEN line), svg (a self-contained SVG "
         "diagram).\n"
@@ -47,7 +50,8 @@ void cmd_show_usage(FILE *f)
 int cmd_show(int argc, char **argv)
 {
     cli_cursor_args a;
-    int rc = cli_cursor_args_parse("show", argc, argv, 1, cmd_show_usage, &a);
+    int rc = cli_cursor_args_parse(
+        "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
     const char *format = a.format;
@@ -63,7 +67,8 @@ int cmd_show(int argc, char **argv)
         return EXIT_USAGE;
     }
     kifu_record *rec;
-    kifu_player *pl = cli_open_player(a.file, &rec, &rc);
+    int broken = EXIT_OK;
+    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     char msg[640];
@@ -138,5 +143,6 @@ int cmd_show(int argc, char **argv)
     }
     kifu_player_free(pl);
     kifu_record_free(rec);
-    return rc;
+    /* Shown up to the last playable move, but the record is still broken: say so. */
+    return rc == EXIT_OK ? broken : rc;
 }

@@ -148,7 +148,7 @@ int cmd_trace(int argc, char **argv)
     }
     kifu_record *rec;
     int rc = EXIT_OK;
-    kifu_player *pl = cli_open_player(file, &rec, &rc);
+    kifu_player *pl = cli_open_player(file, NULL, &rec, &rc);
     if (!pl)
         return rc;
     kifu_player_free(pl);

@@ -41,15 +41,27 @@ int cli_parse_int(const char *s, int *out)
     return 0;
 }
 
-kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
+kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
 {
     kifu_error err = {0};
     kifu_read_options ro = {.warn = cli_print_warning, .warn_ctx = (void *)path};
+    if (lenient)
+        ro.flags = KIFU_READ_LENIENT;
     *rec = kifu_read_file(path, &ro, &err);
     if (!*rec) {
         cli_print_error(&err);
         *code = cli_exit_code(err.code);
         return NULL;
+    }
+    if (lenient) {
+        /* Read: err holds the first illegal move, the moves from it on are left out. */
+        *lenient = err.code ? cli_exit_code(err.code) : EXIT_OK;
+        if (err.code) {
+            if (!err.source[0])
+                snprintf(err.source, sizeof err.source, "%s", path);
+            cli_print_error(&err);
+        }
+        kifu_error_clear(&err);
     }
     kifu_player *pl = kifu_player_new(*rec, &err);
     if (!pl) {
@@ -63,9 +75,10 @@ kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code)
     return pl;
 }
 
-int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_format,
+int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accepts,
                           void (*usage)(FILE *), cli_cursor_args *a)
 {
+    int with_format = (accepts & CLI_CURSOR_FORMAT) != 0;
     *a = (cli_cursor_args){.ply = -1};
     for (int i = 1; i < argc; i++) {
         const char *s = argv[i];
@@ -95,6 +108,8 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_forma
             a->diagram |= KIFU_DIAGRAM_NO_LAST;
         } else if (strcmp(s, "--flip") == 0) {
             a->flip = 1;
+        } else if ((accepts & CLI_CURSOR_LENIENT) && strcmp(s, "--lenient") == 0) {
+            a->lenient = 1;
         } else if (s[0] == '-' && s[1]) {
             cli_err("kifu: %s: unknown option '%s'\n", cmd, s);
             usage(stderr);

@@ -17,8 +17,11 @@ char *cli_safe_text(const char *s, char *buf, size_t cap);
 /* A decimal 0..100000000. 0, or -1. */
 int cli_parse_int(const char *s, int *out);
 /* Read a record (any format, "-" = stdin) and make a player on it; errors are printed.
- * NULL on failure (then *rec is NULL too and *code the exit code). */
-kifu_player *cli_open_player(const char *path, kifu_record **rec, int *code);
+ * NULL on failure (then *rec is NULL too and *code the exit code). With `lenient` not
+ * NULL, an illegal move does not fail: the record is kept up to the last move that could
+ * be played, the error printed, and *lenient set to its exit code (EXIT_OK: none). */
+kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec,
+                             int *code);
 
 /* The command line of a command that looks at one record at one position. */
 typedef struct cli_cursor_args {
@@ -27,16 +30,20 @@ typedef struct cli_cursor_args {
     const char *format; /* --format F, or NULL; only accepted when asked for */
     int ply;            /* --ply N, or -1 */
     int flip;           /* --flip */
+    int lenient;        /* --lenient (only accepted when asked for) */
     /* with --format: the diagram's --size, --caption and KIFU_DIAGRAM_* style flags */
     int size;
     const char *caption;
     unsigned diagram;
 } cli_cursor_args;
 
+/* What a command accepts beyond FILE --ply --path --flip. */
+enum { CLI_CURSOR_FORMAT = 1, CLI_CURSOR_LENIENT = 2 };
 /* Parse the arguments of command `cmd` (argv[0] is the command name). EXIT_OK, or
  * EXIT_USAGE with the reason printed (and usage(stderr) for an unknown option or a
- * missing file). --format is an unknown option unless with_format. */
-int cli_cursor_args_parse(const char *cmd, int argc, char **argv, int with_format,
+ * missing file). --format (and the diagram options) and --lenient are unknown options
+ * unless `accepts` has CLI_CURSOR_FORMAT or CLI_CURSOR_LENIENT. */
+int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accepts,
                           void (*usage)(FILE *), cli_cursor_args *a);
 /* Put the cursor at --path, or else at --ply, when given. 0, or -1 with the reason in
  * msg (the cursor is then where the player could get to: a ply past the end clamps). */

@@ -101,15 +101,6 @@ const char *kifu_code_name(int code)
     return "unknown error";
 }
 
-int kifu__utf8_column(const char *line_start, size_t bytes)
-{
-    int col = 1;
-    for (size_t i = 0; i < bytes; i++)
-        if (((unsigned char)line_start[i] & 0xC0) != 0x80)
-            col++;
-    return col;
-}
-
 void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
 {
     if (!warn)

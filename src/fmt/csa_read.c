@@ -10,12 +10,14 @@
  *
  * What goes where (matching json-kifu-format where it has a rule):
  * - `N+`/`N-` -> header 先手/後手; `$EVENT $SITE $START_TIME $END_TIME $TIME_LIMIT` -> 棋戦
- *   場所 開始日時 終了日時 持ち時間; any other `$KEY:value` -> header KEY (e.g. OPENING).
+ *   場所 開始日時 終了日時 持ち時間; any other `$KEY:value` -> header KEY (OPENING, as json-kifu-format keeps it; the KIF
+ *   writer calls it 戦型).
  * - `'` comments: before the first move they go to the root, afterwards to the last move or
  *   ending. json-kifu-format drops the ones above the side-to-move line; we keep them (on
  *   the root, in file order) because a reader must not lose text. `'encoding=` and
  *   `'CSA encoding=` are decoding directives, used up by the decoder, and not kept.
  * - `%WORD` -> a special node named WORD (the CSA words are the JKF names).
+ * - `'&name` (what kifu writes) and `&name` lines -> a bookmark on the last move.
  * - The start position is matched against the presets (PI, full P1..P9 boards, P+/P-
  *   pieces): a preset is stored as such, anything else as explicit data. */
 #include <stdio.h>
@@ -194,11 +196,24 @@ static int end_game(rd *r)
 
 /* ---- statements ---- */
 
+/* A bookmark on the last move (or the start): `'&name`, or `&name` as KIF writes it. */
+static int bookmark(rd *r, const char *s, const char *e)
+{
+    const char *t = cstr(r, s, e);
+    if (!t || kifu_node_add_bookmark(r->rec, r->last, t))
+        return nomem(r);
+    return 0;
+}
+
 static int comment(rd *r, const char *s, const char *e)
 {
     if (!r->in_moves && ((e - s >= 9 && memcmp(s, "encoding=", 9) == 0) ||
                          (e - s >= 13 && memcmp(s, "CSA encoding=", 13) == 0)))
         return 0; /* a decoding directive, already acted on */
+    /* `'&name` is a bookmark (kifu writes them so: CSA has no word for one, and other
+     * readers take it for a comment). */
+    if (s + 1 < e && *s == '&')
+        return bookmark(r, s + 1, e);
     /* A move's comment is `'*text` (what programs that read CSA attach to a move; the
      * star is the marker, not the text); other `'` lines are kept whole. */
     if (s < e && *s == '*' && r->last && kifu_node_kind_of(r->last) != KIFU_NODE_ROOT)
@@ -380,13 +395,15 @@ static int after_end(rd *r, const char *s, const char *e)
                   "statement after the ending");
 }
 
-/* A move whose text is already checked: sign, four digits, two capitals. */
-static int add_move(rd *r, int color, int fx, int fy, int tx, int ty, int k)
+/* A move whose text (at `column` of the current line) is already checked: sign, four
+ * digits, two capitals. */
+static int add_move(rd *r, int column, int color, int fx, int fy, int tx, int ty, int k)
 {
     finish_position(r, color);
     kifu_node *n = kifu__node_add_blank_move(r->rec, r->last);
     if (!n)
         return nomem(r);
+    kifu__node_src(n, r->lineno, column);
     kifu_move *m = &n->move;
     m->color = (uint8_t)color;
     m->from_x = (uint8_t)fx, m->from_y = (uint8_t)fy;
@@ -420,7 +437,8 @@ static int move(rd *r, const char *s, const char *e)
         return bad_piece(r, s + 5, e);
     if (e - s > 7)
         return syntax(r, s + 7, e, "the end of the move", "bad move");
-    return add_move(r, *s == '-', d[0], d[1], d[2], d[3], k);
+    return add_move(r, kifu__utf8_column(r->line, (size_t)(s - r->line)), *s == '-', d[0],
+                    d[1], d[2], d[3], k);
 }
 
 /* Sets the time of the last move: sec seconds and ms milliseconds. The node's fields are
@@ -513,6 +531,10 @@ static int statement(rd *r, const char *s, const char *e)
         return time_stmt(r, s, e);
     case '%':
         return special(r, s, e);
+    case '&':
+        if (e - s > 1 && r->rec)
+            return bookmark(r, s + 1, e);
+        break;
     }
     return syntax(r, s, e, "a CSA statement (V N $ P + - T % ' /)", "unknown statement");
 }
@@ -596,7 +618,7 @@ static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
         set_time(r, sec, 0);
         *rc = 0;
     } else {
-        *rc = add_move(r, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
+        *rc = add_move(r, 1, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
     }
     return next;
 }

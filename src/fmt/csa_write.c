@@ -1,13 +1,11 @@
 /* csa_write.c: the CSA writer: V2.2 by default, V3.0 with KIFU_WRITE_CSA_V3.
  *
- * Layout: version, N+/N-, $ information, other header entries as `'key：value` comments,
- * the start position (PI with removed pieces for a preset, else P1..P9 and P+/P- hands),
- * the side to move, the root comments, then the main line: one move per line with the
- * piece after the move (`+8822UM`), `T` seconds on the next line, comments as `'text`.
- *
- * Comments are written verbatim after `'`: the reader keeps the text after `'` as it is
- * (json-kifu-format does the same, e.g. floodgate's `'** 130 7g7f`), so `'text` is what
- * reads back to the same comment; a `'*` prefix would add a star on every round trip.
+ * Layout: version, N+/N-, $ information, other header entries as `'key：value` comments
+ * (手合割 left out: the position says it), the start position (PI with removed pieces for
+ * a preset, else P1..P9 and P+/P- hands), the side to move, the root comments, then the
+ * main line: one move per line with the piece after the move (`+8822UM`), `T` seconds on
+ * the next line, a move's comments as `'*text` (the only comments tsshogi attaches to a
+ * move; the reader takes the star off), bookmarks as `'&name`.
  *
  * What CSA cannot hold is reported through opt->warn, never dropped silently: forks (only
  * the main line is written), fractions of seconds in V2.2 (cut to whole seconds), and
@@ -104,7 +102,8 @@ static void write_header(wr *w, const kifu_record *r)
     for (size_t i = 0; i < n; i++) {
         const char *k, *v;
         kifu_record_header_at(r, i, &k, &v);
-        if (v == names[0] || v == names[1])
+        /* 手合割: the position written below says it (PI, or the board). */
+        if (v == names[0] || v == names[1] || strcmp(k, "手合割") == 0)
             continue;
         const char *csa = NULL;
         for (size_t j = 0; j < sizeof info_keys / sizeof info_keys[0]; j++)
@@ -261,12 +260,19 @@ static void write_special(wr *w, const char *word)
     kifu__sb_puts(w->out, "\n%CHUDAN\n");
 }
 
+/* The comments of n, then its bookmarks as `'&name` (a comment to other readers; CSA has
+ * no bookmark, and kifu reads the line back as one). */
 static void write_comments(wr *w, const kifu_node *n)
 {
     size_t c = kifu_node_comment_count(n);
     for (size_t i = 0; i < c; i++)
         put_comment(w->out, kifu_node_comment(n, i),
                     kifu_node_kind_of(n) != KIFU_NODE_ROOT);
+    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
+        kifu__sb_puts(w->out, "'&");
+        put_flat(w->out, kifu_node_bookmark(n, i));
+        kifu__sb_putc(w->out, '\n');
+    }
 }
 
 int kifu__write_csa(KIFU__WRITER_PARAMS)

@@ -100,12 +100,17 @@ typedef struct kifu__format {
     int (*write_many)(const kifu_record *const *rs, size_t n,
                       const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err);
     const char *between;
+    /* Its sniffer's bid on the first line of a file overrides the file's extension (a
+     * .kif that holds a USI position line); for formats whose first line cannot be
+     * anything else. */
+    int sure;
 } kifu__format;
 
 /* The row of a format, or NULL. */
 const kifu__format *kifu__format_get(int format);
 /* `format` came from path's extension: when other formats list that extension too
- * (`.json`), the content chooses among them; else format. */
+ * (`.json`), the content chooses among them; a format sure of its first line (SFEN)
+ * takes any file; else format. */
 int kifu__format_refine(int format, const char *path, const char *text, size_t len);
 /* The format of decoded text by the sniffers' bids, or KIFU_FMT_AUTO. */
 int kifu__format_sniff(const char *text, size_t len);

@@ -22,14 +22,22 @@ typedef struct kifu__jp_reader {
     int preset;      /* from 手合割, KIFU_PRESET_NONE if absent or unknown */
     int first_color; /* side to move at the root */
     kifu_node *cur;  /* the node the next move follows */
+    void (*warn)(void *, const char *); /* the caller's warnings, or NULL */
+    void *warn_ctx;
+    const char *col_at; /* a point of the current line and its column (kifu__jp_column) */
+    int col;
 } kifu__jp_reader;
+
+/* The column (characters, from 1) of `at` in the current line, counted on from the last
+ * point asked for on the same line: a KI2 line of several moves is scanned once. */
+int kifu__jp_column(kifu__jp_reader *rd, const char *at);
 
 /* Read one KIF or KI2 record: a reader on a new record calls line_fn on each line of the
  * text without its line end (LF, CR LF, CR CR LF), applies the start position, and hands
  * the record to out. 0, or -1 as soon as a line fails. */
 int kifu__jp_read(const char *text, size_t len,
                   int (*line_fn)(kifu__jp_reader *, const char *, const char *),
-                  kifu__records *out, kifu_error *err);
+                  const kifu_read_options *opt, kifu__records *out, kifu_error *err);
 /* Report a syntax error at `at` in the current line. Returns -1. */
 int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
                   const char *what);

@@ -43,6 +43,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
     for (size_t i = 0; i < n; i++) {
         const char *k, *v;
         kifu_record_header_at(r, i, &k, &v);
+        /* CSA's $OPENING (kept under its own key, as json-kifu-format keeps it) is
+         * the KIF 戦型 the CSA writer made it from. */
+        if (strcmp(k, "OPENING") == 0 && !kifu_record_header_get(r, "戦型"))
+            k = "戦型";
         if (!*v && (strcmp(k, "盤面回転") == 0 || strcmp(k, "盤面反転") == 0))
             kifu__sb_printf(out, "%s\n", k);
         else
@@ -73,10 +77,12 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
         kifu__sb_printf(out, "時間切れにより%sの勝ち\n", names[!mover]);
     else if (strcmp(sp, "ILLEGAL_MOVE") == 0)
         kifu__sb_printf(out, "%sの反則負け\n", names[mover]);
-    else if (strcmp(sp, "+ILLEGAL_ACTION") == 0)
-        kifu__sb_printf(out, "%sの反則勝ち\n", names[1]);
-    else if (strcmp(sp, "-ILLEGAL_ACTION") == 0)
-        kifu__sb_printf(out, "%sの反則勝ち\n", names[0]);
+    else if (strcmp(sp, "+ILLEGAL_ACTION") == 0 || strcmp(sp, "-ILLEGAL_ACTION") == 0)
+        /* Named from the side to move, as the ending word is (seeds/001): tsshogi and
+         * json-kifu-format read only the word, 反則勝ち as the side to move winning. */
+        kifu__sb_printf(out, "%sの反則%s\n", names[mover],
+                        (sp[0] == '+' ? KIFU_BLACK : KIFU_WHITE) == mover ? "負け"
+                                                                          : "勝ち");
     else if (strcmp(sp, "KACHI") == 0)
         kifu__sb_printf(out, "%sの入玉勝ち\n", names[mover]);
     else

@@ -112,6 +112,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     kifu_node *n = kifu__node_add_blank_move(rd->r, rd->cur);
     if (!n)
         return nomem(rd);
+    kifu__node_src(n, rd->lineno, kifu__jp_column(rd, *pp));
     kifu_move *m = &n->move;
     m->color = (uint8_t)color;
     m->to_x = (uint8_t)to_x;
@@ -230,8 +231,7 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
 
 int kifu__read_ki2(KIFU__READER_PARAMS)
 {
-    (void)opt;
-    return kifu__jp_read(text, len, ki2_line, out, err);
+    return kifu__jp_read(text, len, ki2_line, opt, out, err);
 }
 
 /* KI2: a line of moves, each after its ▲ △ (☗ ☖ ▽) mark. */

@@ -58,7 +58,11 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
 int kifu__write_ki2(KIFU__WRITER_PARAMS)
 {
     (void)opt;
+    size_t before = out->len;
     kifu__jp_write_header(r, out);
-    kifu__sb_putc(out, '\n');
+    /* A blank line parts the header from the moves; with no header, none (a file that
+     * starts with an empty line is refused by some readers). */
+    if (out->len > before)
+        kifu__sb_putc(out, '\n');
     return kifu__jp_walk(r, out, err, put_line);
 }

@@ -4,6 +4,7 @@
  * The text is read in place, one line at a time; moves become raw record moves (source
  * square, destination or 同, piece before the move, 成/不成, 打) that kifu_normalize()
  * completes. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,6 +39,31 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
     return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, col, (size_t)(at - rd->text),
                        expected, found, "%s: expected %s, found \"%s\"", what, expected,
                        found);
+}
+
+int kifu__jp_column(kifu__jp_reader *rd, const char *at)
+{
+    if (!rd->col_at || rd->col_at < rd->line || at < rd->col_at) {
+        rd->col_at = rd->line;
+        rd->col = 1;
+    }
+    size_t n = (size_t)(at - rd->col_at);
+    if (n <= 8) {
+        /* Mostly a KIF move number and spaces: up to 8 bytes with no high bit are as
+         * many characters (one word tested, no loop). */
+        unsigned char b[8] = {0};
+        uint64_t w;
+        memcpy(b, rd->col_at, n);
+        memcpy(&w, b, 8);
+        if (!(w & 0x8080808080808080ull)) {
+            rd->col += (int)n;
+            rd->col_at = at;
+            return rd->col;
+        }
+    }
+    rd->col += kifu__utf8_column(rd->col_at, n) - 1;
+    rd->col_at = at;
+    return rd->col;
 }
 
 static int nomem(kifu__jp_reader *rd)
@@ -125,6 +151,15 @@ kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const cha
     kifu_node *n = kifu_node_add_special(rd->r, rd->cur, w);
     if (!sp)
         tmp_free(&t);
+    /* JKF and CSA have no word for a sealed move: read as 中断 (as json-kifu-format does),
+     * and the word's loss is said. */
+    if (n && (size_t)(wend - word) == strlen("封じ手") &&
+        memcmp(word, "封じ手", strlen("封じ手")) == 0)
+        kifu__warn(rd->warn, rd->warn_ctx,
+                   "line %d: 封じ手 (a sealed move) read as 中断 (CHUDAN, the game "
+                   "interrupted), as json-kifu-format reads it: JKF and CSA have no word "
+                   "for it",
+                   rd->lineno);
     return n;
 }
 
@@ -417,6 +452,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_start(rd))
         return -1;
     p += kifu__jp_mark(p, end, &color);
+    const char *at = p; /* where the move's text begins, for errors found later */
     int ply = kifu_node_ply(rd->cur) + 1;
     kifu_move m;
     memset(&m, 0, sizeof m);
@@ -486,6 +522,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
+    kifu__node_src(n, rd->lineno, kifu__jp_column(rd, at));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }
@@ -572,12 +609,16 @@ static const char *joined_lines(const char *text, size_t len)
 
 int kifu__jp_read(const char *text, size_t len,
                   int (*line_fn)(kifu__jp_reader *, const char *, const char *),
-                  kifu__records *out, kifu_error *err)
+                  const kifu_read_options *opt, kifu__records *out, kifu_error *err)
 {
     kifu__jp_reader rd;
     kifu__words_init();
     if (jp_reader_init(&rd, err))
         return -1;
+    if (opt) {
+        rd.warn = opt->warn;
+        rd.warn_ctx = opt->warn_ctx;
+    }
     const char *joined = joined_lines(text, len);
     if (joined) {
         rd.text = rd.line = text;
@@ -598,8 +639,7 @@ int kifu__jp_read(const char *text, size_t len,
 
 int kifu__read_kif(KIFU__READER_PARAMS)
 {
-    (void)opt;
-    return kifu__jp_read(text, len, kif_line, out, err);
+    return kifu__jp_read(text, len, kif_line, opt, out, err);
 }
 
 /* KIF: the move table's heading or a numbered move line decides; lines KIF is made of

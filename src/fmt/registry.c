@@ -44,16 +44,20 @@ static const kifu__format table[] = {
      .read = kifu__read_ki2,
      .write = kifu__write_ki2,
      .sniff = kifu__sniff_ki2},
-    {.info = {KIFU_FMT_SFEN, "sfen", "sfen usi", "SFEN or a USI position line",
-              KIFU_ENC_UTF8, 0},
+    {.info = {KIFU_FMT_SFEN, "sfen", "sfen usi",
+              "SFEN or a USI position line; one game a line", KIFU_ENC_UTF8,
+              KIFU_HOLDS_GAMES},
      .read = kifu__read_sfen,
      .write = kifu__write_sfen,
-     .sniff = kifu__sniff_sfen},
+     .sniff = kifu__sniff_sfen,
+     .between = "",
+     .sure = 1},
     {.info = {KIFU_FMT_SFENLIST, "sfenlist", "sfenlist",
               "one SFEN per line, a position per move", KIFU_ENC_UTF8, 0},
      .read = kifu__read_sfenlist,
      .write = kifu__write_sfenlist,
-     .sniff = kifu__sniff_sfenlist},
+     .sniff = kifu__sniff_sfenlist,
+     .sure = 1},
     {.info = {KIFU_FMT_POSJSON, "posjson", "posjson json",
               "position list: a JSON array of whole positions (bd, cb, cw)",
               KIFU_ENC_UTF8, H_ALL | KIFU_HOLDS_GAMES},
@@ -143,6 +147,19 @@ int kifu__format_refine(int format, const char *path, const char *text, size_t l
     const char *dot = path ? strrchr(slash ? slash : path, '.') : NULL;
     if (!dot)
         return format;
+    /* A row sure of its content wins over the extension when its evidence is the very
+     * first line (a .kif holding a USI position line); nothing else is guessed. Only those
+     * rows are asked: their sniffers stop at the first line that is not theirs. */
+    size_t lead = 0;
+    while (lead < len && (text[lead] == ' ' || text[lead] == '\t' || text[lead] == '\n' ||
+                          text[lead] == '\r'))
+        lead++;
+    for (size_t i = 0; i < NFORMATS; i++) {
+        size_t at = 0;
+        if (table[i].sure && table[i].info.format != format &&
+            table[i].sniff(text, len, &at) > 0 && at == lead)
+            return table[i].info.format;
+    }
     int sharers = 0;
     for (size_t i = 0; i < NFORMATS; i++)
         sharers += listed(table[i].info.extensions, dot + 1, strlen(dot + 1));

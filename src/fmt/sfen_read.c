@@ -7,6 +7,9 @@
 
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "notation/words.h"
+#include "record/record.h"
+#include "rules/engine.h"
 
 typedef struct line {
     const char *s; /* start of the text, after leading blanks */
@@ -116,19 +119,14 @@ static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
     return kifu__records_push(out, r) ? nomem(err) : 0;
 }
 
-int kifu__read_sfen(KIFU__READER_PARAMS)
+/* The game of line l: `[position] startpos|sfen S|S [moves M... [ending]]`, appended to
+ * out. A token that is no USI move is an error at its column; the moves are raw (like a
+ * CSA reader's): the normalizer completes and checks them, and names a bad one at the
+ * column noted in its node. 0, or -1. */
+static int read_game(const char *text, const line *l, const kifu_read_options *opt,
+                     kifu__records *out, kifu_error *err)
 {
-    (void)opt;
-    input in = {text, len, 0, 0};
-    line l, extra;
-    if (first_line(&in, &l, "a SFEN or USI position", err))
-        return -1;
-    if (next_line(&in, &extra) == 0)
-        return kifu__error(
-            err, KIFU_ERR_SFEN, extra.number, extra.indent + 1, (size_t)(extra.s - text),
-            "the end of the input", "a second line",
-            "a SFEN record is one line (several positions make a sfenlist)");
-    char *s = line_copy(&l, err);
+    char *s = line_copy(l, err);
     if (!s)
         return -1;
     /* Split off " moves ..." so the start can be recorded before the moves are played. */
@@ -144,60 +142,130 @@ int kifu__read_sfen(KIFU__READER_PARAMS)
         nomem(err);
         goto done;
     }
-    if (set_sfen(p, s, &l, err) || set_start(r, p, err))
+    if (set_sfen(p, s, l, err) || set_start(r, p, err))
         goto done;
     kifu_node *n = kifu_record_root(r);
-    if (moves) {
-        char *t = moves + 6;
-        for (;;) {
-            while (*t == ' ' || *t == '\t')
-                t++;
-            if (!*t)
-                break;
-            char *e = t;
-            while (*e && *e != ' ' && *e != '\t')
-                e++;
-            char save = *e;
-            *e = 0;
-            kifu_move m;
-            int parsed = kifu_position_parse_usi(p, t, &m, err) == 0;
-            const char *rest = e + (save != 0);
-            while (*rest == ' ' || *rest == '\t')
-                rest++;
-            /* A forbidden last move is the normalizer's to judge: a game may end by a
-             * foul (kifu_node_foul). */
-            int last = !*rest;
-            int played = parsed && kifu_position_play(p, &m, last ? NULL : err) == 0;
-            if (parsed && !played && last) {
-                if (!kifu_node_add_move(r, n, &m)) {
-                    nomem(err);
-                    goto done;
-                }
-                break;
-            }
-            if (!played) {
-                if (err) {
-                    /* counted only here: per move it would cost the line's length */
-                    err->line = l.number;
-                    err->column = kifu__utf8_column(s, (size_t)(t - s)) + l.indent;
-                    err->offset = (size_t)(l.s - text) + (size_t)(t - s);
-                }
+    int side = kifu_position_side(p);
+    /* The column of `col_at` (counted on from token to token: a line is one game). */
+    const char *col_at = s;
+    int col = l->indent + 1;
+    for (char *t = moves ? moves + 6 : NULL; t;) {
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (!*t)
+            break;
+        char *e = t;
+        while (*e && *e != ' ' && *e != '\t')
+            e++;
+        const char *rest = e;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        const char *at = l->s + (t - s); /* the token in the input */
+        int vague = 0;
+        /* Endings are lower-case words; a move starts with a digit or a piece letter. */
+        const char *end =
+            *t >= 'a' && *t <= 'z' ? kifu__usi_special(t, e, side, &vague) : NULL;
+        if (end) {
+            if (*rest) {
+                kifu__error(err, KIFU_ERR_SFEN, l->number,
+                            kifu__utf8_column(s, (size_t)(rest - s)) + l->indent,
+                            (size_t)(l->s - text) + (size_t)(rest - s),
+                            "the end of the line after an ending", "more moves",
+                            "%.*s ends the game: no move may follow it", (int)(e - t), t);
                 goto done;
             }
-            n = kifu_node_add_move(r, n, &m);
-            if (!n) {
+            if (vague)
+                kifu__warn(opt ? opt->warn : NULL, opt ? opt->warn_ctx : NULL,
+                           "line %d: %.*s names no result: read as the game interrupted "
+                           "(中断)",
+                           l->number, (int)(e - t), t);
+            if (!kifu_node_add_special(r, n, end)) {
                 nomem(err);
                 goto done;
             }
-            *e = save;
-            t = e;
+            break;
         }
+        /* Read as written: the normalizer finds each piece and checks the move (a
+         * forbidden last move may end a game: kifu_node_foul). */
+        kifu_move m;
+        const char *why = kifu__usi_move_raw(t, (size_t)(e - t), side, &m);
+        if (why) { /* counted only here: per move it would cost the line's length */
+            kifu__error(err, KIFU_ERR_SFEN, l->number,
+                        kifu__utf8_column(s, (size_t)(t - s)) + l->indent,
+                        (size_t)(at - text), "a USI move", NULL, "USI move %.*s: %s",
+                        (int)(e - t), t, why);
+            goto done;
+        }
+        n = kifu_node_add_move(r, n, &m);
+        if (!n) {
+            nomem(err);
+            goto done;
+        }
+        col += kifu__utf8_column(col_at, (size_t)(t - col_at)) - 1;
+        col_at = t;
+        kifu__node_src(n, l->number, col);
+        t = e;
+        side ^= 1;
     }
     rc = 0;
 done:
     kifu__free(s);
     kifu_position_free(p);
     return finish(r, rc, out, err);
+}
+
+/* A line that is a bare SFEN: no USI keyword, no moves. */
+static int bare_sfen(const line *l)
+{
+    static const char *const words[] = {"position", "startpos", "sfen"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+        size_t k = strlen(words[i]);
+        if (l->n >= k && memcmp(l->s, words[i], k) == 0 &&
+            (l->n == k || l->s[k] == ' ' || l->s[k] == '\t'))
+            return 0;
+    }
+    for (size_t i = 0; i + 6 <= l->n; i++)
+        if (memcmp(l->s + i, " moves", 6) == 0)
+            return 0;
+    return 1;
+}
+
+/* A collection: every line is a game (one record each, like CSA games between `/`
+ * lines). Bare SFENs that follow one another by legal moves are one game's positions,
+ * a sfenlist, as they always were. */
+int kifu__read_sfen(KIFU__READER_PARAMS)
+{
+    input in = {text, len, 0, 0};
+    line l;
+    if (first_line(&in, &l, "a SFEN or USI position", err))
+        return -1;
+    int lines = 0, bare = 1;
+    for (input all = in; bare && next_line(&all, &(line){0}) == 0;)
+        lines++;
+    if (lines) {
+        for (input all = {text, len, 0, 0}; bare && next_line(&all, &l) == 0;)
+            bare = bare_sfen(&l);
+        in = (input){text, len, 0, 0};
+        next_line(&in, &l);
+    }
+    if (lines && bare) {
+        kifu__records one = {0};
+        if (kifu__read_sfenlist(text, len, opt, &one, NULL) == 0) {
+            size_t i = 0;
+            while (i < one.n && kifu__records_push(out, one.items[i]) == 0)
+                i++;
+            for (size_t j = i + 1; j < one.n; j++) /* the push failed at i: freed */
+                kifu_record_free(one.items[j]);
+            kifu__free(one.items);
+            return i < one.n ? nomem(err) : 0;
+        }
+        kifu__records_free(&one);
+    }
+    do {
+        if (read_game(text, &l, opt, out, err))
+            return -1;
+    } while (next_line(&in, &l) == 0);
+    return 0;
 }
 
 int kifu__read_sfenlist(KIFU__READER_PARAMS)
@@ -263,43 +331,69 @@ static int sfen_board_line(const char *p, const char *eol)
     return slashes == 8;
 }
 
-/* Counts the SFEN lines of text; 1 when the first line is a USI position line. */
-static int sfen_lines(const char *text, size_t len, size_t *first)
+/* The side to move ('b' or 'w') and move number of a bare SFEN line, or 0. */
+static int sfen_turn(const char *p, const char *eol, long *number)
+{
+    const char *sp = memchr(p, ' ', (size_t)(eol - p));
+    if (!sp || sp + 2 > eol || (sp[1] != 'b' && sp[1] != 'w'))
+        return 0;
+    int side = sp[1];
+    const char *q = memchr(sp + 2, ' ', (size_t)(eol - sp - 2)); /* after the hands */
+    q = q ? memchr(q + 1, ' ', (size_t)(eol - q - 1)) : NULL;
+    *number = 0;
+    for (q = q ? q + 1 : eol; q < eol && *q >= '0' && *q <= '9' && *number < 100000000;)
+        *number = *number * 10 + (*q++ - '0');
+    return side;
+}
+
+/* What the SFEN lines of text are: -1 when a USI position line comes first (*first: its
+ * offset); else the count of bare SFEN lines, with *chain set when the first two read as
+ * consecutive positions (the side to move alternates and the move number grows by one,
+ * as in a sfenlist) and *first the offset of the first. */
+static int sfen_lines(const char *text, size_t len, size_t *first, int *chain)
 {
     const char *s = text, *end = text + len, *p, *eol;
-    int n = 0;
+    int n = 0, side[2] = {0, 0};
+    long number[2] = {0, 0};
+    *chain = 0;
     while ((p = kifu__next_line(&s, end, &eol)) != NULL) {
         size_t k = (size_t)(eol - p);
+        if (*p == '#')
+            continue; /* a comment line, as the readers skip it */
         if ((k >= 9 && memcmp(p, "position ", 9) == 0) ||
             (k >= 8 && memcmp(p, "startpos", 8) == 0) ||
             (k >= 5 && memcmp(p, "sfen ", 5) == 0)) {
+            if (n)
+                break;
             *first = (size_t)(p - text);
             return -1;
         }
-        if (sfen_board_line(p, eol))
-            n++;
+        if (!sfen_board_line(p, eol))
+            return 0; /* anything else: not SFEN text */
+        if (n < 2)
+            side[n] = sfen_turn(p, eol, &number[n]);
+        if (!n)
+            *first = (size_t)(p - text);
+        n++;
     }
+    *chain =
+        n > 1 && side[0] && side[1] && side[0] != side[1] && number[1] == number[0] + 1;
     return n;
 }
 
-/* SFEN: a USI position line first decides; a single bare SFEN bids weakly at the end. */
+/* SFEN: a USI position line or a SFEN first decides (one game, or one game a line); a
+ * sfenlist's lines are left to its own row. */
 int kifu__sniff_sfen(const char *text, size_t len, size_t *at)
 {
-    size_t first = 0;
-    int n = sfen_lines(text, len, &first);
-    if (n < 0) {
-        *at = first;
-        return 10;
-    }
-    *at = len;
-    return n == 1 ? 2 : 0;
+    int chain;
+    int n = sfen_lines(text, len, at, &chain);
+    return n < 0 || (n > 0 && !chain) ? 10 : 0;
 }
 
-/* sfenlist: several bare SFEN lines, a weak bid at the end. */
+/* sfenlist: bare SFEN lines of which the first two are consecutive positions. */
 int kifu__sniff_sfenlist(const char *text, size_t len, size_t *at)
 {
-    size_t first = 0;
-    int n = sfen_lines(text, len, &first);
-    *at = len;
-    return n > 1 ? 3 : 0;
+    int chain;
+    int n = sfen_lines(text, len, at, &chain);
+    return n > 1 && chain ? 10 : 0;
 }

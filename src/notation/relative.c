@@ -6,7 +6,9 @@
  * expected JKF): with two or more candidates, a direction word (上 引 寄) when it alone
  * tells them apart, else a side word (右 左 直) when that does; 竜 and 馬 never take 直
  * (they say 左 or 右 by where they stand); otherwise 直 alone or side + direction. A drop
- * takes 打 only when a piece on the board could also reach the square. */
+ * takes 打 only when a piece on the board could also reach the square. The other pieces
+ * are counted by reach, pinned or not: tsshogi and json-kifu-format read the words so,
+ * and a word left out for a pinned piece made them refuse the move or take another. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -67,7 +69,9 @@ void kifu__relative(const kifu_position *p, kmove m, char out[3])
      * drop next to such a pawn would be 二歩; on a file the nearest lance blocks any other. */
     if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(m)))
         return;
-    size_t n = kifu__position_moves_to(p, MOVE_TO(m), kind, cands);
+    /* By reach, pinned pieces too: other programs read the word so (be strict in what
+     * is written; the KI2 reader accepts both). */
+    size_t n = kifu__position_reach_to(p, MOVE_TO(m), kind, cands);
     kifu__relative_among(p, m, cands, n, out);
 }
 

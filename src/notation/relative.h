@@ -7,8 +7,8 @@
 #include "rules/engine.h"
 
 /* The JKF relative word (KI2 / JSA notation: "", "L", "C", "R", "U", "M", "D", "LU",
- * "RD", "H", ...) that names legal move m among the other legal moves of the same kind
- * to the same square in position p (the position before m). The minimal word by the JSA
+ * "RD", "H", ...) that names legal move m among the other moves of the same kind that
+ * reach the same square in position p (the position before m), pinned pieces included. The minimal word by the JSA
  * rules: 竜/馬 take no 直, direction (上 引 寄) before side (右 左), 打 only when a piece
  * on the board could also reach the square. */
 void kifu__relative(const kifu_position *p, kmove m, char out[3]);

@@ -310,6 +310,33 @@ const char *kifu__jp_special_word(const char *special, int to_move)
     return kifu_special_text(special);
 }
 
+const char *kifu__usi_special(const char *s, const char *end, int to_move, int *vague)
+{
+    /* rep_win: the side to move wins by the other's perpetual check (a foul of the side
+     * that just moved); rep_lose: the side to move loses so. */
+    static const struct {
+        const char *word, *special;
+        int foul_by_mover, vague;
+    } usi[] = {
+        {"resign", "TORYO", 0, 0},    {"win", "KACHI", 0, 0},
+        {"draw", "HIKIWAKE", 0, 0},   {"rep_draw", "SENNICHITE", 0, 0},
+        {"rep_win", NULL, 1, 0},      {"rep_lose", NULL, 2, 0},
+        {"rep_sup", "CHUDAN", 0, 1},  {"rep_inf", "CHUDAN", 0, 1},
+        {"timeout", "TIME_UP", 0, 0}, {"break", "CHUDAN", 0, 0},
+    };
+    size_t n = (size_t)(end - s);
+    for (size_t i = 0; i < sizeof usi / sizeof usi[0]; i++) {
+        if (strlen(usi[i].word) != n || memcmp(s, usi[i].word, n) != 0)
+            continue;
+        *vague = usi[i].vague;
+        if (!usi[i].foul_by_mover)
+            return usi[i].special;
+        int fouler = usi[i].foul_by_mover == 1 ? !to_move : to_move;
+        return fouler == KIFU_BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+    }
+    return NULL;
+}
+
 const char *kifu_special_text(const char *special)
 {
     if (!special)

@@ -82,6 +82,12 @@ const char *kifu__jp_special(const char *s, const char *end, int last_mover);
 /* The KIF word of a JKF special written at a ply where `to_move` is to move: the foul
  * words by who acted illegally (±ILLEGAL_ACTION), the rest as kifu_special_text. */
 const char *kifu__jp_special_word(const char *special, int to_move);
+/* The JKF special of a USI ending word that engines and GUIs write after a move list
+ * (resign, win, draw, rep_draw, rep_win, rep_lose, rep_sup, rep_inf, timeout, break),
+ * with `to_move` the side to move there; NULL when s..end is no such word. *vague is set
+ * to 1 for a word that names no result (rep_sup, rep_inf: read as CHUDAN, the caller
+ * warns), else 0. */
+const char *kifu__usi_special(const char *s, const char *end, int to_move, int *vague);
 
 /* The BOD board diagram and the lines that go with it (持駒, 手番). */
 typedef struct kifu__bod {

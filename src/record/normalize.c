@@ -32,8 +32,8 @@ static void sq_text(int sq, char *buf, size_t cap)
 
 /* ---- resolving one record move to a legal packed move ---- */
 
-/* The legal moves of one kind to one square, when resolving listed them (so the
- * relative word needs no second move generation); n is NO_CANDS when not listed. */
+/* How resolving went: n is 1 when the move was alone (no other piece of its kind
+ * reaches its square: no relative word), else NO_CANDS or the legal moves listed. */
 typedef struct cand_list {
     kmove v[32];
     size_t n;
@@ -71,6 +71,19 @@ static int foul_of(const kifu_position *p, const char *why)
     return KIFU_FOUL_NONE;
 }
 
+/* No other piece of mv's kind reaches its square, pinned or not: mv needs no relative
+ * word (a count of attackers, no move list). */
+static int alone_by_reach(const kifu_position *p, kmove mv)
+{
+    /* One king; a pawn reaches a square only from right behind it (a drop there would be
+     * 二歩); on a file the nearest lance blocks any other (as kifu__relative knows). */
+    int kind = MOVE_PIECE(mv);
+    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(mv)))
+        return 1;
+    int k = kifu__position_reach_count(p, MOVE_TO(mv), kind);
+    return MOVE_IS_DROP(mv) ? k == 0 : k <= 1;
+}
+
 static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
                        kifu_error *err)
 {
@@ -84,8 +97,8 @@ static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *o
     return 0;
 }
 
-/* mv is legal when the engine lists it among the moves of its kind to its square: one
- * generation serves both the check and the relative word. Otherwise the engine says why. */
+/* mv is legal when the engine lists it among the moves of its kind to its square.
+ * Otherwise the engine says why. */
 static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
                         kifu_error *err)
 {
@@ -101,6 +114,7 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
         kmove c = cl->v[i];
         if (MOVE_FROM(c) == MOVE_FROM(mv) && MOVE_IS_PROMOTE(c) == MOVE_IS_PROMOTE(mv)) {
             *out = c;
+            cl->n = alone_by_reach(p, mv) ? 1 : NO_CANDS; /* the word by reach */
             return 0;
         }
     }
@@ -218,7 +232,7 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
     /* Board moves only: a drop is never among the candidates, and the relative word of a
      * board move looks at board sources only. */
     size_t n = kifu__position_board_moves_to(p, to, kind, cl->v), k = 0;
-    cl->n = n; /* every board move of this kind to `to`: no second look for the word */
+    cl->n = NO_CANDS; /* legal moves only: the word looks again, by reach */
     for (size_t i = 0; i < n; i++)
         if (!MOVE_IS_DROP(cl->v[i]) && MOVE_IS_PROMOTE(cl->v[i]) == (m->promote == 1))
             cands[k++] = cl->v[i];
@@ -238,6 +252,8 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         k = kifu__relative_filter(p, m->relative, cands, k);
     if (k == 1) {
         *out = cands[0];
+        if (alone_by_reach(p, cands[0]))
+            cl->n = 1; /* no word to look for */
         return 0;
     }
     if (k == 0)
@@ -285,10 +301,11 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
     if (m->same < 0 && to == prev_to)
         m->same = 1;
     if (!m->relative[0]) {
-        if (cl->n == 1) /* the move alone (mostly so): no word */
+        /* The move alone, no other piece of its kind reaching its square (mostly so): no
+         * word. Else the word counts the others by reach, pinned ones too (relative.c):
+         * the legal candidates listed in cl may be fewer. */
+        if (cl->n == 1)
             m->relative[1] = m->relative[2] = 0;
-        else if (cl->n != NO_CANDS)
-            kifu__relative_among(p, mv, cl->v, cl->n, m->relative);
         else
             kifu__relative(p, mv, m->relative);
     }
@@ -345,13 +362,15 @@ static void branch_name(const kifu_node *n, char *buf, size_t cap)
     snprintf(buf, cap, "main line");
 }
 
+/* The error of node n's move, at its line and column when the reader noted them. */
 static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 {
     char text[96], branch[64];
     move_text(&n->move, text, sizeof text);
     branch_name(n, branch, sizeof branch);
-    kifu__error(err, why->code, 0, 0, 0, why->expected, text, "ply %d (%s): %s: %s",
-                n->ply, branch, text, why->message);
+    kifu__error(err, why->code, (int)(n->src & 0x3fffff), (int)(n->src >> 22), 0,
+                why->expected, text, "ply %d (%s): %s: %s", n->ply, branch, text,
+                why->message);
 }
 
 enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
@@ -442,7 +461,7 @@ static int keep_foul(norm *n, kifu_node *c)
             return 1;
     int side = kifu_position_side(n->p);
     kmove mv = n->cl.foul_mv;
-    cand_list alone = {.n = 1};
+    cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
     complete(n->p, side, c, mv, prev_square(c), &alone);
     c->foul = (uint8_t)n->cl.foul;
     if (kifu__position_do_light(n->p, mv))

@@ -419,6 +419,7 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
     dst->time = src->time;
     dst->has_time = src->has_time;
     dst->foul = src->foul;
+    dst->src = src->src;
     for (size_t i = 0; i < kifu_node_comment_count(src); i++)
         if (kifu_node_add_comment(r, dst, src->text->comments[i]))
             return -1;

@@ -37,6 +37,11 @@ struct kifu_node {
     kifu_move_time time;
     uint32_t id;
     int32_t ply;
+    /* Where the move's text begins in the reader's input: line in the low 22 bits,
+     * column (characters, from 1) in the high 10; 0 when not known or past those limits.
+     * An illegal move found by the normalizer is reported there. In what was padding,
+     * so the node stays 112 bytes. */
+    uint32_t src;
     const char *special;
 };
 
@@ -53,6 +58,14 @@ struct kifu_record {
      * child 0 instead of walking the tree (see kifu__record_is_line). */
     int forked;
 };
+
+/* Note where in the input the text of node n begins (readers; see src). */
+static inline void kifu__node_src(kifu_node *n, int line, int column)
+{
+    n->src = line > 0 && line < (1 << 22) && column > 0 && column < (1 << 10)
+                 ? (uint32_t)line | (uint32_t)column << 22
+                 : 0;
+}
 
 /* Is every node's only child its line's next one (no fork anywhere)? */
 static inline int kifu__record_is_line(const kifu_record *r)

@@ -466,6 +466,29 @@ int kifu_position_parse_usi(const kifu_position *p, const char *usi, kifu_move *
     return 0;
 }
 
+const char *kifu__usi_move_raw(const char *usi, size_t n, int color, kifu_move *out)
+{
+    kifu__usi_move u;
+    const char *why = NULL;
+    if (kifu__usi_syntax(usi, n, &u, &why))
+        return why;
+    memset(out, 0, sizeof *out);
+    out->color = (uint8_t)color;
+    out->to_x = (uint8_t)SQ_X(u.to);
+    out->to_y = (uint8_t)SQ_Y(u.to);
+    out->same = -1;
+    out->promote = u.promote ? 1 : -1;
+    out->flags = KIFU_MOVE_RAW;
+    if (u.drop) {
+        out->piece = (uint8_t)u.drop;
+        out->flags |= KIFU_MOVE_DROP;
+    } else {
+        out->from_x = (uint8_t)SQ_X(u.from);
+        out->from_y = (uint8_t)SQ_Y(u.from);
+    }
+    return NULL;
+}
+
 char *kifu_move_usi(const kifu_move *m, char *buf)
 {
     if (m->from_x == 0) {
@@ -573,6 +596,14 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out)
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out)
 {
     return kifu__gen_to(&p->pos, to, kind, out);
+}
+int kifu__position_reach_count(const kifu_position *p, int to, int kind)
+{
+    return kifu__reach_count(&p->pos, to, kind);
+}
+size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out)
+{
+    return kifu__gen_reach(&p->pos, to, kind, out);
 }
 size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out)
 {

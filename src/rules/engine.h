@@ -46,6 +46,12 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
  * before the move; drops of `kind` included). Both promotion choices appear as separate
  * moves. Returns the count; out needs room for 32. */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+/* The moves of `kind` to `to` by reach, pinned pieces and drops into check included (for
+ * relative words, as other programs choose them). Room for 32. */
+size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out);
+/* How many board pieces of `kind` of the side to move reach `to`, pinned or not: a board
+ * move needs a relative word when more than one does, a drop when any does. */
+int kifu__position_reach_count(const kifu_position *p, int to, int kind);
 /* The same, board moves only (no drops). */
 size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind,
                                      kmove *out);
@@ -65,6 +71,10 @@ void kifu__position_do(kifu_position *p, kmove m);
  * kifu_position_undo or the repetition calls on the same position. 0, or -1 when the
  * history cannot grow (nothing played). */
 int kifu__position_do_light(kifu_position *p, kmove m);
+/* The USI move usi[0..n) of `color` as a raw record move (KIFU_MOVE_RAW: squares,
+ * promotion, the dropped piece; a board move's piece is left to the normalizer, which
+ * finds it on the board). NULL, or why the text is no USI move. */
+const char *kifu__usi_move_raw(const char *usi, size_t n, int color, kifu_move *out);
 /* Take back the last move of kifu__position_do_light. -1 when there is none. */
 int kifu__position_undo_light(kifu_position *p);
 

@@ -417,6 +417,29 @@ size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out)
     return gen_to(p, to, kind, out, 0);
 }
 
+int kifu__reach_count(const kpos *p, int to, int kind)
+{
+    if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB || kind == KING)
+        return 0;
+    return bb_count(attackers_of_kind(p, p->side, kind, to, pos_occ(p), 0));
+}
+
+size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out)
+{
+    int us = p->side;
+    kmove *o = out;
+    if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB || kind == KING)
+        return 0;
+    int tp = p->board[to];
+    if (tp && CPIECE_COLOR(tp) == us)
+        return 0;
+    for (bb_t from = attackers_of_kind(p, us, kind, to, pos_occ(p), 0); from;)
+        o = emit(o, p, us, kind, bb_pop(&from), to);
+    if (kind <= GOLD && !tp && p->hand[us][kind] && !bb_test(ATT.dead[us][kind], to))
+        *o++ = move_make_drop(kind, to);
+    return (size_t)(o - out);
+}
+
 const char *kifu__illegal_reason(const kpos *p, kmove m)
 {
     int us = p->side, to = MOVE_TO(m), k = MOVE_PIECE(m);

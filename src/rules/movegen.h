@@ -16,6 +16,12 @@ int kifu__has_legal(const kpos *p);
 size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out);
 /* The same without the drops (no 二歩 or 打ち歩詰め test). */
 size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out);
+/* The moves of `kind` to `to` by reach: every board piece of that kind that attacks the
+ * square, pinned or not, and the drop when the piece is in hand and the square empty
+ * (what other programs count when they choose a relative word). Room for 32. */
+size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out);
+/* How many board pieces of `kind` of the side to move reach `to`, pinned or not. */
+int kifu__reach_count(const kpos *p, int to, int kind);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square; 0 when not known (kifu__gen_to then decides). */
 int kifu__legal_alone(const kpos *p, kmove m);

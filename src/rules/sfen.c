@@ -345,37 +345,49 @@ void kifu__sfen_write(const kpos *p, int move_number, char *buf, size_t cap)
         snprintf(buf, cap, "%s", s);
 }
 
-kmove kifu__usi_parse(const kpos *p, const char *s, size_t len, const char **why)
+int kifu__usi_syntax(const char *s, size_t len, kifu__usi_move *m, const char **why)
 {
-    int us = p->side;
     if (len == 4 && s[1] == '*') {
         int k = kind_of_letter((unsigned char)s[0]);
         if (!k || k == KING || s[0] > 'Z') {
             *why = "unknown piece letter in a drop (expected one of PLNSGBR)";
-            return MOVE_NONE;
+            return -1;
         }
         if (s[2] < '1' || s[2] > '9' || s[3] < 'a' || s[3] > 'i') {
             *why = "bad square (expected a file 1-9 and a rank a-i)";
-            return MOVE_NONE;
+            return -1;
         }
-        return move_make_drop(k, SQ(s[2] - '0', s[3] - 'a' + 1));
+        *m = (kifu__usi_move){NO_SQ, SQ(s[2] - '0', s[3] - 'a' + 1), k, 0};
+        return 0;
     }
     if (len != 4 && !(len == 5 && s[4] == '+')) {
         *why = "not a USI move (expected like 7g7f, 8h2b+ or P*5e)";
-        return MOVE_NONE;
+        return -1;
     }
     if (s[0] < '1' || s[0] > '9' || s[1] < 'a' || s[1] > 'i' || s[2] < '1' ||
         s[2] > '9' || s[3] < 'a' || s[3] > 'i') {
         *why = "bad square (expected a file 1-9 and a rank a-i)";
-        return MOVE_NONE;
+        return -1;
     }
-    int from = SQ(s[0] - '0', s[1] - 'a' + 1), to = SQ(s[2] - '0', s[3] - 'a' + 1);
-    int cp = p->board[from];
-    if (!cp || CPIECE_COLOR(cp) != us) {
+    *m = (kifu__usi_move){SQ(s[0] - '0', s[1] - 'a' + 1), SQ(s[2] - '0', s[3] - 'a' + 1),
+                          0, len == 5};
+    return 0;
+}
+
+kmove kifu__usi_parse(const kpos *p, const char *s, size_t len, const char **why)
+{
+    kifu__usi_move u;
+    if (kifu__usi_syntax(s, len, &u, why))
+        return MOVE_NONE;
+    if (u.drop)
+        return move_make_drop(u.drop, u.to);
+    int cp = p->board[u.from];
+    if (!cp || CPIECE_COLOR(cp) != p->side) {
         *why = cp ? "not your piece" : "no piece there";
         return MOVE_NONE;
     }
-    return move_make(from, to, CPIECE_KIND(cp), CPIECE_KIND(p->board[to]), len == 5);
+    return move_make(u.from, u.to, CPIECE_KIND(cp), CPIECE_KIND(p->board[u.to]),
+                     u.promote);
 }
 
 char *kifu__usi_write(kmove m, char *buf)

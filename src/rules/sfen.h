@@ -27,6 +27,13 @@ int kifu__sfen_parse(const char *text, size_t *at, kifu_board *b, int *move_numb
 /* SFEN of a position (with the move number when it is > 0) into buf (>= 256 bytes). */
 void kifu__sfen_write(const kpos *p, int move_number, char *buf, size_t cap);
 
+/* A USI move token as written: squares, the dropped kind (0: a board move; from is then
+ * NO_SQ for a drop) and the promotion mark. */
+typedef struct kifu__usi_move {
+    int from, to, drop, promote;
+} kifu__usi_move;
+/* Read USI move token s (len bytes) without a position. 0, or -1 with *why. */
+int kifu__usi_syntax(const char *s, size_t len, kifu__usi_move *m, const char **why);
 /* USI move token s (len bytes) on p: a move with its capture set, or MOVE_NONE with *why.
  * Checks only that the squares exist and there is a piece of the side to move to play. */
 kmove kifu__usi_parse(const kpos *p, const char *s, size_t len, const char **why);

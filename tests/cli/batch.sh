@@ -42,8 +42,9 @@ for j in 1 2 8; do
 done
 [ "$(cat "$tmp/jsonl1.rc")" = 1 ] && ok || bad "a bad file among many: exit 1 (got $(cat "$tmp/jsonl1.rc"))"
 [ "$(wc -l <"$tmp/jsonl1.out")" -eq 62 ] && ok || bad "62 games on 62 lines: $(wc -l <"$tmp/jsonl1.out")"
-# 60 good files, two.csa with a bad third game, garbage.kif and illegal.sfen unreadable.
-grep -q "63 files: 60 converted, 3 failed; 63 games: 62 converted, 1 failed" "$tmp/jsonl1.err" && ok ||
+# 60 good files, two.csa with a bad third game, garbage.kif unreadable, and illegal.sfen a
+# game that reads but whose second move is illegal.
+grep -q "63 files: 60 converted, 3 failed; 64 games: 62 converted, 2 failed" "$tmp/jsonl1.err" && ok ||
     bad "summary of files and games: $(tail -1 "$tmp/jsonl1.err")"
 for j in 2 8; do
     for what in jsonl dir val; do

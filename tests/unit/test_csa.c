@@ -529,7 +529,6 @@ TEST(writer_v22_layout_and_fork_warning)
                      "N-森内\n"
                      "$EVENT:名人戦\n"
                      "$OPENING:矢倉\n"
-                     "'手合割：平手\n"
                      "$MY_KEY:v\n"
                      "PI\n"
                      "+\n"

@@ -8,10 +8,11 @@
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
+/* Read and normalize: the SFEN reader leaves a move's piece and legality to the
+ * normalizer, as the CSA reader does. */
 static kifu_record *rd(const char *text, int format, kifu_error *err)
 {
-    kifu_read_options ro = {
-        .format = format, .flags = KIFU_READ_NO_NORMALIZE, .source = "test"};
+    kifu_read_options ro = {.format = format, .source = "test"};
     kifu_error_clear(err);
     return kifu_read(text, strlen(text), &ro, err);
 }
@@ -108,9 +109,11 @@ TEST(sfen_read_errors)
     CHECK(rd("", KIFU_FMT_SFEN, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_SYNTAX);
     CHECK(strstr(err.message, "empty") != NULL);
-    CHECK(rd("startpos\nstartpos\n", KIFU_FMT_SFEN, &err) == NULL);
+    /* one game a line: a bad second game is named at its line */
+    CHECK(rd("startpos\nstartpos moves 7g7f\nsfen 9/9 b - 1\n", KIFU_FMT_SFEN, &err) ==
+          NULL);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
-    CHECK_INT(err.line, 2);
+    CHECK_INT(err.line, 3);
     CHECK(rd("\nlnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNX b - 1",
              KIFU_FMT_SFEN, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_SFEN);
