@@ -62,6 +62,16 @@ static const kifu__format table[] = {
      .sniff = kifu__sniff_posjson,
      .json = 1,
      .write_many = kifu__write_posjson_many},
+    /* Another game (Xelto): the table lists it so that paths, detection, directory
+     * searches and help texts know it, but kifu_read and kifu_write refuse it (no reader
+     * or writer here); kifu_msf_* in src/msf/ read and write it. */
+    {.info = {KIFU_FMT_MSF, "msf", "msf",
+              "Mino Seslax Format 0.2 (Xelto records, not shogi)", KIFU_ENC_UTF8, H_ALL,
+              KIFU_GAME_XELTO},
+     .read = NULL,
+     .write = NULL,
+     .sniff = kifu__sniff_msf,
+     .json = 1},
 };
 
 #define NFORMATS (sizeof table / sizeof table[0])
