@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "msf_file.h"
 #include "progress.h"
 
 /* A progress bar appears from this many inputs on (and only on a terminal). */
@@ -36,6 +37,8 @@ static const char convert_usage[] =
     "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
+    "                        line per node, instead of canonical MSF\n"
     "      --lenient         write the output even when a move is illegal (the moves\n"
     "                        after it stay as the file gave them); the error is\n"
     "                        still printed and the exit code still says it\n"
@@ -49,12 +52,15 @@ static const char convert_usage[] =
     "...); on standard output the games follow one another, each ending in a newline.\n"
     "Files are written atomically (a temporary file renamed over the target).\n"
     "A summary line 'converted N, failed N' goes to stderr with -v or several inputs.\n"
+    "An MSF file records Xelto, not shogi: it converts only to canonical MSF (the\n"
+    "default for it, or -t msf) or, with --states, to JSON Lines (.jsonl).\n"
     "Exit status: 0 all converted, 1 a bad input, 2 usage, 3 a read/write failure.\n"
     "\n"
     "examples:\n"
     "  kifu convert game.kif > game.jkf\n"
     "  kifu convert -t csa -o game.csa game.kif\n"
     "  kifu convert -t kifu --out-dir out/ records/\n"
+    "  kifu convert -t msf game.msf > canonical.msf\n"
     "  cat game.csa | kifu convert -f csa -t kif - > game.kif\n";
 
 static const char validate_usage[] =
@@ -67,21 +73,28 @@ static const char validate_usage[] =
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "                        FMT: %s\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --no-transitions  MSF (Xelto) files: check the document's types and states\n"
+    "                        only, not that each state follows from the one before\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid file, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
+    "An MSF file (a Xelto record, README \"Xelto records\") is checked against the\n"
+    "Mino Seslax Format: every problem is printed with its JSON path.\n"
     "Exit status: 0 all valid, 1 a record is invalid, 2 usage, 3 a file could not\n"
     "be read.\n"
     "\n"
     "example:\n"
-    "  kifu validate -v records/\n";
+    "  kifu validate -v records/\n"
+    "  kifu validate --no-transitions game.msf\n";
 
 typedef struct opts {
     int validate;
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
+    int to_given, states; /* -t was given; --states */
+    unsigned msf_flags;   /* KIFU_MSF_* for MSF inputs */
     const char *out, *out_dir;
 } opts;
 
@@ -203,14 +216,14 @@ static int make_parents(const char *path)
 /* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
  * New string. *oom is set when memory ran out. */
 static char *destination(const opts *o, const cli_input *in, size_t k, size_t count,
-                         int *oom)
+                         const char *out_ext, int *oom)
 {
     *oom = 0;
     const char *base = NULL, *ext = NULL;
     char *stem = NULL;
     if (o->out_dir) {
         stem = strdup(in->rel);
-        ext = kifu_format_name(o->to);
+        ext = out_ext ? out_ext : kifu_format_name(o->to);
     } else if (o->out && strcmp(o->out, "-") != 0) {
         if (count == 1) {
             char *p = strdup(o->out);
@@ -251,6 +264,9 @@ static char *destination(const opts *o, const cli_input *in, size_t k, size_t co
     return path;
 }
 
+static int put_output(run *r, const cli_input *in, const char *bytes, size_t len,
+                      size_t k, size_t count, const char *ext, const char *what);
+
 /* Writes normalized records: game k of count, or (n > 1) the n games of a format that
  * holds several in one output. 0, or an exit code. */
 static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n, size_t k,
@@ -268,8 +284,25 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
         report(r, &e);
         return cli_exit_code(e.code);
     }
+    char what[64];
+    if (n > 1)
+        snprintf(what, sizeof what, "%zu games", n);
+    else
+        snprintf(what, sizeof what, "%zu moves", main_line_moves(recs[0]));
+    int rc = put_output(r, in, bytes, len, k, count, NULL, what);
+    kifu_free(bytes);
+    return rc;
+}
+
+/* Writes one output of input `in` (game k of count) where the options say, the file's
+ * extension `ext` for --out-dir (NULL: the -t format's); `what` is the -v line's
+ * summary ("12 moves"). 0, or an exit code. */
+static int put_output(run *r, const cli_input *in, const char *bytes, size_t len,
+                      size_t k, size_t count, const char *ext, const char *what)
+{
+    const opts *o = r->o;
     int oom;
-    char *dest = destination(o, in, k, count, &oom);
+    char *dest = destination(o, in, k, count, ext, &oom);
     int rc = EXIT_OK;
     /* The bar stays up while files are written; output to the terminal clears it. */
     if (!dest)
@@ -296,14 +329,9 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
         cli_err("kifu: %s", display(in));
         if (count > 1)
             cli_err(" (game %zu)", k);
-        if (n > 1)
-            cli_err(" -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
-        else
-            cli_err(" -> %s (%zu moves)\n", dest ? dest : "<stdout>",
-                    main_line_moves(recs[0]));
+        cli_err(" -> %s (%s)\n", dest ? dest : "<stdout>", what);
     }
     free(dest);
-    kifu_free(bytes);
     return rc;
 }
 
@@ -312,12 +340,61 @@ static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n,
 static void keep_note(run *r, const cli_input *in, size_t k, size_t count)
 {
     int oom;
-    char *dest = destination(r->o, in, k, count, &oom);
+    char *dest = destination(r->o, in, k, count, NULL, &oom);
     struct stat st;
     if (dest && stat(dest, &st) == 0)
         cli_err("kifu: %s: not written; the file from an earlier run is left as it was\n",
                 dest);
     free(dest);
+}
+
+/* An MSF input (a Xelto record): read and check it with every problem printed, and
+ * when converting write canonical MSF or the JSON Lines of its states. 0, or an exit
+ * code. */
+static int process_msf(run *r, const cli_input *in, const char *data, size_t len)
+{
+    const opts *o = r->o;
+    const char *src = display(in);
+    if (!o->validate && !o->states && o->to_given && o->to != KIFU_FMT_MSF) {
+        cli_progress_clear(&r->bar);
+        cli_err("kifu: %s: an MSF file records Xelto, not shogi: it converts to msf "
+                "(-t msf) or, with --states, to JSON Lines\n",
+                src);
+        return EXIT_USAGE;
+    }
+    cli_progress_clear(&r->bar);
+    int code = EXIT_OK;
+    kifu_msf *m = cli_msf_open(src, data, len, o->msf_flags, &code);
+    if (!m) {
+        if (!o->validate)
+            keep_note(r, in, 1, 1);
+        return code;
+    }
+    r->games++;
+    size_t moves, variations;
+    cli_msf_counts(m, &moves, &variations);
+    char what[64];
+    snprintf(what, sizeof what, "%zu moves, %zu variations", moves, variations);
+    int rc = EXIT_OK;
+    if (o->validate) {
+        if (o->verbose)
+            printf("%s: OK (%s)\n", src, what);
+    } else {
+        kifu_error e = {0};
+        size_t blen = 0;
+        char *bytes = o->states ? kifu_msf_write_states(m, &blen, &e)
+                                : kifu_msf_write(m, &blen, &e);
+        if (!bytes) {
+            snprintf(e.source, sizeof e.source, "%s", src);
+            report(r, &e);
+            rc = cli_exit_code(e.code);
+        } else {
+            rc = put_output(r, in, bytes, blen, 1, 1, o->states ? "jsonl" : "msf", what);
+        }
+        kifu_free(bytes);
+    }
+    kifu_msf_free(m);
+    return rc;
 }
 
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
@@ -334,6 +411,11 @@ static int process(run *r, const cli_input *in)
             snprintf(fe.source, sizeof fe.source, "standard input");
         report(r, &fe);
         return cli_exit_code(fe.code);
+    }
+    if (cli_other_game(o->from, in->path, data, len)) {
+        int rc = process_msf(r, in, data, len);
+        kifu_free(data);
+        return rc;
     }
     const char *src = display(in);
     /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
@@ -547,6 +629,10 @@ static int run_command(int argc, char **argv, int validate)
             o.wflags |= KIFU_WRITE_PRETTY;
         } else if (!validate && strcmp(a, "--csa-v3") == 0) {
             o.wflags |= KIFU_WRITE_CSA_V3;
+        } else if (!validate && strcmp(a, "--states") == 0) {
+            o.states = 1;
+        } else if (validate && strcmp(a, "--no-transitions") == 0) {
+            o.msf_flags |= KIFU_MSF_NO_TRANSITIONS;
         } else if (!validate && strcmp(a, "--lenient") == 0) {
             o.lenient = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -561,6 +647,7 @@ static int run_command(int argc, char **argv, int validate)
             status = EXIT_USAGE;
     }
     if (status == EXIT_OK && !validate) {
+        o.to_given = to_name != NULL;
         if (to_name) {
             if (parse_format(to_name, &o.to)) {
                 status = EXIT_USAGE;
@@ -589,6 +676,7 @@ static int run_command(int argc, char **argv, int validate)
     }
 
     cli_inputs in = {0};
+    in.other_games = 1; /* MSF files are read (and checked) too */
     for (int i = 0; i < nfiles; i++) {
         int rc = cli_inputs_add(&in, files[i]);
         status = rc > status ? rc : status;

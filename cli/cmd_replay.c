@@ -1,10 +1,10 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "msf_file.h"
 #include "record_cursor.h"
 #include "term.h"
 
@@ -15,6 +15,8 @@ void cmd_replay_usage(FILE *f)
         "usage: kifu replay [--ply N] [--path P] [--flip] FILE\n"
         "\n"
         "Step through a record (any format, including a sfenlist) in the terminal.\n"
+        "An .msf file (a Xelto record) steps through its states and variations with\n"
+        "the same keys (no find); its comments (oprens) and times (im) are shown.\n"
         "\n"
         "keys:\n"
         "  -> f j space    next move          <- b k      previous move\n"
@@ -39,30 +41,13 @@ typedef struct view {
 
 static void put_at(FILE *sb, const view *v, int row, int col)
 {
-    if (v->positioned)
-        fprintf(sb, "\033[%d;%dH\033[K", row, col);
+    term_put_at(sb, v->positioned, row, col);
 }
 
-/* The lines of text one under the other from (row, col), or as plain lines when not
- * positioned. `clear` erases the rest of each row first (not for text drawn beside
- * something already on the row). Returns the row after the last line. */
 static int put_lines(FILE *sb, const view *v, const char *text, int row, int col,
                      int clear)
 {
-    while (text && *text) {
-        const char *e = strchr(text, '\n');
-        size_t len = e ? (size_t)(e - text) : strlen(text);
-        if (clear)
-            put_at(sb, v, row, col);
-        else if (v->positioned)
-            fprintf(sb, "\033[%d;%dH", row, col);
-        row++;
-        fwrite(text, 1, len, sb);
-        if (!v->positioned)
-            fputc('\n', sb);
-        text += len + (e ? 1 : 0);
-    }
-    return row;
+    return term_put_lines(sb, v->positioned, text, row, col, clear);
 }
 
 /* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
@@ -238,17 +223,8 @@ static void draw(view *v)
     put_at(sb, v, rows, 1);
     fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
     fputs(v->positioned ? "" : "\n", sb);
-    if (fclose(sb) == 0 && text) {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(STDOUT_FILENO, text + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue; /* a resize signal arrived while drawing */
-            if (w <= 0)
-                break;
-            off += (size_t)w;
-        }
-    }
+    if (fclose(sb) == 0 && text)
+        term_show(text, len);
     free(text);
 }
 
@@ -290,6 +266,8 @@ int cmd_replay(int argc, char **argv)
                 "cannot (give a file)\n");
         return EXIT_USAGE;
     }
+    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
+        return cli_msf_replay(&a);
     kifu_record *rec;
     kifu_player *pl = cli_open_player(a.file, &rec, &rc);
     if (!pl)

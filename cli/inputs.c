@@ -63,6 +63,15 @@ static int by_name(const void *a, const void *b)
 
 /* Adds the record files under dir, in name order so runs are reproducible. Hidden entries
  * are skipped. rel is dir's path relative to the directory argument ("" at the top). */
+/* Is a file of this name a record the command reads? */
+static int taken(const cli_inputs *in, const char *name)
+{
+    int f = kifu_format_from_path(name);
+    const kifu_format_info *info = kifu_format_info_of(f);
+    return f != KIFU_FMT_AUTO && info &&
+           (in->other_games || info->game == KIFU_GAME_SHOGI);
+}
+
 static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
 {
     DIR *d = opendir(dir);
@@ -111,8 +120,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
                 int r = add_dir(in, path, sub, depth + 1);
                 rc = r > rc ? r : rc;
             }
-        } else if (S_ISREG(st.st_mode) &&
-                   kifu_format_from_path(names[i]) != KIFU_FMT_AUTO) {
+        } else if (S_ISREG(st.st_mode) && taken(in, names[i])) {
             if (push(in, path, sub))
                 rc = EXIT_INTERNAL;
         }

@@ -277,3 +277,46 @@ int term_read_line(const char *prompt, char *buf, size_t cap)
         write_all("\r\n");
     return rc;
 }
+
+void term_put_at(FILE *f, int positioned, int row, int col)
+{
+    if (positioned)
+        fprintf(f, "\033[%d;%dH\033[K", row, col);
+}
+
+int term_put_lines(FILE *f, int positioned, const char *text, int row, int col, int clear)
+{
+    while (text && *text) {
+        const char *e = strchr(text, '\n');
+        size_t len = e ? (size_t)(e - text) : strlen(text);
+        if (clear)
+            term_put_at(f, positioned, row, col);
+        else if (positioned)
+            fprintf(f, "\033[%d;%dH", row, col);
+        row++;
+        fwrite(text, 1, len, f);
+        if (!positioned)
+            fputc('\n', f);
+        text += len + (e ? 1 : 0);
+    }
+    return row;
+}
+
+void term_end_line(FILE *f, int positioned)
+{
+    if (!positioned)
+        fputc('\n', f);
+}
+
+void term_show(const char *text, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue; /* a resize signal arrived while drawing */
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+}

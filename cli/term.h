@@ -4,6 +4,7 @@
 #define KIFU_TERM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum {
     KEY_NONE = -1,    /* timeout */
@@ -39,5 +40,20 @@ void term_size_of(int fd, int *rows, int *cols);
 /* Read a line with echo and backspace in raw mode (Enter ends, Esc cancels: returns -1;
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
+
+/* Screen composition for the interactive views. When `positioned` (stdout is a
+ * terminal) text is placed with cursor addressing; otherwise it is written as plain
+ * lines, which is what a pipe or a test reads. */
+/* Go to (row, col) and clear the rest of that row. */
+void term_put_at(FILE *f, int positioned, int row, int col);
+/* The lines of text one under the other from (row, col); `clear` erases the rest of each
+ * row first (not for text drawn beside something already there). Returns the row after
+ * the last line. */
+int term_put_lines(FILE *f, int positioned, const char *text, int row, int col,
+                   int clear);
+/* End a line drawn with term_put_at: nothing when positioned, else a newline. */
+void term_end_line(FILE *f, int positioned);
+/* Write a composed screen to standard output at once (retrying after signals). */
+void term_show(const char *text, size_t len);
 
 #endif
