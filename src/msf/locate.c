@@ -135,7 +135,7 @@ int kifu__msf_locate(const char *text, size_t len, const char *path, int *line,
         if (text[i] == '\n')
             ln++, bol = i + 1;
     *line = ln;
-    *column = kifu__utf8_column(text + bol, at - bol) + 1;
+    *column = kifu__utf8_column(text + bol, at - bol);
     *offset = at;
     return 0;
 }

@@ -112,6 +112,7 @@ int kifu__msf_line_push(kifu_msf_line *l, kifu_msf_node *n)
         return -1;
     n->line = l;
     n->index = l->n;
+    n->ply = (l->n ? l->nodes[l->n - 1]->ply : l->from->ply) + 1;
     l->nodes[l->n++] = n;
     return 0;
 }
@@ -330,12 +331,7 @@ kifu_msf_node *kifu_msf_node_parent(const kifu_msf_node *n)
 
 int kifu_msf_node_ply(const kifu_msf_node *n)
 {
-    int ply = 0;
-    while (n->line) {
-        ply += (int)n->index + 1;
-        n = n->line->from;
-    }
-    return ply;
+    return n->ply;
 }
 
 /* The node after n on its own line (for the root: the main line's first), or NULL. */
@@ -393,7 +389,9 @@ static char *path_of(const kifu_msf_line *l, long index, char *buf, size_t cap)
         snprintf(seg, sizeof seg, "[%ld]", index);
         prepend(tmp, &at, seg);
     }
-    while (l) {
+    /* a path longer than the buffer keeps its end, where the node is named: the walk
+     * stops there, so deep variations cost no more than a buffer's worth */
+    while (l && at > 0) {
         if (l->main) {
             prepend(tmp, &at, "seslax");
             break;

@@ -31,6 +31,7 @@ struct kifu_msf_node {
     kifu_msf_line *cont; /* the root only: the main line, which continues after it */
     size_t index;        /* in line->nodes */
     size_t id;           /* index in the record's all_nodes */
+    int ply;             /* moves from the root */
     kifu_msf_line **mit;
     size_t nmit, capmit;
 };

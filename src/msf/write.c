@@ -175,6 +175,11 @@ static void node_tail(kifu__strbuf *b, const kifu_msf_node *n, int ind)
     kifu__sb_putc(b, '}');
 }
 
+/* Indentation stops growing past this many spaces: each level of variations indents by
+ * 8 more, and a record nested thousands deep would otherwise grow as the square of its
+ * depth. Real records stay well inside it. */
+#define MAX_INDENT 96
+
 /* A frame: a node whose variations are being written (line NULL), or a line whose
  * nodes are. */
 typedef struct wframe {
@@ -215,7 +220,7 @@ char *kifu_msf_write(const kifu_msf *m, size_t *len, kifu_error *err)
             const kifu_msf_node *n = f->node;
             if (f->i < n->nmit) {
                 const kifu_msf_line *l = n->mit[f->i];
-                int ind = f->ind + 4;
+                int ind = f->ind < MAX_INDENT ? f->ind + 4 : f->ind - 4;
                 kifu__sb_puts(&b, f->i++ ? "," : "");
                 br(&b, ind);
                 kifu__sb_puts(&b, "{");
