@@ -35,10 +35,10 @@ static void exercise(const kifu_msf *m, const kifu_msf_read_options *o)
         char path[512];
         if (kifu_msf_find(m, kifu_msf_node_path(n, path, sizeof path), NULL) != n)
             __builtin_trap();
-        kifu_diagram_options o = {KIFU_DIAGRAM_TERM, KIFU_DIAGRAM_FLIP, 0, NULL, {0}};
-        kifu_free(kifu_msf_diagram(n, &o, NULL));
-        o.format = KIFU_DIAGRAM_SVG;
-        kifu_free(kifu_msf_diagram(n, &o, NULL));
+        kifu_diagram_options d = {KIFU_DIAGRAM_TERM, KIFU_DIAGRAM_FLIP, 0, NULL, {0}};
+        kifu_free(kifu_msf_diagram(n, &d, NULL));
+        d.format = KIFU_DIAGRAM_SVG;
+        kifu_free(kifu_msf_diagram(n, &d, NULL));
     }
 }
 
