@@ -291,62 +291,44 @@ int cmd_replay(int argc, char **argv)
         v.status[0] = 0;
         int key = term_key(-1);
         char buf[128];
-        switch (key) {
-        case KEY_EOF:
-        case 'q':
-        case 'Q':
-        case 3: /* ^C */
-        case 4: /* ^D */
+        term_nav nav = term_nav_of(key);
+        switch (nav) {
+        case NAV_QUIT:
             goto out;
-        case KEY_RESIZE:
-        case 12: /* ^L */
+        case NAV_REDRAW:
             break;
-        case KEY_NONE:
+        case NAV_IDLE:
             redraw = 0;
             break;
-        case KEY_RIGHT:
-        case KEY_DOWN:
-        case 'f':
-        case 'j':
-        case ' ':
-        case '\r':
-        case '\n':
+        case NAV_NEXT:
             if (!kifu_player_forward(pl))
                 snprintf(v.status, sizeof v.status, "end of the line");
             break;
-        case KEY_LEFT:
-        case KEY_UP:
-        case 'b':
-        case 'k':
-        case 127:
+        case NAV_BACK:
             if (!kifu_player_backward(pl))
                 snprintf(v.status, sizeof v.status, "at the start");
             break;
-        case KEY_PGDN:
+        case NAV_PAGE_DOWN:
             kifu_player_go(pl, kifu_player_ply(pl) + 10);
             break;
-        case KEY_PGUP:
+        case NAV_PAGE_UP:
             kifu_player_go(pl, kifu_player_ply(pl) - 10);
             break;
-        case KEY_HOME:
-        case '<':
-        case '0':
+        case NAV_START:
             kifu_player_go(pl, 0);
             break;
-        case KEY_END:
-        case '>':
-        case 'G':
+        case NAV_END:
             kifu_player_go(pl, kifu_player_line_end(pl));
             break;
-        case '[':
-        case ']': {
+        case NAV_FORK_PREV:
+        case NAV_FORK_NEXT: {
             size_t nf = kifu_player_fork_count(pl);
             if (nf <= 1) {
                 snprintf(v.status, sizeof v.status, "no fork at this ply");
                 break;
             }
             size_t i = kifu_node_index(kifu_player_node(pl));
-            i = key == ']' ? (i + 1) % nf : (i + nf - 1) % nf;
+            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
             if (kifu_player_switch_fork(pl, i))
                 snprintf(v.status, sizeof v.status,
                          "that fork starts with an illegal move");
@@ -354,7 +336,7 @@ int cmd_replay(int argc, char **argv)
                 snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
             break;
         }
-        case 'g': {
+        case NAV_GOTO: {
             int r = ask(&v, "go to ply or path: ", buf, sizeof buf);
             if (r == -2)
                 goto out;
@@ -362,31 +344,30 @@ int cmd_replay(int argc, char **argv)
                 go_to(&v, buf);
             break;
         }
-        case '/': {
-            int r = ask(&v, "find: ", buf, sizeof buf);
-            if (r == -2)
-                goto out;
-            if (r == 0 && buf[0]) {
-                snprintf(v.search, sizeof v.search, "%s", buf);
-                find(&v);
-            }
-            break;
-        }
-        case 'n':
-            if (v.search[0])
-                find(&v);
-            else
-                snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
-            break;
-        case 'r':
+        case NAV_FLIP:
             v.flip = !v.flip;
             break;
-        case '?':
-        case 'h':
+        case NAV_HELP:
             v.help = !v.help;
             break;
-        default:
-            snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
+        case NAV_OTHER:
+            if (key == '/') { /* the keys of this viewer only: find a move */
+                int r = ask(&v, "find: ", buf, sizeof buf);
+                if (r == -2)
+                    goto out;
+                if (r == 0 && buf[0]) {
+                    snprintf(v.search, sizeof v.search, "%s", buf);
+                    find(&v);
+                }
+            } else if (key == 'n') {
+                if (v.search[0])
+                    find(&v);
+                else
+                    snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
+            } else {
+                snprintf(v.status, sizeof v.status,
+                         "unknown key (? for help, q to quit)");
+            }
             break;
         }
     }

@@ -117,59 +117,41 @@ int cli_msf_replay(const cli_cursor_args *a)
         int key = term_key(-1);
         char buf[128];
         kifu_msf_node *next, *par;
-        switch (key) {
-        case KEY_EOF:
-        case 'q':
-        case 'Q':
-        case 3:
-        case 4:
+        term_nav nav = term_nav_of(key);
+        switch (nav) {
+        case NAV_QUIT:
             goto out;
-        case KEY_NONE:
+        case NAV_IDLE:
             redraw = 0;
             break;
-        case KEY_RESIZE:
-        case 12:
+        case NAV_REDRAW:
             break;
-        case KEY_RIGHT:
-        case KEY_DOWN:
-        case 'f':
-        case 'j':
-        case ' ':
-        case '\r':
-        case '\n':
+        case NAV_NEXT:
             if ((next = kifu_msf_node_child(v.n, 0)))
                 v.n = next;
             else
                 snprintf(v.status, sizeof v.status, "end of the line");
             break;
-        case KEY_LEFT:
-        case KEY_UP:
-        case 'b':
-        case 'k':
-        case 127:
+        case NAV_BACK:
             if ((par = kifu_msf_node_parent(v.n)))
                 v.n = par;
             else
                 snprintf(v.status, sizeof v.status, "at the start");
             break;
-        case KEY_PGDN:
+        case NAV_PAGE_DOWN:
             go_ply(&v, kifu_msf_node_ply(v.n) + 10);
             break;
-        case KEY_PGUP:
+        case NAV_PAGE_UP:
             go_ply(&v, kifu_msf_node_ply(v.n) - 10);
             break;
-        case KEY_HOME:
-        case '<':
-        case '0':
+        case NAV_START:
             go_ply(&v, 0);
             break;
-        case KEY_END:
-        case '>':
-        case 'G':
+        case NAV_END:
             go_ply(&v, line_end(v.n));
             break;
-        case '[':
-        case ']': {
+        case NAV_FORK_PREV:
+        case NAV_FORK_NEXT: {
             par = kifu_msf_node_parent(v.n);
             size_t nf = par ? kifu_msf_node_child_count(par) : 1, i = 0;
             if (nf <= 1) {
@@ -178,12 +160,12 @@ int cli_msf_replay(const cli_cursor_args *a)
             }
             while (i < nf && kifu_msf_node_child(par, i) != v.n)
                 i++;
-            i = key == ']' ? (i + 1) % nf : (i + nf - 1) % nf;
+            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
             v.n = kifu_msf_node_child(par, i);
             snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
             break;
         }
-        case 'g': {
+        case NAV_GOTO: {
             int rows, cols;
             term_size(&rows, &cols);
             char prompt[64];
@@ -205,14 +187,13 @@ int cli_msf_replay(const cli_cursor_args *a)
                 snprintf(v.status, sizeof v.status, "%.200s", err.message);
             break;
         }
-        case 'r':
+        case NAV_FLIP:
             v.flip = !v.flip;
             break;
-        case '?':
-        case 'h':
+        case NAV_HELP:
             v.help = !v.help;
             break;
-        default:
+        case NAV_OTHER:
             snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
             break;
         }

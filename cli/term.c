@@ -320,3 +320,58 @@ void term_show(const char *text, size_t len)
         off += (size_t)w;
     }
 }
+
+term_nav term_nav_of(int key)
+{
+    switch (key) {
+    case KEY_EOF:
+    case 'q':
+    case 'Q':
+    case 3: /* ^C */
+    case 4: /* ^D */
+        return NAV_QUIT;
+    case KEY_RESIZE:
+    case 12: /* ^L */
+        return NAV_REDRAW;
+    case KEY_NONE:
+        return NAV_IDLE;
+    case KEY_RIGHT:
+    case KEY_DOWN:
+    case 'f':
+    case 'j':
+    case ' ':
+    case '\r':
+    case '\n':
+        return NAV_NEXT;
+    case KEY_LEFT:
+    case KEY_UP:
+    case 'b':
+    case 'k':
+    case 127:
+        return NAV_BACK;
+    case KEY_PGDN:
+        return NAV_PAGE_DOWN;
+    case KEY_PGUP:
+        return NAV_PAGE_UP;
+    case KEY_HOME:
+    case '<':
+    case '0':
+        return NAV_START;
+    case KEY_END:
+    case '>':
+    case 'G':
+        return NAV_END;
+    case '[':
+        return NAV_FORK_PREV;
+    case ']':
+        return NAV_FORK_NEXT;
+    case 'g':
+        return NAV_GOTO;
+    case 'r':
+        return NAV_FLIP;
+    case '?':
+    case 'h':
+        return NAV_HELP;
+    }
+    return NAV_OTHER;
+}

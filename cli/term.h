@@ -41,6 +41,27 @@ void term_size_of(int fd, int *rows, int *cols);
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
 
+/* What a key means in the record viewers (kifu replay, of a shogi record or an MSF
+ * file): one key map for both, so that they cannot drift apart. */
+typedef enum term_nav {
+    NAV_OTHER = 0, /* not a viewer key: the caller may give it a meaning */
+    NAV_QUIT,      /* q Q ^C ^D, end of input */
+    NAV_REDRAW,    /* resize, ^L */
+    NAV_IDLE,      /* a timeout: nothing to do */
+    NAV_NEXT,      /* -> down f j space Enter */
+    NAV_BACK,      /* <- up b k Backspace */
+    NAV_PAGE_DOWN, /* ten moves */
+    NAV_PAGE_UP,
+    NAV_START,     /* Home < 0 */
+    NAV_END,       /* End > G */
+    NAV_FORK_PREV, /* [ */
+    NAV_FORK_NEXT, /* ] */
+    NAV_GOTO,      /* g */
+    NAV_FLIP,      /* r */
+    NAV_HELP,      /* ? h */
+} term_nav;
+term_nav term_nav_of(int key);
+
 /* Screen composition for the interactive views. When `positioned` (stdout is a
  * terminal) text is placed with cursor addressing; otherwise it is written as plain
  * lines, which is what a pipe or a test reads. */
