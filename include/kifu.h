@@ -1041,7 +1041,8 @@ typedef struct kifu_msf_read_options {
 KIFU_EXPORT kifu_msf *kifu_msf_read(const void *data, size_t len,
                                     const kifu_msf_read_options *o, kifu_error *err);
 /** A new record starting from `start` (copied; NULL: the start state): no tags, fala 0,
- *  result daim, no moves. NULL on NOMEM. */
+ *  result daim, no moves. NULL on NOMEM, or when `start` holds a value out of range (a
+ *  piece past 29, more than 14 pieces in a hand or 15 in korol, sast past 1). */
 KIFU_EXPORT kifu_msf *kifu_msf_new(const kifu_msf_state *start);
 /** Free a record with all its nodes, lines and strings. NULL is fine. */
 KIFU_EXPORT void kifu_msf_free(kifu_msf *m);
@@ -1125,8 +1126,9 @@ KIFU_EXPORT kifu_msf_node *kifu_msf_find(const kifu_msf *m, const char *path,
                                          kifu_error *err);
 
 /** Append a move with the state it leads to (both copied) to line l, after its last
- *  node. The record is not checked here (kifu_msf_check does). The new node (borrowed),
- *  or NULL on NOMEM. */
+ *  node. Only the values are checked here (a kind 1..5, squares 0..6, an ev piece other
+ *  than tem, the state as for kifu_msf_new); the rules are kifu_msf_check's. The new
+ *  node (borrowed), or NULL on NOMEM or a value out of range. */
 KIFU_EXPORT kifu_msf_node *kifu_msf_append(kifu_msf *m, kifu_msf_line *l,
                                            const kifu_msf_move *mv,
                                            const kifu_msf_state *after);

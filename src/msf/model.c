@@ -117,8 +117,50 @@ int kifu__msf_line_push(kifu_msf_line *l, kifu_msf_node *n)
     return 0;
 }
 
+/* Values the model can hold: every check, writer and view indexes tables with them. */
+static int state_ok(const kifu_msf_state *s)
+{
+    int ok = s->sast <= 1 && s->ntxifol[0] <= 14 && s->ntxifol[1] <= 14 &&
+             s->evol[0] <= KIFU_MSF_PIECES && s->evol[1] <= KIFU_MSF_PIECES &&
+             s->nkorol <= 15;
+    for (int r = 0; r < 7 && ok; r++)
+        for (int c = 0; c < 7; c++)
+            ok &= s->ele[r][c] <= KIFU_MSF_PIECES;
+    for (int sd = 0; sd < 2 && ok; sd++)
+        for (int i = 0; i < s->ntxifol[sd]; i++)
+            ok &= s->txifol[sd][i] <= KIFU_MSF_PIECES;
+    for (int i = 0; i < s->nkorol && ok; i++)
+        ok &= s->korol[i] <= KIFU_MSF_PIECES;
+    return ok;
+}
+
+static int square_ok(kifu_msf_square q)
+{
+    return q.alsia <= 6 && q.soom <= 6;
+}
+
+static int move_ok(const kifu_msf_move *mv)
+{
+    switch (mv->pit) {
+    case KIFU_MSF_LEIM:
+        return square_ok(mv->from[0]) && square_ok(mv->to[0]);
+    case KIFU_MSF_OKKE:
+        return square_ok(mv->from[0]) && square_ok(mv->to[0]) && square_ok(mv->from[1]) &&
+               square_ok(mv->to[1]);
+    case KIFU_MSF_KOR:
+        return square_ok(mv->ka);
+    case KIFU_MSF_EV:
+        return mv->evol >= 1 && mv->evol < KIFU_MSF_TEM;
+    case KIFU_MSF_SED:
+        return 1;
+    }
+    return 0;
+}
+
 kifu_msf *kifu_msf_new(const kifu_msf_state *start)
 {
+    if (start && !state_ok(start))
+        return NULL;
     kifu_msf *m = kifu__calloc(1, sizeof *m);
     if (!m)
         return NULL;
@@ -534,6 +576,8 @@ kifu_msf_node *kifu_msf_find(const kifu_msf *m, const char *path, kifu_error *er
 kifu_msf_node *kifu_msf_append(kifu_msf *m, kifu_msf_line *l, const kifu_msf_move *mv,
                                const kifu_msf_state *after)
 {
+    if (!move_ok(mv) || !state_ok(after))
+        return NULL;
     kifu_msf_node *n = kifu__msf_node_new(m);
     if (!n || kifu__msf_line_push(l, n))
         return NULL; /* the node stays listed in m and is freed with it */

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "jsoncmp.h"
 #include "kifu.h"
+#include "kifu_private.h"
 
 #define EX "corpus/msf/examples/"
 
@@ -686,6 +687,54 @@ TEST(the_format_table_knows_msf_as_another_game)
     kifu_record_free(r);
 }
 
+TEST(values_out_of_range_are_refused)
+{
+    kifu_msf_state st;
+    kifu_msf_state_start(&st);
+    kifu_msf_state bad = st;
+    bad.ele[0][0] = 30;
+    CHECK(kifu_msf_new(&bad) == NULL);
+    bad = st;
+    bad.ntxifol[0] = 15;
+    CHECK(kifu_msf_new(&bad) == NULL);
+    kifu_msf *m = kifu_msf_new(&st);
+    kifu_msf_move mv = kor(7, 0);
+    CHECK(kifu_msf_append(m, kifu_msf_main_line(m), &mv, &st) == NULL);
+    mv.pit = 6;
+    mv.ka.alsia = 0;
+    CHECK(kifu_msf_append(m, kifu_msf_main_line(m), &mv, &st) == NULL);
+    kifu_msf_move ev = {0};
+    ev.pit = KIFU_MSF_EV;
+    ev.evol = KIFU_MSF_TEM;
+    CHECK(kifu_msf_append(m, kifu_msf_main_line(m), &ev, &st) == NULL);
+    CHECK_INT(kifu_msf_line_count(kifu_msf_main_line(m)), 0);
+    kifu_msf_free(m);
+}
+
+TEST(out_of_memory_is_an_error)
+{
+    NEED_SHARED();
+    char buf[512];
+    size_t len;
+    char *text = t_read_file(t_shared(S, buf, sizeof buf), &len);
+    CHECK(text != NULL);
+    int done = 0;
+    for (long n = 1; text && n < 4000 && !done; n += n < 200 ? 1 : 37) {
+        kifu_error err = {0};
+        kifu__alloc_fail_after(n);
+        kifu_msf *m = kifu_msf_read(text, len, NULL, &err);
+        char *out = m ? kifu_msf_write(m, NULL, &err) : NULL;
+        kifu__alloc_fail_after(0);
+        if (!m || !out)
+            CHECK_INT(err.code, KIFU_ERR_NOMEM);
+        done = out != NULL;
+        kifu_free(out);
+        kifu_msf_free(m);
+    }
+    CHECK(done);
+    free(text);
+}
+
 int main(void)
 {
     RUN(valid_files_pass_and_round_trip);
@@ -699,5 +748,7 @@ int main(void)
     RUN(build_edit_and_paths);
     RUN(deep_variations_without_recursion);
     RUN(the_format_table_knows_msf_as_another_game);
+    RUN(values_out_of_range_are_refused);
+    RUN(out_of_memory_is_an_error);
     return t_finish();
 }
