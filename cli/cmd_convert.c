@@ -417,6 +417,13 @@ static int process(run *r, const cli_input *in)
         kifu_free(data);
         return rc;
     }
+    if (o->states) {
+        cli_progress_clear(&r->bar);
+        cli_err("kifu: %s: --states is for MSF (Xelto) records; this is a shogi record\n",
+                display(in));
+        kifu_free(data);
+        return EXIT_USAGE;
+    }
     const char *src = display(in);
     /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
      * normalized below, strictly first. */

@@ -89,6 +89,8 @@ expect_has "to kif" "$err" "records Xelto, not shogi"
 echo 'position startpos moves 7g7f' >"$tmp/s.sfen"
 err=$("$KIFU" convert -t msf "$tmp/s.sfen" 2>&1); expect_eq "shogi to msf exit" "$?" 2
 expect_has "shogi to msf" "$err" "another game than shogi"
+err=$("$KIFU" convert --states "$tmp/s.sfen" 2>&1); expect_eq "--states on shogi exit" "$?" 2
+expect_has "--states on shogi" "$err" "--states is for MSF"
 mkdir -p "$tmp/dir/sub" && cp "$tmp/g.msf" "$tmp/dir/sub/" && cp "$tmp/s.sfen" "$tmp/dir/"
 "$KIFU" convert -q --out-dir "$tmp/out" "$tmp/dir"; expect_eq "dir convert exit" "$?" 0
 [ -f "$tmp/out/sub/g.msf" ] && [ -f "$tmp/out/s.jkf" ] || fail "dir convert outputs: $(cd "$tmp/out" && find . -type f)"
