@@ -115,6 +115,19 @@ void kifu__msf_put_move(kifu__strbuf *b, const kifu_msf_move *mv)
     kifu__sb_putc(b, '}');
 }
 
+/* The optional members of a result or a node on one line: `, "im": ..., "oprens": ...`. */
+static void put_notes(kifu__strbuf *b, const char *im, const char *oprens)
+{
+    if (im) {
+        kifu__sb_puts(b, ", \"im\": ");
+        kifu__sb_json_string(b, im);
+    }
+    if (oprens) {
+        kifu__sb_puts(b, ", \"oprens\": ");
+        kifu__sb_json_string(b, oprens);
+    }
+}
+
 static void put_result(kifu__strbuf *b, const kifu__msf_result *r)
 {
     kifu__sb_printf(b, "{\"pit\": \"%s\"", kifu__msf_results[r->pit & 3]);
@@ -122,14 +135,7 @@ static void put_result(kifu__strbuf *b, const kifu__msf_result *r)
         kifu__sb_printf(b, ", \"vastan\": \"%s\"", kifu__msf_sides[r->vastan & 1]);
     if (r->pit == KIFU_MSF_ARTANSOLDES)
         kifu__sb_printf(b, ", \"ito\": %d", r->ito);
-    if (r->im) {
-        kifu__sb_puts(b, ", \"im\": ");
-        kifu__sb_json_string(b, r->im);
-    }
-    if (r->oprens) {
-        kifu__sb_puts(b, ", \"oprens\": ");
-        kifu__sb_json_string(b, r->oprens);
-    }
+    put_notes(b, r->im, r->oprens);
     kifu__sb_putc(b, '}');
 }
 
@@ -290,14 +296,7 @@ static void put_state_line(kifu__strbuf *b, const kifu_msf_node *n)
     }
     kifu__sb_puts(b, ", \"slax\": ");
     kifu__msf_put_state(b, &n->slax, -1);
-    if (n->im) {
-        kifu__sb_puts(b, ", \"im\": ");
-        kifu__sb_json_string(b, n->im);
-    }
-    if (n->oprens) {
-        kifu__sb_puts(b, ", \"oprens\": ");
-        kifu__sb_json_string(b, n->oprens);
-    }
+    put_notes(b, n->im, n->oprens);
     kifu__sb_puts(b, "}\n");
 }
 

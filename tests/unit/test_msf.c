@@ -602,14 +602,14 @@ TEST(build_edit_and_paths)
     kifu_msf_free(m);
 }
 
-TEST(deep_variations_without_recursion)
+/* A record whose variations nest `depth` deep: each hangs on the node of the one
+ * before, and its one move turns a vanguard of the side to move (pal, then din). The
+ * deepest node in *last. */
+static kifu_msf *nested(int depth, kifu_msf_node **last)
 {
-    /* each variation hangs on the node of the one before: 100000 levels to check, find
-     * and free (recursion that deep would overflow the stack) */
     kifu_msf *m = kifu_msf_new(NULL);
     kifu_msf_node *n = kifu_msf_root(m);
     kifu_msf_state s = *kifu_msf_node_state(n);
-    const int depth = 100000;
     for (int i = 0; i < depth && n; i++) {
         int soom = s.sast == KIFU_MSF_ARXE ? 5 : 1;
         kifu_msf_move mv = kor(0, soom);
@@ -617,23 +617,25 @@ TEST(deep_variations_without_recursion)
         kifu_msf_line *l = kifu_msf_add_variation(m, n);
         n = l ? kifu_msf_append(m, l, &mv, &s) : NULL;
     }
+    *last = n;
+    return m;
+}
+
+TEST(deep_variations_without_recursion)
+{
+    /* 100000 levels to check, find and free (recursion that deep would overflow the
+     * stack) */
+    kifu_msf_node *n;
+    kifu_msf *m = nested(100000, &n);
     CHECK(n != NULL);
-    CHECK_INT(kifu_msf_node_ply(n), depth);
+    CHECK_INT(kifu_msf_node_ply(n), 100000);
     CHECK_INT(kifu_msf_check(m, 0, NULL, NULL, NULL), 0);
     char path[64];
     CHECK(strlen(kifu_msf_node_path(n, path, sizeof path)) < sizeof path);
     CHECK(kifu_msf_find(m, "100000", NULL) == n);
     kifu_msf_free(m);
     /* written 20000 deep: the indentation stops growing, so the text stays linear */
-    m = kifu_msf_new(NULL);
-    n = kifu_msf_root(m);
-    s = *kifu_msf_node_state(n);
-    for (int i = 0; i < 20000; i++) {
-        int soom = s.sast == KIFU_MSF_ARXE ? 5 : 1;
-        kifu_msf_move mv = kor(0, soom);
-        s = turned(s, 0, soom);
-        n = kifu_msf_append(m, kifu_msf_add_variation(m, n), &mv, &s);
-    }
+    m = nested(20000, &n);
     size_t len;
     char *text = kifu_msf_write(m, &len, NULL);
     CHECK(text != NULL && len > (size_t)20000 * 500 && len < (size_t)20000 * 4000);
@@ -643,15 +645,7 @@ TEST(deep_variations_without_recursion)
     kifu_free(states);
     kifu_msf_free(m);
     /* as deep as JSON nesting lets jansson read: 300 levels, read back equal */
-    m = kifu_msf_new(NULL);
-    n = kifu_msf_root(m);
-    s = *kifu_msf_node_state(n);
-    for (int i = 0; i < 300; i++) {
-        int soom = s.sast == KIFU_MSF_ARXE ? 5 : 1;
-        kifu_msf_move mv = kor(0, soom);
-        s = turned(s, 0, soom);
-        n = kifu_msf_append(m, kifu_msf_add_variation(m, n), &mv, &s);
-    }
+    m = nested(300, &n);
     text = kifu_msf_write(m, &len, NULL);
     kifu_error err = {0};
     kifu_msf *back = kifu_msf_read(text, len, NULL, &err);
