@@ -365,6 +365,15 @@ TEST(transition_rules)
     /* kor toggles one of the mover's turnable pieces in korol, nothing else */
     expect_break(S, "seslax[24].slax.korol", json_array(), "seslax[24].slax.korol",
                  "expected \"mik\" here after kor 1,3", KIFU_ERR_ILLEGAL);
+    doc = load(S); /* and changes nothing else: two of arxe's pieces change places */
+    json_t *a = json_incref(at(doc, "seslax[24].slax.ele[6][1]", NULL, 0));
+    json_t *b = json_incref(at(doc, "seslax[24].slax.ele[6][2]", NULL, 0));
+    at(doc, "seslax[24].slax.ele[6][1]", b, 0);
+    at(doc, "seslax[24].slax.ele[6][2]", a, 0);
+    check_doc(doc, 0);
+    CHECK_PROBLEM("seslax[24].slax.ele[6][1]", "after kor 1,3");
+    CHECK_INT(first.code, KIFU_ERR_ILLEGAL);
+    json_decref(doc);
     expect_break(S, "seslax[24].ov.ka", json_pack("{s:i,s:i}", "alsia", 1, "soom", 6),
                  "seslax[24].ov.ka", "a turnable piece of arxe, found \"dyu\"",
                  KIFU_ERR_ILLEGAL);
@@ -504,15 +513,24 @@ TEST(sed_through_the_api)
     problems = 0;
     CHECK_INT(kifu_msf_check(m, 0, on_problem, NULL, NULL), 1);
     CHECK_PROBLEM("seslax[1].ov", "sed takes back sorn's evol, but it is null");
-    /* ev onto an evol that holds a piece */
-    kifu_msf *m3 = kifu_msf_new(&st);
+    /* ev onto an evol that holds a piece: arxe also holds jil, and sets it on tem */
+    kifu_msf_state two = st;
+    two.ele[1][5] = KIFU_MSF_NONE;
+    two.txifol[KIFU_MSF_ARXE][two.ntxifol[KIFU_MSF_ARXE]++] =
+        (uint8_t)kifu_msf_piece_from_name("jil");
+    kifu_msf *m3 = kifu_msf_new(&two);
     kifu_msf_move ev = {0};
     ev.pit = KIFU_MSF_EV;
-    ev.evol = (uint8_t)kifu_msf_piece_from_name("lax");
-    kifu_msf_append(m3, kifu_msf_main_line(m3), &ev, &after);
+    ev.evol = (uint8_t)kifu_msf_piece_from_name("jil");
+    kifu_msf_state set = two;
+    set.sast = KIFU_MSF_SORN;
+    set.ntxifol[KIFU_MSF_ARXE] = 0;
+    set.evol[KIFU_MSF_ARXE] = ev.evol; /* lax is gone: what an ev would have to do */
+    kifu_msf_append(m3, kifu_msf_main_line(m3), &ev, &set);
     problems = 0;
-    CHECK(kifu_msf_check(m3, 0, on_problem, NULL, NULL) > 0);
-    CHECK_PROBLEM("seslax[0].ov.evol", "expected a piece in arxe's txifol");
+    CHECK_INT(kifu_msf_check(m3, 0, on_problem, NULL, NULL), 1);
+    CHECK_PROBLEM("seslax[0].ov.evol",
+                  "ev needs arxe's evol empty, but \"lax\" is there");
     kifu_msf_free(m3);
     kifu_msf_free(m);
 }
