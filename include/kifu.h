@@ -1034,8 +1034,8 @@ typedef struct kifu_msf_read_options {
 
 /** Read and check an MSF document (UTF-8 JSON; o may be NULL). Every violation of the
  *  format (README "Xelto records") is reported through o->problem with its JSON path
- *  ("seslax[14].slax.korol[2]: ...") in the message and its line and column; the first
- *  is also put in err (KIFU_ERR_SYNTAX for bad JSON, KIFU_ERR_SCHEMA for the document's
+ *  ("seslax[14].slax.korol[2]: ...") in the message and its line and column (the first
+ *  200; then one message says how many more there were); the first is also put in err (KIFU_ERR_SYNTAX for bad JSON, KIFU_ERR_SCHEMA for the document's
  *  types, KIFU_ERR_ILLEGAL for a state that does not follow from the one before). New
  *  (kifu_msf_free), or NULL when anything was wrong. */
 KIFU_EXPORT kifu_msf *kifu_msf_read(const void *data, size_t len,

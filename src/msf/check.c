@@ -597,5 +597,7 @@ int kifu_msf_check(const kifu_msf *m, unsigned flags, kifu_msf_problem_fn fn, vo
                    kifu_error *err)
 {
     kifu__msf_report rep = {fn, ctx, err, NULL, 0, NULL, 0};
-    return kifu__msf_check(m, flags, &rep);
+    int n = kifu__msf_check(m, flags, &rep);
+    kifu__msf_more(&rep);
+    return n;
 }

@@ -143,6 +143,12 @@ int kifu__msf_locate(const char *text, size_t len, const char *path, int *line,
 void kifu__msf_problem(kifu__msf_report *rep, int code, const char *path,
                        const char *expected, const char *found, const char *fmt, ...)
 {
+    /* past the limit only count: each problem's place is a scan of the text, and a file
+     * broken everywhere would cost that scan once per problem */
+    if (rep->count >= KIFU__MSF_SHOWN) {
+        rep->count++;
+        return;
+    }
     char msg[400];
     va_list ap;
     va_start(ap, fmt);
@@ -162,4 +168,18 @@ void kifu__msf_problem(kifu__msf_report *rep, int code, const char *path,
         rep->fn(rep->ctx, &e);
     if (rep->err && !rep->err->code)
         *rep->err = e;
+}
+
+void kifu__msf_more(kifu__msf_report *rep)
+{
+    if (rep->count <= KIFU__MSF_SHOWN)
+        return;
+    kifu_error e = {0};
+    kifu__error(&e, KIFU_ERR_SCHEMA, 0, 0, 0, NULL, NULL,
+                "%d more problems not shown (the first %d are)",
+                rep->count - KIFU__MSF_SHOWN, KIFU__MSF_SHOWN);
+    if (rep->source)
+        kifu__error_source(&e, rep->source);
+    if (rep->fn)
+        rep->fn(rep->ctx, &e);
 }

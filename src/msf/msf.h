@@ -91,6 +91,11 @@ void kifu__msf_problem(kifu__msf_report *rep, int code, const char *path,
  * is not one (check.c). */
 int kifu__msf_time(const char *s, long long *secs, long *nanos);
 
+/* At most this many problems are reported one by one (with their place); the rest are
+ * counted, and kifu__msf_more reports how many there were. */
+#define KIFU__MSF_SHOWN 200
+void kifu__msf_more(kifu__msf_report *rep);
+
 /* The checks of states and transitions over a whole record (check.c). */
 int kifu__msf_check(const kifu_msf *m, unsigned flags, kifu__msf_report *rep);
 

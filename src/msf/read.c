@@ -639,6 +639,7 @@ kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_option
         kifu__msf_problem(&rep, KIFU_ERR_NOMEM, "", NULL, NULL, "out of memory");
     else if (rep.count == 0)
         kifu__msf_check(m, o->flags, &rep);
+    kifu__msf_more(&rep);
     if (rep.count) {
         kifu_msf_free(m);
         return NULL;

@@ -699,6 +699,39 @@ TEST(the_format_table_knows_msf_as_another_game)
     kifu_record_free(r);
 }
 
+static char last_problem[512];
+static void on_last(void *ctx, const kifu_error *e)
+{
+    (void)ctx;
+    problems++;
+    snprintf(last_problem, sizeof last_problem, "%s", e->message);
+}
+
+TEST(a_file_broken_everywhere_reports_200_problems_and_a_count)
+{
+    NEED_SHARED();
+    /* 47 x 3 rows of 7 squares of numbers: 987 problems */
+    json_t *doc = load(S);
+    for (int i = 0; i < 47; i++)
+        for (int r = 2; r < 5; r++) {
+            char where[64];
+            snprintf(where, sizeof where, "seslax[%d].slax.ele[%d]", i, r);
+            at(doc, where, json_pack("[iiiiiii]", 1, 2, 3, 4, 5, 6, 7), 0);
+        }
+    char *text = json_dumps(doc, JSON_INDENT(1));
+    kifu_msf_read_options o = {0, "t.msf", on_last, NULL};
+    problems = 0;
+    kifu_error err = {0};
+    kifu_msf *m = kifu_msf_read(text, strlen(text), &o, &err);
+    CHECK(m == NULL);
+    CHECK_INT(problems, 201);
+    CHECK_STR(last_problem, "787 more problems not shown (the first 200 are)");
+    CHECK_STR(err.message,
+              "seslax[0].slax.ele[2][0]: expected a piece name or null, found 1");
+    free(text);
+    json_decref(doc);
+}
+
 TEST(values_out_of_range_are_refused)
 {
     kifu_msf_state st;
@@ -760,6 +793,7 @@ int main(void)
     RUN(build_edit_and_paths);
     RUN(deep_variations_without_recursion);
     RUN(the_format_table_knows_msf_as_another_game);
+    RUN(a_file_broken_everywhere_reports_200_problems_and_a_count);
     RUN(values_out_of_range_are_refused);
     RUN(out_of_memory_is_an_error);
     return t_finish();
