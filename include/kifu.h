@@ -1087,7 +1087,9 @@ KIFU_EXPORT size_t kifu_msf_line_count(const kifu_msf_line *l);
 KIFU_EXPORT kifu_msf_node *kifu_msf_line_node(const kifu_msf_line *l, size_t i);
 /** The node a line starts from: the root for the main line and the root's variations. */
 KIFU_EXPORT kifu_msf_node *kifu_msf_line_from(const kifu_msf_line *l);
-/** A line's result (strings borrowed), and setting it (strings copied). 0, or -1. */
+/** A line's result into *out (its strings borrowed from the record), and setting it (the
+ *  strings copied): 0, or -1 on NOMEM or a value out of range (pit past 3, vastan past 1,
+ *  ito past 4). */
 KIFU_EXPORT void kifu_msf_line_result(const kifu_msf_line *l, kifu_msf_result *out);
 KIFU_EXPORT int kifu_msf_line_set_result(kifu_msf *m, kifu_msf_line *l,
                                          const kifu_msf_result *res);
