@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "cli.h"
 #include "inputs.h"
+#include "msf_file.h"
 #include "outnames.h"
 #include "progress.h"
 #include "record_cursor.h"
@@ -39,6 +40,8 @@ static const char convert_usage[] =
     "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
+    "                        line per node, instead of canonical MSF\n"
     "      --lenient         write the output even when a move is illegal (the moves\n"
     "                        after it stay as the file gave them); the error is\n"
     "                        still printed and the exit code still says it\n"
@@ -62,6 +65,8 @@ static const char convert_usage[] =
     "Files are written atomically (a temporary file renamed over the target).\n"
     "A summary line (files and games, converted and failed) goes to stderr with -v or\n"
     "several inputs.\n"
+    "An MSF file records Xelto, not shogi: it converts only to canonical MSF (the\n"
+    "default for it, or -t msf) or, with --states, to JSON Lines (.jsonl).\n"
     "Exit status: 0 all converted, 1 a bad input (or a directory without records),\n"
     "2 usage, 3 a read/write failure.\n"
     "\n"
@@ -70,6 +75,7 @@ static const char convert_usage[] =
     "  kifu convert -t csa -o game.csa game.kif\n"
     "  kifu convert -t kifu --out-dir out/ records/\n"
     "  kifu convert -o - records/ > games.jsonl\n"
+    "  kifu convert -t msf game.msf > canonical.msf\n"
     "  cat game.csa | kifu convert -f csa -t kif - > game.kif\n";
 
 static const char validate_usage[] =
@@ -84,23 +90,30 @@ static const char validate_usage[] =
     "      --input-encoding ENC  input encoding (default: detected)\n"
     "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
     "                        processor); the output is the same for every N\n"
+    "      --no-transitions  MSF (Xelto) files: check the document's types and states\n"
+    "                        only, not that each state follows from the one before\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
+    "An MSF file (a Xelto record, README \"Xelto records\") is checked against the\n"
+    "Mino Seslax Format: every problem is printed with its JSON path.\n"
     "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
     "record), 2 usage, 3 a file could not be read.\n"
     "\n"
     "example:\n"
-    "  kifu validate -v records/\n";
+    "  kifu validate -v records/\n"
+    "  kifu validate --no-transitions game.msf\n";
 
 typedef struct opts {
     int validate;
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
-    int jobs;  /* threads (0: one per processor) */
-    int jsonl; /* -o - with JKF: one line per game, its source in the header */
+    int jobs;             /* threads (0: one per processor) */
+    int jsonl;            /* -o - with JKF: one line per game, its source in the header */
+    int to_given, states; /* -t was given; --states */
+    unsigned msf_flags;   /* KIFU_MSF_* for MSF inputs */
     const char *out, *out_dir;
     cli_outdest dest; /* where outputs go (out_dir, out unless "-", the extension) */
 } opts;
@@ -201,6 +214,35 @@ static size_t main_line_moves(const kifu_record *rec)
     return n;
 }
 
+/* Queues output bytes (kifu_malloc'd; taken) of game k of count from input `in`, holding
+ * `games` games, for the main thread to write; ext (NULL: the -t format's) is the file
+ * extension under --out-dir, tally what -v says of it. 0, or an exit code. */
+static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
+                       size_t len, size_t games, size_t k, size_t count, const char *ext,
+                       const char *tally)
+{
+    cli_outdest d = it->o->dest;
+    if (ext)
+        d.ext = ext;
+    int oom;
+    char *dest = cli_out_path(&d, in, keep_ext, k, count, &oom);
+    action *a = oom ? NULL : act(it, ACT_WRITE);
+    if (!a) {
+        free(dest);
+        kifu_free(bytes);
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    a->bytes = bytes;
+    a->len = len;
+    a->dest = dest;
+    a->games = games;
+    if (count > 1)
+        snprintf(a->what, sizeof a->what, " (game %zu)", k);
+    snprintf(a->tally, sizeof a->tally, "%s", tally);
+    return EXIT_OK;
+}
+
 /* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
  * format that holds several in one output; the main thread puts them in place. 0, or an
  * exit code. */
@@ -229,26 +271,12 @@ static int emit(item *it, const cli_input *in, int keep_ext, kifu_record *const 
         cli_print_error(&e);
         return cli_exit_code(e.code);
     }
-    int oom;
-    char *dest = cli_out_path(&o->dest, in, keep_ext, k, count, &oom);
-    action *a = oom ? NULL : act(it, ACT_WRITE);
-    if (!a) {
-        free(dest);
-        kifu_free(bytes);
-        cli_err("kifu: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    a->bytes = bytes;
-    a->len = len;
-    a->dest = dest;
-    a->games = n;
-    if (count > 1)
-        snprintf(a->what, sizeof a->what, " (game %zu)", k);
+    char tally[64];
     if (n > 1)
-        snprintf(a->tally, sizeof a->tally, "(%zu games)", n);
+        snprintf(tally, sizeof tally, "(%zu games)", n);
     else
-        snprintf(a->tally, sizeof a->tally, "(%zu moves)", main_line_moves(recs[0]));
-    return EXIT_OK;
+        snprintf(tally, sizeof tally, "(%zu moves)", main_line_moves(recs[0]));
+    return queue_write(it, in, keep_ext, bytes, len, n, k, count, NULL, tally);
 }
 
 /* A game that failed is not written: an output of it from an earlier run is left as it
@@ -265,6 +293,58 @@ static void keep_note(item *it, const cli_input *in, int keep_ext, size_t k, siz
         free(dest);
 }
 
+/* An MSF input (a Xelto record): read and check it with every problem printed, and
+ * when converting write canonical MSF or the JSON Lines of its states. 0, or an exit
+ * code. */
+static int process_msf(item *it, const cli_input *in, int keep_ext, const char *data,
+                       size_t len)
+{
+    const opts *o = it->o;
+    const char *src = display(in);
+    if (!o->validate && !o->states && o->to_given && o->to != KIFU_FMT_MSF) {
+        cli_err("kifu: %s: an MSF file records Xelto, not shogi: it converts to msf "
+                "(-t msf) or, with --states, to JSON Lines\n",
+                src);
+        return EXIT_USAGE;
+    }
+    int code = EXIT_OK;
+    kifu_msf *m = cli_msf_open(src, data, len, o->msf_flags, &code);
+    if (!m) {
+        it->games_bad++;
+        if (!o->validate)
+            keep_note(it, in, keep_ext, 1, 1);
+        return code;
+    }
+    it->games_ok++;
+    size_t moves, variations;
+    cli_msf_counts(m, &moves, &variations);
+    char what[64];
+    snprintf(what, sizeof what, "(%zu moves, %zu variations)", moves, variations);
+    int rc = EXIT_OK;
+    if (o->validate) {
+        action *a = o->verbose ? act(it, ACT_OUT) : NULL;
+        size_t need = strlen(src) + strlen(what) + 8;
+        if (a && (a->bytes = malloc(need)))
+            a->len = (size_t)snprintf(a->bytes, need, "%s: OK %s\n", src, what);
+    } else {
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t blen = 0;
+        char *bytes = o->states ? kifu_msf_write_states(m, &blen, &e)
+                                : kifu_msf_write(m, &blen, &e);
+        if (!bytes) {
+            snprintf(e.source, sizeof e.source, "%s", src);
+            cli_print_error(&e);
+            rc = cli_exit_code(e.code);
+        } else {
+            rc = queue_write(it, in, keep_ext, bytes, blen, 1, 1, 1,
+                             o->states ? "jsonl" : "msf", what);
+        }
+    }
+    kifu_msf_free(m);
+    return rc;
+}
+
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
@@ -279,6 +359,17 @@ static int process(item *it, const cli_input *in, int keep_ext)
             snprintf(fe.source, sizeof fe.source, "standard input");
         cli_print_error(&fe);
         return cli_exit_code(fe.code);
+    }
+    if (cli_other_game(o->from, in->path, data, len)) {
+        int rc = process_msf(it, in, keep_ext, data, len);
+        kifu_free(data);
+        return rc;
+    }
+    if (o->states) {
+        cli_err("kifu: %s: --states is for MSF (Xelto) records; this is a shogi record\n",
+                display(in));
+        kifu_free(data);
+        return EXIT_USAGE;
     }
     const char *src = display(in);
     /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
@@ -655,6 +746,10 @@ static int run_command(int argc, char **argv, int validate)
             o.wflags |= KIFU_WRITE_PRETTY;
         } else if (!validate && strcmp(a, "--csa-v3") == 0) {
             o.wflags |= KIFU_WRITE_CSA_V3;
+        } else if (!validate && strcmp(a, "--states") == 0) {
+            o.states = 1;
+        } else if (validate && strcmp(a, "--no-transitions") == 0) {
+            o.msf_flags |= KIFU_MSF_NO_TRANSITIONS;
         } else if (!validate && strcmp(a, "--lenient") == 0) {
             o.lenient = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -669,6 +764,7 @@ static int run_command(int argc, char **argv, int validate)
             status = EXIT_USAGE;
     }
     if (status == EXIT_OK && !validate) {
+        o.to_given = to_name != NULL;
         if (to_name) {
             if (parse_format(to_name, &o.to)) {
                 status = EXIT_USAGE;
@@ -697,6 +793,7 @@ static int run_command(int argc, char **argv, int validate)
     }
 
     cli_inputs in = {0};
+    in.other_games = 1; /* MSF files are read (and checked) too */
     for (int i = 0; i < nfiles; i++) {
         size_t before = in.n;
         struct stat st;

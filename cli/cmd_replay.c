@@ -1,10 +1,10 @@
 /* cmd_replay.c: `kifu replay`: step through a record in the terminal. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "msf_file.h"
 #include "record_cursor.h"
 #include "record_view.h"
 #include "term.h"
@@ -18,6 +18,8 @@ void cmd_replay_usage(FILE *f)
         "Step through a record (any format, including a sfenlist) in the terminal.\n"
         "--lenient steps through a record with an illegal move up to the last move\n"
         "that could be played (the error is printed first, the exit code says it).\n"
+        "An .msf file (a Xelto record) steps through its states and variations with\n"
+        "the same keys (no find); its comments (oprens) and times (im) are shown.\n"
         "\n"
         "keys:\n"
         "  -> f j space    next move          <- b k      previous move\n"
@@ -49,30 +51,13 @@ typedef struct view {
 
 static void put_at(FILE *sb, const view *v, int row, int col)
 {
-    if (v->positioned)
-        fprintf(sb, "\033[%d;%dH\033[K", row, col);
+    term_put_at(sb, v->positioned, row, col);
 }
 
-/* The lines of text one under the other from (row, col), or as plain lines when not
- * positioned. `clear` erases the rest of each row first (not for text drawn beside
- * something already on the row). Returns the row after the last line. */
 static int put_lines(FILE *sb, const view *v, const char *text, int row, int col,
                      int clear)
 {
-    while (text && *text) {
-        const char *e = strchr(text, '\n');
-        size_t len = e ? (size_t)(e - text) : strlen(text);
-        if (clear)
-            put_at(sb, v, row, col);
-        else if (v->positioned)
-            fprintf(sb, "\033[%d;%dH", row, col);
-        row++;
-        fwrite(text, 1, len, sb);
-        if (!v->positioned)
-            fputc('\n', sb);
-        text += len + (e ? 1 : 0);
-    }
-    return row;
+    return term_put_lines(sb, v->positioned, text, row, col, clear);
 }
 
 /* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
@@ -305,17 +290,8 @@ static void draw(view *v)
     put_at(sb, v, rows, 1);
     fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
     fputs(v->positioned ? "" : "\n", sb);
-    if (fclose(sb) == 0 && text) {
-        size_t off = 0;
-        while (off < len) {
-            ssize_t w = write(STDOUT_FILENO, text + off, len - off);
-            if (w < 0 && errno == EINTR)
-                continue; /* a resize signal arrived while drawing */
-            if (w <= 0)
-                break;
-            off += (size_t)w;
-        }
-    }
+    if (fclose(sb) == 0 && text)
+        term_show(text, len);
     free(text);
 }
 
@@ -358,6 +334,8 @@ int cmd_replay(int argc, char **argv)
                 "cannot (give a file)\n");
         return EXIT_USAGE;
     }
+    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
+        return cli_msf_replay(&a);
     kifu_record *rec;
     int broken = EXIT_OK;
     kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
@@ -382,62 +360,44 @@ int cmd_replay(int argc, char **argv)
         v.status[0] = 0;
         int key = term_key(-1);
         char buf[128];
-        switch (key) {
-        case KEY_EOF:
-        case 'q':
-        case 'Q':
-        case 3: /* ^C */
-        case 4: /* ^D */
+        term_nav nav = term_nav_of(key);
+        switch (nav) {
+        case NAV_QUIT:
             goto out;
-        case KEY_RESIZE:
-        case 12: /* ^L */
+        case NAV_REDRAW:
             break;
-        case KEY_NONE:
+        case NAV_IDLE:
             redraw = 0;
             break;
-        case KEY_RIGHT:
-        case KEY_DOWN:
-        case 'f':
-        case 'j':
-        case ' ':
-        case '\r':
-        case '\n':
+        case NAV_NEXT:
             if (!kifu_player_forward(pl))
                 snprintf(v.status, sizeof v.status, "end of the line");
             break;
-        case KEY_LEFT:
-        case KEY_UP:
-        case 'b':
-        case 'k':
-        case 127:
+        case NAV_BACK:
             if (!kifu_player_backward(pl))
                 snprintf(v.status, sizeof v.status, "at the start");
             break;
-        case KEY_PGDN:
+        case NAV_PAGE_DOWN:
             kifu_player_go(pl, kifu_player_ply(pl) + 10);
             break;
-        case KEY_PGUP:
+        case NAV_PAGE_UP:
             kifu_player_go(pl, kifu_player_ply(pl) - 10);
             break;
-        case KEY_HOME:
-        case '<':
-        case '0':
+        case NAV_START:
             kifu_player_go(pl, 0);
             break;
-        case KEY_END:
-        case '>':
-        case 'G':
+        case NAV_END:
             kifu_player_go(pl, kifu_player_line_end(pl));
             break;
-        case '[':
-        case ']': {
+        case NAV_FORK_PREV:
+        case NAV_FORK_NEXT: {
             size_t nf = kifu_player_fork_count(pl);
             if (nf <= 1) {
                 snprintf(v.status, sizeof v.status, "no fork at this ply");
                 break;
             }
             size_t i = kifu_node_index(kifu_player_node(pl));
-            i = key == ']' ? (i + 1) % nf : (i + nf - 1) % nf;
+            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
             if (kifu_player_switch_fork(pl, i))
                 snprintf(v.status, sizeof v.status,
                          "that fork starts with an illegal move");
@@ -445,7 +405,7 @@ int cmd_replay(int argc, char **argv)
                 snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
             break;
         }
-        case 'g': {
+        case NAV_GOTO: {
             int r = ask(&v, "go to ply or path: ", buf, sizeof buf);
             if (r == -2)
                 goto out;
@@ -453,37 +413,34 @@ int cmd_replay(int argc, char **argv)
                 go_to(&v, buf);
             break;
         }
-        case '/': {
-            int r = ask(&v, "find: ", buf, sizeof buf);
-            if (r == -2)
-                goto out;
-            if (r == 0 && buf[0]) {
-                snprintf(v.search, sizeof v.search, "%s", buf);
-                find(&v);
-            }
-            break;
-        }
-        case 'n':
-            if (v.search[0])
-                find(&v);
-            else
-                snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
-            break;
-        case 'r':
+        case NAV_FLIP:
             v.flip = !v.flip;
             break;
-        case 'd':
-            v.scroll += v.page;
-            break;
-        case 'u':
-            v.scroll -= v.page;
-            break;
-        case '?':
-        case 'h':
+        case NAV_HELP:
             v.help = !v.help;
             break;
-        default:
-            snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
+        case NAV_OTHER:
+            if (key == '/') { /* the keys of this viewer only: find a move */
+                int r = ask(&v, "find: ", buf, sizeof buf);
+                if (r == -2)
+                    goto out;
+                if (r == 0 && buf[0]) {
+                    snprintf(v.search, sizeof v.search, "%s", buf);
+                    find(&v);
+                }
+            } else if (key == 'n') {
+                if (v.search[0])
+                    find(&v);
+                else
+                    snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
+            } else if (key == 'd') { /* scroll the comments */
+                v.scroll += v.page;
+            } else if (key == 'u') {
+                v.scroll -= v.page;
+            } else {
+                snprintf(v.status, sizeof v.status,
+                         "unknown key (? for help, q to quit)");
+            }
             break;
         }
     }

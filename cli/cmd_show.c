@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "msf_file.h"
 #include "record_cursor.h"
 #include "record_view.h"
 #include "term.h"
@@ -18,6 +19,9 @@ void cmd_show_usage(FILE *f)
         "\n"
         "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
         "with both hands, the side to move, the last move and the moves around it.\n"
+        "An .msf file (a Xelto record) shows its 7x7 state as text or svg: piece names,\n"
+        "sorn's after a 'v', turned pieces with '*', both hands and evol; --path also\n"
+        "takes its JSON paths (seslax[3].mit[0].seslax[1]).\n"
         "\n"
         "  --ply N       ply N of the main line (0 = the start; default: the last ply)\n"
         "  --path P      a position in the fork tree: 'PLY[,C1,C2...]' goes to ply PLY\n"
@@ -44,7 +48,8 @@ void cmd_show_usage(FILE *f)
         "\n"
         "examples:\n"
         "  kifu show game.kif --ply 30\n"
-        "  kifu show game.kif --format svg --caption '第1図' > diagram.svg\n");
+        "  kifu show game.kif --format svg --caption '第1図' > diagram.svg\n"
+        "  kifu show game.msf --path seslax[14] --flip\n");
 }
 
 int cmd_show(int argc, char **argv)
@@ -54,6 +59,9 @@ int cmd_show(int argc, char **argv)
         "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
+    /* a Xelto record has a view of its own */
+    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
+        return cli_msf_show(&a, a.format);
     const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";

@@ -65,6 +65,15 @@ static int by_name(const void *a, const void *b)
 
 /* Adds the record files under dir, in name order so runs are reproducible. Hidden entries
  * are skipped. rel is dir's path relative to the directory argument ("" at the top). */
+/* Is a file of this name a record the command reads? */
+static int taken(const cli_inputs *in, const char *name)
+{
+    int f = kifu_format_from_path(name);
+    const kifu_format_info *info = kifu_format_info_of(f);
+    return f != KIFU_FMT_AUTO && info &&
+           (in->other_games || info->game == KIFU_GAME_SHOGI);
+}
+
 static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
 {
     DIR *d = opendir(dir);
@@ -83,7 +92,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
          * name keeps its type in front of it (one byte: 'f' a regular file, '?' ask
          * stat), so the files of a large directory are taken without a stat each. */
         int regular = de->d_type == DT_REG;
-        if (regular && kifu_format_from_path(de->d_name) == KIFU_FMT_AUTO)
+        if (regular && !taken(in, de->d_name))
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 64;
@@ -126,7 +135,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
                 int r = add_dir(in, path, sub, depth + 1);
                 rc = r > rc ? r : rc;
             }
-        } else if (S_ISREG(st.st_mode) && kifu_format_from_path(name) != KIFU_FMT_AUTO) {
+        } else if (S_ISREG(st.st_mode) && taken(in, name)) {
             if (push(in, path, sub))
                 rc = EXIT_INTERNAL;
         }

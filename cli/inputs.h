@@ -15,6 +15,9 @@ typedef struct cli_inputs {
     cli_input *v;
     size_t n, cap;
     int dirs; /* a directory was named */
+    /* Set by the caller: directories give files of other games than shogi too (the
+     * format table's Xelto rows: .msf); otherwise only shogi records are taken. */
+    int other_games;
 } cli_inputs;
 
 /* Add a command-line argument: a directory's record files, or the file itself (taken

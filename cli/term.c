@@ -323,3 +323,101 @@ size_t term_fit_tail(const char *s, size_t n, int cols)
     }
     return i;
 }
+
+void term_put_at(FILE *f, int positioned, int row, int col)
+{
+    if (positioned)
+        fprintf(f, "\033[%d;%dH\033[K", row, col);
+}
+
+int term_put_lines(FILE *f, int positioned, const char *text, int row, int col, int clear)
+{
+    while (text && *text) {
+        const char *e = strchr(text, '\n');
+        size_t len = e ? (size_t)(e - text) : strlen(text);
+        if (clear)
+            term_put_at(f, positioned, row, col);
+        else if (positioned)
+            fprintf(f, "\033[%d;%dH", row, col);
+        row++;
+        fwrite(text, 1, len, f);
+        if (!positioned)
+            fputc('\n', f);
+        text += len + (e ? 1 : 0);
+    }
+    return row;
+}
+
+void term_end_line(FILE *f, int positioned)
+{
+    if (!positioned)
+        fputc('\n', f);
+}
+
+void term_show(const char *text, size_t len)
+{
+    size_t off = 0;
+    while (off < len) {
+        ssize_t w = write(STDOUT_FILENO, text + off, len - off);
+        if (w < 0 && errno == EINTR)
+            continue; /* a resize signal arrived while drawing */
+        if (w <= 0)
+            break;
+        off += (size_t)w;
+    }
+}
+
+term_nav term_nav_of(int key)
+{
+    switch (key) {
+    case KEY_EOF:
+    case 'q':
+    case 'Q':
+    case 3: /* ^C */
+    case 4: /* ^D */
+        return NAV_QUIT;
+    case KEY_RESIZE:
+    case 12: /* ^L */
+        return NAV_REDRAW;
+    case KEY_NONE:
+        return NAV_IDLE;
+    case KEY_RIGHT:
+    case KEY_DOWN:
+    case 'f':
+    case 'j':
+    case ' ':
+    case '\r':
+    case '\n':
+        return NAV_NEXT;
+    case KEY_LEFT:
+    case KEY_UP:
+    case 'b':
+    case 'k':
+    case 127:
+        return NAV_BACK;
+    case KEY_PGDN:
+        return NAV_PAGE_DOWN;
+    case KEY_PGUP:
+        return NAV_PAGE_UP;
+    case KEY_HOME:
+    case '<':
+    case '0':
+        return NAV_START;
+    case KEY_END:
+    case '>':
+    case 'G':
+        return NAV_END;
+    case '[':
+        return NAV_FORK_PREV;
+    case ']':
+        return NAV_FORK_NEXT;
+    case 'g':
+        return NAV_GOTO;
+    case 'r':
+        return NAV_FLIP;
+    case '?':
+    case 'h':
+        return NAV_HELP;
+    }
+    return NAV_OTHER;
+}

@@ -4,6 +4,7 @@
 #define KIFU_TERM_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 enum {
     KEY_NONE = -1,    /* timeout */
@@ -48,5 +49,40 @@ int term_columns(const char *s, size_t n);
 size_t term_fit(const char *s, size_t n, int cols);
 /* Where the shortest UTF-8 suffix of s[0..n) no wider than cols starts (a byte offset). */
 size_t term_fit_tail(const char *s, size_t n, int cols);
+/* What a key means in the record viewers (kifu replay, of a shogi record or an MSF
+ * file): one key map for both, so that they cannot drift apart. */
+typedef enum term_nav {
+    NAV_OTHER = 0, /* not a viewer key: the caller may give it a meaning */
+    NAV_QUIT,      /* q Q ^C ^D, end of input */
+    NAV_REDRAW,    /* resize, ^L */
+    NAV_IDLE,      /* a timeout: nothing to do */
+    NAV_NEXT,      /* -> down f j space Enter */
+    NAV_BACK,      /* <- up b k Backspace */
+    NAV_PAGE_DOWN, /* ten moves */
+    NAV_PAGE_UP,
+    NAV_START,     /* Home < 0 */
+    NAV_END,       /* End > G */
+    NAV_FORK_PREV, /* [ */
+    NAV_FORK_NEXT, /* ] */
+    NAV_GOTO,      /* g */
+    NAV_FLIP,      /* r */
+    NAV_HELP,      /* ? h */
+} term_nav;
+term_nav term_nav_of(int key);
+
+/* Screen composition for the interactive views. When `positioned` (stdout is a
+ * terminal) text is placed with cursor addressing; otherwise it is written as plain
+ * lines, which is what a pipe or a test reads. */
+/* Go to (row, col) and clear the rest of that row. */
+void term_put_at(FILE *f, int positioned, int row, int col);
+/* The lines of text one under the other from (row, col); `clear` erases the rest of each
+ * row first (not for text drawn beside something already there). Returns the row after
+ * the last line. */
+int term_put_lines(FILE *f, int positioned, const char *text, int row, int col,
+                   int clear);
+/* End a line drawn with term_put_at: nothing when positioned, else a newline. */
+void term_end_line(FILE *f, int positioned);
+/* Write a composed screen to standard output at once (retrying after signals). */
+void term_show(const char *text, size_t len);
 
 #endif

@@ -341,6 +341,7 @@ typedef enum kifu_format {
     KIFU_FMT_SFEN,     /* one SFEN, USI `position` line or `startpos` */
     KIFU_FMT_SFENLIST, /* one SFEN per line: the position after each move */
     KIFU_FMT_POSJSON,  /* the position-list JSON format: a whole position per entry */
+    KIFU_FMT_MSF,      /* Mino Seslax Format: a Xelto record (kifu_msf_*), not shogi */
     KIFU_FMT_COUNT_
 } kifu_format;
 
@@ -377,7 +378,16 @@ typedef struct kifu_format_info {
     const char *description;
     int encoding;   /* default output encoding (kifu_encoding) */
     unsigned holds; /* KIFU_HOLDS_* */
+    int game;       /* KIFU_GAME_*: which game its records are of */
 } kifu_format_info;
+
+/** The game a format records (kifu_format_info.game). kifu_read and kifu_write take
+ *  shogi formats only; a Xelto format (MSF) is read and written with kifu_msf_*, and
+ *  kifu_read on it fails with KIFU_ERR_UNSUPPORTED saying so. */
+enum {
+    KIFU_GAME_SHOGI = 0,
+    KIFU_GAME_XELTO = 1,
+};
 
 /** Number of formats in the table; kifu_format_info_at(0 .. count-1) lists them. */
 KIFU_EXPORT size_t kifu_format_count(void);
@@ -1017,6 +1027,227 @@ typedef int (*kifu_output_fn)(void *ctx, const char *data, size_t len);
 KIFU_EXPORT int kifu_index_export_book(kifu_index *ix, int format,
                                        const kifu_book_options *o, kifu_output_fn out,
                                        void *ctx, kifu_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* Xelto records: the Mino Seslax Format (MSF 0.2)                                      */
+/*
+ * MSF is a JSON record format for Xelto (シェルト), a 7x7 game; nothing about shogi
+ * applies. A record (kifu_msf) has tags (`aptex`), a root node (`kit`: `fala`, the start
+ * state), a result (`fixt`) and its main line (`seslax`). Every node after the root holds
+ * a move (`ov`) and the state after it (`slax`); a node's variations (`mit`) are lines of
+ * their own, each with its result, that start from that node's state (alternatives to the
+ * node after it). Squares are (alsia, soom), both 0..6: alsia from the left, soom from
+ * the top row (velm).
+ */
+
+typedef struct kifu_msf kifu_msf;
+typedef struct kifu_msf_node kifu_msf_node;
+typedef struct kifu_msf_line kifu_msf_line;
+
+/** Sides (`Player`). */
+enum { KIFU_MSF_ARXE = 0, KIFU_MSF_SORN = 1 };
+
+/** Pieces are numbered 1..29: the 14 of arxe (1..14: pal ful mik fav zan gil ruj dyu lis
+ *  mel ser dia vio ral), the 14 of sorn (15..28: din rez kun mat lax jil tan rav nen pin
+ *  mir ket lin len), and tem (29). 0 is no piece. The first seven of each side and tem
+ *  are turnable (Piece.Turnable). */
+enum { KIFU_MSF_NONE = 0, KIFU_MSF_TEM = 29, KIFU_MSF_PIECES = 29 };
+
+/** Three-letter name of piece 1..29 ("pal", ..., "tem"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_msf_piece_name(int piece);
+/** Piece number of a name, or KIFU_MSF_NONE when it is not a piece name. */
+KIFU_EXPORT int kifu_msf_piece_from_name(const char *name);
+/** KIFU_MSF_ARXE or KIFU_MSF_SORN for a side's piece; -1 for tem and non-pieces. */
+KIFU_EXPORT int kifu_msf_piece_side(int piece);
+/** 1 when the piece is turnable (a vanguard or tem), else 0. */
+KIFU_EXPORT int kifu_msf_piece_turnable(int piece);
+
+/** A state (`State`) as plain data. Lists keep the file's order; txifol[s] and evol[s]
+ *  are what side s captured (so pieces of the other side). */
+typedef struct kifu_msf_state {
+    uint8_t sast;          /* side to move */
+    uint8_t ele[7][7];     /* ele[soom][alsia]: a piece, or KIFU_MSF_NONE */
+    uint8_t txifol[2][16]; /* hands, ntxifol[s] pieces each */
+    uint8_t ntxifol[2];
+    uint8_t evol[2];   /* the piece each side set on tem, or KIFU_MSF_NONE (null) */
+    uint8_t korol[16]; /* turned pieces, nkorol of them */
+    uint8_t nkorol;
+} kifu_msf_state;
+
+/** The start state of the format document (arxe to move). */
+KIFU_EXPORT void kifu_msf_state_start(kifu_msf_state *out);
+
+typedef struct kifu_msf_square {
+    uint8_t alsia, soom;
+} kifu_msf_square;
+
+/** Kinds of move (`pit`). */
+enum {
+    KIFU_MSF_LEIM = 1, /* a piece moves (from[0] -> to[0]) */
+    KIFU_MSF_OKKE = 2, /* two vanguards move together (from[0..1] -> to[0..1]) */
+    KIFU_MSF_KOR = 3,  /* a vanguard turns (ka) */
+    KIFU_MSF_EV = 4,   /* a piece from the hand is set on tem (evol) */
+    KIFU_MSF_SED = 5,  /* the piece set on tem is taken back */
+};
+
+/** A move (`Move`); pit 0 at the root. */
+typedef struct kifu_msf_move {
+    uint8_t pit;
+    kifu_msf_square from[2], to[2]; /* luul[k].i and luul[k].a */
+    kifu_msf_square ka;
+    uint8_t evol;
+} kifu_msf_move;
+
+/** Kinds of result (`Result`). */
+enum {
+    KIFU_MSF_DAIM = 0,        /* anything else (an unfinished line) */
+    KIFU_MSF_XELTSOLDES = 1,  /* the moon piece was taken */
+    KIFU_MSF_TEOMSAST = 2,    /* repetition */
+    KIFU_MSF_ARTANSOLDES = 3, /* every magic piece was taken; ito is the score */
+};
+
+/** A result. im and oprens are NULL when absent; from a getter they are borrowed from the
+ *  record, to a setter they are copied. vastan (a side) is ignored for DAIM, ito (0..4)
+ *  for all but ARTANSOLDES. */
+typedef struct kifu_msf_result {
+    uint8_t pit;
+    uint8_t vastan;
+    uint8_t ito;
+    const char *im;
+    const char *oprens;
+} kifu_msf_result;
+
+enum {
+    KIFU_MSF_NO_TRANSITIONS = 1, /* check the document's types and states only */
+};
+
+/** Called for every problem a check finds (the error is borrowed for the call). */
+typedef void (*kifu_msf_problem_fn)(void *ctx, const kifu_error *problem);
+
+typedef struct kifu_msf_read_options {
+    unsigned flags;              /* KIFU_MSF_* */
+    const char *source;          /* the name errors carry (a path), may be NULL */
+    kifu_msf_problem_fn problem; /* every problem, in file order (may be NULL) */
+    void *ctx;
+} kifu_msf_read_options;
+
+/** Read and check an MSF document (UTF-8 JSON; o may be NULL). Every violation of the
+ *  format (README "Xelto records") is reported through o->problem with its JSON path
+ *  ("seslax[14].slax.korol[2]: ...") in the message and its line and column (the first
+ *  200; then one message says how many more there were); the first is also put in err (KIFU_ERR_SYNTAX for bad JSON, KIFU_ERR_SCHEMA for the document's
+ *  types, KIFU_ERR_ILLEGAL for a state that does not follow from the one before). New
+ *  (kifu_msf_free), or NULL when anything was wrong. */
+KIFU_EXPORT kifu_msf *kifu_msf_read(const void *data, size_t len,
+                                    const kifu_msf_read_options *o, kifu_error *err);
+/** A new record starting from `start` (copied; NULL: the start state): no tags, fala 0,
+ *  result daim, no moves. NULL on NOMEM, or when `start` holds a value out of range (a
+ *  piece past 29, more than 14 pieces in a hand or 15 in korol, sast past 1). */
+KIFU_EXPORT kifu_msf *kifu_msf_new(const kifu_msf_state *start);
+/** Free a record with all its nodes, lines and strings. NULL is fine. */
+KIFU_EXPORT void kifu_msf_free(kifu_msf *m);
+/** Check a record (one built or edited through this API) as kifu_msf_read checks a file:
+ *  states, and with flags 0 the transitions too. Problems go to fn (may be NULL); the
+ *  number found is returned (0: valid), the first also in err. */
+KIFU_EXPORT int kifu_msf_check(const kifu_msf *m, unsigned flags, kifu_msf_problem_fn fn,
+                               void *ctx, kifu_error *err);
+
+/** Canonical MSF: the key order of the format document, two-space indent, one board row
+ *  per line. Reading it gives the same record, and any valid file read and written gives
+ *  the same JSON value. New bytes (kifu_free), *len their length (may be NULL); NULL on
+ *  NOMEM. */
+KIFU_EXPORT char *kifu_msf_write(const kifu_msf *m, size_t *len, kifu_error *err);
+/** JSON Lines: one line per node in walk order (a line's nodes, then its variations),
+ *  {"path":"seslax[3]","ply":4,"ov":{...},"slax":{...}} (no "ov" at the root). New bytes
+ *  (kifu_free), or NULL on NOMEM. */
+KIFU_EXPORT char *kifu_msf_write_states(const kifu_msf *m, size_t *len, kifu_error *err);
+
+/* Tags (`aptex`): string pairs in file order. */
+KIFU_EXPORT size_t kifu_msf_tag_count(const kifu_msf *m);
+/** Key and value of tag i (borrowed). 0, or -1 when i is out of range. */
+KIFU_EXPORT int kifu_msf_tag_at(const kifu_msf *m, size_t i, const char **key,
+                                const char **value);
+/** Value of a tag (borrowed), or NULL. */
+KIFU_EXPORT const char *kifu_msf_tag_get(const kifu_msf *m, const char *key);
+/** Set a tag's value, or append the tag (both copied). 0, or -1 on NOMEM. */
+KIFU_EXPORT int kifu_msf_tag_set(kifu_msf *m, const char *key, const char *value);
+
+/** Moves played before the record starts (`kit.fala`). */
+KIFU_EXPORT long kifu_msf_fala(const kifu_msf *m);
+/** Set fala (0..2147483647). 0, or -1 when out of range. */
+KIFU_EXPORT int kifu_msf_set_fala(kifu_msf *m, long fala);
+
+/** The root node (`kit`; borrowed, never NULL) and the main line (`seslax` with the
+ *  record's `fixt`; borrowed, never NULL). */
+KIFU_EXPORT kifu_msf_node *kifu_msf_root(const kifu_msf *m);
+KIFU_EXPORT kifu_msf_line *kifu_msf_main_line(const kifu_msf *m);
+
+/** Number of nodes of a line, and node i (borrowed), or NULL. */
+KIFU_EXPORT size_t kifu_msf_line_count(const kifu_msf_line *l);
+KIFU_EXPORT kifu_msf_node *kifu_msf_line_node(const kifu_msf_line *l, size_t i);
+/** The node a line starts from: the root for the main line and the root's variations. */
+KIFU_EXPORT kifu_msf_node *kifu_msf_line_from(const kifu_msf_line *l);
+/** A line's result into *out (its strings borrowed from the record), and setting it (the
+ *  strings copied): 0, or -1 on NOMEM or a value out of range (pit past 3, vastan past 1,
+ *  ito past 4). */
+KIFU_EXPORT void kifu_msf_line_result(const kifu_msf_line *l, kifu_msf_result *out);
+KIFU_EXPORT int kifu_msf_line_set_result(kifu_msf *m, kifu_msf_line *l,
+                                         const kifu_msf_result *res);
+
+/** The state at a node (after its move; the start state at the root). Borrowed. */
+KIFU_EXPORT const kifu_msf_state *kifu_msf_node_state(const kifu_msf_node *n);
+/** The node's move (pit 0 at the root). Borrowed. */
+KIFU_EXPORT const kifu_msf_move *kifu_msf_node_move(const kifu_msf_node *n);
+/** `im` and `oprens` (borrowed), NULL when absent; set (copied) or remove (NULL). */
+KIFU_EXPORT const char *kifu_msf_node_im(const kifu_msf_node *n);
+KIFU_EXPORT const char *kifu_msf_node_oprens(const kifu_msf_node *n);
+KIFU_EXPORT int kifu_msf_node_set_im(kifu_msf *m, kifu_msf_node *n, const char *im);
+KIFU_EXPORT int kifu_msf_node_set_oprens(kifu_msf *m, kifu_msf_node *n, const char *text);
+/** The node's variations (`mit`): count and line i (borrowed), or NULL. */
+KIFU_EXPORT size_t kifu_msf_node_variation_count(const kifu_msf_node *n);
+KIFU_EXPORT kifu_msf_line *kifu_msf_node_variation(const kifu_msf_node *n, size_t i);
+/** The line that holds n (NULL for the root) and n's index in it. */
+KIFU_EXPORT kifu_msf_line *kifu_msf_node_line(const kifu_msf_node *n);
+KIFU_EXPORT size_t kifu_msf_node_index(const kifu_msf_node *n);
+/** The node before n (the one whose state its move starts from), NULL at the root. */
+KIFU_EXPORT kifu_msf_node *kifu_msf_node_parent(const kifu_msf_node *n);
+/** Moves from the root to n (0 at the root). */
+KIFU_EXPORT int kifu_msf_node_ply(const kifu_msf_node *n);
+/** The moves that may follow n: child 0 is the next node of n's line, then the first
+ *  node of each non-empty variation of n. Count, and child i (borrowed) or NULL. */
+KIFU_EXPORT size_t kifu_msf_node_child_count(const kifu_msf_node *n);
+KIFU_EXPORT kifu_msf_node *kifu_msf_node_child(const kifu_msf_node *n, size_t i);
+/** n's JSON path ("kit", "seslax[3]", "seslax[3].mit[0].seslax[1]") into buf; returns
+ *  buf. */
+KIFU_EXPORT char *kifu_msf_node_path(const kifu_msf_node *n, char *buf, size_t cap);
+/** The node at a path: a JSON path as kifu_msf_node_path writes it, "PLY[,C1,C2...]"
+ *  (ply PLY, taking child Ck at the k-th node with several children on the way, 0
+ *  after the last choice), or "/I/J..." (child indices from the root). Borrowed, or
+ *  NULL with err. */
+KIFU_EXPORT kifu_msf_node *kifu_msf_find(const kifu_msf *m, const char *path,
+                                         kifu_error *err);
+
+/** Append a move with the state it leads to (both copied) to line l, after its last
+ *  node. Only the values are checked here (a kind 1..5, squares 0..6, an ev piece other
+ *  than tem, the state as for kifu_msf_new); the rules are kifu_msf_check's. The new
+ *  node (borrowed), or NULL on NOMEM or a value out of range. */
+KIFU_EXPORT kifu_msf_node *kifu_msf_append(kifu_msf *m, kifu_msf_line *l,
+                                           const kifu_msf_move *mv,
+                                           const kifu_msf_state *after);
+/** Add an empty variation (result daim) after n's others. The line (borrowed), or NULL. */
+KIFU_EXPORT kifu_msf_line *kifu_msf_add_variation(kifu_msf *m, kifu_msf_node *n);
+
+/** Text of a move into buf (>= 32 bytes): "leim 5,0-3,0", "okke 1,4-2,4 1,5-2,5",
+ *  "kor 1,3", "ev lax", "sed"; "" at the root. Returns buf. */
+KIFU_EXPORT char *kifu_msf_move_text(const kifu_msf_move *mv, char *buf, size_t cap);
+
+/** A diagram of the state at n, with both hands and evol, the side to move and the move
+ *  that led there: KIFU_DIAGRAM_TERM (a 7x7 grid of piece names: arxe's plain, sorn's
+ *  after a 'v', a turned piece followed by '*', tem as TEM) or KIFU_DIAGRAM_SVG (a
+ *  self-contained SVG document, o->size its width). KIFU_DIAGRAM_FLIP draws it from
+ *  sorn's side, KIFU_DIAGRAM_COLOUR colours the terminal one. New string (kifu_free),
+ *  *len its length (may be NULL); NULL on NOMEM or a format it does not draw. */
+KIFU_EXPORT char *kifu_msf_diagram(const kifu_msf_node *n, const kifu_diagram_options *o,
+                                   size_t *len);
 
 #ifdef __cplusplus
 }

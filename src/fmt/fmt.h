@@ -129,6 +129,8 @@ int kifu__record_start(kifu_record *r, const kifu_board *b);
 int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_move *m);
 
 int kifu__sniff_posjson(const char *text, size_t len, size_t *at);
+/* MSF (a Xelto record): only sniffed here, read and written by src/msf/. */
+int kifu__sniff_msf(const char *text, size_t len, size_t *at);
 int kifu__sniff_jkf(const char *text, size_t len, size_t *at);
 int kifu__sniff_csa(const char *text, size_t len, size_t *at);
 int kifu__sniff_kif(const char *text, size_t len, size_t *at);

@@ -84,6 +84,13 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
         }
     }
     const kifu__format *f = kifu__format_get(format);
+    if (f && f->info.game != KIFU_GAME_SHOGI) {
+        kifu__free(text);
+        kifu__error_source(err, o.source);
+        return kifu__error(
+            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a shogi record", f->info.name,
+            "this is %s, a record of another game than shogi", f->info.description);
+    }
     if (!f || !f->read) {
         kifu__free(text);
         kifu__error_source(err, o.source);
@@ -209,6 +216,11 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                      const kifu_write_options *opt, size_t *len, kifu_error *err)
 {
     const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
+    if (f && f->info.game != KIFU_GAME_SHOGI) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "a shogi format", f->info.name,
+                    "%s holds records of another game than shogi", f->info.name);
+        return NULL;
+    }
     if (!f || !f->write) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "an output format", NULL,
                     "no output format given");

@@ -105,6 +105,8 @@ TEST(fouls_that_end_a_line)
             for (int f = KIFU_FMT_JKF; f < KIFU_FMT_COUNT_; f++) {
                 if (f == KIFU_FMT_SFENLIST || f == KIFU_FMT_POSJSON)
                     continue; /* positions: a foul is not recovered from two boards */
+                if (kifu_format_info_of(f)->game != KIFU_GAME_SHOGI)
+                    continue; /* another game's format (MSF) */
                 size_t len;
                 char *out = t_write_as(r, f, KIFU_ENC_UTF8, &len, &err);
                 CHECK(out != NULL);

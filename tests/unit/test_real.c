@@ -195,8 +195,9 @@ TEST(usi_endings)
         /* every format that holds an ending, and back: the same ending's result */
         for (size_t fi = 0; fi < kifu_format_count(); fi++) {
             int f = kifu_format_info_at(fi)->format;
-            if (f == KIFU_FMT_SFEN || f == KIFU_FMT_SFENLIST)
-                continue; /* positions and moves only */
+            if (f == KIFU_FMT_SFEN || f == KIFU_FMT_SFENLIST ||
+                kifu_format_info_at(fi)->game != KIFU_GAME_SHOGI)
+                continue; /* positions and moves only; another game's format */
             size_t len;
             char *out = t_write_as(v[0], f, KIFU_ENC_UTF8, &len, &err);
             kifu_record *back = out ? t_read_text(out, len, f, 0, &err) : NULL;
@@ -467,6 +468,8 @@ TEST(own_records_round_trip_in_every_format)
                 foul |= kifu_node_foul(x) != 0;
             for (size_t fi = 0; fi < kifu_format_count(); fi++) {
                 int f = kifu_format_info_at(fi)->format;
+                if (kifu_format_info_at(fi)->game != KIFU_GAME_SHOGI)
+                    continue; /* another game's format */
                 int ends = f != KIFU_FMT_SFEN && f != KIFU_FMT_SFENLIST;
                 /* Formats of positions: a foul is not recovered from two boards (the
                  * position after 二歩 is no position a reader accepts). */

@@ -68,6 +68,8 @@ static int one_round(const job *j, char *out[KIFU_FMT_COUNT_])
     kifu_record *copy = kifu_record_clone(main_rec);
     bad += copy == NULL;
     for (int f = KIFU_FMT_JKF; copy && f < KIFU_FMT_COUNT_; f++) {
+        if (kifu_format_info_of(f)->game != KIFU_GAME_SHOGI)
+            continue; /* another game's format (MSF) writes no shogi record */
         size_t len;
         out[f] = t_write_as(copy, f, KIFU_ENC_UTF8, &len, &err);
         if (out[f] && f == KIFU_FMT_JKF) {
@@ -121,7 +123,7 @@ TEST(four_threads_read_normalize_write_clone_walk)
     /* What one thread alone gets is what every thread must get. */
     CHECK_INT(one_round(&j, j.expect), 0);
     for (int f = KIFU_FMT_JKF; f < KIFU_FMT_COUNT_; f++)
-        CHECK(j.expect[f] != NULL);
+        CHECK(j.expect[f] != NULL || kifu_format_info_of(f)->game != KIFU_GAME_SHOGI);
 
     pthread_t t[THREADS];
     for (int i = 0; i < THREADS; i++)

@@ -1,0 +1,205 @@
+/* msf_replay.c: `kifu replay` of an MSF file (a Xelto record): steps through its moves
+ * and variations with the keys of the shogi replay, on the same terminal code. */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "msf_file.h"
+#include "term.h"
+
+typedef struct mview {
+    const kifu_msf *m;
+    kifu_msf_node *n;
+    const char *name;
+    int flip, colour, positioned, help;
+    char status[256];
+} mview;
+
+/* The last ply of the line through n (following child 0 ahead of it). */
+static int line_end(const kifu_msf_node *n)
+{
+    while (kifu_msf_node_child(n, 0))
+        n = kifu_msf_node_child(n, 0);
+    return kifu_msf_node_ply(n);
+}
+
+static void draw(mview *v)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *sb = open_memstream(&text, &len);
+    if (!sb)
+        return;
+    int rows, cols, pos = v->positioned;
+    term_size(&rows, &cols);
+    fputs(pos ? "\033[H\033[2J" : "----\n", sb);
+    char path[256];
+    term_put_at(sb, pos, 1, 1);
+    fprintf(sb, "%s  ply %d/%d  path %s", v->name, kifu_msf_node_ply(v->n),
+            line_end(v->n), kifu_msf_node_path(v->n, path, sizeof path));
+    kifu_msf_node *par = kifu_msf_node_parent(v->n);
+    size_t forks = par ? kifu_msf_node_child_count(par) : 1;
+    if (forks > 1) {
+        for (size_t i = 0; i < forks; i++)
+            if (kifu_msf_node_child(par, i) == v->n)
+                fprintf(sb, "  fork %zu/%zu", i + 1, forks);
+    }
+    term_end_line(sb, pos);
+    kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
+                              (v->flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                  (v->colour ? KIFU_DIAGRAM_COLOUR : 0u),
+                              0,
+                              NULL,
+                              {NULL, NULL}};
+    char *board = kifu_msf_diagram(v->n, &o, NULL);
+    int row = term_put_lines(sb, pos, board ? board : "", 2, 1, 1);
+    kifu_free(board);
+    char *info = NULL;
+    size_t ilen = 0;
+    FILE *inf = open_memstream(&info, &ilen);
+    if (inf) {
+        cli_msf_info(inf, v->m, v->n, kifu_msf_node_child(v->n, 0));
+        if (v->help)
+            fputs("-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End\n"
+                  "g P: go to a ply or path (12, 12,0,1, /0/0/1, "
+                  "seslax[3].mit[0].seslax[1])\n"
+                  "[ ]: other moves at this ply   r: flip   ?: help   q: quit\n",
+                  inf);
+        if (fclose(inf) == 0)
+            row = term_put_lines(sb, pos, info, row, 1, 1);
+        free(info);
+    }
+    (void)row;
+    term_put_at(sb, pos, rows, 1);
+    fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
+    term_end_line(sb, pos);
+    if (fclose(sb) == 0 && text)
+        term_show(text, len);
+    free(text);
+}
+
+static void go_ply(mview *v, int ply)
+{
+    if (ply < 0)
+        ply = 0;
+    while (kifu_msf_node_ply(v->n) > ply)
+        v->n = kifu_msf_node_parent(v->n);
+    while (kifu_msf_node_ply(v->n) < ply && kifu_msf_node_child(v->n, 0))
+        v->n = kifu_msf_node_child(v->n, 0);
+}
+
+int cli_msf_replay(const cli_cursor_args *a)
+{
+    int rc = EXIT_OK;
+    kifu_msf *m = cli_msf_open_file(a->file, &rc);
+    if (!m)
+        return rc;
+    mview v = {.m = m, .n = kifu_msf_root(m), .name = a->file, .flip = a->flip};
+    if (a->path || a->ply >= 0) {
+        kifu_msf_node *n = cli_msf_place(m, a, v.status, sizeof v.status);
+        if (n)
+            v.n = n;
+    }
+    if (term_open(isatty(STDOUT_FILENO)) < 0) {
+        cli_err("kifu: replay: cannot set up the terminal\n");
+        kifu_msf_free(m);
+        return EXIT_IO;
+    }
+    v.positioned = isatty(STDOUT_FILENO);
+    v.colour = cli_colour_ok();
+    int redraw = 1;
+    for (;;) {
+        if (redraw)
+            draw(&v);
+        redraw = 1;
+        v.status[0] = 0;
+        int key = term_key(-1);
+        char buf[128];
+        kifu_msf_node *next, *par;
+        term_nav nav = term_nav_of(key);
+        switch (nav) {
+        case NAV_QUIT:
+            goto out;
+        case NAV_IDLE:
+            redraw = 0;
+            break;
+        case NAV_REDRAW:
+            break;
+        case NAV_NEXT:
+            if ((next = kifu_msf_node_child(v.n, 0)))
+                v.n = next;
+            else
+                snprintf(v.status, sizeof v.status, "end of the line");
+            break;
+        case NAV_BACK:
+            if ((par = kifu_msf_node_parent(v.n)))
+                v.n = par;
+            else
+                snprintf(v.status, sizeof v.status, "at the start");
+            break;
+        case NAV_PAGE_DOWN:
+            go_ply(&v, kifu_msf_node_ply(v.n) + 10);
+            break;
+        case NAV_PAGE_UP:
+            go_ply(&v, kifu_msf_node_ply(v.n) - 10);
+            break;
+        case NAV_START:
+            go_ply(&v, 0);
+            break;
+        case NAV_END:
+            go_ply(&v, line_end(v.n));
+            break;
+        case NAV_FORK_PREV:
+        case NAV_FORK_NEXT: {
+            par = kifu_msf_node_parent(v.n);
+            size_t nf = par ? kifu_msf_node_child_count(par) : 1, i = 0;
+            if (nf <= 1) {
+                snprintf(v.status, sizeof v.status, "no other move at this ply");
+                break;
+            }
+            while (i < nf && kifu_msf_node_child(par, i) != v.n)
+                i++;
+            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
+            v.n = kifu_msf_node_child(par, i);
+            snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
+            break;
+        }
+        case NAV_GOTO: {
+            int rows, cols;
+            term_size(&rows, &cols);
+            char prompt[64];
+            snprintf(prompt, sizeof prompt,
+                     "%sgo to ply or path: ", v.positioned ? "\033[999;1H\033[K" : "");
+            int r = term_read_line(prompt, buf, sizeof buf);
+            if (r == -2)
+                goto out;
+            int ply;
+            kifu_error err = {0};
+            kifu_msf_node *n;
+            if (r != 0 || !buf[0])
+                break;
+            if (cli_parse_int(buf, &ply) == 0)
+                go_ply(&v, ply);
+            else if ((n = kifu_msf_find(m, buf, &err)))
+                v.n = n;
+            else
+                snprintf(v.status, sizeof v.status, "%.200s", err.message);
+            break;
+        }
+        case NAV_FLIP:
+            v.flip = !v.flip;
+            break;
+        case NAV_HELP:
+            v.help = !v.help;
+            break;
+        case NAV_OTHER:
+            snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
+            break;
+        }
+    }
+out:
+    term_close();
+    kifu_msf_free(m);
+    return EXIT_OK;
+}

@@ -1,0 +1,648 @@
+/* read.c: an MSF document (JSON, read by libjansson) into a kifu_msf, checking every type
+ * of the format document as it goes: each violation is reported with its JSON path, and
+ * reading goes on so that one run names every problem. The states and transitions are
+ * checked after it (check.c), on a record whose types are right. Variations are read
+ * from a stack of lines, in file order, without recursion over their depth. */
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kifu_private.h"
+#include "msf/msf.h"
+
+typedef struct ctx {
+    kifu_msf *m;
+    kifu__msf_report *rep;
+    char path[512]; /* JSON path of the value being read */
+    size_t plen;
+} ctx;
+
+/* A line still to read: its seslax array and path. */
+typedef struct frame {
+    json_t *seslax;
+    kifu_msf_line *line;
+    size_t next;
+    char *path;
+} frame;
+
+static void path_add(ctx *c, const char *s)
+{
+    size_t n = strlen(s), room = sizeof c->path - 1 - c->plen;
+    if (n > room)
+        n = room;
+    memcpy(c->path + c->plen, s, n);
+    c->plen += n;
+    c->path[c->plen] = 0;
+}
+
+static size_t push_key(ctx *c, const char *key)
+{
+    size_t old = c->plen;
+    if (old)
+        path_add(c, ".");
+    path_add(c, key);
+    return old;
+}
+
+static size_t push_index(ctx *c, size_t i)
+{
+    size_t old = c->plen;
+    char seg[32];
+    snprintf(seg, sizeof seg, "[%zu]", i);
+    path_add(c, seg);
+    return old;
+}
+
+static void pop(ctx *c, size_t old)
+{
+    c->plen = old;
+    c->path[old] = 0;
+}
+
+static void describe(const json_t *v, char *buf, size_t cap)
+{
+    switch (v ? json_typeof(v) : JSON_NULL) {
+    case JSON_OBJECT:
+        snprintf(buf, cap, "an object");
+        break;
+    case JSON_ARRAY:
+        snprintf(buf, cap, "an array of %zu", json_array_size(v));
+        break;
+    case JSON_STRING:
+        snprintf(buf, cap, "\"%.60s\"", json_string_value(v));
+        break;
+    case JSON_INTEGER:
+        snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+        break;
+    case JSON_REAL:
+        snprintf(buf, cap, "%g", json_real_value(v));
+        break;
+    case JSON_TRUE:
+    case JSON_FALSE:
+        snprintf(buf, cap, "a boolean");
+        break;
+    case JSON_NULL:
+        snprintf(buf, cap, v ? "null" : "nothing");
+        break;
+    }
+}
+
+/* The value at the current path (NULL: missing) is not `expected`. */
+static void bad(ctx *c, const json_t *v, const char *expected)
+{
+    char found[96];
+    describe(v, found, sizeof found);
+    kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->plen ? c->path : "(top level)",
+                      expected, found, "expected %s, found %s", expected, found);
+}
+
+/* The member `key` of object o, with the path pushed; a missing required one is
+ * reported (and NULL returned, the path popped back). */
+static json_t *member(ctx *c, json_t *o, const char *key, int required, size_t *old)
+{
+    *old = push_key(c, key);
+    json_t *v = json_object_get(o, key);
+    if (!v) {
+        if (required)
+            bad(c, NULL, "this member");
+        pop(c, *old);
+    }
+    return v;
+}
+
+/* Every key of o must be one of `allowed` (NULL-terminated). */
+static void known_keys(ctx *c, json_t *o, const char *const *allowed)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(o, k, v)
+    {
+        int ok = 0;
+        for (const char *const *a = allowed; *a && !ok; a++)
+            ok = strcmp(*a, k) == 0;
+        if (!ok) {
+            size_t old = push_key(c, k);
+            kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path, "a key of the format", k,
+                              "unknown key \"%.60s\"", k);
+            pop(c, old);
+        }
+    }
+}
+
+static int is_object(ctx *c, json_t *v, const char *what)
+{
+    if (json_is_object(v))
+        return 1;
+    bad(c, v, what);
+    return 0;
+}
+
+static void read_int(ctx *c, json_t *v, long long lo, long long hi, long *out)
+{
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+        char want[64];
+        snprintf(want, sizeof want, "an integer %lld..%lld", lo, hi);
+        bad(c, v, want);
+        return;
+    }
+    *out = (long)json_integer_value(v);
+}
+
+static void read_string(ctx *c, json_t *v, char **out)
+{
+    if (!json_is_string(v)) {
+        bad(c, v, "a string");
+        return;
+    }
+    if (kifu__msf_set_string(out, json_string_value(v)))
+        kifu__msf_problem(c->rep, KIFU_ERR_NOMEM, c->path, NULL, NULL, "out of memory");
+}
+
+/* A DateString: RFC 3339 date-time. */
+static void read_date(ctx *c, json_t *v, char **out)
+{
+    long long secs;
+    long nanos;
+    if (!json_is_string(v) || kifu__msf_time(json_string_value(v), &secs, &nanos)) {
+        bad(c, v, "an RFC 3339 date-time (2007-07-14T01:28:10+09:00)");
+        return;
+    }
+    read_string(c, v, out);
+}
+
+/* A piece name: any of the 29 (Piece); the side's sets are checked with the state. */
+static void read_piece(ctx *c, json_t *v, int nullable, uint8_t *out)
+{
+    int p = json_is_string(v) ? kifu_msf_piece_from_name(json_string_value(v)) : 0;
+    if (p)
+        *out = (uint8_t)p;
+    else if (!(nullable && json_is_null(v)))
+        bad(c, v, nullable ? "a piece name or null" : "a piece name");
+}
+
+/* Reads an array of pieces into list (at most cap), *n their count. */
+static void read_pieces(ctx *c, json_t *v, uint8_t *list, size_t cap, uint8_t *n,
+                        const char *what)
+{
+    if (!json_is_array(v)) {
+        bad(c, v, what);
+        return;
+    }
+    size_t i;
+    json_t *e;
+    json_array_foreach(v, i, e)
+    {
+        size_t old = push_index(c, i);
+        if (i >= cap) {
+            bad(c, e, "no more pieces (the list has too many to be without duplicates)");
+            pop(c, old);
+            break;
+        }
+        read_piece(c, e, 0, &list[i]);
+        *n = (uint8_t)(i + 1);
+        pop(c, old);
+    }
+}
+
+static void read_player(ctx *c, json_t *v, uint8_t *out)
+{
+    const char *s = json_string_value(v);
+    if (s && strcmp(s, "arxe") == 0)
+        *out = KIFU_MSF_ARXE;
+    else if (s && strcmp(s, "sorn") == 0)
+        *out = KIFU_MSF_SORN;
+    else
+        bad(c, v, "\"arxe\" or \"sorn\"");
+}
+
+static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
+{
+    static const char *const keys[] = {"sast", "arxe", "sorn", "ele", "korol", NULL};
+    memset(st, 0, sizeof *st);
+    if (!is_object(c, v, "a State object"))
+        return;
+    known_keys(c, v, keys);
+    size_t old;
+    json_t *x;
+    if ((x = member(c, v, "sast", 1, &old))) {
+        read_player(c, x, &st->sast);
+        pop(c, old);
+    }
+    for (int side = 0; side < 2; side++) {
+        static const char *const cp[] = {"txifol", "evol", NULL};
+        if (!(x = member(c, v, kifu__msf_sides[side], 1, &old)))
+            continue;
+        if (is_object(c, x,
+                      "a CapturedPieces object ({\"txifol\": [], \"evol\": null})")) {
+            known_keys(c, x, cp);
+            size_t o2;
+            json_t *y;
+            if ((y = member(c, x, "txifol", 1, &o2))) {
+                read_pieces(c, y, st->txifol[side], 14, &st->ntxifol[side],
+                            "an array of piece names");
+                pop(c, o2);
+            }
+            if ((y = member(c, x, "evol", 1, &o2))) {
+                read_piece(c, y, 1, &st->evol[side]);
+                pop(c, o2);
+            }
+        }
+        pop(c, old);
+    }
+    if ((x = member(c, v, "ele", 1, &old))) {
+        if (!json_is_array(x) || json_array_size(x) != 7) {
+            bad(c, x, "a 7x7 array (7 rows)");
+        } else {
+            for (size_t r = 0; r < 7; r++) {
+                size_t o2 = push_index(c, r);
+                json_t *row = json_array_get(x, r);
+                if (!json_is_array(row) || json_array_size(row) != 7) {
+                    bad(c, row, "a row of 7 squares (piece names or null)");
+                } else {
+                    for (size_t col = 0; col < 7; col++) {
+                        size_t o3 = push_index(c, col);
+                        read_piece(c, json_array_get(row, col), 1, &st->ele[r][col]);
+                        pop(c, o3);
+                    }
+                }
+                pop(c, o2);
+            }
+        }
+        pop(c, old);
+    }
+    if ((x = member(c, v, "korol", 1, &old))) {
+        read_pieces(c, x, st->korol, 15, &st->nkorol, "an array of turnable pieces");
+        pop(c, old);
+    }
+}
+
+static void read_square(ctx *c, json_t *v, kifu_msf_square *sq)
+{
+    static const char *const keys[] = {"alsia", "soom", NULL};
+    if (!is_object(c, v, "a Position ({\"alsia\": 0..6, \"soom\": 0..6})"))
+        return;
+    known_keys(c, v, keys);
+    size_t old;
+    json_t *x;
+    long n = 0;
+    if ((x = member(c, v, "alsia", 1, &old))) {
+        read_int(c, x, 0, 6, &n);
+        sq->alsia = (uint8_t)n;
+        pop(c, old);
+    }
+    n = 0;
+    if ((x = member(c, v, "soom", 1, &old))) {
+        read_int(c, x, 0, 6, &n);
+        sq->soom = (uint8_t)n;
+        pop(c, old);
+    }
+}
+
+static void read_move(ctx *c, json_t *v, kifu_msf_move *mv)
+{
+    static const char *const kluul[] = {"pit", "luul", NULL};
+    static const char *const kkor[] = {"pit", "ka", NULL};
+    static const char *const kev[] = {"pit", "evol", NULL};
+    static const char *const ksed[] = {"pit", NULL};
+    memset(mv, 0, sizeof *mv);
+    if (!is_object(c, v, "a Move object"))
+        return;
+    size_t old;
+    json_t *x = member(c, v, "pit", 1, &old);
+    if (!x)
+        return;
+    const char *pit = json_string_value(x);
+    for (int k = 1; k <= KIFU_MSF_SED && pit; k++)
+        if (strcmp(pit, kifu__msf_pits[k]) == 0)
+            mv->pit = (uint8_t)k;
+    if (!mv->pit)
+        bad(c, x, "\"leim\", \"okke\", \"kor\", \"ev\" or \"sed\"");
+    pop(c, old);
+    switch (mv->pit) {
+    case KIFU_MSF_LEIM:
+    case KIFU_MSF_OKKE: {
+        known_keys(c, v, kluul);
+        size_t want = mv->pit == KIFU_MSF_LEIM ? 1 : 2;
+        if (!(x = member(c, v, "luul", 1, &old)))
+            break;
+        if (!json_is_array(x) || json_array_size(x) != want) {
+            bad(c, x, want == 1 ? "an array of one FromTo" : "an array of two FromTo");
+        } else {
+            for (size_t k = 0; k < want; k++) {
+                static const char *const ft[] = {"i", "a", NULL};
+                size_t o2 = push_index(c, k), o3;
+                json_t *e = json_array_get(x, k), *y;
+                if (is_object(c, e, "a FromTo ({\"i\": Position, \"a\": Position})")) {
+                    known_keys(c, e, ft);
+                    if ((y = member(c, e, "i", 1, &o3))) {
+                        read_square(c, y, &mv->from[k]);
+                        pop(c, o3);
+                    }
+                    if ((y = member(c, e, "a", 1, &o3))) {
+                        read_square(c, y, &mv->to[k]);
+                        pop(c, o3);
+                    }
+                }
+                pop(c, o2);
+            }
+        }
+        pop(c, old);
+        break;
+    }
+    case KIFU_MSF_KOR:
+        known_keys(c, v, kkor);
+        if ((x = member(c, v, "ka", 1, &old))) {
+            read_square(c, x, &mv->ka);
+            pop(c, old);
+        }
+        break;
+    case KIFU_MSF_EV:
+        known_keys(c, v, kev);
+        if ((x = member(c, v, "evol", 1, &old))) {
+            read_piece(c, x, 0, &mv->evol);
+            if (mv->evol == KIFU_MSF_TEM) /* Piece.Lantis: any piece but tem */
+                bad(c, x, "a piece name other than tem (Piece.Lantis)");
+            pop(c, old);
+        }
+        break;
+    case KIFU_MSF_SED:
+        known_keys(c, v, ksed);
+        break;
+    }
+}
+
+static void read_result(ctx *c, json_t *v, kifu__msf_result *res)
+{
+    static const char *const kwin[] = {"pit", "vastan", "im", "oprens", NULL};
+    static const char *const kart[] = {"pit", "vastan", "ito", "im", "oprens", NULL};
+    static const char *const kdaim[] = {"pit", "im", "oprens", NULL};
+    if (!is_object(c, v, "a Result object"))
+        return;
+    size_t old;
+    json_t *x = member(c, v, "pit", 1, &old);
+    int pit = -1;
+    if (x) {
+        const char *s = json_string_value(x);
+        for (int k = 0; k < 4 && s; k++)
+            if (strcmp(s, kifu__msf_results[k]) == 0)
+                pit = k;
+        if (pit < 0)
+            bad(c, x, "\"xeltsoldes\", \"teomsast\", \"artansoldes\" or \"daim\"");
+        pop(c, old);
+    }
+    if (pit < 0)
+        return;
+    res->pit = (uint8_t)pit;
+    known_keys(c, v,
+               pit == KIFU_MSF_DAIM          ? kdaim
+               : pit == KIFU_MSF_ARTANSOLDES ? kart
+                                             : kwin);
+    if (pit != KIFU_MSF_DAIM && (x = member(c, v, "vastan", 1, &old))) {
+        read_player(c, x, &res->vastan);
+        pop(c, old);
+    }
+    if (pit == KIFU_MSF_ARTANSOLDES && (x = member(c, v, "ito", 1, &old))) {
+        long ito = 0;
+        read_int(c, x, 0, 4, &ito);
+        res->ito = (uint8_t)ito;
+        pop(c, old);
+    }
+    if ((x = member(c, v, "im", 0, &old))) {
+        read_date(c, x, &res->im);
+        pop(c, old);
+    }
+    if ((x = member(c, v, "oprens", 0, &old))) {
+        read_string(c, x, &res->oprens);
+        pop(c, old);
+    }
+}
+
+/* Pushes a frame for every variation of `mit` (an array at the current path) hanging on
+ * node n, last first, so that they are read next in file order. -1 on NOMEM. */
+static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t *depth,
+                    size_t *cap)
+{
+    if (!json_is_array(mit)) {
+        bad(c, mit, "an array of Variation objects");
+        return 0;
+    }
+    size_t count = json_array_size(mit), first = *depth;
+    for (size_t k = 0; k < count; k++) {
+        size_t old = push_index(c, k);
+        json_t *var = json_array_get(mit, k);
+        kifu_msf_line *l = kifu_msf_add_variation(c->m, n);
+        if (!l)
+            return -1;
+        if (is_object(c, var,
+                      "a Variation object ({\"fixt\": ..., \"seslax\": [...]})")) {
+            static const char *const keys[] = {"fixt", "seslax", NULL};
+            known_keys(c, var, keys);
+            size_t o2;
+            json_t *x;
+            if ((x = member(c, var, "fixt", 1, &o2))) {
+                read_result(c, x, &l->fixt);
+                pop(c, o2);
+            }
+            if ((x = member(c, var, "seslax", 1, &o2))) {
+                if (!json_is_array(x)) {
+                    bad(c, x, "an array of NonrootNode objects");
+                } else {
+                    char *p = kifu__strdup(c->path);
+                    if (!p || kifu__reserve(stack, cap, *depth + 1, sizeof **stack, 16)) {
+                        kifu__free(p);
+                        return -1;
+                    }
+                    (*stack)[(*depth)++] = (frame){x, l, 0, p};
+                }
+                pop(c, o2);
+            }
+        }
+        pop(c, old);
+    }
+    /* reverse the frames just pushed: the first variation is read first */
+    for (size_t i = first, j = *depth; i + 1 < j; i++, j--) {
+        frame t = (*stack)[i];
+        (*stack)[i] = (*stack)[j - 1];
+        (*stack)[j - 1] = t;
+    }
+    return 0;
+}
+
+/* The members of a node but `mit`: ov (not at the root), slax, im, oprens. */
+static void read_node(ctx *c, json_t *v, kifu_msf_node *n, int root)
+{
+    static const char *const kroot[] = {"fala", "slax", "mit", "im", "oprens", NULL};
+    static const char *const knode[] = {"ov", "slax", "mit", "im", "oprens", NULL};
+    known_keys(c, v, root ? kroot : knode);
+    size_t old;
+    json_t *x;
+    if (root && (x = member(c, v, "fala", 1, &old))) {
+        read_int(c, x, 0, 2147483647LL, &c->m->fala);
+        pop(c, old);
+    }
+    if (!root && (x = member(c, v, "ov", 1, &old))) {
+        read_move(c, x, &n->ov);
+        pop(c, old);
+    }
+    if ((x = member(c, v, "slax", 1, &old))) {
+        read_state(c, x, &n->slax);
+        pop(c, old);
+    }
+    if ((x = member(c, v, "im", 0, &old))) {
+        read_date(c, x, &n->im);
+        pop(c, old);
+    }
+    if ((x = member(c, v, "oprens", 0, &old))) {
+        read_string(c, x, &n->oprens);
+        pop(c, old);
+    }
+}
+
+/* Reads the lines on the stack until it is empty: a node at a time from the top frame,
+ * its variations pushed above it. 0, or -1 on NOMEM. */
+static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
+{
+    while (*depth) {
+        frame *f = &(*stack)[*depth - 1];
+        if (f->next >= json_array_size(f->seslax)) {
+            kifu__free(f->path);
+            (*depth)--;
+            continue;
+        }
+        size_t i = f->next++;
+        c->plen = 0;
+        c->path[0] = 0;
+        path_add(c, f->path);
+        push_index(c, i);
+        kifu_msf_line *line = f->line;
+        json_t *v = json_array_get(f->seslax, i);
+        if (!is_object(c, v, "a NonrootNode object"))
+            continue;
+        kifu_msf_node *n = kifu__msf_node_new(c->m);
+        if (!n || kifu__msf_line_push(line, n))
+            return -1;
+        read_node(c, v, n, 0);
+        size_t old;
+        json_t *mit = member(c, v, "mit", 1, &old);
+        if (mit) {
+            /* f may move when the stack grows: nothing of it is used after this */
+            if (read_mit(c, mit, n, stack, depth, cap))
+                return -1;
+            pop(c, old);
+        }
+    }
+    return 0;
+}
+
+static int read_doc(ctx *c, json_t *doc)
+{
+    static const char *const keys[] = {"aptex", "kit", "fixt", "seslax", NULL};
+    if (!is_object(c, doc, "an MSF record (an object with aptex, kit, fixt, seslax)"))
+        return 0;
+    known_keys(c, doc, keys);
+    kifu_msf *m = c->m;
+    size_t old;
+    json_t *x;
+    if ((x = member(c, doc, "aptex", 1, &old))) {
+        if (is_object(c, x, "a GameTags object (string values)")) {
+            const char *k;
+            json_t *val;
+            json_object_foreach(x, k, val)
+            {
+                size_t o2 = push_key(c, k);
+                if (!json_is_string(val))
+                    bad(c, val, "a string");
+                else if (kifu_msf_tag_set(m, k, json_string_value(val)))
+                    return -1;
+                pop(c, o2);
+            }
+        }
+        pop(c, old);
+    }
+    if ((x = member(c, doc, "fixt", 1, &old))) {
+        read_result(c, x, &m->main->fixt);
+        pop(c, old);
+    }
+    frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    int rc = 0;
+    json_t *seslax = member(c, doc, "seslax", 1, &old);
+    if (seslax) {
+        if (!json_is_array(seslax))
+            bad(c, seslax, "an array of NonrootNode objects");
+        pop(c, old);
+    }
+    json_t *kit = member(c, doc, "kit", 1, &old);
+    if (kit && is_object(c, kit, "a RootNode object")) {
+        read_node(c, kit, m->root, 1);
+        size_t o2;
+        json_t *mit = member(c, kit, "mit", 1, &o2);
+        if (mit) {
+            rc = read_mit(c, mit, m->root, &stack, &depth, &cap);
+            pop(c, o2);
+        }
+    }
+    if (kit)
+        pop(c, old);
+    /* the main line is read after kit's variations: it comes last on the stack's bottom */
+    if (rc == 0 && json_is_array(seslax)) {
+        char *p = kifu__strdup("seslax");
+        if (!p || kifu__reserve(&stack, &cap, depth + 1, sizeof *stack, 16)) {
+            kifu__free(p);
+            rc = -1;
+        } else {
+            memmove(stack + 1, stack, depth * sizeof *stack);
+            stack[0] = (frame){seslax, m->main, 0, p};
+            depth++;
+        }
+    }
+    if (rc == 0)
+        rc = read_lines(c, &stack, &depth, &cap);
+    for (size_t i = 0; i < depth; i++)
+        kifu__free(stack[i].path);
+    kifu__free(stack);
+    return rc;
+}
+
+kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_options *o,
+                        kifu_error *err)
+{
+    kifu_msf_read_options none = {0};
+    if (!o)
+        o = &none;
+    kifu__msf_report rep = {o->problem, o->ctx, err, o->source, 0, data, len};
+    json_error_t je;
+    json_t *doc = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
+    if (!doc) {
+        kifu_error e = {0};
+        kifu__error(&e, KIFU_ERR_SYNTAX, je.line, je.column, (size_t)je.position, "JSON",
+                    NULL, "not valid JSON: %s", je.text);
+        if (o->source)
+            kifu__error_source(&e, o->source);
+        if (o->problem)
+            o->problem(o->ctx, &e);
+        if (err && !err->code)
+            *err = e;
+        return NULL;
+    }
+    kifu_msf *m = kifu_msf_new(NULL);
+    if (!m) {
+        json_decref(doc);
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return NULL;
+    }
+    memset(&m->root->slax, 0, sizeof m->root->slax);
+    ctx c = {.m = m, .rep = &rep};
+    int rc = read_doc(&c, doc);
+    json_decref(doc);
+    if (rc)
+        kifu__msf_problem(&rep, KIFU_ERR_NOMEM, "", NULL, NULL, "out of memory");
+    else if (rep.count == 0)
+        kifu__msf_check(m, o->flags, &rep);
+    kifu__msf_more(&rep);
+    if (rep.count) {
+        kifu_msf_free(m);
+        return NULL;
+    }
+    return m;
+}
