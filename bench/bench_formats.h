@@ -14,9 +14,10 @@ typedef struct bench_opts {
     double corpus_mb;      /* size of the generated corpus, all three formats together */
     double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen;        /* rebuild the corpus even when it looks current */
-    int peers;        /* run the peer comparison */
-    int search_games; /* games of the search section's collection */
+    int regen;         /* rebuild the corpus even when it looks current */
+    int peers;         /* run the peer comparison */
+    int search_games;  /* games of the search section's collection */
+    long memory_moves; /* moves of the memory section's game */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -43,5 +44,12 @@ int bench_current(const char *stamp_path, const char *stamp);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+
+/* Peak RSS of reading the largest generated file (a game of o->memory_moves moves) in
+ * every format, each in a fresh process (`self --rss-read FILE`). Prints the figures with
+ * the ratio to the file size. 0, or -1. */
+int bench_memory(const bench_opts *o, const char *self);
+/* The child of bench_memory: read and normalize path, as `kifu convert` does. Exit code. */
+int bench_rss_read(const char *path);
 
 #endif
