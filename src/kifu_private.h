@@ -34,5 +34,7 @@ void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, 
 /* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
  * offsets into the 1-based columns of error messages. */
 int kifu__utf8_column(const char *line_start, size_t bytes);
+/* Line (1-based) and column (1-based, in characters) of byte `off` of UTF-8 text. */
+void kifu__text_where(const char *text, size_t off, int *line, int *col);
 
 #endif
