@@ -37,6 +37,14 @@ void kifu__json_init_value(kifu__json *j, const char *text, size_t len, size_t o
     j->one_value = 1;
 }
 
+void kifu__json_rewind(kifu__json *j, size_t off)
+{
+    j->pos = off;
+    j->depth = 0;
+    j->state = S_VALUE;
+    j->one_value = 1;
+}
+
 void kifu__json_free(kifu__json *j)
 {
     kifu__free(j->stack);
@@ -388,8 +396,13 @@ int kifu__json_next(kifu__json *j, kifu__json_tok *t)
     char top = (char)j->stack[j->depth - 1];
     char c = j->pos < j->len ? j->text[j->pos] : 0;
     if (c == ',') {
-        j->pos++;
+        size_t comma = j->pos++;
         skip_ws(j);
+        char close = top == '{' ? '}' : ']';
+        if (j->trailing_comma && j->pos < j->len && j->text[j->pos] == close) {
+            j->trailing_comma(j->ctx, comma);
+            return close_(j, t);
+        }
         if (top == '{')
             return key(j, t);
         return value(j, t);

@@ -45,6 +45,10 @@ typedef struct kifu__json {
     size_t depth, cap;
     int state;
     int one_value; /* stop after one whole value (kifu__json_init_value) */
+    /* When set, a comma before a closing bracket (not JSON, but some documents have it) is
+     * read as if absent and reported here with its byte offset. */
+    void (*trailing_comma)(void *ctx, size_t off);
+    void *ctx;
     char *buf[2];
     size_t bufcap[2];
     int which;
@@ -61,6 +65,9 @@ void kifu__json_init(kifu__json *j, const char *text, size_t len);
  * once): a reader goes back to a value it skipped. */
 void kifu__json_init_value(kifu__json *j, const char *text, size_t len, size_t off);
 void kifu__json_free(kifu__json *j);
+/* Points j at the one value starting at byte off of the same text, keeping its buffers
+ * (a reader that goes back to many values reuses one parser). */
+void kifu__json_rewind(kifu__json *j, size_t off);
 
 /* The next token into *t; its type (KIFU__JSON_ERROR with err_* set). */
 int kifu__json_next(kifu__json *j, kifu__json_tok *t);
