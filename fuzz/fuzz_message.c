@@ -8,31 +8,18 @@
 #include <string.h>
 
 #include "../cli/message.c"
+#include "core/encoding.h"
 
-/* Is [s, s+n) valid UTF-8 without C0 (but LF), DEL or C1 controls? */
+/* Is [s, s+n) valid UTF-8 (the library's check) without C0 (but LF), DEL or C1 controls
+ * (U+0080..U+009F, encoded C2 80..C2 9F)? */
 static int clean(const unsigned char *s, size_t n)
 {
-    for (size_t i = 0; i < n;) {
-        unsigned c = s[i];
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\n') || c == 0x7F)
-                return 0;
-            i++;
-            continue;
-        }
-        size_t len = c >= 0xC2 && c <= 0xDF   ? 2
-                     : c >= 0xE0 && c <= 0xEF ? 3
-                     : c >= 0xF0 && c <= 0xF4 ? 4
-                                              : 0;
-        if (!len || i + len > n)
+    if (!kifu__utf8_valid((const char *)s, n, NULL))
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if ((s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7F ||
+            (s[i] == 0xC2 && i + 1 < n && s[i + 1] < 0xA0))
             return 0;
-        for (size_t k = 1; k < len; k++)
-            if ((s[i + k] & 0xC0) != 0x80)
-                return 0;
-        if (c == 0xC2 && s[i + 1] < 0xA0)
-            return 0;
-        i += len;
-    }
     return 1;
 }
 

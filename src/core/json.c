@@ -412,6 +412,17 @@ int kifu__json_next(kifu__json *j, kifu__json_tok *t)
     return fail(j, j->pos, top == '{' ? "',' or '}'" : "',' or ']'");
 }
 
+int kifu__json_error(const kifu__json *j, kifu_error *err)
+{
+    if (j->nomem)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    int line, col;
+    kifu__text_where(j->text, j->err_off, &line, &col);
+    return kifu__error(err, KIFU_ERR_SYNTAX, line, col, j->err_off, j->err_expected,
+                       j->err_found, "JSON syntax: expected %s, found %s",
+                       j->err_expected, j->err_found);
+}
+
 int kifu__json_skip(kifu__json *j, const kifu__json_tok *t)
 {
     if (t->type != KIFU__JSON_OBJECT && t->type != KIFU__JSON_ARRAY)

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "kifu.h"
+
 enum kifu__json_type {
     KIFU__JSON_ERROR = -1, /* see kifu__json's err_* fields */
     KIFU__JSON_END = 0,    /* the document (or the one value asked for) is complete */
@@ -71,6 +73,8 @@ void kifu__json_rewind(kifu__json *j, size_t off);
 
 /* The next token into *t; its type (KIFU__JSON_ERROR with err_* set). */
 int kifu__json_next(kifu__json *j, kifu__json_tok *t);
+/* The parser's error into err (KIFU_ERR_SYNTAX at its line and column, or NOMEM). -1. */
+int kifu__json_error(const kifu__json *j, kifu_error *err);
 /* Skips the rest of the value whose first token is t (nothing for a scalar). 0, or -1. */
 int kifu__json_skip(kifu__json *j, const kifu__json_tok *t);
 

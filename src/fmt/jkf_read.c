@@ -133,17 +133,9 @@ static int bad(ctx *c, const char *expected)
     return bad_at(c, &c->t, 0, expected);
 }
 
-/* The parser's error (syntax, or out of memory). */
 static int syntax(ctx *c)
 {
-    const kifu__json *j = c->j;
-    if (j->nomem)
-        return nomem(c);
-    int line, col;
-    kifu__text_where(c->text, j->err_off, &line, &col);
-    return kifu__error(c->err, KIFU_ERR_SYNTAX, line, col, j->err_off, j->err_expected,
-                       j->err_found, "JSON syntax: expected %s, found %s",
-                       j->err_expected, j->err_found);
+    return kifu__json_error(c->j, c->err);
 }
 
 /* The next token into c->t. 0, or -1 on a syntax error. */

@@ -429,16 +429,9 @@ static void trailing_comma(void *ctx, size_t off)
          col, c < d->len ? d->text[c] : '?');
 }
 
-/* The parser's syntax error. */
 static int syntax(rd *d, const kifu__json *j)
 {
-    if (j->nomem)
-        return nomem(d);
-    int line, col;
-    kifu__text_where(d->text, j->err_off, &line, &col);
-    return kifu__error(d->err, KIFU_ERR_SYNTAX, line, col, j->err_off, j->err_expected,
-                       j->err_found, "JSON syntax: expected %s, found %s",
-                       j->err_expected, j->err_found);
+    return kifu__json_error(j, d->err);
 }
 
 /* The members of the entry whose '{' was just read, into *e. 0, or -1. */

@@ -12,24 +12,9 @@
 
 #define LEVELS 100000
 
-/* At every level the main child is a dead end and the line goes on through the fork
- * (kings stepping around, so every move is legal). */
 static kifu_record *deep(void)
 {
-    static const char *const cycle[4][2] = {
-        {"5i5h", "5i4h"}, {"5a5b", "5a4b"}, {"4h5h", "4h5i"}, {"4b5b", "4b5a"}};
-    kifu_record *r = kifu_record_new();
-    kifu_position *p = kifu_position_new();
-    kifu_node *n = kifu_record_root(r);
-    for (int i = 0; i < LEVELS && n; i++) {
-        kifu_move a, b;
-        kifu_position_parse_usi(p, cycle[i % 4][0], &a, NULL);
-        kifu_position_parse_usi(p, cycle[i % 4][1], &b, NULL);
-        if (!kifu_node_add_move(r, n, &a) || !(n = kifu_node_add_move(r, n, &b)))
-            break;
-        kifu_position_play(p, &b, NULL);
-    }
-    kifu_position_free(p);
+    kifu_record *r = t_nested_forks(LEVELS);
     kifu_error err;
     kifu_error_clear(&err);
     if (kifu_normalize(r, 0, &err))
