@@ -142,6 +142,7 @@ int bench_memory(const bench_opts *o, const char *self)
         if (wrc)
             continue;
         long size = file_size(path), kb = peak_kb(self, path);
+        remove(path); /* half a gigabyte for all formats: not kept */
         if (kb < 0) {
             printf("%-8s %10.1f  the reader failed\n", fi->name, size / 1e6);
             met = 0;
