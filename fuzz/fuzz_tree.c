@@ -91,10 +91,12 @@ static void build(builder *b, const uint8_t *d, size_t size)
             }
             break;
         }
-        case 4: { /* a comment of the next bytes (up to 8) */
+        case 4: { /* a comment of the next bytes (up to 8; a NUL ends it) */
             char text[9];
             size_t n = size - i - 1 < 8 ? size - i - 1 : 8;
-            memcpy(text, d + i + 1, n);
+            /* Comments are UTF-8 (kifu.h): bytes past ASCII become '?'. */
+            for (size_t k = 0; k < n; k++)
+                text[k] = d[i + 1 + k] < 0x80 ? (char)d[i + 1 + k] : '?';
             text[n] = 0;
             i += n;
             kifu_node_add_comment(b->r, cur, text);
