@@ -145,7 +145,9 @@ static size_t moves_of(const kifu_record *r)
 }
 
 /* One pass: read (format from the name, encoding detected, as `kifu convert` does),
- * normalize, write JKF. Counts moves when asked. Returns the number of failures. */
+ * normalize, write JKF (unless only reading). Counts moves when asked. Returns the number
+ * of failures. */
+static int read_only;
 static size_t pass(const files *fs, size_t count, size_t *moves, const char **first_error,
                    char *errbuf, size_t cap)
 {
@@ -157,8 +159,8 @@ static size_t pass(const files *fs, size_t count, size_t *moves, const char **fi
         kifu_error err;
         kifu_error_clear(&err);
         kifu_record *r = kifu_read(fs->v[i].data, fs->v[i].len, &ro, &err);
-        char *out = r ? kifu_write(r, &wo, NULL, &err) : NULL;
-        if (!out) {
+        char *out = !r ? NULL : read_only ? NULL : kifu_write(r, &wo, NULL, &err);
+        if (!r || (!out && !read_only)) {
             if (!failed && first_error) {
                 kifu_error_format(&err, errbuf, cap);
                 *first_error = errbuf;
@@ -703,6 +705,46 @@ int bench_formats(const bench_opts *o)
     }
     if (loaded[0])
         measure_collection(&all[0], o->runs);
+
+    /* JKF reading: the CSA corpus written as JKF (in memory), read and normalized. */
+    files jkf;
+    memset(&jkf, 0, sizeof jkf);
+    if (loaded[0] && (jkf.v = calloc(all[0].n, sizeof *jkf.v))) {
+        kifu_write_options wo = {KIFU_FMT_JKF, KIFU_ENC_UTF8, 0, NULL, NULL};
+        for (size_t i = 0; i < all[0].n; i++) {
+            kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_AUTO, 0, NULL, NULL, NULL};
+            kifu_error err;
+            kifu_error_clear(&err);
+            kifu_record *r = kifu_read(all[0].v[i].data, all[0].v[i].len, &ro, &err);
+            char *out = r ? kifu_write(r, &wo, NULL, &err) : NULL;
+            kifu_record_free(r);
+            size_t plen = strlen(all[0].v[i].path) + 8;
+            file *f = &jkf.v[jkf.n];
+            if (!out || !(f->path = malloc(plen)) ||
+                !(f->data = malloc(strlen(out) + 1))) {
+                free(f->path);
+                kifu_free(out);
+                continue;
+            }
+            snprintf(f->path, plen, "%s.jkf", all[0].v[i].path);
+            f->len = strlen(out);
+            memcpy(f->data, out, f->len + 1);
+            kifu_free(out);
+            jkf.bytes += f->len;
+            jkf.n++;
+        }
+        printf(
+            "\n== JKF reading (the CSA corpus written as JKF; read + parse + normalize, "
+            "files in memory)\n");
+        result r;
+        read_only = 1;
+        if (jkf.n && measure(&jkf, jkf.n, o->runs, &r) == 0)
+            print_result("jkf read", jkf.n, jkf.bytes, &r, o->runs);
+        else
+            printf("%-26s every file failed: section skipped\n", "jkf read");
+        read_only = 0;
+    }
+    files_free(&jkf);
 
     if (o->peers) {
         printf("\n== peers (same conversion, same files: the first %.1f MB of each "

@@ -14,12 +14,13 @@ typedef struct bench_opts {
     double corpus_mb;      /* size of the generated corpus, all three formats together */
     double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen;        /* rebuild the corpus even when it looks current */
-    int peers;        /* run the peer comparison */
-    int search_games; /* games of the search section's collection */
-    int batch_files;  /* KI2 files of the batch section's directory */
-    int batch_runs;   /* timed runs of `kifu convert` per thread count */
-    int index_games;  /* games of the index section's collection */
+    int regen;         /* rebuild the corpus even when it looks current */
+    int peers;         /* run the peer comparison */
+    int search_games;  /* games of the search section's collection */
+    int batch_files;   /* KI2 files of the batch section's directory */
+    int batch_runs;    /* timed runs of `kifu convert` per thread count */
+    int index_games;   /* games of the index section's collection */
+    long memory_moves; /* moves of the memory section's game */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -73,5 +74,11 @@ int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
  * build rate, bytes a position, explorer and exact-search latency, sorted inserts beside
  * unsorted upserts. Prints the figures. 0, or -1. */
 int bench_index(const bench_opts *o);
+/* Peak RSS of reading the largest generated file (a game of o->memory_moves moves) in
+ * every format, each in a fresh process (`self --rss-read FILE`). Prints the figures with
+ * the ratio to the file size. 0, or -1. */
+int bench_memory(const bench_opts *o, const char *self);
+/* The child of bench_memory: read and normalize path, as `kifu convert` does. Exit code. */
+int bench_rss_read(const char *path);
 
 #endif

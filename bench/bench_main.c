@@ -18,7 +18,8 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|search|batch|html|index   run one part (default: all)\n"
+        "  --only perft|formats|memory|batch|search|html|index   run one part (default: "
+        "all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
         "  --index-games N        games in the index collection (default 1000000)\n"
         "  --batch-files N        KI2 files of the batch directory (default 33000)\n"
@@ -29,6 +30,7 @@ static void usage(FILE *f)
         "  --corpus-mb MB         size of the generated corpus, three formats "
         "(default 60)\n"
         "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
+        "  --memory-moves N       moves of the memory section's game (default 1000000)\n"
         "  --seed N               corpus seed (default 1)\n"
         "  --regen                rebuild the corpus\n"
         "  --no-peers             skip json-kifu-format and tsshogi\n"
@@ -69,7 +71,9 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, 1000000};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, 1000000, 1000000};
+    if (argc == 3 && strcmp(argv[1], "--rss-read") == 0)
+        return bench_rss_read(argv[2]);
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -104,6 +108,8 @@ int main(int argc, char **argv)
             o.batch_runs = atoi(v), i++;
         } else if (v && strcmp(a, "--index-games") == 0) {
             o.index_games = atoi(v), i++;
+        } else if (v && strcmp(a, "--memory-moves") == 0) {
+            o.memory_moves = atol(v), i++;
         } else if (v && strcmp(a, "--dir") == 0) {
             o.dir = v, i++;
         } else {
@@ -136,6 +142,13 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "batch") == 0) {
         fflush(stdout);
         bench_batch(&o);
+    }
+    if (!only || strcmp(only, "memory") == 0) {
+        fflush(stdout);
+        static char self[4096];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+        self[n > 0 ? n : 0] = 0;
+        bench_memory(&o, self);
     }
     if (o.search_games < 1000)
         o.search_games = 1000;

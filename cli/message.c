@@ -31,7 +31,14 @@ static void put_escaped(FILE *f, const unsigned char *s, size_t n)
                      : c >= 0xE0 && c <= 0xEF ? 3
                      : c >= 0xF0 && c <= 0xF4 ? 4
                                               : 0;
+        /* The second byte's range rules out overlong forms (an overlong C1 control
+         * such as E0 82 9B, CSI, would reach a lenient terminal), surrogates and
+         * code points past U+10FFFF. */
+        unsigned lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        unsigned hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
         size_t k = 1;
+        if (len && i + 1 < n && (s[i + 1] < lo || s[i + 1] > hi))
+            len = 0;
         while (len && k < len && i + k < n && (s[i + k] & 0xC0) == 0x80)
             k++;
         /* C2 80..C2 9F are the C1 controls (CSI is C2 9B). */

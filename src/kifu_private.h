@@ -41,5 +41,7 @@ static inline int kifu__utf8_column(const char *line_start, size_t bytes)
         col += ((unsigned char)line_start[i] & 0xC0) != 0x80;
     return col;
 }
+/* Line (1-based) and column (1-based, in characters) of byte `off` of UTF-8 text. */
+void kifu__text_where(const char *text, size_t off, int *line, int *col);
 
 #endif

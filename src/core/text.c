@@ -6,8 +6,7 @@
 #include "core/encoding.h"
 #include "kifu_private.h"
 
-/* Line (1-based) and character column of byte `off` of UTF-8 text. */
-static void where(const char *text, size_t off, int *line, int *col)
+void kifu__text_where(const char *text, size_t off, int *line, int *col)
 {
     int l = 1;
     const char *start = text, *p = text, *end = text + off;
@@ -34,7 +33,7 @@ int kifu__text_clean(char **text, size_t *len, int lenient,
     if (!nul)
         return 0;
     int line, col;
-    where(t, (size_t)(nul - t), &line, &col);
+    kifu__text_where(t, (size_t)(nul - t), &line, &col);
     if (!lenient)
         return kifu__error(err, KIFU_ERR_SYNTAX, line, col, (size_t)(nul - t), "text",
                            "a NUL byte",

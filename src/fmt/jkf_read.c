@@ -1,14 +1,18 @@
 /* jkf_read.c: JSON Kifu Format (JKF 1.x) into the record tree.
  *
- * libjansson parses the text; this file walks the JSON value and checks it against the
- * JKF schema as it goes, naming the JSON path (`moves[12].move.to.x`) of every violation.
- * A game line is read iteratively; only forks recurse (their depth is bounded by the JSON
- * nesting depth jansson accepts). Optional fields keep their presence (promote, same,
- * capture, relative, time `h`), so JKF -> record -> JKF gives the same JSON value. */
-#include <jansson.h>
+ * The text is read as a stream of JSON tokens (core/json.h, our own pull parser) and the
+ * record is built as they come: no JSON tree is held, so memory is the record's, and forks
+ * of any depth read back, because the lines being read are kept on a heap stack (one frame
+ * per fork level), never on the C stack. The JKF schema is checked as the tokens come,
+ * naming the JSON path (`moves[12].move.to.x`) and the line and column of every violation.
+ * Object members may come in any order: an entry's comments and time seen before its move
+ * are read again once the move's node exists, and forks seen before it are moved behind
+ * it. Optional fields keep their presence (promote, same, capture, relative, time `h`), so
+ * JKF -> record -> JKF gives the same JSON value. */
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/words.h"
@@ -17,8 +21,15 @@
 typedef struct ctx {
     kifu_record *r;
     kifu_error *err;
-    char path[200]; /* JSON path of the value being read */
+    const kifu_read_options *opt;
+    const char *text;
+    size_t len;
+    kifu__json *j;    /* the parser: the document's, or one re-reading a skipped value */
+    kifu__json_tok t; /* the token at hand */
+    char path[200];   /* JSON path of the value being read */
     size_t plen;
+    uint32_t *seen_keys; /* header keys: a hash set of indices into r->header */
+    size_t seen_cap;
 } ctx;
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
@@ -63,247 +74,328 @@ static void pop(ctx *c, size_t old)
     c->path[old] = 0;
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    case JSON_NULL:
-        return "null";
-    }
-    return "a value";
-}
-
-/* A short rendering of the value found, for err->found. */
-static void describe(const json_t *v, char *buf, size_t cap)
-{
-    if (json_is_string(v))
-        snprintf(buf, cap, "\"%.60s\"", json_string_value(v));
-    else if (json_is_integer(v))
-        snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
-    else
-        snprintf(buf, cap, "%s", type_name(v));
-}
-
-/* Reports that the value at the current path (v, or missing when v is NULL) is not
- * `expected`. The path goes into err->source so tools can point at it; io.c keeps it
- * unless it is empty, so the message names the path too. */
-static int bad(ctx *c, const json_t *v, const char *expected)
-{
-    char found[80];
-    if (v)
-        describe(v, found, sizeof found);
-    else
-        snprintf(found, sizeof found, "nothing");
-    const char *where = c->plen ? c->path : "(top level)";
-    int rc = kifu__error(c->err, KIFU_ERR_SCHEMA, 0, 0, 0, expected, found,
-                         "%s: expected %s, found %s", where, expected, found);
-    return rc;
-}
+/* ---- errors ---- */
 
 static int nomem(ctx *c)
 {
     return kifu__error(c->err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
-/* Keys of an object must all be in `allowed` (NULL-terminated). */
-static int check_keys(ctx *c, json_t *obj, const char *const *allowed)
+/* A short rendering of token v, for err->found. */
+static void describe(const kifu__json_tok *v, char *buf, size_t cap)
 {
-    const char *key;
-    json_t *v;
-    json_object_foreach(obj, key, v)
-    {
-        int ok = 0;
-        for (const char *const *a = allowed; *a && !ok; a++)
-            ok = strcmp(*a, key) == 0;
-        if (!ok) {
-            size_t old = push_key(c, key);
-            char exp[160] = "one of the keys";
-            for (const char *const *a = allowed; *a; a++) {
-                size_t n = strlen(exp);
-                snprintf(exp + n, sizeof exp - n, "%s %s", a == allowed ? "" : ",", *a);
-            }
-            char found[120];
-            snprintf(found, sizeof found, "unknown key \"%.80s\"", key);
-            kifu__error(c->err, KIFU_ERR_SCHEMA, 0, 0, 0, exp, found,
-                        "%s: %s, expected %s", c->path, found, exp);
-            pop(c, old);
-            return -1;
-        }
+    switch (v->type) {
+    case KIFU__JSON_STRING:
+        snprintf(buf, cap, "\"%.60s\"", v->s);
+        break;
+    case KIFU__JSON_NUMBER:
+        snprintf(buf, cap, "%.*s", v->n > 60 ? 60 : (int)v->n, v->s);
+        break;
+    case KIFU__JSON_OBJECT:
+        snprintf(buf, cap, "an object");
+        break;
+    case KIFU__JSON_ARRAY:
+        snprintf(buf, cap, "an array");
+        break;
+    case KIFU__JSON_TRUE:
+    case KIFU__JSON_FALSE:
+        snprintf(buf, cap, "a boolean");
+        break;
+    case KIFU__JSON_NULL:
+        snprintf(buf, cap, "null");
+        break;
+    default:
+        snprintf(buf, cap, "a value");
     }
+}
+
+/* Reports that the value at the current path is not `expected`: the token v, or, when v
+ * is NULL, nothing where the object at byte `off` should have held it. The path goes into
+ * the message (and the line and column of the value into err). */
+static int bad_at(ctx *c, const kifu__json_tok *v, size_t off, const char *expected)
+{
+    char found[80];
+    if (v)
+        describe(v, found, sizeof found);
+    else
+        snprintf(found, sizeof found, "nothing");
+    if (v)
+        off = v->off;
+    int line, col;
+    kifu__text_where(c->text, off, &line, &col);
+    const char *where = c->plen ? c->path : "(top level)";
+    return kifu__error(c->err, KIFU_ERR_SCHEMA, line, col, off, expected, found,
+                       "%s: expected %s, found %s", where, expected, found);
+}
+
+static int bad(ctx *c, const char *expected)
+{
+    return bad_at(c, &c->t, 0, expected);
+}
+
+static int syntax(ctx *c)
+{
+    return kifu__json_error(c->j, c->err);
+}
+
+/* The next token into c->t. 0, or -1 on a syntax error. */
+static int next(ctx *c)
+{
+    return kifu__json_next(c->j, &c->t) == KIFU__JSON_ERROR ? syntax(c) : 0;
+}
+
+static int skip(ctx *c)
+{
+    return kifu__json_skip(c->j, &c->t) ? syntax(c) : 0;
+}
+
+/* c->t is a key of an object whose keys must be in `keys` (NULL-terminated, at most 32):
+ * its index, with the key pushed on the path (*old: the length to pop back to); -1 on an
+ * unknown or repeated key. */
+static int member(ctx *c, const char *const *keys, uint32_t *seen, size_t *old)
+{
+    int k = 0;
+    while (keys[k] && strcmp(keys[k], c->t.s) != 0)
+        k++;
+    *old = push_key(c, c->t.s);
+    if (keys[k] && !(*seen & 1u << k)) {
+        *seen |= 1u << k;
+        return k;
+    }
+    int line, col;
+    kifu__text_where(c->text, c->t.off, &line, &col);
+    if (!keys[k]) {
+        char exp[160] = "one of the keys";
+        for (const char *const *a = keys; *a; a++) {
+            size_t n = strlen(exp);
+            snprintf(exp + n, sizeof exp - n, "%s %s", a == keys ? "" : ",", *a);
+        }
+        char found[120];
+        snprintf(found, sizeof found, "unknown key \"%.80s\"", c->t.s);
+        return kifu__error(c->err, KIFU_ERR_SCHEMA, line, col, c->t.off, exp, found,
+                           "%s: %s, expected %s", c->path, found, exp);
+    }
+    return kifu__error(
+        c->err, KIFU_ERR_SYNTAX, line, col, c->t.off, "each key once", "a duplicate key",
+        "%s: duplicate key \"%s\" (the first value would be lost)", c->path, keys[k]);
+}
+
+/* ---- values ---- */
+
+/* c->t as an integer in [lo, hi]: 1 and *out set, 0 for null when `nullable`, -1. */
+static int get_int(ctx *c, int lo, int hi, int nullable, int *out)
+{
+    if (nullable && c->t.type == KIFU__JSON_NULL)
+        return 0;
+    if (c->t.type != KIFU__JSON_NUMBER || !c->t.is_int)
+        return bad(c, "an integer");
+    if (c->t.i < lo || c->t.i > hi) {
+        char exp[64];
+        snprintf(exp, sizeof exp, "an integer from %d to %d", lo, hi);
+        return bad(c, exp);
+    }
+    *out = (int)c->t.i;
+    return 1;
+}
+
+/* A boolean or null: -1 null, 0 false, 1 true. */
+static int get_tristate(ctx *c, int8_t *out)
+{
+    if (c->t.type == KIFU__JSON_NULL)
+        *out = -1;
+    else if (c->t.type == KIFU__JSON_TRUE || c->t.type == KIFU__JSON_FALSE)
+        *out = c->t.type == KIFU__JSON_TRUE;
+    else
+        return bad(c, "true, false or null");
     return 0;
 }
 
-/* Integer in [lo, hi] at key of obj; `required` or else *out untouched when absent.
- * Returns 1 when present, 0 when absent, -1 on error. */
-static int get_int(ctx *c, json_t *obj, const char *key, int lo, int hi, int required,
-                   int nullable, int *out)
-{
-    json_t *v = json_object_get(obj, key);
-    size_t old = push_key(c, key);
-    int rc = 1;
-    if (!v || (nullable && json_is_null(v))) {
-        rc = required ? bad(c, v, "an integer") : 0;
-    } else if (!json_is_integer(v)) {
-        rc = bad(c, v, "an integer");
-    } else {
-        json_int_t i = json_integer_value(v);
-        if (i < lo || i > hi) {
-            char exp[64];
-            snprintf(exp, sizeof exp, "an integer from %d to %d", lo, hi);
-            rc = bad(c, v, exp);
-        } else {
-            *out = (int)i;
-        }
-    }
-    pop(c, old);
-    return rc;
-}
-
-/* A boolean or null or absent: -1 absent/null, 0 false, 1 true. */
-static int get_tristate(ctx *c, json_t *obj, const char *key, int8_t *out)
-{
-    json_t *v = json_object_get(obj, key);
-    *out = -1;
-    if (!v || json_is_null(v))
-        return 0;
-    if (json_is_boolean(v)) {
-        *out = json_is_true(v) ? 1 : 0;
-        return 0;
-    }
-    size_t old = push_key(c, key);
-    bad(c, v, "true, false or null");
-    pop(c, old);
-    return -1;
-}
-
-static int get_kind(ctx *c, json_t *v, int capturable, int *out)
+static int get_kind(ctx *c, int capturable, int *out)
 {
     const char *exp = capturable
                           ? "a capturable piece kind (FU ... RY but OU)"
                           : "a piece kind (FU, KY, KE, GI, KI, KA, HI, OU, TO, NY, NK, "
                             "NG, UM, RY)";
-    if (!json_is_string(v))
-        return bad(c, v, exp);
-    int k = kifu_piece_from_csa(json_string_value(v));
+    if (c->t.type != KIFU__JSON_STRING)
+        return bad(c, exp);
+    int k = kifu_piece_from_csa(c->t.s);
     if (k == KIFU_NO_PIECE || (capturable && k == KIFU_OU))
-        return bad(c, v, exp);
+        return bad(c, exp);
     *out = k;
     return 0;
 }
 
+static int expect_object(ctx *c, const char *expected)
+{
+    return c->t.type == KIFU__JSON_OBJECT ? 0 : bad(c, expected);
+}
+
 /* {x, y} with 1..9 each. */
-static int get_place(ctx *c, json_t *v, uint8_t *x, uint8_t *y)
+static int get_place(ctx *c, uint8_t *x, uint8_t *y)
 {
     static const char *const keys[] = {"x", "y", NULL};
-    if (!json_is_object(v))
-        return bad(c, v, "a square {\"x\": 1..9, \"y\": 1..9}");
-    if (check_keys(c, v, keys))
+    if (expect_object(c, "a square {\"x\": 1..9, \"y\": 1..9}"))
         return -1;
-    int ix = 0, iy = 0;
-    if (get_int(c, v, "x", 1, 9, 1, 0, &ix) < 0 ||
-        get_int(c, v, "y", 1, 9, 1, 0, &iy) < 0)
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    int v[2] = {0, 0};
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c) || get_int(c, 1, 9, 0, &v[k]) < 0)
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
         return -1;
-    *x = (uint8_t)ix;
-    *y = (uint8_t)iy;
+    for (int k = 0; k < 2; k++) {
+        if (!(seen & 1u << k)) {
+            old = push_key(c, keys[k]);
+            return bad_at(c, NULL, at, "an integer");
+        }
+    }
+    *x = (uint8_t)v[0];
+    *y = (uint8_t)v[1];
     return 0;
 }
 
 /* ---- header and initial position ---- */
 
-static int read_header(ctx *c, json_t *h)
+static uint32_t hash(const char *s)
 {
-    if (!json_is_object(h))
-        return bad(c, h, "an object of string values");
-    const char *key;
-    json_t *v;
-    json_object_foreach(h, key, v)
-    {
-        if (!json_is_string(v)) {
-            size_t old = push_key(c, key);
-            bad(c, v, "a string");
-            pop(c, old);
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+
+/* Adds header entry i to the set of keys seen; 1 if its key was there already, -1 NOMEM. */
+static int header_seen(ctx *c, uint32_t i)
+{
+    kifu__header_entry *h = c->r->header;
+    if (2 * (size_t)(i + 1) > c->seen_cap) {
+        /* Rebuild at twice the size: entries 0..i-1 were all distinct. */
+        size_t cap = c->seen_cap ? 2 * c->seen_cap : 32;
+        uint32_t *set = kifu__malloc(cap * sizeof *set);
+        if (!set)
             return -1;
+        memset(set, 0xFF, cap * sizeof *set);
+        for (uint32_t e = 0; e < i; e++) {
+            size_t s = hash(h[e].key) & (cap - 1);
+            while (set[s] != UINT32_MAX)
+                s = (s + 1) & (cap - 1);
+            set[s] = e;
         }
-        if (kifu_record_header_add(c->r, key, json_string_value(v)))
-            return nomem(c);
+        kifu__free(c->seen_keys);
+        c->seen_keys = set;
+        c->seen_cap = cap;
     }
+    size_t s = hash(h[i].key) & (c->seen_cap - 1);
+    for (; c->seen_keys[s] != UINT32_MAX; s = (s + 1) & (c->seen_cap - 1))
+        if (strcmp(h[c->seen_keys[s]].key, h[i].key) == 0)
+            return 1;
+    c->seen_keys[s] = i;
     return 0;
 }
 
-static int read_square(ctx *c, json_t *sq, uint8_t *out)
+static int read_header(ctx *c)
+{
+    if (expect_object(c, "an object of string values"))
+        return -1;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        kifu__json_tok key = c->t; /* its text stays valid through the value's token */
+        size_t old = push_key(c, key.s);
+        if (next(c))
+            return -1;
+        if (c->t.type != KIFU__JSON_STRING)
+            return bad(c, "a string");
+        if (kifu_record_header_add(c->r, key.s, c->t.s))
+            return nomem(c);
+        int dup = header_seen(c, (uint32_t)(c->r->nheader - 1));
+        if (dup < 0)
+            return nomem(c);
+        if (dup) {
+            int line, col;
+            kifu__text_where(c->text, key.off, &line, &col);
+            return kifu__error(c->err, KIFU_ERR_SYNTAX, line, col, key.off,
+                               "each key once", "a duplicate key",
+                               "%s: duplicate key (the first value would be lost)",
+                               c->path);
+        }
+        pop(c, old);
+    }
+    return c->err->code ? -1 : 0;
+}
+
+static int read_square(ctx *c, uint8_t *out)
 {
     static const char *const keys[] = {"color", "kind", NULL};
-    if (!json_is_object(sq))
-        return bad(c, sq, "a square object ({} or {\"color\", \"kind\"})");
-    if (check_keys(c, sq, keys))
+    if (expect_object(c, "a square object ({} or {\"color\", \"kind\"})"))
         return -1;
-    json_t *kv = json_object_get(sq, "kind");
-    int color = -1;
-    if (get_int(c, sq, "color", 0, 1, 0, 1, &color) < 0)
-        return -1;
-    if (!kv || json_is_null(kv)) {
-        if (color >= 0) {
-            size_t old = push_key(c, "kind");
-            bad(c, kv, "a piece kind with the color");
-            pop(c, old);
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    int color = -1, kind = -1;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c))
             return -1;
-        }
-        *out = 0;
+        if (k == 0 && get_int(c, 0, 1, 1, &color) < 0)
+            return -1;
+        if (k == 1 && c->t.type != KIFU__JSON_NULL && get_kind(c, 0, &kind))
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
+        return -1;
+    if (kind < 0 && color >= 0) {
+        push_key(c, "kind");
+        return bad_at(c, NULL, at, "a piece kind with the color");
+    }
+    if (kind >= 0 && color < 0) {
+        push_key(c, "color");
+        return bad_at(c, NULL, at, "0 or 1 with the kind");
+    }
+    *out = kind < 0 ? 0 : (uint8_t)(kind | (color << 4));
+    return 0;
+}
+
+/* An array of exactly 9 (board columns, or squares of a column). */
+static int read_nine(ctx *c, int columns, kifu_board *out, size_t x)
+{
+    const char *exp =
+        columns ? "an array of 9 columns (board[x-1][y-1])" : "an array of 9 squares";
+    if (c->t.type != KIFU__JSON_ARRAY)
+        return bad(c, exp);
+    kifu__json_tok open = c->t;
+    size_t i = 0;
+    while (!next(c) && c->t.type != KIFU__JSON_ARRAY_END) {
+        if (i == 9)
+            return bad_at(c, &open, 0, exp);
+        size_t old = push_index(c, i);
+        if (columns ? read_nine(c, 0, out, i) : read_square(c, &out->sq[x * 9 + i]))
+            return -1;
+        pop(c, old);
+        i++;
+    }
+    if (c->err->code)
+        return -1;
+    return i == 9 ? 0 : bad_at(c, &open, 0, exp);
+}
+
+static int read_board(ctx *c, kifu_board *out)
+{
+    if (c->t.type == KIFU__JSON_OBJECT) {
+        /* The schema's "no pieces" form: {} */
+        kifu__json_tok open = c->t;
+        if (next(c))
+            return -1;
+        if (c->t.type != KIFU__JSON_OBJECT_END)
+            return bad_at(c, &open, 0, "an array of 9 columns (board[x-1][y-1]) or {}");
         return 0;
     }
-    size_t old = push_key(c, "kind");
-    int kind = 0;
-    int rc = get_kind(c, kv, 0, &kind);
-    pop(c, old);
-    if (rc)
-        return -1;
-    if (color < 0) {
-        old = push_key(c, "color");
-        bad(c, NULL, "0 or 1 with the kind");
-        pop(c, old);
-        return -1;
-    }
-    *out = (uint8_t)(kind | (color << 4));
-    return 0;
+    return read_nine(c, 1, out, 0);
 }
 
-static int read_board(ctx *c, json_t *b, kifu_board *out)
-{
-    if (json_is_object(b) && json_object_size(b) == 0)
-        return 0; /* the schema's "no pieces" form */
-    if (!json_is_array(b) || json_array_size(b) != 9)
-        return bad(c, b, "an array of 9 columns (board[x-1][y-1])");
-    for (size_t x = 0; x < 9; x++) {
-        size_t old = push_index(c, x);
-        json_t *col = json_array_get(b, x);
-        if (!json_is_array(col) || json_array_size(col) != 9) {
-            bad(c, col, "an array of 9 squares");
-            return -1;
-        }
-        for (size_t y = 0; y < 9; y++) {
-            size_t old2 = push_index(c, y);
-            if (read_square(c, json_array_get(col, y), &out->sq[x * 9 + y]))
-                return -1;
-            pop(c, old2);
-        }
-        pop(c, old);
-    }
-    return 0;
-}
-
-static int read_hands(ctx *c, json_t *h, kifu_board *out)
+static int read_hands(ctx *c, kifu_board *out)
 {
     /* The keys a hand may have: every piece name (kinds that cannot be in hand are then
      * refused with a clearer message than "unknown key"). */
@@ -313,165 +405,190 @@ static int read_hands(ctx *c, json_t *h, kifu_board *out)
         kifu__csa_names[7],  kifu__csa_names[8],  kifu__csa_names[9],
         kifu__csa_names[10], kifu__csa_names[11], kifu__csa_names[12],
         kifu__csa_names[13], kifu__csa_names[14], NULL};
-    if (!json_is_array(h) || json_array_size(h) != 2)
-        return bad(c, h, "an array of 2 hands (sente, gote)");
-    for (size_t i = 0; i < 2; i++) {
-        size_t old = push_index(c, i);
-        json_t *hand = json_array_get(h, i);
-        if (!json_is_object(hand))
-            return bad(c, hand, "an object {kind: count}");
-        if (check_keys(c, hand, kinds))
+    const char *exp = "an array of 2 hands (sente, gote)";
+    if (c->t.type != KIFU__JSON_ARRAY)
+        return bad(c, exp);
+    kifu__json_tok open = c->t;
+    size_t i = 0;
+    while (!next(c) && c->t.type != KIFU__JSON_ARRAY_END) {
+        if (i == 2)
+            return bad_at(c, &open, 0, exp);
+        size_t old = push_index(c, i), o2;
+        if (expect_object(c, "an object {kind: count}"))
             return -1;
-        const char *key;
-        json_t *v;
-        json_object_foreach(hand, key, v)
-        {
-            int k = kifu_piece_from_csa(key), n = 0;
-            if (get_int(c, hand, key, 0, 18, 1, 0, &n) < 0)
+        uint32_t seen = 0;
+        while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+            int k = member(c, kinds, &seen, &o2), n = 0;
+            if (k < 0 || next(c) || get_int(c, 0, 18, 0, &n) < 0)
                 return -1;
-            if (n == 0)
-                continue;
-            if (k > KIFU_KI) {
-                size_t o2 = push_key(c, key);
-                bad(c, v, "0 (only FU, KY, KE, GI, KI, KA, HI can be in hand)");
-                pop(c, o2);
-                return -1;
-            }
+            k++; /* kinds[k] is piece k + 1 */
+            if (n && k > KIFU_KI)
+                return bad(c, "0 (only FU, KY, KE, GI, KI, KA, HI can be in hand)");
             out->hands[i][k] = (uint8_t)n;
+            pop(c, o2);
+        }
+        if (c->err->code)
+            return -1;
+        pop(c, old);
+        i++;
+    }
+    if (c->err->code)
+        return -1;
+    return i == 2 ? 0 : bad_at(c, &open, 0, exp);
+}
+
+static int read_data(ctx *c, kifu_board *b)
+{
+    static const char *const keys[] = {"color", "board", "hands", NULL};
+    if (expect_object(c, "an object {color, board, hands}"))
+        return -1;
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    memset(b, 0, sizeof *b);
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old), color = 0;
+        if (k < 0 || next(c))
+            return -1;
+        if (k == 0 && get_int(c, 0, 1, 0, &color) < 0)
+            return -1;
+        b->color = k == 0 ? (uint8_t)color : b->color;
+        if ((k == 1 && read_board(c, b)) || (k == 2 && read_hands(c, b)))
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
+        return -1;
+    static const char *const what[] = {"an integer", "the board", "the hands"};
+    for (int k = 0; k < 3; k++) {
+        if (!(seen & 1u << k)) {
+            push_key(c, keys[k]);
+            return bad_at(c, NULL, at, what[k]);
+        }
+    }
+    return 0;
+}
+
+static int read_initial(ctx *c)
+{
+    static const char *const keys[] = {"preset", "data", NULL};
+    if (c->t.type == KIFU__JSON_NULL)
+        return 0;
+    if (expect_object(c, "an object {preset, data} or null"))
+        return -1;
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    int preset = KIFU_PRESET_NONE, has_data = 0;
+    kifu_board b;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c))
+            return -1;
+        if (k == 0) {
+            preset = c->t.type == KIFU__JSON_STRING ? kifu_preset_from_name(c->t.s)
+                                                    : KIFU_PRESET_NONE;
+            if (preset == KIFU_PRESET_NONE)
+                return bad(c,
+                           "a preset name (HIRATE, KY, KY_R, KA, HI, HIKY, 2, 3, 4, 5, "
+                           "5_L, 6, 7_L, 7_R, 8, 10, OTHER)");
+        } else if (c->t.type != KIFU__JSON_NULL) {
+            if (read_data(c, &b))
+                return -1;
+            has_data = 1;
         }
         pop(c, old);
     }
-    return 0;
-}
-
-static int read_initial(ctx *c, json_t *ini)
-{
-    static const char *const keys[] = {"preset", "data", NULL};
-    static const char *const dkeys[] = {"color", "board", "hands", NULL};
-    if (json_is_null(ini))
-        return 0;
-    if (!json_is_object(ini))
-        return bad(c, ini, "an object {preset, data} or null");
-    if (check_keys(c, ini, keys))
+    if (c->err->code)
         return -1;
-    json_t *pv = json_object_get(ini, "preset");
-    size_t old = push_key(c, "preset");
-    int preset = json_is_string(pv) ? kifu_preset_from_name(json_string_value(pv))
-                                    : KIFU_PRESET_NONE;
-    if (preset == KIFU_PRESET_NONE)
-        return bad(c, pv,
-                   "a preset name (HIRATE, KY, KY_R, KA, HI, HIKY, 2, 3, 4, 5, 5_L, 6, "
-                   "7_L, 7_R, 8, 10, OTHER)");
-    pop(c, old);
-    json_t *d = json_object_get(ini, "data");
-    if (!d || json_is_null(d)) {
-        if (preset == KIFU_PRESET_OTHER) {
-            old = push_key(c, "data");
-            return bad(c, d, "the position data for preset OTHER");
-        }
-        kifu_record_set_preset(c->r, preset);
-        return 0;
+    if (preset == KIFU_PRESET_NONE) {
+        push_key(c, "preset");
+        return bad_at(c, NULL, at, "a preset name");
     }
-    /* Data with a named preset (a Kifu for iPhone habit): the data is what the board is. */
-    old = push_key(c, "data");
-    if (!json_is_object(d))
-        return bad(c, d, "an object {color, board, hands}");
-    if (check_keys(c, d, dkeys))
-        return -1;
-    kifu_board b;
-    memset(&b, 0, sizeof b);
-    int color = 0;
-    if (get_int(c, d, "color", 0, 1, 1, 0, &color) < 0)
-        return -1;
-    b.color = (uint8_t)color;
-    size_t o2 = push_key(c, "board");
-    json_t *bv = json_object_get(d, "board");
-    if (!bv)
-        return bad(c, NULL, "the board");
-    if (read_board(c, bv, &b))
-        return -1;
-    pop(c, o2);
-    o2 = push_key(c, "hands");
-    json_t *hv = json_object_get(d, "hands");
-    if (!hv)
-        return bad(c, NULL, "the hands");
-    if (read_hands(c, hv, &b))
-        return -1;
-    pop(c, o2);
-    pop(c, old);
-    kifu_record_set_initial(c->r, &b);
+    if (has_data) {
+        /* Data with a named preset (a Kifu for iPhone habit): the data is what the board
+         * is. */
+        kifu_record_set_initial(c->r, &b);
+    } else if (preset == KIFU_PRESET_OTHER) {
+        push_key(c, "data");
+        return bad_at(c, NULL, at, "the position data for preset OTHER");
+    } else {
+        kifu_record_set_preset(c->r, preset);
+    }
     return 0;
 }
 
-/* ---- moves ---- */
+/* ---- entries ---- */
 
-static int read_comments(ctx *c, json_t *cm, kifu_node *n)
+static int read_comments(ctx *c, kifu_node *n)
 {
-    if (!cm || json_is_null(cm))
+    if (c->t.type == KIFU__JSON_NULL)
         return 0;
-    size_t old = push_key(c, "comments");
-    if (!json_is_array(cm))
-        return bad(c, cm, "an array of strings");
-    for (size_t i = 0; i < json_array_size(cm); i++) {
-        json_t *s = json_array_get(cm, i);
-        if (!json_is_string(s)) {
+    if (c->t.type != KIFU__JSON_ARRAY)
+        return bad(c, "an array of strings");
+    for (size_t i = 0; !next(c) && c->t.type != KIFU__JSON_ARRAY_END; i++) {
+        if (c->t.type != KIFU__JSON_STRING) {
             push_index(c, i);
-            return bad(c, s, "a string");
+            return bad(c, "a string");
         }
-        if (kifu_node_add_comment(c->r, n, json_string_value(s)))
+        if (kifu_node_add_comment(c->r, n, c->t.s))
             return nomem(c);
     }
-    pop(c, old);
-    return 0;
+    return c->err->code ? -1 : 0;
 }
 
-static int read_time1(ctx *c, json_t *t, const char *key, kifu_time *out,
-                      int hours_required)
+static int read_time1(ctx *c, kifu_time *out)
 {
     static const char *const keys[] = {"h", "m", "s", NULL};
-    size_t old = push_key(c, key);
-    if (!json_is_object(t))
-        return bad(c, t, "a time {h?, m, s}");
-    if (check_keys(c, t, keys))
+    if (expect_object(c, "a time {h?, m, s}"))
         return -1;
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
     out->h = -1;
     out->ms = 0;
-    if (get_int(c, t, "h", 0, 1000000, hours_required, 1, &out->h) < 0 ||
-        get_int(c, t, "m", 0, 60000000, 1, 0, &out->m) < 0 ||
-        get_int(c, t, "s", 0, 1000000, 1, 0, &out->s) < 0)
+    static const int hi[] = {1000000, 60000000, 1000000};
+    int *field[] = {&out->h, &out->m, &out->s};
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c) || get_int(c, 0, hi[k], k == 0, field[k]) < 0)
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
         return -1;
-    pop(c, old);
+    for (int k = 1; k < 3; k++) {
+        if (!(seen & 1u << k)) {
+            push_key(c, keys[k]);
+            return bad_at(c, NULL, at, "an integer");
+        }
+    }
     return 0;
 }
 
-static int read_time(ctx *c, json_t *t, kifu_node *n)
+static int read_time(ctx *c, kifu_node *n)
 {
     static const char *const keys[] = {"now", "total", NULL};
-    if (!t || json_is_null(t))
+    if (c->t.type == KIFU__JSON_NULL)
         return 0;
-    size_t old = push_key(c, "time");
-    if (!json_is_object(t))
-        return bad(c, t, "an object {now, total} or null");
-    if (check_keys(c, t, keys))
+    if (expect_object(c, "an object {now, total} or null"))
         return -1;
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
     kifu_move_time mt;
     memset(&mt, 0, sizeof mt);
-    json_t *now = json_object_get(t, "now"), *total = json_object_get(t, "total");
-    if (!now) {
-        push_key(c, "now");
-        return bad(c, NULL, "the time of the move");
-    }
-    if (read_time1(c, now, "now", &mt.now, 0))
-        return -1;
-    /* The schema requires total; a record without it gets totals from the normalizer. */
-    if (total) {
-        if (read_time1(c, total, "total", &mt.total, 0))
+    mt.total.h = -1;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c) || read_time1(c, k == 0 ? &mt.now : &mt.total))
             return -1;
-        mt.has_total = 1;
-    } else {
-        mt.total.h = -1;
+        pop(c, old);
     }
-    pop(c, old);
+    if (c->err->code)
+        return -1;
+    if (!(seen & 1)) {
+        push_key(c, "now");
+        return bad_at(c, NULL, at, "the time of the move");
+    }
+    /* The schema requires total; a record without it gets totals from the normalizer. */
+    mt.has_total = (seen & 2) != 0;
     kifu_node_set_time(c->r, n, &mt);
     return 0;
 }
@@ -488,261 +605,396 @@ static int relative_ok(const char *s)
     return 0;
 }
 
-static int read_move(ctx *c, json_t *mv, kifu_move *m)
+/* The move object at c->t into m (all zero). */
+static int read_move(ctx *c, kifu_move *m)
 {
     static const char *const keys[] = {"color",   "from",    "to",       "piece", "same",
                                        "promote", "capture", "relative", NULL};
-    size_t old = push_key(c, "move");
-    if (!json_is_object(mv))
-        return bad(c, mv, "a move object");
-    if (check_keys(c, mv, keys))
+    enum { COLOR, FROM, TO, PIECE, SAME, PROMOTE, CAPTURE, RELATIVE };
+    if (expect_object(c, "a move object"))
         return -1;
-    memset(m, 0, sizeof *m);
-    int color = -1;
-    if (get_int(c, mv, "color", 0, 1, 0, 0, &color) < 0)
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    int color = -1, k = 0, from_null = 0;
+    m->same = m->promote = -1;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int key = member(c, keys, &seen, &old);
+        if (key < 0 || next(c))
+            return -1;
+        int null = c->t.type == KIFU__JSON_NULL, rc = 0;
+        switch (key) {
+        case COLOR:
+            rc = get_int(c, 0, 1, 0, &color) < 0;
+            break;
+        case FROM:
+            from_null = null;
+            rc = !null && get_place(c, &m->from_x, &m->from_y);
+            break;
+        case TO:
+            rc = get_place(c, &m->to_x, &m->to_y);
+            break;
+        case PIECE:
+            rc = get_kind(c, 0, &k);
+            m->piece = (uint8_t)k;
+            break;
+        case SAME:
+            rc = get_tristate(c, &m->same);
+            break;
+        case PROMOTE:
+            rc = get_tristate(c, &m->promote);
+            break;
+        case CAPTURE:
+            rc = !null && get_kind(c, 1, &k);
+            m->capture = null ? 0 : (uint8_t)k;
+            break;
+        default:
+            if (null)
+                break;
+            if (c->t.type != KIFU__JSON_STRING || !relative_ok(c->t.s))
+                return bad(c,
+                           "a relative word (L, C, R, U, M, D, LU, CU, RU, LD, CD, RD, "
+                           "LM, RM or H)");
+            strcpy(m->relative, c->t.s);
+        }
+        if (rc)
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
         return -1;
     if (color < 0)
         m->flags |= KIFU_MOVE_NO_COLOR; /* minimal JKF: the normalizer sets it */
     else
         m->color = (uint8_t)color;
-    if (get_tristate(c, mv, "same", &m->same) ||
-        get_tristate(c, mv, "promote", &m->promote))
-        return -1;
-    json_t *v = json_object_get(mv, "to");
-    size_t o2 = push_key(c, "to");
-    if (v || m->same != 1) {
-        if (get_place(c, v, &m->to_x, &m->to_y))
-            return -1;
+    if (!(seen & 1u << TO) && m->same != 1) {
+        push_key(c, "to");
+        return bad_at(c, NULL, at, "a square {\"x\": 1..9, \"y\": 1..9}");
     }
-    pop(c, o2);
-    v = json_object_get(mv, "from");
-    if (!v || json_is_null(v)) {
-        m->flags |= KIFU_MOVE_DROP | (v ? KIFU__MOVE_FROM_NULL : 0);
-    } else {
-        o2 = push_key(c, "from");
-        if (get_place(c, v, &m->from_x, &m->from_y))
-            return -1;
-        pop(c, o2);
-    }
-    v = json_object_get(mv, "piece");
-    o2 = push_key(c, "piece");
-    if (v) {
-        int k = 0;
-        if (get_kind(c, v, 0, &k))
-            return -1;
-        m->piece = (uint8_t)k;
-    } else if (m->flags & KIFU_MOVE_DROP) {
-        return bad(c, NULL, "the piece kind of a drop");
-    }
-    pop(c, o2);
-    v = json_object_get(mv, "capture");
-    if (v && !json_is_null(v)) {
-        int k = 0;
-        o2 = push_key(c, "capture");
-        if (get_kind(c, v, 1, &k))
-            return -1;
-        m->capture = (uint8_t)k;
-        pop(c, o2);
-    }
-    v = json_object_get(mv, "relative");
-    if (v && !json_is_null(v)) {
-        o2 = push_key(c, "relative");
-        if (!json_is_string(v) || !relative_ok(json_string_value(v)))
-            return bad(c, v,
-                       "a relative word (L, C, R, U, M, D, LU, CU, RU, LD, CD, RD, LM, "
-                       "RM or H)");
-        strcpy(m->relative, json_string_value(v));
-        pop(c, o2);
+    if (!(seen & 1u << FROM) || from_null)
+        m->flags |= KIFU_MOVE_DROP | (from_null ? KIFU__MOVE_FROM_NULL : 0);
+    if (!(seen & 1u << PIECE) && (m->flags & KIFU_MOVE_DROP)) {
+        push_key(c, "piece");
+        return bad_at(c, NULL, at, "the piece kind of a drop");
     }
     /* Anything the source did not say is completed by the normalizer. */
     m->flags |= KIFU_MOVE_RAW;
-    pop(c, old);
     return 0;
 }
 
-static int read_special(ctx *c, json_t *sp, const char **out)
-{
-    size_t old = push_key(c, "special");
-    if (!json_is_string(sp))
-        return bad(c, sp, "a special word (TORYO, CHUDAN, SENNICHITE, ...)");
-    /* Known words (TORYO ... ERROR, MAX_MOVES) and unknown ones alike are kept verbatim. */
-    *out = json_string_value(sp);
-    pop(c, old);
-    return 0;
-}
-
-/* One entry of a line (moves[i] with i >= 1, or an entry of a fork): a child of parent.
- * Returns the new node, or NULL on error. */
-static kifu_node *read_entry(ctx *c, json_t *e, kifu_node *parent)
-{
-    static const char *const keys[] = {"comments", "move",  "time",
-                                       "special",  "forks", NULL};
-    if (!json_is_object(e)) {
-        bad(c, e, "a move entry object");
-        return NULL;
-    }
-    if (check_keys(c, e, keys))
-        return NULL;
-    json_t *mv = json_object_get(e, "move"), *sp = json_object_get(e, "special");
-    if (mv && json_is_null(mv))
-        mv = NULL;
-    if (sp && json_is_null(sp))
-        sp = NULL;
-    kifu_node *n;
-    if (mv && sp) {
-        size_t old = push_key(c, "special");
-        bad(c, sp, "no special word on an entry that has a move");
-        pop(c, old);
-        return NULL;
-    } else if (mv) {
-        kifu_move m;
-        if (read_move(c, mv, &m))
-            return NULL;
-        n = kifu_node_add_move(c->r, parent, &m);
-    } else if (sp) {
-        const char *word = NULL;
-        if (read_special(c, sp, &word))
-            return NULL;
-        n = kifu_node_add_special(c->r, parent, word);
-    } else {
-        bad(c, NULL, "a \"move\" or a \"special\"");
-        return NULL;
-    }
-    if (!n) {
-        nomem(c);
-        return NULL;
-    }
-    if (read_comments(c, json_object_get(e, "comments"), n) ||
-        read_time(c, json_object_get(e, "time"), n))
-        return NULL;
-    return n;
-}
-
-static int read_line(ctx *c, json_t *arr, size_t first, kifu_node *parent, int depth);
-
-/* The forks of entry e (alternatives to it): new children of parent. */
-static int read_forks(ctx *c, json_t *e, kifu_node *parent, int depth)
-{
-    json_t *f = json_object_get(e, "forks");
-    if (!f || json_is_null(f))
-        return 0;
-    size_t old = push_key(c, "forks");
-    if (!json_is_array(f))
-        return bad(c, f, "an array of forks (arrays of move entries)");
-    for (size_t k = 0; k < json_array_size(f); k++) {
-        size_t o2 = push_index(c, k);
-        json_t *line = json_array_get(f, k);
-        if (!json_is_array(line))
-            return bad(c, line, "a fork (an array of move entries)");
-        if (read_line(c, line, 0, parent, depth + 1))
-            return -1;
-        pop(c, o2);
-    }
-    pop(c, old);
-    return 0;
-}
-
-/* Entries arr[first..] as a line below parent. Iterative along the line. */
-static int read_line(ctx *c, json_t *arr, size_t first, kifu_node *parent, int depth)
-{
-    if (depth > 10000)
-        return bad(c, arr, "forks nested less deeply");
-    size_t n = json_array_size(arr);
-    for (size_t i = first; i < n; i++) {
-        json_t *e = json_array_get(arr, i);
-        size_t old = push_index(c, i);
-        kifu_node *node = read_entry(c, e, parent);
-        if (!node)
-            return -1;
-        if (read_forks(c, e, parent, depth))
-            return -1;
-        pop(c, old);
-        parent = node; /* JKF tools keep entries after a special (e.g. a second KACHI) */
-    }
-    return 0;
-}
-
-static int read_root_entry(ctx *c, json_t *e)
+static int read_root_entry(ctx *c)
 {
     /* moves[0] stands for the start position: comments only. The schema names a single
      * "comment" string there while JKF tools write "comments": both are taken (a
-     * "comment" becomes the first comment line). */
+     * "comment" becomes the first comment line, wherever it stands). */
     static const char *const keys[] = {"comments", "comment", NULL};
-    size_t old = push_index(c, 0);
-    if (!json_is_object(e))
-        return bad(c, e, "an object with the comments on the start position");
-    if (check_keys(c, e, keys))
+    size_t old = push_index(c, 0), o2;
+    if (expect_object(c, "an object with the comments on the start position"))
         return -1;
-    json_t *one = json_object_get(e, "comment");
-    if (one && !json_is_null(one)) {
-        size_t o2 = push_key(c, "comment");
-        if (!json_is_string(one))
-            return bad(c, one, "a string");
-        if (kifu_node_add_comment(c->r, c->r->root, json_string_value(one)))
-            return nomem(c);
+    uint32_t seen = 0;
+    kifu_node *root = c->r->root;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &o2);
+        if (k < 0 || next(c))
+            return -1;
+        if (k == 0 && read_comments(c, root))
+            return -1;
+        if (k == 1 && c->t.type != KIFU__JSON_NULL) {
+            if (c->t.type != KIFU__JSON_STRING)
+                return bad(c, "a string");
+            if (kifu_node_add_comment(c->r, root, c->t.s))
+                return nomem(c);
+            /* Comments read before it go after it. */
+            kifu__node_text *t = root->text;
+            if (t->ncomments > 1) {
+                const char *one = t->comments[t->ncomments - 1];
+                memmove(t->comments + 1, t->comments,
+                        (t->ncomments - 1) * sizeof *t->comments);
+                t->comments[0] = one;
+            }
+        }
         pop(c, o2);
     }
-    if (read_comments(c, json_object_get(e, "comments"), c->r->root))
+    if (c->err->code)
         return -1;
     pop(c, old);
     return 0;
 }
 
-static int read_record(ctx *c, json_t *root)
+/* An entry of a line being read (moves[i] with i >= 1, or an entry of a fork). */
+typedef struct entry {
+    kifu_node *node;       /* made when its move or special is read */
+    size_t comments, time; /* 1 + byte offset of a value met before the node, or 0 */
+    size_t plen;           /* the path's length at the entry */
+    size_t forks_plen;     /* ... at its "forks" */
+    size_t fork;           /* the next fork's index */
+    uint32_t seen;         /* keys seen */
+    int forks_first;       /* forks were read before the node: it goes in front */
+} entry;
+
+/* A line being read: an array of entries, moves or a fork. Nested forks are frames on a
+ * heap stack, not calls. */
+typedef struct frame {
+    kifu_node *parent; /* of the line's next entry */
+    size_t index;      /* of the next entry in the array */
+    size_t plen;       /* the path's length at the array */
+    enum { IN_LINE, IN_ENTRY, IN_FORKS } state;
+    entry e;
+} frame;
+
+enum { E_COMMENTS, E_MOVE, E_TIME, E_SPECIAL, E_FORKS };
+
+/* Reads a value met before its entry's node existed, by a parser of its own. */
+static int reread(ctx *c, size_t off, int key, kifu_node *n)
 {
-    static const char *const keys[] = {"header", "initial", "moves", NULL};
-    if (!json_is_object(root))
-        return bad(c, root, "a JKF object {header, initial?, moves}");
-    if (check_keys(c, root, keys))
-        return -1;
-    json_t *h = json_object_get(root, "header");
-    size_t old = push_key(c, "header");
-    if (!h)
-        return bad(c, NULL, "the header object (may be {})");
-    if (read_header(c, h))
-        return -1;
+    kifu__json sub, *doc = c->j;
+    kifu__json_init_value(&sub, c->text, c->len, off);
+    c->j = &sub;
+    size_t old = push_key(c, key == E_TIME ? "time" : "comments");
+    int rc = next(c) || (key == E_TIME ? read_time(c, n) : read_comments(c, n));
     pop(c, old);
-    json_t *ini = json_object_get(root, "initial");
-    if (ini) {
-        old = push_key(c, "initial");
-        if (read_initial(c, ini))
+    kifu__json_free(&sub);
+    c->j = doc;
+    return rc ? -1 : 0;
+}
+
+static void warn(ctx *c, const char *fmt, const char *path)
+{
+    if (c->opt && c->opt->warn)
+        kifu__warn(c->opt->warn, c->opt->warn_ctx, fmt, path);
+}
+
+/* The entry's closing brace: its node complete, or a time-only entry skipped. */
+static int end_entry(ctx *c, frame *f)
+{
+    entry *e = &f->e;
+    if (!e->node) {
+        if (!(e->seen & 1u << E_TIME))
+            return bad_at(c, NULL, c->t.off, "a \"move\" or a \"special\"");
+        /* Time only (json-kifu-format writes that for an ending it does not know): there
+         * is nothing to hang the time on. Its comments go to the move before it. */
+        warn(c,
+             "%s: an entry with a time but no move or special is skipped (its time is "
+             "dropped)",
+             c->path);
+        if (e->comments && reread(c, e->comments - 1, E_COMMENTS, f->parent))
             return -1;
-        pop(c, old);
+        return 0;
     }
-    json_t *mv = json_object_get(root, "moves");
-    old = push_key(c, "moves");
-    if (!mv || !json_is_array(mv))
-        return bad(c, mv, "the moves array");
-    if (json_array_size(mv) > 0) {
-        if (read_root_entry(c, json_array_get(mv, 0)))
-            return -1;
-        if (read_line(c, mv, 1, c->r->root, 0))
-            return -1;
+    if ((e->comments && reread(c, e->comments - 1, E_COMMENTS, e->node)) ||
+        (e->time && reread(c, e->time - 1, E_TIME, e->node)))
+        return -1;
+    if (e->forks_first)
+        kifu_node_reorder(f->parent, kifu_node_child_count(f->parent) - 1, 0);
+    f->parent = e->node; /* JKF tools keep entries after a special (a second KACHI) */
+    return 0;
+}
+
+/* One member of an entry; c->t is its key. Returns 1 when the member's forks begin
+ * (the frame is then IN_FORKS), 0 when the member was read whole, -1. */
+static int entry_member(ctx *c, frame *f)
+{
+    static const char *const keys[] = {"comments", "move",  "time",
+                                       "special",  "forks", NULL};
+    entry *e = &f->e;
+    size_t old;
+    int k = member(c, keys, &e->seen, &old);
+    if (k < 0 || next(c))
+        return -1;
+    int null = c->t.type == KIFU__JSON_NULL;
+    if (null)
+        e->seen &= ~(1u << k); /* null is absence */
+    switch (k) {
+    case E_COMMENTS:
+    case E_TIME:
+        if (null)
+            break;
+        if (e->node) {
+            if (k == E_TIME ? read_time(c, e->node) : read_comments(c, e->node))
+                return -1;
+        } else {
+            *(k == E_TIME ? &e->time : &e->comments) = c->t.off + 1;
+            if (skip(c))
+                return -1;
+        }
+        break;
+    case E_MOVE:
+    case E_SPECIAL:
+        if (null)
+            break;
+        if (e->node)
+            return bad(c, k == E_MOVE ? "no move on an entry that has a special"
+                                      : "no special word on an entry that has a move");
+        if (k == E_MOVE) {
+            e->node = kifu__node_add_blank_move(c->r, f->parent);
+            if (!e->node)
+                return nomem(c);
+            if (read_move(c, &e->node->move))
+                return -1;
+        } else {
+            if (c->t.type != KIFU__JSON_STRING)
+                return bad(c, "a special word (TORYO, CHUDAN, SENNICHITE, ...)");
+            /* Known words (TORYO ... ERROR, MAX_MOVES) and unknown ones alike are kept
+             * verbatim. */
+            e->node = kifu_node_add_special(c->r, f->parent, c->t.s);
+            if (!e->node)
+                return nomem(c);
+        }
+        break;
+    default:
+        if (null)
+            break;
+        if (c->t.type != KIFU__JSON_ARRAY)
+            return bad(c, "an array of forks (arrays of move entries)");
+        e->forks_first = !e->node;
+        e->forks_plen = c->plen;
+        f->state = IN_FORKS;
+        return 1;
     }
     pop(c, old);
     return 0;
+}
+
+/* The entries of moves (after moves[0]) and of all their forks, c->t being the token
+ * after moves[0]. */
+static int read_lines(ctx *c)
+{
+    frame *st = NULL;
+    size_t depth = 0, cap = 0;
+    int rc = -1;
+    if (kifu__reserve(&st, &cap, 1, sizeof *st, 64)) {
+        nomem(c);
+        goto out;
+    }
+    memset(&st[0], 0, sizeof *st);
+    st[0].parent = c->r->root;
+    st[0].index = 1;
+    st[0].plen = c->plen;
+    depth = 1;
+    int have = 1; /* c->t holds the next token already */
+    while (depth) {
+        frame *f = &st[depth - 1];
+        if (!have && next(c))
+            goto out;
+        have = 0;
+        switch (f->state) {
+        case IN_LINE:
+            if (c->t.type == KIFU__JSON_ARRAY_END) {
+                depth--;
+                if (depth)
+                    pop(c, st[depth - 1].e.forks_plen);
+                break;
+            }
+            pop(c, f->plen);
+            push_index(c, f->index);
+            if (expect_object(c, "a move entry object"))
+                goto out;
+            memset(&f->e, 0, sizeof f->e);
+            f->e.plen = c->plen;
+            f->state = IN_ENTRY;
+            break;
+        case IN_ENTRY:
+            if (c->t.type == KIFU__JSON_OBJECT_END) {
+                if (end_entry(c, f))
+                    goto out;
+                f->index++;
+                f->state = IN_LINE;
+                break;
+            }
+            if (entry_member(c, f) < 0)
+                goto out;
+            break;
+        case IN_FORKS:
+            if (c->t.type == KIFU__JSON_ARRAY_END) {
+                pop(c, f->e.plen);
+                f->state = IN_ENTRY;
+                break;
+            }
+            pop(c, f->e.forks_plen);
+            push_index(c, f->e.fork++);
+            if (c->t.type != KIFU__JSON_ARRAY) {
+                bad(c, "a fork (an array of move entries)");
+                goto out;
+            }
+            if (kifu__reserve(&st, &cap, depth + 1, sizeof *st, 64)) {
+                nomem(c);
+                goto out;
+            }
+            f = &st[depth - 1];
+            memset(&st[depth], 0, sizeof *st);
+            st[depth].parent = f->parent; /* forks are alternatives to the entry */
+            st[depth].plen = c->plen;
+            depth++;
+            break;
+        }
+    }
+    rc = 0;
+out:
+    kifu__free(st);
+    return rc;
+}
+
+static int read_moves(ctx *c)
+{
+    if (c->t.type != KIFU__JSON_ARRAY)
+        return bad(c, "the moves array");
+    if (next(c))
+        return -1;
+    if (c->t.type == KIFU__JSON_ARRAY_END)
+        return 0;
+    if (read_root_entry(c) || next(c))
+        return -1;
+    return read_lines(c);
+}
+
+static int read_record(ctx *c)
+{
+    static const char *const keys[] = {"header", "initial", "moves", NULL};
+    if (next(c))
+        return -1;
+    if (expect_object(c, "a JKF object {header, initial?, moves}"))
+        return -1;
+    size_t at = c->t.off, old;
+    uint32_t seen = 0;
+    while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        int k = member(c, keys, &seen, &old);
+        if (k < 0 || next(c))
+            return -1;
+        if ((k == 0 && read_header(c)) || (k == 1 && read_initial(c)) ||
+            (k == 2 && read_moves(c)))
+            return -1;
+        pop(c, old);
+    }
+    if (c->err->code)
+        return -1;
+    if (!(seen & 1)) {
+        push_key(c, "header");
+        return bad_at(c, NULL, at, "the header object (may be {})");
+    }
+    if (!(seen & 4)) {
+        push_key(c, "moves");
+        return bad_at(c, NULL, at, "the moves array");
+    }
+    return next(c); /* the end of the text, or a syntax error */
 }
 
 int kifu__read_jkf(KIFU__READER_PARAMS)
 {
-    (void)opt;
-    json_error_t je;
-    /* A repeated key would silently hide the first value: report it instead. */
-    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &je);
-    if (!root) {
-        int code = json_error_code(&je) == json_error_out_of_memory ? KIFU_ERR_NOMEM
-                                                                    : KIFU_ERR_SYNTAX;
-        return kifu__error(err, code, je.line > 0 ? je.line : 0,
-                           je.column > 0 ? je.column : 0,
-                           je.position > 0 ? (size_t)je.position : 0, "valid JSON",
-                           je.text, "JSON syntax: %s", je.text);
-    }
+    kifu_error none;
+    kifu_error_clear(&none);
+    kifu__json j;
+    kifu__json_init(&j, text, len);
     ctx c;
     memset(&c, 0, sizeof c);
-    c.err = err;
+    /* The readers' loops test err->code: give them one even when the caller did not. */
+    c.err = err ? err : &none;
+    c.opt = opt;
+    c.text = text;
+    c.len = len;
+    c.j = &j;
     c.r = kifu_record_new();
-    int rc = c.r ? read_record(&c, root) : nomem(&c);
-    json_decref(root);
+    int rc = c.r ? read_record(&c) : nomem(&c);
+    kifu__json_free(&j);
+    kifu__free(c.seen_keys);
     if (rc) {
         kifu_record_free(c.r);
         return -1;

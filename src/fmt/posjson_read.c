@@ -6,13 +6,16 @@
  * starts a new record, so a catalogue of diagrams reads as one record per position and a
  * tsume file as the problem and its lines; `game` starts a record whatever came before.
  * Only `bd` is required. The document's own
- * example ends an object with a comma (`"cw":"",}`): such commas are read, with a warning. */
-#include <jansson.h>
+ * example ends an object with a comma (`"cw":"",}`): such commas are read, with a warning.
+ * The text is read as a stream of JSON tokens (core/json.h): no JSON tree is held, only
+ * the current entry's members and where every entry landed. */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json.h"
+#include "core/strbuf.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/bd.h"
@@ -30,28 +33,19 @@ typedef struct rd {
     kifu_error *err;
     kifu__records *out;
     const char *text;
-    size_t *start; /* byte offset of each entry's `{` */
-    size_t nstart, capstart;
-    placed *at;
-    kifu_position *p;            /* the position at the last entry placed */
-    size_t last;                 /* index of the last entry placed */
-    char bd[82], cb[40], cw[40]; /* scratch */
+    size_t len;
+    kifu__json doc, sub; /* the document's parser; one that goes back to a member */
+    kifu__strbuf sb;     /* the current entry's strings */
+    size_t entry_off;    /* byte offset of the current entry's `{` */
+    placed *at;          /* where each entry landed (`prev` may name any earlier one) */
+    size_t capat;
+    kifu_position *p; /* the position at the last entry placed */
+    size_t last;      /* index of the last entry placed */
 } rd;
 
 #define warn(d, ...)                                                                     \
     kifu__warn((d)->opt ? (d)->opt->warn : NULL, (d)->opt ? (d)->opt->warn_ctx : NULL,   \
                __VA_ARGS__)
-
-/* Line and column (1-based, in characters) of byte offset off. */
-static void line_col(const char *text, size_t off, int *line, int *col)
-{
-    const char *ls = text;
-    *line = 1;
-    for (const char *p = text; p < text + off; p++)
-        if (*p == '\n')
-            (*line)++, ls = p + 1;
-    *col = kifu__utf8_column(ls, (size_t)(text + off - ls)) + 1;
-}
 
 /* An error at entry i (placed at its `{`), naming the field. */
 static int fail(const rd *d, size_t i, const char *field, const char *expected,
@@ -65,11 +59,9 @@ static int fail(const rd *d, size_t i, const char *field, const char *expected,
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    int line = 0, col = 0;
-    size_t off = i < d->nstart ? d->start[i] : 0;
-    if (i < d->nstart)
-        line_col(d->text, off, &line, &col);
-    return kifu__error(d->err, KIFU_ERR_SYNTAX, line, col, off, expected, found,
+    int line, col;
+    kifu__text_where(d->text, d->entry_off, &line, &col);
+    return kifu__error(d->err, KIFU_ERR_SYNTAX, line, col, d->entry_off, expected, found,
                        "entry %zu, %s: %s", i, field, msg);
 }
 
@@ -78,79 +70,58 @@ static int nomem(const rd *d)
     return kifu__error(d->err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
-/* One pass over the text outside strings: the offset of every entry (a value inside the
- * top-level array) and every trailing comma (a `,` whose next non-blank character closes
- * an object or array), which is blanked in `copy` so that the JSON parser accepts it. */
-static int prescan(rd *d, char *copy, size_t len)
-{
-    int depth = 0, in_string = 0, want = 0; /* want: an entry may start here */
-    for (size_t i = 0; i < len; i++) {
-        char c = copy[i];
-        if (in_string) {
-            if (c == '\\')
-                i++;
-            else if (c == '"')
-                in_string = 0;
-            continue;
-        }
-        if (want && depth == 1 && c != ' ' && c != '\t' && c != '\r' && c != '\n' &&
-            c != ']' && c != ',') {
-            if (kifu__reserve(&d->start, &d->capstart, d->nstart + 1, sizeof *d->start,
-                              64))
-                return nomem(d);
-            d->start[d->nstart++] = i;
-            want = 0;
-        }
-        if (c == ',' && depth == 1)
-            want = 1;
-        if (c == '"') {
-            in_string = 1;
-        } else if (c == '[' || c == '{') {
-            want = depth == 0;
-            depth++;
-        } else if (c == ']' || c == '}') {
-            depth--;
-        } else if (c == ',') {
-            size_t j = i + 1;
-            while (j < len && (copy[j] == ' ' || copy[j] == '\t' || copy[j] == '\r' ||
-                               copy[j] == '\n'))
-                j++;
-            if (j < len && (copy[j] == '}' || copy[j] == ']')) {
-                int line, col;
-                line_col(copy, i, &line, &col);
-                warn(d,
-                     "line %d, column %d: a comma before '%c' (not JSON; read as if "
-                     "absent)",
-                     line, col, copy[j]);
-                copy[i] = ' ';
-            }
-        }
-    }
-    return 0;
-}
-
+/* The members of one entry, as read: strings copied into d->sb (NUL-terminated, at
+ * str[k]), integers kept, lists and objects by the offset of their value, read again
+ * (d->sub) when the entry is placed. */
 static const char *const known[] = {
     "bd",  "cb",   "cw",       "sid",       "mv",  "turn", "ply",    "move",
     "usi", "time", "comments", "bookmarks", "end", "prev", "header", "game"};
+enum {
+    K_BD,
+    K_CB,
+    K_CW,
+    K_SID,
+    K_MV,
+    K_TURN,
+    K_PLY,
+    K_MOVE,
+    K_USI,
+    K_TIME,
+    K_COMMENTS,
+    K_BOOKMARKS,
+    K_END,
+    K_PREV,
+    K_HEADER,
+    K_GAME,
+    K_COUNT
+};
+
+typedef struct vals {
+    uint32_t has;         /* a bit per key given */
+    int type[K_COUNT];    /* kifu__json_type of the value */
+    size_t str[K_COUNT];  /* a string: its offset in d->sb */
+    size_t off[K_COUNT];  /* the value's byte offset in the text */
+    int is_int[K_COUNT];  /* a number without fraction or exponent ... */
+    long long i[K_COUNT]; /* ... and its value */
+} vals;
 
 /* A string member, or NULL when absent; -1 through *bad when it is not a string. */
-static const char *string_of(const rd *d, size_t i, json_t *e, const char *key, int *bad)
+static const char *string_of(const rd *d, size_t i, const vals *e, int key, int *bad)
 {
-    json_t *v = json_object_get(e, key);
-    if (!v)
+    if (!(e->has & 1u << key))
         return NULL;
-    if (!json_is_string(v)) {
-        *bad = fail(d, i, key, "a string", "another JSON type", "not a string");
+    if (e->type[key] != KIFU__JSON_STRING) {
+        *bad = fail(d, i, known[key], "a string", "another JSON type", "not a string");
         return NULL;
     }
-    return json_string_value(v);
+    return d->sb.data + e->str[key];
 }
 
 /* The position of entry i: bd, cb, cw, and turn (-1 when not given). */
-static int position_of(const rd *d, size_t i, json_t *e, kifu_board *b, int *turn)
+static int position_of(const rd *d, size_t i, const vals *e, kifu_board *b, int *turn)
 {
     int bad = 0;
-    const char *bd = string_of(d, i, e, "bd", &bad);
+    const char *bd = string_of(d, i, e, K_BD, &bad);
     if (bad)
         return -1;
     if (!bd)
@@ -173,19 +144,19 @@ static int position_of(const rd *d, size_t i, json_t *e, kifu_board *b, int *tur
                     len);
     }
     kifu__bd_read_board(bd, len, b, &at);
-    static const char *const hands[2] = {"cb", "cw"};
+    static const int hands[2] = {K_CB, K_CW};
     for (int c = 0; c < 2; c++) {
         const char *h = string_of(d, i, e, hands[c], &bad);
         if (bad)
             return -1;
         if (h && kifu__bd_read_hand(h, strlen(h), c, b, &at)) {
             char found[4] = {h[at], 0};
-            return fail(d, i, hands[c], "hand letters (歩 香 桂 銀 金 角 飛)", found,
-                        "letter %zu: not a piece a hand can hold", at + 1);
+            return fail(d, i, known[hands[c]], "hand letters (歩 香 桂 銀 金 角 飛)",
+                        found, "letter %zu: not a piece a hand can hold", at + 1);
         }
     }
     *turn = -1;
-    const char *t = string_of(d, i, e, "turn", &bad);
+    const char *t = string_of(d, i, e, K_TURN, &bad);
     if (bad)
         return -1;
     if (t) {
@@ -198,20 +169,20 @@ static int position_of(const rd *d, size_t i, json_t *e, kifu_board *b, int *tur
 }
 
 /* An integer member in [lo, hi], or `none` when absent. */
-static int int_of(const rd *d, size_t i, json_t *e, const char *key, long lo, long hi,
+static int int_of(const rd *d, size_t i, const vals *e, int key, long lo, long hi,
                   long none, long *out)
 {
-    json_t *v = json_object_get(e, key);
     *out = none;
-    if (!v)
+    if (!(e->has & 1u << key))
         return 0;
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+    int is_int = e->type[key] == KIFU__JSON_NUMBER && e->is_int[key];
+    if (!is_int || e->i[key] < lo || e->i[key] > hi) {
         char want[64];
         snprintf(want, sizeof want, "an integer from %ld to %ld", lo, hi);
-        return fail(d, i, key, want, json_is_integer(v) ? "out of range" : "another type",
+        return fail(d, i, known[key], want, is_int ? "out of range" : "another type",
                     "not %s", want);
     }
-    *out = (long)json_integer_value(v);
+    *out = (long)e->i[key];
     return 0;
 }
 
@@ -276,87 +247,139 @@ static int follow(rd *d, size_t i, const placed *from, kifu_board *b, int turn, 
     return 1;
 }
 
-/* Comments, bookmarks and time of entry i on node n. */
-static int extras(rd *d, size_t i, json_t *e, kifu_record *r, kifu_node *n)
+/* The value at byte off, read again by d->sub: its first token into *t. 0, or -1. */
+static int revisit(rd *d, size_t off, kifu__json_tok *t)
 {
-    static const char *const lists[2] = {"comments", "bookmarks"};
+    kifu__json_rewind(&d->sub, off);
+    return kifu__json_next(&d->sub, t) == KIFU__JSON_ERROR ? nomem(d) : 0;
+}
+
+/* A JSON number as a double, from its literal (no locale: the text's '.' is the point). */
+static double number(const kifu__json_tok *t)
+{
+    const char *s = t->s, *end = t->s + t->n;
+    int neg = s < end && *s == '-';
+    s += neg;
+    double v = 0, scale = 1;
+    for (; s < end && *s >= '0' && *s <= '9'; s++)
+        v = v * 10 + (*s - '0');
+    if (s < end && *s == '.')
+        for (s++; s < end && *s >= '0' && *s <= '9'; s++)
+            v += (*s - '0') * (scale /= 10);
+    if (s < end && (*s == 'e' || *s == 'E')) {
+        int eneg = *++s == '-', ex = 0;
+        s += *s == '-' || *s == '+';
+        for (; s < end && *s >= '0' && *s <= '9' && ex < 400; s++)
+            ex = ex * 10 + (*s - '0');
+        while (ex-- > 0)
+            v = eneg ? v / 10 : v * 10;
+    }
+    return neg ? -v : v;
+}
+
+/* Seconds of a time member: {"now": seconds, "total": seconds}. 1 with both read (total
+ * may be absent: *has_total 0), 0 when the form is wrong, -1 NOMEM. */
+static int time_of(rd *d, size_t off, double *now, double *total, int *has_total)
+{
+    kifu__json_tok t;
+    int has_now = 0;
+    *has_total = 0;
+    if (revisit(d, off, &t))
+        return -1;
+    if (t.type != KIFU__JSON_OBJECT)
+        return 0;
+    while (kifu__json_next(&d->sub, &t) == KIFU__JSON_KEY) {
+        int k = strcmp(t.s, "now") == 0 ? 1 : strcmp(t.s, "total") == 0 ? 2 : 0;
+        if (kifu__json_next(&d->sub, &t) == KIFU__JSON_ERROR)
+            return nomem(d);
+        if (k && t.type != KIFU__JSON_NUMBER)
+            return 0;
+        if (k == 1)
+            *now = number(&t), has_now = 1;
+        else if (k == 2)
+            *total = number(&t), *has_total = 1;
+        else if (kifu__json_skip(&d->sub, &t))
+            return nomem(d);
+    }
+    return has_now;
+}
+
+/* Comments, bookmarks and time of entry i on node n. */
+static int extras(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
+{
+    static const int lists[2] = {K_COMMENTS, K_BOOKMARKS};
+    kifu__json_tok t;
     for (int k = 0; k < 2; k++) {
-        json_t *a = json_object_get(e, lists[k]), *v;
-        size_t j;
-        if (a && !json_is_array(a))
-            return fail(d, i, lists[k], "an array of strings", "another type",
+        int key = lists[k];
+        if (!(e->has & 1u << key))
+            continue;
+        if (e->type[key] != KIFU__JSON_ARRAY)
+            return fail(d, i, known[key], "an array of strings", "another type",
                         "not an array");
-        json_array_foreach(a, j, v)
-        {
-            if (!json_is_string(v))
-                return fail(d, i, lists[k], "a string", "another type", "item %zu", j);
-            if ((k ? kifu_node_add_bookmark
-                   : kifu_node_add_comment)(r, n, json_string_value(v)))
+        if (revisit(d, e->off[key], &t))
+            return -1;
+        for (size_t j = 0; kifu__json_next(&d->sub, &t) != KIFU__JSON_ARRAY_END; j++) {
+            if (t.type != KIFU__JSON_STRING)
+                return fail(d, i, known[key], "a string", "another type", "item %zu", j);
+            if ((k ? kifu_node_add_bookmark : kifu_node_add_comment)(r, n, t.s))
                 return nomem(d);
         }
     }
-    json_t *t = json_object_get(e, "time");
-    if (t) {
-        json_t *now = json_object_get(t, "now"), *total = json_object_get(t, "total");
-        if (!json_is_object(t) || !json_is_number(now) ||
-            (total && !json_is_number(total)))
+    if (e->has & 1u << K_TIME) {
+        double now = 0, total = 0;
+        int has_total = 0;
+        int ok = e->type[K_TIME] == KIFU__JSON_OBJECT
+                     ? time_of(d, e->off[K_TIME], &now, &total, &has_total)
+                     : 0;
+        if (ok < 0)
+            return -1;
+        if (!ok)
             return fail(d, i, "time", "{\"now\": seconds, \"total\": seconds}",
                         "another form", "not a time");
         if (kifu_node_kind_of(n) == KIFU_NODE_ROOT)
             return fail(d, i, "time", "a time on a move", "a time on a start position",
                         "only a move has a time");
         kifu_move_time mt = {0};
-        double s = json_number_value(now);
-        mt.now = kifu_time_from_seconds((long)s, 0);
-        mt.now.ms = (int)((s - (long)s) * 1000 + 0.5);
-        if (total) {
-            s = json_number_value(total);
-            mt.total = kifu_time_from_seconds((long)s, 1);
-            mt.total.ms = (int)((s - (long)s) * 1000 + 0.5);
+        mt.now = kifu_time_from_seconds((long)now, 0);
+        mt.now.ms = (int)((now - (long)now) * 1000 + 0.5);
+        if (has_total) {
+            mt.total = kifu_time_from_seconds((long)total, 1);
+            mt.total.ms = (int)((total - (long)total) * 1000 + 0.5);
             mt.has_total = 1;
         }
         if (kifu_node_set_time(r, n, &mt))
             return nomem(d);
     }
-    json_t *h = json_object_get(e, "header"), *v;
-    const char *key;
-    if (h && !json_is_object(h))
-        return fail(d, i, "header", "an object of strings", "another type",
-                    "not an object");
-    json_object_foreach(h, key, v)
-    {
-        if (!json_is_string(v))
-            return fail(d, i, "header", "a string", "another type", "the value of \"%s\"",
-                        key);
-        if (kifu_record_header_add(r, key, json_string_value(v)))
-            return nomem(d);
+    if (e->has & 1u << K_HEADER) {
+        if (e->type[K_HEADER] != KIFU__JSON_OBJECT)
+            return fail(d, i, "header", "an object of strings", "another type",
+                        "not an object");
+        if (revisit(d, e->off[K_HEADER], &t))
+            return -1;
+        while (kifu__json_next(&d->sub, &t) == KIFU__JSON_KEY) {
+            kifu__json_tok key = t; /* readable through the value's token */
+            if (kifu__json_next(&d->sub, &t) == KIFU__JSON_ERROR)
+                return nomem(d);
+            if (t.type != KIFU__JSON_STRING)
+                return fail(d, i, "header", "a string", "another type",
+                            "the value of \"%s\"", key.s);
+            if (kifu_record_header_add(r, key.s, t.s))
+                return nomem(d);
+        }
     }
     return 0;
 }
 
-static int entry(rd *d, size_t i, json_t *e)
+static int entry(rd *d, size_t i, const vals *e)
 {
-    if (!json_is_object(e))
-        return fail(d, i, "the entry", "an object", "another JSON type", "not an object");
-    const char *key;
-    json_t *v;
-    json_object_foreach(e, key, v)
-    {
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(key, known[k]))
-            k++;
-        if (k == sizeof known / sizeof known[0])
-            warn(d, "entry %zu: the key \"%s\" is not one kifu knows; it was not read", i,
-                 key);
-    }
     kifu_board b;
     int turn, bad = 0;
     long mv, prev, game;
-    if (position_of(d, i, e, &b, &turn) || int_of(d, i, e, "mv", 1, 81, 0, &mv) ||
-        int_of(d, i, e, "prev", 0, (long)i - 1, -1, &prev) ||
-        int_of(d, i, e, "game", 1, LONG_MAX, 0, &game))
+    if (position_of(d, i, e, &b, &turn) || int_of(d, i, e, K_MV, 1, 81, 0, &mv) ||
+        int_of(d, i, e, K_PREV, 0, (long)i - 1, -1, &prev) ||
+        int_of(d, i, e, K_GAME, 1, LONG_MAX, 0, &game))
         return -1;
-    const char *end = string_of(d, i, e, "end", &bad);
+    const char *end = string_of(d, i, e, K_END, &bad);
     if (bad)
         return -1;
     /* `game` starts a record whatever came before. */
@@ -393,51 +416,121 @@ static int entry(rd *d, size_t i, json_t *e)
     return 0;
 }
 
+static void trailing_comma(void *ctx, size_t off)
+{
+    rd *d = ctx;
+    int line, col;
+    kifu__text_where(d->text, off, &line, &col);
+    /* The parser called: a closing bracket follows, after white space. */
+    size_t c = off + 1;
+    while (c < d->len && strchr(" \t\r\n", d->text[c]))
+        c++;
+    warn(d, "line %d, column %d: a comma before '%c' (not JSON; read as if absent)", line,
+         col, c < d->len ? d->text[c] : '?');
+}
+
+static int syntax(rd *d, const kifu__json *j)
+{
+    return kifu__json_error(j, d->err);
+}
+
+/* The members of the entry whose '{' was just read, into *e. 0, or -1. */
+static int members(rd *d, size_t i, vals *e)
+{
+    kifu__json *j = &d->doc;
+    kifu__json_tok t;
+    memset(e, 0, sizeof *e);
+    d->sb.len = 0;
+    for (;;) {
+        int type = kifu__json_next(j, &t);
+        if (type == KIFU__JSON_ERROR)
+            return syntax(d, j);
+        if (type == KIFU__JSON_OBJECT_END)
+            return 0;
+        int k = 0;
+        while (k < K_COUNT && strcmp(t.s, known[k]))
+            k++;
+        if (k == K_COUNT)
+            warn(d, "entry %zu: the key \"%s\" is not one kifu knows; it was not read", i,
+                 t.s);
+        if (kifu__json_next(j, &t) == KIFU__JSON_ERROR ||
+            (k == K_COUNT && kifu__json_skip(j, &t)))
+            return syntax(d, j);
+        if (k == K_COUNT)
+            continue;
+        e->has |= 1u << k;
+        e->type[k] = t.type;
+        e->off[k] = t.off;
+        if (t.type == KIFU__JSON_STRING) {
+            e->str[k] = d->sb.len;
+            kifu__sb_putn(&d->sb, t.s, t.n + 1);
+            if (d->sb.failed)
+                return nomem(d);
+        } else if (t.type == KIFU__JSON_NUMBER) {
+            e->is_int[k] = t.is_int;
+            e->i[k] = t.i;
+        } else if (kifu__json_skip(j, &t)) {
+            return syntax(d, j);
+        }
+    }
+}
+
 int kifu__read_posjson(KIFU__READER_PARAMS)
 {
-    rd d = {.opt = opt, .err = err, .out = out, .text = text};
-    char *copy = kifu__malloc(len + 1);
-    if (!copy)
-        return nomem(&d);
-    memcpy(copy, text, len);
-    copy[len] = 0;
+    rd d = {.opt = opt, .err = err, .out = out, .text = text, .len = len};
+    kifu__sb_init(&d.sb);
+    kifu__json_init(&d.doc, text, len);
+    kifu__json_init(&d.sub, text, len);
+    d.doc.trailing_comma = trailing_comma;
+    d.doc.ctx = &d;
     int rc = -1;
-    json_t *root = NULL;
-    if (prescan(&d, copy, len))
-        goto done;
-    json_error_t je;
-    root = json_loadb(copy, len, 0, &je);
-    if (!root) {
-        kifu__error(err,
-                    json_error_code(&je) == json_error_out_of_memory ? KIFU_ERR_NOMEM
-                                                                     : KIFU_ERR_SYNTAX,
-                    je.line > 0 ? je.line : 0, je.column > 0 ? je.column : 0,
-                    je.position > 0 ? (size_t)je.position : 0, "valid JSON", je.text,
-                    "JSON syntax: %s", je.text);
+    kifu__json_tok t;
+    vals e;
+    int type = kifu__json_next(&d.doc, &t);
+    if (type == KIFU__JSON_ERROR) {
+        syntax(&d, &d.doc);
         goto done;
     }
-    if (!json_is_array(root)) {
+    if (type != KIFU__JSON_ARRAY) {
         kifu__error(err, KIFU_ERR_SYNTAX, 1, 1, 0, "an array of positions",
                     "another JSON type", "posjson is a JSON array");
         goto done;
     }
-    size_t n = json_array_size(root);
-    d.at = kifu__calloc(n ? n : 1, sizeof *d.at);
-    d.p = kifu_position_new();
-    if (!d.at || !d.p) {
+    if (!(d.p = kifu_position_new())) {
         nomem(&d);
         goto done;
     }
-    for (size_t i = 0; i < n; i++)
-        if (entry(&d, i, json_array_get(root, i)))
+    for (size_t i = 0;; i++) {
+        type = kifu__json_next(&d.doc, &t);
+        if (type == KIFU__JSON_ERROR) {
+            syntax(&d, &d.doc);
             goto done;
+        }
+        if (type == KIFU__JSON_ARRAY_END)
+            break;
+        d.entry_off = t.off;
+        if (kifu__reserve(&d.at, &d.capat, i + 1, sizeof *d.at, 64)) {
+            nomem(&d);
+            goto done;
+        }
+        if (type != KIFU__JSON_OBJECT) {
+            fail(&d, i, "the entry", "an object", "another JSON type", "not an object");
+            goto done;
+        }
+        if (members(&d, i, &e) || entry(&d, i, &e))
+            goto done;
+    }
+    if (kifu__json_next(&d.doc, &t) == KIFU__JSON_ERROR) {
+        syntax(&d, &d.doc);
+        goto done;
+    }
     rc = 0;
 done:
-    json_decref(root);
+    kifu__json_free(&d.doc);
+    kifu__json_free(&d.sub);
+    kifu__sb_free(&d.sb);
     kifu_position_free(d.p);
     kifu__free(d.at);
-    kifu__free(d.start);
-    kifu__free(copy);
     return rc;
 }
 

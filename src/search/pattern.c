@@ -256,7 +256,7 @@ int kifu__pattern_match(kifu__pattern *p, const kifu_board *b)
 typedef struct grid {
     kifu__strbuf expr;
     int rows;
-    const char *text;
+    const char *text, *end; /* the pattern's text is not NUL-terminated */
     int lineno;
     kifu_error *err;
 } grid;
@@ -266,7 +266,7 @@ static int grid_fail(grid *g, const char *line, const char *at, const char *expe
 {
     char found[32];
     size_t n = 0;
-    while (at[n] && at[n] != '\n' && at[n] != '\r' && n < 12)
+    while (at + n < g->end && at[n] && at[n] != '\n' && at[n] != '\r' && n < 12)
         n++;
     snprintf(found, sizeof found, "%.*s", (int)n, at);
     return kifu__error(
@@ -348,7 +348,7 @@ static int row(grid *g, const char *s, const char *end)
 
 kifu__pattern *kifu__pattern_grid(const char *text, size_t len, kifu_error *err)
 {
-    grid g = {{0}, 0, text, 0, err};
+    grid g = {{0}, 0, text, text + len, 0, err};
     kifu__sb_init(&g.expr);
     kifu__sb_putc(&g.expr, '^');
     kifu__bod bod;

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "testutil.h"
 
 static kifu_move mv(kifu_position *p, const char *usi)
 {
@@ -124,19 +125,7 @@ TEST(positions_and_hashes)
 
 static kifu_record *deep(void)
 {
-    static const char *const cycle[4][2] = {
-        {"5i5h", "5i4h"}, {"5a5b", "5a4b"}, {"4h5h", "4h5i"}, {"4b5b", "4b5a"}};
-    kifu_record *r = kifu_record_new();
-    kifu_position *p = kifu_position_new();
-    kifu_node *n = kifu_record_root(r);
-    for (int i = 0; i < LEVELS; i++) {
-        kifu_move a = mv(p, cycle[i % 4][0]), b = mv(p, cycle[i % 4][1]);
-        if (!kifu_node_add_move(r, n, &a) || !(n = kifu_node_add_move(r, n, &b)))
-            break;
-        kifu_position_play(p, &b, NULL);
-    }
-    kifu_position_free(p);
-    return r;
+    return t_nested_forks(LEVELS);
 }
 
 static size_t nodes_by_walk(const kifu_record *r)

@@ -123,3 +123,22 @@ int t_play_usi(kifu_position *p, const char *usi)
         return -1;
     return kifu_position_play(p, &m, NULL);
 }
+
+kifu_record *t_nested_forks(int levels)
+{
+    static const char *const cycle[4][2] = {
+        {"5i5h", "5i4h"}, {"5a5b", "5a4b"}, {"4h5h", "4h5i"}, {"4b5b", "4b5a"}};
+    kifu_record *r = kifu_record_new();
+    kifu_position *p = kifu_position_new();
+    kifu_node *n = kifu_record_root(r);
+    for (int i = 0; i < levels && n; i++) {
+        kifu_move a, b;
+        kifu_position_parse_usi(p, cycle[i % 4][0], &a, NULL);
+        kifu_position_parse_usi(p, cycle[i % 4][1], &b, NULL);
+        if (!kifu_node_add_move(r, n, &a) || !(n = kifu_node_add_move(r, n, &b)))
+            break;
+        kifu_position_play(p, &b, NULL);
+    }
+    kifu_position_free(p);
+    return r;
+}

@@ -29,4 +29,9 @@ kifu_position *t_position(const char *sfen);
 /* Play a USI move on p. 0, or -1 when it does not parse or is illegal. */
 int t_play_usi(kifu_position *p, const char *usi);
 
+/* A record of `levels` nested fork levels: at every level the main child is a dead end
+ * and the line goes on through the fork (kings stepping around, so every move is legal).
+ * Not normalized. 2 * levels + 1 nodes. */
+kifu_record *t_nested_forks(int levels);
+
 #endif
