@@ -55,7 +55,8 @@ typedef struct kifu__igame {
 } kifu__igame;
 
 struct kifu_index {
-    sqlite3 *db;
+    sqlite3 *db;         /* NULL on ClickHouse */
+    struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
     char *path;
     int readonly;
     uint32_t next_game, next_source;
@@ -90,6 +91,9 @@ uint16_t kifu__index_compact(uint32_t kmove);
 kmove kifu__index_expand(const kpos *p, uint16_t compact);
 /* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
+
+/* qsort/bsearch order of uint32_t. */
+int kifu__cmp_u32(const void *x, const void *y);
 
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);
