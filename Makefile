@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build build-tool install run test asan tsan bench fuzz format format-check clean
+.PHONY: all deps deps-clickhouse build build-tool install run test asan tsan bench fuzz format format-check clean
 
 all: build
 
@@ -48,10 +48,14 @@ install: deps
 	@cmake --build build-install -j $(JOBS) -- --no-print-directory >/dev/null
 	DESTDIR=$(DESTDIR) cmake --install build-install
 
-test: build
+# The ClickHouse test starts its own servers: their package is wanted, not required.
+deps-clickhouse:
+	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the clickhouse test will skip" >&2
+
+test: build deps-clickhouse
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-asan: deps
+asan: deps deps-clickhouse
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS) -- --no-print-directory
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build needs, when they are missing.
-# Usage: scripts/deps.sh [build|fuzz|bench|lint]   (default: build)
+# Usage: scripts/deps.sh [build|fuzz|bench|lint|clickhouse]   (default: build)
+# clickhouse: the server and client the ClickHouse test and bench start privately
+# (`make test` and `make bench` ask for them; where they cannot be installed that test
+# skips and the bench leaves its ClickHouse part out).
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -11,7 +14,8 @@ case "$what" in
   fuzz) pkgs+=(clang libclang-rt-dev) ;;
   bench) pkgs+=(valgrind) ;;
   lint) pkgs=(clang-format) ;;
-  *) echo "usage: $0 [build|fuzz|bench|lint]" >&2; exit 2 ;;
+  clickhouse) pkgs=(clickhouse-server clickhouse-client) ;;
+  *) echo "usage: $0 [build|fuzz|bench|lint|clickhouse]" >&2; exit 2 ;;
 esac
 
 missing=()

@@ -131,12 +131,14 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
     ch->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 300000;
     const char *user = o->user ? o->user : getenv("KIFU_CLICKHOUSE_USER");
     const char *password = o->password ? o->password : getenv("KIFU_CLICKHOUSE_PASSWORD");
-    if (split_urls(ch, urls, user, password, err) || check_cluster(ch, err))
+    if (split_urls(ch, urls, user, password, err))
         goto fail;
+    if (check_cluster(ch, err))
+        goto down;
     if (flags & KIFU_INDEX_CREATE) {
         for (size_t i = 0; i < ch->nservers; i++)
             if (create_tables(ch, &ch->servers[i], err))
-                goto fail;
+                goto down;
     }
     kifu__strbuf out, sql;
     kifu__sb_init(&out), kifu__sb_init(&sql);
@@ -152,11 +154,12 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                      "no kifu index in ClickHouse database %s (tables %s_*) on %s: "
                      "create it first",
                      ch->database, ch->table, ch->servers[0].url);
-        kifu__ch_name_down(ch, err);
-        goto fail;
+        goto down;
     }
     ix->next_source = 1;
     return ix;
+down:
+    kifu__ch_name_down(ch, err);
 fail:
     ch_free(ch);
     if (ix)

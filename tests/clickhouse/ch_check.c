@@ -9,7 +9,8 @@
  *   ch_check info TARGET                   games, positions, sources, hot positions
  *
  * TARGET is a .kdb path, or URL[,URL...] with CH_DATABASE and CH_CLUSTER from the
- * environment. Errors go to stderr as "ch_check: message"; exit 1. */
+ * environment; CH_POSITIONS caps the positions dumped (256), CH_CHECK_AFTER_OPEN is a
+ * shell command build runs once the index is open. Errors go to stderr as "ch_check: message"; exit 1. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,6 +158,10 @@ static int build(const char *target, const char *dir)
     kifu_index *ix = open_target(target, 1, &e);
     if (!ix)
         return fail("open", &e);
+    /* The test stops a server here, to see an add fail after it opened. */
+    const char *hook = getenv("CH_CHECK_AFTER_OPEN");
+    if (hook && system(hook) != 0)
+        fprintf(stderr, "ch_check: CH_CHECK_AFTER_OPEN failed\n");
     char **files;
     int n = list_files(dir, &files), failed = 0;
     for (int i = 0; i < n; i++) {
@@ -212,7 +217,8 @@ static int print_hit(void *ctx, const kifu_index_hit *h)
 static int positions(const char *dir, char ***sfens)
 {
     char **files;
-    int n = list_files(dir, &files), k = 0, cap = 256;
+    const char *max = getenv("CH_POSITIONS");
+    int n = list_files(dir, &files), k = 0, cap = max && atoi(max) > 0 ? atoi(max) : 256;
     *sfens = calloc((size_t)cap, sizeof **sfens);
     for (int i = 0; i < n; i++) {
         size_t len;

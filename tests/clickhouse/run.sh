@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# run.sh CH_CHECK: the index on ClickHouse against the SQLite index. Starts two private
+# clickhouse-server processes (127.0.0.1, free ports, configs in a temp dir), uses the
+# first as a single server and both as the two shards of cluster kifu_two, and checks:
+# the same generated collection indexed into SQLite, the single server and the cluster
+# gives identical explorer and exact-search answers for a set of positions; adding the
+# same files again changes no count; credentials come from the environment; a stopped
+# shard is named in the error. Every server is stopped by PID on exit.
+# Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
+set -u
+check=$1
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/servers.sh"
+
+if ! CH_SERVER=$(ch_find_server); then
+  echo "skip: clickhouse-server is not installed (run scripts/deps.sh clickhouse as root)"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-ch.XXXXXX")
+trap 'ch_stop_all; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
+
+passed=0 failed=0
+ok() { echo "ok: $1"; passed=$((passed + 1)); }
+bad() { echo "FAILED: $1"; failed=$((failed + 1)); }
+finish() {
+  echo "$passed passed, $failed failed, 0 skipped"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+# same NAME FILE1 FILE2: the two answers are identical.
+same() {
+  if cmp -s "$2" "$3"; then
+    ok "$1"
+  else
+    bad "$1"
+    diff "$2" "$3" | head -20
+  fi
+}
+
+read -r http_a tcp_a inter_a http_b tcp_b inter_b <<<"$(ch_free_ports 6)"
+cluster="<remote_servers><kifu_two>
+  <shard><replica><host>127.0.0.1</host><port>$tcp_a</port></replica></shard>
+  <shard><replica><host>127.0.0.1</host><port>$tcp_b</port></replica></shard>
+</kifu_two></remote_servers>"
+ch_start a "$tmp/a" "$http_a" "$tcp_a" "$inter_a" "$cluster" || { bad "server a starts"; finish; }
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || { bad "server b starts"; finish; }
+ok "two servers answer on 127.0.0.1:$http_a and :$http_b"
+url_a=http://127.0.0.1:$http_a url_b=http://127.0.0.1:$http_b
+
+# Credentials: user kifu from the environment; a wrong password is refused.
+export KIFU_CLICKHOUSE_USER=kifu KIFU_CLICKHOUSE_PASSWORD=kifu-test
+mkdir -p "$tmp/games" "$tmp/more"
+"$check" gen "$tmp/games" 400 10 || { bad "collection generated"; finish; }
+"$check" gen "$tmp/more" 20 10 && mv "$tmp/more/c00000.csa" "$tmp/more/m0.csa" &&
+  mv "$tmp/more/c00001.csa" "$tmp/more/m1.csa"
+export CH_POSITIONS=90
+
+"$check" build "$tmp/games.kdb" "$tmp/games" >"$tmp/build.sqlite" || bad "SQLite build"
+"$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite" || bad "SQLite dump"
+"$check" info "$tmp/games.kdb" >"$tmp/info.sqlite" || bad "SQLite info"
+echo "SQLite: $(cat "$tmp/build.sqlite"); $(grep -c '^position' "$tmp/dump.sqlite") positions asked"
+
+for target in single cluster; do
+  if [ $target = single ]; then
+    urls=$url_a
+    export CH_DATABASE=kifu_single CH_CLUSTER=
+  else
+    urls=$url_a,$url_b
+    export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+  fi
+  "$check" build "$urls" "$tmp/games" >"$tmp/build.$target" 2>"$tmp/err"
+  same "$target: build adds what SQLite adds" "$tmp/build.sqlite" "$tmp/build.$target"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" || cat "$tmp/err"
+  same "$target: explorer and search answers equal SQLite's" "$tmp/dump.sqlite" \
+    "$tmp/dump.$target"
+  "$check" info "$urls" >"$tmp/info.$target"
+  same "$target: games, positions, sources, hot positions equal SQLite's" \
+    "$tmp/info.sqlite" "$tmp/info.$target"
+  "$check" build "$urls" "$tmp/games" >"$tmp/rebuild.$target"
+  if grep -q '^added 0 unchanged 40 games 0 positions 0$' "$tmp/rebuild.$target"; then
+    ok "$target: adding the same files again adds nothing"
+  else
+    bad "$target: adding the same files again adds nothing ($(cat "$tmp/rebuild.$target"))"
+  fi
+  "$check" info "$urls" >"$tmp/info2.$target"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump2.$target"
+  same "$target: counts unchanged after the re-run" "$tmp/dump.sqlite" "$tmp/dump2.$target"
+  same "$target: info unchanged after the re-run" "$tmp/info.sqlite" "$tmp/info2.$target"
+done
+
+# The cluster really spreads positions over both shards, by key.
+na=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local")
+nb=$(ch_query "$http_b" "SELECT count() FROM kifu_cluster.kifu_positions_local")
+odd=$(ch_query "$http_b" "SELECT countIf(key % 2 = 0) FROM kifu_cluster.kifu_positions_local")
+if [ "${na:-0}" -gt 0 ] && [ "${nb:-0}" -gt 0 ] && [ "$odd" = 0 ]; then
+  ok "positions on both shards ($na and $nb), keys sharded by key modulo 2"
+else
+  bad "positions on both shards ($na, $nb, $odd misplaced)"
+fi
+
+KIFU_CLICKHOUSE_PASSWORD=wrong CH_DATABASE=kifu_single CH_CLUSTER= \
+  "$check" info "$url_a" >/dev/null 2>"$tmp/err"
+if grep -q "Wrong password for user kifu" "$tmp/err"; then
+  ok "a wrong password from the environment is refused"
+else
+  bad "a wrong password from the environment is refused: $(cat "$tmp/err")"
+fi
+CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "http://kifu:x@127.0.0.1:$http_a" \
+  >/dev/null 2>"$tmp/err"
+if grep -q "no credentials in the URL" "$tmp/err"; then
+  ok "credentials in a URL are refused"
+else
+  bad "credentials in a URL are refused: $(cat "$tmp/err")"
+fi
+
+# A shard down: queries and adds name it.
+ch_stop b
+export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+start=$(date +%s)
+if "$check" dump "$url_a,$url_b" "$tmp/games" >/dev/null 2>"$tmp/err"; then
+  bad "explorer with shard 2 down fails"
+elif grep -q "shard 2 ($url_b) is down" "$tmp/err"; then
+  ok "explorer with shard 2 down names it: $(head -c 160 "$tmp/err")"
+else
+  bad "explorer with shard 2 down names it: $(cat "$tmp/err")"
+fi
+if "$check" build "$url_a,$url_b" "$tmp/more" >/dev/null 2>"$tmp/err"; then
+  bad "add with shard 2 down fails"
+elif grep -q "shard 2 ($url_b) is down" "$tmp/err"; then
+  ok "add with shard 2 down names it: $(head -c 160 "$tmp/err")"
+else
+  bad "add with shard 2 down names it: $(cat "$tmp/err")"
+fi
+echo "shard-down checks took $(($(date +%s) - start)) s"
+
+# The single server stops while an add runs (after it opened): retried, then named.
+pid_a=$(cat "$tmp/a/pid")
+if CH_DATABASE=kifu_single CH_CLUSTER= \
+  CH_CHECK_AFTER_OPEN="kill $pid_a; while kill -0 $pid_a 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a" "$tmp/more" >/dev/null 2>"$tmp/err"; then
+  bad "add to a stopped server fails"
+elif grep -q "server 1 ($url_a) is down" "$tmp/err" && grep -q "after 3 tries" "$tmp/err"; then
+  ok "add to a stopped server is retried, then names it: $(head -c 200 "$tmp/err")"
+else
+  bad "add to a stopped server is retried, then names it: $(cat "$tmp/err")"
+fi
+ch_stop a
+
+left=0
+for d in "$tmp/a" "$tmp/b"; do
+  [ -f "$d/pid" ] && left=1
+done
+pgrep -f "$tmp/" >/dev/null && left=1
+if [ $left = 0 ]; then ok "no server left running"; else bad "no server left running"; fi
+finish
