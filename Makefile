@@ -73,7 +73,8 @@ bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKIFU_NATIVE=ON -DBUILD_TESTING=OFF >/dev/null
 	@cmake --build build-bench -j $(JOBS) -- --no-print-directory
-	./build-bench/kifu_bench $(BENCH_ARGS)
+	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the bench leaves ClickHouse out" >&2
+	bench/clickhouse.sh ./build-bench/kifu_bench $(BENCH_ARGS)
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
 # fuzz/dict/<name>.dict; new inputs go to build-fuzz/corpus/, crashes to

@@ -14,9 +14,10 @@ typedef struct bench_opts {
     double corpus_mb;      /* size of the generated corpus, all three formats together */
     double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen;        /* rebuild the corpus even when it looks current */
-    int peers;        /* run the peer comparison */
-    int search_games; /* games of the search section's collection */
+    int regen;              /* rebuild the corpus even when it looks current */
+    int peers;              /* run the peer comparison */
+    int search_games;       /* games of the search section's collection */
+    const char *clickhouse; /* the index section's ClickHouse server URL, or NULL */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -43,5 +44,12 @@ int bench_current(const char *stamp_path, const char *stamp);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+/* The search section's collection (made when missing): its directory into dir. 0, or -1. */
+int bench_search_collection(const bench_opts *o, char *dir, size_t cap);
+
+/* The collection index over the search collection: build rate, size and explorer and
+ * exact-search latency of the SQLite file and, with o->clickhouse, of ClickHouse, side by
+ * side. 0, or -1. */
+int bench_index(const bench_opts *o);
 
 #endif

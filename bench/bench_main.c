@@ -13,20 +13,23 @@
 static void usage(FILE *f)
 {
     fprintf(
-        f, "usage: kifu_bench [options]\n"
-           "  --only perft|formats|search   run one part (default: all)\n"
-           "  --search-games N       games in the search collection (default 100000)\n"
-           "  --runs N               timed runs per format section (default 5)\n"
-           "  --peer-runs N          timed runs per peer (default 5)\n"
-           "  --corpus-mb MB         size of the generated corpus, three formats "
-           "(default 60)\n"
-           "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
-           "  --seed N               corpus seed (default 1)\n"
-           "  --regen                rebuild the corpus\n"
-           "  --no-peers             skip json-kifu-format and tsshogi\n"
-           "  --dir DIR              where the corpus and peers go (default: next to the "
-           "binary)\n"
-           "The corpus goes to DIR/corpus, the peers (npm) to DIR/peers.\n");
+        f,
+        "usage: kifu_bench [options]\n"
+        "  --only perft|formats|search|index   run one part (default: all)\n"
+        "  --search-games N       games in the search collection (default 100000)\n"
+        "  --runs N               timed runs per format section (default 5)\n"
+        "  --peer-runs N          timed runs per peer (default 5)\n"
+        "  --corpus-mb MB         size of the generated corpus, three formats "
+        "(default 60)\n"
+        "  --peer-mb MB           per format, the part the peers convert (default 2)\n"
+        "  --seed N               corpus seed (default 1)\n"
+        "  --regen                rebuild the corpus\n"
+        "  --no-peers             skip json-kifu-format and tsshogi\n"
+        "  --clickhouse URL       also the index on this ClickHouse server (make bench "
+        "starts one)\n"
+        "  --dir DIR              where the corpus and peers go (default: next to the "
+        "binary)\n"
+        "The corpus goes to DIR/corpus, the peers (npm) to DIR/peers.\n");
 }
 
 /* The directory of the running binary (build-bench/), so the corpus lands there whatever
@@ -61,7 +64,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, NULL};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -90,6 +93,8 @@ int main(int argc, char **argv)
             o.seed = strtoull(v, NULL, 10), i++;
         } else if (v && strcmp(a, "--search-games") == 0) {
             o.search_games = atoi(v), i++;
+        } else if (v && strcmp(a, "--clickhouse") == 0) {
+            o.clickhouse = v, i++;
         } else if (v && strcmp(a, "--dir") == 0) {
             o.dir = v, i++;
         } else {
@@ -120,6 +125,11 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "search") == 0) {
         fflush(stdout);
         if (bench_search(&o))
+            return 1;
+    }
+    if (!only || strcmp(only, "index") == 0) {
+        fflush(stdout);
+        if (bench_index(&o))
             return 1;
     }
     return 0;
