@@ -9,6 +9,9 @@
  *            from each insert into positions: the counts are written with the rows they
  *            count, and parts not merged yet are summed by the query.
  * games      one row per game: headers for the filters and the listing, the moves.
+ * batches    the journal of writes (on the first server): a batch's game ids when it
+ *            starts, again when it is done, and the shards whose counts a repair took
+ *            back. A batch started and never done is repaired at the next open.
  * On a cluster each shard holds *_local tables and the Distributed tables over them; the
  * positions of one key live on one shard (sharding key: the key itself). */
 #include <stdio.h>
@@ -65,6 +68,12 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s)\n"
                     "  ENGINE = MergeTree ORDER BY id;\n",
                     db, t, l, games_cols);
+    kifu__sb_printf(
+        b,
+        "CREATE TABLE IF NOT EXISTS `%s`.`%s_batches` (batch UInt32, last UInt32,"
+        " shard UInt16, state UInt8, at DateTime DEFAULT now())\n"
+        "  ENGINE = MergeTree ORDER BY batch;\n",
+        db, t);
     if (!*l)
         return;
     static const char *const dist[3][2] = {

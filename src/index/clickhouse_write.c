@@ -1,10 +1,18 @@
 /* clickhouse_write.c: opening the index on ClickHouse and writing batches. The rows are
  * the SQLite index's (index_build.c queues them); here they become TabSeparated INSERTs,
  * positions to the shard of their key and games to the shard of their id, each INSERT one
- * block (one part, written whole or not at all) so that a failed one can be retried. */
+ * block (one part, written whole or not at all) so that a failed one can be retried.
+ *
+ * ClickHouse has no transactions, so a batch is journaled: started (its game ids), then
+ * positions, then games, then done. A batch that never got done (a shard went down for
+ * longer than the retries) is repaired when the index is next opened for writing: the
+ * counts its positions added are taken back (the same sums, negated, into the explorer
+ * table), its rows deleted, and the deletions waited for. Its games are then not indexed,
+ * and adding their files again adds them once. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "index/clickhouse.h"
 #include "index/index_private.h"
@@ -106,6 +114,123 @@ static int check_cluster(kifu__ch *ch, kifu_error *err)
     return 0;
 }
 
+/* ---- The journal ------------------------------------------------------------------- */
+
+static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, int state,
+                   kifu_error *err)
+{
+    kifu__strbuf q, params;
+    kifu__sb_init(&q), kifu__sb_init(&params);
+    kifu__sb_puts(&q, "INSERT INTO ");
+    kifu__ch_name(ch, &q, "batches", 0);
+    kifu__sb_printf(&q, " (batch, last, shard, state) VALUES (%u, %u, %zu, %d)",
+                    (unsigned)batch, (unsigned)last, shard, state);
+    kifu__sb_puts(&params, "query=");
+    kifu__ch_urlencode(&params, q.data ? q.data : "");
+    int rc =
+        q.failed || params.failed
+            ? nomem(err)
+            : kifu__ch_post_retry(ch, &ch->servers[0], params.data, "", 0, NULL, err);
+    kifu__sb_free(&q), kifu__sb_free(&params);
+    return rc;
+}
+
+/* Wait until no mutation of our tables is pending on server s. */
+static int wait_mutations(kifu__ch *ch, const kifu__ch_server *s, kifu_error *err)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count() FROM system.mutations WHERE database = '%s' AND "
+             "startsWith(table, '%s_') AND NOT is_done",
+             ch->database, ch->table);
+    for (int waited = 0;; waited += 100) {
+        kifu__strbuf out;
+        kifu__sb_init(&out);
+        int rc = kifu__ch_sql(ch, s, sql, &out, err);
+        long long pending = answer_int(&out);
+        kifu__sb_free(&out);
+        if (rc || !pending)
+            return rc;
+        if (waited >= ch->timeout_ms)
+            return kifu__error(
+                err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                "ClickHouse server %s: deletions still running after %d ms", s->url,
+                waited);
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Take back what the unfinished batch [first, last] wrote on shard i: its counts (unless
+ * the journal says they were taken back already), then its rows. */
+static int repair_shard(kifu__ch *ch, uint32_t first, uint32_t last, size_t i,
+                        int negated, kifu_error *err)
+{
+    const kifu__ch_server *s = &ch->servers[i];
+    kifu__strbuf q;
+    kifu__sb_init(&q);
+    int rc = 0;
+    if (!negated) {
+        kifu__sb_puts(&q, "INSERT INTO ");
+        kifu__ch_name(ch, &q, "explorer", 1);
+        kifu__sb_puts(&q, " SELECT key, move, -toInt64(sum(first_move)), "
+                          "-toInt64(sum(first_pos))");
+        for (int r = 1; r <= 5; r++)
+            kifu__sb_printf(&q, ", -toInt64(sum(first_move AND result = %d))", r);
+        kifu__sb_puts(&q, ", -toInt64(sum(first_move AND result = 0)) FROM ");
+        kifu__ch_name(ch, &q, "positions", 1);
+        kifu__sb_printf(&q, " WHERE game BETWEEN %u AND %u GROUP BY key, move",
+                        (unsigned)first, (unsigned)last);
+        rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
+        if (!rc)
+            rc = journal(ch, first, last, i, 2, err);
+    }
+    static const char *const what[2][2] = {{"positions", "game"}, {"games", "id"}};
+    for (int k = 0; k < 2 && !rc; k++) {
+        q.len = 0;
+        kifu__sb_puts(&q, "ALTER TABLE ");
+        kifu__ch_name(ch, &q, what[k][0], 1);
+        kifu__sb_printf(&q, " DELETE WHERE %s BETWEEN %u AND %u", what[k][1],
+                        (unsigned)first, (unsigned)last);
+        rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
+    }
+    kifu__sb_free(&q);
+    return rc ? rc : wait_mutations(ch, s, err);
+}
+
+/* Repair every batch the journal has started and not done. */
+static int repair(kifu__ch *ch, kifu_error *err)
+{
+    kifu__strbuf q, out;
+    kifu__sb_init(&q), kifu__sb_init(&out);
+    kifu__sb_puts(&q,
+                  "SELECT batch, max(last), groupUniqArrayIf(shard, state = 2) FROM ");
+    kifu__ch_name(ch, &q, "batches", 0);
+    kifu__sb_puts(&q, " GROUP BY batch HAVING max(state = 1) = 0 ORDER BY batch FORMAT "
+                      "TabSeparated");
+    int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, &out, err);
+    for (const char *p = out.data; !rc && p && *p;) {
+        uint32_t first = (uint32_t)strtoul(p, (char **)&p, 10);
+        uint32_t last = (uint32_t)strtoul(p, (char **)&p, 10);
+        const char *arr = p + strspn(p, "\t");
+        p += strcspn(p, "\n");
+        for (size_t i = 0; !rc && i < ch->nservers; i++) {
+            /* Is shard i in the array "[0,1]"? */
+            int negated = 0;
+            for (const char *a = arr + (*arr == '['); a < p && *a >= '0' && *a <= '9';) {
+                negated |= strtoul(a, (char **)&a, 10) == i;
+                a += *a == ',';
+            }
+            rc = repair_shard(ch, first, last, i, negated, err);
+        }
+        if (!rc)
+            rc = journal(ch, first, last, 0, 1, err);
+        p += *p == '\n';
+    }
+    kifu__sb_free(&q), kifu__sb_free(&out);
+    return rc;
+}
+
 kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                        const kifu_clickhouse_options *o, kifu_error *err)
 {
@@ -140,6 +265,8 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
             if (create_tables(ch, &ch->servers[i], err))
                 goto down;
     }
+    if (!ix->readonly && repair(ch, err))
+        goto down;
     kifu__strbuf out, sql;
     kifu__sb_init(&out), kifu__sb_init(&sql);
     kifu__sb_puts(&sql, "SELECT max(id) FROM ");
@@ -354,7 +481,9 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
         kifu__sb_init(&pos[i].rows), kifu__sb_init(&games[i].rows);
     /* Positions first: a game is indexed once its games row exists, and the next add
      * checks that row. The rows of a game are queued together, after the game's own. */
-    uint32_t first = ix->games[0].id;
+    uint32_t first = ix->games[0].id, last = ix->games[ix->ngames - 1].id;
+    if (journal(ch, first, last, 0, 0, err))
+        goto fail;
     for (size_t i = 0, j; i < ix->npos; i = j) {
         uint32_t gid = ix->pos[i].game;
         for (j = i; j < ix->npos && ix->pos[j].game == gid; j++)
@@ -400,6 +529,8 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     for (size_t k = 0; k < ns; k++)
         if (send_rows(ix, k, "games", &games[k], err))
             goto fail;
+    if (journal(ch, first, last, 0, 1, err))
+        goto fail;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;
     rc = 0;

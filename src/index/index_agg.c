@@ -110,7 +110,8 @@ static int by_games(const void *x, const void *y)
 
 void kifu__agg_sort(kifu__agg *a)
 {
-    qsort(a->m, a->n, sizeof *a->m, by_games);
+    if (a->n) /* no move: no array, and qsort wants one */
+        qsort(a->m, a->n, sizeof *a->m, by_games);
 }
 
 int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *g,

@@ -9,8 +9,9 @@
  *   ch_check info TARGET                   games, positions, sources, hot positions
  *
  * TARGET is a .kdb path, or URL[,URL...] with CH_DATABASE and CH_CLUSTER from the
- * environment; CH_POSITIONS caps the positions dumped (256), CH_CHECK_AFTER_OPEN is a
- * shell command build runs once the index is open. Errors go to stderr as "ch_check: message"; exit 1. */
+ * environment; CH_POSITIONS caps the positions dumped (256), CH_CHECK_AFTER_OPEN and
+ * CH_CHECK_BEFORE_FLUSH are shell commands build runs once the index is open and before
+ * it writes. Errors go to stderr as "ch_check: message"; exit 1. */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,6 +173,10 @@ static int build(const char *target, const char *dir)
     free(files);
     const kifu_index_stats *s = kifu_index_stats_get(ix);
     size_t added = s->files_added, unchanged = s->files_unchanged;
+    /* ... and here, to see a batch fail halfway. */
+    hook = getenv("CH_CHECK_BEFORE_FLUSH");
+    if (!failed && hook && system(hook) != 0)
+        fprintf(stderr, "ch_check: CH_CHECK_BEFORE_FLUSH failed\n");
     if (!failed && kifu_index_flush(ix, &e))
         failed = 1;
     printf("added %zu unchanged %zu games %zu positions %zu\n", added, unchanged,

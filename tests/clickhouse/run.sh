@@ -55,12 +55,14 @@ mkdir -p "$tmp/games" "$tmp/more"
 "$check" gen "$tmp/games" 400 10 || { bad "collection generated"; finish; }
 "$check" gen "$tmp/more" 20 10 && mv "$tmp/more/c00000.csa" "$tmp/more/m0.csa" &&
   mv "$tmp/more/c00001.csa" "$tmp/more/m1.csa"
-export CH_POSITIONS=90
+export CH_POSITIONS=40
 
 "$check" build "$tmp/games.kdb" "$tmp/games" >"$tmp/build.sqlite" || bad "SQLite build"
 "$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite" || bad "SQLite dump"
 "$check" info "$tmp/games.kdb" >"$tmp/info.sqlite" || bad "SQLite info"
-echo "SQLite: $(cat "$tmp/build.sqlite"); $(grep -c '^position' "$tmp/dump.sqlite") positions asked"
+asked=$(grep -c '^position' "$tmp/dump.sqlite")
+echo "SQLite: $(cat "$tmp/build.sqlite"); $asked positions asked"
+[ "$asked" = "$CH_POSITIONS" ] || bad "the dump asks about $CH_POSITIONS positions"
 
 for target in single cluster; do
   if [ $target = single ]; then
@@ -72,7 +74,8 @@ for target in single cluster; do
   fi
   "$check" build "$urls" "$tmp/games" >"$tmp/build.$target" 2>"$tmp/err"
   same "$target: build adds what SQLite adds" "$tmp/build.sqlite" "$tmp/build.$target"
-  "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" || cat "$tmp/err"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" ||
+    bad "$target: dump: $(cat "$tmp/err")"
   same "$target: explorer and search answers equal SQLite's" "$tmp/dump.sqlite" \
     "$tmp/dump.$target"
   "$check" info "$urls" >"$tmp/info.$target"
@@ -85,7 +88,7 @@ for target in single cluster; do
     bad "$target: adding the same files again adds nothing ($(cat "$tmp/rebuild.$target"))"
   fi
   "$check" info "$urls" >"$tmp/info2.$target"
-  "$check" dump "$urls" "$tmp/games" >"$tmp/dump2.$target"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump2.$target" || bad "$target: dump again"
   same "$target: counts unchanged after the re-run" "$tmp/dump.sqlite" "$tmp/dump2.$target"
   same "$target: info unchanged after the re-run" "$tmp/info.sqlite" "$tmp/info2.$target"
 done
@@ -134,6 +137,37 @@ else
   bad "add with shard 2 down names it: $(cat "$tmp/err")"
 fi
 echo "shard-down checks took $(($(date +%s) - start)) s"
+
+# Shard 2 stops in the middle of a batch: shard 1 has the batch's positions (and their
+# counts), no shard its games. Once shard 2 is back, the next add repairs the batch from
+# the journal and adds the games once: the answers equal SQLite's over both collections.
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
+pid_b=$(cat "$tmp/b/pid")
+if CH_CHECK_BEFORE_FLUSH="kill $pid_b; while kill -0 $pid_b 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a,$url_b" "$tmp/more" >/dev/null 2>"$tmp/err"; then
+  bad "a batch with shard 2 stopped before it fails"
+elif grep -q "shard 2: ClickHouse server $url_b: cannot connect" "$tmp/err"; then
+  ok "a batch with shard 2 stopped fails there: $(head -c 200 "$tmp/err")"
+else
+  bad "a batch with shard 2 stopped fails there: $(cat "$tmp/err")"
+fi
+half=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local WHERE game > 400")
+echo "positions of the failed batch left on shard 1: $half"
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
+"$check" build "$tmp/games.kdb" "$tmp/more" >/dev/null
+"$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite2" || bad "SQLite dump 2"
+"$check" info "$tmp/games.kdb" >"$tmp/info.sqlite2"
+"$check" build "$url_a,$url_b" "$tmp/more" >"$tmp/build.repair" 2>"$tmp/err" || cat "$tmp/err"
+if [ "${half:-0}" -gt 0 ] && grep -q '^added 2 unchanged 0 games 20 ' "$tmp/build.repair"; then
+  ok "the next add repairs the batch and adds its 20 games"
+else
+  bad "the next add repairs the batch and adds its 20 games ($half; $(cat "$tmp/build.repair"))"
+fi
+"$check" dump "$url_a,$url_b" "$tmp/games" >"$tmp/dump.repair" || bad "dump after the repair"
+same "after the repair: answers equal SQLite's" "$tmp/dump.sqlite2" "$tmp/dump.repair"
+"$check" info "$url_a,$url_b" >"$tmp/info.repair"
+same "after the repair: info equals SQLite's" "$tmp/info.sqlite2" "$tmp/info.repair"
+ch_stop b
 
 # The single server stops while an add runs (after it opened): retried, then named.
 pid_a=$(cat "$tmp/a/pid")

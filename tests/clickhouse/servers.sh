@@ -103,6 +103,13 @@ EOF
   "$CH_SERVER" --config-file="$dir/config.xml" >"$dir/log/stdout.log" 2>&1 &
   local pid=$!
   echo "$pid" >"$dir/pid"
+  # Should this shell be killed without running its traps (a test runner's time out),
+  # a watchdog stops the server once the shell is gone.
+  (
+    trap '' INT TERM
+    while kill -0 $$ 2>/dev/null && kill -0 "$pid" 2>/dev/null; do sleep 1; done
+    kill "$pid" 2>/dev/null
+  ) >/dev/null 2>&1 &
   CH_NAMES+=("$name:$dir")
   local i
   for i in $(seq 1 150); do
