@@ -50,6 +50,6 @@ int bench_search_collection(const bench_opts *o, char *dir, size_t cap);
 /* The collection index over the search collection: build rate, size and explorer and
  * exact-search latency of the SQLite file and, with o->clickhouse, of ClickHouse, side by
  * side. 0, or -1. */
-int bench_index(const bench_opts *o);
+int bench_clickhouse(const bench_opts *o);
 
 #endif

@@ -15,7 +15,7 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|search|index   run one part (default: all)\n"
+        "  --only perft|formats|search|clickhouse   run one part (default: all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
         "  --runs N               timed runs per format section (default 5)\n"
         "  --peer-runs N          timed runs per peer (default 5)\n"
@@ -127,9 +127,9 @@ int main(int argc, char **argv)
         if (bench_search(&o))
             return 1;
     }
-    if (!only || strcmp(only, "index") == 0) {
+    if (!only || strcmp(only, "clickhouse") == 0) {
         fflush(stdout);
-        if (bench_index(&o))
+        if (bench_clickhouse(&o))
             return 1;
     }
     return 0;

@@ -13,6 +13,7 @@ if ! CH_SERVER=$(ch_find_server); then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-bench-ch.XXXXXX")
 trap 'ch_stop_all; rm -rf "$tmp"' EXIT
+ch_watch_dir "$tmp"
 trap 'exit 1' INT TERM
 read -r http tcp inter <<<"$(ch_free_ports 3)"
 ch_start bench "$tmp/server" "$http" "$tcp" "$inter" || exit 1

@@ -920,18 +920,18 @@ KIFU_EXPORT int kifu_index_export_book(kifu_index *ix, int format,
                                        void *ctx, kifu_error *err);
 
 /** One position of an indexed game, as exact search finds it. */
-typedef struct kifu_index_hit {
+typedef struct kifu_index_row {
     long long game;     /* the game's id in the index */
     int ply;            /* where it stood in the position (0: the start) */
     const char *source; /* the file it was indexed from (borrowed for the call) */
     int number;         /* the game's number in that file, from 1 */
-} kifu_index_hit;
+} kifu_index_row;
 /** Called for each hit; return nonzero to stop. */
-typedef int (*kifu_index_hit_fn)(void *ctx, const kifu_index_hit *hit);
+typedef int (*kifu_index_row_fn)(void *ctx, const kifu_index_row *hit);
 /** Exact search: every indexed position equal to p (board, hands and side to move, by its
  *  64-bit key), by game and ply. Returns the number of hits, or -1 with err. */
 KIFU_EXPORT long kifu_index_find(kifu_index *ix, const kifu_position *p,
-                                 kifu_index_hit_fn fn, void *ctx, kifu_error *err);
+                                 kifu_index_row_fn fn, void *ctx, kifu_error *err);
 
 /* ------------------------------------------------------------------------------------ */
 /* The index on ClickHouse (README "The index on ClickHouse"): the same kifu_index calls
@@ -966,7 +966,9 @@ KIFU_EXPORT char *kifu_clickhouse_schema(const kifu_clickhouse_options *o,
  *  file would, except: a file indexed before with other content is reported and skipped
  *  (not replaced), and book export is not supported. A game already indexed (same path,
  *  content and number) is skipped, so adding the same files again changes no count. A
- *  failed batch is retried with backoff; an unreachable server or shard is named in err.
+ *  failed request is retried with backoff; a batch that still failed is repaired at the
+ *  next open without KIFU_INDEX_READONLY (its counts and rows taken back), so adding its
+ *  files again counts them once. An unreachable server or shard is named in err.
  *  New (kifu_index_close), or NULL with err. */
 KIFU_EXPORT kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                                    const kifu_clickhouse_options *o,

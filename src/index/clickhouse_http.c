@@ -349,8 +349,11 @@ void kifu__ch_name_down(const kifu__ch *ch, kifu_error *err)
     for (size_t i = 0; i < ch->nservers; i++) {
         kifu__strbuf out;
         kifu__sb_init(&out);
+        /* A server that answers, even with an exception (a wrong password), is up. */
+        int transient = 0;
         int bad = kifu__ch_post(&ch->servers[i], 2000, "query=SELECT%201", "", 0, &out,
-                                NULL, NULL) != 0;
+                                &transient, NULL) != 0 &&
+                  transient;
         kifu__sb_free(&out);
         if (bad && n < sizeof down)
             n += (size_t)snprintf(down + n, sizeof down - n, "%s%s %zu (%s)",

@@ -99,24 +99,36 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
     return rc;
 }
 
-/* With filters: the key's rows, each game checked, counted as the SQLite index does. */
-static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
-                          const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
+/* The games through `key` into ch->games, and `cols` of the key's position rows by game
+ * and ply into out (TabSeparated). 0, or -1 with err. */
+static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *out,
+                    kifu_error *err)
 {
-    kifu__ch *ch = ix->ch;
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
     kifu__sb_puts(&sql, "id GLOBAL IN (SELECT game FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
     kifu__sb_printf(&sql, " WHERE key = %llu)", (unsigned long long)key);
     int rc = sql.failed ? nomem(err) : fetch_games(ch, sql.data, err);
     sql.len = 0;
-    kifu__sb_puts(&sql, "SELECT game, ply, move, result, date FROM ");
+    kifu__sb_printf(&sql, "SELECT %s FROM ", cols);
     kifu__ch_name(ch, &sql, "positions", 0);
     kifu__sb_printf(&sql, " WHERE key = %llu ORDER BY game, ply FORMAT TabSeparated",
                     (unsigned long long)key);
     if (!rc)
-        rc = query(ch, &sql, &out, err);
+        rc = query(ch, &sql, out, err);
+    kifu__sb_free(&sql);
+    return rc;
+}
+
+/* With filters: the key's rows, each game checked, counted as the SQLite index does. */
+static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
+                          const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = key_rows(ch, key, "game, ply, move, result, date", &out, err);
     char date[64];
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
@@ -139,7 +151,7 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
                           kifu__flip_result(result, flipped), date))
             rc = nomem(err);
     }
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__sb_free(&out);
     return rc;
 }
 
@@ -212,24 +224,14 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
     return rc;
 }
 
-long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_hit_fn fn, void *ctx,
+long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                    kifu_error *err)
 {
     kifu__ch *ch = ix->ch;
     kifu__ch_games_clear(ch);
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
-    kifu__sb_puts(&sql, "id GLOBAL IN (SELECT game FROM ");
-    kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql, " WHERE key = %llu)", (unsigned long long)key);
-    int rc = sql.failed ? nomem(err) : fetch_games(ch, sql.data, err);
-    sql.len = 0;
-    kifu__sb_puts(&sql, "SELECT game, ply FROM ");
-    kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql, " WHERE key = %llu ORDER BY game, ply FORMAT TabSeparated",
-                    (unsigned long long)key);
-    if (!rc)
-        rc = query(ch, &sql, &out, err);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = key_rows(ch, key, "game, ply", &out, err);
     long hits = 0;
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
@@ -237,14 +239,14 @@ long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_hit_fn fn, void *ctx
         p += strcspn(p, "\n");
         p += *p == '\n';
         const kifu__ch_game *g = kifu__ch_game_get(ch, game);
-        kifu_index_hit h = {game, ply, g && g->source ? g->source : "",
+        kifu_index_row h = {game, ply, g && g->source ? g->source : "",
                             g ? g->number : 0};
         hits++;
         if (fn && fn(ctx, &h))
             break;
     }
     kifu__ch_games_clear(ch);
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__sb_free(&out);
     return rc ? -1 : hits;
 }
 

@@ -4,7 +4,7 @@
 #include "index/index_private.h"
 #include "kifu_private.h"
 
-long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_hit_fn fn,
+long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_row_fn fn,
                      void *ctx, kifu_error *err)
 {
     uint64_t key = kifu_position_hash(p);
@@ -21,7 +21,7 @@ long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_hit_fn f
     long hits = 0;
     int s;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        kifu_index_hit h = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
+        kifu_index_row h = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
                             (const char *)sqlite3_column_text(st, 2),
                             sqlite3_column_int(st, 3)};
         hits++;

@@ -208,7 +208,7 @@ static void dump_explore(const kifu_explore *x)
     }
 }
 
-static int print_hit(void *ctx, const kifu_index_hit *h)
+static int print_hit(void *ctx, const kifu_index_row *h)
 {
     (void)ctx;
     const char *base = strrchr(h->source, '/');

@@ -19,10 +19,11 @@ if ! CH_SERVER=$(ch_find_server); then
 fi
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-ch.XXXXXX")
 trap 'ch_stop_all; rm -rf "$tmp"' EXIT
+ch_watch_dir "$tmp"
 trap 'exit 1' INT TERM
 
 passed=0 failed=0
-ok() { echo "ok: $1"; passed=$((passed + 1)); }
+ok() { echo "ok: $1 [${SECONDS}s]"; passed=$((passed + 1)); }
 bad() { echo "FAILED: $1"; failed=$((failed + 1)); }
 finish() {
   echo "$passed passed, $failed failed, 0 skipped"
@@ -37,6 +38,25 @@ same() {
     bad "$1"
     diff "$2" "$3" | head -20
   fi
+}
+
+# fails NAME TEXT... -- COMMAND...: the command fails and its stderr holds every TEXT.
+fails() {
+  local name=$1 texts=() t
+  shift
+  while [ "$1" != -- ]; do texts+=("$1"); shift; done
+  shift
+  if "$@" >/dev/null 2>"$tmp/err"; then
+    bad "$name (it did not fail)"
+    return
+  fi
+  for t in "${texts[@]}"; do
+    if ! grep -qF -- "$t" "$tmp/err"; then
+      bad "$name: no '$t' in: $(cat "$tmp/err")"
+      return
+    fi
+  done
+  ok "$name: $(head -c 200 "$tmp/err")"
 }
 
 read -r http_a tcp_a inter_a http_b tcp_b inter_b <<<"$(ch_free_ports 6)"
@@ -103,39 +123,21 @@ else
   bad "positions on both shards ($na, $nb, $odd misplaced)"
 fi
 
-KIFU_CLICKHOUSE_PASSWORD=wrong CH_DATABASE=kifu_single CH_CLUSTER= \
-  "$check" info "$url_a" >/dev/null 2>"$tmp/err"
-if grep -q "Wrong password for user kifu" "$tmp/err"; then
-  ok "a wrong password from the environment is refused"
-else
-  bad "a wrong password from the environment is refused: $(cat "$tmp/err")"
-fi
-CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "http://kifu:x@127.0.0.1:$http_a" \
-  >/dev/null 2>"$tmp/err"
-if grep -q "no credentials in the URL" "$tmp/err"; then
-  ok "credentials in a URL are refused"
-else
-  bad "credentials in a URL are refused: $(cat "$tmp/err")"
-fi
+fails "a wrong password from the environment is refused" \
+  "ch_check: info: ClickHouse server $url_a: HTTP 401: Code: 193" "Wrong password for user kifu" -- \
+  env KIFU_CLICKHOUSE_PASSWORD=wrong CH_DATABASE=kifu_single CH_CLUSTER= \
+  "$check" info "$url_a"
+fails "credentials in a URL are refused" "no credentials in the URL" -- \
+  env CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "http://kifu:x@127.0.0.1:$http_a"
 
 # A shard down: queries and adds name it.
 ch_stop b
 export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
 start=$(date +%s)
-if "$check" dump "$url_a,$url_b" "$tmp/games" >/dev/null 2>"$tmp/err"; then
-  bad "explorer with shard 2 down fails"
-elif grep -q "shard 2 ($url_b) is down" "$tmp/err"; then
-  ok "explorer with shard 2 down names it: $(head -c 160 "$tmp/err")"
-else
-  bad "explorer with shard 2 down names it: $(cat "$tmp/err")"
-fi
-if "$check" build "$url_a,$url_b" "$tmp/more" >/dev/null 2>"$tmp/err"; then
-  bad "add with shard 2 down fails"
-elif grep -q "shard 2 ($url_b) is down" "$tmp/err"; then
-  ok "add with shard 2 down names it: $(head -c 160 "$tmp/err")"
-else
-  bad "add with shard 2 down names it: $(cat "$tmp/err")"
-fi
+fails "explorer with shard 2 down names it" "shard 2 ($url_b) is down" -- \
+  "$check" dump "$url_a,$url_b" "$tmp/games"
+fails "add with shard 2 down names it" "shard 2 ($url_b) is down" -- \
+  "$check" build "$url_a,$url_b" "$tmp/more"
 echo "shard-down checks took $(($(date +%s) - start)) s"
 
 # Shard 2 stops in the middle of a batch: shard 1 has the batch's positions (and their
@@ -143,14 +145,10 @@ echo "shard-down checks took $(($(date +%s) - start)) s"
 # the journal and adds the games once: the answers equal SQLite's over both collections.
 ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
 pid_b=$(cat "$tmp/b/pid")
-if CH_CHECK_BEFORE_FLUSH="kill $pid_b; while kill -0 $pid_b 2>/dev/null; do sleep 0.1; done" \
-  "$check" build "$url_a,$url_b" "$tmp/more" >/dev/null 2>"$tmp/err"; then
-  bad "a batch with shard 2 stopped before it fails"
-elif grep -q "shard 2: ClickHouse server $url_b: cannot connect" "$tmp/err"; then
-  ok "a batch with shard 2 stopped fails there: $(head -c 200 "$tmp/err")"
-else
-  bad "a batch with shard 2 stopped fails there: $(cat "$tmp/err")"
-fi
+fails "a batch with shard 2 stopped fails there" \
+  "shard 2: ClickHouse server $url_b: cannot connect" "(after 3 tries)" -- \
+  env CH_CHECK_BEFORE_FLUSH="kill -9 $pid_b; while kill -0 $pid_b 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a,$url_b" "$tmp/more"
 half=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local WHERE game > 400")
 echo "positions of the failed batch left on shard 1: $half"
 ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
@@ -171,16 +169,13 @@ ch_stop b
 
 # The single server stops while an add runs (after it opened): retried, then named.
 pid_a=$(cat "$tmp/a/pid")
-if CH_DATABASE=kifu_single CH_CLUSTER= \
-  CH_CHECK_AFTER_OPEN="kill $pid_a; while kill -0 $pid_a 2>/dev/null; do sleep 0.1; done" \
-  "$check" build "$url_a" "$tmp/more" >/dev/null 2>"$tmp/err"; then
-  bad "add to a stopped server fails"
-elif grep -q "server 1 ($url_a) is down" "$tmp/err" && grep -q "after 3 tries" "$tmp/err"; then
-  ok "add to a stopped server is retried, then names it: $(head -c 200 "$tmp/err")"
-else
-  bad "add to a stopped server is retried, then names it: $(cat "$tmp/err")"
-fi
+fails "add to a stopped server is retried, then names it" "server 1 ($url_a) is down" \
+  "after 3 tries" -- env CH_DATABASE=kifu_single CH_CLUSTER= \
+  CH_CHECK_AFTER_OPEN="kill -9 $pid_a; while kill -0 $pid_a 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a" "$tmp/more"
 ch_stop a
+fails "a stopped server is named" "server 1 ($url_a) is down" "cannot connect" -- \
+  env CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "$url_a"
 
 left=0
 for d in "$tmp/a" "$tmp/b"; do

@@ -260,26 +260,42 @@ static void cleanup(const char *path)
     }
 }
 
-TEST(failed_insert_retried_with_backoff)
+/* Index one game on a fake server that fails its first `fails` row INSERTs (with an
+ * exception or none); the flush's result, its error in err, the fake's log in log. -2
+ * when the fake cannot start. */
+static int add_one(int fails, int exception, kifu_error *err, char *log, size_t cap)
 {
     fake f;
-    char game[256], log[4096];
-    if (one_game(game, sizeof game) || fake_start(&f, 2, 0))
-        SKIP("cannot start a fake server");
+    char game[256];
+    if (one_game(game, sizeof game) || fake_start(&f, fails, exception))
+        return -2;
     kifu_clickhouse_options o = {.retries = 3, .backoff_ms = 40, .timeout_ms = 5000};
-    kifu_error err;
-    kifu_error_clear(&err);
-    kifu_index *ix = kifu_index_open_clickhouse(f.url, 0, &o, &err);
+    kifu_error_clear(err);
+    kifu_index *ix = kifu_index_open_clickhouse(f.url, 0, &o, err);
+    int rc = -3;
     CHECK(ix != NULL);
     if (ix) {
-        CHECK_INT(kifu_index_add_file(ix, game, NULL, NULL, &err), KIFU_INDEX_ADDED);
-        CHECK_INT(kifu_index_flush(ix, &err), 0);
-        if (err.code)
-            printf("  %s\n", err.message);
-        CHECK_INT(kifu_index_stats_get(ix)->positions, 4);
+        CHECK_INT(kifu_index_add_file(ix, game, NULL, NULL, err), KIFU_INDEX_ADDED);
+        rc = kifu_index_flush(ix, err);
+        if (!rc)
+            CHECK_INT(kifu_index_stats_get(ix)->positions, 4);
         kifu_index_close(ix, NULL);
     }
-    fake_stop(&f, log, sizeof log);
+    fake_stop(&f, log, cap);
+    cleanup(game);
+    return rc;
+}
+
+TEST(failed_insert_retried_with_backoff)
+{
+    kifu_error err;
+    char log[4096];
+    int rc = add_one(2, 0, &err, log, sizeof log);
+    if (rc == -2)
+        SKIP("cannot start a fake server");
+    CHECK_INT(rc, 0);
+    if (rc)
+        printf("  %s\n", err.message);
     /* The journal opens the batch, the positions INSERT comes three times (the same rows
      * each time, waits of 40 and 80 ms between), then the games INSERT, and the journal
      * closes the batch. */
@@ -303,31 +319,20 @@ TEST(failed_insert_retried_with_backoff)
         CHECK(t[2] - t[1] >= 80);
         CHECK(bytes[3] != bytes[0]);
     }
-    cleanup(game);
 }
 
 TEST(exception_not_retried)
 {
-    fake f;
-    char game[256], log[4096];
-    if (one_game(game, sizeof game) || fake_start(&f, 5, 1))
-        SKIP("cannot start a fake server");
-    kifu_clickhouse_options o = {.retries = 3, .backoff_ms = 40, .timeout_ms = 5000};
     kifu_error err;
-    kifu_error_clear(&err);
-    kifu_index *ix = kifu_index_open_clickhouse(f.url, 0, &o, &err);
-    CHECK(ix != NULL);
-    if (ix) {
-        kifu_index_add_file(ix, game, NULL, NULL, &err);
-        CHECK_INT(kifu_index_flush(ix, &err), -1);
-        CHECK_INT(err.code, KIFU_ERR_IO);
-        CHECK(strstr(err.message, "HTTP 500: Code: 241") != NULL);
-        CHECK(strstr(err.message, "tries") == NULL);
-        kifu_index_close(ix, NULL);
-    }
-    fake_stop(&f, log, sizeof log);
+    char log[4096];
+    int rc = add_one(5, 1, &err, log, sizeof log);
+    if (rc == -2)
+        SKIP("cannot start a fake server");
+    CHECK_INT(rc, -1);
+    CHECK_INT(err.code, KIFU_ERR_IO);
+    CHECK(strstr(err.message, "HTTP 500: Code: 241") != NULL);
+    CHECK(strstr(err.message, "tries") == NULL);
     CHECK_INT(count(log, "insert"), 1);
-    cleanup(game);
 }
 
 int main(void)

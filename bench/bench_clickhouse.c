@@ -1,4 +1,4 @@
-/* bench_index.c: the collection index over the search collection (bench_search.c's CSA
+/* bench_clickhouse.c: the collection index over the search collection (bench_search.c's CSA
  * files), built into a SQLite file and, when a server is given, into ClickHouse through
  * the same kifu_index calls; build rate, bytes per position, and the latency of explorer
  * queries (the start position, one reached by thousands of games, one of a single game)
@@ -58,7 +58,7 @@ static int build(kifu_index *ix, const char *dir, int files, figures *f)
     return 0;
 }
 
-static int count_hit(void *ctx, const kifu_index_hit *h)
+static int count_hit(void *ctx, const kifu_index_row *h)
 {
     (void)h;
     ++*(long *)ctx;
@@ -145,7 +145,7 @@ static void row(const char *name, const figures f[2], int have_ch, int k)
     printf("\n");
 }
 
-int bench_index(const bench_opts *o)
+int bench_clickhouse(const bench_opts *o)
 {
     char dir[4200];
     if (bench_search_collection(o, dir, sizeof dir))
@@ -159,8 +159,10 @@ int bench_index(const bench_opts *o)
         fprintf(stderr, "kifu_bench: index: the search collection could not be read\n");
         return -1;
     }
-    printf("\n== index (%d games of the search collection; batches of %d games)\n",
-           o->search_games, FLUSH_FILES * PER_FILE);
+    printf(
+        "\n== clickhouse: the index in a SQLite file and on ClickHouse (%d games of the "
+        "search collection; batches of %d games)\n",
+        o->search_games, FLUSH_FILES * PER_FILE);
     fflush(stdout);
     figures f[2];
     memset(f, 0, sizeof f);
