@@ -229,10 +229,12 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
         snprintf(why, sizeof why, "out of memory");
         goto fail;
     }
-    if (send_all(fd, req.data, req.len, deadline) || send_all(fd, body, len, deadline)) {
+    /* A server that refuses an INSERT may answer and close before it read the body: its
+     * answer, when there is one, says more than the broken send. */
+    int sent = send_all(fd, req.data, req.len, deadline) == 0 &&
+               send_all(fd, body, len, deadline) == 0;
+    if (!sent)
         snprintf(why, sizeof why, "cannot send: %s", strerror(errno));
-        goto fail;
-    }
     for (;;) {
         if (kifu__sb_reserve(&resp, 65536)) {
             snprintf(why, sizeof why, "out of memory");
@@ -248,13 +250,18 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
                 snprintf(why, sizeof why, "no answer within %d ms", timeout_ms);
                 goto fail;
             }
-        } else {
-            snprintf(why, sizeof why, "connection lost: %s", strerror(errno));
+        } else if (sent || !resp.len) {
+            if (sent)
+                snprintf(why, sizeof why, "connection lost: %s", strerror(errno));
             goto fail;
+        } else {
+            break;
         }
     }
     close(fd);
     fd = -1;
+    if (!sent && !resp.len)
+        goto fail;
     resp.data[resp.len] = 0;
     char *hend = strstr(resp.data, "\r\n\r\n");
     int status = 0;
@@ -277,6 +284,8 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
         blen = (size_t)n;
     }
     b[blen] = 0;
+    if (status == 200 && !sent)
+        goto fail; /* an answer to part of the request */
     if (status != 200) {
         char text[400];
         exception_text(b, blen, text, sizeof text);
