@@ -968,7 +968,9 @@ KIFU_EXPORT char *kifu_clickhouse_schema(const kifu_clickhouse_options *o,
  *  content and number) is skipped, so adding the same files again changes no count. A
  *  failed request is retried with backoff; a batch that still failed is repaired at the
  *  next open without KIFU_INDEX_READONLY (its counts and rows taken back), so adding its
- *  files again counts them once. An unreachable server or shard is named in err.
+ *  files again counts them once. An unreachable server or shard is named in err. One
+ *  writer at a time (ids and repairs are not coordinated between writers); readers open
+ *  with KIFU_INDEX_READONLY.
  *  New (kifu_index_close), or NULL with err. */
 KIFU_EXPORT kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                                    const kifu_clickhouse_options *o,
