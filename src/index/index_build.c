@@ -381,8 +381,12 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
     size_t ndone = 0;
     if (ix->ch) {
-        int changed = 0;
-        if (kifu__ch_indexed(ix, path, dig, &done, &ndone, &changed, err) ||
+        /* The same path in the batch not written yet: the server cannot know it. */
+        for (size_t i = 0; i < ix->nsources; i++)
+            if (strcmp(ix->sources[i].path, path) == 0)
+                id = ix->sources[i].id, old = ix->sources[i].digest;
+        int changed = id && old != dig;
+        if ((!id && kifu__ch_indexed(ix, path, dig, &done, &ndone, &changed, err)) ||
             (changed && !ndone &&
              kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
                          "indexed before with other content; an index on ClickHouse "

@@ -276,6 +276,8 @@ static int add_one(int fails, int exception, kifu_error *err, char *log, size_t 
     CHECK(ix != NULL);
     if (ix) {
         CHECK_INT(kifu_index_add_file(ix, game, NULL, NULL, err), KIFU_INDEX_ADDED);
+        /* Again before the batch is written: the batch knows it, the server not yet. */
+        CHECK_INT(kifu_index_add_file(ix, game, NULL, NULL, err), KIFU_INDEX_UNCHANGED);
         rc = kifu_index_flush(ix, err);
         if (!rc)
             CHECK_INT(kifu_index_stats_get(ix)->positions, 4);
