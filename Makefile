@@ -36,6 +36,10 @@ run: build-tool
 	@echo "== kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/   (a transposition, found in a fork)"
 	@./$(BUILD)/kifu search --usi 'position startpos moves 2g2f 3c3d 7g7f' --forks samples/
 	@echo
+	@echo "== kifu html samples/opening.kifu -o $(BUILD)/opening.html   (a self-contained replay page)"
+	@./$(BUILD)/kifu html samples/opening.kifu -o $(BUILD)/opening.html
+	@echo "wrote $(abspath $(BUILD))/opening.html: open it in a browser (click the board's right half to step)"
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 
@@ -52,7 +56,9 @@ install: deps
 deps-clickhouse:
 	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the clickhouse test will skip" >&2
 
+# The browser tests skip, saying so, only when Chromium cannot be installed.
 test: build deps-clickhouse
+	@scripts/deps.sh browser || echo "kifu: chromium could not be installed: the browser tests will skip" >&2
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
 asan: deps deps-clickhouse
@@ -62,12 +68,13 @@ asan: deps deps-clickhouse
 		ctest --output-on-failure -j $(JOBS)
 
 # ThreadSanitizer: the suite's unit tests (test_threads reads, normalizes, writes, clones
-# and walks in four threads) fail on any data race in the library.
+# and walks in four threads) fail on any data race in the library, and cli_batch on one
+# in the tool's batch (convert and validate on several threads).
 tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_TSAN=ON >/dev/null
 	@cmake --build build-tsan -j $(JOBS) -- --no-print-directory
-	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
-		ctest --output-on-failure -j $(JOBS) -R '^test_'
+	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66" \
+		ctest --output-on-failure -j $(JOBS) -R '^(test_|cli_batch$$)'
 
 bench:
 	@scripts/deps.sh bench
@@ -75,6 +82,7 @@ bench:
 	@cmake --build build-bench -j $(JOBS) -- --no-print-directory
 	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the bench leaves ClickHouse out" >&2
 	bench/clickhouse.sh ./build-bench/kifu_bench $(BENCH_ARGS)
+	@python3 bench/html_paint.py build-bench/html/game300.html
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
 # fuzz/dict/<name>.dict; new inputs go to build-fuzz/corpus/, crashes to

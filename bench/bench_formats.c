@@ -69,8 +69,8 @@ static void files_free(files *fs)
     memset(fs, 0, sizeof *fs);
 }
 
-/* Every file of a corpus directory, in name order, read into memory. */
-static int load(const char *dir, files *fs)
+/* Every file of a corpus directory, in name order (the paths only). */
+static int load_names(const char *dir, files *fs)
 {
     memset(fs, 0, sizeof *fs);
     DIR *d = opendir(dir);
@@ -105,6 +105,15 @@ static int load(const char *dir, files *fs)
     closedir(d);
     if (fs->n)
         qsort(fs->v, fs->n, sizeof *fs->v, by_path);
+    if (rc)
+        files_free(fs);
+    return rc;
+}
+
+/* Every file of a corpus directory, in name order, read into memory. */
+static int load(const char *dir, files *fs)
+{
+    int rc = load_names(dir, fs);
     for (size_t i = 0; rc == 0 && i < fs->n; i++) {
         file *f = &fs->v[i];
         FILE *in = fopen(f->path, "rb");
@@ -297,11 +306,11 @@ typedef struct peer_result {
 
 /* Runs convert.js on the list; fills up to `cap` peer results. Returns how many. */
 static int run_peers(const bench_opts *o, const char *moddir, const char *fmt,
-                     const char *list, peer_result *out, int cap)
+                     const char *list, const char *extra, peer_result *out, int cap)
 {
     char cmd[16384];
-    if (snprintf(cmd, sizeof cmd, "node '%s/convert.js' '%s' %s %d '%s'", o->peers_src,
-                 moddir, fmt, o->peer_runs, list) >= (int)sizeof cmd)
+    if (snprintf(cmd, sizeof cmd, "node '%s/convert.js' '%s' %s %d '%s' %s", o->peers_src,
+                 moddir, fmt, o->peer_runs, list, extra) >= (int)sizeof cmd)
         return 0;
     FILE *p = popen(cmd, "r");
     if (!p)
@@ -478,7 +487,7 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
     peer_result peers[4];
     int n = 0;
     for (int attempt = 0;; attempt++) {
-        n = run_peers(o, moddir, fmt, ok, peers, 4);
+        n = run_peers(o, moddir, fmt, ok, "", peers, 4);
         double worst = 0;
         for (int i = 0; i < n; i++)
             if (peers[i].ok && peers[i].spread > worst)
@@ -534,6 +543,49 @@ static void compare(const bench_opts *o, const char *moddir, const char *fmt,
            ratio >= 30 ? "met" : "NOT met");
     if (*worst_ratio == 0 || ratio < *worst_ratio)
         *worst_ratio = ratio;
+}
+
+int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
+                       const char *peer, double *seconds, double *cpu, size_t *nfiles)
+{
+    char moddir[4096], list[4300];
+    if (!have_node()) {
+        printf("  %s skipped: node is not installed\n", peer);
+        return -1;
+    }
+    if (install_peers(o, moddir, sizeof moddir)) {
+        printf("  %s skipped: it could not be installed\n", peer);
+        return -1;
+    }
+    /* The list in name order, as kifu takes a directory. */
+    files fs;
+    if (load_names(dir, &fs))
+        return -1;
+    snprintf(list, sizeof list, "%s/list-batch-%s.txt", moddir, fmt);
+    FILE *f = fopen(list, "w");
+    for (size_t i = 0; f && i < fs.n; i++)
+        fprintf(f, "%s\n", fs.v[i].path);
+    if (!f || fclose(f) != 0) {
+        printf("  cannot write %s\n", list);
+        files_free(&fs);
+        return -1;
+    }
+    *nfiles = fs.n;
+    files_free(&fs);
+    /* One run (tens of seconds over a large directory), the JIT warmed on 1000 files. */
+    char extra[256];
+    snprintf(extra, sizeof extra, "--only '%s' --warm 1000", peer);
+    bench_opts one = *o;
+    one.peer_runs = 1;
+    peer_result pr;
+    if (run_peers(&one, moddir, fmt, list, extra, &pr, 1) != 1 || !pr.ok)
+        return -1;
+    *cpu = pr.cpu;
+    if (pr.failed)
+        printf("  %s could not read %zu of %zu files (timed all the same)\n", peer,
+               pr.failed, *nfiles);
+    *seconds = pr.median;
+    return 0;
 }
 
 int bench_formats(const bench_opts *o)

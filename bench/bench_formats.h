@@ -17,7 +17,9 @@ typedef struct bench_opts {
     int regen;              /* rebuild the corpus even when it looks current */
     int peers;              /* run the peer comparison */
     int search_games;       /* games of the search section's collection */
-    const char *clickhouse; /* the index section's ClickHouse server URL, or NULL */
+    int batch_files;        /* KI2 files of the batch section's directory */
+    int batch_runs;         /* timed runs of `kifu convert` per thread count */
+    const char *clickhouse; /* the clickhouse section's server URL, or NULL */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -34,11 +36,18 @@ double bench_now(void);
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;
 struct kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap);
-/* mkdir that accepts an existing directory; write a whole file; is the STAMP file there
- * and equal to stamp (and newer than this binary)? */
+/* The same with `plies` moves (fewer when the game ends in mate first); 0: 80 to 200. */
+struct kifu_record *bench_random_game_plies(uint64_t *rng, int index, int plies,
+                                            char *why, size_t cap);
+/* mkdir that accepts an existing directory; write a whole file. */
 int bench_make_dir(const char *path);
 int bench_write_bytes(const char *path, const char *data, size_t len);
-int bench_current(const char *stamp_path, const char *stamp);
+/* Whether the corpus in dir must be made (again): dir/STAMP is missing, names another
+ * `what` or kifu version, is older than this binary, or --regen. The old stamp is then
+ * removed, so a corpus cut short is never taken as current. 1: make it, 0: current. */
+int bench_stale(const bench_opts *o, const char *dir, const char *what);
+/* Write dir/STAMP for `what` once the corpus is complete. 0, or -1 with a message. */
+int bench_stamp(const char *dir, const char *what);
 
 /* Position search over a collection of o->search_games games on disk (CSA, 1000 games a
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
@@ -51,5 +60,19 @@ int bench_search_collection(const bench_opts *o, char *dir, size_t cap);
  * exact-search latency of the SQLite file and, with o->clickhouse, of ClickHouse, side by
  * side. 0, or -1. */
 int bench_clickhouse(const bench_opts *o);
+
+/* The replay page for a 300-move game with comments: its size and the time to write it;
+ * the page is left at <dir>/html/game300.html for bench/html_paint.py. 0, or -1. */
+int bench_html(const bench_opts *o);
+/* The directory of o->batch_files KI2 files converted by the whole `kifu convert -o -
+ * DIR` process, with one thread and one per processor, beside json-kifu-format on the
+ * same files in memory. Prints the figures and the ratio. 0, or -1. */
+int bench_batch(const bench_opts *o);
+
+/* The seconds (one run) and CPU seconds one peer takes to convert every file of dir
+ * (format fmt) held in memory; *nfiles is how many it was given. 0, or -1 with a message
+ * (node or the peer missing). */
+int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
+                       const char *peer, double *seconds, double *cpu, size_t *nfiles);
 
 #endif

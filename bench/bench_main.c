@@ -1,5 +1,7 @@
 /* bench_main.c: kifu_bench, what `make bench` runs: perft (bench_perft.c), then CSA, KIF
- * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset.
+ * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset, then a
+ * directory of KI2 files converted by the kifu process (bench_batch.c), then search, and
+ * the HTML replay page (bench_html.c).
  * Benchmarks print figures; they never pass or fail (they are not ctests). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +17,12 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|search|clickhouse   run one part (default: all)\n"
+        "  --only perft|formats|search|batch|html|clickhouse   run one part (default: "
+        "all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
+        "  --batch-files N        KI2 files of the batch directory (default 33000)\n"
+        "  --batch-runs N         timed runs of kifu convert per thread count (default "
+        "3)\n"
         "  --runs N               timed runs per format section (default 5)\n"
         "  --peer-runs N          timed runs per peer (default 5)\n"
         "  --corpus-mb MB         size of the generated corpus, three formats "
@@ -64,7 +70,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, NULL};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, NULL};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -93,6 +99,10 @@ int main(int argc, char **argv)
             o.seed = strtoull(v, NULL, 10), i++;
         } else if (v && strcmp(a, "--search-games") == 0) {
             o.search_games = atoi(v), i++;
+        } else if (v && strcmp(a, "--batch-files") == 0) {
+            o.batch_files = atoi(v), i++;
+        } else if (v && strcmp(a, "--batch-runs") == 0) {
+            o.batch_runs = atoi(v), i++;
         } else if (v && strcmp(a, "--clickhouse") == 0) {
             o.clickhouse = v, i++;
         } else if (v && strcmp(a, "--dir") == 0) {
@@ -120,11 +130,24 @@ int main(int argc, char **argv)
         fflush(stdout);
         bench_formats(&o);
     }
+    if (o.batch_files < 1)
+        o.batch_files = 1;
+    if (o.batch_runs < 1)
+        o.batch_runs = 1;
+    if (!only || strcmp(only, "batch") == 0) {
+        fflush(stdout);
+        bench_batch(&o);
+    }
     if (o.search_games < 1000)
         o.search_games = 1000;
     if (!only || strcmp(only, "search") == 0) {
         fflush(stdout);
         if (bench_search(&o))
+            return 1;
+    }
+    if (!only || strcmp(only, "html") == 0) {
+        fflush(stdout);
+        if (bench_html(&o))
             return 1;
     }
     if (!only || strcmp(only, "clickhouse") == 0) {

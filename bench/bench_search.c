@@ -63,13 +63,11 @@ int bench_search_collection(const bench_opts *o, char *dir, size_t cap)
 
 static int generate(const bench_opts *o, const char *dir)
 {
-    char path[8400], stamp[256], stamp_path[8400];
-    snprintf(stamp_path, sizeof stamp_path, "%s/STAMP", dir);
-    snprintf(stamp, sizeof stamp, "kifu %s search 1 seed %llu games %d\n",
-             kifu_version_string(), (unsigned long long)o->seed, o->search_games);
-    if (!o->regen && bench_current(stamp_path, stamp))
+    char path[8400], what[128];
+    snprintf(what, sizeof what, "search 1 seed %llu games %d",
+             (unsigned long long)o->seed, o->search_games);
+    if (!bench_stale(o, dir, what))
         return 0;
-    remove(stamp_path);
     snprintf(path, sizeof path, "%s/csa", dir);
     if (bench_make_dir(o->dir) || bench_make_dir(dir) || bench_make_dir(path))
         return -1;
@@ -107,8 +105,7 @@ static int generate(const bench_opts *o, const char *dir)
             return -1;
         }
     }
-    FILE *f = fopen(stamp_path, "w");
-    if (!f || fputs(stamp, f) == EOF || fclose(f) != 0)
+    if (bench_stamp(dir, what))
         return -1;
     printf("  done (%.1f s)\n", bench_now() - t0);
     return 0;

@@ -41,6 +41,12 @@ static unsigned below(uint64_t *s, unsigned n)
  * like aimless shuffling and exercise 同, 成 and the capture fields. NULL on failure. */
 kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap)
 {
+    return bench_random_game_plies(rng, index, 0, why, cap);
+}
+
+kifu_record *bench_random_game_plies(uint64_t *rng, int index, int want, char *why,
+                                     size_t cap)
+{
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
     kifu_move *legal = malloc(600 * sizeof *legal);
@@ -58,7 +64,10 @@ kifu_record *bench_random_game(uint64_t *rng, int index, char *why, size_t cap)
     kifu_record_header_add(r, "後手", buf);
     kifu_record_set_preset(r, KIFU_PRESET_HIRATE);
 
+    /* Drawn even when asked for a length, so a seed names the same games either way. */
     int plies = 80 + (int)below(rng, 121);
+    if (want > 0)
+        plies = want;
     long total[2] = {0, 0};
     kifu_node *node = kifu_record_root(r);
     const char *end = "TORYO";
@@ -147,7 +156,7 @@ int bench_write_bytes(const char *path, const char *data, size_t len)
 
 /* The stamp names what made the corpus; a different one (or a newer benchmark binary,
  * i.e. possibly newer writers) means build it again. */
-int bench_current(const char *stamp_path, const char *stamp)
+static int current(const char *stamp_path, const char *stamp)
 {
     char have[256] = "";
     FILE *f = fopen(stamp_path, "r");
@@ -163,18 +172,45 @@ int bench_current(const char *stamp_path, const char *stamp)
     return strcmp(have, stamp) == 0;
 }
 
+static void stamp_of(const char *dir, const char *what, char *path, size_t pcap,
+                     char *stamp, size_t scap)
+{
+    snprintf(path, pcap, "%s/STAMP", dir);
+    snprintf(stamp, scap, "kifu %s %s\n", kifu_version_string(), what);
+}
+
+int bench_stale(const bench_opts *o, const char *dir, const char *what)
+{
+    char path[4400], stamp[512];
+    stamp_of(dir, what, path, sizeof path, stamp, sizeof stamp);
+    if (!o->regen && current(path, stamp))
+        return 0;
+    remove(path);
+    return 1;
+}
+
+int bench_stamp(const char *dir, const char *what)
+{
+    char path[4400], stamp[512];
+    stamp_of(dir, what, path, sizeof path, stamp, sizeof stamp);
+    FILE *f = fopen(path, "w");
+    if (!f || fputs(stamp, f) == EOF || fclose(f) != 0) {
+        fprintf(stderr, "kifu_bench: %s: cannot write\n", path);
+        return -1;
+    }
+    return 0;
+}
+
 int bench_gen_corpus(const bench_opts *o)
 {
-    char path[4096], stamp[256], stamp_path[4200];
-    if (snprintf(path, sizeof path, "%s/corpus", o->dir) >= (int)sizeof path)
+    char path[4096], top[4096], what[128];
+    if (snprintf(top, sizeof top, "%s/corpus", o->dir) >= (int)sizeof top)
         return -1;
-    snprintf(stamp_path, sizeof stamp_path, "%s/STAMP", path);
-    snprintf(stamp, sizeof stamp, "kifu %s gen 2 seed %llu mb %.1f\n",
-             kifu_version_string(), (unsigned long long)o->seed, o->corpus_mb);
-    if (!o->regen && bench_current(stamp_path, stamp))
+    snprintf(what, sizeof what, "gen 2 seed %llu mb %.1f", (unsigned long long)o->seed,
+             o->corpus_mb);
+    if (!bench_stale(o, top, what))
         return 0;
-    remove(stamp_path);
-    if (bench_make_dir(o->dir) || bench_make_dir(path))
+    if (bench_make_dir(o->dir) || bench_make_dir(top))
         return -1;
     for (size_t i = 0; i < 3; i++) {
         if (snprintf(path, sizeof path, "%s/corpus/%s", o->dir, outs[i].dir) >=
@@ -232,11 +268,8 @@ int bench_gen_corpus(const bench_opts *o)
                 remove(path) != 0)
                 break;
         }
-    FILE *f = fopen(stamp_path, "w");
-    if (!f || fputs(stamp, f) == EOF || fclose(f) != 0) {
-        fprintf(stderr, "kifu_bench: %s: cannot write\n", stamp_path);
+    if (bench_stamp(top, what))
         return -1;
-    }
     printf("  %d games: csa %.1f MB, kif %.1f MB, ki2 %.1f MB (%.1f s)\n", games,
            (double)sizes[0] / 1e6, (double)sizes[1] / 1e6, (double)sizes[2] / 1e6,
            bench_now() - t0);

@@ -23,6 +23,8 @@ int cmd_validate(int argc, char **argv);
 void cmd_validate_usage(FILE *f);
 int cmd_show(int argc, char **argv);
 void cmd_show_usage(FILE *f);
+int cmd_html(int argc, char **argv);
+void cmd_html_usage(FILE *f);
 int cmd_replay(int argc, char **argv);
 void cmd_replay_usage(FILE *f);
 int cmd_play(int argc, char **argv);
@@ -39,6 +41,9 @@ void cmd_search_usage(FILE *f);
 /* A message on stderr, printf-style, with control characters (from file names and
  * record text) shown as \xNN; every message of the tool goes through it. */
 void cli_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Send this thread's cli_err messages to sink (a memory stream), or back to stderr
+ * (NULL). */
+void cli_err_capture(FILE *sink);
 /* Print "kifu: <formatted error>" to stderr. */
 void cli_print_error(const kifu_error *err);
 /* A reader's or writer's warning about `source` (a path), as kifu_warn_fn. */

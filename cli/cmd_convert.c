@@ -8,9 +8,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "inputs.h"
+#include "outnames.h"
 #include "progress.h"
+#include "record_cursor.h"
 
 /* A progress bar appears from this many inputs on (and only on a terminal). */
 #define PROGRESS_MIN 8
@@ -39,6 +42,9 @@ static const char convert_usage[] =
     "      --lenient         write the output even when a move is illegal (the moves\n"
     "                        after it stay as the file gave them); the error is\n"
     "                        still printed and the exit code still says it\n"
+    "  -j, --jobs N          files converted at once, on N threads (default 0: one per\n"
+    "                        processor); output, messages and exit status are the\n"
+    "                        same for every N\n"
     "  -q, --quiet           print errors only\n"
     "  -v, --verbose         print a line per output and the summary\n"
     "  -h, --help            this text\n"
@@ -47,14 +53,23 @@ static const char convert_usage[] =
     "inputs or a directory need --out-dir (or -o -). A CSA file holding several games\n"
     "('/' lines) gives NAME-1.EXT, NAME-2.EXT ... (with -o OUT: OUT's name plus -1, -2\n"
     "...); on standard output the games follow one another, each ending in a newline.\n"
+    "'-o -' with JKF (not --pretty) is JSON Lines: one game a line, in input order,\n"
+    "its header naming the file it came from as \"kifu:source\" (and \"kifu:game\": the\n"
+    "game's number in a file of several).\n"
+    "With --out-dir, inputs that differ only by the extension (a.kif, a.kifu) keep it:\n"
+    "a.kif.jkf, a.kifu.jkf. Inputs of the very same name (x.kif from two directories)\n"
+    "are not converted; the message names both.\n"
     "Files are written atomically (a temporary file renamed over the target).\n"
-    "A summary line 'converted N, failed N' goes to stderr with -v or several inputs.\n"
-    "Exit status: 0 all converted, 1 a bad input, 2 usage, 3 a read/write failure.\n"
+    "A summary line (files and games, converted and failed) goes to stderr with -v or\n"
+    "several inputs.\n"
+    "Exit status: 0 all converted, 1 a bad input (or a directory without records),\n"
+    "2 usage, 3 a read/write failure.\n"
     "\n"
     "examples:\n"
     "  kifu convert game.kif > game.jkf\n"
     "  kifu convert -t csa -o game.csa game.kif\n"
     "  kifu convert -t kifu --out-dir out/ records/\n"
+    "  kifu convert -o - records/ > games.jsonl\n"
     "  cat game.csa | kifu convert -f csa -t kif - > game.kif\n";
 
 static const char validate_usage[] =
@@ -67,12 +82,14 @@ static const char validate_usage[] =
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "                        FMT: %s\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
+    "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
+    "                        processor); the output is the same for every N\n"
     "  -q, --quiet           no summary line\n"
-    "  -v, --verbose         an OK line for every valid file, and the summary\n"
+    "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
-    "Exit status: 0 all valid, 1 a record is invalid, 2 usage, 3 a file could not\n"
-    "be read.\n"
+    "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
+    "record), 2 usage, 3 a file could not be read.\n"
     "\n"
     "example:\n"
     "  kifu validate -v records/\n";
@@ -82,88 +99,91 @@ typedef struct opts {
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
+    int jobs;  /* threads (0: one per processor) */
+    int jsonl; /* -o - with JKF: one line per game, its source in the header */
     const char *out, *out_dir;
+    cli_outdest dest; /* where outputs go (out_dir, out unless "-", the extension) */
 } opts;
 
-/* The output paths written so far (open addressing), so that two inputs with the same
- * name (a/x.kif and b/x.kif into one --out-dir) cannot silently overwrite each other. */
-typedef struct written {
-    char **slot;
-    size_t cap, n;
-} written;
+/* What processing one input leaves to be done in input order, on the main thread:
+ * messages, outputs to write, notes about older files. */
+typedef enum { ACT_ERR, ACT_OUT, ACT_WRITE, ACT_NOTE } act_kind;
+
+typedef struct action {
+    act_kind kind;
+    size_t off, len; /* ACT_ERR: the span of the item's messages */
+    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free) */
+    char *dest;      /* ACT_WRITE (NULL: standard output), ACT_NOTE */
+    size_t games;    /* ACT_WRITE: games in the output */
+    char what[64];   /* ACT_WRITE: " (game K)" or "" */
+    char tally[64];  /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
+} action;
+
+typedef struct item {
+    const opts *o;
+    const char *warn_source; /* file the reader and writer warnings are about */
+    action *v;
+    size_t n, cap;
+    FILE *err; /* the messages, captured (cli_err_capture) */
+    char *errbuf;
+    size_t errlen, errmark;
+    int rc;
+    size_t games_ok, games_bad;
+} item;
 
 typedef struct run {
     const opts *o;
+    const cli_inputs *in;
+    const unsigned char *keep_ext; /* per input: keep its extension in the output name */
+    const size_t *clash;           /* per input: 0, or 1 + another input of its name */
+    item **items;
     cli_progress bar;
-    size_t done, failed, games;
-    int status;              /* the worst exit code so far */
-    const char *warn_source; /* file the writer warnings are about */
-    written out;
+    size_t done, failed, games_ok, games_bad;
+    int status; /* the worst exit code so far */
+    cli_written out;
 } run;
 
-static size_t hash(const char *s)
+static void worse(int *status, int code)
 {
-    size_t h = 1469598103934665603u;
-    while (*s)
-        h = (h ^ (unsigned char)*s++) * 1099511628211u;
-    return h;
+    if (code > *status)
+        *status = code;
 }
 
-/* Records path as written. 1 if it was already, 0 if new, -1 when out of memory. */
-static int claim(written *w, const char *path)
+/* ---- the work on one input (any thread) ------------------------------------------- */
+
+/* A new action, after the messages so far (which become an action of their own, so the
+ * order of messages and outputs is kept). NULL when out of memory. */
+static action *act(item *it, act_kind kind)
 {
-    if (2 * (w->n + 1) > w->cap) {
-        size_t cap = w->cap ? w->cap * 2 : 64;
-        char **slot = calloc(cap, sizeof *slot);
-        if (!slot)
-            return -1;
-        for (size_t i = 0; i < w->cap; i++)
-            if (w->slot[i]) {
-                size_t j = hash(w->slot[i]) & (cap - 1);
-                while (slot[j])
-                    j = (j + 1) & (cap - 1);
-                slot[j] = w->slot[i];
-            }
-        free(w->slot);
-        w->slot = slot;
-        w->cap = cap;
+    if (it->n + 2 > it->cap) {
+        size_t cap = it->cap ? it->cap * 2 : 4;
+        action *v = realloc(it->v, cap * sizeof *v);
+        if (!v)
+            return NULL;
+        it->v = v;
+        it->cap = cap;
     }
-    size_t j = hash(path) & (w->cap - 1);
-    for (; w->slot[j]; j = (j + 1) & (w->cap - 1))
-        if (strcmp(w->slot[j], path) == 0)
-            return 1;
-    if (!(w->slot[j] = strdup(path)))
-        return -1;
-    w->n++;
-    return 0;
-}
-
-static void written_free(written *w)
-{
-    for (size_t i = 0; i < w->cap; i++)
-        free(w->slot[i]);
-    free(w->slot);
-}
-
-static void worse(run *r, int code)
-{
-    if (code > r->status)
-        r->status = code;
-}
-
-static void report(run *r, const kifu_error *e)
-{
-    cli_progress_clear(&r->bar);
-    cli_print_error(e);
+    if (it->err && fflush(it->err) == 0 && it->errlen > it->errmark) {
+        action *m = &it->v[it->n++];
+        memset(m, 0, sizeof *m);
+        m->kind = ACT_ERR;
+        m->off = it->errmark;
+        m->len = it->errlen - it->errmark;
+        it->errmark = it->errlen;
+    }
+    if (kind == ACT_ERR)
+        return NULL;
+    action *a = &it->v[it->n++];
+    memset(a, 0, sizeof *a);
+    a->kind = kind;
+    return a;
 }
 
 static void on_warn(void *ctx, const char *message)
 {
-    run *r = ctx;
-    if (r->o->quiet)
-        return;
-    cli_progress_clear(&r->bar);
-    cli_err("kifu: %s: warning: %s\n", r->warn_source, message);
+    item *it = ctx;
+    if (!it->o->quiet)
+        cli_err("kifu: %s: warning: %s\n", it->warn_source, message);
 }
 
 static const char *display(const cli_input *in)
@@ -181,150 +201,75 @@ static size_t main_line_moves(const kifu_record *rec)
     return n;
 }
 
-/* mkdir -p of the directory part of path. */
-static int make_parents(const char *path)
+/* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
+ * format that holds several in one output; the main thread puts them in place. 0, or an
+ * exit code. */
+static int emit(item *it, const cli_input *in, int keep_ext, kifu_record *const *recs,
+                size_t n, size_t k, size_t count)
 {
-    char *p = strdup(path);
-    if (!p)
-        return -1;
-    for (char *s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-        *s = 0;
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            cli_err("kifu: %s: cannot create directory: %s\n", p, strerror(errno));
-            free(p);
-            return -1;
+    const opts *o = it->o;
+    if (o->jsonl) {
+        /* Each line says where it came from, in the header, so it stays plain JKF. */
+        char num[24];
+        snprintf(num, sizeof num, "%zu", k);
+        if (kifu_record_header_set(recs[0], "kifu:source", display(in)) ||
+            (count > 1 && kifu_record_header_set(recs[0], "kifu:game", num))) {
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
         }
-        *s = '/';
     }
-    free(p);
-    return 0;
-}
-
-/* Where game k (1-based) of `count` from input `in` goes; NULL means standard output.
- * New string. *oom is set when memory ran out. */
-static char *destination(const opts *o, const cli_input *in, size_t k, size_t count,
-                         int *oom)
-{
-    *oom = 0;
-    const char *base = NULL, *ext = NULL;
-    char *stem = NULL;
-    if (o->out_dir) {
-        stem = strdup(in->rel);
-        ext = kifu_format_name(o->to);
-    } else if (o->out && strcmp(o->out, "-") != 0) {
-        if (count == 1) {
-            char *p = strdup(o->out);
-            *oom = !p;
-            return p;
-        }
-        stem = strdup(o->out);
-        const char *slash = strrchr(o->out, '/');
-        const char *dot = strrchr(slash ? slash : o->out, '.');
-        ext = dot && dot[1] ? dot + 1 : NULL;
-    } else {
-        return NULL;
-    }
-    if (!stem) {
-        *oom = 1;
-        return NULL;
-    }
-    /* Drop the old extension (not a leading dot of a hidden name). */
-    char *slash = strrchr(stem, '/');
-    char *dot = strrchr(slash ? slash + 1 : stem, '.');
-    if (dot && dot != (slash ? slash + 1 : stem))
-        *dot = 0;
-    base = o->out_dir ? o->out_dir : "";
-    size_t need = strlen(base) + strlen(stem) + (ext ? strlen(ext) : 0) + 32;
-    char *path = malloc(need);
-    if (!path) {
-        free(stem);
-        *oom = 1;
-        return NULL;
-    }
-    const char *sep = *base && base[strlen(base) - 1] != '/' ? "/" : "";
-    char num[24] = "";
-    if (count > 1)
-        snprintf(num, sizeof num, "-%zu", k);
-    snprintf(path, need, "%s%s%s%s%s%s", base, sep, stem, num, ext ? "." : "",
-             ext ? ext : "");
-    free(stem);
-    return path;
-}
-
-/* Writes normalized records: game k of count, or (n > 1) the n games of a format that
- * holds several in one output. 0, or an exit code. */
-static int emit(run *r, const cli_input *in, kifu_record *const *recs, size_t n, size_t k,
-                size_t count)
-{
-    const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, r};
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, it};
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
-    r->warn_source = display(in);
+    it->warn_source = display(in);
     char *bytes = kifu_write_all((const kifu_record *const *)recs, n, &wo, &len, &e);
     if (!bytes) {
         snprintf(e.source, sizeof e.source, "%s", display(in));
-        report(r, &e);
+        cli_print_error(&e);
         return cli_exit_code(e.code);
     }
     int oom;
-    char *dest = destination(o, in, k, count, &oom);
-    int rc = EXIT_OK;
-    /* The bar stays up while files are written; output to the terminal clears it. */
-    if (!dest)
-        cli_progress_clear(&r->bar);
-    int seen = dest && !oom ? claim(&r->out, dest) : 0;
-    if (oom || seen < 0) {
+    char *dest = cli_out_path(&o->dest, in, keep_ext, k, count, &oom);
+    action *a = oom ? NULL : act(it, ACT_WRITE);
+    if (!a) {
+        free(dest);
+        kifu_free(bytes);
         cli_err("kifu: out of memory\n");
-        rc = EXIT_INTERNAL;
-    } else if (seen) {
-        cli_progress_clear(&r->bar);
-        cli_err("kifu: %s: not written: %s was written from another input\n", display(in),
-                dest);
-        rc = EXIT_USAGE;
-    } else if (dest && o->out_dir && make_parents(dest)) {
-        rc = EXIT_IO;
-    } else if (cli_write_file(dest, bytes, len)) {
-        rc = EXIT_IO;
-    } else if (!dest && len && bytes[len - 1] != '\n' && cli_write_file(NULL, "\n", 1)) {
-        /* On stdout every output ends a line, so concatenated outputs stay apart. */
-        rc = EXIT_IO;
+        return EXIT_INTERNAL;
     }
-    if (rc == EXIT_OK && o->verbose) {
-        cli_progress_clear(&r->bar);
-        cli_err("kifu: %s", display(in));
-        if (count > 1)
-            cli_err(" (game %zu)", k);
-        if (n > 1)
-            cli_err(" -> %s (%zu games)\n", dest ? dest : "<stdout>", n);
-        else
-            cli_err(" -> %s (%zu moves)\n", dest ? dest : "<stdout>",
-                    main_line_moves(recs[0]));
-    }
-    free(dest);
-    kifu_free(bytes);
-    return rc;
+    a->bytes = bytes;
+    a->len = len;
+    a->dest = dest;
+    a->games = n;
+    if (count > 1)
+        snprintf(a->what, sizeof a->what, " (game %zu)", k);
+    if (n > 1)
+        snprintf(a->tally, sizeof a->tally, "(%zu games)", n);
+    else
+        snprintf(a->tally, sizeof a->tally, "(%zu moves)", main_line_moves(recs[0]));
+    return EXIT_OK;
 }
 
 /* A game that failed is not written: an output of it from an earlier run is left as it
- * was, and the user is told, so that a stale file is not taken for this run's. */
-static void keep_note(run *r, const cli_input *in, size_t k, size_t count)
+ * was, and the user is told (when its turn comes), so that a stale file is not taken for
+ * this run's. */
+static void keep_note(item *it, const cli_input *in, int keep_ext, size_t k, size_t count)
 {
     int oom;
-    char *dest = destination(r->o, in, k, count, &oom);
-    struct stat st;
-    if (dest && stat(dest, &st) == 0)
-        cli_err("kifu: %s: not written; the file from an earlier run is left as it was\n",
-                dest);
-    free(dest);
+    char *dest = cli_out_path(&it->o->dest, in, keep_ext, k, count, &oom);
+    action *a = dest ? act(it, ACT_NOTE) : NULL;
+    if (a)
+        a->dest = dest;
+    else
+        free(dest);
 }
 
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
-static int process(run *r, const cli_input *in)
+static int process(item *it, const cli_input *in, int keep_ext)
 {
-    const opts *o = r->o;
+    const opts *o = it->o;
     size_t len;
     kifu_error fe;
     kifu_error_clear(&fe);
@@ -332,7 +277,7 @@ static int process(run *r, const cli_input *in)
     if (!data) {
         if (strcmp(in->path, "-") == 0)
             snprintf(fe.source, sizeof fe.source, "standard input");
-        report(r, &fe);
+        cli_print_error(&fe);
         return cli_exit_code(fe.code);
     }
     const char *src = display(in);
@@ -340,14 +285,14 @@ static int process(run *r, const cli_input *in)
      * normalized below, strictly first. */
     unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
     kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE | lenient,
-                            src,     on_warn,   r};
-    r->warn_source = src;
+                            src,     on_warn,   it};
+    it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
     kifu_record **recs = NULL;
     size_t count = 0;
     if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
-        report(r, &e);
+        cli_print_error(&e);
         kifu_free(data);
         return cli_exit_code(e.code);
     }
@@ -358,19 +303,19 @@ static int process(run *r, const cli_input *in)
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad = kifu_normalize_warn(recs[k], 0, on_warn, r, &e) != 0;
+        int bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
             else if (!e.source[0])
                 snprintf(e.source, sizeof e.source, "%s", src);
-            report(r, &e);
-            int code = cli_exit_code(e.code);
-            rc = code > rc ? code : rc;
+            cli_print_error(&e);
+            worse(&rc, cli_exit_code(e.code));
+            it->games_bad++;
             if (o->validate)
                 continue;
             if (!o->lenient) {
-                keep_note(r, in, k + 1, count);
+                keep_note(it, in, keep_ext, k + 1, count);
                 continue;
             }
             /* Lenient: read again and let the normalizer go on past the bad move, so the
@@ -389,15 +334,19 @@ static int process(run *r, const cli_input *in)
                 kifu_free(again);
             }
             ro.flags = KIFU_READ_NO_NORMALIZE | lenient;
+        } else {
+            it->games_ok++;
         }
-        r->games++;
         if (o->validate) {
             if (o->verbose && !bad) {
-                cli_progress_clear(&r->bar);
-                printf("%s", src);
-                if (count > 1)
-                    printf(" (game %zu)", k + 1);
-                printf(": OK (%zu moves)\n", main_line_moves(recs[k]));
+                action *a = act(it, ACT_OUT);
+                char line[64];
+                int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
+                size_t need = strlen(src) + (size_t)n + 40;
+                if (a && (a->bytes = malloc(need)))
+                    a->len =
+                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
+                                         count > 1 ? line : "", main_line_moves(recs[k]));
             }
             continue;
         }
@@ -408,18 +357,170 @@ static int process(run *r, const cli_input *in)
             recs[k] = t;
             continue;
         }
-        int w = emit(r, in, &recs[k], 1, k + 1, count);
-        rc = w > rc ? w : rc;
+        worse(&rc, emit(it, in, keep_ext, &recs[k], 1, k + 1, count));
     }
-    if (together && ngood) {
-        int w = emit(r, in, recs, ngood, 1, 1);
-        rc = w > rc ? w : rc;
-    }
+    if (together && ngood)
+        worse(&rc, emit(it, in, keep_ext, recs, ngood, 1, 1));
     for (size_t k = 0; k < count; k++)
         kifu_record_free(recs[k]);
     kifu_free(recs);
     kifu_free(data);
     return rc;
+}
+
+static void item_free(item *it)
+{
+    if (!it)
+        return;
+    for (size_t i = 0; i < it->n; i++) {
+        if (it->v[i].kind == ACT_WRITE)
+            kifu_free(it->v[i].bytes);
+        else
+            free(it->v[i].bytes);
+        free(it->v[i].dest);
+    }
+    free(it->v);
+    free(it->errbuf);
+    free(it);
+}
+
+/* The batch's work on input i: everything but touching the outputs. */
+static void work(void *ctx, size_t i)
+{
+    run *r = ctx;
+    const cli_input *in = &r->in->v[i];
+    item *it = calloc(1, sizeof *it);
+    if (!it)
+        return; /* commit reports it */
+    it->o = r->o;
+    it->err = open_memstream(&it->errbuf, &it->errlen);
+    cli_err_capture(it->err);
+    if (r->clash[i]) {
+        const cli_input *other = &r->in->v[r->clash[i] - 1];
+        int oom;
+        char *dest = cli_out_path(&r->o->dest, in, 0, 1, 1, &oom);
+        cli_err("kifu: %s: not converted: %s would write %s too; rename one of them\n",
+                display(in), display(other), dest ? dest : "the same file");
+        free(dest);
+        it->rc = EXIT_INPUT;
+    } else {
+        it->rc = process(it, in, r->keep_ext[i]);
+    }
+    cli_err_capture(NULL);
+    act(it, ACT_ERR); /* the last messages */
+    if (it->err)
+        fclose(it->err);
+    it->err = NULL;
+    r->items[i] = it;
+}
+
+/* ---- in input order (the main thread) ---------------------------------------------- */
+
+/* Standard output goes through stdio's buffer (made large for a pipe or a file in
+ * run_command) and is flushed before each message instead of after each file: one
+ * write for many small JSON lines, with stdout and stderr still in order on a terminal.
+ * 0, or -1 with a message. */
+static int put_stdout(run *r, const void *bytes, size_t len)
+{
+    cli_progress_clear(&r->bar);
+    if (fwrite(bytes, 1, len, stdout) != len) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static int put_output(run *r, size_t i, const action *a)
+{
+    const opts *o = r->o;
+    const cli_input *in = &r->in->v[i];
+    if (a->dest) {
+        size_t first;
+        int seen = cli_written_claim(&r->out, a->dest, i, &first);
+        if (seen < 0) {
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        if (seen) {
+            cli_progress_clear(&r->bar);
+            cli_err("kifu: %s: not written: %s was written from %s\n", display(in),
+                    a->dest, display(&r->in->v[first]));
+            return EXIT_INPUT;
+        }
+        if (o->out_dir && cli_make_parents(a->dest))
+            return EXIT_IO;
+        if (cli_write_file(a->dest, a->bytes, a->len))
+            return EXIT_IO;
+    } else {
+        /* On stdout every output ends a line, so concatenated outputs stay apart. */
+        int nl = a->len && a->bytes[a->len - 1] != '\n';
+        if (put_stdout(r, a->bytes, a->len) || (nl && put_stdout(r, "\n", 1)))
+            return EXIT_IO;
+    }
+    if (o->verbose) {
+        cli_progress_clear(&r->bar);
+        cli_err("kifu: %s%s -> %s %s\n", display(in), a->what,
+                a->dest ? a->dest : "<stdout>", a->tally);
+    }
+    return EXIT_OK;
+}
+
+static void commit(void *ctx, size_t i)
+{
+    run *r = ctx;
+    item *it = r->items[i];
+    cli_progress_update(&r->bar, i, r->in->v[i].path);
+    if (!it) {
+        cli_err("kifu: out of memory\n");
+        r->failed++;
+        worse(&r->status, EXIT_INTERNAL);
+        return;
+    }
+    int rc = it->rc;
+    for (size_t k = 0; k < it->n; k++) {
+        const action *a = &it->v[k];
+        struct stat st;
+        switch (a->kind) {
+        case ACT_ERR:
+            cli_progress_clear(&r->bar);
+            fflush(stdout);
+            fwrite(it->errbuf + a->off, 1, a->len, stderr);
+            fflush(stderr);
+            break;
+        case ACT_OUT:
+            if (a->bytes && put_stdout(r, a->bytes, a->len))
+                worse(&rc, EXIT_IO);
+            break;
+        case ACT_NOTE:
+            if (stat(a->dest, &st) == 0) {
+                cli_progress_clear(&r->bar);
+                cli_err(
+                    "kifu: %s: not written; the file from an earlier run is left as it "
+                    "was\n",
+                    a->dest);
+            }
+            break;
+        case ACT_WRITE: {
+            int w = put_output(r, i, a);
+            if (w) {
+                worse(&rc, w);
+                it->games_ok -= a->games <= it->games_ok ? a->games : it->games_ok;
+                it->games_bad += a->games;
+            }
+            break;
+        }
+        }
+    }
+    r->games_ok += it->games_ok;
+    r->games_bad += it->games_bad;
+    if (rc) {
+        r->failed++;
+        worse(&r->status, rc);
+    } else {
+        r->done++;
+    }
+    item_free(it);
+    r->items[i] = NULL;
 }
 
 static int parse_format(const char *s, int *out)
@@ -541,6 +642,13 @@ static int run_command(int argc, char **argv, int validate)
             status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
         } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
             status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
+        } else if ((v = valued(argc, argv, &i, "-j", "--jobs", &missing))) {
+            if (cli_parse_int(v, &o.jobs) || o.jobs < 0 || o.jobs > 1024) {
+                cli_err("kifu: %s: -j takes a number of threads (0: one per "
+                        "processor), not '%s'\n",
+                        cmd, v);
+                status = EXIT_USAGE;
+            }
         } else if (missing) {
             status = EXIT_USAGE;
         } else if (!validate && strcmp(a, "--pretty") == 0) {
@@ -590,8 +698,20 @@ static int run_command(int argc, char **argv, int validate)
 
     cli_inputs in = {0};
     for (int i = 0; i < nfiles; i++) {
+        size_t before = in.n;
+        struct stat st;
+        int dir =
+            strcmp(files[i], "-") != 0 && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode);
         int rc = cli_inputs_add(&in, files[i]);
-        status = rc > status ? rc : status;
+        worse(&status, rc);
+        /* A directory without a record is most likely the wrong directory. */
+        if (rc == EXIT_OK && dir && in.n == before) {
+            cli_err("kifu: %s: %s: no record files found (extensions: ", cmd, files[i]);
+            char exts[256];
+            cli_format_list(exts, sizeof exts, 1);
+            cli_err("%s)\n", exts);
+            worse(&status, EXIT_INPUT);
+        }
     }
     free(files);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
@@ -602,36 +722,57 @@ static int run_command(int argc, char **argv, int validate)
         cli_inputs_free(&in);
         return usage_error(cmd);
     }
+    /* -o - of JKF is JSON Lines: one game a line, and the line says its source. */
+    o.dest = (cli_outdest){o.out_dir, o.out && strcmp(o.out, "-") != 0 ? o.out : NULL,
+                           kifu_format_name(o.to)};
+    o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
+              !(o.wflags & KIFU_WRITE_PRETTY);
 
     run r = {0};
     r.o = &o;
+    r.in = &in;
     r.status = status;
+    unsigned char *keep_ext = calloc(in.n + 1, 1);
+    size_t *clash = calloc(in.n + 1, sizeof *clash);
+    r.items = calloc(in.n + 1, sizeof *r.items);
+    if (!keep_ext || !clash || !r.items || cli_out_plan(&o.dest, &in, keep_ext, clash)) {
+        cli_err("kifu: out of memory\n");
+        free(keep_ext);
+        free(clash);
+        free(r.items);
+        cli_inputs_free(&in);
+        return EXIT_INTERNAL;
+    }
+    r.keep_ext = keep_ext;
+    r.clash = clash;
     double t0 = cli_now();
     cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
-    for (size_t i = 0; i < in.n; i++) {
-        cli_progress_update(&r.bar, i, in.v[i].path);
-        int rc = process(&r, &in.v[i]);
-        if (rc) {
-            r.failed++;
-            worse(&r, rc);
-        } else {
-            r.done++;
-        }
+    int jobs = o.jobs ? o.jobs : cli_batch_default_jobs();
+    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
+    static char obuf[1 << 18];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    cli_batch_run(in.n, jobs, work, commit, &r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        worse(&r.status, EXIT_IO);
     }
     cli_progress_end(&r.bar);
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
-        if (validate)
-            cli_err("kifu: validated %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
-        else
-            cli_err("kifu: converted %zu, failed %zu (%zu games, %.2f s)\n", r.done,
-                    r.failed, r.games, secs);
+        /* Files and games apart: a CSA file may hold many games. */
+        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
+                "(%.2f s)\n",
+                r.done + r.failed, r.done + r.failed == 1 ? "" : "s", r.done,
+                validate ? "valid" : "converted", r.failed, r.games_ok + r.games_bad,
+                r.games_ok + r.games_bad == 1 ? "" : "s", r.games_ok,
+                validate ? "valid" : "converted", r.games_bad, secs);
     }
-    if (in.n == 0 && r.status == EXIT_OK && !o.quiet)
-        cli_err("kifu: %s: no record files found\n", cmd);
+    free(keep_ext);
+    free(clash);
+    free(r.items);
     cli_inputs_free(&in);
-    written_free(&r.out);
+    cli_written_free(&r.out);
     return r.status;
 }
 

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "record_cursor.h"
+#include "record_view.h"
 #include "term.h"
 
 void cmd_replay_usage(FILE *f)
@@ -22,12 +23,19 @@ void cmd_replay_usage(FILE *f)
         "  g N Enter       go to ply N (or a path: 12,0,1 or /0/0/1)\n"
         "  [ ]             previous / next fork at this ply (alternatives to this move)\n"
         "  /TEXT Enter     find a move (７六歩, 同銀, 7g7f ...) ahead; n finds again\n"
+        "  d u             scroll long comments down / up\n"
         "  r               flip the board        ?  help        q  quit\n"
-        "The screen shows the comments, times and bookmarks of the current move.\n");
+        "The screen shows the players, event, date and result, the moves around the\n"
+        "current one (as many as the height allows), and the comments, times and\n"
+        "bookmarks of the current move, whole, wrapped to the width.\n");
 }
 
 typedef struct view {
     kifu_player *pl;
+    const kifu_record *rec;
+    const kifu_node *scroll_at; /* the node the comment scroll belongs to */
+    int scroll;                 /* first line of the notes shown */
+    int page;                   /* lines d and u scroll by */
     const char *name;
     int flip;
     int colour;
@@ -133,6 +141,52 @@ static void time_text(const kifu_time *t, char *buf, size_t cap)
         snprintf(buf, cap, "%d:%02d", t->m, t->s);
 }
 
+/* "LABEL a [b] c": the children of `parent`, the one the cursor takes in brackets. New
+ * string (free), or NULL. */
+static char *alternatives(const kifu_node *parent, const kifu_node *mark,
+                          const char *label)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return NULL;
+    fputs(label, f);
+    for (size_t i = 0; i < kifu_node_child_count(parent); i++) {
+        char t[80];
+        const kifu_node *c = kifu_node_child(parent, i);
+        kifu_node_text(c, t, sizeof t);
+        fprintf(f, " %s%s%s", c == mark ? "[" : "", t, c == mark ? "]" : "");
+    }
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* How many moves to list before and after the cursor in `rows` rows: half each, the rest
+ * on the side that has moves (at the start, all ahead). */
+static void around(const kifu_player *pl, int rows, int *before, int *after)
+{
+    int ply = kifu_player_ply(pl), ahead = kifu_player_line_end(pl) - ply;
+    if (rows < 1) {
+        *before = *after = -1;
+        return;
+    }
+    int b = (rows - 1) / 2, a = rows - 1 - b;
+    if (b > ply)
+        a += b - ply, b = ply;
+    if (a > ahead) {
+        b += a - ahead;
+        a = ahead;
+        if (b > ply)
+            b = ply;
+    }
+    *before = b;
+    *after = a;
+}
+
 static void draw(view *v)
 {
     /* The whole screen is composed in memory and written at once: no flicker. */
@@ -169,72 +223,83 @@ static void draw(view *v)
     int row = put_lines(sb, v, board ? board : "", 2, 1, 1);
     kifu_free(board);
 
-    /* the moves around the cursor, right of the board (or below it) */
-    /* rows 3..13 lie beside the board, clear of the hand lines above and below it */
-    char *list = kifu_player_moves_text(pl, 5, 5, "");
-    int lrow = 3;
-    if (list && (cols >= 70 || !v->positioned))
-        lrow = put_lines(sb, v, list, lrow, 40, 0);
-    kifu_free(list);
-    if (lrow > row)
-        row = lrow;
-
-    /* alternatives, time, bookmarks, comments */
+    /* Right of the board when there is room (else below it): the players, event, date
+     * and result, then the moves around the cursor. Below the board: alternatives,
+     * time, bookmarks and comments, whole, wrapped to the width, scrolled with d/u. */
+    int side = !v->positioned || cols >= 70;
+    int width = v->positioned ? cols : 1 << 20;
+    cli_lines about = {0}, notes = {0};
+    cli_record_about(&about, v->rec, side && v->positioned ? cols - 40 : width);
+    if (!side)
+        for (size_t i = 0; i < about.n; i++)
+            cli_lines_wrap(&notes, about.v[i], width, "", "");
     if (forks > 1) {
-        kifu_node *par = kifu_node_parent(n);
-        put_at(sb, v, row++, 1);
-        fputs("alternatives ([ ]):", sb);
-        for (size_t i = 0; i < forks; i++) {
-            char t[80];
-            kifu_node_text(kifu_node_child(par, i), t, sizeof t);
-            fprintf(sb, " %s%s%s", kifu_node_child(par, i) == n ? "[" : "", t,
-                    kifu_node_child(par, i) == n ? "]" : "");
-        }
-        fputs(v->positioned ? "" : "\n", sb);
+        char *line = alternatives(kifu_node_parent(n), n, "alternatives ([ ]):");
+        cli_lines_wrap(&notes, line, width, "", "  ");
+        free(line);
     }
     /* the next move has alternatives: say so, they are one step ahead */
     if (kifu_node_child_count(n) > 1 && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL) {
         const kifu_node *next = kifu_player_line_node(pl, kifu_player_ply(pl) + 1);
-        put_at(sb, v, row++, 1);
-        fputs("next move (f, then [ ]):", sb);
-        for (size_t i = 0; i < kifu_node_child_count(n); i++) {
-            char t[80];
-            const kifu_node *c = kifu_node_child(n, i);
-            kifu_node_text(c, t, sizeof t);
-            fprintf(sb, " %s%s%s", c == next ? "[" : "", t, c == next ? "]" : "");
-        }
-        fputs(v->positioned ? "" : "\n", sb);
+        char *line = alternatives(n, next, "next move (f, then [ ]):");
+        cli_lines_wrap(&notes, line, width, "", "  ");
+        free(line);
     }
     const kifu_move_time *t = kifu_node_time(n);
     if (t) {
-        char a[32], b[32];
+        char a[32], b[32], line[80];
         time_text(&t->now, a, sizeof a);
         time_text(&t->total, b, sizeof b);
-        put_at(sb, v, row++, 1);
-        fprintf(sb, "time %s / %s%s", a, b, v->positioned ? "" : "\n");
+        snprintf(line, sizeof line, "time %s / %s", a, b);
+        cli_lines_wrap(&notes, line, width, "", "");
     }
-    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
-        put_at(sb, v, row++, 1);
-        char safe[1024];
-        fprintf(sb, "& %s%s", cli_safe_text(kifu_node_bookmark(n, i), safe, sizeof safe),
-                v->positioned ? "" : "\n");
-    }
-    size_t nc = kifu_node_comment_count(n);
-    for (size_t i = 0; i < nc && (!v->positioned || row < rows - 1); i++) {
-        put_at(sb, v, row++, 1);
-        char safe[1024];
-        fprintf(sb, "* %s%s", cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe),
-                v->positioned ? "" : "\n");
-    }
+    cli_node_notes(&notes, n, width);
     if (v->help) {
         const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
                            "g N: go to ply or path   [ ]: fork   /TEXT: find, n: again",
-                           "r: flip   ?: help   q: quit"};
-        for (int i = 0; i < 3; i++) {
-            put_at(sb, v, row++, 1);
-            fprintf(sb, "%s%s", h[i], v->positioned ? "" : "\n");
-        }
+                           "d u: scroll the comments   r: flip   ?: help   q: quit"};
+        for (int i = 0; i < 3; i++)
+            cli_lines_wrap(&notes, h[i], width, "", "");
     }
+
+    /* The notes take the rows they need below the board (all of them, or scrolled);
+     * the move list takes the rest of the height. */
+    int avail = v->positioned ? rows - row : (int)notes.n;
+    if (avail < 0)
+        avail = 0;
+    int shown = notes.n < (size_t)avail ? (int)notes.n : avail;
+    if (n != v->scroll_at)
+        v->scroll = 0, v->scroll_at = n;
+    if (v->scroll > (int)notes.n - shown)
+        v->scroll = (int)notes.n - shown;
+    if (v->scroll < 0)
+        v->scroll = 0;
+    int lrow = 3;
+    if (side) {
+        for (size_t i = 0; i < about.n; i++)
+            lrow = put_lines(sb, v, about.v[i], lrow, 40, 0);
+        int last = v->positioned ? rows - 1 - shown : lrow + 10;
+        if (last < row - 1)
+            last = row - 1;
+        int before, after;
+        around(pl, last - lrow + 1, &before, &after);
+        char *list =
+            before + after >= 0 ? kifu_player_moves_text(pl, before, after, "") : NULL;
+        lrow = put_lines(sb, v, list ? list : "", lrow, 40, 0);
+        kifu_free(list);
+    }
+    if (lrow > row)
+        row = lrow;
+    for (int i = 0; i < shown && v->scroll + i < (int)notes.n; i++) {
+        put_at(sb, v, row++, 1);
+        fprintf(sb, "%s%s", notes.v[v->scroll + i], v->positioned ? "" : "\n");
+    }
+    if (!v->status[0] && shown < (int)notes.n)
+        snprintf(v->status, sizeof v->status, "d u: scroll (lines %d-%d of %zu)  ? help",
+                 v->scroll + 1, v->scroll + shown, notes.n);
+    v->page = shown > 1 ? shown / 2 : 1;
+    cli_lines_free(&about);
+    cli_lines_free(&notes);
     put_at(sb, v, rows, 1);
     fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
     fputs(v->positioned ? "" : "\n", sb);
@@ -294,7 +359,7 @@ int cmd_replay(int argc, char **argv)
     kifu_player *pl = cli_open_player(a.file, &rec, &rc);
     if (!pl)
         return rc;
-    view v = {.pl = pl, .name = a.file, .flip = a.flip};
+    view v = {.pl = pl, .rec = rec, .name = a.file, .flip = a.flip};
     cli_cursor_place(pl, &a, v.status, sizeof v.status);
     int raw = term_open(isatty(STDOUT_FILENO));
     if (raw < 0) {
@@ -402,6 +467,12 @@ int cmd_replay(int argc, char **argv)
             break;
         case 'r':
             v.flip = !v.flip;
+            break;
+        case 'd':
+            v.scroll += v.page;
+            break;
+        case 'u':
+            v.scroll -= v.page;
             break;
         case '?':
         case 'h':

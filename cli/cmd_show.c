@@ -6,6 +6,8 @@
 
 #include "cli.h"
 #include "record_cursor.h"
+#include "record_view.h"
+#include "term.h"
 
 void cmd_show_usage(FILE *f)
 {
@@ -107,14 +109,23 @@ int cmd_show(int argc, char **argv)
             fputs(board ? board : "", out);
             kifu_free(board);
             if (o.format == KIFU_DIAGRAM_TERM) {
+                /* The players, event, date and result, the moves around, and the
+                 * bookmarks and comments whole, wrapped to a terminal's width. */
+                int rows, cols;
+                term_size(&rows, &cols);
+                int width = isatty(STDOUT_FILENO) ? cols - 2 : 1 << 20;
+                cli_lines about = {0}, notes = {0};
+                cli_record_about(&about, rec, width);
+                cli_node_notes(&notes, kifu_player_node(pl), width);
+                for (size_t i = 0; i < about.n; i++)
+                    fprintf(out, "%s  %s\n", i ? "" : "\n", about.v[i]);
                 char *moves = kifu_player_moves_text(pl, 3, 3, "  ");
                 fprintf(out, "\n%s", moves ? moves : "");
                 kifu_free(moves);
-                kifu_node *n = kifu_player_node(pl);
-                char safe[1024];
-                for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-                    fprintf(out, "  * %s\n",
-                            cli_safe_text(kifu_node_comment(n, i), safe, sizeof safe));
+                for (size_t i = 0; i < notes.n; i++)
+                    fprintf(out, "  %s\n", notes.v[i]);
+                cli_lines_free(&about);
+                cli_lines_free(&notes);
             }
         }
         if (out && (fclose(out) != 0 || !text)) {

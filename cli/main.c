@@ -15,6 +15,7 @@ static const struct {
     {"validate", cmd_validate, cmd_validate_usage,
      "read and check records without writing"},
     {"show", cmd_show, cmd_show_usage, "print the board of a record at a ply"},
+    {"html", cmd_html, cmd_html_usage, "write a self-contained HTML replay page"},
     {"replay", cmd_replay, cmd_replay_usage, "step through a record interactively"},
     {"play", cmd_play, cmd_play_usage, "two players at one terminal"},
     {"perft", cmd_perft, cmd_perft_usage, "count leaf nodes of the legal move tree"},

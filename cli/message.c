@@ -7,6 +7,15 @@
 
 #include "cli.h"
 
+/* Where this thread's messages go instead of stderr (cli_err_capture): a batch worker
+ * keeps its messages until its file's turn comes, so the output keeps the input order. */
+static _Thread_local FILE *capture;
+
+void cli_err_capture(FILE *sink)
+{
+    capture = sink;
+}
+
 /* Bytes [s, s+n) with C0 controls (but the newline), DEL, C1 controls (U+0080..U+009F)
  * and bytes that are not UTF-8 written as \xNN. */
 static void put_escaped(FILE *f, const unsigned char *s, size_t n)
@@ -47,20 +56,22 @@ void cli_err(const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return;
+    FILE *out = capture ? capture : stderr;
     char *text = small;
     if ((size_t)n >= sizeof small) {
         text = malloc((size_t)n + 1);
         if (!text) {
-            put_escaped(stderr, (const unsigned char *)small, sizeof small - 1);
-            fputc('\n', stderr);
+            put_escaped(out, (const unsigned char *)small, sizeof small - 1);
+            fputc('\n', out);
             return;
         }
         va_start(ap, fmt);
         vsnprintf(text, (size_t)n + 1, fmt, ap);
         va_end(ap);
     }
-    put_escaped(stderr, (const unsigned char *)text, (size_t)n);
-    fflush(stderr);
+    put_escaped(out, (const unsigned char *)text, (size_t)n);
+    if (out == stderr)
+        fflush(stderr);
     if (text != small)
         free(text);
 }

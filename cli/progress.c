@@ -23,56 +23,6 @@ void cli_progress_start(cli_progress *p, size_t total, int enabled)
     p->start = p->last_draw = cli_now();
 }
 
-/* Display columns of UTF-8 text: 2 for characters from U+1100 up (CJK file names), 1
- * for others. Rough, but a path is not laid out finer than that. */
-static int columns(const char *s, size_t n)
-{
-    int w = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        if ((c & 0xC0) == 0x80)
-            continue;
-        w += c >= 0xE1 ? 2 : 1;
-    }
-    return w;
-}
-
-/* Bytes of the longest UTF-8 prefix of s[0..n) no wider than `cols`. */
-static size_t head_bytes(const char *s, size_t n, int cols)
-{
-    size_t i = 0;
-    int w = 0;
-    while (i < n) {
-        size_t j = i + 1;
-        while (j < n && ((unsigned char)s[j] & 0xC0) == 0x80)
-            j++;
-        int cw = (unsigned char)s[i] >= 0xE1 ? 2 : 1;
-        if (w + cw > cols)
-            break;
-        w += cw;
-        i = j;
-    }
-    return i;
-}
-
-/* Bytes where the shortest UTF-8 suffix of s[0..n) no wider than `cols` starts. */
-static size_t tail_start(const char *s, size_t n, int cols)
-{
-    size_t i = n;
-    int w = 0;
-    while (i > 0) {
-        size_t j = i - 1;
-        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
-            j--;
-        int cw = (unsigned char)s[j] >= 0xE1 ? 2 : 1;
-        if (w + cw > cols)
-            break;
-        w += cw;
-        i = j;
-    }
-    return i;
-}
-
 /* Append s[0..n) to the line with control characters as '?': a file name must not move
  * the cursor or retitle the terminal. */
 static void put_label(char *buf, size_t cap, size_t *len, const char *s, size_t n)
@@ -117,21 +67,21 @@ char *cli_progress_line(char *buf, size_t cap, size_t done, size_t total, double
     int n =
         snprintf(buf, cap, "[%s] %3d%%  %zu/%zu%s%s", bar, pct, done, total, rate, left);
     size_t len = n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-    int room = width - 1 - columns(buf, len) - 2; /* 2: the gap before the label */
+    int room = width - 1 - term_columns(buf, len) - 2; /* 2: the gap before the label */
     if (!label || !*label || room < 8)
         return buf;
     put_label(buf, cap, &len, "  ", 2);
     size_t ln = strlen(label);
-    if (columns(label, ln) <= room) {
+    if (term_columns(label, ln) <= room) {
         put_label(buf, cap, &len, label, ln);
         return buf;
     }
     /* Keep a third of the room for the head and the rest for the tail, "…" between
      * (counted 2 columns wide: terminals set for CJK draw it so). */
     int head = (room - 2) / 3, tail = room - 2 - head;
-    put_label(buf, cap, &len, label, head_bytes(label, ln, head));
+    put_label(buf, cap, &len, label, term_fit(label, ln, head));
     put_label(buf, cap, &len, "\xE2\x80\xA6", 3);
-    size_t t = tail_start(label, ln, tail);
+    size_t t = term_fit_tail(label, ln, tail);
     put_label(buf, cap, &len, label + t, ln - t);
     return buf;
 }

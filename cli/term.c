@@ -277,3 +277,49 @@ int term_read_line(const char *prompt, char *buf, size_t cap)
         write_all("\r\n");
     return rc;
 }
+
+int term_columns(const char *s, size_t n)
+{
+    int w = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c & 0xC0) == 0x80)
+            continue;
+        w += c >= 0xE1 ? 2 : 1;
+    }
+    return w;
+}
+
+size_t term_fit(const char *s, size_t n, int cols)
+{
+    size_t i = 0;
+    int w = 0;
+    while (i < n) {
+        size_t j = i + 1;
+        while (j < n && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j++;
+        int cw = (unsigned char)s[i] >= 0xE1 ? 2 : 1;
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}
+
+size_t term_fit_tail(const char *s, size_t n, int cols)
+{
+    size_t i = n;
+    int w = 0;
+    while (i > 0) {
+        size_t j = i - 1;
+        while (j > 0 && ((unsigned char)s[j] & 0xC0) == 0x80)
+            j--;
+        int cw = (unsigned char)s[j] >= 0xE1 ? 2 : 1;
+        if (w + cw > cols)
+            break;
+        w += cw;
+        i = j;
+    }
+    return i;
+}

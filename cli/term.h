@@ -40,4 +40,13 @@ void term_size_of(int fd, int *rows, int *cols);
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
 
+/* Display columns of UTF-8 text s[0..n): 2 for characters from U+1000 up (kanji, kana,
+ * full-width forms), 1 for others. Rough, but a line of Japanese is laid out by it. */
+int term_columns(const char *s, size_t n);
+/* Bytes of the longest UTF-8 prefix of s[0..n) no wider than cols: never ends inside a
+ * character. */
+size_t term_fit(const char *s, size_t n, int cols);
+/* Where the shortest UTF-8 suffix of s[0..n) no wider than cols starts (a byte offset). */
+size_t term_fit_tail(const char *s, size_t n, int cols);
+
 #endif

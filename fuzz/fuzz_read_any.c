@@ -6,10 +6,13 @@
  *   bit 4     KIFU_WRITE_PRETTY
  *   bit 5     KIFU_WRITE_CSA_V3
  *   bit 6     write CP932 where the format allows it (KIF/KI2 do by default)
- * Beyond not crashing it checks one invariant: a record that normalized cleanly and was
- * written as JKF reads back from that JKF. */
+ *   bit 7     the replay page as a catalogue in the international set
+ * Beyond not crashing it checks two invariants: a record that normalized cleanly and was
+ * written as JKF reads back from that JKF; the replay page of all the records has its two
+ * script elements only, whatever text the records hold. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kifu.h"
 
@@ -61,6 +64,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     kifu_error_clear(&err);
     if (kifu_read_all(data + 1, size - 1, &ro, &recs, &n, &err) != 0)
         return 0;
+    kifu_html_options ho = {0};
+    ho.flags = (opt >> 7) & 1 ? KIFU_HTML_CATALOGUE | KIFU_HTML_INTL : 0;
+    ho.warn = ignore;
+    char *page = kifu_html_write((const kifu_record *const *)recs, n, &ho, NULL, NULL);
+    if (page) {
+        int scripts = 0;
+        for (const char *p = page; (p = strstr(p, "</script")) != NULL; p++)
+            scripts++;
+        if (scripts != 2)
+            abort(); /* a record's text ended or opened an element of the page */
+    }
+    kifu_free(page);
     for (size_t i = 0; i < n; i++) {
         write_all(recs[i], opt, ro.flags == 0);
         kifu_record_free(recs[i]);

@@ -476,7 +476,9 @@ KIFU_EXPORT int kifu_position_set_sfen(kifu_position *p, const char *text,
 KIFU_EXPORT int kifu_position_set_board(kifu_position *p, const kifu_board *b,
                                         kifu_error *err);
 KIFU_EXPORT void kifu_position_board(const kifu_position *p, kifu_board *out);
-/** SFEN of the position with the given move number. New string. */
+/** SFEN of the position; move_number is its last field, the number of the next move: 1
+ *  at the start, N + 1 after N moves (kifu_position_history_length(p) + 1 for a position
+ *  that was played to). New string. */
 KIFU_EXPORT char *kifu_position_sfen(const kifu_position *p, int move_number);
 KIFU_EXPORT int kifu_position_side(const kifu_position *p);
 /** Zobrist hash over board, hands and side to move. */
@@ -547,7 +549,10 @@ KIFU_EXPORT kifu_node *kifu_player_node(const kifu_player *pl);
 KIFU_EXPORT const kifu_position *kifu_player_position(const kifu_player *pl);
 KIFU_EXPORT int kifu_player_ply(const kifu_player *pl);
 
-/** Step along child 0. 1 when it moved, 0 at the end. */
+/** Step along child 0. 1 when it moved, 0 at the end. Stepping onto an ending node
+ *  (KIFU_NODE_SPECIAL: 投了 ...) counts as a ply, but the position stays that after the
+ *  last move (see kifu_player_add_special); the text of the cursor's move with 同 is
+ *  kifu_node_text(kifu_player_node(pl), ...). */
 KIFU_EXPORT int kifu_player_forward(kifu_player *pl);
 /** Step back. 1 when it moved, 0 at the root. */
 KIFU_EXPORT int kifu_player_backward(kifu_player *pl);
@@ -655,6 +660,41 @@ KIFU_EXPORT char *kifu_player_moves_text(const kifu_player *pl, int before, int 
 /** Readable text of a special node's word (投了 for TORYO ...), static; a word it does not
  *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);
+
+/* ------------------------------------------------------------------------------------ */
+/* The HTML replay page                                                                 */
+
+enum {
+    KIFU_HTML_INTL = 1, /* boards in the international set at first (P L N ... +P) */
+    KIFU_HTML_TWO_CHAR = 2, /* 成香 成桂 成銀 in two characters instead of 杏 圭 全 */
+    KIFU_HTML_FLIP = 4,      /* boards drawn from gote's side at first */
+    KIFU_HTML_CATALOGUE = 8, /* a grid of every record's first position, each opening the
+                                viewer (for unrelated positions: a posjson catalogue) */
+};
+
+/** How kifu_html_write builds the page; all zero: the defaults. */
+typedef struct kifu_html_options {
+    unsigned flags;    /* KIFU_HTML_* */
+    const char *title; /* the page's title, or NULL: from the first record's header */
+    const char *css;   /* a stylesheet used instead of the built-in one, or NULL */
+    kifu_warn_fn warn; /* told what a page cannot show (an illegal move and what follows
+                           it); may be NULL */
+    void *warn_ctx;
+} kifu_html_options;
+
+/** One self-contained HTML page (no network, no external file) that replays the records:
+ *  each embedded as posjson (every position, with move texts, comments, times, forks and
+ *  the header) and drawn by the built-in viewer script and stylesheet. Several records
+ *  give several viewers on one page, or with KIFU_HTML_CATALOGUE one grid of diagrams.
+ *  New bytes (kifu_free), NUL-terminated, length in *len (may be NULL); NULL with err
+ *  (KIFU_ERR_ARG for no record, KIFU_ERR_NOMEM). */
+KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
+                                  const kifu_html_options *o, size_t *len,
+                                  kifu_error *err);
+/** The page's built-in parts, static: "viewer.js" (the viewer script) or "viewer.css"
+ *  (the stylesheet a --css file replaces); NULL for any other name. For pages that embed
+ *  the viewer themselves and for styles made from the default one. */
+KIFU_EXPORT const char *kifu_html_asset(const char *name);
 
 /* ------------------------------------------------------------------------------------ */
 /* Walking a record's tree                                                              */

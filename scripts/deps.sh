@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build needs, when they are missing.
-# Usage: scripts/deps.sh [build|fuzz|bench|lint|clickhouse]   (default: build)
+# Usage: scripts/deps.sh [build|browser|fuzz|bench|lint|clickhouse]   (default: build)
+# browser: what the replay page's tests and `make bench` drive (Chromium and its
+# WebDriver, and a CJK font so the kanji render in screenshots).
 # clickhouse: the server and client the ClickHouse test and bench start privately
 # (`make test` and `make bench` ask for them; where they cannot be installed that test
 # skips and the bench leaves its ClickHouse part out).
@@ -11,11 +13,12 @@ what=${1:-build}
 pkgs=(gcc make cmake pkg-config python3 libjansson-dev libpcre2-dev libsqlite3-dev sqlite3 tmux groff-base man-db)
 case "$what" in
   build) ;;
+  browser) pkgs+=(chromium chromium-driver fonts-noto-cjk) ;;
   fuzz) pkgs+=(clang libclang-rt-dev) ;;
-  bench) pkgs+=(valgrind) ;;
+  bench) pkgs+=(valgrind chromium chromium-driver fonts-noto-cjk) ;;
   lint) pkgs=(clang-format) ;;
   clickhouse) pkgs=(clickhouse-server clickhouse-client) ;;
-  *) echo "usage: $0 [build|fuzz|bench|lint|clickhouse]" >&2; exit 2 ;;
+  *) echo "usage: $0 [build|browser|fuzz|bench|lint|clickhouse]" >&2; exit 2 ;;
 esac
 
 missing=()

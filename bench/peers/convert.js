@@ -1,6 +1,9 @@
 // convert.js: times the JavaScript peers on the same conversion kifu_bench measures:
 // decode the file's bytes, parse and normalize, write JKF (JSON text), for every file of a
 // list. Usage: node convert.js MODULES_DIR FORMAT(csa|kif|ki2) RUNS LISTFILE [--check OUT]
+//              [--only PEER] [--warm N]
+// --only times one peer; --warm N warms the JIT on the first N files only (default: all),
+// for lists too long to go through twice.
 // With --check it times nothing: it writes to OUT the files that every peer converts
 // (a file a peer rejects would make it look faster, having done less) and prints
 // {"checked", "accepted", "errors": {peer: first error}}.
@@ -16,6 +19,12 @@ const runs = Math.max(1, parseInt(runsArg, 10) || 3);
 const files = fs.readFileSync(listFile, 'utf8').split('\n').filter((s) => s);
 const bufs = files.map((f) => fs.readFileSync(f));
 const bytes = bufs.reduce((n, b) => n + b.length, 0);
+const opt = (name) => {
+  const i = process.argv.indexOf(name, 6);
+  return i > 0 ? process.argv[i + 1] : undefined;
+};
+const only = opt('--only');
+const warm = opt('--warm') === undefined ? bufs.length : parseInt(opt('--warm'), 10);
 
 // kifu writes CSA in UTF-8 and KIF/KI2 in CP932 (Shift_JIS), as the tools do by default.
 const sjis = new TextDecoder('shift_jis');
@@ -79,6 +88,7 @@ if (process.argv[6] === '--check') {
 }
 
 for (const peer of peers) {
+  if (only && peer.name !== only) continue;
   const out = { peer: peer.name, format, files: files.length, bytes, failed: 0, seconds: [], cpu: [] };
   let convert;
   try {
@@ -89,7 +99,7 @@ for (const peer of peers) {
     continue;
   }
   // One untimed pass first, as kifu_bench does for itself: the JIT warms up.
-  for (const b of bufs) {
+  for (const b of bufs.slice(0, warm)) {
     try {
       convert(decode(b));
     } catch (e) {

@@ -115,3 +115,28 @@ void kifu__sb_json_string(kifu__strbuf *b, const char *s)
     }
     kifu__sb_putc(b, '"');
 }
+
+void kifu__sb_xml(kifu__strbuf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&':
+            kifu__sb_puts(b, "&amp;");
+            break;
+        case '<':
+            kifu__sb_puts(b, "&lt;");
+            break;
+        case '>':
+            kifu__sb_puts(b, "&gt;");
+            break;
+        case '"':
+            kifu__sb_puts(b, "&quot;");
+            break;
+        case '\'':
+            kifu__sb_puts(b, "&#39;");
+            break;
+        default:
+            kifu__sb_putc(b, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
+        }
+    }
+}

@@ -24,6 +24,9 @@ void kifu__sb_printf(kifu__strbuf *b, const char *fmt, ...)
 void kifu__sb_vprintf(kifu__strbuf *b, const char *fmt, va_list ap);
 /* s as a JSON string, quotes included (control characters escaped, UTF-8 kept). */
 void kifu__sb_json_string(kifu__strbuf *b, const char *s);
+/* s as XML or HTML text or attribute value: & < > " ' escaped, control characters (not
+ * allowed in XML 1.0) as '?'. */
+void kifu__sb_xml(kifu__strbuf *b, const char *s);
 /* Hand the NUL-terminated data to the caller (free with kifu_free); NULL if failed. */
 char *kifu__sb_take(kifu__strbuf *b, size_t *len);
 

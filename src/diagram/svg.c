@@ -42,33 +42,6 @@ static const char *const style =
 static const char *const intl[15] = {"",  "P",  "L",  "N",  "S",  "B",  "R", "G",
                                      "K", "+P", "+L", "+N", "+S", "+B", "+R"};
 
-/* Text with XML's five special characters escaped (names come from the record). */
-static void put_xml(kifu__strbuf *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            kifu__sb_puts(out, "&amp;");
-            break;
-        case '<':
-            kifu__sb_puts(out, "&lt;");
-            break;
-        case '>':
-            kifu__sb_puts(out, "&gt;");
-            break;
-        case '"':
-            kifu__sb_puts(out, "&quot;");
-            break;
-        case '\'':
-            kifu__sb_puts(out, "&#39;");
-            break;
-        default:
-            /* Control characters are not allowed in XML 1.0 text. */
-            kifu__sb_putc(out, (unsigned char)*s < 0x20 && *s != '\t' ? '?' : *s);
-        }
-    }
-}
-
 static void piece(kifu__strbuf *out, const kifu__svg_options *o, int cp, int cx, int cy,
                   int down)
 {
@@ -97,40 +70,65 @@ static void piece(kifu__strbuf *out, const kifu__svg_options *o, int cp, int cx,
                     turn, cls, gote, cx, cy - 9, name, cls, gote, cx, cy + 9, name + 3);
 }
 
+/* Width of text in em, about: a wide (CJK) character is one, anything else 0.6. */
+static double text_em(const char *s)
+{
+    double em = 0;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if ((*p & 0xc0) != 0x80)
+            em += *p >= 0xe0 ? 1.0 : 0.6;
+    return em;
+}
+
+/* <text class=cls> at (x, y) holding s, squeezed to max px when it would be wider (a
+ * full hand, a long name), so that it never runs off the diagram or into its neighbour. */
+static void fitted_text(kifu__strbuf *out, const char *cls, int x, int y, int max,
+                        const char *s)
+{
+    kifu__sb_printf(out, "<text class=\"%s\" x=\"%d\" y=\"%d\"", cls, x, y);
+    if (text_em(s) * 16 > max)
+        kifu__sb_printf(out, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", max);
+    kifu__sb_putc(out, '>');
+    kifu__sb_xml(out, s);
+    kifu__sb_puts(out, "</text>");
+}
+
 /* A hand row: the side's label and its pieces, at baseline y. */
 static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layout *l,
                  int color, int y)
 {
     if (o->tsume && color == WHITE)
         return; /* a tsume diagram leaves out the defender's hand */
-    kifu__sb_printf(out, "<text class=\"side\" x=\"%d\" y=\"%d\">", X0, y);
-    if (o->tsume) {
-        kifu__sb_puts(out, "持駒");
-    } else {
-        kifu__sb_puts(out, color == WHITE ? "☖" : "☗");
-        put_xml(out, o->names[color]  ? o->names[color]
-                     : o->intl        ? (color == WHITE ? "Gote" : "Sente")
-                     : color == WHITE ? "後手"
-                                      : "先手");
-        if (l->side == color)
-            kifu__sb_puts(out, " ◀");
-    }
-    kifu__sb_printf(out, "</text><text class=\"hand\" x=\"%d\" y=\"%d\">", X0 + 150, y);
+    /* A buffer, not an array: a player's name of any length stays whole UTF-8. */
+    kifu__strbuf label;
+    kifu__sb_init(&label);
+    if (o->tsume)
+        kifu__sb_puts(&label, "持駒");
+    else
+        kifu__sb_printf(&label, "%s%s%s", color == WHITE ? "☖" : "☗",
+                        o->names[color]  ? o->names[color]
+                        : o->intl        ? (color == WHITE ? "Gote" : "Sente")
+                        : color == WHITE ? "後手"
+                                         : "先手",
+                        l->side == color ? " ◀" : "");
+    char pieces[160];
     if (!o->intl) {
-        kifu__sb_printf(out, "%s%s", o->tsume ? "" : "持駒 ", l->hand[color]);
+        snprintf(pieces, sizeof pieces, "%s%s", o->tsume ? "" : "持駒 ", l->hand[color]);
     } else {
         static const int order[7] = {ROOK, BISHOP, GOLD, SILVER, KNIGHT, LANCE, PAWN};
-        int any = 0;
-        kifu__sb_puts(out, "In hand:");
+        size_t at = (size_t)snprintf(pieces, sizeof pieces, "In hand:");
         for (int i = 0; i < 7; i++) {
             int n = l->board->hands[color][order[i]];
-            if (n)
-                kifu__sb_printf(out, n > 1 ? " %s%d" : " %s", intl[order[i]], n), any = 1;
+            if (n && at < sizeof pieces)
+                at += (size_t)snprintf(pieces + at, sizeof pieces - at,
+                                       n > 1 ? " %s%d" : " %s", intl[order[i]], n);
         }
-        if (!any)
-            kifu__sb_puts(out, " none");
+        if (at == strlen("In hand:"))
+            snprintf(pieces + at, sizeof pieces - at, " none");
     }
-    kifu__sb_puts(out, "</text>");
+    fitted_text(out, "side", X0, y, 140, label.data ? label.data : "");
+    kifu__sb_free(&label);
+    fitted_text(out, "hand", X0 + 150, y, WIDTH - X0 - 150 - 4, pieces);
 }
 
 void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
@@ -199,7 +197,7 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
     if (o->caption && *o->caption) {
         kifu__sb_printf(out, "<text class=\"caption\" x=\"%d\" y=\"%d\">", WIDTH / 2,
                         Y0 + 9 * CELL + 50);
-        put_xml(out, o->caption);
+        kifu__sb_xml(out, o->caption);
         kifu__sb_puts(out, "</text>");
     }
     kifu__sb_puts(out, "</svg>\n");

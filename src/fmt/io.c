@@ -1,8 +1,11 @@
 /* io.c: kifu_read / kifu_write: pick the format's row in the table (registry.c), decode
  * or encode, call its reader or writer, normalize. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/encoding.h"
 #include "fmt/fmt.h"
@@ -116,35 +119,51 @@ kifu_record *kifu_read(const void *data, size_t len, const kifu_read_options *op
 
 void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
 {
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f) {
+    int std = strcmp(path, "-") == 0;
+    int fd = std ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
         kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot open: %s",
                     strerror(errno));
         kifu__error_source(err, path);
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
+    /* A regular file is read in one read() of its size plus one byte: a short read of a
+     * regular file is its end, so a batch of small files costs open, fstat, read and
+     * close each. Pipes and devices are read until read() says the end. */
+    struct stat st;
+    int regular = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+    size_t cap = regular && st.st_size >= 0 ? (size_t)st.st_size + 1 : 1 << 16, n = 0;
     char *buf = kifu__malloc(cap + 1);
+    int failed = 0;
     while (buf) {
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (n < cap)
+        ssize_t got = read(fd, buf + n, cap - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            failed = got < 0;
             break;
-        char *nb = kifu__realloc(buf, (cap *= 2) + 1);
-        if (!nb)
-            kifu__free(buf);
-        buf = nb;
+        }
+        n += (size_t)got;
+        if (n < cap && regular)
+            break;
+        if (n == cap) {
+            char *nb = kifu__realloc(buf, (cap *= 2) + 1);
+            if (!nb)
+                kifu__free(buf);
+            buf = nb;
+        }
     }
-    int failed = ferror(f);
-    if (f != stdin)
-        fclose(f);
+    int saved = errno;
+    if (!std)
+        close(fd);
     if (!buf) {
         kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
         return NULL;
     }
     if (failed) {
         kifu__free(buf);
-        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "read error");
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "read error: %s",
+                    strerror(saved));
         kifu__error_source(err, path);
         return NULL;
     }

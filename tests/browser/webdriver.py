@@ -31,7 +31,8 @@ def free_port():
 
 
 class Browser:
-    def __init__(self, width=1000, height=900):
+    def __init__(self, width=1000, height=900, phone=False):
+        """phone: emulate a phone's screen of width x height CSS pixels (touch, 3x)."""
         for exe in (CHROMIUM, CHROMEDRIVER):
             if not os.access(exe, os.X_OK):
                 raise SkipTest(exe + " is not installed (scripts/deps.sh browser)")
@@ -57,9 +58,14 @@ class Browser:
                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage",
                 "--user-data-dir=" + self.profile,
                 "--window-size=%d,%d" % (width, height)]
+        chrome = {"binary": CHROMIUM, "args": args}
+        if phone:
+            # A desktop window cannot be narrower than about 500 px; the emulation can.
+            chrome["mobileEmulation"] = {"deviceMetrics": {
+                "width": width, "height": height, "pixelRatio": 3.0, "touch": True}}
         caps = {"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": CHROMIUM, "args": args},
+            "goog:chromeOptions": chrome,
             "goog:loggingPrefs": {"browser": "ALL"}}}}
         self.session = self._call("POST", "/session", caps)["sessionId"]
 
@@ -88,17 +94,18 @@ class Browser:
     def click(self, css):
         el = self.find(css)
         key = next(iter(el))
-        self.cmd("POST", "/element/%s/click" % el[key])
+        self.cmd("POST", "/element/%s/click" % el[key], {})
 
-    def click_at(self, css, fx, fy):
-        """Click inside the element at fractions (fx, fy) of its size, as a pointer."""
+    def click_at(self, css, fx, fy, pointer="mouse"):
+        """Click inside the element at fractions (fx, fy) of its size, as a pointer
+        ("mouse", or "touch" for a tap)."""
         el = self.find(css)
         ref = el[next(iter(el))]
         rect = self.cmd("GET", "/element/%s/rect" % ref)
         x = int(rect["x"] + rect["width"] * fx)
         y = int(rect["y"] + rect["height"] * fy)
         self.cmd("POST", "/actions", {"actions": [{
-            "type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"},
+            "type": "pointer", "id": pointer, "parameters": {"pointerType": pointer},
             "actions": [{"type": "pointerMove", "x": x, "y": y, "origin": "viewport"},
                         {"type": "pointerDown", "button": 0},
                         {"type": "pointerUp", "button": 0}]}]})
@@ -120,6 +127,20 @@ class Browser:
         png = base64.b64decode(self.cmd("GET", "/screenshot"))
         with open(path, "wb") as f:
             f.write(png)
+
+    def print_pdf(self, path):
+        """The page as the browser prints it (A4), to a PDF file; returns its bytes."""
+        pdf = base64.b64decode(self.cmd("POST", "/print", {"page": {"width": 21.0, "height": 29.7}}))
+        with open(path, "wb") as f:
+            f.write(pdf)
+        return pdf
+
+    def media(self, kind):
+        """Style the page for "print" or "screen" (Chromium's DevTools, through the
+        driver), so a screenshot shows what printing would; "" ends the emulation (a
+        "screen" left on would style printing too)."""
+        self.cmd("POST", "/goog/cdp/execute",
+                 {"cmd": "Emulation.setEmulatedMedia", "params": {"media": kind}})
 
     def close(self):
         try:

@@ -110,24 +110,25 @@ else
     [ -s "$tmp/outdir/a.jkf" ] && [ -s "$tmp/outdir/sub/b.jkf" ] &&
         [ -s "$tmp/outdir/sub/deeper/c.jkf" ] && ok || bad "--out-dir keeps the tree: $(cd "$tmp/outdir" 2>/dev/null && find . -type f)"
     [ "$(find "$tmp/outdir" -type f | wc -l)" -eq 3 ] && ok || bad "only record files, no hidden ones"
-    has "$tmp/err" "converted 3, failed 0" && ok || bad "summary line: $(cat "$tmp/err")"
+    has "$tmp/err" "3 files: 3 converted, 0 failed; 3 games: 3 converted, 0 failed" && ok || bad "summary line: $(cat "$tmp/err")"
     expect 0 "--out-dir -q" -- "$kifu" convert -q --out-dir "$tmp/outdir" "$tmp/in"
     [ ! -s "$tmp/err" ] && ok || bad "-q prints nothing"
     expect 0 "-v" -- "$kifu" convert -v --out-dir "$tmp/outdir" "$tmp/in/a.$ext"
-    has "$tmp/err" "a.jkf" && has "$tmp/err" "converted 1" && ok || bad "-v names outputs"
+    has "$tmp/err" "a.jkf" && has "$tmp/err" "1 file: 1 converted" && ok || bad "-v names outputs"
     # -o - concatenates.
     expect 0 "-o - with several" -- "$kifu" convert -o - "$tmp/in/a.$ext" "$tmp/in/sub/b.$ext"
     [ "$(grep -o '"moves"' "$tmp/out" | wc -l)" -eq 2 ] && ok || bad "-o - holds both outputs"
-    # Two inputs that map to one output name: the second is refused, not overwritten.
+    # Two inputs of the same name (from two directories): neither is written, each
+    # message names the other, exit 1 (a bad input, not a usage error).
     mkdir -p "$tmp/twin"
     cp "$tmp/in/sub/b.$ext" "$tmp/twin/a.$ext"
-    expect 2 "same output name twice" -- "$kifu" convert --out-dir "$tmp/twins" "$tmp/in/a.$ext" "$tmp/twin/a.$ext"
-    has "$tmp/err" "written from another input" && cmp -s "$tmp/twins/a.jkf" "$tmp/outdir/a.jkf" && ok ||
-        bad "the first output is kept: $(cat "$tmp/err")"
+    expect 1 "same output name twice" -- "$kifu" convert --out-dir "$tmp/twins" "$tmp/in/a.$ext" "$tmp/twin/a.$ext"
+    [ "$(grep -c "would write $tmp/twins/a.jkf too" "$tmp/err")" -eq 2 ] && [ ! -e "$tmp/twins/a.jkf" ] && ok ||
+        bad "neither twin is written, both are named: $(cat "$tmp/err")"
     # A failure among several: the others are converted, the exit code says it.
     cp "$tmp/notes.txt" "$tmp/in/sub/bad.$ext"
     expect 1 "one bad file among several" -- "$kifu" convert --out-dir "$tmp/outdir2" "$tmp/in"
-    has "$tmp/err" "converted 3, failed 1" && ok || bad "summary counts the failure: $(tail -1 "$tmp/err")"
+    has "$tmp/err" "4 files: 3 converted, 1 failed" && ok || bad "summary counts the failure: $(tail -1 "$tmp/err")"
     [ ! -e "$tmp/outdir2/sub/bad.jkf" ] && [ -s "$tmp/outdir2/a.jkf" ] && ok || bad "only good files written"
     # The progress bar: only on a terminal, only for many files, erased at the end.
     mkdir -p "$tmp/many"
@@ -136,7 +137,7 @@ else
     ! grep -q $'\r' "$tmp/err" && ok || bad "no progress bar when stderr is not a terminal"
     if command -v script >/dev/null 2>&1; then
         script -qec "'$kifu' convert --out-dir '$tmp/manyout2' '$tmp/many'" /dev/null >"$tmp/tty" 2>&1
-        grep -q '/10 ' "$tmp/tty" && grep -q $'\r\033\[K' "$tmp/tty" && grep -q 'converted 10, failed 0' "$tmp/tty" &&
+        grep -q '/10 ' "$tmp/tty" && grep -q $'\r\033\[K' "$tmp/tty" && grep -q '10 files: 10 converted, 0 failed' "$tmp/tty" &&
             ok || bad "progress bar on a terminal: $(od -c "$tmp/tty" | head -3)"
         script -qec "'$kifu' convert -q --out-dir '$tmp/manyout2' '$tmp/many'" /dev/null >"$tmp/tty" 2>&1
         [ ! -s "$tmp/tty" ] && ok || bad "-q: no bar on a terminal"

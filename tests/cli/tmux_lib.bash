@@ -29,10 +29,11 @@ wait_for() {
   screen | tail -n 40 | sed 's/^/    | /'
   return 1
 }
-# new_session ROWS CMD: a fresh server with one 100-column session "t" running CMD.
+# new_session ROWS CMD [COLS]: a fresh server with one session "t" (100 columns unless
+# COLS) running CMD.
 new_session() {
   T kill-server >/dev/null 2>&1
   n=$((n + 1)); SOCK="kifu-test-$$-$n"
-  T new-session -d -s t -x 100 -y "$1" "$2"
+  T new-session -d -s t -x "${3:-100}" -y "$1" "$2"
 }
 expect_eq() { [ "$2" = "$3" ] || { fail "$1"; echo "  got:      $2"; echo "  expected: $3"; }; }

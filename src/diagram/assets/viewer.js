@@ -1,6 +1,7 @@
 /* viewer.js: kifu's replay page. Written for kifu (no library): it reads the records that
- * `kifu html` embeds (each node a position of the position-list format: bd, cb, cw, plus
- * the move, comments and the tree links), draws the board as SVG and steps through it.
+ * `kifu html` embeds as posjson (the position-list format: bd, cb, cw, sid, mv, and kifu's
+ * turn, ply, move, usi, time, comments, end, prev, header), turns each back into a tree
+ * of positions, draws the board as SVG and steps through it.
  *
  * Aids, after the position-list document: trace (footprints of one piece), match
  * (positions matching a board pattern, the syntax of `kifu search`), filter (hide piece
@@ -144,12 +145,68 @@
     return matchOne(pat, n) || (both && matchOne(pat, flipNode(n)));
   }
 
+  /* ---- posjson to the viewer's tree ---- */
+
+  /* 1-based bd index of a USI square ("7g" is file 7, rank 7). */
+  function usiSquare(s) {
+    return (s.charCodeAt(1) - 97) * 9 + (9 - (+s[0])) + 1;
+  }
+  function clock(t, hours) {
+    var s = Math.floor(t), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60;
+    var two = function (n) { return (n < 10 ? "0" : "") + n; };
+    return hours ? two(h) + ":" + two(m) + ":" + two(s % 60)
+      : Math.floor(s / 60) + ":" + two(s % 60);
+  }
+  function timeText(t) {
+    if (!t) return "";
+    return clock(t.now, false) + (t.total !== undefined ? "/" + clock(t.total, true) : "");
+  }
+
+  /* A record of the page: {positions: [posjson entries]} becomes {title, info, sides,
+   * nodes}, nodes[i] = {parent, children, ply, bd, cb, cw, turn, mv, from, move, usi,
+   * special, comments, time}. An entry follows the one before it unless it names its
+   * `prev`; an ending (`end`) on a move's entry becomes a node of its own after it, as
+   * the record has it; `words` gives an ending word's text (TORYO: 投了). */
+  function fromPositions(rec, words) {
+    var list = rec.positions || [], nodes = [], at = {};
+    list.forEach(function (e, i) {
+      var parent = i === 0 ? -1 : at[e.prev !== undefined ? e.prev : list[i - 1].sid];
+      var isEnd = i > 0 && e.end !== undefined && e.move === undefined;
+      var n = { parent: parent, children: [], ply: e.ply || 0, bd: e.bd, cb: e.cb || "",
+        cw: e.cw || "", turn: e.turn || "b", mv: e.mv || 0, from: 0, move: e.move,
+        usi: e.usi, comments: e.comments, time: timeText(e.time) };
+      if (e.usi && e.usi.charAt(1) !== "*") n.from = usiSquare(e.usi.substr(0, 2));
+      if (isEnd) { n.special = words[e.end] || e.end; n.mv = 0; }
+      var k = nodes.length;
+      nodes.push(n);
+      if (parent >= 0) nodes[parent].children.push(k);
+      at[e.sid !== undefined ? e.sid : i] = k;
+      if (e.end !== undefined && !isEnd) {
+        var end = { parent: k, children: [], ply: n.ply + 1, bd: n.bd, cb: n.cb, cw: n.cw,
+          turn: n.turn, mv: 0, from: 0, special: words[e.end] || e.end };
+        nodes.push(end);
+        n.children.push(k + 1);
+      }
+    });
+    var h = (list[0] && list[0].header) || {}, info = [];
+    Object.keys(h).forEach(function (key) { info.push([key, h[key]]); });
+    var b = h["先手"] || h["下手"], w = h["後手"] || h["上手"];
+    // The result: the ending that closes the main line, as KIF's まで line says it.
+    var last = 0;
+    while (nodes.length && nodes[last].children.length) last = nodes[last].children[0];
+    if (nodes.length && nodes[last].special && !h["結果"])
+      info.push(["結果", "まで" + (nodes[last].ply - 1) + "手で" + nodes[last].special]);
+    return { title: b && w ? "☗" + b + " 対 ☖" + w : h["棋戦"] || "",
+      info: info, sides: b && w ? [b, w] : null, nodes: nodes,
+      caption: list[0] && list[0].comments ? list[0].comments[0] : "" };
+  }
+
   /* ---- One viewer: a record, a cursor and the aids ---- */
 
   function Viewer(root, data, rec) {
     this.root = root;
     this.data = data;
-    this.flip = false;
+    this.flip = !!data.options.flip;
     this.intl = !!data.options.intl;
     this.twoChar = !!data.options.twoChar;
     this.mvlight = true;
@@ -181,11 +238,13 @@
       '<label><input type="checkbox" data-aid="mvlight" checked> mvlight</label>' +
       '<label><input type="checkbox" data-aid="bwcolor"> bwcolor</label>' +
       '<label><input type="checkbox" data-aid="trace"> trace</label>' +
-      '<label><input type="checkbox" data-aid="intl"> ABC</label>' +
+      '<label><input type="checkbox" data-aid="intl"' + (this.intl ? " checked" : "") +
+      "> ABC</label>" +
       '<span class="kifu-filter">filter: ' +
       [0, 1, 2, 3, 4, 5, 6, 13].map(function (k) {
-        return '<label><input type="checkbox" data-kind="' + k + '" checked>' + KANJI[k] +
-          "</label>";
+        // Both names: the filter reads the same in either piece set.
+        return '<label title="' + INTL[k] + '"><input type="checkbox" data-kind="' + k +
+          '" checked>' + KANJI[k] + "<small>" + INTL[k] + "</small></label>";
       }).join(" ") + "</span>" +
       '<textarea rows="3" class="kifu-pattern" placeholder="match: a regular expression over ' +
       'bd, or a 9-row grid (* anything, ? any piece, ・ empty, v歩 gote)"></textarea>' +
@@ -227,6 +286,7 @@
     this.ri = i;
     this.rec = this.data.records[i];
     this.choice = {}; // node -> chosen child, for the line ahead
+    this.listKey = null; // the move list is of another record now
     this.trace = null;
     var r = this.rec;
     this.q(".kifu-title").textContent = r.title || "";
@@ -325,7 +385,11 @@
     }
     var nodes = this.rec.nodes, count = 0;
     for (var i = 0; i < nodes.length; i++)
-      if (matches(this.pattern, nodes[i], this.both)) { this.matched[i] = true; count++; }
+      // An ending repeats the position of its move: counted once, as kifu search does.
+      if (!nodes[i].special && matches(this.pattern, nodes[i], this.both)) {
+        this.matched[i] = true;
+        count++;
+      }
     info.textContent = count + " match" + (count === 1 ? "" : "es");
   };
 
@@ -367,8 +431,21 @@
   };
 
   Viewer.prototype.sideName = function (color) {
-    var names = this.rec.sides || ["先手", "後手"];
+    var names = this.rec.sides || (this.intl ? ["Sente", "Gote"] : ["先手", "後手"]);
     return (color ? "☖" : "☗") + names[color];
+  };
+
+  /* A move in the western notation players who do not read kanji use ("P-7f", "Bx2b+",
+   * "B*4e"), from its USI and the position before it; the kanji text otherwise. */
+  Viewer.prototype.moveText = function (i) {
+    var n = this.rec.nodes[i];
+    if (!n.move) return n.special || (this.intl ? "start" : "開始局面");
+    if (!this.intl || !n.usi || n.parent < 0) return n.move;
+    var before = this.rec.nodes[n.parent].bd, u = n.usi;
+    if (u.charAt(1) === "*") return u;
+    var p = piece(before[usiSquare(u.substr(0, 2)) - 1]);
+    return (p ? INTL[p.kind] : "") + (before[n.mv - 1] !== "o" ? "x" : "-") + u.substr(2, 2) +
+      (u.charAt(4) === "+" ? "+" : "");
   };
 
   /* The SVG of node n (also for the catalogue's small diagrams). */
@@ -417,9 +494,9 @@
     for (k = 0; k < 9; k++) {
       var file = flip ? k + 1 : 9 - k, rank = flip ? 9 - k : k + 1;
       s += '<text class="label" x="' + (X0 + k * CELL + CELL / 2) + '" y="' + (Y0 - 10) + '">' +
-        FILES.charAt(file - 1) + "</text>";
+        (this.intl ? String(file) : FILES.charAt(file - 1)) + "</text>";
       s += '<text class="label" x="' + (X0 + 9 * CELL + 9) + '" y="' + (Y0 + k * CELL + CELL / 2) +
-        '">' + RANKS.charAt(rank - 1) + "</text>";
+        '">' + (this.intl ? "abcdefghi".charAt(rank - 1) : RANKS.charAt(rank - 1)) + "</text>";
     }
     var top = flip ? 0 : 1;
     s += this.handSvg(node, top, 22, small) + this.handSvg(node, 1 - top, Y0 + 9 * CELL + 22, small);
@@ -427,7 +504,8 @@
       s += '<rect class="match-mark" x="' + (X0 - 3) + '" y="' + (Y0 - 3) + '" width="' +
         (CELL * 9 + 6) + '" height="' + (CELL * 9 + 6) + '"/>';
     if (!small) {
-      var cap = node.move ? "図は" + node.move.replace(/\(\d+\)$/, "") + "まで" : "開始局面";
+      var cap = this.intl ? (node.move ? "after " + node.ply + ". " + this.moveText(n) : "start")
+        : node.move ? "図は" + node.move.replace(/\(\d+\)$/, "") + "まで" : "開始局面";
       s += '<text class="caption" x="' + W / 2 + '" y="' + (Y0 + 9 * CELL + 50) + '">' + esc(cap) + "</text>";
     }
     return s + "</svg>";
@@ -448,37 +526,57 @@
       '" y="' + (cy + 9) + '">' + name.charAt(1) + "</text></g>";
   };
 
+  /* Text at (x, y), squeezed to max px when it would be wider (a full hand, a long
+   * name), as svg.c does: a wide character is about 1 em, any other 0.6. */
+  function fitted(cls, x, y, max, text, attrs) {
+    var em = 0;
+    for (var i = 0; i < text.length; i++) em += text.charCodeAt(i) >= 0x1100 ? 1 : 0.6;
+    return '<text class="' + cls + '" x="' + x + '" y="' + y + '"' + (attrs || "") +
+      (em * 16 > max ? ' textLength="' + max + '" lengthAdjust="spacingAndGlyphs"' : "") +
+      ">" + esc(text) + "</text>";
+  }
+
   Viewer.prototype.handSvg = function (node, color, y, small) {
     var counts = handCounts(color ? node.cw : node.cb), text = "";
     HAND_ORDER.forEach(function (k) {
-      if (counts[k]) text += (text ? "　" : "") + (this.intl ? INTL[k] + (counts[k] > 1 ? counts[k] : "")
-        : KANJI[k] + NUM[counts[k]]);
+      if (counts[k]) text += (text ? (this.intl ? " " : "　") : "") +
+        (this.intl ? INTL[k] + (counts[k] > 1 ? counts[k] : "") : KANJI[k] + NUM[counts[k]]);
     }, this);
     var label = small ? (color ? "☖" : "☗") : this.sideName(color);
     var turn = (node.turn === "w" ? 1 : 0) === color ? " ◀" : "";
-    return '<text class="side" x="' + X0 + '" y="' + y + '" data-side="' + color + '">' +
-      esc(label) + turn + '</text><text class="hand" x="' + (X0 + 150) + '" y="' + y + '">' +
-      "持駒 " + (text || "なし") + "</text>";
+    var W = X0 * 2 + CELL * 9 + 14;
+    return fitted("side", X0, y, 140, label + turn, ' data-side="' + color + '"') +
+      fitted("hand", X0 + 150, y, W - X0 - 150 - 4,
+        this.intl ? "In hand: " + (text || "none") : "持駒 " + (text || "なし"));
   };
 
   Viewer.prototype.render = function () {
     var nodes = this.rec.nodes, node = nodes[this.cur], self = this;
     if (this.trace && this.trace.start !== this.cur) this.trace = null;
     this.q(".kifu-svg").innerHTML = this.svg(this.cur);
-    // The move list of the current line.
-    var line = this.line(), html = "";
-    line.forEach(function (i) {
-      var n = nodes[i];
-      var forks = n.parent >= 0 && nodes[n.parent].children.length > 1;
-      html += '<li data-node="' + i + '" class="' + (i === self.cur ? "current" : "") +
-        (self.matched[i] ? " match" : "") + '">' + n.ply + " " + esc(n.move || n.special || "開始局面") +
-        (n.time ? " <small>" + esc(n.time) + "</small>" : "") +
-        (forks ? '<span class="fork">+</span>' : "") + "</li>";
-    });
-    var list = this.q(".kifu-moves");
-    list.innerHTML = html;
-    var li = list.querySelector("li.current");
+    // The move list of the current line: built again only when the line, the matches or
+    // the notation change (laying out hundreds of moves is most of a step's time);
+    // otherwise only the current mark moves.
+    var line = this.line(), list = this.q(".kifu-moves");
+    var key = line.join(",") + "|" + Object.keys(this.matched).join(",") + "|" + this.intl;
+    if (key !== this.listKey) {
+      var html = "";
+      line.forEach(function (i) {
+        var n = nodes[i];
+        var forks = n.parent >= 0 && nodes[n.parent].children.length > 1;
+        html += '<li data-node="' + i + '"' + (self.matched[i] ? ' class="match"' : "") + ">" +
+          n.ply + " " + esc(self.moveText(i)) +
+          (n.time ? " <small>" + esc(n.time) + "</small>" : "") +
+          (forks ? '<span class="fork">+</span>' : "") + "</li>";
+      });
+      list.innerHTML = html;
+      this.listKey = key;
+    }
+    var old = list.querySelector("li.current");
+    if (old) old.classList.remove("current");
+    var li = list.querySelector('li[data-node="' + this.cur + '"]');
     if (li) {
+      li.classList.add("current");
       var top = li.offsetTop - list.offsetTop;
       if (top < list.scrollTop || top + li.offsetHeight > list.scrollTop + list.clientHeight)
         list.scrollTop = top - list.clientHeight / 2;
@@ -491,7 +589,7 @@
       var chosen = self.choice[parent] || 0;
       return "<div>" + title + ch.map(function (c, k) {
         return '<button data-node="' + c + '" class="' + (k === chosen ? "chosen" : "") + '">' +
-          esc(nodes[c].move || nodes[c].special) + "</button>";
+          esc(self.moveText(c)) + "</button>";
       }).join("") + "</div>";
     }
     if (node.parent >= 0) fk += alts(node.parent, "変化 ");
@@ -511,8 +609,9 @@
 
   var viewers = [], active = null;
 
-  function onHash() {
-    var m = /ply=([0-9,]+)/.exec(location.hash), r = /[&?]r=(\d+)/.exec(location.hash);
+  function onHash(hash) {
+    if (typeof hash !== "string") hash = location.hash;
+    var m = /ply=([0-9,]+)/.exec(hash), r = /[&?]r=(\d+)/.exec(hash);
     if (!m) return;
     var ri = r ? +r[1] - 1 : 0, v = viewers[0];
     if (viewers.length > 1) v = viewers[Math.min(ri, viewers.length - 1)];
@@ -522,7 +621,10 @@
 
   function keys(e) {
     var v = active || viewers[0];
-    if (!v || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+    // Keys step the board unless they are typing (a checkbox in focus still steps).
+    var t = e.target, typing = t.tagName === "TEXTAREA" ||
+      (t.tagName === "INPUT" && !/^(checkbox|radio|button)$/.test(t.type));
+    if (!v || typing) return;
     var map = { ArrowLeft: "-1", ArrowRight: "1", Home: "start", End: "end",
       PageUp: "-10", PageDown: "10" };
     if (map[e.key]) { v.command(map[e.key]); e.preventDefault(); }
@@ -539,7 +641,7 @@
     data.records.forEach(function (rec, i) {
       var f = document.createElement("figure"), tmp = Object.create(v);
       tmp.rec = rec; tmp.trace = null; tmp.pattern = null; tmp.matched = {};
-      f.innerHTML = tmp.svg(0, true) + "<figcaption>" + esc(rec.title || "第" + (i + 1) + "図") +
+      f.innerHTML = tmp.svg(0, true) + "<figcaption>" + esc(rec.title || rec.caption || "第" + (i + 1) + "図") +
         "</figcaption>";
       f.setAttribute("data-record", i);
       f.addEventListener("click", function () {
@@ -555,7 +657,12 @@
     if (!el) return;
     var data = JSON.parse(el.textContent), host = document.getElementById("kifu");
     data.options = data.options || {};
-    data.ownsHash = true;
+    // The fragment the page was opened with: the viewers write theirs only once built.
+    var opened = location.hash;
+    data.ownsHash = false;
+    data.records = data.records.map(function (r) {
+      return r.positions ? fromPositions(r, data.words || {}) : r;
+    });
     if (data.catalogue) catalogue(data, host);
     else data.records.forEach(function (rec, i) {
       var div = document.createElement("div");
@@ -563,11 +670,14 @@
       viewers.push(new Viewer(div, data, i));
     });
     active = viewers[0] || null;
+    data.ownsHash = true;
     window.addEventListener("hashchange", onHash);
     document.addEventListener("keydown", keys);
-    onHash();
+    onHash(opened);
     window.kifuViewers = viewers; // for tests and for pages that embed the viewer
     window.kifuPattern = compilePattern;
+    // When the boards are drawn, for `make bench` (first paint and this, in Chromium).
+    if (window.performance && performance.mark) performance.mark("kifu-ready");
   }
 
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);

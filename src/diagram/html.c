@@ -1,0 +1,194 @@
+/* html.c: the replay page (`kifu html`). One self-contained HTML document: the viewer's
+ * stylesheet and script (assets/viewer.css, assets/viewer.js, compiled in from the build's
+ * viewer_assets.inc, see scripts/embed.cmake) and each record as posjson, the
+ * position-list format of ../shared/seeds/002, which the viewer turns back into a tree.
+ * Embedding posjson rather than a format of the page's own keeps one writer of positions
+ * and lets anyone take the data back out of a saved page. */
+#include <stdio.h>
+#include <string.h>
+
+#include "diagram/diagram.h"
+#include "fmt/fmt.h"
+#include "kifu_private.h"
+#include "viewer_assets.inc"
+
+const char *kifu_html_asset(const char *name)
+{
+    if (name && strcmp(name, "viewer.js") == 0)
+        return (const char *)viewer_js;
+    if (name && strcmp(name, "viewer.css") == 0)
+        return (const char *)viewer_css;
+    return NULL;
+}
+
+/* JSON inside a <script> element: '<' as \u003c, so that no "</script>" or "<!--" in a
+ * comment or a name can end the element. posjson has '<' only inside strings, where the
+ * escape reads back as the same character. */
+static void put_script_json(kifu__strbuf *out, const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '<')
+            kifu__sb_puts(out, "\\u003c");
+        else
+            kifu__sb_putc(out, s[i]);
+    }
+}
+
+/* A stylesheet inside <style>: '<' as the CSS escape \3c, so a user's file cannot end the
+ * element early ('<' has no other use in CSS than in strings and comments). */
+static void put_style(kifu__strbuf *out, const char *css)
+{
+    for (; *css; css++) {
+        if (*css == '<')
+            kifu__sb_puts(out, "\\3c ");
+        else
+            kifu__sb_putc(out, *css);
+    }
+}
+
+static const char *header_of(const kifu_record *r, const char *key, const char *other)
+{
+    const char *v = kifu_record_header_get(r, key);
+    return v ? v : kifu_record_header_get(r, other);
+}
+
+/* The page title: the caller's, else "先手 対 後手" or the event of the first record. */
+static void page_title(kifu__strbuf *out, const kifu_record *r, const char *title)
+{
+    const char *b = header_of(r, "先手", "下手"), *w = header_of(r, "後手", "上手");
+    const char *event = kifu_record_header_get(r, "棋戦");
+    if (title) {
+        kifu__sb_xml(out, title);
+    } else if (b && w) {
+        kifu__sb_xml(out, b);
+        kifu__sb_puts(out, " 対 ");
+        kifu__sb_xml(out, w);
+        if (event) {
+            kifu__sb_puts(out, " (");
+            kifu__sb_xml(out, event);
+            kifu__sb_putc(out, ')');
+        }
+    } else {
+        kifu__sb_xml(out, event ? event : "kifu");
+    }
+}
+
+/* "WORD":"text" for every ending word of the records ("TORYO":"投了"): posjson keeps the
+ * CSA word, and the page shows the word a reader of KIF expects without a table of its
+ * own. Each word once. 0, or -1 with err. */
+static int ending_words(kifu__strbuf *out, const kifu_record *const *rs, size_t count,
+                        kifu_error *err)
+{
+    kifu__strbuf key;
+    kifu__sb_init(&key);
+    int first = 1;
+    for (size_t i = 0; i < count; i++) {
+        kifu_walker *w = kifu_walk_new(rs[i], 0, err);
+        if (!w) {
+            kifu__sb_free(&key);
+            return -1;
+        }
+        int ev;
+        while ((ev = kifu_walk_next(w)) > 0) {
+            const kifu_node *n = kifu_walk_node(w);
+            if (ev != KIFU_WALK_ENTER || kifu_node_kind_of(n) != KIFU_NODE_SPECIAL)
+                continue;
+            const char *word = kifu_node_special(n);
+            key.len = 0;
+            kifu__sb_json_string(&key, word);
+            kifu__sb_putc(&key, ':');
+            if (key.failed || (out->data && strstr(out->data, key.data)))
+                continue;
+            if (!first)
+                kifu__sb_putc(out, ',');
+            first = 0;
+            kifu__sb_puts(out, key.data);
+            kifu__sb_json_string(out, kifu_special_text(word));
+        }
+        kifu_walk_free(w);
+        if (ev < 0)
+            break;
+    }
+    int failed = key.failed;
+    kifu__sb_free(&key);
+    if (failed || out->failed)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
+}
+
+static int data_block(kifu__strbuf *out, const kifu_record *const *rs, size_t count,
+                      const kifu_html_options *o, kifu_error *err)
+{
+    kifu__sb_printf(out,
+                    "{\"generator\":\"kifu %s\",\"options\":{\"intl\":%s,\"twoChar\":%s,"
+                    "\"flip\":%s},\"catalogue\":%s,\n\"words\":{",
+                    kifu_version_string(), o->flags & KIFU_HTML_INTL ? "true" : "false",
+                    o->flags & KIFU_HTML_TWO_CHAR ? "true" : "false",
+                    o->flags & KIFU_HTML_FLIP ? "true" : "false",
+                    o->flags & KIFU_HTML_CATALOGUE ? "true" : "false");
+    kifu__strbuf words;
+    kifu__sb_init(&words);
+    kifu__sb_puts(&words, "");
+    if (ending_words(&words, rs, count, err)) {
+        kifu__sb_free(&words);
+        return -1;
+    }
+    put_script_json(out, words.data, words.len);
+    kifu__sb_free(&words);
+    kifu__sb_puts(out, "},\n\"records\":[\n");
+    kifu_write_options wo = {KIFU_FMT_POSJSON, 0, 0, o->warn, o->warn_ctx};
+    for (size_t i = 0; i < count; i++) {
+        kifu__strbuf pj;
+        kifu__sb_init(&pj);
+        if (kifu__write_posjson_many(&rs[i], 1, &wo, &pj, err)) {
+            kifu__sb_free(&pj);
+            return -1;
+        }
+        kifu__sb_puts(out, i ? ",\n{\"positions\":" : "{\"positions\":");
+        put_script_json(out, pj.data, pj.len);
+        kifu__sb_putc(out, '}');
+        kifu__sb_free(&pj);
+    }
+    kifu__sb_puts(out, "]}\n");
+    return 0;
+}
+
+char *kifu_html_write(const kifu_record *const *rs, size_t count,
+                      const kifu_html_options *o, size_t *len, kifu_error *err)
+{
+    static const kifu_html_options none;
+    if (!o)
+        o = &none;
+    if (!rs || !count) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "no record to show");
+        return NULL;
+    }
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    kifu__sb_printf(
+        &sb,
+        "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, "
+        "initial-scale=1\">\n<meta name=\"generator\" content=\"kifu %s\">\n"
+        "<title>",
+        kifu_version_string());
+    page_title(&sb, rs[0], o->title);
+    kifu__sb_puts(&sb, "</title>\n<style id=\"kifu-style\">\n");
+    put_style(&sb, o->css ? o->css : kifu_html_asset("viewer.css"));
+    kifu__sb_puts(&sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
+                       "<noscript><p>This page replays shogi records with JavaScript: "
+                       "turn it on to see the board.</p></noscript>\n"
+                       "<script type=\"application/json\" id=\"kifu-data\">\n");
+    if (data_block(&sb, rs, count, o, err)) {
+        kifu__sb_free(&sb);
+        return NULL;
+    }
+    /* The script is ours and holds no "</script" (the unit test checks). */
+    kifu__sb_puts(&sb, "</script>\n<script>\n");
+    kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
+    kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
+    char *page = kifu__sb_take(&sb, len);
+    if (!page)
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return page;
+}

@@ -1,0 +1,203 @@
+/* test_html.c: the replay page (src/diagram/html.c): one document, the data block is JSON
+ * whose positions are exactly what the posjson writer writes, text from a record cannot
+ * end the page's elements, the options reach the page, --css replaces the stylesheet,
+ * and running out of memory is an error. The page in a browser: tests/browser/. */
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "jsoncmp.h"
+#include "kifu_private.h"
+
+static const char *const game =
+    "先手：先手<太郎>\n後手：後手&花子\n手数----指手---------消費時間--\n"
+    "*開始。</script><!-- #ply=2\n"
+    "   1 ７六歩(77)   ( 0:05/00:00:05)\n"
+    "   2 ３四歩(33)   ( 0:03/00:00:03)\n"
+    "   3 ２二角成(88) ( 0:10/00:00:15)+\n"
+    "*</style>角交換。\n"
+    "   4 同　銀(31)   ( 0:04/00:00:07)\n"
+    "   5 投了\n"
+    "まで4手で後手の勝ち\n\n"
+    "変化：3手\n   3 ２六歩(27)\n";
+
+static size_t count(const char *s, const char *what)
+{
+    size_t n = 0;
+    for (const char *p = s; (p = strstr(p, what)) != NULL; p += strlen(what))
+        n++;
+    return n;
+}
+
+static kifu_record *read_kif(const char *text)
+{
+    kifu_read_options ro = {.format = KIFU_FMT_KIF};
+    return kifu_read(text, strlen(text), &ro, NULL);
+}
+
+/* The JSON of the page's data block (json_decref), or NULL. */
+static json_t *data_of(const char *page)
+{
+    const char *open = "<script type=\"application/json\" id=\"kifu-data\">";
+    const char *a = strstr(page, open);
+    if (!a)
+        return NULL;
+    a += strlen(open);
+    const char *b = strstr(a, "</script>");
+    if (!b)
+        return NULL;
+    json_error_t je;
+    json_t *j = json_loadb(a, (size_t)(b - a), 0, &je);
+    if (!j)
+        printf("  data block: %s at line %d\n", je.text, je.line);
+    return j;
+}
+
+TEST(page_embeds_the_posjson_of_each_record)
+{
+    kifu_record *r = read_kif(game);
+    CHECK(r != NULL);
+    const kifu_record *rs[2] = {r, r};
+    kifu_error err = {0};
+    size_t len = 0;
+    char *page = kifu_html_write(rs, 2, NULL, &len, &err);
+    CHECK(page != NULL);
+    if (!page) {
+        kifu_record_free(r);
+        return;
+    }
+    CHECK_INT(len, strlen(page));
+    CHECK(strncmp(page, "<!DOCTYPE html>\n", 16) == 0);
+    CHECK(strstr(page, "</html>\n") != NULL);
+    /* One data block and one script: the comment's "</script><!--" is not markup. */
+    CHECK_INT(count(page, "</script"), 2);
+    CHECK_INT(count(page, "<!--"), 0);
+    CHECK_INT(count(page, "</style"), 1);
+    /* No reference to anything outside the page. */
+    CHECK_INT(count(page, "src="), 0);
+    CHECK_INT(count(page, "<link"), 0);
+    CHECK_INT(count(page, "http"), 1); /* the SVG namespace in the script, not a fetch */
+    CHECK(strstr(page, "<title>先手&lt;太郎&gt; 対 後手&amp;花子</title>") != NULL);
+
+    json_t *data = data_of(page);
+    CHECK(data != NULL);
+    kifu_write_options wo = {.format = KIFU_FMT_POSJSON};
+    size_t pjlen = 0;
+    char *pj = kifu_write(r, &wo, &pjlen, &err);
+    CHECK(pj != NULL);
+    json_t *records = json_object_get(data, "records");
+    CHECK_INT(json_array_size(records), 2);
+    for (size_t i = 0; pj && i < json_array_size(records); i++) {
+        char where[1024] = "";
+        char *got =
+            json_dumps(json_object_get(json_array_get(records, i), "positions"), 0);
+        int same =
+            got && jsoncmp_text(got, strlen(got), pj, pjlen, where, sizeof where) == 1;
+        if (!same)
+            printf("  record %zu: %s\n", i, where);
+        CHECK(same);
+        free(got);
+    }
+    /* The comment came through whole, markup and all. */
+    json_t *first =
+        json_array_get(json_object_get(json_array_get(records, 0), "positions"), 0);
+    CHECK_STR(json_string_value(json_array_get(json_object_get(first, "comments"), 0)),
+              "開始。</script><!-- #ply=2");
+    CHECK_STR(json_string_value(json_object_get(json_object_get(data, "words"), "TORYO")),
+              "投了");
+    CHECK(json_is_false(json_object_get(data, "catalogue")));
+    CHECK(json_is_false(json_object_get(json_object_get(data, "options"), "intl")));
+    json_decref(data);
+    kifu_free(pj);
+    kifu_free(page);
+    kifu_record_free(r);
+}
+
+TEST(options_reach_the_page)
+{
+    kifu_record *r = read_kif(game);
+    const kifu_record *rs[1] = {r};
+    kifu_html_options o = {KIFU_HTML_INTL | KIFU_HTML_FLIP | KIFU_HTML_CATALOGUE,
+                           "My <page>", "body{color:red}</style><script>x()</script>",
+                           NULL, NULL};
+    char *page = kifu_html_write(rs, 1, &o, NULL, NULL);
+    CHECK(page != NULL);
+    if (!page) {
+        kifu_record_free(r);
+        return;
+    }
+    CHECK(strstr(page, "<title>My &lt;page&gt;</title>") != NULL);
+    /* The user's stylesheet instead of the built-in one, unable to end <style>. */
+    CHECK(strstr(page, "body{color:red}\\3c /style>\\3c script>x()\\3c /script>") !=
+          NULL);
+    CHECK(strstr(page, "--kifu-board") == NULL);
+    CHECK_INT(count(page, "</style"), 1);
+    CHECK_INT(count(page, "</script"), 2);
+    json_t *data = data_of(page);
+    json_t *opt = json_object_get(data, "options");
+    CHECK(json_is_true(json_object_get(opt, "intl")));
+    CHECK(json_is_true(json_object_get(opt, "flip")));
+    CHECK(json_is_false(json_object_get(opt, "twoChar")));
+    CHECK(json_is_true(json_object_get(data, "catalogue")));
+    json_decref(data);
+    kifu_free(page);
+    kifu_record_free(r);
+}
+
+TEST(assets_are_the_files)
+{
+    const char *js = kifu_html_asset("viewer.js");
+    const char *css = kifu_html_asset("viewer.css");
+    CHECK(js && css);
+    CHECK(kifu_html_asset("viewer.html") == NULL);
+    CHECK(kifu_html_asset(NULL) == NULL);
+    /* Compiled from src/diagram/assets/ at build time: the same bytes. */
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../src/diagram/assets/viewer.js", KIFU_TESTS_DIR);
+    size_t n = 0;
+    char *file = t_read_file(path, &n);
+    CHECK(file != NULL);
+    CHECK(file && js && strcmp(file, js) == 0);
+    free(file);
+    /* The script can sit in a <script> element as it is. */
+    CHECK(js && strstr(js, "</script") == NULL && strstr(js, "<!--") == NULL);
+    CHECK(css && strchr(css, '<') == NULL);
+}
+
+TEST(no_record_is_an_argument_error)
+{
+    kifu_error err = {0};
+    CHECK(kifu_html_write(NULL, 0, NULL, NULL, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_ARG);
+}
+
+TEST(out_of_memory_is_an_error)
+{
+    kifu_record *r = read_kif(game);
+    const kifu_record *rs[1] = {r};
+    int failures = 0;
+    for (long n = 1; n < 400; n++) {
+        kifu_error err = {0};
+        kifu__alloc_fail_after(n);
+        char *page = kifu_html_write(rs, 1, NULL, NULL, &err);
+        kifu__alloc_fail_after(0);
+        if (!page) {
+            failures++;
+            CHECK_INT(err.code, KIFU_ERR_NOMEM);
+        }
+        kifu_free(page);
+    }
+    CHECK(failures > 0);
+    kifu_record_free(r);
+}
+
+int main(void)
+{
+    RUN(page_embeds_the_posjson_of_each_record);
+    RUN(options_reach_the_page);
+    RUN(assets_are_the_files);
+    RUN(no_record_is_an_argument_error);
+    RUN(out_of_memory_is_an_error);
+    return t_finish();
+}
