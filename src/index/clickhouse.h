@@ -52,8 +52,9 @@ int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
 /* POST body (len bytes) to server s with `params` (already URL-encoded "a=b&c=d", may be
  * "") as the query string; the answer's body goes to out. A connection failure, a time
  * out or an HTTP error status is -1 with err naming the server and quoting ClickHouse's
- * message; `*transient` (may be NULL) tells a failure worth retrying (the server could
- * not be reached, or answered 5xx without an exception) from one that will not change. */
+ * message; `*transient` (may be NULL) tells a failure safe and worth retrying (the
+ * request did not get out whole, or the server answered 5xx without an exception) from
+ * one that will not change or whose outcome is unknown (no answer to a whole request). */
 int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err);

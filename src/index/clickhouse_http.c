@@ -235,6 +235,10 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
                send_all(fd, body, len, deadline) == 0;
     if (!sent)
         snprintf(why, sizeof why, "cannot send: %s", strerror(errno));
+    /* Once the whole request is out, a lost or late answer leaves its outcome unknown:
+     * an INSERT may have been written, and sent again it would count twice. Only the
+     * journal's repair may undo it, so no retry. */
+    t = !sent;
     for (;;) {
         if (kifu__sb_reserve(&resp, 65536)) {
             snprintf(why, sizeof why, "out of memory");

@@ -1,7 +1,8 @@
 /* test_clickhouse.c: the index on ClickHouse without a ClickHouse: the DDL, the URL and
  * name checks, a refused connection, and the HTTP client against a fake server forked
- * here (chunked answers, retries with growing waits after failures without an answer, no
- * retry after an exception). tests/clickhouse/run.sh runs the real servers. */
+ * here (chunked answers; retries with growing waits after an empty 503; none after an
+ * exception, nor after a lost answer, which may have been written). tests/clickhouse/run.sh
+ * runs the real servers. */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -131,10 +132,13 @@ static long long now_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-/* Serve until killed: SELECT max(id) gets a chunked "0", other SELECTs nothing, INSERTs fail `fail_inserts` times (the
- * connection closed without an answer, or an exception when `exception` is set), then
- * succeed. Each request is logged to fd `log` as "ms kind bytes\n". */
-static void serve(int ls, int log, int fail_inserts, int exception)
+/* How the fake fails an INSERT. */
+enum { EMPTY_503, EXCEPTION_500, NO_ANSWER };
+
+/* Serve until killed: SELECT max(id) gets a chunked "0", other SELECTs nothing, row
+ * INSERTs fail `fail_inserts` times (as `how` says), then succeed. Each request is logged
+ * to fd `log` as "ms kind bytes\n". */
+static void serve(int ls, int log, int fail_inserts, int how)
 {
     alarm(30); /* never outlive a broken test */
     for (;;) {
@@ -174,9 +178,11 @@ static void serve(int ls, int log, int fail_inserts, int exception)
         if (insert && fail_inserts > 0) {
             fail_inserts--;
             answer =
-                exception
+                how == EXCEPTION_500
                     ? "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 62\r\n"
                       "\r\nCode: 241, e.displayText() = DB::Exception: Memory limit\n"
+                : how == EMPTY_503
+                    ? "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n\r\n"
                     : NULL;
         } else if (insert || journal) {
             answer = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
@@ -199,7 +205,7 @@ typedef struct fake {
     char url[64];
 } fake;
 
-static int fake_start(fake *f, int fail_inserts, int exception)
+static int fake_start(fake *f, int fail_inserts, int how)
 {
     int ls = socket(AF_INET, SOCK_STREAM, 0), fds[2];
     struct sockaddr_in a = {.sin_family = AF_INET,
@@ -212,7 +218,7 @@ static int fake_start(fake *f, int fail_inserts, int exception)
     f->pid = fork();
     if (f->pid == 0) {
         close(fds[0]);
-        serve(ls, fds[1], fail_inserts, exception);
+        serve(ls, fds[1], fail_inserts, how);
         _exit(0);
     }
     close(ls);
@@ -260,14 +266,14 @@ static void cleanup(const char *path)
     }
 }
 
-/* Index one game on a fake server that fails its first `fails` row INSERTs (with an
- * exception or none); the flush's result, its error in err, the fake's log in log. -2
- * when the fake cannot start. */
-static int add_one(int fails, int exception, kifu_error *err, char *log, size_t cap)
+/* Index one game on a fake server that fails its first `fails` row INSERTs (as `how`
+ * says); the flush's result, its error in err, the fake's log in log. -2 when the fake
+ * cannot start. */
+static int add_one(int fails, int how, kifu_error *err, char *log, size_t cap)
 {
     fake f;
     char game[256];
-    if (one_game(game, sizeof game) || fake_start(&f, fails, exception))
+    if (one_game(game, sizeof game) || fake_start(&f, fails, how))
         return -2;
     kifu_clickhouse_options o = {.retries = 3, .backoff_ms = 40, .timeout_ms = 5000};
     kifu_error_clear(err);
@@ -292,7 +298,7 @@ TEST(failed_insert_retried_with_backoff)
 {
     kifu_error err;
     char log[4096];
-    int rc = add_one(2, 0, &err, log, sizeof log);
+    int rc = add_one(2, EMPTY_503, &err, log, sizeof log);
     if (rc == -2)
         SKIP("cannot start a fake server");
     CHECK_INT(rc, 0);
@@ -327,13 +333,28 @@ TEST(exception_not_retried)
 {
     kifu_error err;
     char log[4096];
-    int rc = add_one(5, 1, &err, log, sizeof log);
+    int rc = add_one(5, EXCEPTION_500, &err, log, sizeof log);
     if (rc == -2)
         SKIP("cannot start a fake server");
     CHECK_INT(rc, -1);
     CHECK_INT(err.code, KIFU_ERR_IO);
     CHECK(strstr(err.message, "HTTP 500: Code: 241") != NULL);
     CHECK(strstr(err.message, "tries") == NULL);
+    CHECK_INT(count(log, "insert"), 1);
+}
+
+/* No answer to a whole INSERT: it may have been written, so it is not sent again (the
+ * journal's repair at the next open takes it back). */
+TEST(lost_answer_not_retried)
+{
+    kifu_error err;
+    char log[4096];
+    int rc = add_one(5, NO_ANSWER, &err, log, sizeof log);
+    if (rc == -2)
+        SKIP("cannot start a fake server");
+    CHECK_INT(rc, -1);
+    CHECK_INT(err.code, KIFU_ERR_IO);
+    CHECK(strstr(err.message, "not an HTTP answer") != NULL);
     CHECK_INT(count(log, "insert"), 1);
 }
 
@@ -344,5 +365,6 @@ int main(void)
     RUN(refused_connection_names_the_server);
     RUN(failed_insert_retried_with_backoff);
     RUN(exception_not_retried);
+    RUN(lost_answer_not_retried);
     return t_finish();
 }
