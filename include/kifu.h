@@ -1006,7 +1006,8 @@ KIFU_EXPORT char *kifu_clickhouse_schema(const kifu_clickhouse_options *o,
  *  file would, except: a file indexed before with other content is reported and skipped
  *  (not replaced), and book export is not supported. A game already indexed (same path,
  *  content and number) is skipped, so adding the same files again changes no count. A
- *  failed request is retried with backoff; a batch that still failed is repaired at the
+ *  request the server did not get whole, or answered with an empty 5xx, is retried with
+ *  backoff (never one whose answer was lost); a batch that still failed is repaired at the
  *  next open without KIFU_INDEX_READONLY (its counts and rows taken back), so adding its
  *  files again counts them once. An unreachable server or shard is named in err. One
  *  writer at a time (ids and repairs are not coordinated between writers); readers open
