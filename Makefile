@@ -40,6 +40,16 @@ run: build-tool
 	@./$(BUILD)/kifu html samples/opening.kifu -o $(BUILD)/opening.html
 	@echo "wrote $(abspath $(BUILD))/opening.html: open it in a browser (click the board's right half to step)"
 	@echo
+	@echo "== kifu index build samples/collection -o $(BUILD)/samples.kdb; kifu index info   (eight games in an index)"
+	@./$(BUILD)/kifu index build samples/collection -o $(BUILD)/samples.kdb
+	@./$(BUILD)/kifu index info $(BUILD)/samples.kdb
+	@echo
+	@echo "== kifu explore $(BUILD)/samples.kdb --moves 7g7f 3c3d 2g2f 8c8d   (four games reached it in three orders)"
+	@./$(BUILD)/kifu explore $(BUILD)/samples.kdb --moves 7g7f 3c3d 2g2f 8c8d
+	@echo
+	@echo "== kifu explore $(BUILD)/samples.kdb --player 佐藤 --json   (佐藤's games only, as JSON)"
+	@./$(BUILD)/kifu explore $(BUILD)/samples.kdb --player 佐藤 --json
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 

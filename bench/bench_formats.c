@@ -40,7 +40,7 @@ static const struct {
     int format;
 } sections[] = {{"csa", KIFU_FMT_CSA}, {"kif", KIFU_FMT_KIF}, {"ki2", KIFU_FMT_KI2}};
 
-static double cpu_now(void)
+double bench_cpu_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
@@ -218,10 +218,10 @@ static int measure(const files *fs, size_t count, int runs, result *res)
     if (!t)
         return -1;
     for (int i = 0; i < runs; i++) {
-        double t0 = bench_now(), c0 = cpu_now();
+        double t0 = bench_now(), c0 = bench_cpu_now();
         pass(fs, count, NULL, NULL, NULL, 0);
         t[i] = bench_now() - t0;
-        c[i] = cpu_now() - c0;
+        c[i] = bench_cpu_now() - c0;
     }
     result cr;
     stats(c, runs, &cr);

@@ -19,6 +19,7 @@ typedef struct bench_opts {
     int search_games;       /* games of the search section's collection */
     int batch_files;        /* KI2 files of the batch section's directory */
     int batch_runs;         /* timed runs of `kifu convert` per thread count */
+    int index_games;        /* games of the index section's collection */
     const char *clickhouse; /* the clickhouse section's server URL, or NULL */
 } bench_opts;
 
@@ -32,6 +33,8 @@ int bench_formats(const bench_opts *o);
 
 /* Monotonic seconds. */
 double bench_now(void);
+/* CPU seconds of this process (less disturbed by other load than the wall clock). */
+double bench_cpu_now(void);
 
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;
@@ -74,5 +77,9 @@ int bench_batch(const bench_opts *o);
  * (node or the peer missing). */
 int bench_peer_seconds(const bench_opts *o, const char *fmt, const char *dir,
                        const char *peer, double *seconds, double *cpu, size_t *nfiles);
+/* The collection index over o->index_games generated games (CSA, 1000 games a file):
+ * build rate, bytes a position, explorer and exact-search latency, sorted inserts beside
+ * unsorted upserts. Prints the figures. 0, or -1. */
+int bench_index(const bench_opts *o);
 
 #endif

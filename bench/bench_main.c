@@ -1,7 +1,8 @@
 /* bench_main.c: kifu_bench, what `make bench` runs: perft (bench_perft.c), then CSA, KIF
  * and KI2 to JKF over a generated corpus, then the JavaScript peers on a subset, then a
- * directory of KI2 files converted by the kifu process (bench_batch.c), then search, and
- * the HTML replay page (bench_html.c).
+ * directory of KI2 files converted by the kifu process (bench_batch.c), then position
+ * search (bench_search.c), the HTML replay page (bench_html.c) and the collection index
+ * (bench_index.c).
  * Benchmarks print figures; they never pass or fail (they are not ctests). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,9 +18,10 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|search|batch|html|clickhouse   run one part (default: "
-        "all)\n"
+        "  --only perft|formats|search|batch|html|index|clickhouse   run one part "
+        "(default: all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
+        "  --index-games N        games in the index collection (default 1000000)\n"
         "  --batch-files N        KI2 files of the batch directory (default 33000)\n"
         "  --batch-runs N         timed runs of kifu convert per thread count (default "
         "3)\n"
@@ -70,7 +72,7 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, NULL};
+    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, 1000000, NULL};
     const char *only = NULL;
     int quick = 0;
     for (int i = 1; i < argc; i++) {
@@ -103,6 +105,8 @@ int main(int argc, char **argv)
             o.batch_files = atoi(v), i++;
         } else if (v && strcmp(a, "--batch-runs") == 0) {
             o.batch_runs = atoi(v), i++;
+        } else if (v && strcmp(a, "--index-games") == 0) {
+            o.index_games = atoi(v), i++;
         } else if (v && strcmp(a, "--clickhouse") == 0) {
             o.clickhouse = v, i++;
         } else if (v && strcmp(a, "--dir") == 0) {
@@ -148,6 +152,13 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "html") == 0) {
         fflush(stdout);
         if (bench_html(&o))
+            return 1;
+    }
+    if (o.index_games < 1000)
+        o.index_games = 1000;
+    if (!only || strcmp(only, "index") == 0) {
+        fflush(stdout);
+        if (bench_index(&o))
             return 1;
     }
     if (!only || strcmp(only, "clickhouse") == 0) {

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -82,9 +83,16 @@ int cli_batch_run(size_t n, int jobs, cli_batch_fn work, cli_batch_fn commit, vo
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.done_cv, NULL);
     pthread_cond_init(&p.room_cv, NULL);
+    /* Workers start with every signal blocked, so SIGINT/SIGTERM/SIGHUP reach only this
+     * thread: outfile.c's handler can remove a temp file only when it runs on the thread
+     * that blocks those signals while the file is made and not yet known to it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
     int started = 0;
     while (started < jobs && pthread_create(&t[started], NULL, worker, &p) == 0)
         started++;
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     int rc = started == jobs ? 0 : -1;
     if (started == 0) {
         /* No thread: this one does the work, in order. */

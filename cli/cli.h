@@ -37,6 +37,10 @@ int cmd_trace(int argc, char **argv);
 void cmd_trace_usage(FILE *f);
 int cmd_search(int argc, char **argv);
 void cmd_search_usage(FILE *f);
+int cmd_index(int argc, char **argv);
+void cmd_index_usage(FILE *f);
+int cmd_explore(int argc, char **argv);
+void cmd_explore_usage(FILE *f);
 
 /* A message on stderr, printf-style, with control characters (from file names and
  * record text) shown as \xNN; every message of the tool goes through it. */
@@ -54,6 +58,17 @@ int cli_exit_code(int kifu_code);
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */
 void cli_format_list(char *buf, size_t cap, int extensions);
+
+/* Text on stdout (textout.c): a name (file names, players) with control characters as
+ * '?', so that a record cannot drive the terminal; a JSON string (NULL: null), escaping
+ * only what JSON requires (" \\ and control characters), UTF-8 kept. */
+void cli_put_name(const char *s);
+void cli_json_string(const char *s);
+/* The start of a `kifu search --json` hit line, up to the header: file, game, ply, path,
+ * sfen, bd, cb, cw, next (the text of what follows, NULL: null) and usi ("" for an
+ * ending). The caller adds ,"header":{...}} and the newline. */
+void cli_hit_json(const char *file, size_t game, int ply, const char *path,
+                  const kifu_board *b, const char *next, const char *usi);
 
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */

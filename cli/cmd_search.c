@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "search_index.h"
 
 void cmd_search_usage(FILE *f)
 {
@@ -44,6 +45,8 @@ void cmd_search_usage(FILE *f)
         "                     move (text and USI) and the header of each hit\n"
         "  -q, --quiet        no output: the exit status says\n"
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+        "  --index FILE       search the main lines of an index (kifu index) instead of\n"
+        "                     files: the same output as searching the indexed files\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it). Files that\n"
@@ -69,61 +72,25 @@ typedef struct search_run {
     long file_hits;
 } search_run;
 
-/* A file name for the terminal: control characters as '?'. */
-static void put_name(const char *s)
-{
-    for (; *s; s++)
-        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-static void json_string(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            printf("\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
-        else
-            putchar(c);
-    }
-    putchar('"');
-}
-
 static void hit_json(search_run *r, const kifu_search_hit *h, const char *path,
                      const kifu_node *next)
 {
-    char bd[82], cb[40], cw[40], text[64], usi[8];
-    kifu_board_to_bd(&h->board, bd, cb, cw);
-    kifu_position *p = kifu_position_new();
-    char *sfen = NULL;
-    if (p && kifu_position_set_board(p, &h->board, NULL) == 0)
-        sfen = kifu_position_sfen(p, h->ply + 1);
-    printf("{\"file\":");
-    json_string(r->file);
-    printf(",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", r->game, h->ply, path);
-    json_string(sfen ? sfen : "");
-    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
-    if (next) {
-        json_string(kifu_node_text(next, text, sizeof text));
-        const kifu_move *m = kifu_node_move_const(next);
-        printf(",\"usi\":\"%s\"", m ? kifu_move_usi(m, usi) : "");
-    } else {
-        printf("null,\"usi\":null");
-    }
+    char text[64], usi[8] = "";
+    const kifu_move *m = next ? kifu_node_move_const(next) : NULL;
+    if (m)
+        kifu_move_usi(m, usi);
+    cli_hit_json(r->file, r->game, h->ply, path, &h->board,
+                 next ? kifu_node_text(next, text, sizeof text) : NULL, usi);
     printf(",\"header\":{");
     for (size_t i = 0; i < kifu_record_header_count(r->rec); i++) {
         const char *k, *v;
         kifu_record_header_at(r->rec, i, &k, &v);
         printf("%s", i ? "," : "");
-        json_string(k);
+        cli_json_string(k);
         putchar(':');
-        json_string(v);
+        cli_json_string(v);
     }
     printf("}}\n");
-    kifu_free(sfen);
-    kifu_position_free(p);
 }
 
 static int on_hit(void *ctx, const kifu_search_hit *h)
@@ -140,27 +107,39 @@ static int on_hit(void *ctx, const kifu_search_hit *h)
         hit_json(r, h, path, next);
         return 0;
     }
-    put_name(r->file);
+    cli_put_name(r->file);
     if (r->games > 1)
         printf("#%zu", r->game);
     printf(":%s: %s\n", path, next ? kifu_node_text(next, text, sizeof text) : "(end)");
     return 0;
 }
 
-/* Search every game of one file. 0, or an exit code (the file was reported). */
+/* A hit of kifu_search_read: which game of the file, then as any hit. */
+static int on_read_hit(void *ctx, const kifu_record *rec, size_t game, size_t games,
+                       const kifu_search_hit *h)
+{
+    search_run *r = ctx;
+    r->game = game + 1;
+    r->games = games;
+    r->rec = rec;
+    return on_hit(r, h);
+}
+
+/* Search every game of one file, as it is read (one replay of the moves does both). 0,
+ * or an exit code (the file was reported). */
 static int search_file(search_run *r, const cli_input *in)
 {
     const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
     size_t len;
     kifu_error e = {0};
     char *data = kifu_file_read(in->path, &len, &e);
-    kifu_record **recs = NULL;
-    size_t n = 0;
     kifu_read_options ro = {.format = r->from,
                             .source = name,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)name};
-    if (!data || kifu_read_all(data, len, &ro, &recs, &n, &e)) {
+    r->file = name;
+    r->file_hits = 0;
+    if (!data || kifu_search_read(r->s, data, len, &ro, on_read_hit, r, NULL, &e) < 0) {
         if (!e.source[0])
             snprintf(e.source, sizeof e.source, "%s", name);
         cli_progress_clear(&r->bar);
@@ -168,22 +147,8 @@ static int search_file(search_run *r, const cli_input *in)
         kifu_free(data);
         return EXIT_IO; /* 1 means "nothing found" here, as in grep */
     }
-    r->file = name;
-    r->games = n;
-    r->file_hits = 0;
-    int rc = EXIT_OK;
-    for (size_t k = 0; k < n; k++) {
-        r->game = k + 1;
-        r->rec = recs[k];
-        if (kifu_search_record(r->s, recs[k], on_hit, r, &e) < 0) {
-            cli_print_error(&e);
-            rc = EXIT_INTERNAL;
-        }
-        kifu_record_free(recs[k]);
-    }
-    kifu_free(recs);
     kifu_free(data);
-    return rc;
+    return EXIT_OK;
 }
 
 /* The position of --sfen/--usi/--bd/--bod. 0, or an exit code. */
@@ -237,6 +202,7 @@ int cmd_search(int argc, char **argv)
     unsigned flags = 0;
     char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0, only_files = 0;
+    const char *index = NULL;
     if (!files)
         return EXIT_INTERNAL;
     int status = EXIT_OK;
@@ -248,7 +214,8 @@ int cmd_search(int argc, char **argv)
         for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
             takes |= strcmp(a, whats[k]) == 0;
         int valued = takes || !strcmp(a, "--cb") || !strcmp(a, "--cw") ||
-                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from");
+                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
+                     !strcmp(a, "--index");
         if (only_files || a[0] != '-' || !a[1]) {
             files[nfiles++] = argv[i];
             continue;
@@ -262,6 +229,8 @@ int cmd_search(int argc, char **argv)
                 status = EXIT_USAGE;
             }
             what = a, value = argv[++i];
+        } else if (!strcmp(a, "--index")) {
+            index = argv[++i];
         } else if (!strcmp(a, "--cb")) {
             cb = argv[++i];
         } else if (!strcmp(a, "--cw")) {
@@ -303,7 +272,11 @@ int cmd_search(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && (!what || !nfiles)) {
+    if (status == EXIT_OK && index && nfiles) {
+        cli_err("kifu: --index searches the index: no files with it\n");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && (!what || (!nfiles && !index))) {
         cli_err("kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
                                       "--bod, --regex or --pattern)"
                                     : "no file to search");
@@ -344,6 +317,14 @@ int cmd_search(int argc, char **argv)
         kifu_search_free(r.s);
         return status;
     }
+    if (index) {
+        cli_search_index_opts io = {r.count, r.list, r.json, r.quiet,
+                                    (flags & KIFU_SEARCH_FORKS) != 0};
+        status = cli_search_index(index, r.s, &io);
+        free(files);
+        kifu_search_free(r.s);
+        return status;
+    }
     cli_inputs in = {0};
     for (int i = 0; i < nfiles && status != EXIT_INTERNAL; i++) {
         int rc = cli_inputs_add(&in, files[i]);
@@ -359,13 +340,13 @@ int cmd_search(int argc, char **argv)
         if (rc == EXIT_OK && r.count && !r.quiet) {
             cli_progress_clear(&r.bar);
             if (in.n > 1 || in.dirs) {
-                put_name(r.file);
+                cli_put_name(r.file);
                 putchar(':');
             }
             printf("%ld\n", r.file_hits);
         } else if (rc == EXIT_OK && r.list && r.file_hits && !r.quiet) {
             cli_progress_clear(&r.bar);
-            put_name(r.file);
+            cli_put_name(r.file);
             putchar('\n');
         }
         cli_progress_update(&r.bar, i + 1, in.v[i].path);

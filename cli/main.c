@@ -23,6 +23,8 @@ static const struct {
     {"trace", cmd_trace, cmd_trace_usage, "follow one piece through a record"},
     {"search", cmd_search, cmd_search_usage,
      "find a position or a board pattern in records"},
+    {"index", cmd_index, cmd_index_usage, "index a collection for the explorer"},
+    {"explore", cmd_explore, cmd_explore_usage, "the moves played from a position"},
 };
 
 static void usage(FILE *f)

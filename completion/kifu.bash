@@ -54,7 +54,26 @@ _kifu()
             return ;;
         --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size)
             return ;;
+        --index)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+        --export | --color)
+            # The words after the option in the command's help: "--export yane2016|apery".
+            local w
+            w=$("$kifu" "$cmd" --help 2>/dev/null | grep -oE -- "$prev [a-z0-9]+(\|[a-z0-9]+)+" | head -n 1 | cut -d' ' -f2 | tr '|' ' ')
+            COMPREPLY=($(compgen -W "$w" -- "$cur"))
+            return ;;
     esac
+    if [ "$cmd" = index ] && [ "$cword" -eq 2 ]; then
+        COMPREPLY=($(compgen -W "build add info" -- "$cur"))
+        return
+    fi
+    if { [ "$cmd" = explore ] || { [ "$cmd" = index ] && [ "${words[2]:-}" != build ]; }; } &&
+        [[ $cur != -* ]] && [ "$cword" -eq $([ "$cmd" = index ] && echo 3 || echo 2) ]; then
+        COMPREPLY=($(compgen -f -X '!*.kdb' -- "$cur") $(compgen -d -- "$cur"))
+        compopt -o filenames 2>/dev/null
+        return
+    fi
     if [[ $cur == -* ]]; then
         local opts
         opts=$("$kifu" "$cmd" --help 2>/dev/null | grep -oE -- '(^|[ ,\[])--?[a-zA-Z0-9][a-zA-Z0-9-]*' | sed 's/^[ ,[]//' | sort -u)

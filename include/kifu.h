@@ -784,6 +784,29 @@ typedef int (*kifu_search_fn)(void *ctx, const kifu_search_hit *hit);
 KIFU_EXPORT long kifu_search_record(kifu_search *s, const kifu_record *r,
                                     kifu_search_fn fn, void *ctx, kifu_error *err);
 
+/** Does board b match s (as kifu_search_record tests each position)? 1 or 0. */
+KIFU_EXPORT int kifu_search_board(kifu_search *s, const kifu_board *b);
+/** Its KIFU_SEARCH_* flags into *flags, and for a position search its board into *b
+ *  (either may be NULL). 1 for a position search, 0 for a pattern. */
+KIFU_EXPORT int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags);
+/** Called per hit of kifu_search_read: the record (borrowed, normalized; valid during the
+ *  call only), its index among the input's `games` records (0-based) and the hit. Return
+ *  nonzero to report no more hits of this record. */
+typedef int (*kifu_search_read_fn)(void *ctx, const kifu_record *r, size_t game,
+                                   size_t games, const kifu_search_hit *hit);
+
+/** Read every record in the bytes as kifu_read_all does and search each one while it is
+ *  normalized: one replay of the moves serves both, so searching files this way costs
+ *  little more than reading them (kifu_read_all then kifu_search_record plays every move
+ *  twice). The records are always normalized (KIFU_READ_NO_NORMALIZE is ignored). When
+ *  the whole input reads, fn (may be NULL) is called per hit, record by record in the
+ *  order of kifu_search_record, and the number of hits reported is returned; otherwise
+ *  -1 with err as kifu_read_all sets it, and no hit is reported. *games (may be NULL)
+ *  gets the number of records read. */
+KIFU_EXPORT long kifu_search_read(kifu_search *s, const void *data, size_t len,
+                                  const kifu_read_options *opt, kifu_search_read_fn fn,
+                                  void *ctx, size_t *games, kifu_error *err);
+
 /** The path of node n as `kifu show --path` takes it ("24" on the main line, "24,0,1"
  *  through forks: the child taken at each branching point, trailing zeros left out). Into
  *  buf; returns buf. */
@@ -846,6 +869,10 @@ typedef struct kifu_index_stats {
 enum {
     KIFU_INDEX_CREATE = 1,   /* make the file when it does not exist */
     KIFU_INDEX_READONLY = 2, /* open for queries only (others may add meanwhile: WAL) */
+    KIFU_INDEX_BULK = 4,     /* a new file no one else opens until it is closed (kifu
+                                index build writes a temp file): no journal while it is
+                                written, WAL from kifu_index_close on. A failure or a
+                                kill meanwhile leaves the file unusable: remove it. */
 };
 
 /** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,
@@ -939,9 +966,41 @@ KIFU_EXPORT size_t kifu_explore_count(const kifu_explore *e);
 KIFU_EXPORT const kifu_explore_move *kifu_explore_move_at(const kifu_explore *e,
                                                           size_t i);
 
+/** A position kifu_index_search found (borrowed: valid during the callback only). */
+typedef struct kifu_index_hit {
+    const char *source; /* the file as it was indexed */
+    int number;         /* the game's number in it, from 1 */
+    int games;          /* games indexed from that file */
+    int ply;
+    kifu_board board;
+    const kifu_move *next; /* the move played from here, or NULL (the game ended) */
+    char next_text[96];    /* as kifu_node_text words the node after the position: the
+                              move (同 included), the ending word, or "" */
+    const char *header;    /* the game's header as a JSON object */
+} kifu_index_hit;
+/** Called per hit; nonzero stops searching that game. */
+typedef int (*kifu_index_hit_fn)(void *ctx, const kifu_index_hit *hit);
+
+/** Search the main lines of the indexed games as kifu_search_record searches a record
+ *  (KIFU_SEARCH_FORKS is not available: the index holds main lines): a position search
+ *  is answered from the position keys (both sides' keys with ANY_SIDE), a pattern or
+ *  BOARD_ONLY search replays every stored game. Hits come by file (in the order files
+ *  were first indexed), game and ply, each verified against its board. The number of
+ *  hits, or -1 with err. */
+KIFU_EXPORT long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn,
+                                   void *ctx, kifu_error *err);
+
+/** Call fn with each indexed file (its path and games indexed), in the order files were
+ *  first indexed; nonzero from fn stops. 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_each_source(kifu_index *ix,
+                                       int (*fn)(void *ctx, const char *path, int games),
+                                       void *ctx, kifu_error *err);
+
 /** Book formats kifu_index_export_book writes. */
 typedef enum kifu_book_format {
     KIFU_BOOK_YANEURAOU = 1, /* YaneuraOu's DB2016 text book, sorted by SFEN */
+    KIFU_BOOK_APERY = 2,     /* Apery's binary book: 16-byte entries (key, move, count,
+                                score 0) by Apery's position key, little-endian */
 } kifu_book_format;
 
 /** Which positions go into a book: those reached at plies min_ply..max_ply (0 is the

@@ -189,7 +189,7 @@ static int end_game(rd *r)
     finish_position(r, BLACK);
     kifu_record *rec = r->rec;
     r->rec = NULL;
-    return kifu__records_push(r->out, rec) ? nomem(r) : 0;
+    return kifu__records_push_done(r->out, rec) ? nomem(r) : 0;
 }
 
 /* ---- statements ---- */

@@ -21,12 +21,31 @@
 typedef struct kifu__records {
     kifu_record **items;
     size_t n, cap;
+    /* Optional: told of each record a reader pushed complete (kifu__records_push_done)
+     * while the reader goes on, so the caller can work on it while it is still in the
+     * cache (a search normalizes it); `ndone` counts them. The reader never touches a
+     * record again once it is told. Nonzero: done took the record (its slot in items is
+     * NULL from then on), so its memory serves the next one. */
+    int (*done)(void *ctx, kifu_record *r, size_t index);
+    void *done_ctx;
+    size_t ndone;
 } kifu__records;
 
 /* Append r (ownership passes to the vector). 0, or -1 (r is freed). */
 int kifu__records_push(kifu__records *v, kifu_record *r);
+/* The same for a record the reader has finished: done, if set, is told of it. */
+int kifu__records_push_done(kifu__records *v, kifu_record *r);
 /* Free every record and the array. */
 void kifu__records_free(kifu__records *v);
+
+/* kifu_read_all, telling done of each record a reader finishes as it reads on (records
+ * of readers that do not tell are for the caller to take from *out, where the records
+ * done took are NULL). A done that normalizes wants KIFU_READ_NO_NORMALIZE, or the
+ * records are normalized twice. On failure every record left is freed. */
+int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *opt,
+                        int (*done)(void *ctx, kifu_record *r, size_t index),
+                        void *done_ctx, kifu_record ***out, size_t *count,
+                        kifu_error *err);
 
 /* Every reader and writer has these parameters (the table in registry.c calls them). */
 #define KIFU__READER_PARAMS                                                              \

@@ -29,6 +29,14 @@ static int decode(const void *data, size_t len, int enc, const kifu_read_options
 int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                   kifu_record ***out, size_t *count, kifu_error *err)
 {
+    return kifu__read_all_done(data, len, opt, NULL, NULL, out, count, err);
+}
+
+int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *opt,
+                        int (*done)(void *ctx, kifu_record *r, size_t index),
+                        void *done_ctx, kifu_record ***out, size_t *count,
+                        kifu_error *err)
+{
     kifu_read_options o = {0};
     if (opt)
         o = *opt;
@@ -84,7 +92,7 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
             "unrecognised content",
             "cannot tell the record format (name it with the format option)");
     }
-    kifu__records v = {0};
+    kifu__records v = {.done = done, .done_ctx = done_ctx};
     int rc = f->read(text, tlen, &o, &v, err);
     kifu__free(text);
     if (rc == 0 && v.n == 0)
@@ -92,7 +100,9 @@ int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                          "the input holds no record");
     for (size_t i = 0; rc == 0 && i < v.n; i++)
         if (!(o.flags & KIFU_READ_NO_NORMALIZE))
-            rc = kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err);
+            rc = v.items[i]
+                     ? kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err)
+                     : 0;
     if (rc) {
         kifu__error_source(err, o.source);
         kifu__records_free(&v);

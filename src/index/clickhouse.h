@@ -108,6 +108,11 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
 const kifu__ch_game *kifu__ch_game_get(const kifu__ch *ch, long long id);
 void kifu__ch_games_clear(kifu__ch *ch);
 int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err);
+/* kifu_index_each_source on ClickHouse: each path with its games, in the order of its
+ * first game. */
+int kifu__ch_each_source(kifu_index *ix,
+                         int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                         kifu_error *err);
 long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                    kifu_error *err);
 

@@ -254,12 +254,12 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
                 snprintf(why, sizeof why, "no answer within %d ms", timeout_ms);
                 goto fail;
             }
-        } else if (sent || !resp.len) {
+        } else if (!resp.len) {
             if (sent)
                 snprintf(why, sizeof why, "connection lost: %s", strerror(errno));
             goto fail;
         } else {
-            break;
+            break; /* reset after its answer: the answer says what happened */
         }
     }
     close(fd);
@@ -347,10 +347,23 @@ int kifu__ch_post_retry(const kifu__ch *ch, const kifu__ch_server *s, const char
 int kifu__ch_sql(const kifu__ch *ch, const kifu__ch_server *s, const char *sql,
                  kifu__strbuf *out, kifu_error *err)
 {
-    char params[128];
-    /* 64-bit integers as numbers in JSON; sums of UInt8 stay exact. */
-    snprintf(params, sizeof params, "output_format_json_quote_64bit_integers=0");
-    return kifu__ch_post(s, ch->timeout_ms, params, sql, strlen(sql), out, NULL, err);
+    /* 64-bit integers as numbers in JSON. A short statement goes in the URL: a server
+     * that refuses the request (a wrong password) answers before reading any body, and
+     * a body left unread makes its close a reset that can lose the answer. */
+    size_t len = strlen(sql);
+    if (len > 4000)
+        return kifu__ch_post(s, ch->timeout_ms,
+                             "output_format_json_quote_64bit_integers=0", sql, len, out,
+                             NULL, err);
+    kifu__strbuf params;
+    kifu__sb_init(&params);
+    kifu__sb_puts(&params, "output_format_json_quote_64bit_integers=0&query=");
+    kifu__ch_urlencode(&params, sql);
+    int rc = params.failed
+                 ? kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory")
+                 : kifu__ch_post(s, ch->timeout_ms, params.data, "", 0, out, NULL, err);
+    kifu__sb_free(&params);
+    return rc;
 }
 
 void kifu__ch_name_down(const kifu__ch *ch, kifu_error *err)

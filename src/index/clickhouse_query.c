@@ -289,3 +289,26 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     kifu__sb_free(&sql), kifu__sb_free(&ans);
     return rc;
 }
+
+int kifu__ch_each_source(kifu_index *ix,
+                         int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                         kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_puts(&sql, "SELECT path, count() FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " GROUP BY path ORDER BY min(id) FORMAT TabSeparated");
+    int rc = query(ch, &sql, &out, err);
+    char path[4096], n[32];
+    for (const char *p = out.data; !rc && p && *p;) {
+        kifu__ch_field(&p, path, sizeof path);
+        kifu__ch_field(&p, n, sizeof n);
+        p += *p == '\n';
+        if (fn(ctx, path, atoi(n)))
+            break;
+    }
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}

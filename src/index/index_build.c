@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "core/strbuf.h"
 #include "index/clickhouse.h"
 #include "index/index_agg.h"
 #include "index/index_private.h"
@@ -77,6 +78,13 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
     /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
     sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
                  NULL, NULL);
+    /* A file being built alone is written once, not to the WAL and then again. */
+    ix->bulk = (flags & KIFU_INDEX_BULK) && !ix->readonly;
+    if (ix->bulk)
+        sqlite3_exec(ix->db,
+                     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+                     " PRAGMA locking_mode=EXCLUSIVE;",
+                     NULL, NULL, NULL);
     ix->next_game = max_id(ix->db, "games") + 1;
     ix->next_source = max_id(ix->db, "sources") + 1;
     return ix;
@@ -93,6 +101,7 @@ static void free_batch(kifu_index *ix)
         kifu__igame *g = &ix->games[i];
         kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
         kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+        kifu__free(g->ending), kifu__free(g->header);
     }
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
@@ -106,7 +115,11 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
-    /* The WAL is folded into the file so that it is one file again. */
+    /* The WAL is folded into the file so that it is one file again; a bulk-built file
+     * turns to WAL for the readers and writers to come. */
+    if (ix->bulk)
+        sqlite3_exec(ix->db, "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL;", NULL,
+                     NULL, NULL);
     if (!ix->readonly && ix->db)
         sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
     sqlite3_close(ix->db);
@@ -227,6 +240,35 @@ static char *dup_or_null(const char *s)
     return s ? kifu__strdup(s) : NULL;
 }
 
+/* The header as one JSON object, keys in record order (search --index prints it as
+ * stored). New, or NULL. */
+static char *header_json(const kifu_record *r)
+{
+    kifu__strbuf b;
+    kifu__sb_init(&b);
+    kifu__sb_putc(&b, '{');
+    for (size_t i = 0; i < kifu_record_header_count(r); i++) {
+        const char *k, *v;
+        kifu_record_header_at(r, i, &k, &v);
+        if (i)
+            kifu__sb_putc(&b, ',');
+        kifu__sb_json_string(&b, k);
+        kifu__sb_putc(&b, ':');
+        kifu__sb_json_string(&b, v ? v : "");
+    }
+    kifu__sb_putc(&b, '}');
+    return kifu__sb_take(&b, NULL);
+}
+
+/* The ending word of the main line, or NULL. */
+static char *ending_of(const kifu_record *r)
+{
+    const kifu_node *n = kifu_record_root(r), *last = n;
+    while ((n = kifu_node_next(n)) != NULL)
+        last = n;
+    return dup_or_null(kifu_node_special(last));
+}
+
 /* Append one game and the positions of its main line. A move the engine cannot pack
  * (a record that is not normalized) fails the game: nothing of it stays queued. */
 static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
@@ -260,6 +302,9 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     g->date = date_of(header(r, date_keys));
     g->event = dup_or_null(header(r, event_keys));
     g->sente_rating = rating(r, 0), g->gote_rating = rating(r, 1);
+    g->ending = ending_of(r);
+    if (!(g->header = header_json(r)))
+        goto nomem;
     size_t cap = 0;
     kpos p;
     kifu__pos_from_board(&p, &b);
@@ -296,6 +341,7 @@ fail:
     ix->npos = pos0;
     kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
     kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
+    kifu__free(g->ending), kifu__free(g->header);
     return -1;
 }
 
@@ -468,7 +514,8 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
 /* Stable LSD radix sort of the batch's rows by key, 16 bits a pass: rows were appended by
- * game and ply, so the result is in (key, game, ply) order, the table's own. */
+ * game and ply, so the result is in (key, game, ply) order, the table's own (keys as
+ * SQLite's signed integers). */
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
@@ -482,9 +529,12 @@ static int sort_positions(kifu_index *ix)
     }
     kifu__ipos *src = ix->pos, *dst = tmp;
     for (int shift = 0; shift < 64; shift += 16) {
+        /* SQLite compares the keys as signed integers: the sign bit flipped, the
+         * unsigned order is theirs, and the inserts only ever append. */
+        uint64_t flip = shift == 48 ? 0x8000u : 0;
         memset(count, 0, 65536 * sizeof *count);
         for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 0xffff]++;
+            count[((src[i].key >> shift) & 0xffff) ^ flip]++;
         size_t sum = 0;
         for (size_t d = 0; d < 65536; d++) {
             size_t c = count[d];
@@ -492,7 +542,7 @@ static int sort_positions(kifu_index *ix)
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 0xffff]++] = src[i];
+            dst[count[((src[i].key >> shift) & 0xffff) ^ flip]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
@@ -530,11 +580,25 @@ int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
 
 kmove kifu__index_expand(const kpos *p, uint16_t c)
 {
+    /* A damaged file may hold any 16 bits: a move that cannot be played on this board
+     * (no piece of the side to move there, a piece of its own on the target, a king
+     * taken, a promotion of a kind that has none, a drop without the piece in hand) is
+     * MOVE_NONE, and the game's line ends there. */
     int to = c & 0x7f, from = (c >> 7) & 0x7f, promote = (c >> 14) & 1;
-    if (from >= SQ_NB)
-        return move_make_drop(from - SQ_NB + 1, to);
-    return move_make(from, to, CPIECE_KIND(p->board[from]), CPIECE_KIND(p->board[to]),
-                     promote);
+    if (to >= SQ_NB || (p->board[to] && CPIECE_COLOR(p->board[to]) == p->side) ||
+        CPIECE_KIND(p->board[to]) == KING || c >> 15)
+        return MOVE_NONE;
+    if (from >= SQ_NB) {
+        int kind = from - SQ_NB + 1;
+        if (kind > GOLD || promote || p->board[to] || !p->hand[p->side][kind])
+            return MOVE_NONE;
+        return move_make_drop(kind, to);
+    }
+    int kind = CPIECE_KIND(p->board[from]);
+    if (!kind || CPIECE_COLOR(p->board[from]) != p->side ||
+        (promote && !kind_can_promote(kind)))
+        return MOVE_NONE;
+    return move_make(from, to, kind, CPIECE_KIND(p->board[to]), promote);
 }
 
 /* Keys touched by deletions, for the explorer rows to be made again. */
@@ -581,7 +645,10 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
             touched->v[touched->n++] = p.key;
             if (ply >= nmoves)
                 break;
-            kifu__pos_do(&p, kifu__index_expand(&p, moves[ply]));
+            kmove k = kifu__index_expand(&p, moves[ply]);
+            if (!k)
+                break;
+            kifu__pos_do(&p, k);
         }
     }
     if (s != SQLITE_DONE)
@@ -663,6 +730,9 @@ static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt 
     return rc;
 }
 
+/* Position rows a multi-row INSERT holds (3 parameters each; SQLite allows 32766). */
+#define POS_ROWS 64
+
 static int cmp_key(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
@@ -680,7 +750,10 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         return 0;
     sqlite3 *db = ix->db;
     sqlite3_stmt *src = NULL, *game = NULL, *pos = NULL, *hot = NULL, *row = NULL,
-                 *rows = NULL, *ishot = NULL, *count = NULL;
+                 *rows = NULL, *ishot = NULL, *count = NULL, *many = NULL;
+    char many_sql[40 + POS_ROWS * 8] = "INSERT INTO positions VALUES(?,?,?)";
+    for (int k = 1; k < POS_ROWS; k++)
+        strcat(many_sql, ",(?,?,?)");
     keyset touched = {0};
     int rc = -1;
     if (sort_positions(ix)) {
@@ -705,10 +778,12 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         }
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                            -1, &game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
             SQLITE_OK ||
+        sqlite3_prepare_v2(db, many_sql, -1, &many, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) !=
             SQLITE_OK ||
         sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
@@ -765,14 +840,31 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             sqlite3_bind_null(game, 13);
         sqlite3_bind_blob(game, 14, g->moves ? (const void *)g->moves : "",
                           (int)(g->nmoves * 2), SQLITE_STATIC);
+        if (g->ending)
+            sqlite3_bind_text(game, 15, g->ending, -1, SQLITE_STATIC);
+        else
+            sqlite3_bind_null(game, 15);
+        sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
         if (step_done(game))
             goto sqlfail;
         sqlite3_clear_bindings(game);
     }
-    for (size_t i = 0; i < ix->npos; i++) {
-        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[i].key);
-        sqlite3_bind_int64(pos, 2, ix->pos[i].game);
-        sqlite3_bind_int(pos, 3, ix->pos[i].ply);
+    /* POS_ROWS rows a statement: each step's fixed cost is shared. */
+    size_t at = 0;
+    for (; at + POS_ROWS <= ix->npos; at += POS_ROWS) {
+        for (int k = 0; k < POS_ROWS; k++) {
+            const kifu__ipos *r = &ix->pos[at + (size_t)k];
+            sqlite3_bind_int64(many, 3 * k + 1, (sqlite3_int64)r->key);
+            sqlite3_bind_int64(many, 3 * k + 2, r->game);
+            sqlite3_bind_int(many, 3 * k + 3, r->ply);
+        }
+        if (step_done(many))
+            goto sqlfail;
+    }
+    for (; at < ix->npos; at++) {
+        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[at].key);
+        sqlite3_bind_int64(pos, 2, ix->pos[at].game);
+        sqlite3_bind_int(pos, 3, ix->pos[at].ply);
         if (step_done(pos))
             goto sqlfail;
     }
@@ -842,7 +934,7 @@ fail:
 out:
     sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(pos);
     sqlite3_finalize(hot), sqlite3_finalize(row), sqlite3_finalize(rows);
-    sqlite3_finalize(ishot), sqlite3_finalize(count);
+    sqlite3_finalize(ishot), sqlite3_finalize(count), sqlite3_finalize(many);
     kifu__free(touched.v);
     free_batch(ix);
     return rc;

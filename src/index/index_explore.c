@@ -283,8 +283,11 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     kifu__pos_from_board(&kp, &b);
     for (size_t i = 0; i < a.n; i++) {
         kifu__agg_move *m = &a.m[i];
+        kmove k = kifu__index_expand(&kp, m->move);
+        if (!k)
+            continue; /* games that ended here, or a damaged row */
         kifu_explore_move *x = &e->moves[e->n++];
-        kifu__move_unpack(kifu__index_expand(&kp, m->move), b.color, &x->move);
+        kifu__move_unpack(k, b.color, &x->move);
         kifu_move_usi(&x->move, x->usi);
         kifu_move_text(&x->move, NULL, KIFU_TEXT_MARK, x->text, sizeof x->text);
         x->games = m->games;

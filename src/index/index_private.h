@@ -15,7 +15,8 @@
 #include "rules/position.h"
 
 /* The schema version this build writes and reads. */
-#define KIFU__INDEX_VERSION 1
+#define KIFU__INDEX_VERSION 2 /* 2: games.ending and games.header */
+#define KIFU__INDEX_VERSION_TEXT "2"
 /* A position played in at least this many games gets its explorer rows precomputed (the
  * `hot` and `explorer` tables), so that the start position of a million games answers
  * as fast as a position of one game. */
@@ -48,9 +49,11 @@ typedef struct kifu__igame {
     uint32_t number; /* 1-based game number in its file */
     uint8_t result;
     char *sente, *gote, *date, *event, *start; /* new strings; start: SFEN or "" */
-    int handicap;                              /* kifu_preset */
-    int sente_rating, gote_rating;             /* 0: none */
-    uint16_t *moves;                           /* compact moves of the main line */
+    char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
+    char *header;                  /* the whole header as a JSON object */
+    int handicap;                  /* kifu_preset */
+    int sente_rating, gote_rating; /* 0: none */
+    uint16_t *moves;               /* compact moves of the main line */
     uint32_t nmoves;
 } kifu__igame;
 
@@ -59,6 +62,7 @@ struct kifu_index {
     struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
     char *path;
     int readonly;
+    int bulk; /* KIFU_INDEX_BULK: no journal until closed */
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
@@ -94,6 +98,10 @@ int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 
 /* qsort/bsearch order of uint32_t. */
 int kifu__cmp_u32(const void *x, const void *y);
+/* index_book.c: n outputs of std::mt19937_64 with its default seed (Apery's numbers), and
+ * Apery's book key of a position. */
+void kifu__index_mt64(uint64_t *out, size_t n);
+uint64_t kifu__index_apery_key(const kifu_board *b);
 
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);

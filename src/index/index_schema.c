@@ -19,7 +19,7 @@ static const char *const schema =
     "NOT "
     "NULL, sente TEXT, gote TEXT, date TEXT, event TEXT, result INTEGER NOT NULL,"
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
-    " gote_rating INTEGER, moves BLOB NOT NULL);"
+    " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
     "CREATE INDEX games_source ON games(source);"
     "CREATE TABLE positions(key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT "
     "NULL, PRIMARY KEY(key, game, ply)) WITHOUT ROWID;"
@@ -89,7 +89,8 @@ int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err)
         return -1;
     }
     if (atoi(version) != KIFU__INDEX_VERSION) {
-        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "index version 1", version,
+        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0,
+                    "index version " KIFU__INDEX_VERSION_TEXT, version,
                     "index version %s; this kifu reads version %d", version,
                     KIFU__INDEX_VERSION);
         kifu__error_source(err, path);

@@ -415,6 +415,9 @@ typedef struct {
     int rc;
     void (*warn)(void *, const char *);
     void *warn_ctx;
+    kifu__norm_hook hook; /* NULL: none, or no more for this record */
+    void *hook_ctx;
+    int forked; /* the walk has left the main line (its first EXIT came) */
 } norm;
 
 static int is_foul_ending(const kifu_node *c)
@@ -462,6 +465,14 @@ static int keep_foul(norm *n, kifu_node *c)
     return 0;
 }
 
+/* Tell the hook of the position after node c (a move played; endings have none). 0. */
+static int tell(norm *n, kifu_node *c)
+{
+    if (n->hook && c->kind == KIFU_NODE_MOVE && n->hook(n->hook_ctx, c, n->p, !n->forked))
+        n->hook = NULL;
+    return 0;
+}
+
 /* A node entered: under an illegal move (lenient) a move is only marked raw, any other is
  * played. 1: stop here (an illegal move, not lenient); -1: out of memory; else 0. */
 static int visit(norm *n, kifu_node *c)
@@ -477,7 +488,7 @@ static int visit(norm *n, kifu_node *c)
         if (k < 0)
             return -1;
         if (k == 0)
-            return 0;
+            return tell(n, c);
         /* More moves after it: an illegal move, as any other. */
         report(n->err, &n->e, c);
         c->move.flags |= KIFU_MOVE_RAW;
@@ -490,8 +501,9 @@ static int visit(norm *n, kifu_node *c)
         if (!(n->flags & KIFU_READ_LENIENT))
             return 1;
         n->raw = c;
+        return 0;
     }
-    return 0;
+    return tell(n, c);
 }
 
 int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
@@ -502,6 +514,14 @@ int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err)
 int kifu_normalize_warn(kifu_record *r, unsigned flags,
                         void (*warn)(void *, const char *), void *ctx, kifu_error *err)
 {
+    return kifu__normalize_hooked(r, flags, warn, ctx, NULL, NULL, NULL, err);
+}
+
+int kifu__normalize_hooked(kifu_record *r, unsigned flags,
+                           void (*warn)(void *, const char *), void *ctx,
+                           kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
+                           kifu_error *err)
+{
     kifu__rules_init();
     if (r->has_data) {
         int preset = kifu__preset_match_ref(&r->initial);
@@ -510,13 +530,24 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
     }
     kifu_board b;
     kifu_record_initial(r, &b);
-    norm n = {.r = r, .err = err, .flags = flags, .warn = warn, .warn_ctx = ctx};
+    norm n = {.r = r,
+              .err = err,
+              .flags = flags,
+              .warn = warn,
+              .warn_ctx = ctx,
+              .hook = hook,
+              .hook_ctx = hook_ctx};
     kifu_error_clear(&n.e);
     /* Played with the light calls only: no repetition table to set up per record. */
     int start = r->has_data                     ? KIFU_PRESET_OTHER
                 : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE
                                                 : r->preset;
-    n.p = kifu__position_new_start(&b, start, &n.e);
+    if (keep && *keep)
+        n.p = kifu__position_restart(*keep, &b, start, &n.e) ? NULL : *keep;
+    else
+        n.p = kifu__position_new_start(&b, start, &n.e);
+    if (keep && n.p)
+        *keep = n.p;
     if (!n.p) {
         if (n.e.code == KIFU_ERR_NOMEM)
             return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
@@ -530,6 +561,8 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
     kifu__walk w;
     kifu__walk_init(&w, r->root, KIFU__WALK_TREE);
     int ev = KIFU__WALK_DONE, v = 0;
+    if (n.hook && n.hook(hook_ctx, r->root, n.p, 1))
+        n.hook = NULL;
     if (kifu__record_is_line(r)) {
         for (kifu_node *c = r->root;
              v == 0 && (c = c->nchildren ? c->children[0] : NULL);)
@@ -539,6 +572,7 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
     while (v == 0 && !kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {
         kifu_node *c = w.node;
         if (ev == KIFU__WALK_EXIT) {
+            n.forked = 1;
             if (n.raw)
                 n.raw = c == n.raw ? NULL : n.raw;
             else
@@ -553,7 +587,8 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
         v = visit(&n, c);
     }
     kifu__walk_free(&w);
-    kifu_position_free(n.p);
+    if (!keep)
+        kifu_position_free(n.p);
     if (ev == KIFU__WALK_NOMEM || v < 0)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when

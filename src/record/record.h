@@ -75,6 +75,24 @@ kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent);
  * played. 0, or -1 with err (an illegal move that is no foul, or NOMEM). */
 int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *err);
 
+/* Called by kifu__normalize_hooked at each position the normalizer reaches, as it
+ * reaches it: the root's, then each move's once the move is complete and played (a
+ * foul kept as played too; never an ending's, a refused move's or anything under one).
+ * p holds the position (borrowed, for this call only). main_line: n is on the main line
+ * (in the walk's order every main-line node comes before the first fork). Nonzero: call
+ * no more for this record. */
+typedef int (*kifu__norm_hook)(void *ctx, const kifu_node *n, const kifu_position *p,
+                               int main_line);
+
+/* kifu_normalize_warn with a hook (may be NULL): one replay of the moves serves both,
+ * so a search needs no second one. keep (may be NULL): where the position replayed on
+ * is left for the next call, which restarts it instead of allocating one (*keep NULL at
+ * first; the caller frees it with kifu_position_free). */
+int kifu__normalize_hooked(kifu_record *r, unsigned flags,
+                           void (*warn)(void *, const char *), void *warn_ctx,
+                           kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
+                           kifu_error *err);
+
 /* Grow a pointer array held in the record's arena (old contents copied). -1 on NOMEM. */
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem);
 

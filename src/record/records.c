@@ -12,6 +12,16 @@ int kifu__records_push(kifu__records *v, kifu_record *r)
     return 0;
 }
 
+int kifu__records_push_done(kifu__records *v, kifu_record *r)
+{
+    if (kifu__records_push(v, r))
+        return -1;
+    /* In order only: a record pushed unfinished before this one stops the telling. */
+    if (v->done && v->ndone == v->n - 1 && v->done(v->done_ctx, r, v->ndone++))
+        v->items[v->n - 1] = NULL;
+    return 0;
+}
+
 void kifu__records_free(kifu__records *v)
 {
     for (size_t i = 0; i < v->n; i++)

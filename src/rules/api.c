@@ -286,6 +286,22 @@ kifu_position *kifu__position_new_start(const kifu_board *b, int preset, kifu_er
     return p;
 }
 
+int kifu__position_restart(kifu_position *p, const kifu_board *b, int preset,
+                           kifu_error *err)
+{
+    if (preset >= 0 && preset < KIFU_PRESET_OTHER) {
+        pthread_once(&preset_once, build_preset_positions);
+        if (preset_ok[preset]) {
+            p->pos = preset_pos[preset];
+            return reset_history(p);
+        }
+    }
+    if (kifu__board_check_mode(b, NULL, NULL, 0, 1, err) < 0)
+        return -1;
+    kifu__pos_from_board(&p->pos, b);
+    return reset_history(p);
+}
+
 void kifu_position_board(const kifu_position *p, kifu_board *out)
 {
     kifu__pos_to_board(&p->pos, out);
@@ -579,6 +595,11 @@ void kifu__position_do(kifu_position *p, kmove m)
         kifu__pos_do(&p->pos, m);
         reset_history(p);
     }
+}
+
+const struct kpos *kifu__position_kpos(const kifu_position *p)
+{
+    return &p->pos;
 }
 
 int kifu__position_do_light(kifu_position *p, kmove m)

@@ -24,6 +24,11 @@ kifu_position *kifu__position_new_loose(const kifu_board *b, kifu_error *err);
 /* kifu__position_new_loose(b) when b is the board of preset (a kifu_preset below
  * KIFU_PRESET_OTHER), from a copy made once; any other preset value: from b. */
 kifu_position *kifu__position_new_start(const kifu_board *b, int preset, kifu_error *err);
+/* The same into p, a position made by kifu__position_new_start (its memory is kept, so
+ * a caller replaying record after record allocates nothing per record). 0, or -1 with
+ * err (p is then unchanged). */
+int kifu__position_restart(kifu_position *p, const kifu_board *b, int preset,
+                           kifu_error *err);
 
 /* Play m as it stands, legal or not (a foul kept in a record: the piece moves, a capture
  * goes to the hand); undo takes it back. The move must name a square and a piece or a
@@ -62,6 +67,12 @@ void kifu__position_do(kifu_position *p, kmove m);
 int kifu__position_do_light(kifu_position *p, kmove m);
 /* Take back the last move of kifu__position_do_light. -1 when there is none. */
 int kifu__position_undo_light(kifu_position *p);
+
+/* The engine position inside p (borrowed; valid until p changes): for the callers that
+ * read many positions and want no copy per position (the search during normalization).
+ * Its key is stale after the light calls. */
+struct kpos;
+const struct kpos *kifu__position_kpos(const kifu_position *p);
 
 /* Conversions between the packed move and the public move of a record. */
 void kifu__move_unpack(kmove m, int color, kifu_move *out);

@@ -6,6 +6,7 @@
 
 #include <pcre2.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
@@ -22,7 +23,87 @@ struct kifu__pattern {
     int hand_empty[2];  /* なし: the hand must be empty */
     int side;           /* -1: any side to move */
     int both_sides;     /* also try the colour-flipped position */
+    /* A fixed-width expression anchored at the start (what grids compile to, and the
+     * usual hand-written `^.{56}g.{19}o`) as the coloured pieces (bit per kind | color
+     * << 4, bit 0 empty) allowed on each square it constrains: matched on the board
+     * itself, no letters written, no PCRE2 call. `fixed` 0: not of that form. */
+    int fixed;
+    int never;    /* wider than 81 letters, or a letter that is none of the board's */
+    int nsquares; /* squares constrained, in board order (KIFU_SQ) */
+    uint8_t square[81];
+    uint32_t allow[81];
 };
+
+/* The coloured pieces a letter stands for, as a bit set (0: no board letter). */
+static uint32_t letter_bits(char c)
+{
+    int cp = kifu__bd_piece(c);
+    return cp < 0 ? 0 : 1u << cp;
+}
+
+/* Read an expression made of `^`, then atoms `.` `x` `[...]` `[^...]` each with an
+ * optional `{n}`, then an optional `$`, into p's fixed form. 0 when it is not of that
+ * form (anything else: alternatives, groups, other quantifiers, escapes, ranges): PCRE2
+ * then matches it, as always. Only the letters' meaning matters: the subject is 81 board
+ * letters, with no newline. */
+static int read_fixed(kifu__pattern *p, const char *e)
+{
+    if (*e++ != '^')
+        return 0;
+    uint32_t allow[81];
+    int width = 0;
+    while (*e && *e != '$') {
+        uint32_t bits = 0;
+        if (*e == '.') {
+            bits = ~0u, e++;
+        } else if (*e == '[') {
+            int negate = *++e == '^';
+            e += negate;
+            if (*e == ']')
+                return 0; /* `[]...]`: a ] as a member */
+            for (; *e != ']'; e++) {
+                if (!*e || *e == '\\' || *e == '[' || *e == '-')
+                    return 0;
+                bits |= letter_bits(*e);
+            }
+            e++;
+            if (negate)
+                bits = ~bits;
+        } else if ((*e >= 'a' && *e <= 'z') || (*e >= 'A' && *e <= 'Z') ||
+                   (*e >= '0' && *e <= '9')) {
+            bits = letter_bits(*e++);
+        } else {
+            return 0;
+        }
+        long n = 1;
+        if (*e == '{') {
+            char *end;
+            if (e[1] < '0' || e[1] > '9')
+                return 0;
+            n = strtol(e + 1, &end, 10);
+            if (*end != '}' || n > 1000)
+                return 0;
+            e = end + 1;
+        }
+        for (long i = 0; i < n; i++, width++)
+            if (width < 81)
+                allow[width] = bits;
+    }
+    if (*e == '$' && e[1])
+        return 0;
+    int anchored_end = *e == '$';
+    p->fixed = 1;
+    p->never = width > 81 || (anchored_end && width != 81);
+    for (int i = 0; i < width && i < 81; i++) {
+        p->never |= allow[i] == 0;
+        if (allow[i] != ~0u) {
+            /* Letter i is square (10 - (i % 9 + 1), i / 9 + 1). */
+            p->square[p->nsquares] = (uint8_t)((8 - i % 9) * 9 + i / 9);
+            p->allow[p->nsquares++] = allow[i];
+        }
+    }
+    return 1;
+}
 
 /* Letter classes of the grid's wildcards, as expression fragments. */
 #define ANY_SENTE "[acegikmsu1357q]"
@@ -48,6 +129,20 @@ static kifu__pattern *compile(const char *expr, kifu_error *err)
                     "a regular expression", expr, "bad regular expression: %s", msg);
         kifu__pattern_free(p);
         return NULL;
+    }
+    read_fixed(p, expr);
+    /* The letters matched are ASCII: an ASCII expression means the same in byte mode,
+     * where `.` is one byte, not a UTF-8 sequence to step over (the match takes about
+     * half the time). The UTF compile above still judges the expression. */
+    size_t i = 0;
+    while (expr[i] && (unsigned char)expr[i] < 0x80)
+        i++;
+    pcre2_code *bytes = expr[i] ? NULL
+                                : pcre2_compile((PCRE2_SPTR)expr, PCRE2_ZERO_TERMINATED,
+                                                0, &code, &at, NULL);
+    if (bytes) {
+        pcre2_code_free(p->code);
+        p->code = bytes;
     }
     /* JIT when the platform has it; the interpreter gives the same answers. */
     pcre2_jit_compile(p->code, PCRE2_JIT_COMPLETE);
@@ -97,6 +192,11 @@ static void flip(const kifu_board *b, kifu_board *out)
     out->color = (uint8_t)(b->color ^ 1);
 }
 
+int kifu__pattern_needs_board(const kifu__pattern *p)
+{
+    return p->side >= 0 || p->hand_set[0] || p->hand_set[1] || p->both_sides;
+}
+
 static int match_one(kifu__pattern *p, const char *bd, const kifu_board *b)
 {
     if (p->side >= 0 && b->color != p->side)
@@ -108,7 +208,9 @@ static int match_one(kifu__pattern *p, const char *bd, const kifu_board *b)
             if (p->hand_empty[c] ? b->hands[c][k] != 0 : b->hands[c][k] < p->hand[c][k])
                 return 0;
     }
-    int rc = pcre2_match(p->code, (PCRE2_SPTR)bd, 81, 0, 0, p->md, NULL);
+    /* The letters are ASCII, written by kifu: no UTF check per position (it cost more
+     * than the match). */
+    int rc = pcre2_match(p->code, (PCRE2_SPTR)bd, 81, 0, PCRE2_NO_UTF_CHECK, p->md, NULL);
     return rc >= 0;
 }
 
@@ -125,8 +227,25 @@ int kifu__pattern_match_bd(kifu__pattern *p, const char *bd, const kifu_board *b
     return match_one(p, fbd, &f);
 }
 
+int kifu__pattern_match_squares(const kifu__pattern *p, const uint8_t *sq)
+{
+    if (!p->fixed)
+        return -1;
+    if (p->never)
+        return 0;
+    for (int i = 0; i < p->nsquares; i++)
+        if (!(p->allow[i] >> sq[p->square[i]] & 1))
+            return 0;
+    return 1;
+}
+
 int kifu__pattern_match(kifu__pattern *p, const kifu_board *b)
 {
+    if (!kifu__pattern_needs_board(p)) {
+        int r = kifu__pattern_match_squares(p, b->sq);
+        if (r >= 0)
+            return r;
+    }
     char bd[82], cb[40], cw[40];
     kifu__bd_write(b, bd, cb, cw);
     return kifu__pattern_match_bd(p, bd, b);

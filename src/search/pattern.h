@@ -7,6 +7,7 @@
 #define KIFU_SEARCH_PATTERN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "kifu.h"
 
@@ -35,8 +36,16 @@ void kifu__pattern_both_sides(kifu__pattern *p, int on);
 /* Does position b (its board, hands and side) match? 1 or 0. Not thread-safe for one
  * pattern (the match data is the pattern's): give each thread its own pattern. */
 int kifu__pattern_match(kifu__pattern *p, const kifu_board *b);
-/* The same on board letters already written (bd[81]); hands and side from b. */
+/* The same on board letters already written (bd[81]); hands and side from b, which may
+ * be NULL when kifu__pattern_needs_board says no. */
 int kifu__pattern_match_bd(kifu__pattern *p, const char *bd, const kifu_board *b);
+/* The board alone (sq: coloured pieces in KIFU_SQ order, as kifu_board and the engine
+ * hold them) against a pattern of fixed width anchored at the start, without PCRE2: 1
+ * or 0, or -1 when the pattern is not of that form (then match the letters). Hand, side
+ * and both-sides conditions are not looked at. */
+int kifu__pattern_match_squares(const kifu__pattern *p, const uint8_t *sq);
+/* Does matching look past the board letters (hand or side conditions, both sides)? */
+int kifu__pattern_needs_board(const kifu__pattern *p);
 
 /* The expression over the 81 letters (borrowed): what a grid compiled to. */
 const char *kifu__pattern_expression(const kifu__pattern *p);

@@ -3,17 +3,27 @@
  * to move or hands, on request) or a board pattern, tested at every position the record
  * walk reaches, along the main line or every fork. Transpositions are found because a
  * position is compared, not the moves that led to it. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "kifu_private.h"
 #include "notation/bd.h"
+#include "record/record.h"
+#include "rules/position.h"
 #include "search/pattern.h"
+#include "search/search.h"
 
 struct kifu_search {
     unsigned flags;
     kifu_board target; /* exact search */
+    bb_t target_occ;   /* its occupied squares: one compare turns most positions away */
     kifu__pattern *pattern;
+    /* The board letters of the last position tested during normalization and its node:
+     * a move changes two letters, so the next position's letters are mostly two stores
+     * away (kifu__search_test). */
+    char bd[82];
+    const kifu_node *bd_node;
 };
 
 static kifu_search *search_new(unsigned flags, kifu_error *err)
@@ -29,8 +39,12 @@ static kifu_search *search_new(unsigned flags, kifu_error *err)
 kifu_search *kifu_search_position(const kifu_board *b, unsigned flags, kifu_error *err)
 {
     kifu_search *s = search_new(flags, err);
-    if (s)
-        s->target = *b;
+    if (!s)
+        return NULL;
+    s->target = *b;
+    for (int sq = 0; sq < SQ_NB; sq++)
+        if (b->sq[sq])
+            s->target_occ |= BB_ONE << sq;
     return s;
 }
 
@@ -67,6 +81,11 @@ void kifu_search_free(kifu_search *s)
     kifu__free(s);
 }
 
+unsigned kifu__search_flags(const kifu_search *s)
+{
+    return s->flags;
+}
+
 const char *kifu_search_expression(const kifu_search *s)
 {
     return s->pattern ? kifu__pattern_expression(s->pattern) : NULL;
@@ -81,6 +100,98 @@ static int matches(kifu_search *s, const kifu_board *b)
            ((s->flags & KIFU_SEARCH_BOARD_ONLY) ||
             memcmp(b->hands, t->hands, sizeof b->hands) == 0) &&
            ((s->flags & KIFU_SEARCH_ANY_SIDE) || b->color == t->color);
+}
+
+int kifu_search_board(kifu_search *s, const kifu_board *b)
+{
+    return matches(s, b);
+}
+
+int kifu_search_target(const kifu_search *s, kifu_board *b, unsigned *flags)
+{
+    if (flags)
+        *flags = s->flags;
+    if (s->pattern)
+        return 0;
+    if (b)
+        *b = s->target;
+    return 1;
+}
+
+/* The letter index in bd (0-based) of each engine square. */
+static const uint8_t *bd_of_square(void)
+{
+    static const uint8_t map[SQ_NB] = {
+#define X(x)                                                                             \
+    (9 - (x)), (18 - (x)), (27 - (x)), (36 - (x)), (45 - (x)), (54 - (x)), (63 - (x)),   \
+        (72 - (x)), (81 - (x))
+        X(1), X(2), X(3), X(4), X(5),
+        X(6), X(7), X(8), X(9)
+#undef X
+    };
+    return map;
+}
+
+/* The letters of each coloured piece (kind | color << 4), 'o' for none. */
+static char letter_of[32];
+static pthread_once_t letters_once = PTHREAD_ONCE_INIT;
+static void letters_init(void)
+{
+    for (int cp = 0; cp < 32; cp++)
+        letter_of[cp] = kifu__bd_letter(cp);
+}
+
+/* Bring s->bd to the position p of node n: from n's move when the letters are its
+ * parent's, else all 81 anew. */
+static void update_letters(kifu_search *s, const kifu_node *n, const kpos *p)
+{
+    const uint8_t *at = bd_of_square();
+    if (n->parent && n->parent == s->bd_node) {
+        const kifu_move *m = &n->move;
+        int to = SQ(m->to_x, m->to_y);
+        if (m->from_x)
+            s->bd[at[SQ(m->from_x, m->from_y)]] = KIFU__BD_EMPTY;
+        s->bd[at[to]] = letter_of[p->board[to]];
+    } else {
+        for (int sq = 0; sq < SQ_NB; sq++)
+            s->bd[at[sq]] = letter_of[p->board[sq]];
+        s->bd[81] = 0;
+    }
+    s->bd_node = n;
+}
+
+int kifu__search_test(kifu_search *s, const kifu_node *n, const kpos *p, kifu_board *out)
+{
+    if (!s->pattern) {
+        /* A position is rarely the one sought: its occupied squares differ already. */
+        if ((p->occ[0] | p->occ[1]) != s->target_occ ||
+            memcmp(p->board, s->target.sq, sizeof s->target.sq) != 0)
+            return 0;
+        kifu__pos_to_board(p, out);
+        return matches(s, out);
+    }
+    /* A fixed-width pattern looks at the squares it names, on the board itself. */
+    int fixed = kifu__pattern_needs_board(s->pattern)
+                    ? -1
+                    : kifu__pattern_match_squares(s->pattern, p->board);
+    if (fixed >= 0) {
+        if (fixed)
+            kifu__pos_to_board(p, out);
+        return fixed;
+    }
+    pthread_once(&letters_once, letters_init);
+    if (!n->parent)
+        s->bd_node = NULL; /* a record's root: nothing before it is this record's */
+    update_letters(s, n, p);
+    /* Most patterns look at the letters alone: the position is copied for a hit only. */
+    if (!kifu__pattern_needs_board(s->pattern)) {
+        if (!kifu__pattern_match_bd(s->pattern, s->bd, NULL))
+            return 0;
+        kifu__pos_to_board(p, out);
+        return 1;
+    }
+    kifu__pos_to_board(p, out);
+    return kifu__pattern_match_bd(s->pattern, s->bd, out);
 }
 
 long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
@@ -99,9 +210,13 @@ long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
             kifu_walk_skip(w);
             continue;
         }
-        /* An ending stands at its move's position: that one was tested already. */
+        /* An ending stands at its move's position: that one was tested already. A move
+         * the rules refused (lenient reading) has no position: the walk gives its
+         * parent's, which is no position after it. */
         kifu_search_hit h;
-        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL || kifu_walk_board(w, &h.board))
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL ||
+            (n->kind == KIFU_NODE_MOVE && (n->move.flags & KIFU_MOVE_RAW)) ||
+            kifu_walk_board(w, &h.board))
             continue;
         if (!matches(s, &h.board))
             continue;

@@ -3,6 +3,7 @@
  * so that hot positions, transpositions and one-game positions exist, and every count is
  * known by construction. */
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -416,7 +417,8 @@ static int collect(void *ctx, const char *data, size_t len)
     return fwrite(data, 1, len, f) == len ? 0 : -1;
 }
 
-TEST(yaneuraou_book)
+/* The book of one.kdb over plies 0..4 in `format`, into new memory (NULL on failure). */
+static char *book(int format, size_t *len)
 {
     char path[512];
     kifu_error err;
@@ -425,13 +427,22 @@ TEST(yaneuraou_book)
     kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
     CHECK(ix != NULL);
     if (!ix)
-        return;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
+        return NULL;
+    char *data = NULL;
+    FILE *f = open_memstream(&data, len);
     kifu_book_options o = {0, 4, 1};
-    CHECK_INT(kifu_index_export_book(ix, KIFU_BOOK_YANEURAOU, &o, collect, f, &err), 0);
+    CHECK_INT(kifu_index_export_book(ix, format, &o, collect, f, &err), 0);
     fclose(f);
+    kifu_index_close(ix, &err);
+    return data;
+}
+
+TEST(yaneuraou_book)
+{
+    size_t len = 0;
+    char *text = book(KIFU_BOOK_YANEURAOU, &len);
+    if (!text)
+        return;
     CHECK(strncmp(text, "#YANEURAOU-DB2016 1.00\n", 23) == 0);
     const char *start =
         "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n";
@@ -462,7 +473,92 @@ TEST(yaneuraou_book)
     }
     CHECK(positions > 10);
     free(text);
-    kifu_index_close(ix, &err);
+}
+
+/* Internal: std::mt19937_64 with its default seed (index_book.c). */
+void kifu__index_mt64(uint64_t *out, size_t n);
+
+TEST(mt19937_64_as_the_cpp_standard_says)
+{
+    /* [rand.predef]: the 10000th output of a default-constructed mt19937_64. */
+    uint64_t *v = malloc(10000 * sizeof *v);
+    kifu__index_mt64(v, 10000);
+    CHECK(v[9999] == 9981545732273789042ULL);
+    free(v);
+}
+
+/* Apery's key as its book.cpp builds it, from the raw numbers: ZobPiece[31][81], then
+ * ZobHand[7][19] (pawn, lance, knight, silver, gold, bishop, rook), then ZobTurn. */
+static uint64_t apery_key(const kifu_board *b, const uint64_t *z)
+{
+    static const int kind_of_hand[7] = {KIFU_FU, KIFU_KY, KIFU_KE, KIFU_GI,
+                                        KIFU_KI, KIFU_KA, KIFU_HI};
+    uint64_t k = 0;
+    for (int sq = 0; sq < 81; sq++)
+        if (b->sq[sq])
+            k ^= z[b->sq[sq] * 81 + sq];
+    for (int h = 0; h < 7; h++)
+        k ^= z[31 * 81 + h * 19 + b->hands[b->color][kind_of_hand[h]]];
+    return b->color ? k ^ z[31 * 81 + 7 * 19] : k;
+}
+
+static uint64_t le(const unsigned char *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = n - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+TEST(apery_book)
+{
+    size_t len = 0;
+    char *data = book(KIFU_BOOK_APERY, &len);
+    if (!data)
+        return;
+    CHECK(len > 0 && len % 16 == 0);
+    uint64_t z[31 * 81 + 7 * 19 + 1];
+    kifu__index_mt64(z, sizeof z / sizeof z[0]);
+    kifu_board start;
+    kifu_preset_board(KIFU_PRESET_HIRATE, &start);
+    uint64_t key = apery_key(&start, z);
+    long counts[3] = {0, 0, 0};
+    for (int i = 0; i < GAMES; i++)
+        counts[games[i].opening]++;
+    /* 7g7f, 2g2f, 5g5f as Apery's 15-bit moves: to | from << 7. */
+    const unsigned moves[3] = {KIFU_SQ(7, 6) | KIFU_SQ(7, 7) << 7,
+                               KIFU_SQ(2, 6) | KIFU_SQ(2, 7) << 7,
+                               KIFU_SQ(5, 6) | KIFU_SQ(5, 7) << 7};
+    int found = 0;
+    const unsigned char *d = (const unsigned char *)data;
+    for (size_t i = 0; i + 16 <= len; i += 16) {
+        if (i)
+            CHECK(le(d + i - 16, 8) <= le(d + i, 8)); /* sorted for a binary search */
+        CHECK_INT(le(d + i + 12, 4), 0);              /* the score */
+        if (le(d + i, 8) != key)
+            continue;
+        for (int k = 0; k < 3; k++)
+            if (le(d + i + 8, 2) == moves[k]) {
+                CHECK_INT(le(d + i + 10, 2), counts[k]);
+                found++;
+            }
+    }
+    CHECK_INT(found, 3);
+    /* After 7g7f gote moves: the turn number counts, and 3c3d is the only reply. */
+    kifu_position *p = after("position startpos moves 7g7f");
+    kifu_board b;
+    kifu_position_board(p, &b);
+    kifu_position_free(p);
+    uint64_t k2 = apery_key(&b, z);
+    int replies = 0;
+    for (size_t i = 0; i + 16 <= len; i += 16)
+        if (le(d + i, 8) == k2) {
+            CHECK_INT(le(d + i + 8, 2), KIFU_SQ(3, 4) | KIFU_SQ(3, 3) << 7);
+            CHECK_INT(le(d + i + 10, 2), counts[0]);
+            replies++;
+        }
+    CHECK_INT(replies, 1);
+    free(data);
 }
 
 int main(void)
@@ -478,6 +574,8 @@ int main(void)
     RUN(counts_known_by_construction);
     RUN(built_in_steps_equals_built_at_once);
     RUN(yaneuraou_book);
+    RUN(mt19937_64_as_the_cpp_standard_says);
+    RUN(apery_book);
     RUN(unchanged_and_replaced_files);
     RUN(foreign_and_damaged_files);
     RUN(killed_add_leaves_the_file_as_before);

@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu_private.h"
+#include "notation/bd.h"
 #include "search/pattern.h"
 
 /* The position after a USI line. */
@@ -203,6 +204,73 @@ TEST(grid_errors_name_line_and_column)
     CHECK_INT(err.column, 1);
 }
 
+/* Boards of random legal games: every kind of piece, promoted or not, on most squares. */
+static size_t random_boards(kifu_board *out, size_t cap)
+{
+    uint64_t x = 0x9E3779B97F4A7C15ULL;
+    size_t n = 0;
+    kifu_move moves[600];
+    while (n < cap) {
+        kifu_position *p = kifu_position_new();
+        for (int ply = 0; ply < 200 && n < cap; ply++) {
+            size_t k = kifu_position_legal_moves(p, moves, 600);
+            if (!k)
+                break;
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            kifu_position_play(p, &moves[x % k], NULL);
+            kifu_position_board(p, &out[n++]);
+        }
+        kifu_position_free(p);
+    }
+    return n;
+}
+
+/* Fixed-width expressions are matched on the squares, the rest by PCRE2 on the letters:
+ * both give PCRE2's answer on every board. */
+TEST(fixed_width_patterns_match_as_pcre2)
+{
+    static const struct {
+        const char *re;
+        int fixed; /* read as fixed width (matched without PCRE2) */
+    } cases[] = {
+        {"^.{56}g.{19}o", 1}, {"^.{76}u", 1},        {"^", 1},
+        {"^o{9}", 1},         {"^[^o]{9}", 1},       {"^.{40}[acegikmsu1357q]", 1},
+        {"^.{40}[^bdo]", 1},  {"^d.{79}c$", 1},      {"^.{80}$", 1},
+        {"^.{81}$", 1},       {"^.{82}", 1},         {"^A", 1},
+        {"^.{9}[xyz.*]", 1},  {"^.{20}[^x]", 1},     {"^9", 1},
+        {"^.{3}1{0}j", 1},    {"^.{30}[^o]{2}o", 1}, {"^[]a]", 0},
+        {"^[a-c]", 0},        {"^a|^b", 0},          {"^(b)", 0},
+        {"^.{3,}a", 0},       {".{56}g", 0},         {"^.{4}\\w", 0},
+        {"^.{10}o{2}+", 0},   {"^.{5}$x", 0},        {"^.{60}[[:alpha:]]", 0},
+    };
+    static kifu_board boards[600];
+    size_t nb = random_boards(boards, 600);
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu__pattern *p = kifu__pattern_regex(cases[c].re, &err);
+        CHECK(p != NULL);
+        if (!p)
+            continue;
+        long hits = 0, wrong = 0;
+        for (size_t i = 0; i < nb; i++) {
+            char bd[82], cb[40], cw[40];
+            kifu__bd_write(&boards[i], bd, cb, cw);
+            int want = kifu__pattern_match_bd(p, bd, &boards[i]);
+            int got = kifu__pattern_match(p, &boards[i]);
+            hits += want;
+            wrong += got != want;
+            if ((kifu__pattern_match_squares(p, boards[i].sq) >= 0) != cases[c].fixed)
+                wrong++;
+        }
+        if (wrong)
+            printf("  %s: %ld of %zu boards differ (%ld hits)\n", cases[c].re, wrong, nb,
+                   hits);
+        CHECK_INT(wrong, 0);
+        kifu__pattern_free(p);
+    }
+}
+
 int main(void)
 {
     RUN(named_castles_find_their_games);
@@ -211,5 +279,6 @@ int main(void)
     RUN(wildcards_hands_and_side);
     RUN(a_bod_diagram_is_an_exact_pattern);
     RUN(grid_errors_name_line_and_column);
+    RUN(fixed_width_patterns_match_as_pcre2);
     return t_finish();
 }

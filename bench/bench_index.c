@@ -1,0 +1,354 @@
+/* bench_index.c: the collection index (kifu index, kifu explore) over a generated
+ * collection: random legal games (80 to 200 plies) written as CSA, 1000 games a file,
+ * --index-games of them (default 1,000,000: about 140 million positions). Prints the
+ * build rate on one core (reading and replaying the records, then the sorted write),
+ * bytes per position on disk, explorer latency (median and 99th percentile) for the start
+ * position, a position thousands of games reach, a position of one game and a filtered
+ * query, exact-search latency, and the same position rows written by sorted inserts and
+ * by unsorted upserts into the same table, so the two can be compared in one run. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench_formats.h"
+#include "kifu.h"
+
+#define PER_FILE 1000
+#define QUERIES 200
+
+static int generate(const bench_opts *o, const char *dir, int files)
+{
+    char path[8400], what[128];
+    snprintf(what, sizeof what, "index 1 seed %llu games %d", (unsigned long long)o->seed,
+             o->index_games);
+    if (!bench_stale(o, dir, what))
+        return 0;
+    if (bench_make_dir(o->dir) || bench_make_dir(dir))
+        return -1;
+    printf("generating the index collection (%d random legal games, seed %llu) ...\n",
+           o->index_games, (unsigned long long)o->seed);
+    fflush(stdout);
+    double t0 = bench_now();
+    uint64_t rng = (o->seed ? o->seed : 1) * 104729;
+    kifu_record *rs[PER_FILE];
+    for (int f = 0; f < files; f++) {
+        size_t n = 0;
+        for (int g = f * PER_FILE; g < o->index_games && n < PER_FILE; g++) {
+            char why[600];
+            if (!(rs[n++] = bench_random_game(&rng, g, why, sizeof why))) {
+                fprintf(stderr, "kifu_bench: %s\n", why);
+                return -1;
+            }
+        }
+        kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL};
+        size_t len;
+        char *csa = kifu_write_all((const kifu_record *const *)rs, n, &wo, &len, NULL);
+        snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
+        int rc = !csa || bench_write_bytes(path, csa, len);
+        kifu_free(csa);
+        for (size_t i = 0; i < n; i++)
+            kifu_record_free(rs[i]);
+        if (rc) {
+            fprintf(stderr, "kifu_bench: cannot write %s\n", path);
+            return -1;
+        }
+    }
+    if (bench_stamp(dir, what))
+        return -1;
+    printf("  done (%.1f s)\n", bench_now() - t0);
+    return 0;
+}
+
+/* A row of the positions table, and the table's order (keys compare as SQLite's signed
+ * integers). */
+typedef struct row {
+    sqlite3_int64 key;
+    int game, ply;
+} row;
+
+static int by_row(const void *x, const void *y)
+{
+    const row *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    return (a->ply > b->ply) - (a->ply < b->ply);
+}
+
+/* CPU seconds of this process: a rate per core that other load on the machine does not
+ * bend (wall time is printed beside it). */
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void print_load(void)
+{
+    double l = 0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf", &l) == 1)
+        printf("(load average %.1f on %ld cores while measuring)\n", l,
+               sysconf(_SC_NPROCESSORS_ONLN));
+    if (f)
+        fclose(f);
+}
+
+static int by_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and 99th percentile of QUERIES explorer queries at p, in ms. */
+static int explore_latency(kifu_index *ix, const kifu_position *p,
+                           const kifu_explore_options *eo, const char *what)
+{
+    double t[QUERIES];
+    long long games = 0;
+    size_t moves = 0;
+    for (int i = 0; i < QUERIES; i++) {
+        double t0 = bench_now();
+        kifu_explore *e = kifu_index_explore(ix, p, eo, NULL);
+        t[i] = (bench_now() - t0) * 1e3;
+        if (!e)
+            return -1;
+        games = kifu_explore_games(e), moves = kifu_explore_count(e);
+        kifu_explore_free(e);
+    }
+    qsort(t, QUERIES, sizeof *t, by_double);
+    printf("explore %-30s %8lld games %4zu moves | median %.3f ms, p99 %.3f ms%s\n", what,
+           games, moves, t[QUERIES / 2], t[QUERIES * 99 / 100],
+           t[QUERIES * 99 / 100] < 1.0 ? "" : "  (over 1 ms)");
+    return 0;
+}
+
+static int count_hit(void *ctx, const kifu_index_hit *h)
+{
+    (void)h;
+    ++*(long *)ctx;
+    return 0;
+}
+
+static int search_latency(kifu_index *ix, const kifu_position *p, const char *what)
+{
+    kifu_board b;
+    kifu_position_board(p, &b);
+    kifu_search *s = kifu_search_position(&b, KIFU_SEARCH_FIRST, NULL);
+    double t[QUERIES];
+    long hits = 0;
+    int runs = QUERIES;
+    for (int i = 0; i < runs; i++) {
+        hits = 0;
+        double t0 = bench_now();
+        if (kifu_index_search(ix, s, count_hit, &hits, NULL) < 0)
+            return -1;
+        t[i] = (bench_now() - t0) * 1e3;
+        if (t[i] > 200 && i >= 4) { /* a slow query: a few runs tell enough */
+            runs = i + 1;
+            break;
+        }
+    }
+    kifu_search_free(s);
+    qsort(t, (size_t)runs, sizeof *t, by_double);
+    printf("search  %-30s %8ld hits | median %.3f ms, p99 %.3f ms (%d runs)\n", what,
+           hits, t[runs / 2], t[runs * 99 / 100], runs);
+    return 0;
+}
+
+/* The first game of the first file, played to `ply`: a position of (almost surely) one
+ * game. */
+static kifu_position *one_game_position(const char *dir, int ply)
+{
+    char path[8400];
+    snprintf(path, sizeof path, "%s/i0000.csa", dir);
+    kifu_record *r = kifu_read_file(path, NULL, NULL);
+    if (!r)
+        return NULL;
+    kifu_position *p = kifu_position_new();
+    kifu_position_set_sfen(p, "startpos", NULL);
+    const kifu_node *n = kifu_record_root(r);
+    for (int i = 0; i < ply && (n = kifu_node_next(n)); i++) {
+        const kifu_move *m = kifu_node_move_const(n);
+        kifu_move copy;
+        if (!m || (copy = *m, kifu_position_play(p, &copy, NULL)))
+            break;
+    }
+    kifu_record_free(r);
+    return p;
+}
+
+/* The position rows of the first `limit` games written into a new table of the index's
+ * own schema, in key order by plain inserts and in game order by upserts (INSERT OR
+ * REPLACE, what an incremental indexer without a sort does). Rows/s of each. */
+static int compare_inserts(const char *kdb, const char *dir, long limit)
+{
+    sqlite3 *src;
+    if (sqlite3_open_v2(kdb, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+        return -1;
+    sqlite3_stmt *st;
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT key, game, ply FROM positions WHERE game <= %ld ORDER BY game, ply",
+             limit);
+    if (sqlite3_prepare_v2(src, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_close(src);
+        return -1;
+    }
+    size_t n = 0, cap = 1 << 20;
+    row *rows = malloc(cap * sizeof *rows);
+    while (rows && sqlite3_step(st) == SQLITE_ROW) {
+        if (n == cap) {
+            row *r = realloc(rows, (cap *= 2) * sizeof *rows);
+            if (!r)
+                break;
+            rows = r;
+        }
+        rows[n++] = (row){sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
+                          sqlite3_column_int(st, 2)};
+    }
+    sqlite3_finalize(st);
+    sqlite3_close(src);
+    if (!rows)
+        return -1;
+    double rate[2];
+    for (int sorted = 1; sorted >= 0; sorted--) {
+        char path[8400];
+        snprintf(path, sizeof path, "%s/compare-%s.db", dir,
+                 sorted ? "sorted" : "upsert");
+        remove(path);
+        sqlite3 *db;
+        sqlite3_open(path, &db);
+        sqlite3_exec(db,
+                     "PRAGMA page_size=8192; PRAGMA journal_mode=WAL; PRAGMA "
+                     "synchronous=NORMAL; PRAGMA cache_size=-262144;"
+                     "CREATE TABLE positions(key INTEGER NOT NULL, game INTEGER NOT NULL,"
+                     " ply INTEGER NOT NULL, PRIMARY KEY(key, game, ply)) WITHOUT ROWID;",
+                     NULL, NULL, NULL);
+        sqlite3_stmt *ins;
+        sqlite3_prepare_v2(db,
+                           sorted ? "INSERT INTO positions VALUES(?,?,?)"
+                                  : "INSERT OR REPLACE INTO positions VALUES(?,?,?)",
+                           -1, &ins, NULL);
+        double t0 = cpu_now();
+        /* The sort is part of the sorted way's time: rows come in game order. */
+        row *v = rows;
+        if (sorted && (v = malloc(n * sizeof *v)) != NULL) {
+            memcpy(v, rows, n * sizeof *v);
+            qsort(v, n, sizeof *v, by_row);
+        } else if (sorted) {
+            free(rows);
+            sqlite3_finalize(ins);
+            sqlite3_close(db);
+            return -1;
+        }
+        sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+        for (size_t i = 0; i < n; i++) {
+            sqlite3_bind_int64(ins, 1, v[i].key);
+            sqlite3_bind_int(ins, 2, v[i].game);
+            sqlite3_bind_int(ins, 3, v[i].ply);
+            sqlite3_step(ins);
+            sqlite3_reset(ins);
+        }
+        sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+        rate[sorted] = (double)n / (cpu_now() - t0);
+        if (v != rows)
+            free(v);
+        sqlite3_finalize(ins);
+        sqlite3_close(db);
+        remove(path);
+    }
+    printf(
+        "positions table, %zu rows of the first %ld games: sorted inserts %.2fM rows/s,"
+        " unsorted upserts %.2fM rows/s (%.1fx; CPU time)\n",
+        n, limit, rate[1] / 1e6, rate[0] / 1e6, rate[1] / rate[0]);
+    free(rows);
+    return 0;
+}
+
+int bench_index(const bench_opts *o)
+{
+    char dir[4200], kdb[4300];
+    snprintf(dir, sizeof dir, "%s/index", o->dir);
+    int files = (o->index_games + PER_FILE - 1) / PER_FILE;
+    if (generate(o, dir, files))
+        return -1;
+    printf("\n== index (%d games on disk, CSA; one core)\n", o->index_games);
+    fflush(stdout);
+    snprintf(kdb, sizeof kdb, "%s/games.kdb", o->dir);
+    remove(kdb);
+    kifu_error e;
+    kifu_error_clear(&e);
+    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
+    if (!ix) {
+        fprintf(stderr, "kifu_bench: %s\n", e.message);
+        return -1;
+    }
+    double t0 = bench_now(), c0 = cpu_now();
+    for (int f = 0; f < files; f++) {
+        char path[8400];
+        snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
+        if (kifu_index_add_file(ix, path, NULL, NULL, &e) < 0) {
+            fprintf(stderr, "kifu_bench: %s\n", e.message);
+            kifu_index_close(ix, NULL);
+            return -1;
+        }
+    }
+    double c1 = cpu_now();
+    if (kifu_index_flush(ix, &e)) {
+        fprintf(stderr, "kifu_bench: %s\n", e.message);
+        kifu_index_close(ix, NULL);
+        return -1;
+    }
+    double c2 = cpu_now();
+    const kifu_index_stats *s = kifu_index_stats_get(ix);
+    double games = (double)s->games, positions = (double)s->positions;
+    kifu_index_close(ix, NULL);
+    double t3 = bench_now(), c3 = cpu_now();
+    struct stat st;
+    stat(kdb, &st);
+    print_load();
+    printf("build   %.0f games, %.0f positions: %.1f s CPU (%.1f s wall): %.0f games/s, "
+           "%.2fM positions/s per core (goal 20000 games/s)\n",
+           games, positions, c3 - c0, t3 - t0, games / (c3 - c0),
+           positions / (c3 - c0) / 1e6);
+    printf("        CPU: reading, normalizing and replaying the records %.1f s (%.0f "
+           "games/s); sort, sorted SQLite inserts and explorer rows %.1f s (%.2fM "
+           "positions/s); closing %.1f s\n",
+           c1 - c0, games / (c1 - c0), c2 - c1, positions / (c2 - c1) / 1e6, c3 - c2);
+    printf("size    %lld bytes: %.1f bytes a position, all included (goal 32)\n",
+           (long long)st.st_size, (double)st.st_size / positions);
+    fflush(stdout);
+
+    ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
+    kifu_position *start = kifu_position_new(), *many = kifu_position_new();
+    kifu_position_set_sfen(start, "startpos", NULL);
+    kifu_position_set_sfen(many, "position startpos moves 7g7f", NULL);
+    kifu_position *one = one_game_position(dir, 40);
+    int rc = !ix || !one;
+    kifu_explore_options none = {0}, filtered = {0};
+    filtered.date_from = "2024-06-01";
+    filtered.date_to = "2024-06-30";
+    rc = rc || explore_latency(ix, start, &none, "start position");
+    rc = rc || explore_latency(ix, many, &none, "after 7g7f (thousands)");
+    rc = rc || explore_latency(ix, one, &none, "ply 40 of one game");
+    rc = rc || explore_latency(ix, one, &filtered, "one game, June 2024 only");
+    rc = rc || explore_latency(ix, many, &filtered, "after 7g7f, June 2024 only");
+    fflush(stdout);
+    rc = rc || search_latency(ix, one, "exact: ply 40 of one game");
+    rc = rc || search_latency(ix, many, "exact: after 7g7f (--first)");
+    kifu_index_close(ix, NULL);
+    kifu_position_free(start), kifu_position_free(many), kifu_position_free(one);
+    fflush(stdout);
+    long limit = o->index_games < 100000 ? o->index_games : 100000;
+    rc = rc || compare_inserts(kdb, o->dir, limit);
+    if (rc)
+        fprintf(stderr, "kifu_bench: an index query failed\n");
+    return rc ? -1 : 0;
+}

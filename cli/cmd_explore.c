@@ -1,0 +1,371 @@
+/* cmd_explore.c: `kifu explore`: the opening explorer over an index (kifu index): every
+ * move played from a position in the indexed games with its results and latest games,
+ * as a table or JSON; or an opening book for engines from the same counts (--export). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+void cmd_explore_usage(FILE *f)
+{
+    fprintf(
+        f, "usage: kifu explore games.kdb [POSITION] [filters] [--json]\n"
+           "       kifu explore games.kdb --export yane2016|apery [-o FILE] [book "
+           "options]\n"
+           "Every move played from a position in the indexed games (see kifu index),\n"
+           "wherever the position arose (transpositions merged): games, sente wins,\n"
+           "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
+           "latest date and the latest games.\n"
+           "\n"
+           "POSITION (default: the start position):\n"
+           "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
+           "  --moves M...       USI moves played from the start (or from --sfen):\n"
+           "                     --moves 7g7f 3c3d\n"
+           "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
+           "\n"
+           "filters:\n"
+           "  --player NAME      games NAME played (exact name)\n"
+           "  --color sente|gote  with --player: NAME played that side\n"
+           "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
+           "  --until DATE       games played on DATE or earlier\n"
+           "  --event TEXT       games whose event contains TEXT\n"
+           "  --min-rating N     games whose players are both rated N or more\n"
+           "  --flip             also the colour-flipped position (its moves turned)\n"
+           "  --top N            games listed per move (default 5, at most 10)\n"
+           "  --json             one JSON object: sfen, games and the moves array\n"
+           "\n"
+           "book export (over every game; filters do not apply):\n"
+           "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
+           "                     (Apery's binary book)\n"
+           "  -o, --output FILE  where the book goes (default: stdout; apery needs a\n"
+           "                     file or a pipe)\n"
+           "  --min-ply N        first ply taken (0 is the start; default 0)\n"
+           "  --max-ply N        last ply taken (default 40)\n"
+           "  --min-games N      positions played in at least N games (default 1)\n"
+           "\n"
+           "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
+           "or the book written, 4 out of memory.\n"
+           "\n"
+           "examples:\n"
+           "  kifu explore games.kdb --moves 7g7f 3c3d\n"
+           "  kifu explore games.kdb --player Sato --color gote --since 2024-01-01 "
+           "--json\n"
+           "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
+}
+
+static const char *result_word(int r)
+{
+    static const char *const words[] = {"unfinished", "sente won", "gote won",
+                                        "千日手",     "持将棋",    "draw"};
+    return r >= 0 && r <= KIFU_RESULT_DRAW ? words[r] : "?";
+}
+
+static double share(long long part, long long whole)
+{
+    return whole ? 100.0 * (double)part / (double)whole : 0.0;
+}
+
+static void print_json(const char *sfen, const kifu_explore *x)
+{
+    long long total = 0;
+    for (size_t i = 0; i < kifu_explore_count(x); i++)
+        total += kifu_explore_move_at(x, i)->games;
+    printf("{\"sfen\":");
+    cli_json_string(sfen);
+    printf(",\"games\":%lld,\"moves\":[", kifu_explore_games(x));
+    for (size_t i = 0; i < kifu_explore_count(x); i++) {
+        const kifu_explore_move *m = kifu_explore_move_at(x, i);
+        printf("%s{\"usi\":\"%s\",\"move\":", i ? "," : "", m->usi);
+        cli_json_string(m->text);
+        printf(",\"games\":%lld,\"share\":%.1f,\"sente_wins\":%lld,\"gote_wins\":%lld,"
+               "\"draws\":%lld,\"sennichite\":%lld,\"jishogi\":%lld,\"other_draws\":%lld,"
+               "\"unfinished\":%lld,\"last_date\":",
+               m->games, share(m->games, total), m->sente_wins, m->gote_wins,
+               m->sennichite + m->jishogi + m->draws, m->sennichite, m->jishogi, m->draws,
+               m->unknown);
+        if (m->last_date[0])
+            cli_json_string(m->last_date);
+        else
+            printf("null");
+        printf(",\"top\":[");
+        for (size_t k = 0; k < m->ntop; k++) {
+            const kifu_explore_game *g = &m->top[k];
+            printf("%s{\"sente\":", k ? "," : "");
+            cli_json_string(g->sente);
+            printf(",\"gote\":");
+            cli_json_string(g->gote);
+            printf(",\"date\":");
+            cli_json_string(g->date);
+            printf(",\"event\":");
+            cli_json_string(g->event);
+            printf(",\"result\":\"%s\",\"file\":", result_word(g->result));
+            cli_json_string(g->source);
+            printf(",\"game\":%d,\"ply\":%d}", g->number, g->ply);
+        }
+        printf("]}");
+    }
+    printf("]}\n");
+}
+
+static void print_table(const char *sfen, const kifu_explore *x)
+{
+    long long total = 0;
+    for (size_t i = 0; i < kifu_explore_count(x); i++)
+        total += kifu_explore_move_at(x, i)->games;
+    printf("%s\n%lld game%s, %zu move%s played\n", sfen, kifu_explore_games(x),
+           kifu_explore_games(x) == 1 ? "" : "s", kifu_explore_count(x),
+           kifu_explore_count(x) == 1 ? "" : "s");
+    if (!kifu_explore_count(x))
+        return;
+    printf("%-16s %-6s %7s %6s %6s %6s %6s %6s %6s %6s  %s\n", "move", "usi", "games",
+           "share", "sente", "gote", "千日手", "持将棋", "draw", "unfin", "last");
+    for (size_t i = 0; i < kifu_explore_count(x); i++) {
+        const kifu_explore_move *m = kifu_explore_move_at(x, i);
+        /* The move text is Japanese: pad by columns, not bytes (each kanji is 2). */
+        int cols = 0;
+        for (const char *c = m->text; *c; c++)
+            if (((unsigned char)*c & 0xc0) != 0x80)
+                cols += (unsigned char)*c >= 0x80 ? 2 : 1;
+        printf("%s%*s %-6s %7lld %5.1f%% %6lld %6lld %6lld %6lld %6lld %6lld  %s\n",
+               m->text, cols < 16 ? 16 - cols : 0, "", m->usi, m->games,
+               share(m->games, total), m->sente_wins, m->gote_wins, m->sennichite,
+               m->jishogi, m->draws, m->unknown, m->last_date[0] ? m->last_date : "-");
+        for (size_t k = 0; k < m->ntop; k++) {
+            const kifu_explore_game *g = &m->top[k];
+            printf("    %s ", g->date ? g->date : "----------");
+            cli_put_name(g->sente ? g->sente : "?");
+            printf(" - ");
+            cli_put_name(g->gote ? g->gote : "?");
+            printf(" (%s) ", result_word(g->result));
+            cli_put_name(g->source ? g->source : "?");
+            printf("#%d:%d\n", g->number, g->ply);
+        }
+    }
+}
+
+typedef struct book_out {
+    char *data;
+    size_t len, cap;
+} book_out;
+
+static int book_put(void *ctx, const char *data, size_t len)
+{
+    book_out *b = ctx;
+    if (b->len + len > b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 1 << 16;
+        while (cap < b->len + len)
+            cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d)
+            return -1;
+        b->data = d, b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, len);
+    b->len += len;
+    return 0;
+}
+
+static int export_book(kifu_index *ix, const char *format, const kifu_book_options *bo,
+                       const char *out)
+{
+    int fmt = !strcmp(format, "yane2016") ? KIFU_BOOK_YANEURAOU
+              : !strcmp(format, "apery")  ? KIFU_BOOK_APERY
+                                          : 0;
+    if (!fmt) {
+        cli_err("kifu: --export takes yane2016 or apery, not '%s'\n", format);
+        return EXIT_USAGE;
+    }
+    if (fmt == KIFU_BOOK_APERY && (!out || !strcmp(out, "-")) && isatty(STDOUT_FILENO)) {
+        cli_err("kifu: an Apery book is binary: give -o FILE or a pipe\n");
+        return EXIT_USAGE;
+    }
+    book_out b = {0};
+    kifu_error e = {0};
+    int status = EXIT_OK;
+    if (kifu_index_export_book(ix, fmt, bo, book_put, &b, &e)) {
+        cli_print_error(&e);
+        status = cli_exit_code(e.code);
+    } else if (cli_write_file(out, b.data ? b.data : "", b.len)) {
+        status = EXIT_IO;
+    }
+    free(b.data);
+    return status;
+}
+
+/* The position of --sfen/--usi/--moves into p. 0, or an exit code. */
+static int position_of(kifu_position *p, const char *sfen, const char *usi, char **moves,
+                       int nmoves)
+{
+    kifu_error e = {0};
+    size_t len = 64 + (sfen ? strlen(sfen) : 0) + (usi ? strlen(usi) : 0);
+    for (int i = 0; i < nmoves; i++)
+        len += strlen(moves[i]) + 1;
+    char *line = malloc(len);
+    if (!line)
+        return EXIT_INTERNAL;
+    if (usi) {
+        snprintf(line, len, "%s", usi);
+    } else {
+        int startpos = !sfen || !strcmp(sfen, "startpos");
+        snprintf(line, len, "position %s%s%s", startpos ? "startpos" : "sfen ",
+                 startpos ? "" : sfen, nmoves ? " moves" : "");
+        for (int i = 0; i < nmoves; i++) {
+            strcat(line, " ");
+            strcat(line, moves[i]);
+        }
+    }
+    int rc = kifu_position_set_sfen(p, line, &e);
+    free(line);
+    if (rc) {
+        snprintf(e.source, sizeof e.source, "%s",
+                 usi      ? "--usi"
+                 : nmoves ? "--moves"
+                          : "--sfen");
+        cli_print_error(&e);
+        return EXIT_INPUT;
+    }
+    return EXIT_OK;
+}
+
+/* A whole number option's value. 0, or EXIT_USAGE. */
+static int number(const char *opt, const char *v, int *out)
+{
+    char *end;
+    long n = strtol(v, &end, 10);
+    if (!*v || *end || n < 0 || n > 1000000000) {
+        cli_err("kifu: %s takes a whole number, not '%s'\n", opt, v);
+        return EXIT_USAGE;
+    }
+    *out = (int)n;
+    return EXIT_OK;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+    kifu_explore_options o = {0};
+    kifu_book_options bo = {0, 40, 1};
+    const char *kdb = NULL, *sfen = NULL, *usi = NULL, *export = NULL, *out = NULL;
+    int json = 0, nmoves = 0, status = EXIT_OK, book_opts = 0;
+    char **moves = calloc((size_t)argc, sizeof *moves);
+    if (!moves)
+        return EXIT_INTERNAL;
+    static const char *const valued[] = {
+        "--sfen",  "--usi",    "--player",     "--color",   "--since",
+        "--until", "--event",  "--min-rating", "--top",     "--export",
+        "-o",      "--output", "--min-ply",    "--max-ply", "--min-games"};
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        const char *a = argv[i];
+        int takes = 0;
+        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+            takes |= !strcmp(a, valued[k]);
+        const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
+        if (takes && !v) {
+            cli_err("kifu: %s needs a value\n", a);
+            status = EXIT_USAGE;
+            break;
+        }
+        i += takes;
+        if (a[0] != '-' || !a[1]) {
+            if (kdb) {
+                cli_err("kifu: one index at a time ('%s' and '%s')\n", kdb, a);
+                status = EXIT_USAGE;
+            }
+            kdb = a;
+        } else if (!strcmp(a, "--moves")) {
+            while (i + 1 < argc && argv[i + 1][0] != '-')
+                moves[nmoves++] = argv[++i];
+        } else if (!strcmp(a, "--sfen")) {
+            sfen = v;
+        } else if (!strcmp(a, "--usi")) {
+            usi = v;
+        } else if (!strcmp(a, "--player")) {
+            o.player = v;
+        } else if (!strcmp(a, "--color")) {
+            o.player_color = !strcmp(v, "sente") ? 1 : !strcmp(v, "gote") ? 2 : -1;
+            if (o.player_color < 0) {
+                cli_err("kifu: --color takes sente or gote\n");
+                status = EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--since")) {
+            o.date_from = v;
+        } else if (!strcmp(a, "--until")) {
+            o.date_to = v;
+        } else if (!strcmp(a, "--event")) {
+            o.event = v;
+        } else if (!strcmp(a, "--min-rating")) {
+            status = number(a, v, &o.min_rating);
+        } else if (!strcmp(a, "--top")) {
+            status = number(a, v, &o.top);
+        } else if (!strcmp(a, "--flip")) {
+            o.flip = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--export")) {
+            export = v;
+        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+            out = v;
+        } else if (!strcmp(a, "--min-ply")) {
+            status = number(a, v, &bo.min_ply), book_opts = 1;
+        } else if (!strcmp(a, "--max-ply")) {
+            status = number(a, v, &bo.max_ply), book_opts = 1;
+        } else if (!strcmp(a, "--min-games")) {
+            status = number(a, v, &bo.min_games), book_opts = 1;
+        } else {
+            cli_err("kifu: unknown option '%s'\n", a);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == EXIT_OK && !kdb) {
+        cli_err("kifu: explore: give the index (kifu index build makes one)\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && usi && (sfen || nmoves)) {
+        cli_err("kifu: --usi says the whole position: not with --sfen or --moves\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && o.player_color && !o.player) {
+        cli_err("kifu: --color goes with --player\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && !export && (book_opts || out)) {
+        cli_err("kifu: -o, --min-ply, --max-ply and --min-games go with --export\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && bo.max_ply < bo.min_ply) {
+        cli_err("kifu: --max-ply is before --min-ply\n");
+        status = EXIT_USAGE;
+    }
+    kifu_index *ix = NULL;
+    kifu_position *p = NULL;
+    kifu_error e = {0};
+    if (status == EXIT_OK && !(ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e))) {
+        cli_print_error(&e);
+        status = cli_exit_code(e.code);
+    }
+    if (status == EXIT_OK && export) {
+        status = export_book(ix, export, &bo, out);
+    } else if (status == EXIT_OK) {
+        p = kifu_position_new();
+        status = p ? position_of(p, sfen, usi, moves, nmoves) : EXIT_INTERNAL;
+        kifu_explore *x = NULL;
+        if (status == EXIT_OK && !(x = kifu_index_explore(ix, p, &o, &e))) {
+            cli_print_error(&e);
+            status = cli_exit_code(e.code);
+        }
+        char *s = x ? kifu_position_sfen(p, 1) : NULL;
+        if (x && s) {
+            if (json)
+                print_json(s, x);
+            else
+                print_table(s, x);
+            if (fflush(stdout))
+                status = EXIT_IO;
+        }
+        kifu_free(s);
+        kifu_explore_free(x);
+    }
+    if (status == EXIT_USAGE)
+        cli_err("kifu: see 'kifu explore --help'\n");
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
+    free(moves);
+    return status;
+}

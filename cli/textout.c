@@ -1,0 +1,51 @@
+/* textout.c: record text on stdout: names for the terminal and strings in JSON output. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+void cli_put_name(const char *s)
+{
+    for (; *s; s++)
+        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+}
+
+void cli_json_string(const char *s)
+{
+    if (!s) {
+        fputs("null", stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            printf("\\%c", c);
+        else if (c < 0x20 || c == 0x7f)
+            printf("\\u%04x", c);
+        else
+            putchar(c);
+    }
+    putchar('"');
+}
+
+void cli_hit_json(const char *file, size_t game, int ply, const char *path,
+                  const kifu_board *b, const char *next, const char *usi)
+{
+    char bd[82], cb[40], cw[40];
+    kifu_board_to_bd(b, bd, cb, cw);
+    kifu_position *p = kifu_position_new();
+    char *sfen = NULL;
+    if (p && kifu_position_set_board(p, b, NULL) == 0)
+        sfen = kifu_position_sfen(p, ply + 1);
+    printf("{\"file\":");
+    cli_json_string(file);
+    printf(",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", game, ply, path);
+    cli_json_string(sfen ? sfen : "");
+    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
+    cli_json_string(next);
+    printf(",\"usi\":");
+    cli_json_string(next ? usi : NULL);
+    kifu_free(sfen);
+    kifu_position_free(p);
+}

@@ -1,0 +1,145 @@
+/* index_search.c: `kifu search --index`: position search over the main lines an index
+ * holds, with the hits a search of the files would give. A position search reads the
+ * games whose positions carry its key; a pattern has no key and replays every stored
+ * game. Either way each game is replayed from its compact moves, so every hit is checked
+ * against its board (a key collision cannot report a wrong game) and knows its moves. */
+#include <stdio.h>
+#include <string.h>
+
+#include "index/clickhouse.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+#include "rules/engine.h"
+#include "rules/position.h"
+
+/* The key of board b with side to move `color`. */
+static uint64_t key_of(const kifu_board *b, int color)
+{
+    kifu_board t = *b;
+    t.color = (uint8_t)color;
+    kifu_position *p = kifu_position_new();
+    uint64_t k = 0;
+    if (p && kifu_position_set_board(p, &t, NULL) == 0)
+        k = kifu_position_hash(p);
+    kifu_position_free(p);
+    return k;
+}
+
+/* The words of the node after the position, as kifu_node_text has them. */
+static void next_text(const kifu_move *next, const kifu_move *prev, const char *ending,
+                      char *buf, size_t cap)
+{
+    buf[0] = 0;
+    if (next) {
+        kifu_move none = {0};
+        kifu_move_text(next, prev ? prev : &none, KIFU_TEXT_KIF, buf, cap);
+    } else if (ending) {
+        snprintf(buf, cap, "%s", kifu_special_text(ending));
+        for (char *c = buf; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
+    }
+}
+
+/* Replay one game row and report its matching positions. The hits, or -1 (NOMEM). */
+static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
+                        kifu_index_hit_fn fn, void *ctx)
+{
+    kpos p;
+    if (kifu__index_start((const char *)sqlite3_column_text(g, 1),
+                          (const char *)sqlite3_column_text(g, 2), &p))
+        return 0; /* a start this build cannot set up: nothing to compare */
+    const uint16_t *moves = sqlite3_column_blob(g, 3);
+    int nmoves = sqlite3_column_bytes(g, 3) / 2;
+    kifu_index_hit h;
+    memset(&h, 0, sizeof h);
+    h.number = sqlite3_column_int(g, 0);
+    h.source = (const char *)sqlite3_column_text(g, 6);
+    h.games = sqlite3_column_int(g, 7);
+    h.header = (const char *)sqlite3_column_text(g, 5);
+    const char *ending = (const char *)sqlite3_column_text(g, 4);
+    kifu_move prev, next;
+    long hits = 0;
+    for (int ply = 0; ply <= nmoves; ply++) {
+        kmove k = ply < nmoves ? kifu__index_expand(&p, moves[ply]) : MOVE_NONE;
+        kifu__pos_to_board(&p, &h.board);
+        if (kifu_search_board(s, &h.board)) {
+            h.ply = ply;
+            h.next = NULL;
+            if (k) {
+                kifu__move_unpack(k, h.board.color, &next);
+                h.next = &next;
+            }
+            next_text(h.next, ply ? &prev : NULL, ending, h.next_text,
+                      sizeof h.next_text);
+            hits++;
+            if ((fn && fn(ctx, &h)) || (flags & KIFU_SEARCH_FIRST))
+                break;
+        }
+        if (!k)
+            break;
+        kifu__move_unpack(k, h.board.color, &prev);
+        kifu__pos_do(&p, k);
+    }
+    return hits;
+}
+
+long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
+                       kifu_error *err)
+{
+    if (ix->ch)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "searching stored main lines needs an index file; on "
+                           "ClickHouse, kifu_index_find lists a position's games");
+    kifu_board t;
+    unsigned flags = 0;
+    int exact = kifu_search_target(s, &t, &flags);
+    if (flags & KIFU_SEARCH_BOARD_ONLY)
+        exact = 0; /* the key covers the hands: read every game */
+    static const char *const cols =
+        "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
+        " s.games FROM games g JOIN sources s ON s.id=g.source";
+    char sql[512];
+    snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
+             exact ? " WHERE g.id IN (SELECT game FROM positions WHERE key IN (?1, ?2))"
+                   : "");
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    if (exact) {
+        uint64_t k = key_of(&t, t.color);
+        uint64_t k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
+        sqlite3_bind_int64(st, 1, (sqlite3_int64)k);
+        sqlite3_bind_int64(st, 2, (sqlite3_int64)k2);
+    }
+    long hits = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        long n = search_game(s, flags, st, fn, ctx);
+        hits += n;
+    }
+    if (rc != SQLITE_DONE)
+        hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    sqlite3_finalize(st);
+    return hits;
+}
+
+int kifu_index_each_source(kifu_index *ix,
+                           int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                           kifu_error *err)
+{
+    if (ix->ch)
+        return kifu__ch_each_source(ix, fn, ctx, err);
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db, "SELECT path, games FROM sources ORDER BY id", -1, &st,
+                           NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        if (fn(ctx, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1)))
+            break;
+    int bad = rc != SQLITE_ROW && rc != SQLITE_DONE;
+    sqlite3_finalize(st);
+    return bad ? kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err)
+               : 0;
+}
