@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh CH_CHECK: the index on ClickHouse against the SQLite index. Starts two private
+# run.sh CH_CHECK KIFU: the index on ClickHouse against the SQLite index. Starts two private
 # clickhouse-server processes (127.0.0.1, free ports, configs in a temp dir), uses the
 # first as a single server and both as the two shards of cluster kifu_two, and checks:
 # the same generated collection indexed into SQLite, the single server and the cluster
@@ -8,7 +8,7 @@
 # shard is named in the error. Every server is stopped by PID on exit.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
 set -u
-check=$1
+check=$1 kifu=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/servers.sh"
 
@@ -112,6 +112,34 @@ for target in single cluster; do
   same "$target: counts unchanged after the re-run" "$tmp/dump.sqlite" "$tmp/dump2.$target"
   same "$target: info unchanged after the re-run" "$tmp/info.sqlite" "$tmp/info2.$target"
 done
+
+# The tool: kifu index build|add|info and kifu explore with --clickhouse print what they
+# print with the file.
+if [ -n "$kifu" ]; then
+  ch="--clickhouse $url_a --database kifu_cli"
+  "$kifu" index build "$tmp/games" -o "$tmp/cli.kdb" 2>"$tmp/err" || bad "kifu index build: $(cat "$tmp/err")"
+  "$kifu" index build "$tmp/games" $ch 2>"$tmp/err" || bad "kifu index build --clickhouse: $(cat "$tmp/err")"
+  "$kifu" index add "$tmp/games" $ch 2>"$tmp/err" || bad "kifu index add --clickhouse: $(cat "$tmp/err")"
+  : >"$tmp/explore.file"; : >"$tmp/explore.ch"
+  for pos in "" "--moves 7g7f" "--moves 7g7f 3c3d 2g2f" "--moves 5g5f 5c5d --flip" \
+    "--moves 2g2f --player Sato" "--moves 7g7f 8c8d --since 2024-06-01 --json"; do
+    "$kifu" explore "$tmp/cli.kdb" $pos >>"$tmp/explore.file" 2>&1
+    "$kifu" explore $ch $pos >>"$tmp/explore.ch" 2>&1
+  done
+  same "kifu explore --clickhouse prints what kifu explore of the file prints" \
+    "$tmp/explore.file" "$tmp/explore.ch"
+  if grep -q '^kifu:' "$tmp/explore.file" || [ "$(wc -l <"$tmp/explore.file")" -lt 40 ]; then
+    bad "kifu explore of the file answered: $(head -5 "$tmp/explore.file")"
+  fi
+  "$kifu" index info "$tmp/cli.kdb" | head -4 >"$tmp/info.file"
+  "$kifu" index info $ch | head -4 >"$tmp/info.ch"
+  same "kifu index info --clickhouse: games, positions, hot, files as the file's (after a second add)" \
+    "$tmp/info.file" "$tmp/info.ch"
+  "$kifu" index schema --clickhouse --cluster kifu_two >"$tmp/schema.sql"
+  [ "$(grep -c 'ENGINE = Distributed(`kifu_two`' "$tmp/schema.sql")" = 3 ] &&
+    ok "kifu index schema --clickhouse --cluster prints the Distributed tables" ||
+    bad "kifu index schema --clickhouse --cluster: $(cat "$tmp/schema.sql")"
+fi
 
 # The cluster really spreads positions over both shards, by key.
 na=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local")
