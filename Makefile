@@ -6,7 +6,7 @@ CMAKE_FLAGS ?=
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-.PHONY: all deps build build-tool install run test asan tsan bench fuzz format format-check clean
+.PHONY: all deps deps-clickhouse build build-tool install run test asan tsan bench fuzz format format-check clean
 
 all: build
 
@@ -62,12 +62,16 @@ install: deps
 	@cmake --build build-install -j $(JOBS) -- --no-print-directory >/dev/null
 	DESTDIR=$(DESTDIR) cmake --install build-install
 
+# The ClickHouse test starts its own servers: their package is wanted, not required.
+deps-clickhouse:
+	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the clickhouse test will skip" >&2
+
 # The browser tests skip, saying so, only when Chromium cannot be installed.
-test: build
+test: build deps-clickhouse
 	@scripts/deps.sh browser || echo "kifu: chromium could not be installed: the browser tests will skip" >&2
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-asan: deps
+asan: deps deps-clickhouse
 	@cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_SANITIZE=ON >/dev/null
 	@cmake --build build-asan -j $(JOBS) -- --no-print-directory
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
@@ -86,7 +90,8 @@ bench:
 	@scripts/deps.sh bench
 	@cmake -S . -B build-bench -DCMAKE_BUILD_TYPE=Release -DKIFU_NATIVE=ON -DBUILD_TESTING=OFF >/dev/null
 	@cmake --build build-bench -j $(JOBS) -- --no-print-directory
-	./build-bench/kifu_bench $(BENCH_ARGS)
+	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the bench leaves ClickHouse out" >&2
+	bench/clickhouse.sh ./build-bench/kifu_bench $(BENCH_ARGS)
 	@python3 bench/html_paint.py build-bench/html/game300.html
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with

@@ -14,13 +14,14 @@ typedef struct bench_opts {
     double corpus_mb;      /* size of the generated corpus, all three formats together */
     double peer_mb;        /* per format: the subset the peers convert */
     uint64_t seed;
-    int regen;         /* rebuild the corpus even when it looks current */
-    int peers;         /* run the peer comparison */
-    int search_games;  /* games of the search section's collection */
-    int batch_files;   /* KI2 files of the batch section's directory */
-    int batch_runs;    /* timed runs of `kifu convert` per thread count */
-    int index_games;   /* games of the index section's collection */
-    long memory_moves; /* moves of the memory section's game */
+    int regen;              /* rebuild the corpus even when it looks current */
+    int peers;              /* run the peer comparison */
+    int search_games;       /* games of the search section's collection */
+    int batch_files;        /* KI2 files of the batch section's directory */
+    int batch_runs;         /* timed runs of `kifu convert` per thread count */
+    int index_games;        /* games of the index section's collection */
+    long memory_moves;      /* moves of the memory section's game */
+    const char *clickhouse; /* the clickhouse section's server URL, or NULL */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -56,6 +57,13 @@ int bench_stamp(const char *dir, const char *what);
  * file), exact and by pattern, beside grep -c of a bd string over the same games written
  * as posjson. Prints the figures. 0, or -1. */
 int bench_search(const bench_opts *o);
+/* The search section's collection (made when missing): its directory into dir. 0, or -1. */
+int bench_search_collection(const bench_opts *o, char *dir, size_t cap);
+
+/* The collection index over the search collection: build rate, size and explorer and
+ * exact-search latency of the SQLite file and, with o->clickhouse, of ClickHouse, side by
+ * side. 0, or -1. */
+int bench_clickhouse(const bench_opts *o);
 
 /* The replay page for a 300-move game with comments: its size and the time to write it;
  * the page is left at <dir>/html/game300.html for bench/html_paint.py. 0, or -1. */

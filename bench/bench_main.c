@@ -18,8 +18,8 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|memory|batch|search|html|index   run one part (default: "
-        "all)\n"
+        "  --only perft|formats|memory|batch|search|html|index|clickhouse   run one part "
+        "(default: all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
         "  --index-games N        games in the index collection (default 1000000)\n"
         "  --batch-files N        KI2 files of the batch directory (default 33000)\n"
@@ -34,6 +34,8 @@ static void usage(FILE *f)
         "  --seed N               corpus seed (default 1)\n"
         "  --regen                rebuild the corpus\n"
         "  --no-peers             skip json-kifu-format and tsshogi\n"
+        "  --clickhouse URL       also the index on this ClickHouse server (make bench "
+        "starts one)\n"
         "  --dir DIR              where the corpus and peers go (default: next to the "
         "binary)\n"
         "The corpus goes to DIR/corpus, the peers (npm) to DIR/peers.\n");
@@ -71,7 +73,8 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src, 5, 5, 60, 2, 1, 0, 1, 100000, 33000, 3, 1000000, 1000000};
+    bench_opts o = {dir, src,    5,     5, 60,      2,       1,   0,
+                    1,   100000, 33000, 3, 1000000, 1000000, NULL};
     if (argc == 3 && strcmp(argv[1], "--rss-read") == 0)
         return bench_rss_read(argv[2]);
     const char *only = NULL;
@@ -110,6 +113,8 @@ int main(int argc, char **argv)
             o.index_games = atoi(v), i++;
         } else if (v && strcmp(a, "--memory-moves") == 0) {
             o.memory_moves = atol(v), i++;
+        } else if (v && strcmp(a, "--clickhouse") == 0) {
+            o.clickhouse = v, i++;
         } else if (v && strcmp(a, "--dir") == 0) {
             o.dir = v, i++;
         } else {
@@ -167,6 +172,11 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "index") == 0) {
         fflush(stdout);
         if (bench_index(&o))
+            return 1;
+    }
+    if (!only || strcmp(only, "clickhouse") == 0) {
+        fflush(stdout);
+        if (bench_clickhouse(&o))
             return 1;
     }
     return 0;

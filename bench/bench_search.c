@@ -16,6 +16,8 @@
 
 #define PER_FILE 1000
 
+static int generate(const bench_opts *o, const char *dir);
+
 /* The document's entry for one position: bd, cb, cw, sid, mv. */
 static void put_entry(FILE *f, const kifu_board *b, long sid, int mv, int first)
 {
@@ -54,6 +56,12 @@ static int write_posjson(const char *path, kifu_record **rs, size_t n)
     }
     fputs("\n]\n", f);
     return fclose(f);
+}
+
+int bench_search_collection(const bench_opts *o, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s/search", o->dir);
+    return generate(o, dir);
 }
 
 static int generate(const bench_opts *o, const char *dir)
@@ -235,8 +243,7 @@ static void line(const char *what, long positions, long hits, int runs, span t)
 int bench_search(const bench_opts *o)
 {
     char dir[4200];
-    snprintf(dir, sizeof dir, "%s/search", o->dir);
-    if (generate(o, dir))
+    if (bench_search_collection(o, dir, sizeof dir))
         return -1;
     int files = (o->search_games + PER_FILE - 1) / PER_FILE;
     printf("\n== search (%d games on disk, CSA; one core)\n", o->search_games);

@@ -11,48 +11,57 @@
 void cmd_explore_usage(FILE *f)
 {
     fprintf(
-        f, "usage: kifu explore games.kdb [POSITION] [filters] [--json]\n"
-           "       kifu explore games.kdb --export yane2016|apery [-o FILE] [book "
-           "options]\n"
-           "Every move played from a position in the indexed games (see kifu index),\n"
-           "wherever the position arose (transpositions merged): games, sente wins,\n"
-           "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
-           "latest date and the latest games.\n"
-           "\n"
-           "POSITION (default: the start position):\n"
-           "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
-           "  --moves M...       USI moves played from the start (or from --sfen):\n"
-           "                     --moves 7g7f 3c3d\n"
-           "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
-           "\n"
-           "filters:\n"
-           "  --player NAME      games NAME played (exact name)\n"
-           "  --color sente|gote  with --player: NAME played that side\n"
-           "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
-           "  --until DATE       games played on DATE or earlier\n"
-           "  --event TEXT       games whose event contains TEXT\n"
-           "  --min-rating N     games whose players are both rated N or more\n"
-           "  --flip             also the colour-flipped position (its moves turned)\n"
-           "  --top N            games listed per move (default 5, at most 10)\n"
-           "  --json             one JSON object: sfen, games and the moves array\n"
-           "\n"
-           "book export (over every game; filters do not apply):\n"
-           "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
-           "                     (Apery's binary book)\n"
-           "  -o, --output FILE  where the book goes (default: stdout; apery needs a\n"
-           "                     file or a pipe)\n"
-           "  --min-ply N        first ply taken (0 is the start; default 0)\n"
-           "  --max-ply N        last ply taken (default 40)\n"
-           "  --min-games N      positions played in at least N games (default 1)\n"
-           "\n"
-           "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
-           "or the book written, 4 out of memory.\n"
-           "\n"
-           "examples:\n"
-           "  kifu explore games.kdb --moves 7g7f 3c3d\n"
-           "  kifu explore games.kdb --player Sato --color gote --since 2024-01-01 "
-           "--json\n"
-           "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
+        f,
+        "usage: kifu explore games.kdb [POSITION] [filters] [--json]\n"
+        "       kifu explore games.kdb --export yane2016|apery [-o FILE] [book "
+        "options]\n"
+        "       kifu explore --clickhouse URL[,URL...] [CH options] [POSITION] "
+        "[filters]\n"
+        "Every move played from a position in the indexed games (see kifu index),\n"
+        "wherever the position arose (transpositions merged): games, sente wins,\n"
+        "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
+        "latest date and the latest games.\n"
+        "\n"
+        "POSITION (default: the start position):\n"
+        "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
+        "  --moves M...       USI moves played from the start (or from --sfen):\n"
+        "                     --moves 7g7f 3c3d\n"
+        "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
+        "\n"
+        "filters:\n"
+        "  --player NAME      games NAME played (exact name)\n"
+        "  --color sente|gote  with --player: NAME played that side\n"
+        "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
+        "  --until DATE       games played on DATE or earlier\n"
+        "  --event TEXT       games whose event contains TEXT\n"
+        "  --min-rating N     games whose players are both rated N or more\n"
+        "  --flip             also the colour-flipped position (its moves turned)\n"
+        "  --top N            games listed per move (default 5, at most 10)\n"
+        "  --json             one JSON object: sfen, games and the moves array\n"
+        "\n"
+        "the index on ClickHouse (see kifu index; the same answers as a file):\n"
+        "  --clickhouse URL   the server, or a cluster's shards in remote_servers order\n"
+        "  --database NAME    its database (default kifu)\n"
+        "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
+        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "\n"
+        "book export (over every game; filters do not apply):\n"
+        "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
+        "                     (Apery's binary book)\n"
+        "  -o, --output FILE  where the book goes (default: stdout; apery needs a\n"
+        "                     file or a pipe)\n"
+        "  --min-ply N        first ply taken (0 is the start; default 0)\n"
+        "  --max-ply N        last ply taken (default 40)\n"
+        "  --min-games N      positions played in at least N games (default 1)\n"
+        "\n"
+        "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
+        "or the book written, 4 out of memory.\n"
+        "\n"
+        "examples:\n"
+        "  kifu explore games.kdb --moves 7g7f 3c3d\n"
+        "  kifu explore games.kdb --player Sato --color gote --since 2024-01-01 "
+        "--json\n"
+        "  kifu explore games.kdb --export yane2016 --max-ply 30 -o book.db\n");
 }
 
 static const char *result_word(int r)
@@ -252,9 +261,12 @@ int cmd_explore(int argc, char **argv)
     if (!moves)
         return EXIT_INTERNAL;
     static const char *const valued[] = {
-        "--sfen",  "--usi",    "--player",     "--color",   "--since",
-        "--until", "--event",  "--min-rating", "--top",     "--export",
-        "-o",      "--output", "--min-ply",    "--max-ply", "--min-games"};
+        "--sfen",       "--usi",      "--player",     "--color",   "--since",
+        "--until",      "--event",    "--min-rating", "--top",     "--export",
+        "-o",           "--output",   "--min-ply",    "--max-ply", "--min-games",
+        "--clickhouse", "--database", "--table",      "--cluster"};
+    const char *ch_url = NULL;
+    kifu_clickhouse_options cho = {0};
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         int takes = 0;
@@ -276,6 +288,14 @@ int cmd_explore(int argc, char **argv)
         } else if (!strcmp(a, "--moves")) {
             while (i + 1 < argc && argv[i + 1][0] != '-')
                 moves[nmoves++] = argv[++i];
+        } else if (!strcmp(a, "--clickhouse")) {
+            ch_url = v;
+        } else if (!strcmp(a, "--database")) {
+            cho.database = v;
+        } else if (!strcmp(a, "--table")) {
+            cho.table = v;
+        } else if (!strcmp(a, "--cluster")) {
+            cho.cluster = v;
         } else if (!strcmp(a, "--sfen")) {
             sfen = v;
         } else if (!strcmp(a, "--usi")) {
@@ -317,8 +337,9 @@ int cmd_explore(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && !kdb) {
-        cli_err("kifu: explore: give the index (kifu index build makes one)\n");
+    if (status == EXIT_OK && !kdb == !ch_url) {
+        cli_err("kifu: explore: give the index (kifu index build makes one), or "
+                "--clickhouse, not both\n");
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && usi && (sfen || nmoves)) {
         cli_err("kifu: --usi says the whole position: not with --sfen or --moves\n");
@@ -336,7 +357,9 @@ int cmd_explore(int argc, char **argv)
     kifu_index *ix = NULL;
     kifu_position *p = NULL;
     kifu_error e = {0};
-    if (status == EXIT_OK && !(ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e))) {
+    if (status == EXIT_OK &&
+        !(ix = ch_url ? kifu_index_open_clickhouse(ch_url, KIFU_INDEX_READONLY, &cho, &e)
+                      : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e))) {
         cli_print_error(&e);
         status = cli_exit_code(e.code);
     }

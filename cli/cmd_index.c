@@ -13,34 +13,47 @@
 
 void cmd_index_usage(FILE *f)
 {
-    fprintf(f,
-            "usage: kifu index build DIR|FILE... -o games.kdb\n"
-            "       kifu index add games.kdb DIR|FILE...\n"
-            "       kifu index info games.kdb\n"
-            "Index a collection of records (any format kifu reads; directories are\n"
-            "searched recursively) into one SQLite file: the games with their header\n"
-            "fields and every position of their main lines, for `kifu explore` and\n"
-            "`kifu search --index`. The schema is in the README, for sqlite3 queries.\n"
-            "\n"
-            "  build   make a new index (an existing file is replaced when done)\n"
-            "  add     add files to an index in one transaction: a file indexed before\n"
-            "          with the same content is skipped, a changed one replaced; a run\n"
-            "          stopped midway leaves the index as it was\n"
-            "  info    games, positions, hot positions, files and size\n"
-            "\n"
-            "options:\n"
-            "  -o, --output FILE  the index to build\n"
-            "  -v, --verbose      a summary line: games, positions, files by outcome\n"
-            "\n"
-            "A record that does not read, or has an illegal move, is reported and\n"
-            "skipped, never half-indexed. A progress bar shows on a terminal.\n"
-            "Exit status: 0 done, 1 some records were skipped, 2 usage, 3 a file or the\n"
-            "index could not be read or written, 4 out of memory.\n"
-            "\n"
-            "examples:\n"
-            "  kifu index build games/ -o games.kdb\n"
-            "  kifu index add games.kdb new/\n"
-            "  kifu index info games.kdb\n");
+    fprintf(
+        f,
+        "usage: kifu index build DIR|FILE... -o games.kdb\n"
+        "       kifu index add games.kdb DIR|FILE...\n"
+        "       kifu index info games.kdb\n"
+        "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
+        "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
+        "       kifu index schema --clickhouse [--cluster NAME] [--database NAME]\n"
+        "Index a collection of records (any format kifu reads; directories are\n"
+        "searched recursively) into one SQLite file: the games with their header\n"
+        "fields and every position of their main lines, for `kifu explore` and\n"
+        "`kifu search --index`. The schema is in the README, for sqlite3 queries.\n"
+        "\n"
+        "  build   make a new index (an existing file is replaced when done)\n"
+        "  add     add files to an index in one transaction: a file indexed before\n"
+        "          with the same content is skipped, a changed one replaced; a run\n"
+        "          stopped midway leaves the index as it was\n"
+        "  info    games, positions, hot positions, files and size\n"
+        "  schema  print the ClickHouse tables' DDL, to review and run\n"
+        "\n"
+        "options:\n"
+        "  -o, --output FILE  the index to build\n"
+        "  -v, --verbose      a summary line: games, positions, files by outcome\n"
+        "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
+        "                     cluster's shards as URLs in remote_servers order, with\n"
+        "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
+        "                     and KIFU_CLICKHOUSE_PASSWORD\n"
+        "  --database NAME    ClickHouse database (default kifu)\n"
+        "  --table PREFIX     ClickHouse table names PREFIX_positions... (default kifu)\n"
+        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "\n"
+        "A record that does not read, or has an illegal move, is reported and\n"
+        "skipped, never half-indexed. A progress bar shows on a terminal.\n"
+        "Exit status: 0 done, 1 some records were skipped, 2 usage, 3 a file or the\n"
+        "index could not be read or written, 4 out of memory.\n"
+        "\n"
+        "examples:\n"
+        "  kifu index build games/ -o games.kdb\n"
+        "  kifu index add games.kdb new/\n"
+        "  kifu index info games.kdb\n"
+        "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
@@ -159,6 +172,40 @@ static int build(char **args, int nargs, const char *out, int verbose)
     return status;
 }
 
+/* Where a ClickHouse index is (--clickhouse and its options). */
+typedef struct ch_target {
+    const char *url;
+    kifu_clickhouse_options o;
+} ch_target;
+
+static kifu_index *open_ch(const ch_target *ch, unsigned flags)
+{
+    kifu_error e = {0};
+    kifu_index *ix = kifu_index_open_clickhouse(ch->url, flags, &ch->o, &e);
+    if (!ix)
+        cli_print_error(&e);
+    return ix;
+}
+
+static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
+{
+    kifu_index *ix = open_ch(ch, KIFU_INDEX_CREATE);
+    return ix ? close_index(ix, add_inputs(ix, ch->url, args, nargs, verbose)) : EXIT_IO;
+}
+
+static int schema(const ch_target *ch)
+{
+    kifu_error e = {0};
+    char *ddl = kifu_clickhouse_schema(&ch->o, &e);
+    if (!ddl) {
+        cli_err("kifu: index schema: %s\n", e.message);
+        return cli_exit_code(e.code);
+    }
+    fputs(ddl, stdout);
+    kifu_free(ddl);
+    return EXIT_OK;
+}
+
 static int add(const char *kdb, char **args, int nargs, int verbose)
 {
     kifu_error e = {0};
@@ -170,11 +217,14 @@ static int add(const char *kdb, char **args, int nargs, int verbose)
     return close_index(ix, add_inputs(ix, kdb, args, nargs, verbose));
 }
 
-static int info(const char *kdb)
+static int info(const char *kdb, const ch_target *ch)
 {
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
+    kifu_index *ix = ch->url ? open_ch(ch, KIFU_INDEX_READONLY)
+                             : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
     if (!ix) {
+        if (ch->url)
+            return EXIT_IO;
         cli_print_error(&e);
         return cli_exit_code(e.code);
     }
@@ -198,7 +248,7 @@ static int info(const char *kdb)
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_err("kifu: index: say build, add or info; see 'kifu index --help'\n");
+        cli_err("kifu: index: say build, add, info or schema; see 'kifu index --help'\n");
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL;
@@ -206,18 +256,27 @@ int cmd_index(int argc, char **argv)
     char **args = calloc((size_t)argc, sizeof *args);
     if (!args)
         return EXIT_INTERNAL;
-    int status = EXIT_OK, only_files = 0;
+    int status = EXIT_OK, only_files = 0, is_schema = !strcmp(sub, "schema");
+    ch_target ch = {0};
     for (int i = 2; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
+        const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &out
+                             : !strcmp(a, "--database")                 ? &ch.o.database
+                             : !strcmp(a, "--table")                    ? &ch.o.table
+                             : !strcmp(a, "--cluster")                  ? &ch.o.cluster
+                             : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
+                                                                        : NULL;
         if (only_files || a[0] != '-' || !a[1]) {
             args[nargs++] = argv[i];
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        } else if (value) {
             if (i + 1 >= argc) {
                 cli_err("kifu: %s needs a value\n", a);
                 status = EXIT_USAGE;
             } else {
-                out = argv[++i];
+                *value = argv[++i];
             }
+        } else if (!strcmp(a, "--clickhouse")) {
+            ; /* schema: the DDL is ClickHouse's anyway */
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--")) {
@@ -227,7 +286,24 @@ int cmd_index(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK) {
+    if (status == EXIT_OK && ch.url && strcmp(sub, "info") && nargs < 1) {
+        cli_err("kifu: index %s: no file to index\n", sub);
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && ch.url && (out || !strcmp(sub, "info") ? nargs : 0)) {
+        cli_err("kifu: index %s: --clickhouse names the index: no file%s\n", sub,
+                out ? " and no -o" : "");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && ch.url &&
+               (!strcmp(sub, "build") || !strcmp(sub, "add"))) {
+        status = add_ch(&ch, args, nargs, verbose);
+    } else if (status == EXIT_OK && is_schema) {
+        if (nargs || out) {
+            cli_err("kifu: index schema takes options only\n");
+            status = EXIT_USAGE;
+        } else {
+            status = schema(&ch);
+        }
+    } else if (status == EXIT_OK) {
         if (!strcmp(sub, "build")) {
             if (!out || !nargs) {
                 cli_err("kifu: index build: %s\n",
@@ -243,15 +319,18 @@ int cmd_index(int argc, char **argv)
             } else {
                 status = add(args[0], args + 1, nargs - 1, verbose);
             }
+        } else if (!strcmp(sub, "info") && ch.url) {
+            status = info(NULL, &ch);
         } else if (!strcmp(sub, "info")) {
             if (nargs != 1 || out) {
                 cli_err("kifu: index info: give one index\n");
                 status = EXIT_USAGE;
             } else {
-                status = info(args[0]);
+                status = info(args[0], &ch);
             }
         } else {
-            cli_err("kifu: index: unknown subcommand '%s' (build, add, info)\n", sub);
+            cli_err("kifu: index: unknown subcommand '%s' (build, add, info, schema)\n",
+                    sub);
             status = EXIT_USAGE;
         }
     }

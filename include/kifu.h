@@ -1248,6 +1248,63 @@ KIFU_EXPORT char *kifu_msf_move_text(const kifu_msf_move *mv, char *buf, size_t 
  *  *len its length (may be NULL); NULL on NOMEM or a format it does not draw. */
 KIFU_EXPORT char *kifu_msf_diagram(const kifu_msf_node *n, const kifu_diagram_options *o,
                                    size_t *len);
+/** One position of an indexed game, as exact search finds it. */
+typedef struct kifu_index_row {
+    long long game;     /* the game's id in the index */
+    int ply;            /* where it stood in the position (0: the start) */
+    const char *source; /* the file it was indexed from (borrowed for the call) */
+    int number;         /* the game's number in that file, from 1 */
+} kifu_index_row;
+/** Called for each hit; return nonzero to stop. */
+typedef int (*kifu_index_row_fn)(void *ctx, const kifu_index_row *hit);
+/** Exact search: every indexed position equal to p (board, hands and side to move, by its
+ *  64-bit key), by game and ply. Returns the number of hits, or -1 with err. */
+KIFU_EXPORT long kifu_index_find(kifu_index *ix, const kifu_position *p,
+                                 kifu_index_row_fn fn, void *ctx, kifu_error *err);
+
+/* ------------------------------------------------------------------------------------ */
+/* The index on ClickHouse (README "The index on ClickHouse"): the same kifu_index calls
+ * on a ClickHouse server, or on a cluster of shards behind Distributed tables.            */
+
+/** Where the tables are and how hard to try; all zero: database and tables "kifu", one
+ *  server, 4 retries from 200 ms, 300 s a request. */
+typedef struct kifu_clickhouse_options {
+    const char *database; /* NULL: "kifu" */
+    const char *table; /* prefix of the table names (TABLE_positions...); NULL: "kifu" */
+    const char *cluster;  /* remote_servers name: the tables are Distributed over its
+                             shards; NULL: one server */
+    const char *user;     /* NULL: $KIFU_CLICKHOUSE_USER, else ClickHouse's default */
+    const char *password; /* NULL: $KIFU_CLICKHOUSE_PASSWORD */
+    int retries;          /* more tries of a failed batch; 0: 4, -1: none */
+    int backoff_ms;       /* wait before the first retry, doubled each time; 0: 200 */
+    int timeout_ms;       /* one request; 0: 300000 */
+} kifu_clickhouse_options;
+
+/** The DDL of the tables (CREATE DATABASE, TABLE and MATERIALIZED VIEW statements, each
+ *  ending with ";\n"), for an operator to review and run; with o->cluster the statements
+ *  every shard runs: local tables and the Distributed tables over them. New (kifu_free),
+ *  or NULL with err (a database, table or cluster name that is not [A-Za-z0-9_]+). */
+KIFU_EXPORT char *kifu_clickhouse_schema(const kifu_clickhouse_options *o,
+                                         kifu_error *err);
+/** Open the index on ClickHouse. urls: "http://HOST:PORT", or for a cluster every shard's
+ *  URL in the order of remote_servers, separated by commas (the first answers queries;
+ *  each shard receives its positions directly, by key modulo the number of shards, which
+ *  is how the Distributed tables are sharded). Credentials never go in a URL. With
+ *  KIFU_INDEX_CREATE the tables are made where missing (on every shard). The handle then
+ *  works with kifu_index_add_file, _flush, _close, _info_get, _explore and _find as a
+ *  file would, except: a file indexed before with other content is reported and skipped
+ *  (not replaced), and book export is not supported. A game already indexed (same path,
+ *  content and number) is skipped, so adding the same files again changes no count. A
+ *  request the server did not get whole, or answered with an empty 5xx, is retried with
+ *  backoff (never one whose answer was lost); a batch that still failed is repaired at the
+ *  next open without KIFU_INDEX_READONLY (its counts and rows taken back), so adding its
+ *  files again counts them once. An unreachable server or shard is named in err. One
+ *  writer at a time (ids and repairs are not coordinated between writers); readers open
+ *  with KIFU_INDEX_READONLY.
+ *  New (kifu_index_close), or NULL with err. */
+KIFU_EXPORT kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
+                                                   const kifu_clickhouse_options *o,
+                                                   kifu_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Install the Debian packages the build needs, when they are missing.
-# Usage: scripts/deps.sh [build|browser|fuzz|bench|lint]   (default: build)
+# Usage: scripts/deps.sh [build|browser|fuzz|bench|lint|clickhouse]   (default: build)
 # browser: what the replay page's tests and `make bench` drive (Chromium and its
 # WebDriver, and a CJK font so the kanji render in screenshots).
+# clickhouse: the server and client the ClickHouse test and bench start privately
+# (`make test` and `make bench` ask for them; where they cannot be installed that test
+# skips and the bench leaves its ClickHouse part out).
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -14,7 +17,8 @@ case "$what" in
   fuzz) pkgs+=(clang libclang-rt-dev) ;;
   bench) pkgs+=(valgrind chromium chromium-driver fonts-noto-cjk) ;;
   lint) pkgs=(clang-format) ;;
-  *) echo "usage: $0 [build|browser|fuzz|bench|lint]" >&2; exit 2 ;;
+  clickhouse) pkgs=(clickhouse-server clickhouse-client) ;;
+  *) echo "usage: $0 [build|browser|fuzz|bench|lint|clickhouse]" >&2; exit 2 ;;
 esac
 
 missing=()

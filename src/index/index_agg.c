@@ -6,6 +6,7 @@
 
 #include "index/index_agg.h"
 #include "kifu_private.h"
+#include "rules/engine.h"
 
 void kifu__agg_init(kifu__agg *a)
 {
@@ -56,10 +57,9 @@ int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long lon
         m->res[r] += res[r];
     if (last_date && strcmp(last_date, m->last_date) > 0)
         snprintf(m->last_date, sizeof m->last_date, "%s", last_date);
-    for (int i = 0; i < ntop && m->ntop < KIFU__INDEX_TOP * 2; i++) {
-        m->top[m->ntop].id = top[2 * i];
-        m->top[m->ntop].ply = top[2 * i + 1];
-        m->top[m->ntop++].date[0] = 0;
+    for (int i = 0; i < ntop && m->nmerged < KIFU__INDEX_TOP * 2; i++) {
+        m->merged[m->nmerged].id = top[2 * i];
+        m->merged[m->nmerged++].ply = top[2 * i + 1];
     }
     return 0;
 }
@@ -110,6 +110,48 @@ static int by_games(const void *x, const void *y)
 
 void kifu__agg_sort(kifu__agg *a)
 {
-    if (a->n) /* an empty aggregate has no storage, and qsort wants some */
+    if (a->n) /* no move: no array, and qsort wants one */
         qsort(a->m, a->n, sizeof *a->m, by_games);
+}
+
+int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *g,
+                         int flipped)
+{
+    const char *sente = flipped ? g->gote : g->sente;
+    const char *gote = flipped ? g->sente : g->gote;
+    if (o->player) {
+        int as_s = sente && strcmp(sente, o->player) == 0;
+        int as_g = gote && strcmp(gote, o->player) == 0;
+        if (o->player_color == 1 ? !as_s : o->player_color == 2 ? !as_g : !(as_s || as_g))
+            return 0;
+    }
+    if ((o->date_from || o->date_to) && !g->date)
+        return 0;
+    if (o->date_from && strcmp(g->date, o->date_from) < 0)
+        return 0;
+    if (o->date_to && strncmp(g->date, o->date_to, 10) > 0)
+        return 0;
+    if (o->event && (!g->event || !strstr(g->event, o->event)))
+        return 0;
+    /* A rating of 0 is no rating (the index stores NULL for it). */
+    if (o->min_rating > 0 && (g->sente_rating <= 0 || g->sente_rating < o->min_rating ||
+                              g->gote_rating <= 0 || g->gote_rating < o->min_rating))
+        return 0;
+    return 1;
+}
+
+uint16_t kifu__flip_move(uint16_t c)
+{
+    int to = c & 0x7f, from = (c >> 7) & 0x7f;
+    return (uint16_t)((c & 0x4000) | (80 - to) |
+                      ((from < SQ_NB ? 80 - from : from) << 7));
+}
+
+int kifu__flip_result(int r, int flipped)
+{
+    if (!flipped)
+        return r;
+    return r == KIFU__RES_SENTE  ? KIFU__RES_GOTE
+           : r == KIFU__RES_GOTE ? KIFU__RES_SENTE
+                                 : r;
 }

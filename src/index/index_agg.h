@@ -13,12 +13,19 @@ typedef struct kifu__agg_move {
     long long res[6]; /* by KIFU__RES_* */
     char last_date[11];
     long long last_game;
-    int ntop;
+    int ntop; /* the latest games counted here (kifu__agg_add), latest first */
     struct {
         long long id;
         int ply;
-        char date[11]; /* "" when not known yet (merged from precomputed rows) */
-    } top[KIFU__INDEX_TOP * 2];
+        char date[11];
+    } top[KIFU__INDEX_TOP];
+    /* The latest games of precomputed counts (kifu__agg_merge), dates not known yet:
+     * kept apart, so that games counted here never push out a later one of them. */
+    int nmerged;
+    struct {
+        long long id;
+        int ply;
+    } merged[KIFU__INDEX_TOP * 2];
 } kifu__agg_move;
 
 typedef struct kifu__agg {
@@ -40,5 +47,19 @@ int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long lon
                     const char *last_date, const int32_t *top, int ntop);
 /* Most played first. */
 void kifu__agg_sort(kifu__agg *a);
+
+/* What the explorer's filters look at in a game (NULL: not known; ratings 0: none). */
+typedef struct kifu__game_attrs {
+    const char *sente, *gote, *date, *event;
+    int sente_rating, gote_rating;
+} kifu__game_attrs;
+/* Does the game pass the filters of o? flipped: it is counted for the colour-flipped
+ * position, so its players swap sides. */
+int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *g,
+                         int flipped);
+/* A compact move of the flipped position, turned back. */
+uint16_t kifu__flip_move(uint16_t c);
+/* Results seen from the flipped side swap winners. */
+int kifu__flip_result(int r, int flipped);
 
 #endif

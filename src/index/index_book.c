@@ -203,6 +203,9 @@ static int write_apery(const entry *v, const line *lines, size_t nlines,
 int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *o,
                            kifu_output_fn out, void *ctx, kifu_error *err)
 {
+    if (ix->ch)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "book export reads an index file, not ClickHouse");
     if (format != KIFU_BOOK_YANEURAOU && format != KIFU_BOOK_APERY)
         return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
                            "unknown book format %d", format);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "core/strbuf.h"
+#include "index/clickhouse.h"
 #include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
@@ -119,9 +120,11 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     if (ix->bulk)
         sqlite3_exec(ix->db, "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL;", NULL,
                      NULL, NULL);
-    if (!ix->readonly)
+    if (!ix->readonly && ix->db)
         sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
     sqlite3_close(ix->db);
+    if (ix->ch)
+        kifu__ch_close(ix);
     kifu__free(ix->path);
     kifu__free(ix);
     return rc;
@@ -344,6 +347,12 @@ fail:
 
 /* ---- Files -------------------------------------------------------------------------- */
 
+int kifu__cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 /* FNV-1a over the file's bytes: tells a changed file from an unchanged one. */
 static uint64_t digest(const unsigned char *d, size_t n)
 {
@@ -415,7 +424,27 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         return -1;
     }
     uint64_t dig = digest(data, len), old = 0;
-    uint32_t id = find_source(ix, path, &old);
+    uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
+    size_t ndone = 0;
+    if (ix->ch) {
+        /* The same path in the batch not written yet: the server cannot know it. */
+        for (size_t i = 0; i < ix->nsources; i++)
+            if (strcmp(ix->sources[i].path, path) == 0)
+                id = ix->sources[i].id, old = ix->sources[i].digest;
+        int changed = id && old != dig;
+        if ((!id && kifu__ch_indexed(ix, path, dig, &done, &ndone, &changed, err)) ||
+            (changed && !ndone &&
+             kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                         "indexed before with other content; an index on ClickHouse "
+                         "does not replace a file's games") < 0)) {
+            kifu__error_source(err, path);
+            kifu_free(data);
+            ix->stats.files_failed++;
+            return -1;
+        }
+    } else {
+        id = find_source(ix, path, &old);
+    }
     if (id && old == dig) {
         kifu_free(data);
         ix->stats.files_unchanged++;
@@ -444,7 +473,14 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     }
     kifu_free(data);
     size_t added = 0;
+    size_t skipped = 0;
     for (size_t i = 0; i < n; i++) {
+        uint32_t number = (uint32_t)(i + 1);
+        if (ndone && bsearch(&number, done, ndone, sizeof *done, kifu__cmp_u32)) {
+            skipped++; /* the same game of the same file: indexed already */
+            kifu_record_free(recs[i]);
+            continue;
+        }
         kifu_error_clear(&e);
         int ok = normalized || kifu_normalize(recs[i], 0, &e) == 0;
         if (ok && add_game(ix, recs[i], id, (uint32_t)(i + 1), &e) == 0) {
@@ -458,6 +494,12 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         kifu_record_free(recs[i]);
     }
     kifu_free(recs);
+    kifu__free(done);
+    if (skipped && !added) {
+        ix->next_source--;
+        ix->stats.files_unchanged++;
+        return KIFU_INDEX_UNCHANGED;
+    }
     if (add_source(ix, id, path, dig, (int64_t)len))
         return nomem(err);
     ix->sources[ix->nsources - 1].games = (uint32_t)added;
@@ -699,6 +741,11 @@ static int cmp_key(const void *x, const void *y)
 
 int kifu_index_flush(kifu_index *ix, kifu_error *err)
 {
+    if (ix->ch) {
+        int rc = kifu__ch_flush(ix, err);
+        free_batch(ix);
+        return rc;
+    }
     if (ix->readonly || (!ix->ngames && !ix->nsources))
         return 0;
     sqlite3 *db = ix->db;
@@ -895,6 +942,8 @@ out:
 
 int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
 {
+    if (ix->ch)
+        return kifu__ch_info(ix, out, err);
     memset(out, 0, sizeof *out);
     static const char *const sql[4] = {
         "SELECT count(*) FROM games", "SELECT count(*) FROM positions",

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "index/clickhouse.h"
 #include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
@@ -65,14 +66,6 @@ static void flip_board(const kifu_board *b, kifu_board *out)
     out->color = (uint8_t)(b->color ^ 1);
 }
 
-/* A compact move of the flipped position, turned back. */
-static uint16_t flip_move(uint16_t c)
-{
-    int to = c & 0x7f, from = (c >> 7) & 0x7f;
-    return (uint16_t)((c & 0x4000) | (80 - to) |
-                      ((from < SQ_NB ? 80 - from : from) << 7));
-}
-
 /* ---- Reading rows ------------------------------------------------------------------- */
 
 typedef struct query {
@@ -80,52 +73,27 @@ typedef struct query {
     const kifu_explore_options *o;
     sqlite3_stmt *rows, *hot, *moves, *game;
     int filtered;
+    kifu_error *err;
 } query;
 
-/* Does game row `st` (sente, gote, date, event, ratings from the query's columns) pass the
- * filters? Columns: 0 id, 1 ply, 2 result, 3 date, 4 moves, 5 sente, 6 gote, 7 event,
- * 8 sente_rating, 9 gote_rating. */
+/* The filters' view of game row `st`: 5 sente, 6 gote, 3 date, 7 event, 8 and 9 the
+ * ratings (columns of the rows query). */
 static int passes(const kifu_explore_options *o, sqlite3_stmt *st, int flipped)
 {
-    const char *sente = (const char *)sqlite3_column_text(st, flipped ? 6 : 5);
-    const char *gote = (const char *)sqlite3_column_text(st, flipped ? 5 : 6);
-    const char *date = (const char *)sqlite3_column_text(st, 3);
-    const char *event = (const char *)sqlite3_column_text(st, 7);
-    if (o->player) {
-        int as_s = sente && strcmp(sente, o->player) == 0;
-        int as_g = gote && strcmp(gote, o->player) == 0;
-        if (o->player_color == 1 ? !as_s : o->player_color == 2 ? !as_g : !(as_s || as_g))
-            return 0;
-    }
-    if ((o->date_from || o->date_to) && !date)
-        return 0;
-    if (o->date_from && strcmp(date, o->date_from) < 0)
-        return 0;
-    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
-        return 0;
-    if (o->event && (!event || !strstr(event, o->event)))
-        return 0;
-    if (o->min_rating > 0 && (sqlite3_column_type(st, 8) == SQLITE_NULL ||
-                              sqlite3_column_int(st, 8) < o->min_rating ||
-                              sqlite3_column_type(st, 9) == SQLITE_NULL ||
-                              sqlite3_column_int(st, 9) < o->min_rating))
-        return 0;
-    return 1;
-}
-
-/* Results seen from the flipped side swap winners. */
-static int flip_result(int r, int flipped)
-{
-    if (!flipped)
-        return r;
-    return r == KIFU__RES_SENTE  ? KIFU__RES_GOTE
-           : r == KIFU__RES_GOTE ? KIFU__RES_SENTE
-                                 : r;
+    kifu__game_attrs g = {(const char *)sqlite3_column_text(st, 5),
+                          (const char *)sqlite3_column_text(st, 6),
+                          (const char *)sqlite3_column_text(st, 3),
+                          (const char *)sqlite3_column_text(st, 7),
+                          sqlite3_column_int(st, 8),
+                          sqlite3_column_int(st, 9)};
+    return kifu__explore_passes(o, &g, flipped);
 }
 
 /* Count the rows of one key into a. */
 static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
 {
+    if (q->ix->ch)
+        return kifu__ch_count(q->ix, key, flipped, q->o, a, q->err);
     /* Hot and unfiltered: the precomputed rows. */
     if (!q->filtered) {
         sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
@@ -148,8 +116,8 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
                 }
                 uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
                 if (kifu__agg_merge(
-                        a, flipped ? flip_move(mv) : mv, sqlite3_column_int64(m, 1), res,
-                        (const char *)sqlite3_column_text(m, 8),
+                        a, flipped ? kifu__flip_move(mv) : mv, sqlite3_column_int64(m, 1),
+                        res, (const char *)sqlite3_column_text(m, 8),
                         sqlite3_column_blob(m, 9), sqlite3_column_bytes(m, 9) / 8)) {
                     sqlite3_reset(m);
                     return -1;
@@ -168,9 +136,9 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         const uint16_t *moves = sqlite3_column_blob(q->rows, 4);
         int nmoves = sqlite3_column_bytes(q->rows, 4) / 2;
         uint16_t mv = ply < nmoves ? moves[ply] : 0;
-        if (kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv,
+        if (kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv,
                           sqlite3_column_int64(q->rows, 0), ply,
-                          flip_result(sqlite3_column_int(q->rows, 2), flipped),
+                          kifu__flip_result(sqlite3_column_int(q->rows, 2), flipped),
                           (const char *)sqlite3_column_text(q->rows, 3)))
             return -1;
     }
@@ -203,18 +171,36 @@ static int top_games(query *q, kifu_explore *e, kifu__agg_move *m, kifu_explore_
 {
     out->top = e->games_v + e->ngames_v;
     size_t first = e->ngames_v;
-    for (int i = 0; i < m->ntop; i++) {
+    for (int i = 0; i < m->ntop + m->nmerged; i++) {
+        long long id = i < m->ntop ? m->top[i].id : m->merged[i - m->ntop].id;
+        int ply = i < m->ntop ? m->top[i].ply : m->merged[i - m->ntop].ply;
         int dup = 0;
         for (size_t k = first; k < e->ngames_v; k++)
-            dup |= e->games_v[k].id == m->top[i].id;
+            dup |= e->games_v[k].id == id;
         if (dup)
             continue;
-        sqlite3_bind_int64(q->game, 1, m->top[i].id);
+        if (q->ix->ch) {
+            const kifu__ch_game *g = kifu__ch_game_get(q->ix->ch, id);
+            if (!g)
+                continue;
+            kifu_explore_game *x = &e->games_v[e->ngames_v++];
+            x->id = g->id;
+            x->ply = ply;
+            x->sente = keep(e, (const unsigned char *)(flipped ? g->gote : g->sente));
+            x->gote = keep(e, (const unsigned char *)(flipped ? g->sente : g->gote));
+            x->date = keep(e, (const unsigned char *)g->date);
+            x->event = keep(e, (const unsigned char *)g->event);
+            x->number = g->number;
+            x->result = g->result;
+            x->source = keep(e, (const unsigned char *)g->source);
+            continue;
+        }
+        sqlite3_bind_int64(q->game, 1, id);
         if (sqlite3_step(q->game) == SQLITE_ROW) {
             sqlite3_stmt *g = q->game;
             kifu_explore_game *x = &e->games_v[e->ngames_v++];
-            x->id = m->top[i].id;
-            x->ply = m->top[i].ply;
+            x->id = id;
+            x->ply = ply;
             x->sente = keep(e, sqlite3_column_text(g, flipped ? 1 : 0));
             x->gote = keep(e, sqlite3_column_text(g, flipped ? 0 : 1));
             x->date = keep(e, sqlite3_column_text(g, 2));
@@ -238,7 +224,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
-    query q = {ix, o, NULL, NULL, NULL, NULL, 0};
+    query q = {ix, o, NULL, NULL, NULL, NULL, 0, err};
     q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
@@ -248,24 +234,26 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         nomem(err);
         return NULL;
     }
-    if (sqlite3_prepare_v2(
-            ix->db,
-            "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
-            " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
-            " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
-            -1, &q.rows, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            ix->db,
-            "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
-            " draws, unknown, last_date, top FROM explorer WHERE key=?",
-            -1, &q.moves, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            ix->db,
-            "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
-            " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
-            -1, &q.game, NULL) != SQLITE_OK)
+    if (ix->ch)
+        kifu__ch_games_clear(ix->ch);
+    else if (sqlite3_prepare_v2(
+                 ix->db,
+                 "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
+                 " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
+                 " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+                 -1, &q.rows, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
+                                NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(
+                 ix->db,
+                 "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
+                 " draws, unknown, last_date, top FROM explorer WHERE key=?",
+                 -1, &q.moves, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(
+                 ix->db,
+                 "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
+                 " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
+                 -1, &q.game, NULL) != SQLITE_OK)
         goto sqlfail;
     kifu_board b;
     kifu_position_board(p, &b);
@@ -288,7 +276,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     if (want > KIFU__INDEX_TOP * 2)
         want = KIFU__INDEX_TOP * 2;
     e->moves = kifu__calloc(a.n ? a.n : 1, sizeof *e->moves);
-    e->games_v = kifu__calloc(a.n * KIFU__INDEX_TOP * 2 + 1, sizeof *e->games_v);
+    e->games_v = kifu__calloc(a.n * KIFU__INDEX_TOP * 3 + 1, sizeof *e->games_v);
     if (!e->moves || !e->games_v)
         goto nomem;
     kpos kp;

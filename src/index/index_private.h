@@ -58,7 +58,8 @@ typedef struct kifu__igame {
 } kifu__igame;
 
 struct kifu_index {
-    sqlite3 *db;
+    sqlite3 *db;         /* NULL on ClickHouse */
+    struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
     char *path;
     int readonly;
     int bulk; /* KIFU_INDEX_BULK: no journal until closed */
@@ -95,6 +96,8 @@ kmove kifu__index_expand(const kpos *p, uint16_t compact);
 /* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 
+/* qsort/bsearch order of uint32_t. */
+int kifu__cmp_u32(const void *x, const void *y);
 /* index_book.c: n outputs of std::mt19937_64 with its default seed (Apery's numbers), and
  * Apery's book key of a position. */
 void kifu__index_mt64(uint64_t *out, size_t n);

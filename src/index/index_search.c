@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "index/clickhouse.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -86,6 +87,10 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
 long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
                        kifu_error *err)
 {
+    if (ix->ch)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "searching stored main lines needs an index file; on "
+                           "ClickHouse, kifu_index_find lists a position's games");
     kifu_board t;
     unsigned flags = 0;
     int exact = kifu_search_target(s, &t, &flags);
@@ -123,6 +128,8 @@ int kifu_index_each_source(kifu_index *ix,
                            int (*fn)(void *ctx, const char *path, int games), void *ctx,
                            kifu_error *err)
 {
+    if (ix->ch)
+        return kifu__ch_each_source(ix, fn, ctx, err);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(ix->db, "SELECT path, games FROM sources ORDER BY id", -1, &st,
                            NULL) != SQLITE_OK)

@@ -1,0 +1,119 @@
+/* clickhouse.h: the index on ClickHouse (src/index/clickhouse*.c). The same games and
+ * position rows as the SQLite index (index_build.c makes them), written over ClickHouse's
+ * HTTP interface into tables kifu creates, and the same explorer and exact-search answers
+ * read back from them.
+ *
+ * clickhouse_http.c  our own HTTP/1.1 client over POSIX sockets: one request, retries
+ * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
+ * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
+ * clickhouse_query.c  explorer counts, latest games, exact search, info */
+#ifndef KIFU_CLICKHOUSE_H
+#define KIFU_CLICKHOUSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/strbuf.h"
+#include "index/index_agg.h"
+#include "kifu.h"
+
+/* One server: where it listens and who we are there. */
+typedef struct kifu__ch_server {
+    char url[256];  /* as given, for messages */
+    char host[128]; /* name or address */
+    char port[8];
+    char auth[300]; /* "Basic ..." or "" */
+} kifu__ch_server;
+
+/* A game the explorer lists, fetched with the counts so that listing costs no request. */
+typedef struct kifu__ch_game {
+    long long id;
+    char *sente, *gote, *date, *event, *source;
+    int number, result;
+    int sente_rating, gote_rating; /* 0: none */
+} kifu__ch_game;
+
+typedef struct kifu__ch {
+    kifu__ch_server *servers; /* shards in remote_servers order; [0] answers queries */
+    size_t nservers;
+    char database[64], table[64], cluster[64];
+    int retries, backoff_ms, timeout_ms;
+    /* explorer: the games of the latest query */
+    kifu__ch_game *games;
+    size_t ngames, capgames;
+} kifu__ch;
+
+/* ---- clickhouse_http.c ---- */
+
+/* Fill s from "http://host[:port][/]". Credentials come from user/password (NULL: none),
+ * never from the URL. 0, or -1 with err. */
+int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
+                          const char *password, kifu_error *err);
+/* POST body (len bytes) to server s with `params` (already URL-encoded "a=b&c=d", may be
+ * "") as the query string; the answer's body goes to out. A connection failure, a time
+ * out or an HTTP error status is -1 with err naming the server and quoting ClickHouse's
+ * message; `*transient` (may be NULL) tells a failure safe and worth retrying (the
+ * request did not get out whole, or the server answered 5xx without an exception) from
+ * one that will not change or whose outcome is unknown (no answer to a whole request). */
+int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
+                  const char *body, size_t len, kifu__strbuf *out, int *transient,
+                  kifu_error *err);
+/* The same with up to ch->retries more tries, waiting backoff_ms, then twice as long...
+ * between tries. */
+int kifu__ch_post_retry(const kifu__ch *ch, const kifu__ch_server *s, const char *params,
+                        const char *body, size_t len, kifu__strbuf *out, kifu_error *err);
+/* Run an SQL statement on server s (no retry); the answer (TabSeparated unless the SQL
+ * says otherwise) goes to out, which may be NULL. 0, or -1 with err. */
+int kifu__ch_sql(const kifu__ch *ch, const kifu__ch_server *s, const char *sql,
+                 kifu__strbuf *out, kifu_error *err);
+/* After a failed query: which shards do not answer /ping, added to err's message. */
+void kifu__ch_name_down(const kifu__ch *ch, kifu_error *err);
+/* Put `prefix` before err's message. */
+void kifu__ch_err_prefix(kifu_error *err, const char *prefix);
+/* `value` URL-encoded onto b. */
+void kifu__ch_urlencode(kifu__strbuf *b, const char *value);
+/* `s` as a TabSeparated field (\t \n \\ escaped), or \N for NULL. */
+void kifu__ch_tsv(kifu__strbuf *b, const char *s);
+/* The next TabSeparated field of a line at *p (unescaped into buf), moving *p past it.
+ * Returns 1 when the field was \N (NULL), else 0. */
+int kifu__ch_field(const char **p, char *buf, size_t cap);
+
+/* ---- clickhouse_schema.c ---- */
+
+/* The DDL of one server (cluster NULL or ""), or of every shard of a cluster: local
+ * tables and the Distributed ones. Statements end with ";\n". */
+void kifu__ch_schema(kifu__strbuf *b, const char *database, const char *table,
+                     const char *cluster);
+/* Database, table and cluster names are [A-Za-z0-9_]+ (they go into SQL). 0, or -1. */
+int kifu__ch_names_check(const kifu_clickhouse_options *o, kifu_error *err);
+/* Table names as queries use them: "db.`t_games`" etc. */
+void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);
+
+/* ---- clickhouse_write.c ---- */
+
+int kifu__ch_flush(kifu_index *ix, kifu_error *err);
+void kifu__ch_close(kifu_index *ix);
+/* The game numbers of `path` with this content already indexed (sorted, new array or
+ * NULL when none), and whether the path was indexed with other content. 0, or -1. */
+int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
+                     uint32_t **numbers, size_t *n, int *changed, kifu_error *err);
+
+/* ---- clickhouse_query.c ---- */
+
+/* Count the rows of one key into a (flipped: moves and results turned), with the latest
+ * games kept in ch->games for kifu__ch_game_get. Filters as kifu_index_explore takes. */
+int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
+                   const kifu_explore_options *o, kifu__agg *a, kifu_error *err);
+/* A game the last kifu__ch_count fetched, or NULL. */
+const kifu__ch_game *kifu__ch_game_get(const kifu__ch *ch, long long id);
+void kifu__ch_games_clear(kifu__ch *ch);
+int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err);
+/* kifu_index_each_source on ClickHouse: each path with its games, in the order of its
+ * first game. */
+int kifu__ch_each_source(kifu_index *ix,
+                         int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                         kifu_error *err);
+long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
+                   kifu_error *err);
+
+#endif

@@ -1,0 +1,314 @@
+/* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
+ * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
+ * cluster each shard its own); the latest games of each move from the position rows
+ * (first visits, newest first, LIMIT BY move). With filters the rows of the key are read
+ * and counted here by the same code as the SQLite index (kifu__agg_add), so both answer
+ * alike. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/clickhouse.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+void kifu__ch_games_clear(kifu__ch *ch)
+{
+    for (size_t i = 0; i < ch->ngames; i++) {
+        kifu__ch_game *g = &ch->games[i];
+        kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
+        kifu__free(g->event), kifu__free(g->source);
+    }
+    ch->ngames = 0;
+}
+
+static int by_id(const void *x, const void *y)
+{
+    const kifu__ch_game *a = x, *b = y;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+const kifu__ch_game *kifu__ch_game_get(const kifu__ch *ch, long long id)
+{
+    kifu__ch_game k = {.id = id};
+    return ch->ngames ? bsearch(&k, ch->games, ch->ngames, sizeof k, by_id) : NULL;
+}
+
+/* Run sql on the server that answers queries; its TabSeparated answer in out. A failure
+ * names the shards that are down. */
+static int query(kifu__ch *ch, kifu__strbuf *sql, kifu__strbuf *out, kifu_error *err)
+{
+    if (sql->failed)
+        return nomem(err);
+    if (kifu__ch_sql(ch, &ch->servers[0], sql->data, out, err) == 0)
+        return out->failed ? nomem(err) : 0;
+    kifu__ch_name_down(ch, err);
+    return -1;
+}
+
+static char *dup_field(const char **p, char *buf, size_t cap)
+{
+    return kifu__ch_field(p, buf, cap) ? NULL : kifu__strdup(buf);
+}
+
+/* Fetch the games whose id the condition `where` picks into ch->games (kept sorted). */
+static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
+{
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_puts(&sql, "SELECT id, sente, gote, date, event, number, result, path, "
+                        "sente_rating, gote_rating FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_printf(&sql, " WHERE %s FORMAT TabSeparated", where);
+    int rc = query(ch, &sql, &out, err);
+    char buf[1024];
+    for (const char *p = out.data; !rc && p && *p;) {
+        if (kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1, sizeof *ch->games,
+                          64)) {
+            rc = nomem(err);
+            break;
+        }
+        kifu__ch_game *g = &ch->games[ch->ngames];
+        memset(g, 0, sizeof *g);
+        kifu__ch_field(&p, buf, sizeof buf);
+        g->id = strtoll(buf, NULL, 10);
+        g->sente = dup_field(&p, buf, sizeof buf);
+        g->gote = dup_field(&p, buf, sizeof buf);
+        g->date = dup_field(&p, buf, sizeof buf);
+        g->event = dup_field(&p, buf, sizeof buf);
+        kifu__ch_field(&p, buf, sizeof buf);
+        g->number = atoi(buf);
+        kifu__ch_field(&p, buf, sizeof buf);
+        g->result = atoi(buf);
+        g->source = dup_field(&p, buf, sizeof buf);
+        kifu__ch_field(&p, buf, sizeof buf);
+        g->sente_rating = atoi(buf);
+        kifu__ch_field(&p, buf, sizeof buf);
+        g->gote_rating = atoi(buf);
+        p += *p == '\n';
+        ch->ngames++;
+    }
+    if (ch->ngames)
+        qsort(ch->games, ch->ngames, sizeof *ch->games, by_id);
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}
+
+/* The games through `key` into ch->games, and `cols` of the key's position rows by game
+ * and ply into out (TabSeparated). 0, or -1 with err. */
+static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *out,
+                    kifu_error *err)
+{
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
+    kifu__sb_puts(&sql, "id GLOBAL IN (SELECT game FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_printf(&sql, " WHERE key = %llu)", (unsigned long long)key);
+    int rc = sql.failed ? nomem(err) : fetch_games(ch, sql.data, err);
+    sql.len = 0;
+    kifu__sb_printf(&sql, "SELECT %s FROM ", cols);
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_printf(&sql, " WHERE key = %llu ORDER BY game, ply FORMAT TabSeparated",
+                    (unsigned long long)key);
+    if (!rc)
+        rc = query(ch, &sql, out, err);
+    kifu__sb_free(&sql);
+    return rc;
+}
+
+/* With filters: the key's rows, each game checked, counted as the SQLite index does. */
+static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
+                          const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = key_rows(ch, key, "game, ply, move, result, date", &out, err);
+    char date[64];
+    for (const char *p = out.data; !rc && p && *p;) {
+        long long game = strtoll(p, (char **)&p, 10);
+        int ply = (int)strtol(p, (char **)&p, 10);
+        uint16_t mv = (uint16_t)strtoul(p, (char **)&p, 10);
+        int result = (int)strtol(p, (char **)&p, 10);
+        p += *p == '\t';
+        kifu__ch_field(&p, date, sizeof date);
+        p += *p == '\n';
+        const kifu__ch_game *g = kifu__ch_game_get(ch, game);
+        kifu__game_attrs at = {0};
+        if (g) {
+            at.sente = g->sente, at.gote = g->gote, at.date = g->date,
+            at.event = g->event;
+            at.sente_rating = g->sente_rating, at.gote_rating = g->gote_rating;
+        }
+        if (!g || !kifu__explore_passes(o, &at, flipped))
+            continue;
+        if (kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, game, ply,
+                          kifu__flip_result(result, flipped), date))
+            rc = nomem(err);
+    }
+    kifu__sb_free(&out);
+    return rc;
+}
+
+int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
+                   const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
+{
+    if (o->player || o->date_from || o->date_to || o->event || o->min_rating > 0)
+        return count_filtered(ix, key, flipped, o, a, err);
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_puts(&sql, "SELECT move, sum(games), sum(pos_games), sum(sente_wins), "
+                        "sum(gote_wins), sum(sennichite), sum(jishogi), sum(draws), "
+                        "sum(unknown) FROM ");
+    kifu__ch_name(ch, &sql, "explorer", 0);
+    kifu__sb_printf(&sql, " WHERE key = %llu GROUP BY move FORMAT TabSeparated",
+                    (unsigned long long)key);
+    int rc = query(ch, &sql, &out, err);
+    for (const char *p = out.data; !rc && p && *p;) {
+        long long v[9];
+        for (int i = 0; i < 9; i++)
+            v[i] = strtoll(p, (char **)&p, 10);
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+        a->games += v[2];
+        if (!v[0] || !v[1])
+            continue; /* games that ended here, or only repeated the move */
+        long long res[6] = {v[8], v[3], v[4], v[5], v[6], v[7]};
+        if (flipped) {
+            long long t = res[KIFU__RES_SENTE];
+            res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
+        }
+        uint16_t mv = (uint16_t)v[0];
+        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, NULL, NULL,
+                            0))
+            rc = nomem(err);
+    }
+    /* The latest games of each move, newest first: a game's first visit only. */
+    sql.len = 0, out.len = 0;
+    kifu__sb_puts(&sql, "SELECT move, game, ply, date FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_printf(&sql,
+                    " WHERE key = %llu AND first_move = 1 ORDER BY move, date DESC, game "
+                    "DESC LIMIT %d BY move FORMAT TabSeparated",
+                    (unsigned long long)key, KIFU__INDEX_TOP);
+    if (!rc)
+        rc = query(ch, &sql, &out, err);
+    kifu__strbuf ids;
+    kifu__sb_init(&ids);
+    kifu__sb_puts(&ids, "id IN (0");
+    char date[64];
+    static const long long zero[6];
+    for (const char *p = out.data; !rc && p && *p;) {
+        uint16_t mv = (uint16_t)strtoul(p, (char **)&p, 10);
+        long long game = strtoll(p, (char **)&p, 10);
+        int ply = (int)strtol(p, (char **)&p, 10);
+        p += *p == '\t';
+        kifu__ch_field(&p, date, sizeof date);
+        p += *p == '\n';
+        int32_t top[2] = {(int32_t)game, ply};
+        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, 0, zero, date, top, 1))
+            rc = nomem(err);
+        kifu__sb_printf(&ids, ",%lld", game);
+    }
+    kifu__sb_putc(&ids, ')');
+    if (!rc)
+        rc = ids.failed ? nomem(err) : fetch_games(ch, ids.data, err);
+    kifu__sb_free(&ids);
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}
+
+long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
+                   kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__ch_games_clear(ch);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = key_rows(ch, key, "game, ply", &out, err);
+    long hits = 0;
+    for (const char *p = out.data; !rc && p && *p;) {
+        long long game = strtoll(p, (char **)&p, 10);
+        int ply = (int)strtol(p, (char **)&p, 10);
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+        const kifu__ch_game *g = kifu__ch_game_get(ch, game);
+        kifu_index_row h = {game, ply, g && g->source ? g->source : "",
+                            g ? g->number : 0};
+        hits++;
+        if (fn && fn(ctx, &h))
+            break;
+    }
+    kifu__ch_games_clear(ch);
+    kifu__sb_free(&out);
+    return rc ? -1 : hits;
+}
+
+int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    memset(out, 0, sizeof *out);
+    kifu__strbuf sql, ans;
+    kifu__sb_init(&sql), kifu__sb_init(&ans);
+    kifu__sb_puts(&sql, "SELECT (SELECT count() FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, "), (SELECT count() FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_puts(&sql, "), (SELECT uniqExact(path) FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, "), (SELECT count() FROM (SELECT key FROM ");
+    kifu__ch_name(ch, &sql, "explorer", 0);
+    kifu__sb_printf(&sql,
+                    " GROUP BY key HAVING sum(pos_games) >= %d)) FORMAT TabSeparated",
+                    KIFU__INDEX_HOT);
+    int rc = query(ch, &sql, &ans, err);
+    if (!rc && ans.data)
+        sscanf(ans.data, "%lld\t%lld\t%lld\t%lld", &out->games, &out->positions,
+               &out->sources, &out->hot_positions);
+    /* Bytes on disk: every shard's parts of our tables. */
+    for (size_t i = 0; !rc && i < ch->nservers; i++) {
+        sql.len = 0, ans.len = 0;
+        kifu__sb_printf(&sql,
+                        "SELECT sum(bytes_on_disk) FROM system.parts WHERE active AND "
+                        "database = '%s' AND startsWith(table, '%s_') FORMAT "
+                        "TabSeparated",
+                        ch->database, ch->table);
+        rc = sql.failed ? nomem(err)
+                        : kifu__ch_sql(ch, &ch->servers[i], sql.data, &ans, err);
+        if (!rc && ans.data)
+            out->bytes += strtoll(ans.data, NULL, 10);
+    }
+    if (rc)
+        kifu__ch_name_down(ch, err);
+    kifu__sb_free(&sql), kifu__sb_free(&ans);
+    return rc;
+}
+
+int kifu__ch_each_source(kifu_index *ix,
+                         int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                         kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_puts(&sql, "SELECT path, count() FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " GROUP BY path ORDER BY min(id) FORMAT TabSeparated");
+    int rc = query(ch, &sql, &out, err);
+    char path[4096], n[32];
+    for (const char *p = out.data; !rc && p && *p;) {
+        kifu__ch_field(&p, path, sizeof path);
+        kifu__ch_field(&p, n, sizeof n);
+        p += *p == '\n';
+        if (fn(ctx, path, atoi(n)))
+            break;
+    }
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}

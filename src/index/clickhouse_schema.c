@@ -1,0 +1,125 @@
+/* clickhouse_schema.c: the tables of the index on ClickHouse, as DDL an operator can read
+ * before running it (kifu_clickhouse_schema) and kifu runs when it creates them.
+ *
+ * positions  one row per position of a main line, ordered by key: exact search reads a
+ *            key's rows, and the explorer its latest games. first_pos and first_move mark
+ *            a game's first visit of the key (and of the key with that move), so that a
+ *            repetition within one game counts once, as in the SQLite index.
+ * explorer   SummingMergeTree of counts per (key, move), filled by a materialized view
+ *            from each insert into positions: the counts are written with the rows they
+ *            count, and parts not merged yet are summed by the query.
+ * games      one row per game: headers for the filters and the listing, the moves.
+ * batches    the journal of writes (on the first server): a batch's game ids when it
+ *            starts, again when it is done, and the shards whose counts a repair took
+ *            back. A batch started and never done is repaired at the next open.
+ * On a cluster each shard holds *_local tables and the Distributed tables over them; the
+ * positions of one key live on one shard (sharding key: the key itself). */
+#include <stdio.h>
+#include <string.h>
+
+#include "index/clickhouse.h"
+#include "kifu_private.h"
+
+void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local)
+{
+    kifu__sb_printf(b, "`%s`.`%s_%s%s`", ch->database, ch->table, what,
+                    local && ch->cluster[0] ? "_local" : "");
+}
+
+static const char *const positions_cols =
+    "key UInt64, game UInt32, ply UInt16, move UInt16, result UInt8, date String,"
+    " first_pos UInt8, first_move UInt8";
+static const char *const explorer_cols =
+    "key UInt64, move UInt16, games Int64, pos_games Int64, sente_wins Int64,"
+    " gote_wins Int64, sennichite Int64, jishogi Int64, draws Int64, unknown Int64";
+static const char *const games_cols =
+    "id UInt32, path String, digest UInt64, number UInt32, sente Nullable(String),"
+    " gote Nullable(String), date Nullable(String), event Nullable(String), result UInt8,"
+    " handicap String, start Nullable(String), plies UInt32, sente_rating Int32,"
+    " gote_rating Int32, moves Array(UInt16)";
+
+void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char *cluster)
+{
+    /* Local tables carry _local on a cluster; the plain names are what queries use. */
+    const char *l = cluster && *cluster ? "_local" : "";
+    kifu__sb_printf(b, "CREATE DATABASE IF NOT EXISTS `%s`;\n", db);
+    kifu__sb_printf(b,
+                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_positions%s` (%s)\n"
+                    "  ENGINE = MergeTree ORDER BY (key, game, ply);\n",
+                    db, t, l, positions_cols);
+    kifu__sb_printf(b,
+                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_explorer%s` (%s)\n"
+                    "  ENGINE = SummingMergeTree ORDER BY (key, move);\n",
+                    db, t, l, explorer_cols);
+    kifu__sb_printf(b,
+                    "CREATE MATERIALIZED VIEW IF NOT EXISTS `%s`.`%s_explorer_mv%s` TO "
+                    "`%s`.`%s_explorer%s` AS\n"
+                    "  SELECT key, move, toInt64(first_move) AS games, "
+                    "toInt64(first_pos) AS pos_games,"
+                    "\n    toInt64(first_move AND result = 1) AS sente_wins,"
+                    " toInt64(first_move AND result = 2) AS gote_wins,"
+                    "\n    toInt64(first_move AND result = 3) AS sennichite,"
+                    " toInt64(first_move AND result = 4) AS jishogi,"
+                    "\n    toInt64(first_move AND result = 5) AS draws,"
+                    " toInt64(first_move AND result = 0) AS unknown\n"
+                    "  FROM `%s`.`%s_positions%s`;\n",
+                    db, t, l, db, t, l, db, t, l);
+    kifu__sb_printf(b,
+                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s)\n"
+                    "  ENGINE = MergeTree ORDER BY id;\n",
+                    db, t, l, games_cols);
+    kifu__sb_printf(
+        b,
+        "CREATE TABLE IF NOT EXISTS `%s`.`%s_batches` (batch UInt32, last UInt32,"
+        " shard UInt16, state UInt8, at DateTime DEFAULT now())\n"
+        "  ENGINE = MergeTree ORDER BY batch;\n",
+        db, t);
+    if (!*l)
+        return;
+    static const char *const dist[3][2] = {
+        {"positions", "key"}, {"explorer", "key"}, {"games", "id"}};
+    for (int i = 0; i < 3; i++)
+        kifu__sb_printf(b,
+                        "CREATE TABLE IF NOT EXISTS `%s`.`%s_%s` AS `%s`.`%s_%s_local`\n"
+                        "  ENGINE = Distributed(`%s`, `%s`, `%s_%s_local`, %s);\n",
+                        db, t, dist[i][0], db, t, dist[i][0], cluster, db, t, dist[i][0],
+                        dist[i][1]);
+}
+
+static int name_ok(const char *s)
+{
+    if (!s || !*s || strlen(s) >= 48)
+        return 0;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+              (*s >= '0' && *s <= '9') || *s == '_'))
+            return 0;
+    return 1;
+}
+
+int kifu__ch_names_check(const kifu_clickhouse_options *o, kifu_error *err)
+{
+    const char *v[3] = {o ? o->database : NULL, o ? o->table : NULL,
+                        o ? o->cluster : NULL};
+    static const char *const what[3] = {"database", "table", "cluster"};
+    for (int i = 0; i < 3; i++)
+        if (v[i] && !name_ok(v[i]))
+            return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "letters, digits and _", v[i],
+                               "bad ClickHouse %s name '%s' (letters, digits and _ only)",
+                               what[i], v[i]);
+    return 0;
+}
+
+char *kifu_clickhouse_schema(const kifu_clickhouse_options *o, kifu_error *err)
+{
+    if (kifu__ch_names_check(o, err))
+        return NULL;
+    kifu__strbuf b;
+    kifu__sb_init(&b);
+    kifu__ch_schema(&b, o && o->database ? o->database : "kifu",
+                    o && o->table ? o->table : "kifu", o ? o->cluster : NULL);
+    char *s = kifu__sb_take(&b, NULL);
+    if (!s)
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return s;
+}

@@ -1,0 +1,551 @@
+/* clickhouse_write.c: opening the index on ClickHouse and writing batches. The rows are
+ * the SQLite index's (index_build.c queues them); here they become TabSeparated INSERTs,
+ * positions to the shard of their key and games to the shard of their id, each INSERT one
+ * block (one part, written whole or not at all) so that a failed one can be retried.
+ *
+ * ClickHouse has no transactions, so a batch is journaled: started (its game ids), then
+ * positions, then games, then done. A batch that never got done (a shard went down for
+ * longer than the retries) is repaired when the index is next opened for writing: the
+ * counts its positions added are taken back (the same sums, negated, into the explorer
+ * table), its rows deleted, and the deletions waited for. Its games are then not indexed,
+ * and adding their files again adds them once. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "index/clickhouse.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+#include "rules/engine.h"
+
+/* Rows of one INSERT at most: large parts (a table refuses inserts past 300 parts), and
+ * still a bounded request. */
+#define CH_ROWS_PER_INSERT 2000000
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+static void ch_free(kifu__ch *ch)
+{
+    if (!ch)
+        return;
+    kifu__ch_games_clear(ch);
+    kifu__free(ch->games);
+    kifu__free(ch->servers);
+    kifu__free(ch);
+}
+
+/* The first number of a TabSeparated answer. */
+static long long answer_int(const kifu__strbuf *b)
+{
+    return b->data ? strtoll(b->data, NULL, 10) : 0;
+}
+
+/* Run the DDL on one server, statement by statement (the HTTP interface takes one). */
+static int create_tables(kifu__ch *ch, const kifu__ch_server *s, kifu_error *err)
+{
+    kifu__strbuf ddl;
+    kifu__sb_init(&ddl);
+    kifu__ch_schema(&ddl, ch->database, ch->table, ch->cluster);
+    if (ddl.failed)
+        return nomem(err);
+    int rc = 0;
+    for (char *st = ddl.data, *end; !rc && st && *st; st = end + 2) {
+        end = strstr(st, ";\n");
+        if (!end)
+            break;
+        *end = 0;
+        rc = kifu__ch_sql(ch, s, st, NULL, err);
+    }
+    kifu__sb_free(&ddl);
+    return rc;
+}
+
+static int split_urls(kifu__ch *ch, const char *urls, const char *user,
+                      const char *password, kifu_error *err)
+{
+    size_t n = 1;
+    for (const char *c = urls; *c; c++)
+        n += *c == ',';
+    ch->servers = kifu__calloc(n, sizeof *ch->servers);
+    if (!ch->servers)
+        return nomem(err);
+    for (const char *p = urls; ch->nservers < n;) {
+        size_t len = strcspn(p, ",");
+        char url[256];
+        snprintf(url, sizeof url, "%.*s", (int)len, p);
+        if (kifu__ch_server_parse(&ch->servers[ch->nservers++], url, user, password, err))
+            return -1;
+        p += len + (p[len] == ',');
+    }
+    return 0;
+}
+
+/* A cluster's shards as the server knows them must be the URLs given, one each. */
+static int check_cluster(kifu__ch *ch, kifu_error *err)
+{
+    if (!ch->cluster[0]) {
+        if (ch->nservers > 1)
+            return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                               "%zu ClickHouse URLs but no cluster name: several URLs "
+                               "are the shards of a cluster",
+                               ch->nservers);
+        return 0;
+    }
+    char sql[200];
+    snprintf(sql, sizeof sql,
+             "SELECT count(DISTINCT shard_num) FROM system.clusters WHERE cluster = '%s'",
+             ch->cluster);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err);
+    long long shards = answer_int(&out);
+    kifu__sb_free(&out);
+    if (rc)
+        return -1;
+    if (shards != (long long)ch->nservers)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "cluster '%s' has %lld shards on %s (remote_servers), but %zu "
+                           "URLs were given, one a shard",
+                           ch->cluster, shards, ch->servers[0].url, ch->nservers);
+    return 0;
+}
+
+/* ---- The journal ------------------------------------------------------------------- */
+
+static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, int state,
+                   kifu_error *err)
+{
+    kifu__strbuf q, params;
+    kifu__sb_init(&q), kifu__sb_init(&params);
+    kifu__sb_puts(&q, "INSERT INTO ");
+    kifu__ch_name(ch, &q, "batches", 0);
+    kifu__sb_printf(&q, " (batch, last, shard, state) VALUES (%u, %u, %zu, %d)",
+                    (unsigned)batch, (unsigned)last, shard, state);
+    kifu__sb_puts(&params, "query=");
+    kifu__ch_urlencode(&params, q.data ? q.data : "");
+    int rc =
+        q.failed || params.failed
+            ? nomem(err)
+            : kifu__ch_post_retry(ch, &ch->servers[0], params.data, "", 0, NULL, err);
+    kifu__sb_free(&q), kifu__sb_free(&params);
+    return rc;
+}
+
+/* Wait until no mutation of our tables is pending on server s. */
+static int wait_mutations(kifu__ch *ch, const kifu__ch_server *s, kifu_error *err)
+{
+    char sql[256];
+    snprintf(sql, sizeof sql,
+             "SELECT count() FROM system.mutations WHERE database = '%s' AND "
+             "startsWith(table, '%s_') AND NOT is_done",
+             ch->database, ch->table);
+    for (int waited = 0;; waited += 100) {
+        kifu__strbuf out;
+        kifu__sb_init(&out);
+        int rc = kifu__ch_sql(ch, s, sql, &out, err);
+        long long pending = answer_int(&out);
+        kifu__sb_free(&out);
+        if (rc || !pending)
+            return rc;
+        if (waited >= ch->timeout_ms)
+            return kifu__error(
+                err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                "ClickHouse server %s: deletions still running after %d ms", s->url,
+                waited);
+        struct timespec ts = {0, 100 * 1000000L};
+        nanosleep(&ts, NULL);
+    }
+}
+
+/* Take back what the unfinished batch [first, last] wrote on shard i: its counts (unless
+ * the journal says they were taken back already), then its rows. */
+static int repair_shard(kifu__ch *ch, uint32_t first, uint32_t last, size_t i,
+                        int negated, kifu_error *err)
+{
+    const kifu__ch_server *s = &ch->servers[i];
+    kifu__strbuf q;
+    kifu__sb_init(&q);
+    int rc = 0;
+    if (!negated) {
+        kifu__sb_puts(&q, "INSERT INTO ");
+        kifu__ch_name(ch, &q, "explorer", 1);
+        kifu__sb_puts(&q, " SELECT key, move, -toInt64(sum(first_move)), "
+                          "-toInt64(sum(first_pos))");
+        for (int r = 1; r <= 5; r++)
+            kifu__sb_printf(&q, ", -toInt64(sum(first_move AND result = %d))", r);
+        kifu__sb_puts(&q, ", -toInt64(sum(first_move AND result = 0)) FROM ");
+        kifu__ch_name(ch, &q, "positions", 1);
+        kifu__sb_printf(&q, " WHERE game BETWEEN %u AND %u GROUP BY key, move",
+                        (unsigned)first, (unsigned)last);
+        rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
+        if (!rc)
+            rc = journal(ch, first, last, i, 2, err);
+    }
+    static const char *const what[2][2] = {{"positions", "game"}, {"games", "id"}};
+    for (int k = 0; k < 2 && !rc; k++) {
+        q.len = 0;
+        kifu__sb_puts(&q, "ALTER TABLE ");
+        kifu__ch_name(ch, &q, what[k][0], 1);
+        kifu__sb_printf(&q, " DELETE WHERE %s BETWEEN %u AND %u", what[k][1],
+                        (unsigned)first, (unsigned)last);
+        rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
+    }
+    kifu__sb_free(&q);
+    return rc ? rc : wait_mutations(ch, s, err);
+}
+
+/* Repair every batch the journal has started and not done. */
+static int repair(kifu__ch *ch, kifu_error *err)
+{
+    kifu__strbuf q, out;
+    kifu__sb_init(&q), kifu__sb_init(&out);
+    kifu__sb_puts(&q,
+                  "SELECT batch, max(last), groupUniqArrayIf(shard, state = 2) FROM ");
+    kifu__ch_name(ch, &q, "batches", 0);
+    kifu__sb_puts(&q, " GROUP BY batch HAVING max(state = 1) = 0 ORDER BY batch FORMAT "
+                      "TabSeparated");
+    int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, &out, err);
+    for (const char *p = out.data; !rc && p && *p;) {
+        uint32_t first = (uint32_t)strtoul(p, (char **)&p, 10);
+        uint32_t last = (uint32_t)strtoul(p, (char **)&p, 10);
+        const char *arr = p + strspn(p, "\t");
+        p += strcspn(p, "\n");
+        for (size_t i = 0; !rc && i < ch->nservers; i++) {
+            /* Is shard i in the array "[0,1]"? */
+            int negated = 0;
+            for (const char *a = arr + (*arr == '['); a < p && *a >= '0' && *a <= '9';) {
+                negated |= strtoul(a, (char **)&a, 10) == i;
+                a += *a == ',';
+            }
+            rc = repair_shard(ch, first, last, i, negated, err);
+        }
+        if (!rc)
+            rc = journal(ch, first, last, 0, 1, err);
+        p += *p == '\n';
+    }
+    kifu__sb_free(&q), kifu__sb_free(&out);
+    return rc;
+}
+
+kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
+                                       const kifu_clickhouse_options *o, kifu_error *err)
+{
+    static const kifu_clickhouse_options none;
+    if (!o)
+        o = &none;
+    if (kifu__ch_names_check(o, err))
+        return NULL;
+    kifu__rules_init();
+    kifu_index *ix = kifu__calloc(1, sizeof *ix);
+    kifu__ch *ch = kifu__calloc(1, sizeof *ch);
+    if (!ix || !ch || !(ix->path = kifu__strdup(urls))) {
+        nomem(err);
+        goto fail;
+    }
+    ix->ch = ch;
+    ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
+    snprintf(ch->database, sizeof ch->database, "%s", o->database ? o->database : "kifu");
+    snprintf(ch->table, sizeof ch->table, "%s", o->table ? o->table : "kifu");
+    snprintf(ch->cluster, sizeof ch->cluster, "%s", o->cluster ? o->cluster : "");
+    ch->retries = o->retries < 0 ? 0 : o->retries ? o->retries : 4;
+    ch->backoff_ms = o->backoff_ms > 0 ? o->backoff_ms : 200;
+    ch->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 300000;
+    const char *user = o->user ? o->user : getenv("KIFU_CLICKHOUSE_USER");
+    const char *password = o->password ? o->password : getenv("KIFU_CLICKHOUSE_PASSWORD");
+    if (split_urls(ch, urls, user, password, err))
+        goto fail;
+    if (check_cluster(ch, err))
+        goto down;
+    if (flags & KIFU_INDEX_CREATE) {
+        for (size_t i = 0; i < ch->nservers; i++)
+            if (create_tables(ch, &ch->servers[i], err))
+                goto down;
+    }
+    if (!ix->readonly && repair(ch, err))
+        goto down;
+    kifu__strbuf out, sql;
+    kifu__sb_init(&out), kifu__sb_init(&sql);
+    kifu__sb_puts(&sql, "SELECT max(id) FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    int rc =
+        sql.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], sql.data, &out, err);
+    ix->next_game = (uint32_t)answer_int(&out) + 1;
+    kifu__sb_free(&out), kifu__sb_free(&sql);
+    if (rc) {
+        if (err && strstr(err->message, "Code: 60"))
+            snprintf(err->message, sizeof err->message,
+                     "no kifu index in ClickHouse database %s (tables %s_*) on %s: "
+                     "create it first",
+                     ch->database, ch->table, ch->servers[0].url);
+        goto down;
+    }
+    ix->next_source = 1;
+    return ix;
+down:
+    kifu__ch_name_down(ch, err);
+fail:
+    ch_free(ch);
+    if (ix)
+        kifu__free(ix->path);
+    kifu__free(ix);
+    return NULL;
+}
+
+void kifu__ch_close(kifu_index *ix)
+{
+    ch_free(ix->ch);
+    ix->ch = NULL;
+}
+
+int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
+                     uint32_t **numbers, size_t *n, int *changed, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    *numbers = NULL, *n = 0, *changed = 0;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_printf(&sql, "SELECT number, digest = %llu FROM ",
+                    (unsigned long long)digest);
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE path = '");
+    kifu__ch_tsv(&sql, path);
+    kifu__sb_puts(&sql, "' FORMAT TabSeparated");
+    int rc = sql.failed ? nomem(err)
+                        : kifu__ch_post_retry(ch, &ch->servers[0], "", sql.data, sql.len,
+                                              &out, err);
+    size_t cap = 0;
+    for (const char *p = out.data; !rc && p && *p;) {
+        unsigned long num = strtoul(p, (char **)&p, 10);
+        int same = *p == '\t' && p[1] == '1';
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+        if (!same) {
+            *changed = 1;
+            continue;
+        }
+        if (kifu__reserve(numbers, &cap, *n + 1, sizeof **numbers, 64)) {
+            rc = nomem(err);
+            break;
+        }
+        (*numbers)[(*n)++] = (uint32_t)num;
+    }
+    if (*n)
+        qsort(*numbers, *n, sizeof **numbers, kifu__cmp_u32);
+    if (rc)
+        kifu__ch_name_down(ch, err);
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}
+
+/* ---- Rows --------------------------------------------------------------------------- */
+
+static char *put_u64(char *p, unsigned long long v)
+{
+    char t[24];
+    int n = 0;
+    do
+        t[n++] = (char)('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n)
+        *p++ = t[--n];
+    return p;
+}
+
+/* Marks a game's first visit of each key, and of each (key, move): a small open-addressed
+ * set per game, emptied by generation number instead of clearing. */
+typedef struct seen {
+    struct {
+        uint64_t key;
+        uint32_t gen;
+        uint16_t move;
+    } * v;
+    size_t cap; /* a power of two */
+    uint32_t gen;
+} seen;
+
+static int seen_reset(seen *s, size_t rows)
+{
+    size_t want = 64;
+    while (want < rows * 4)
+        want *= 2;
+    if (want > s->cap) {
+        kifu__free(s->v);
+        s->v = kifu__calloc(want, sizeof *s->v);
+        if (!s->v)
+            return -1;
+        s->cap = want;
+        s->gen = 0;
+    }
+    s->gen++;
+    return 0;
+}
+
+/* 1 when (key, move) is new in this game (move 0xffff: the key alone). */
+static int seen_add(seen *s, uint64_t key, uint16_t move)
+{
+    size_t m = s->cap - 1, i = (size_t)((key ^ (key >> 29) ^ move * 0x9e3779b1u) & m);
+    for (;; i = (i + 1) & m) {
+        if (s->v[i].gen != s->gen) {
+            s->v[i].gen = s->gen, s->v[i].key = key, s->v[i].move = move;
+            return 1;
+        }
+        if (s->v[i].key == key && s->v[i].move == move)
+            return 0;
+    }
+}
+
+typedef struct shard_buf {
+    kifu__strbuf rows;
+    size_t n;
+} shard_buf;
+
+/* INSERT the rows of b into table `what` of shard i (one block), then empty b. */
+static int send_rows(kifu_index *ix, size_t i, const char *what, shard_buf *b,
+                     kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    if (!b->n)
+        return 0;
+    kifu__strbuf params, q;
+    kifu__sb_init(&params), kifu__sb_init(&q);
+    kifu__sb_puts(&q, "INSERT INTO ");
+    kifu__ch_name(ch, &q, what, 1);
+    kifu__sb_puts(&q, " FORMAT TabSeparated");
+    kifu__sb_printf(&params, "max_insert_block_size=%zu&query=", b->n + 1);
+    kifu__ch_urlencode(&params, q.data ? q.data : "");
+    int rc = params.failed || q.failed || b->rows.failed
+                 ? nomem(err)
+                 : kifu__ch_post_retry(ch, &ch->servers[i], params.data, b->rows.data,
+                                       b->rows.len, NULL, err);
+    if (rc && err && ch->cluster[0]) {
+        char shard[32];
+        snprintf(shard, sizeof shard, "shard %zu: ", i + 1);
+        kifu__ch_err_prefix(err, shard);
+    }
+    kifu__sb_free(&params), kifu__sb_free(&q);
+    b->rows.len = 0, b->n = 0;
+    return rc;
+}
+
+static const char *source_path(const kifu_index *ix, uint32_t id)
+{
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].id == id)
+            return ix->sources[i].path;
+    return "";
+}
+
+static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g)
+{
+    const char *hc = kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
+    uint64_t digest = 0;
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].id == g->source)
+            digest = ix->sources[i].digest;
+    kifu__sb_printf(b, "%u\t", (unsigned)g->id);
+    kifu__ch_tsv(b, source_path(ix, g->source));
+    kifu__sb_printf(b, "\t%llu\t%u\t", (unsigned long long)digest, (unsigned)g->number);
+    const char *text[4] = {g->sente, g->gote, g->date, g->event};
+    for (int k = 0; k < 4; k++) {
+        kifu__ch_tsv(b, text[k]);
+        kifu__sb_putc(b, '\t');
+    }
+    kifu__sb_printf(b, "%d\t", g->result);
+    kifu__ch_tsv(b, hc ? hc : "OTHER");
+    kifu__sb_putc(b, '\t');
+    kifu__ch_tsv(b, g->start);
+    kifu__sb_printf(b, "\t%u\t%d\t%d\t[", (unsigned)g->nmoves, g->sente_rating,
+                    g->gote_rating);
+    for (uint32_t i = 0; i < g->nmoves; i++)
+        kifu__sb_printf(b, i ? ",%u" : "%u", g->moves[i]);
+    kifu__sb_puts(b, "]\n");
+}
+
+int kifu__ch_flush(kifu_index *ix, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    if (ix->readonly || !ix->ngames)
+        return 0;
+    size_t ns = ch->nservers;
+    shard_buf *pos = kifu__calloc(ns, sizeof *pos),
+              *games = kifu__calloc(ns, sizeof *games);
+    seen s = {0};
+    int rc = -1;
+    if (!pos || !games)
+        goto nomem;
+    for (size_t i = 0; i < ns; i++)
+        kifu__sb_init(&pos[i].rows), kifu__sb_init(&games[i].rows);
+    /* Positions first: a game is indexed once its games row exists, and the next add
+     * checks that row. The rows of a game are queued together, after the game's own. */
+    uint32_t first = ix->games[0].id, last = ix->games[ix->ngames - 1].id;
+    if (journal(ch, first, last, 0, 0, err))
+        goto fail;
+    for (size_t i = 0, j; i < ix->npos; i = j) {
+        uint32_t gid = ix->pos[i].game;
+        for (j = i; j < ix->npos && ix->pos[j].game == gid; j++)
+            ;
+        const kifu__igame *g = &ix->games[gid - first];
+        if (seen_reset(&s, j - i))
+            goto nomem;
+        for (size_t k = i; k < j; k++) {
+            const kifu__ipos *r = &ix->pos[k];
+            shard_buf *b = &pos[r->key % ns];
+            if (kifu__sb_reserve(&b->rows, 96))
+                goto nomem;
+            char *p = b->rows.data + b->rows.len;
+            p = put_u64(p, r->key), *p++ = '\t';
+            p = put_u64(p, r->game), *p++ = '\t';
+            p = put_u64(p, r->ply), *p++ = '\t';
+            p = put_u64(p, r->move), *p++ = '\t';
+            p = put_u64(p, g->result), *p++ = '\t';
+            /* date_of made it: YYYY-MM-DD, nothing to escape */
+            size_t dl = g->date ? strlen(g->date) : 0;
+            memcpy(p, g->date ? g->date : "", dl > 10 ? 10 : dl);
+            p += dl > 10 ? 10 : dl;
+            *p++ = '\t';
+            *p++ = (char)('0' + seen_add(&s, r->key, 0xffff)), *p++ = '\t';
+            *p++ = (char)('0' + (r->move && seen_add(&s, r->key, r->move))), *p++ = '\n';
+            b->rows.len = (size_t)(p - b->rows.data);
+            b->n++;
+        }
+        /* Whole games per INSERT, so a failure leaves whole games. */
+        for (size_t k = 0; k < ns; k++)
+            if (pos[k].n >= CH_ROWS_PER_INSERT &&
+                send_rows(ix, k, "positions", &pos[k], err))
+                goto fail;
+    }
+    for (size_t k = 0; k < ns; k++)
+        if (send_rows(ix, k, "positions", &pos[k], err))
+            goto fail;
+    for (size_t i = 0; i < ix->ngames; i++) {
+        shard_buf *b = &games[ix->games[i].id % ns];
+        game_row(&b->rows, ix, &ix->games[i]);
+        b->n++;
+    }
+    for (size_t k = 0; k < ns; k++)
+        if (send_rows(ix, k, "games", &games[k], err))
+            goto fail;
+    if (journal(ch, first, last, 0, 1, err))
+        goto fail;
+    ix->stats.games += ix->ngames;
+    ix->stats.positions += ix->npos;
+    rc = 0;
+    goto out;
+nomem:
+    nomem(err);
+fail:
+    kifu__ch_name_down(ch, err);
+out:
+    for (size_t i = 0; i < ns; i++) {
+        if (pos)
+            kifu__sb_free(&pos[i].rows);
+        if (games)
+            kifu__sb_free(&games[i].rows);
+    }
+    kifu__free(pos), kifu__free(games), kifu__free(s.v);
+    return rc;
+}

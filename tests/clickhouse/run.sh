@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# run.sh CH_CHECK KIFU: the index on ClickHouse against the SQLite index. Starts two private
+# clickhouse-server processes (127.0.0.1, free ports, configs in a temp dir), uses the
+# first as a single server and both as the two shards of cluster kifu_two, and checks:
+# the same generated collection indexed into SQLite, the single server and the cluster
+# gives identical explorer and exact-search answers for a set of positions; adding the
+# same files again changes no count; credentials come from the environment; a stopped
+# shard is named in the error. Every server is stopped by PID on exit.
+# Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
+set -u
+check=$1 kifu=${2:-}
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/servers.sh"
+
+if ! CH_SERVER=$(ch_find_server); then
+  echo "skip: clickhouse-server is not installed (run scripts/deps.sh clickhouse as root)"
+  echo "0 passed, 0 failed, 1 skipped"
+  exit 77
+fi
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/kifu-ch.XXXXXX")
+trap 'ch_stop_all; rm -rf "$tmp"' EXIT
+ch_watch_dir "$tmp"
+trap 'exit 1' INT TERM
+
+passed=0 failed=0
+ok() { echo "ok: $1 [${SECONDS}s]"; passed=$((passed + 1)); }
+bad() { echo "FAILED: $1"; failed=$((failed + 1)); }
+finish() {
+  echo "$passed passed, $failed failed, 0 skipped"
+  [ "$failed" -eq 0 ]
+  exit $?
+}
+# same NAME FILE1 FILE2: the two answers are identical.
+same() {
+  if cmp -s "$2" "$3"; then
+    ok "$1"
+  else
+    bad "$1"
+    diff "$2" "$3" | head -20
+  fi
+}
+
+# fails NAME TEXT... -- COMMAND...: the command fails and its stderr holds every TEXT.
+fails() {
+  local name=$1 texts=() t
+  shift
+  while [ "$1" != -- ]; do texts+=("$1"); shift; done
+  shift
+  if "$@" >/dev/null 2>"$tmp/err"; then
+    bad "$name (it did not fail)"
+    return
+  fi
+  for t in "${texts[@]}"; do
+    if ! grep -qF -- "$t" "$tmp/err"; then
+      bad "$name: no '$t' in: $(cat "$tmp/err")"
+      return
+    fi
+  done
+  ok "$name: $(head -c 200 "$tmp/err")"
+}
+
+read -r http_a tcp_a inter_a http_b tcp_b inter_b <<<"$(ch_free_ports 6)"
+cluster="<remote_servers><kifu_two>
+  <shard><replica><host>127.0.0.1</host><port>$tcp_a</port></replica></shard>
+  <shard><replica><host>127.0.0.1</host><port>$tcp_b</port></replica></shard>
+</kifu_two></remote_servers>"
+ch_start a "$tmp/a" "$http_a" "$tcp_a" "$inter_a" "$cluster" || { bad "server a starts"; finish; }
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || { bad "server b starts"; finish; }
+ok "two servers answer on 127.0.0.1:$http_a and :$http_b"
+url_a=http://127.0.0.1:$http_a url_b=http://127.0.0.1:$http_b
+
+# Credentials: user kifu from the environment; a wrong password is refused.
+export KIFU_CLICKHOUSE_USER=kifu KIFU_CLICKHOUSE_PASSWORD=kifu-test
+mkdir -p "$tmp/games" "$tmp/more"
+"$check" gen "$tmp/games" 400 10 || { bad "collection generated"; finish; }
+"$check" gen "$tmp/more" 20 10 && mv "$tmp/more/c00000.csa" "$tmp/more/m0.csa" &&
+  mv "$tmp/more/c00001.csa" "$tmp/more/m1.csa"
+export CH_POSITIONS=40
+
+"$check" build "$tmp/games.kdb" "$tmp/games" >"$tmp/build.sqlite" || bad "SQLite build"
+"$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite" || bad "SQLite dump"
+"$check" info "$tmp/games.kdb" >"$tmp/info.sqlite" || bad "SQLite info"
+asked=$(grep -c '^position' "$tmp/dump.sqlite")
+echo "SQLite: $(cat "$tmp/build.sqlite"); $asked positions asked"
+[ "$asked" = "$CH_POSITIONS" ] || bad "the dump asks about $CH_POSITIONS positions"
+
+for target in single cluster; do
+  if [ $target = single ]; then
+    urls=$url_a
+    export CH_DATABASE=kifu_single CH_CLUSTER=
+  else
+    urls=$url_a,$url_b
+    export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+  fi
+  "$check" build "$urls" "$tmp/games" >"$tmp/build.$target" 2>"$tmp/err"
+  same "$target: build adds what SQLite adds" "$tmp/build.sqlite" "$tmp/build.$target"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" ||
+    bad "$target: dump: $(cat "$tmp/err")"
+  same "$target: explorer and search answers equal SQLite's" "$tmp/dump.sqlite" \
+    "$tmp/dump.$target"
+  "$check" info "$urls" >"$tmp/info.$target"
+  same "$target: games, positions, sources, hot positions equal SQLite's" \
+    "$tmp/info.sqlite" "$tmp/info.$target"
+  "$check" build "$urls" "$tmp/games" >"$tmp/rebuild.$target"
+  if grep -q '^added 0 unchanged 40 games 0 positions 0$' "$tmp/rebuild.$target"; then
+    ok "$target: adding the same files again adds nothing"
+  else
+    bad "$target: adding the same files again adds nothing ($(cat "$tmp/rebuild.$target"))"
+  fi
+  "$check" info "$urls" >"$tmp/info2.$target"
+  "$check" dump "$urls" "$tmp/games" >"$tmp/dump2.$target" || bad "$target: dump again"
+  same "$target: counts unchanged after the re-run" "$tmp/dump.sqlite" "$tmp/dump2.$target"
+  same "$target: info unchanged after the re-run" "$tmp/info.sqlite" "$tmp/info2.$target"
+done
+
+# The tool: kifu index build|add|info and kifu explore with --clickhouse print what they
+# print with the file.
+if [ -n "$kifu" ]; then
+  ch="--clickhouse $url_a --database kifu_cli"
+  "$kifu" index build "$tmp/games" -o "$tmp/cli.kdb" 2>"$tmp/err" || bad "kifu index build: $(cat "$tmp/err")"
+  "$kifu" index build "$tmp/games" $ch 2>"$tmp/err" || bad "kifu index build --clickhouse: $(cat "$tmp/err")"
+  "$kifu" index add "$tmp/games" $ch 2>"$tmp/err" || bad "kifu index add --clickhouse: $(cat "$tmp/err")"
+  : >"$tmp/explore.file"; : >"$tmp/explore.ch"
+  for pos in "" "--moves 7g7f" "--moves 7g7f 3c3d 2g2f" "--moves 5g5f 5c5d --flip" \
+    "--moves 2g2f --player Sato" "--moves 7g7f 8c8d --since 2024-06-01 --json"; do
+    "$kifu" explore "$tmp/cli.kdb" $pos >>"$tmp/explore.file" 2>&1
+    "$kifu" explore $ch $pos >>"$tmp/explore.ch" 2>&1
+  done
+  same "kifu explore --clickhouse prints what kifu explore of the file prints" \
+    "$tmp/explore.file" "$tmp/explore.ch"
+  if grep -q '^kifu:' "$tmp/explore.file" || [ "$(wc -l <"$tmp/explore.file")" -lt 40 ]; then
+    bad "kifu explore of the file answered: $(head -5 "$tmp/explore.file")"
+  fi
+  "$kifu" index info "$tmp/cli.kdb" | head -4 >"$tmp/info.file"
+  "$kifu" index info $ch | head -4 >"$tmp/info.ch"
+  same "kifu index info --clickhouse: games, positions, hot, files as the file's (after a second add)" \
+    "$tmp/info.file" "$tmp/info.ch"
+  "$kifu" index schema --clickhouse --cluster kifu_two >"$tmp/schema.sql"
+  [ "$(grep -c 'ENGINE = Distributed(`kifu_two`' "$tmp/schema.sql")" = 3 ] &&
+    ok "kifu index schema --clickhouse --cluster prints the Distributed tables" ||
+    bad "kifu index schema --clickhouse --cluster: $(cat "$tmp/schema.sql")"
+fi
+
+# The cluster really spreads positions over both shards, by key.
+na=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local")
+nb=$(ch_query "$http_b" "SELECT count() FROM kifu_cluster.kifu_positions_local")
+odd=$(ch_query "$http_b" "SELECT countIf(key % 2 = 0) FROM kifu_cluster.kifu_positions_local")
+if [ "${na:-0}" -gt 0 ] && [ "${nb:-0}" -gt 0 ] && [ "$odd" = 0 ]; then
+  ok "positions on both shards ($na and $nb), keys sharded by key modulo 2"
+else
+  bad "positions on both shards ($na, $nb, $odd misplaced)"
+fi
+
+fails "a wrong password from the environment is refused" \
+  "ch_check: info: ClickHouse server $url_a: HTTP 401: Code: 193" "Wrong password for user kifu" -- \
+  env KIFU_CLICKHOUSE_PASSWORD=wrong CH_DATABASE=kifu_single CH_CLUSTER= \
+  "$check" info "$url_a"
+fails "credentials in a URL are refused" "no credentials in the URL" -- \
+  env CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "http://kifu:x@127.0.0.1:$http_a"
+
+# A shard down: queries and adds name it.
+ch_stop b
+export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+start=$(date +%s)
+fails "explorer with shard 2 down names it" "shard 2 ($url_b) is down" -- \
+  "$check" dump "$url_a,$url_b" "$tmp/games"
+fails "add with shard 2 down names it" "shard 2 ($url_b) is down" -- \
+  "$check" build "$url_a,$url_b" "$tmp/more"
+echo "shard-down checks took $(($(date +%s) - start)) s"
+
+# Shard 2 stops in the middle of a batch: shard 1 has the batch's positions (and their
+# counts), no shard its games. Once shard 2 is back, the next add repairs the batch from
+# the journal and adds the games once: the answers equal SQLite's over both collections.
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
+pid_b=$(cat "$tmp/b/pid")
+fails "a batch with shard 2 stopped fails there" \
+  "shard 2: ClickHouse server $url_b: cannot connect" "(after 3 tries)" -- \
+  env CH_CHECK_BEFORE_FLUSH="kill -9 $pid_b; while kill -0 $pid_b 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a,$url_b" "$tmp/more"
+half=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local WHERE game > 400")
+echo "positions of the failed batch left on shard 1: $half"
+ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
+"$check" build "$tmp/games.kdb" "$tmp/more" >/dev/null
+"$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite2" || bad "SQLite dump 2"
+"$check" info "$tmp/games.kdb" >"$tmp/info.sqlite2"
+"$check" build "$url_a,$url_b" "$tmp/more" >"$tmp/build.repair" 2>"$tmp/err" || cat "$tmp/err"
+if [ "${half:-0}" -gt 0 ] && grep -q '^added 2 unchanged 0 games 20 ' "$tmp/build.repair"; then
+  ok "the next add repairs the batch and adds its 20 games"
+else
+  bad "the next add repairs the batch and adds its 20 games ($half; $(cat "$tmp/build.repair"))"
+fi
+"$check" dump "$url_a,$url_b" "$tmp/games" >"$tmp/dump.repair" || bad "dump after the repair"
+same "after the repair: answers equal SQLite's" "$tmp/dump.sqlite2" "$tmp/dump.repair"
+"$check" info "$url_a,$url_b" >"$tmp/info.repair"
+same "after the repair: info equals SQLite's" "$tmp/info.sqlite2" "$tmp/info.repair"
+ch_stop b
+
+# The single server stops while an add runs (after it opened): retried, then named.
+pid_a=$(cat "$tmp/a/pid")
+fails "add to a stopped server is retried, then names it" "server 1 ($url_a) is down" \
+  "after 3 tries" -- env CH_DATABASE=kifu_single CH_CLUSTER= \
+  CH_CHECK_AFTER_OPEN="kill -9 $pid_a; while kill -0 $pid_a 2>/dev/null; do sleep 0.1; done" \
+  "$check" build "$url_a" "$tmp/more"
+ch_stop a
+fails "a stopped server is named" "server 1 ($url_a) is down" "cannot connect" -- \
+  env CH_DATABASE=kifu_single CH_CLUSTER= "$check" info "$url_a"
+
+left=0
+for d in "$tmp/a" "$tmp/b"; do
+  [ -f "$d/pid" ] && left=1
+done
+pgrep -f "$tmp/" >/dev/null && left=1
+if [ $left = 0 ]; then ok "no server left running"; else bad "no server left running"; fi
+finish
