@@ -419,6 +419,18 @@ static int entry(rd *d, size_t i, const vals *e)
         return fail(d, i, "prev", want, "another position",
                     "no legal move leads from entry %ld to this one", prev);
     }
+    /* An entry that names its move (`usi`, which kifu writes for every move) follows the
+     * entry before it: when no legal move leads there (a forbidden move such as 二歩,
+     * which positions cannot carry), reading it as a new record would split the game
+     * without a word. */
+    const char *usi = string_of(d, i, e, K_USI, &bad);
+    if (bad)
+        return -1;
+    if (rc && from && usi)
+        return fail(d, i, "usi", "a legal move from the entry before", usi,
+                    "no legal move leads from entry %zu to this one (a forbidden move is "
+                    "not read from positions)",
+                    (size_t)(from - d->at));
     if (rc && start_record(d, i, &b, turn, pl))
         return -1;
     if (extras(d, i, e, pl->r, pl->n))

@@ -375,6 +375,10 @@ TEST(errors_name_entry_and_field)
                  "entry 1, prev", 3);
     expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"prev\":0}]",
                  "no legal move leads from entry 0", 2);
+    /* An entry naming its move follows the one before it or is an error (a foul such as
+     * 二歩 is not split off as a new record). */
+    expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"usi\":\"P*5e\"}]",
+                 "entry 1, usi: no legal move leads from entry 0", 2);
     expect_error("[{\"bd\":\"" HIRATE "\",\"comments\":\"x\"}]", "entry 0, comments", 1);
     expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]",
                  "only a move has a time", 1);
