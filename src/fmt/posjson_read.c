@@ -408,6 +408,10 @@ static int entry(rd *d, size_t i, const vals *e)
             return nomem(d);
         if (extras(d, i, e, pl->r, sp))
             return -1;
+        /* What follows this entry follows the ending (the writer gives an entry after
+         * an ending no `prev`: a second KACHI, as JKF tools keep, stays after the first
+         * instead of becoming its fork). */
+        pl->n = sp;
         d->last = i;
         return 0;
     }

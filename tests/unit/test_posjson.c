@@ -248,6 +248,27 @@ TEST(start_with_two_pawns_on_a_file_round_trips)
     free_all(recs, n);
 }
 
+/* An ending followed by another (JKF tools keep a second KACHI after the first, as a
+ * CSA file with two %KACHI lines reads): the second stays after the first, not a fork. */
+TEST(ending_after_an_ending_round_trips)
+{
+    static const char jkf[] =
+        "{\"header\":{},\"moves\":[{},"
+        "{\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}"
+        "},"
+        "{\"special\":\"KACHI\",\"comments\":[\"first\"]},{\"special\":\"KACHI\"}]}";
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    if (read_all(jkf, KIFU_FMT_JKF, &recs, &n, &err)) {
+        printf("  %s\n", err.message);
+        CHECK(0);
+        return;
+    }
+    round_trip(recs, n);
+    free_all(recs, n);
+}
+
 /* A catalogue: many unrelated positions (here every handicap start and positions from
  * engine games), one record each, all in one array; and two games in a row where the
  * second starts one legal move after the first ends stay two games (`game`). */
@@ -424,6 +445,7 @@ int main(void)
     RUN(game_with_forks_round_trips);
     RUN(handicap_and_tsume_round_trip);
     RUN(start_with_two_pawns_on_a_file_round_trips);
+    RUN(ending_after_an_ending_round_trips);
     RUN(catalogue_round_trips);
     RUN(document_keys_only);
     RUN(errors_name_entry_and_field);
