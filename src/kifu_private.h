@@ -43,5 +43,14 @@ static inline int kifu__utf8_column(const char *line_start, size_t bytes)
 }
 /* Line (1-based) and column (1-based, in characters) of byte `off` of UTF-8 text. */
 void kifu__text_where(const char *text, size_t off, int *line, int *col);
+/* A reader's place in its text for offsets that only grow (each move of a record): the
+ * line and column of each in time linear in the text, where kifu__text_where would start
+ * over every call. Starts as {0, 1, 1}. */
+typedef struct kifu__text_cursor {
+    size_t off;
+    int line, col;
+} kifu__text_cursor;
+/* Moves c to byte `off` of text (back to the start first when off is behind it). */
+void kifu__text_cursor_to(kifu__text_cursor *c, const char *text, size_t off);
 
 #endif

@@ -18,6 +18,20 @@ void kifu__text_where(const char *text, size_t off, int *line, int *col)
     *col = kifu__utf8_column(start, (size_t)(end - start));
 }
 
+void kifu__text_cursor_to(kifu__text_cursor *c, const char *text, size_t off)
+{
+    if (off < c->off)
+        *c = (kifu__text_cursor){0, 1, 1};
+    const char *p = text + c->off, *end = text + off, *nl;
+    while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        c->line++;
+        c->col = 1;
+        p = nl + 1;
+    }
+    c->col += kifu__utf8_column(p, (size_t)(end - p)) - 1;
+    c->off = off;
+}
+
 int kifu__text_clean(char **text, size_t *len, int lenient,
                      void (*warn)(void *, const char *), void *ctx, kifu_error *err)
 {

@@ -30,6 +30,7 @@ typedef struct ctx {
     size_t plen;
     uint32_t *seen_keys; /* header keys: a hash set of indices into r->header */
     size_t seen_cap;
+    kifu__text_cursor at; /* the last move object's line and column */
 } ctx;
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
@@ -828,6 +829,10 @@ static int entry_member(ctx *c, frame *f)
             e->node = kifu__node_add_blank_move(c->r, f->parent);
             if (!e->node)
                 return nomem(c);
+            /* An illegal move is reported at its move object (normalize.c); move
+             * objects come in the order of the text, so the cursor only goes forward. */
+            kifu__text_cursor_to(&c->at, c->text, c->t.off);
+            kifu__node_src(e->node, c->at.line, c->at.col);
             if (read_move(c, &e->node->move))
                 return -1;
         } else {
@@ -991,6 +996,7 @@ int kifu__read_jkf(KIFU__READER_PARAMS)
     c.text = text;
     c.len = len;
     c.j = &j;
+    c.at = (kifu__text_cursor){0, 1, 1};
     c.r = kifu_record_new();
     int rc = c.r ? read_record(&c) : nomem(&c);
     kifu__json_free(&j);

@@ -19,6 +19,8 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/bd.h"
+#include "record/record.h"
+#include "rules/engine.h"
 
 /* Where an entry landed: its record and node, and the position there. */
 typedef struct placed {
@@ -34,10 +36,11 @@ typedef struct rd {
     kifu__records *out;
     const char *text;
     size_t len;
-    kifu__json doc, sub; /* the document's parser; one that goes back to a member */
-    kifu__strbuf sb;     /* the current entry's strings */
-    size_t entry_off;    /* byte offset of the current entry's `{` */
-    placed *at;          /* where each entry landed (`prev` may name any earlier one) */
+    kifu__json doc, sub;     /* the document's parser; one that goes back to a member */
+    kifu__strbuf sb;         /* the current entry's strings */
+    size_t entry_off;        /* byte offset of the current entry's `{` */
+    kifu__text_cursor where; /* line and column of the last entry placed by a move */
+    placed *at; /* where each entry landed (`prev` may name any earlier one) */
     size_t capat;
     kifu_position *p; /* the position at the last entry placed */
     size_t last;      /* index of the last entry placed */
@@ -190,15 +193,18 @@ static int int_of(const rd *d, size_t i, const vals *e, int key, long lo, long h
 static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
 {
     kifu_error e = {0};
+    /* A start is checked as every reader's record start is (kings and piece counts
+     * only): real records start from positions no game reaches, such as nine pawns on one
+     * file, and kifu writes them; a stricter check here refused its own output. */
+    if (kifu__position_set_board_loose(d->p, b, &e))
+        return fail(d, i, "bd", "a position the rules allow", e.found, "%s", e.message);
     /* Without `turn`, sente moves unless the position says otherwise (gote's king in
      * check, as in a diagram of a mate: then gote is to move). */
-    if (kifu_position_set_board(d->p, b, &e)) {
+    if (turn < 0 && kifu_position_set_board(d->p, b, NULL)) {
         kifu_board other = *b;
         other.color ^= 1;
-        if (turn >= 0 || kifu_position_set_board(d->p, &other, NULL))
-            return fail(d, i, "bd", "a position the rules allow", e.found, "%s",
-                        e.message);
-        *b = other;
+        if (kifu_position_set_board(d->p, &other, NULL) == 0)
+            *b = other;
     }
     kifu_record *r = kifu_record_new();
     if (!r || kifu__records_push(d->out, r) || kifu__record_start(r, b))
@@ -224,7 +230,10 @@ static int follow(rd *d, size_t i, const placed *from, kifu_board *b, int turn, 
     for (int k = 0; k < tries; k++) {
         if (k)
             base.color ^= 1;
-        if (kifu_position_set_board(d->p, &base, NULL))
+        /* The position reached is checked loosely, as the start was; the other side to
+         * move is only a guess, taken when the rules allow that position. */
+        if (k ? kifu_position_set_board(d->p, &base, NULL)
+              : kifu__position_set_board_loose(d->p, &base, NULL))
             continue;
         target.color = (uint8_t)!base.color;
         int found = kifu__move_between(d->p, &target, to, &m);
@@ -240,6 +249,10 @@ static int follow(rd *d, size_t i, const placed *from, kifu_board *b, int turn, 
         kifu_node *n = kifu_node_add_move(from->r, from->n, &m);
         if (!n)
             return nomem(d);
+        /* The move's place in the file is its entry's (errors after reading, such as a
+         * foul found by the record's check, name it); entries come in text order. */
+        kifu__text_cursor_to(&d->where, d->text, d->entry_off);
+        kifu__node_src(n, d->where.line, d->where.col);
         *b = target;
         *pl = (placed){from->r, n, target, 0};
         return 0;
@@ -395,6 +408,10 @@ static int entry(rd *d, size_t i, const vals *e)
             return nomem(d);
         if (extras(d, i, e, pl->r, sp))
             return -1;
+        /* What follows this entry follows the ending (the writer gives an entry after
+         * an ending no `prev`: a second KACHI, as JKF tools keep, stays after the first
+         * instead of becoming its fork). */
+        pl->n = sp;
         d->last = i;
         return 0;
     }
@@ -406,6 +423,18 @@ static int entry(rd *d, size_t i, const vals *e)
         return fail(d, i, "prev", want, "another position",
                     "no legal move leads from entry %ld to this one", prev);
     }
+    /* An entry that names its move (`usi`, which kifu writes for every move) follows the
+     * entry before it: when no legal move leads there (a forbidden move such as 二歩,
+     * which positions cannot carry), reading it as a new record would split the game
+     * without a word. */
+    const char *usi = string_of(d, i, e, K_USI, &bad);
+    if (bad)
+        return -1;
+    if (rc && from && usi)
+        return fail(d, i, "usi", "a legal move from the entry before", usi,
+                    "no legal move leads from entry %zu to this one (a forbidden move is "
+                    "not read from positions)",
+                    (size_t)(from - d->at));
     if (rc && start_record(d, i, &b, turn, pl))
         return -1;
     if (extras(d, i, e, pl->r, pl->n))
@@ -477,7 +506,8 @@ static int members(rd *d, size_t i, vals *e)
 
 int kifu__read_posjson(KIFU__READER_PARAMS)
 {
-    rd d = {.opt = opt, .err = err, .out = out, .text = text, .len = len};
+    rd d = {
+        .opt = opt, .err = err, .out = out, .text = text, .len = len, .where = {0, 1, 1}};
     kifu__sb_init(&d.sb);
     kifu__json_init(&d.doc, text, len);
     kifu__json_init(&d.sub, text, len);

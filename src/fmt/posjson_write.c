@@ -39,10 +39,15 @@ static void strings(kifu__strbuf *out, const char *key, const kifu_node *n,
 }
 
 /* The ending that closes n's line and can ride on n's entry: child 0, with nothing of
- * its own to carry (no comment, time or bookmark); else NULL (it gets an entry). */
+ * its own to carry (no comment, time or bookmark); else NULL (it gets an entry). An
+ * ending's entry carries that ending in `end`, so one after it (a second KACHI) cannot
+ * ride there. */
 static const kifu_node *riding_end(const kifu_node *n)
 {
-    const kifu_node *c = kifu_node_child_count(n) ? kifu_node_child(n, 0) : NULL;
+    const kifu_node *c =
+        kifu_node_child_count(n) && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL
+            ? kifu_node_child(n, 0)
+            : NULL;
     if (!c || kifu_node_kind_of(c) != KIFU_NODE_SPECIAL || kifu_node_comment_count(c) ||
         kifu_node_bookmark_count(c) || kifu_node_time(c))
         return NULL;

@@ -146,7 +146,19 @@ static int usi_error(kifu_error *err, const char *t, size_t off, const char *fie
                        "%s, offset %zu: %s: %s", field, off, found, what);
 }
 
+static int set_sfen(kifu_position *p, const char *t, int loose, kifu_error *err);
+
 int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
+{
+    return set_sfen(p, t, 0, err);
+}
+
+int kifu__position_set_sfen_loose(kifu_position *p, const char *t, kifu_error *err)
+{
+    return set_sfen(p, t, 1, err);
+}
+
+static int set_sfen(kifu_position *p, const char *t, int loose, kifu_error *err)
 {
     kifu__rules_init();
     if (!p || !t)
@@ -162,7 +174,7 @@ int kifu_position_set_sfen(kifu_position *p, const char *t, kifu_error *err)
     } else {
         if (is_word(t, i, "sfen", &e))
             i = e;
-        if (kifu__sfen_parse(t, &i, &b, &movenum, err) < 0)
+        if (kifu__sfen_parse_mode(t, &i, &b, &movenum, loose, err) < 0)
             return -1;
     }
     /* Play into a scratch position so a failure leaves p as it was. */

@@ -17,6 +17,8 @@ void kifu__rules_init(void);
  * kifu__board_check_mode), since real records start from positions no game reaches. */
 int kifu__position_set_board_loose(kifu_position *p, const kifu_board *b,
                                    kifu_error *err);
+/* kifu_position_set_sfen for a record's start: its board checked as loosely. */
+int kifu__position_set_sfen_loose(kifu_position *p, const char *text, kifu_error *err);
 
 /* A new position at a record's start (checked as kifu__position_set_board_loose) for the
  * light calls only: no repetition table is made. NULL with err set on failure. */

@@ -131,6 +131,12 @@ static void found_char(char *buf, const char *t, size_t i)
 int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
                      kifu_error *err)
 {
+    return kifu__sfen_parse_mode(t, at, b, move_number, 0, err);
+}
+
+int kifu__sfen_parse_mode(const char *t, size_t *at, kifu_board *b, int *move_number,
+                          int loose, kifu_error *err)
+{
     size_t sq_off[SQ_NB], i = skip_spaces(t, *at);
     char what[160], fc[16];
     memset(b, 0, sizeof *b);
@@ -293,7 +299,7 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
         i = j;
     }
     *at = i;
-    return kifu__board_check(b, t, sq_off, hands_off, err);
+    return kifu__board_check_mode(b, t, sq_off, hands_off, loose, err);
 }
 
 void kifu__sfen_write(const kpos *p, int move_number, char *buf, size_t cap)

@@ -23,6 +23,9 @@ int kifu__board_check_mode(const kifu_board *b, const char *text, const size_t *
  * after the last field used and the board is checked. move_number gets 0 when absent. */
 int kifu__sfen_parse(const char *text, size_t *at, kifu_board *b, int *move_number,
                      kifu_error *err);
+/* The same, the board checked as kifu__board_check_mode(loose) does. */
+int kifu__sfen_parse_mode(const char *text, size_t *at, kifu_board *b, int *move_number,
+                          int loose, kifu_error *err);
 
 /* SFEN of a position (with the move number when it is > 0) into buf (>= 256 bytes). */
 void kifu__sfen_write(const kpos *p, int move_number, char *buf, size_t cap);

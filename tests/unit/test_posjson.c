@@ -211,6 +211,64 @@ TEST(handicap_and_tsume_round_trip)
     }
 }
 
+/* Records may start where no game goes: two pawns of one side on a file (real CSA and
+ * KIF files start with nine). kifu writes such a start, so it reads it back, and the
+ * entries after it (still with both pawns) follow by their moves. */
+TEST(start_with_two_pawns_on_a_file_round_trips)
+{
+    static const char csa[] = "P+77FU73FU59OU\nP-51OU\nP+00HI\n+\n"
+                              "+0055HI\n-5141OU\n+5551RY\n-4132OU\n%TORYO\n";
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    if (read_all(csa, KIFU_FMT_CSA, &recs, &n, &err)) {
+        printf("  %s\n", err.message);
+        CHECK(0);
+        return;
+    }
+    CHECK_INT(n, 1);
+    round_trip(recs, n);
+    /* Without `turn`, as another program writes it: sente to move (gote is not in
+     * check), and the start is the board as given. */
+    static const char bare[] =
+        "[{\"bd\":\"oooovoooooooooooooooaoooooooooooooooooooooooooooooo"
+        "oooooaooooooooooooooooooouoooo\",\"cb\":\"m\",\"cw\":\"\"}]";
+    kifu_record **back = NULL;
+    size_t m = 0;
+    CHECK_INT(read_all(bare, KIFU_FMT_POSJSON, &back, &m, &err), 0);
+    CHECK_INT(m, 1);
+    if (m == 1) {
+        kifu_board b0, b1;
+        kifu_record_initial(recs[0], &b0);
+        kifu_record_initial(back[0], &b1);
+        CHECK_INT(b1.color, 0);
+        CHECK(memcmp(b0.sq, b1.sq, sizeof b0.sq) == 0);
+    }
+    free_all(back, m);
+    free_all(recs, n);
+}
+
+/* An ending followed by another (JKF tools keep a second KACHI after the first, as a
+ * CSA file with two %KACHI lines reads): the second stays after the first, not a fork. */
+TEST(ending_after_an_ending_round_trips)
+{
+    static const char jkf[] =
+        "{\"header\":{},\"moves\":[{},"
+        "{\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}"
+        "},"
+        "{\"special\":\"KACHI\",\"comments\":[\"first\"]},{\"special\":\"KACHI\"}]}";
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    if (read_all(jkf, KIFU_FMT_JKF, &recs, &n, &err)) {
+        printf("  %s\n", err.message);
+        CHECK(0);
+        return;
+    }
+    round_trip(recs, n);
+    free_all(recs, n);
+}
+
 /* A catalogue: many unrelated positions (here every handicap start and positions from
  * engine games), one record each, all in one array; and two games in a row where the
  * second starts one legal move after the first ends stay two games (`game`). */
@@ -338,6 +396,10 @@ TEST(errors_name_entry_and_field)
                  "entry 1, prev", 3);
     expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"prev\":0}]",
                  "no legal move leads from entry 0", 2);
+    /* An entry naming its move follows the one before it or is an error (a foul such as
+     * 二歩 is not split off as a new record). */
+    expect_error("[{\"bd\":\"" HIRATE "\"},\n{\"bd\":\"" HIRATE "\",\"usi\":\"P*5e\"}]",
+                 "entry 1, usi: no legal move leads from entry 0", 2);
     expect_error("[{\"bd\":\"" HIRATE "\",\"comments\":\"x\"}]", "entry 0, comments", 1);
     expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]",
                  "only a move has a time", 1);
@@ -382,6 +444,8 @@ int main(void)
     RUN(document_example_reads_and_writes_strict);
     RUN(game_with_forks_round_trips);
     RUN(handicap_and_tsume_round_trip);
+    RUN(start_with_two_pawns_on_a_file_round_trips);
+    RUN(ending_after_an_ending_round_trips);
     RUN(catalogue_round_trips);
     RUN(document_keys_only);
     RUN(errors_name_entry_and_field);

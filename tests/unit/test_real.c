@@ -266,6 +266,36 @@ TEST(illegal_moves_at_their_line_and_column)
         {KIFU_FMT_CSA, "PI\n+\n+7776FU\n-5355FU\n", 4, 1},
         {KIFU_FMT_CSA, "PI\n+\n+7776FU,T1\n  -5355FU\n", 4, 3},
         {KIFU_FMT_SFEN, "startpos\nstartpos moves 7g7f 5c5e 2g2f\n", 2, 21},
+        /* JKF: at the move object, in the main line and in a fork; compact JKF is one
+         * line, so its columns count along it */
+        {KIFU_FMT_JKF,
+         "{\"header\":{},\"moves\":[{},\n"
+         " {\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":"
+         "\"FU\"}},\n"
+         " {\"move\":{\"from\":{\"x\":5,\"y\":3},\"to\":{\"x\":5,\"y\":5},\"piece\":"
+         "\"FU\"}}]}",
+         3, 10},
+        {KIFU_FMT_JKF,
+         "{\"header\":{},\"moves\":[{},\n"
+         " {\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":"
+         "\"FU\"}},\n"
+         " {\"move\":{\"from\":{\"x\":3,\"y\":3},\"to\":{\"x\":3,\"y\":4},\"piece\":"
+         "\"FU\"},\n"
+         "  "
+         "\"forks\":[[{\"move\":{\"from\":{\"x\":8,\"y\":3},\"to\":{\"x\":8,\"y\":4},"
+         "\"piece\":\"FU\"}},\n"
+         "     "
+         "{\"move\":{\"from\":{\"x\":2,\"y\":2},\"to\":{\"x\":2,\"y\":2},\"piece\":"
+         "\"KA\"}}]]},\n"
+         " {\"move\":{\"from\":{\"x\":8,\"y\":8},\"to\":{\"x\":2,\"y\":2},\"piece\":"
+         "\"KA\"}}]}",
+         5, 14},
+        {KIFU_FMT_JKF,
+         "{\"header\":{},\"moves\":[{},{\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{"
+         "\"x\":7,"
+         "\"y\":6},\"piece\":\"FU\"}},{\"move\":{\"to\":{\"x\":5,\"y\":5},\"piece\":"
+         "\"HI\"}}]}",
+         1, 98},
         /* a forbidden last move with more moves after it */
         {KIFU_FMT_KIFU,
          "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 "

@@ -197,6 +197,40 @@ TEST(sfenlist_write_read)
     kifu_record_free(r);
 }
 
+/* A start no game reaches (two black pawns on file 5, as real CSA and KIF games start
+ * with nine on one file) is read as other readers read a start, so kifu reads back the
+ * SFEN and sfenlist it writes of such a record. The position API stays strict. */
+TEST(start_with_two_pawns_on_a_file)
+{
+    if (!engine_ok())
+        SKIP("no engine");
+    static const char start[] = "4k4/9/4P4/9/9/9/4P4/9/4K4 b R 1";
+    kifu_position *p = kifu_position_new();
+    CHECK_INT(kifu_position_set_sfen(p, start, NULL), -1);
+    kifu_position_free(p);
+    kifu_error err;
+    kifu_record *r = rd("sfen 4k4/9/4P4/9/9/9/4P4/9/4K4 b R 1 moves R*5b 5a4a 5b5a+",
+                        KIFU_FMT_SFEN, &err);
+    CHECK(r != NULL);
+    if (!r) {
+        printf("  %s\n", err.message);
+        return;
+    }
+    const int formats[2] = {KIFU_FMT_SFEN, KIFU_FMT_SFENLIST};
+    for (int f = 0; f < 2; f++) {
+        char *s = wr(r, formats[f]);
+        kifu_record *back = s ? rd(s, formats[f], &err) : NULL;
+        if (!back)
+            printf("  %s: %s\n", s ? s : "", err.message);
+        CHECK(back != NULL);
+        if (back)
+            CHECK_STR(line_usi(back), "R*5b 5a4a 5b5a+");
+        kifu_record_free(back);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+}
+
 TEST(sfenlist_promotion_choice_and_comments)
 {
     if (!engine_ok())
@@ -332,6 +366,7 @@ int main(void)
     RUN(sfen_read_errors);
     RUN(sfen_write);
     RUN(sfenlist_write_read);
+    RUN(start_with_two_pawns_on_a_file);
     RUN(sfenlist_promotion_choice_and_comments);
     RUN(sfenlist_errors);
     RUN(sfenlist_long_game);
