@@ -110,7 +110,8 @@ static int parse_row(const char *p, char *buf, size_t cap, uint16_t **moves,
 }
 
 long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
-                     const uint64_t *keys, kifu_index_hit_fn fn, void *ctx, kifu_error *err)
+                     const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
+                     kifu_error *err)
 {
     kifu__ch *ch = ix->ch;
     sources src = {0};
@@ -129,7 +130,8 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
         goto done;
     }
     qsort(src.v, src.n, sizeof *src.v, by_path);
-    kifu__sb_puts(&sql, "SELECT number, handicap, start, moves, ending, header, path FROM ");
+    kifu__sb_puts(&sql,
+                  "SELECT number, handicap, start, moves, ending, header, path FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
     if (nkeys) {
         kifu__sb_puts(&sql, " WHERE id GLOBAL IN (SELECT game FROM ");

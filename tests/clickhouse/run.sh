@@ -139,19 +139,29 @@ if [ -n "$kifu" ]; then
   sed -e '/|八$/s/.*/| * * 玉 * * * * * *|八/' -e '/|九$/s/.*/| * * * * * * * * *|九/' \
     "$here/../../docs/patterns/mino.txt" >"$tmp/k78.txt"
   : >"$tmp/search.file"; : >"$tmp/search.kdb"; : >"$tmp/search.ch"; : >"$tmp/search.two"
+  ms_file=0 ms_kdb=0 ms_ch=0 ms_two=0
+  now() { date +%s%3N; }
   while IFS= read -r q; do
     eval "set -- $q"
     echo "== $q" | tee -a "$tmp/search.file" "$tmp/search.kdb" "$tmp/search.ch" \
       >>"$tmp/search.two"
+    t=$(now)
     "$kifu" search "$@" "$tmp/games" >>"$tmp/search.file" 2>&1
     echo "exit $?" >>"$tmp/search.file"
+    ms_file=$((ms_file + $(now) - t))
+    t=$(now)
     "$kifu" search "$@" --index "$tmp/cli.kdb" >>"$tmp/search.kdb" 2>&1
     echo "exit $?" >>"$tmp/search.kdb"
+    ms_kdb=$((ms_kdb + $(now) - t))
+    t=$(now)
     "$kifu" search "$@" $ch >>"$tmp/search.ch" 2>&1
     echo "exit $?" >>"$tmp/search.ch"
+    ms_ch=$((ms_ch + $(now) - t))
+    t=$(now)
     "$kifu" search "$@" --clickhouse "$url_a,$url_b" --database kifu_cluster \
       --cluster kifu_two >>"$tmp/search.two" 2>&1
     echo "exit $?" >>"$tmp/search.two"
+    ms_two=$((ms_two + $(now) - t))
   done <<QUERIES
 --sfen startpos --first -c
 --usi 'position startpos moves 7g7f'
@@ -165,6 +175,7 @@ if [ -n "$kifu" ]; then
 --regex 'u.{8}m' --first -l
 --regex 'oooooooooo.{30}a' --json
 QUERIES
+  echo "11 searches took: files $ms_file ms, .kdb $ms_kdb ms, server $ms_ch ms, cluster $ms_two ms"
   same "kifu search --index prints what the search of the files prints" \
     "$tmp/search.file" "$tmp/search.kdb"
   same "kifu search --clickhouse (single server) prints what kifu search --index prints" \
