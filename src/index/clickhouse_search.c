@@ -129,7 +129,8 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
         nomem(err);
         goto done;
     }
-    qsort(src.v, src.n, sizeof *src.v, by_path);
+    if (src.n)
+        qsort(src.v, src.n, sizeof *src.v, by_path);
     kifu__sb_puts(&sql,
                   "SELECT number, handicap, start, moves, ending, header, path FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
@@ -175,7 +176,8 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
         p += len;
         p += *p == '\n';
     }
-    qsort(rows, nrows, sizeof *rows, by_rank);
+    if (nrows) /* qsort wants an array, even of none */
+        qsort(rows, nrows, sizeof *rows, by_rank);
     /* Each string of a line unescaped is no longer than the line, 7 of them at most. */
     if (nrows && !(buf = kifu__malloc(longest + 8))) {
         nomem(err);
