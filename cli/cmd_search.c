@@ -47,6 +47,12 @@ void cmd_search_usage(FILE *f)
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
         "                     files: the same output as searching the indexed files\n"
+        "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
+        "                     --clickhouse): the server, or a cluster's shards in\n"
+        "                     remote_servers order; credentials from the environment\n"
+        "  --database NAME    its database (default kifu)\n"
+        "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
+        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it). Files that\n"
@@ -202,7 +208,8 @@ int cmd_search(int argc, char **argv)
     unsigned flags = 0;
     char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0, only_files = 0;
-    const char *index = NULL;
+    const char *index = NULL, *ch_url = NULL;
+    kifu_clickhouse_options cho = {0};
     if (!files)
         return EXIT_INTERNAL;
     int status = EXIT_OK;
@@ -215,7 +222,9 @@ int cmd_search(int argc, char **argv)
             takes |= strcmp(a, whats[k]) == 0;
         int valued = takes || !strcmp(a, "--cb") || !strcmp(a, "--cw") ||
                      !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
-                     !strcmp(a, "--index");
+                     !strcmp(a, "--index") || !strcmp(a, "--clickhouse") ||
+                     !strcmp(a, "--database") || !strcmp(a, "--table") ||
+                     !strcmp(a, "--cluster");
         if (only_files || a[0] != '-' || !a[1]) {
             files[nfiles++] = argv[i];
             continue;
@@ -231,6 +240,14 @@ int cmd_search(int argc, char **argv)
             what = a, value = argv[++i];
         } else if (!strcmp(a, "--index")) {
             index = argv[++i];
+        } else if (!strcmp(a, "--clickhouse")) {
+            ch_url = argv[++i];
+        } else if (!strcmp(a, "--database")) {
+            cho.database = argv[++i];
+        } else if (!strcmp(a, "--table")) {
+            cho.table = argv[++i];
+        } else if (!strcmp(a, "--cluster")) {
+            cho.cluster = argv[++i];
         } else if (!strcmp(a, "--cb")) {
             cb = argv[++i];
         } else if (!strcmp(a, "--cw")) {
@@ -272,11 +289,19 @@ int cmd_search(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && index && nfiles) {
-        cli_err("kifu: --index searches the index: no files with it\n");
+    if (status == EXIT_OK && index && ch_url) {
+        cli_err("kifu: --index or --clickhouse, not both\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && (index || ch_url) && nfiles) {
+        cli_err("kifu: %s searches the index: no files with it\n",
+                index ? "--index" : "--clickhouse");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && !ch_url &&
+               (cho.database || cho.table || cho.cluster)) {
+        cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
         status = EXIT_USAGE;
     }
-    if (status == EXIT_OK && (!what || (!nfiles && !index))) {
+    if (status == EXIT_OK && (!what || (!nfiles && !index && !ch_url))) {
         cli_err("kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
                                       "--bod, --regex or --pattern)"
                                     : "no file to search");
@@ -317,9 +342,10 @@ int cmd_search(int argc, char **argv)
         kifu_search_free(r.s);
         return status;
     }
-    if (index) {
-        cli_search_index_opts io = {r.count, r.list, r.json, r.quiet,
-                                    (flags & KIFU_SEARCH_FORKS) != 0};
+    if (index || ch_url) {
+        cli_search_index_opts io = {
+            r.count, r.list, r.json, r.quiet, (flags & KIFU_SEARCH_FORKS) != 0,
+            ch_url,  &cho};
         status = cli_search_index(index, r.s, &io);
         free(files);
         kifu_search_free(r.s);

@@ -1,4 +1,4 @@
-/* search_index.c: `kifu search --index games.kdb`: the search answered from an index
+/* search_index.c: `kifu search --index games.kdb` (or --clickhouse URL): the search answered from an index
  * (kifu_index_search) instead of the files, printed as a search of the indexed files
  * prints it: hit lines, counts (-c) and file lists (-l) per indexed file, JSON Lines. */
 #include <stdio.h>
@@ -105,11 +105,13 @@ int cli_search_index(const char *kdb, kifu_search *s, const cli_search_index_opt
     unsigned flags = 0;
     kifu_search_target(s, NULL, &flags);
     if (o->forks) {
-        cli_err("kifu: --index holds main lines only: not with --forks\n");
+        cli_err("kifu: an index holds main lines only: not with --forks\n");
         return EXIT_USAGE;
     }
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
+    kifu_index *ix =
+        o->ch_url ? kifu_index_open_clickhouse(o->ch_url, KIFU_INDEX_READONLY, o->cho, &e)
+                  : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
     if (!ix) {
         cli_print_error(&e);
         return cli_exit_code(e.code) == EXIT_INPUT ? EXIT_IO : cli_exit_code(e.code);

@@ -6,9 +6,11 @@
 
 typedef struct cli_search_index_opts {
     int count, list, json, quiet, forks;
+    const char *ch_url;                 /* the index on ClickHouse (kdb NULL), or NULL */
+    const kifu_clickhouse_options *cho; /* with ch_url */
 } cli_search_index_opts;
 
-/* Search the index at kdb with s and print as a search of its files would. The exit
+/* Search the index at kdb (or on ClickHouse: o->ch_url) with s and print as a search of its files would. The exit
  * status of kifu search (0 found, 1 nothing, 2 usage, 3 the index unreadable, 4). */
 int cli_search_index(const char *kdb, kifu_search *s, const cli_search_index_opts *o);
 

@@ -995,8 +995,9 @@ typedef int (*kifu_index_hit_fn)(void *ctx, const kifu_index_hit *hit);
  *  (KIFU_SEARCH_FORKS is not available: the index holds main lines): a position search
  *  is answered from the position keys (both sides' keys with ANY_SIDE), a pattern or
  *  BOARD_ONLY search replays every stored game. Hits come by file (in the order files
- *  were first indexed), game and ply, each verified against its board. The number of
- *  hits, or -1 with err. */
+ *  were first indexed), game and ply, each verified against its board. On ClickHouse
+ *  the same, from its games table (the answer of the query, every game's moves for a
+ *  pattern, is held in memory). The number of hits, or -1 with err. */
 KIFU_EXPORT long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn,
                                    void *ctx, kifu_error *err);
 

@@ -6,7 +6,8 @@
  * clickhouse_http.c  our own HTTP/1.1 client over POSIX sockets: one request, retries
  * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
  * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
- * clickhouse_query.c  explorer counts, latest games, exact search, info */
+ * clickhouse_query.c  explorer counts, latest games, exact search, info
+ * clickhouse_search.c search (positions and patterns) over the stored games */
 #ifndef KIFU_CLICKHOUSE_H
 #define KIFU_CLICKHOUSE_H
 
@@ -115,5 +116,13 @@ int kifu__ch_each_source(kifu_index *ix,
                          kifu_error *err);
 long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                    kifu_error *err);
+
+/* ---- clickhouse_search.c ---- */
+
+/* kifu_index_search on ClickHouse: the games through keys[0] or keys[1] (nkeys 2), or
+ * every game (nkeys 0), replayed and matched with s. The hits, or -1 with err. */
+long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                     const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
+                     kifu_error *err);
 
 #endif

@@ -8,7 +8,8 @@
  * explorer   SummingMergeTree of counts per (key, move), filled by a materialized view
  *            from each insert into positions: the counts are written with the rows they
  *            count, and parts not merged yet are summed by the query.
- * games      one row per game: headers for the filters and the listing, the moves.
+ * games      one row per game: headers for the filters and the listing, the moves,
+ *            the ending word and the whole header as JSON (search prints them).
  * batches    the journal of writes (on the first server): a batch's game ids when it
  *            starts, again when it is done, and the shards whose counts a repair took
  *            back. A batch started and never done is repaired at the next open.
@@ -36,7 +37,7 @@ static const char *const games_cols =
     "id UInt32, path String, digest UInt64, number UInt32, sente Nullable(String),"
     " gote Nullable(String), date Nullable(String), event Nullable(String), result UInt8,"
     " handicap String, start Nullable(String), plies UInt32, sente_rating Int32,"
-    " gote_rating Int32, moves Array(UInt16)";
+    " gote_rating Int32, moves Array(UInt16), ending Nullable(String), header String";
 
 void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char *cluster)
 {

@@ -462,7 +462,11 @@ static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g
                     g->gote_rating);
     for (uint32_t i = 0; i < g->nmoves; i++)
         kifu__sb_printf(b, i ? ",%u" : "%u", g->moves[i]);
-    kifu__sb_puts(b, "]\n");
+    kifu__sb_puts(b, "]\t");
+    kifu__ch_tsv(b, g->ending);
+    kifu__sb_putc(b, '\t');
+    kifu__ch_tsv(b, g->header ? g->header : "{}");
+    kifu__sb_putc(b, '\n');
 }
 
 int kifu__ch_flush(kifu_index *ix, kifu_error *err)

@@ -103,6 +103,18 @@ int kifu__cmp_u32(const void *x, const void *y);
 void kifu__index_mt64(uint64_t *out, size_t n);
 uint64_t kifu__index_apery_key(const kifu_board *b);
 
+/* index_search.c: one stored game as search replays it (strings may be NULL). */
+typedef struct kifu__index_game {
+    int number, games; /* its number in its file, and the games of the file */
+    const char *handicap, *start, *ending, *header, *source;
+    const uint16_t *moves; /* compact */
+    int nmoves;
+} kifu__index_game;
+/* Report g's positions that s matches to fn (stopping at the first with
+ * KIFU_SEARCH_FIRST). The hits. */
+long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_game *g,
+                             kifu_index_hit_fn fn, void *ctx);
+
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);
 

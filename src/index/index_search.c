@@ -2,7 +2,9 @@
  * holds, with the hits a search of the files would give. A position search reads the
  * games whose positions carry its key; a pattern has no key and replays every stored
  * game. Either way each game is replayed from its compact moves, so every hit is checked
- * against its board (a key collision cannot report a wrong game) and knows its moves. */
+ * against its board (a key collision cannot report a wrong game) and knows its moves.
+ * The index on ClickHouse reads its game rows its own way (kifu__ch_search) and replays
+ * them here too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -41,27 +43,22 @@ static void next_text(const kifu_move *next, const kifu_move *prev, const char *
     }
 }
 
-/* Replay one game row and report its matching positions. The hits, or -1 (NOMEM). */
-static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
-                        kifu_index_hit_fn fn, void *ctx)
+long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_game *g,
+                             kifu_index_hit_fn fn, void *ctx)
 {
     kpos p;
-    if (kifu__index_start((const char *)sqlite3_column_text(g, 1),
-                          (const char *)sqlite3_column_text(g, 2), &p))
+    if (kifu__index_start(g->handicap, g->start, &p))
         return 0; /* a start this build cannot set up: nothing to compare */
-    const uint16_t *moves = sqlite3_column_blob(g, 3);
-    int nmoves = sqlite3_column_bytes(g, 3) / 2;
     kifu_index_hit h;
     memset(&h, 0, sizeof h);
-    h.number = sqlite3_column_int(g, 0);
-    h.source = (const char *)sqlite3_column_text(g, 6);
-    h.games = sqlite3_column_int(g, 7);
-    h.header = (const char *)sqlite3_column_text(g, 5);
-    const char *ending = (const char *)sqlite3_column_text(g, 4);
+    h.number = g->number;
+    h.source = g->source;
+    h.games = g->games;
+    h.header = g->header;
     kifu_move prev, next;
     long hits = 0;
-    for (int ply = 0; ply <= nmoves; ply++) {
-        kmove k = ply < nmoves ? kifu__index_expand(&p, moves[ply]) : MOVE_NONE;
+    for (int ply = 0; ply <= g->nmoves; ply++) {
+        kmove k = ply < g->nmoves ? kifu__index_expand(&p, g->moves[ply]) : MOVE_NONE;
         kifu__pos_to_board(&p, &h.board);
         if (kifu_search_board(s, &h.board)) {
             h.ply = ply;
@@ -70,7 +67,7 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
                 kifu__move_unpack(k, h.board.color, &next);
                 h.next = &next;
             }
-            next_text(h.next, ply ? &prev : NULL, ending, h.next_text,
+            next_text(h.next, ply ? &prev : NULL, g->ending, h.next_text,
                       sizeof h.next_text);
             hits++;
             if ((fn && fn(ctx, &h)) || (flags & KIFU_SEARCH_FIRST))
@@ -87,15 +84,19 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
 long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
                        kifu_error *err)
 {
-    if (ix->ch)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                           "searching stored main lines needs an index file; on "
-                           "ClickHouse, kifu_index_find lists a position's games");
     kifu_board t;
     unsigned flags = 0;
     int exact = kifu_search_target(s, &t, &flags);
     if (flags & KIFU_SEARCH_BOARD_ONLY)
         exact = 0; /* the key covers the hands: read every game */
+    uint64_t k = 0, k2 = 0;
+    if (exact) {
+        k = key_of(&t, t.color);
+        k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
+    }
+    if (ix->ch)
+        return kifu__ch_search(ix, s, flags, exact ? 2 : 0, (uint64_t[2]){k, k2}, fn, ctx,
+                               err);
     static const char *const cols =
         "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
         " s.games FROM games g JOIN sources s ON s.id=g.source";
@@ -107,16 +108,24 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
         return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     if (exact) {
-        uint64_t k = key_of(&t, t.color);
-        uint64_t k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
         sqlite3_bind_int64(st, 1, (sqlite3_int64)k);
         sqlite3_bind_int64(st, 2, (sqlite3_int64)k2);
     }
     long hits = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        long n = search_game(s, flags, st, fn, ctx);
-        hits += n;
+        kifu__index_game g = {
+            .number = sqlite3_column_int(st, 0),
+            .handicap = (const char *)sqlite3_column_text(st, 1),
+            .start = (const char *)sqlite3_column_text(st, 2),
+            .moves = sqlite3_column_blob(st, 3),
+            .nmoves = sqlite3_column_bytes(st, 3) / 2,
+            .ending = (const char *)sqlite3_column_text(st, 4),
+            .header = (const char *)sqlite3_column_text(st, 5),
+            .source = (const char *)sqlite3_column_text(st, 6),
+            .games = sqlite3_column_int(st, 7),
+        };
+        hits += kifu__index_search_game(s, flags, &g, fn, ctx);
     }
     if (rc != SQLITE_DONE)
         hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);

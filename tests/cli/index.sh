@@ -203,6 +203,12 @@ check "search --index takes no files" 2 $?
 check "search --index refuses --forks (main lines only)" 2 $?
 "$kifu" search --usi 'position startpos moves 9g9f 1c1d 9f9e' --index all.kdb
 check "search --index: nothing found is 1, as grep" 1 $?
+"$kifu" search --sfen startpos --index all.kdb --clickhouse http://127.0.0.1:1 2>/dev/null
+check "search: --index or --clickhouse, not both" 2 $?
+"$kifu" search --sfen startpos --index all.kdb --database kifu 2>/dev/null
+check "search: --database goes with --clickhouse" 2 $?
+"$kifu" search --sfen startpos --clickhouse http://127.0.0.1:1 all 2>/dev/null
+check "search --clickhouse takes no files" 2 $?
 
 # A killed add leaves the index as it was: killed while reading the files, and killed
 # while writing its write-ahead log (the transaction is held in memory until the commit

@@ -3,7 +3,8 @@
 # clickhouse-server processes (127.0.0.1, free ports, configs in a temp dir), uses the
 # first as a single server and both as the two shards of cluster kifu_two, and checks:
 # the same generated collection indexed into SQLite, the single server and the cluster
-# gives identical explorer and exact-search answers for a set of positions; adding the
+# gives identical explorer and exact-search answers for a set of positions, and kifu
+# search prints the same for positions and patterns as with the file; adding the
 # same files again changes no count; credentials come from the environment; a stopped
 # shard is named in the error. Every server is stopped by PID on exit.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
@@ -130,6 +131,62 @@ if [ -n "$kifu" ]; then
     "$tmp/explore.file" "$tmp/explore.ch"
   if grep -q '^kifu:' "$tmp/explore.file" || [ "$(wc -l <"$tmp/explore.file")" -lt 40 ]; then
     bad "kifu explore of the file answered: $(head -5 "$tmp/explore.file")"
+  fi
+  # kifu search --clickhouse prints what kifu search --index of the file prints, and what
+  # the plain search of the files prints: positions (exact, by key) and patterns (every
+  # stored game replayed), on the single server and on the two-shard cluster.
+  # The pattern: sente's king on 7八 (the generated games castle there), from mino.txt.
+  sed -e '/|八$/s/.*/| * * 玉 * * * * * *|八/' -e '/|九$/s/.*/| * * * * * * * * *|九/' \
+    "$here/../../docs/patterns/mino.txt" >"$tmp/k78.txt"
+  : >"$tmp/search.file"; : >"$tmp/search.kdb"; : >"$tmp/search.ch"; : >"$tmp/search.two"
+  ms_file=0 ms_kdb=0 ms_ch=0 ms_two=0
+  now() { date +%s%3N; }
+  while IFS= read -r q; do
+    eval "set -- $q"
+    echo "== $q" | tee -a "$tmp/search.file" "$tmp/search.kdb" "$tmp/search.ch" \
+      >>"$tmp/search.two"
+    t=$(now)
+    "$kifu" search "$@" "$tmp/games" >>"$tmp/search.file" 2>&1
+    echo "exit $?" >>"$tmp/search.file"
+    ms_file=$((ms_file + $(now) - t))
+    t=$(now)
+    "$kifu" search "$@" --index "$tmp/cli.kdb" >>"$tmp/search.kdb" 2>&1
+    echo "exit $?" >>"$tmp/search.kdb"
+    ms_kdb=$((ms_kdb + $(now) - t))
+    t=$(now)
+    "$kifu" search "$@" $ch >>"$tmp/search.ch" 2>&1
+    echo "exit $?" >>"$tmp/search.ch"
+    ms_ch=$((ms_ch + $(now) - t))
+    t=$(now)
+    "$kifu" search "$@" --clickhouse "$url_a,$url_b" --database kifu_cluster \
+      --cluster kifu_two >>"$tmp/search.two" 2>&1
+    echo "exit $?" >>"$tmp/search.two"
+    ms_two=$((ms_two + $(now) - t))
+  done <<QUERIES
+--sfen startpos --first -c
+--usi 'position startpos moves 7g7f'
+--usi 'position startpos moves 7g7f 3c3d 2g2f' --json
+--usi 'position startpos moves 2g2f 3c3d 7g7f' -l
+--usi 'position startpos moves 7g7f 3c3d 2g2f' --any-side -c
+--usi 'position startpos moves 7g7f 3c3d' --board-only
+--usi 'position startpos moves 9g9f 9c9d 1g1f 1c1d'
+--pattern $tmp/k78.txt --both-sides --first
+--pattern $tmp/k78.txt -c
+--regex 'u.{8}m' --first -l
+--regex 'oooooooooo.{30}a' --json
+QUERIES
+  echo "11 searches took: files $ms_file ms, .kdb $ms_kdb ms, server $ms_ch ms, cluster $ms_two ms"
+  same "kifu search --index prints what the search of the files prints" \
+    "$tmp/search.file" "$tmp/search.kdb"
+  same "kifu search --clickhouse (single server) prints what kifu search --index prints" \
+    "$tmp/search.kdb" "$tmp/search.ch"
+  same "kifu search --clickhouse (two-shard cluster) prints what kifu search --index prints" \
+    "$tmp/search.kdb" "$tmp/search.two"
+  hitq=$(grep -c '^exit 0$' "$tmp/search.kdb")
+  if [ "$hitq" = 10 ] && ! grep -q '^kifu:' "$tmp/search.kdb"; then
+    ok "the searches find something ($hitq of 11 queries, $(wc -l <"$tmp/search.kdb") lines)"
+  else
+    bad "the searches find something ($hitq of 11, not 10): $(grep -m3 '^kifu:' "$tmp/search.kdb")"
   fi
   "$kifu" index info "$tmp/cli.kdb" | head -4 >"$tmp/info.file"
   "$kifu" index info $ch | head -4 >"$tmp/info.ch"
