@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "kifu.h"
 
@@ -32,14 +34,23 @@ void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, 
     __attribute__((format(printf, 3, 4)));
 
 /* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
- * offsets into the 1-based columns of error messages. Inline: readers note the column of
- * every move (a branch-free count the compiler can vectorize). */
+ * offsets into the 1-based columns of error messages. Inline, 8 bytes a step: readers note
+ * the column of every move, and a byte loop cost KI2 reading 5% of its time. A character
+ * is a byte that is not a continuation byte (10xxxxxx). */
 static inline int kifu__utf8_column(const char *line_start, size_t bytes)
 {
-    int col = 1;
-    for (size_t i = 0; i < bytes; i++)
-        col += ((unsigned char)line_start[i] & 0xC0) != 0x80;
-    return col;
+    const uint64_t high = 0x8080808080808080ull;
+    size_t i = 0, cont = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t w;
+        memcpy(&w, line_start + i, 8); /* a fixed size: one load, no call */
+        /* bit 7 of each byte that has bit 7 set and bit 6 clear, summed by a multiply */
+        uint64_t c = w & ~(w << 1) & high;
+        cont += (size_t)(((c >> 7) * 0x0101010101010101ull) >> 56);
+    }
+    for (; i < bytes; i++)
+        cont += ((unsigned char)line_start[i] & 0xC0) == 0x80;
+    return (int)(bytes - cont) + 1;
 }
 
 #endif

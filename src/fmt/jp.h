@@ -15,6 +15,7 @@ typedef struct kifu__jp_reader {
     kifu_record *r;
     kifu_error *err;
     const char *text; /* start of the input, for byte offsets in errors */
+    const char *stop; /* its end (kifu__jp_column reads whole words up to it) */
     const char *line; /* start of the current line */
     int lineno;
     kifu__bod bod;

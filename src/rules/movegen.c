@@ -421,7 +421,12 @@ int kifu__reach_count(const kpos *p, int to, int kind)
 {
     if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB || kind == KING)
         return 0;
-    return bb_count(attackers_of_kind(p, p->side, kind, to, pos_occ(p), 0));
+    /* Mostly one piece of the kind or none is in range at all (the mover itself): no
+     * population count then. */
+    int us = p->side;
+    bb_t near = ATT.pseudo[us ^ 1][kind][to] & p->kind[kind] & p->occ[us];
+    bb_t reach = near ? attackers_of_kind(p, us, kind, to, pos_occ(p), 0) : 0;
+    return bb_more_than_one(near) ? bb_count(reach) : reach != 0;
 }
 
 size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out)
