@@ -41,41 +41,9 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
                        found);
 }
 
-/* The characters in the n bytes at s, where the input goes on to stop: 8 bytes a step,
- * the last step a whole word masked to the bytes asked for when 8 can be read (a KIF
- * move's number and spaces are one step, a KI2 move and its spaces two or three). */
-static size_t chars_in(const char *s, size_t n, const char *stop)
-{
-    const uint64_t high = 0x8080808080808080ull, ones = 0x0101010101010101ull;
-    size_t i = 0, cont = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        cont += (size_t)((((w & ~(w << 1) & high) >> 7) * ones) >> 56);
-    }
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (i < n && stop - (s + i) >= 8) {
-        uint64_t w;
-        memcpy(&w, s + i, 8);
-        w &= (1ull << (8 * (n - i))) - 1; /* the first n - i bytes (fewer than 8) */
-        cont += (size_t)((((w & ~(w << 1) & high) >> 7) * ones) >> 56);
-        return n - cont;
-    }
-#else
-    (void)stop;
-#endif
-    return (size_t)(kifu__utf8_column(s + i, n - i) - 1) + (i - cont);
-}
-
 int kifu__jp_column(kifu__jp_reader *rd, const char *at)
 {
-    if (!rd->col_at || rd->col_at < rd->line || at < rd->col_at) {
-        rd->col_at = rd->line;
-        rd->col = 1;
-    }
-    rd->col += (int)chars_in(rd->col_at, (size_t)(at - rd->col_at), rd->stop);
-    rd->col_at = at;
-    return rd->col;
+    return kifu__jp_column_at(rd, at);
 }
 
 static int nomem(kifu__jp_reader *rd)
@@ -534,7 +502,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__jp_column(rd, at));
+    kifu__node_src(n, rd->lineno, kifu__jp_column_kif(rd, at));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }
