@@ -4,6 +4,8 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "kifu.h"
 
@@ -31,15 +33,35 @@ void kifu__error_source(kifu_error *err, const char *source);
 void kifu__warn(void (*warn)(void *, const char *), void *ctx, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A 1 in the low bit of each byte of w (8 bytes of UTF-8 text, loaded as they lie in
+ * memory) that is a continuation byte (10xxxxxx: bit 7 set, bit 6 clear): the characters
+ * of the 8 bytes are 8 less the sum of the lanes, kifu__utf8_lanes_sum. */
+static inline uint64_t kifu__utf8_cont_lanes(uint64_t w)
+{
+    return (w & ~(w << 1) & 0x8080808080808080ull) >> 7;
+}
+
+/* The sum of the byte lanes of v, each lane at most 31 (one multiply). */
+static inline size_t kifu__utf8_lanes_sum(uint64_t v)
+{
+    return (size_t)((v * 0x0101010101010101ull) >> 56);
+}
+
 /* Number of characters (code points) in the first `bytes` bytes of UTF-8 text: turns byte
- * offsets into the 1-based columns of error messages. Inline: readers note the column of
- * every move (a branch-free count the compiler can vectorize). */
+ * offsets into the 1-based columns of error messages. Inline, 8 bytes a step: readers note
+ * the column of every move, and a byte loop cost KI2 reading 5% of its time. A character
+ * is a byte that is not a continuation byte (10xxxxxx). */
 static inline int kifu__utf8_column(const char *line_start, size_t bytes)
 {
-    int col = 1;
-    for (size_t i = 0; i < bytes; i++)
-        col += ((unsigned char)line_start[i] & 0xC0) != 0x80;
-    return col;
+    size_t i = 0, cont = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t w;
+        memcpy(&w, line_start + i, 8); /* a fixed size: one load, no call */
+        cont += kifu__utf8_lanes_sum(kifu__utf8_cont_lanes(w));
+    }
+    for (; i < bytes; i++)
+        cont += ((unsigned char)line_start[i] & 0xC0) == 0x80;
+    return (int)(bytes - cont) + 1;
 }
 /* Line (1-based) and column (1-based, in characters) of byte `off` of UTF-8 text. */
 void kifu__text_where(const char *text, size_t off, int *line, int *col);

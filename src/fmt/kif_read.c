@@ -43,27 +43,7 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
 
 int kifu__jp_column(kifu__jp_reader *rd, const char *at)
 {
-    if (!rd->col_at || rd->col_at < rd->line || at < rd->col_at) {
-        rd->col_at = rd->line;
-        rd->col = 1;
-    }
-    size_t n = (size_t)(at - rd->col_at);
-    if (n <= 8) {
-        /* Mostly a KIF move number and spaces: up to 8 bytes with no high bit are as
-         * many characters (one word tested, no loop). */
-        unsigned char b[8] = {0};
-        uint64_t w;
-        memcpy(b, rd->col_at, n);
-        memcpy(&w, b, 8);
-        if (!(w & 0x8080808080808080ull)) {
-            rd->col += (int)n;
-            rd->col_at = at;
-            return rd->col;
-        }
-    }
-    rd->col += kifu__utf8_column(rd->col_at, n) - 1;
-    rd->col_at = at;
-    return rd->col;
+    return kifu__jp_column_at(rd, at);
 }
 
 static int nomem(kifu__jp_reader *rd)
@@ -522,7 +502,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__jp_column(rd, at));
+    kifu__node_src(n, rd->lineno, kifu__jp_column_kif(rd, at));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }
@@ -532,6 +512,7 @@ static int jp_lines(kifu__jp_reader *rd, const char *text, size_t len,
 {
     const char *p = text, *stop = text + len;
     rd->text = text;
+    rd->stop = stop;
     rd->lineno = 0;
     while (p < stop) {
         const char *nl = memchr(p, '\n', (size_t)(stop - p));

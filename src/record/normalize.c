@@ -71,17 +71,17 @@ static int foul_of(const kifu_position *p, const char *why)
     return KIFU_FOUL_NONE;
 }
 
-/* No other piece of mv's kind reaches its square, pinned or not: mv needs no relative
- * word (a count of attackers, no move list). */
-static int alone_by_reach(const kifu_position *p, kmove mv)
+/* No other piece of mv's kind reaches its square, pinned or not, when `reach` board
+ * pieces of the kind do (counted up to 2 while the moves were listed): mv needs no
+ * relative word. */
+static int alone_by_reach(kmove mv, int reach)
 {
     /* One king; a pawn reaches a square only from right behind it (a drop there would be
      * 二歩); on a file the nearest lance blocks any other (as kifu__relative knows). */
     int kind = MOVE_PIECE(mv);
     if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(mv)))
         return 1;
-    int k = kifu__position_reach_count(p, MOVE_TO(mv), kind);
-    return MOVE_IS_DROP(mv) ? k == 0 : k <= 1;
+    return MOVE_IS_DROP(mv) ? reach == 0 : reach <= 1;
 }
 
 static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
@@ -109,12 +109,13 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
         *out = mv;
         return 0;
     }
-    cl->n = kifu__position_moves_to(p, MOVE_TO(mv), MOVE_PIECE(mv), cl->v);
+    int reach;
+    cl->n = kifu__position_moves_to(p, MOVE_TO(mv), MOVE_PIECE(mv), cl->v, &reach);
     for (size_t i = 0; i < cl->n; i++) {
         kmove c = cl->v[i];
         if (MOVE_FROM(c) == MOVE_FROM(mv) && MOVE_IS_PROMOTE(c) == MOVE_IS_PROMOTE(mv)) {
             *out = c;
-            cl->n = alone_by_reach(p, mv) ? 1 : NO_CANDS; /* the word by reach */
+            cl->n = alone_by_reach(mv, reach) ? 1 : NO_CANDS; /* the word by reach */
             return 0;
         }
     }
@@ -231,7 +232,8 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
     kmove cands[32];
     /* Board moves only: a drop is never among the candidates, and the relative word of a
      * board move looks at board sources only. */
-    size_t n = kifu__position_board_moves_to(p, to, kind, cl->v), k = 0;
+    int reach;
+    size_t n = kifu__position_board_moves_to(p, to, kind, cl->v, &reach), k = 0;
     cl->n = NO_CANDS; /* legal moves only: the word looks again, by reach */
     for (size_t i = 0; i < n; i++)
         if (!MOVE_IS_DROP(cl->v[i]) && MOVE_IS_PROMOTE(cl->v[i]) == (m->promote == 1))
@@ -252,7 +254,7 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         k = kifu__relative_filter(p, m->relative, cands, k);
     if (k == 1) {
         *out = cands[0];
-        if (alone_by_reach(p, cands[0]))
+        if (alone_by_reach(cands[0], reach))
             cl->n = 1; /* no word to look for */
         return 0;
     }

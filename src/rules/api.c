@@ -605,21 +605,19 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out)
 {
     return kifu__gen_legal(&p->pos, out);
 }
-size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out)
+size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out,
+                               int *reach)
 {
-    return kifu__gen_to(&p->pos, to, kind, out);
-}
-int kifu__position_reach_count(const kifu_position *p, int to, int kind)
-{
-    return kifu__reach_count(&p->pos, to, kind);
+    return kifu__gen_to(&p->pos, to, kind, out, reach);
 }
 size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out)
 {
     return kifu__gen_reach(&p->pos, to, kind, out);
 }
-size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out)
+size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out,
+                                     int *reach)
 {
-    return kifu__gen_to_board(&p->pos, to, kind, out);
+    return kifu__gen_to_board(&p->pos, to, kind, out, reach);
 }
 int kifu__position_legal_alone(const kifu_position *p, kmove m)
 {

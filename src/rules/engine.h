@@ -46,17 +46,17 @@ int kifu__position_hand(const kifu_position *p, int color, int kind);
 size_t kifu__position_legal(const kifu_position *p, kmove *out);
 /* Legal moves of the side to move that land on `to` with a piece of `kind` (the kind
  * before the move; drops of `kind` included). Both promotion choices appear as separate
- * moves. Returns the count; out needs room for 32. */
-size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out);
+ * moves. Returns the count; out needs room for 32. Unless reach is NULL, *reach is how
+ * many board pieces of `kind` reach `to`, pinned or not, counted up to 2 (0 for a king):
+ * found on the way, it tells whether a relative word is needed without a second look. */
+size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out,
+                               int *reach);
 /* The moves of `kind` to `to` by reach, pinned pieces and drops into check included (for
  * relative words, as other programs choose them). Room for 32. */
 size_t kifu__position_reach_to(const kifu_position *p, int to, int kind, kmove *out);
-/* How many board pieces of `kind` of the side to move reach `to`, pinned or not: a board
- * move needs a relative word when more than one does, a drop when any does. */
-int kifu__position_reach_count(const kifu_position *p, int to, int kind);
-/* The same, board moves only (no drops). */
-size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind,
-                                     kmove *out);
+/* The same, board moves only (no drops); reach the same. */
+size_t kifu__position_board_moves_to(const kifu_position *p, int to, int kind, kmove *out,
+                                     int *reach);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square (so it needs no relative word); 0 when not known: then
  * kifu__position_moves_to decides. Checks one piece, lists nothing. */

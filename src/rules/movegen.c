@@ -357,10 +357,12 @@ static inline bb_t attackers_of_kind(const kpos *p, int us, int kind, int to, bb
  * setup: the few pieces of `kind` that attack `to` are found by the reverse attack from
  * `to`, and the checks and pins come from one pass over the few pieces near the king and
  * the enemy sliders on its lines (most positions have none of either). */
-static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int drops)
+static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int drops,
+                            int *reach)
 {
     int us = p->side;
     kmove *o = out;
+    *reach = 0;
     if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB)
         return 0;
     int tp = p->board[to];
@@ -377,6 +379,7 @@ static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int dro
     /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
      * color standing on `to` would attack sq. */
     bb_t from = attackers_of_kind(p, us, kind, to, occ, 0);
+    *reach = from ? 1 + bb_more_than_one(from) : 0;
     int drop = drops && kind <= GOLD && !tp && p->hand[us][kind] &&
                !bb_test(ATT.dead[us][kind], to);
     if (!from && !drop)
@@ -407,21 +410,16 @@ static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int dro
     return (size_t)(o - out);
 }
 
-size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out)
+size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out, int *reach)
 {
-    return gen_to(p, to, kind, out, 1);
+    int unused;
+    return gen_to(p, to, kind, out, 1, reach ? reach : &unused);
 }
 
-size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out)
+size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out, int *reach)
 {
-    return gen_to(p, to, kind, out, 0);
-}
-
-int kifu__reach_count(const kpos *p, int to, int kind)
-{
-    if (to < 0 || to >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB || kind == KING)
-        return 0;
-    return bb_count(attackers_of_kind(p, p->side, kind, to, pos_occ(p), 0));
+    int unused;
+    return gen_to(p, to, kind, out, 0, reach ? reach : &unused);
 }
 
 size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out)

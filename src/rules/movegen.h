@@ -12,16 +12,16 @@ size_t kifu__gen_legal(const kpos *p, kmove *out);
 size_t kifu__count_legal(const kpos *p);
 int kifu__has_legal(const kpos *p);
 /* Legal moves landing on `to` made with a piece of `kind` (before the move), drops
- * included. out needs room for 32. */
-size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out);
-/* The same without the drops (no 二歩 or 打ち歩詰め test). */
-size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out);
+ * included. out needs room for 32. Unless reach is NULL, *reach is how many board pieces of
+ * `kind` reach `to`, pinned or not, counted up to 2 (0 for a king), found on the way: the relative word needs
+ * no second look when it says the move is alone. */
+size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out, int *reach);
+/* The same without the drops (no 二歩 or 打ち歩詰め test), *reach the same. */
+size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out, int *reach);
 /* The moves of `kind` to `to` by reach: every board piece of that kind that attacks the
  * square, pinned or not, and the drop when the piece is in hand and the square empty
  * (what other programs count when they choose a relative word). Room for 32. */
 size_t kifu__gen_reach(const kpos *p, int to, int kind, kmove *out);
-/* How many board pieces of `kind` of the side to move reach `to`, pinned or not. */
-int kifu__reach_count(const kpos *p, int to, int kind);
 /* 1 when m (capture field from the board) is legal and no other board piece of its kind
  * has a legal move to its square; 0 when not known (kifu__gen_to then decides). */
 int kifu__legal_alone(const kpos *p, kmove m);

@@ -321,11 +321,21 @@ static void agree(const char *sfen)
                            listed, r ? r : "(none)");
                 }
             }
-    /* moves_to: exactly the listed moves with that target and kind. */
+    /* moves_to: exactly the listed moves with that target and kind, and where there are
+     * some, the board pieces that reach the square (up to 2) as reach_to finds them. */
     for (int to = 0; to < 81; to++)
         for (int kind = 1; kind <= 14; kind++) {
-            kmove t[32];
-            size_t nt = kifu__position_moves_to(p, to, kind, t), want = 0;
+            kmove t[32], r[32];
+            int reach = -1;
+            size_t nt = kifu__position_moves_to(p, to, kind, t, &reach), want = 0;
+            size_t nr = kifu__position_reach_to(p, to, kind, r);
+            int froms = 0;
+            for (size_t i = 0; i < nr; i++)
+                froms += !MOVE_IS_DROP(r[i]) &&
+                         (i == 0 || MOVE_FROM(r[i - 1]) != MOVE_FROM(r[i]));
+            if (nt && reach != (froms < 2 ? froms : 2) && bad++ < 5)
+                printf("  %s: moves_to %d kind %d: reach %d, want %d\n", sfen, to, kind,
+                       reach, froms < 2 ? froms : 2);
             for (size_t i = 0; i < n; i++)
                 if (MOVE_TO(legal[i]) == to && MOVE_PIECE(legal[i]) == kind)
                     want++;
@@ -370,14 +380,16 @@ TEST(moves_to_has_both_choices)
 {
     kifu_position *p = t_position("position startpos moves 7g7f 3c3d");
     kmove t[32];
-    size_t n = kifu__position_moves_to(p, KIFU_SQ(2, 2), KIFU_KA, t);
+    size_t n = kifu__position_moves_to(p, KIFU_SQ(2, 2), KIFU_KA, t, NULL);
     CHECK_INT(n, 2);
     CHECK(n == 2 && MOVE_IS_PROMOTE(t[0]) != MOVE_IS_PROMOTE(t[1]));
-    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(7, 5), KIFU_FU, t), 1);
-    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(7, 4), KIFU_FU, t), 0);
+    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(7, 5), KIFU_FU, t, NULL), 1);
+    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(7, 4), KIFU_FU, t, NULL), 0);
     /* Two golds can reach 5h from the start: both are listed. */
     kifu_position_set_sfen(p, "startpos", NULL);
-    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(5, 8), KIFU_KI, t), 2);
+    int reach = 0;
+    CHECK_INT(kifu__position_moves_to(p, KIFU_SQ(5, 8), KIFU_KI, t, &reach), 2);
+    CHECK_INT(reach, 2);
     kifu_position_free(p);
 }
 

@@ -301,6 +301,16 @@ TEST(illegal_moves_at_their_line_and_column)
          "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n   4 "
          "５五角打\n   5 １一馬(22)\n",
          5, 6},
+        /* columns are counted in words of 8 bytes: a full-width space before a KIF move,
+         * a KI2 move 46 bytes after the one before it (more than the three words counted
+         * at once), a KI2 line ending the input (fewer than 24 bytes left to read from
+         * the move before) */
+        {KIFU_FMT_KIFU, "手合割：平手\n   1 ７六歩(77)\n   2　５五歩(53)\n", 3, 6},
+        {KIFU_FMT_KI2U,
+         "手合割：平手\n\n▲７六歩 △３四歩\n▲２二角成                               "
+         "△５五歩\n",
+         4, 37},
+        {KIFU_FMT_KI2U, "▲７六歩 △３四歩 ▲２二角成 △同銀 ▲5八玉△５五歩", 1, 25},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         for (int later = 0; later < 2; later++) {
