@@ -1,7 +1,7 @@
 /* index_explore.c: the opening explorer: every move played from a position in the indexed
  * games, counted, with the latest games. A hot position (played in KIFU__INDEX_HOT games
  * or more) is answered from its precomputed rows unless filters ask for a subset; any
- * other is counted from its position rows and their games. */
+ * other is counted from its occurrences (its bucket's block) and their games. */
 #include <stdio.h>
 #include <string.h>
 
@@ -78,13 +78,13 @@ static uint16_t flip_move(uint16_t c)
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *rows, *hot, *moves, *game;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game;
     int filtered;
 } query;
 
 /* Does game row `st` (sente, gote, date, event, ratings from the query's columns) pass the
- * filters? Columns: 0 id, 1 ply, 2 result, 3 date, 4 moves, 5 sente, 6 gote, 7 event,
- * 8 sente_rating, 9 gote_rating. */
+ * filters? Columns: 0 id, 2 result, 3 date, 5 sente, 6 gote, 7 event, 8 sente_rating,
+ * 9 gote_rating. */
 static int passes(const kifu_explore_options *o, sqlite3_stmt *st, int flipped)
 {
     const char *sente = (const char *)sqlite3_column_text(st, flipped ? 6 : 5);
@@ -159,23 +159,29 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
             return s == SQLITE_DONE ? 0 : -1;
         }
     }
-    sqlite3_bind_int64(q->rows, 1, (sqlite3_int64)key);
-    int s;
-    while ((s = sqlite3_step(q->rows)) == SQLITE_ROW) {
-        if (q->filtered && !passes(q->o, q->rows, flipped))
-            continue;
-        int ply = sqlite3_column_int(q->rows, 1);
-        const uint16_t *moves = sqlite3_column_blob(q->rows, 4);
-        int nmoves = sqlite3_column_bytes(q->rows, 4) / 2;
-        uint16_t mv = ply < nmoves ? moves[ply] : 0;
-        if (kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv,
-                          sqlite3_column_int64(q->rows, 0), ply,
-                          flip_result(sqlite3_column_int(q->rows, 2), flipped),
-                          (const char *)sqlite3_column_text(q->rows, 3)))
-            return -1;
+    /* The key's occurrences from its bucket, each game's row looked up. */
+    kifu__ipos *v = NULL;
+    size_t nv = 0, cap = 0;
+    if (kifu__index_entries(q->block, key, &v, &nv, &cap)) {
+        kifu__free(v);
+        return -1;
     }
-    sqlite3_reset(q->rows);
-    return s == SQLITE_DONE ? 0 : -1;
+    int rc = 0;
+    for (size_t i = 0; i < nv && !rc; i++) {
+        sqlite3_bind_int64(q->rows, 1, v[i].game);
+        int s = sqlite3_step(q->rows);
+        if (s == SQLITE_ROW && (!q->filtered || passes(q->o, q->rows, flipped))) {
+            uint16_t mv = v[i].move;
+            rc = kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv, v[i].game, v[i].ply,
+                               flip_result(sqlite3_column_int(q->rows, 2), flipped),
+                               (const char *)sqlite3_column_text(q->rows, 3));
+        } else if (s != SQLITE_ROW && s != SQLITE_DONE) {
+            rc = -1;
+        }
+        sqlite3_reset(q->rows);
+    }
+    kifu__free(v);
+    return rc;
 }
 
 /* A copy owned by the result. */
@@ -238,7 +244,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
-    query q = {ix, o, NULL, NULL, NULL, NULL, 0};
+    query q = {ix, o, NULL, NULL, NULL, NULL, NULL, 0};
     q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
@@ -250,10 +256,11 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     }
     if (sqlite3_prepare_v2(
             ix->db,
-            "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
-            " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
-            " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
+            "SELECT id, NULL, result, date, NULL, sente, gote, event, sente_rating,"
+            " gote_rating FROM games WHERE id=?",
             -1, &q.rows, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
+                           &q.block, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
                            NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(
@@ -325,6 +332,6 @@ out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
     sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
-    sqlite3_finalize(q.game);
+    sqlite3_finalize(q.game), sqlite3_finalize(q.block);
     return e;
 }

@@ -4,6 +4,7 @@
  * game. Either way each game is replayed from its compact moves, so every hit is checked
  * against its board (a key collision cannot report a wrong game) and knows its moves. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "index/index_private.h"
@@ -83,6 +84,69 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
     return hits;
 }
 
+/* Game ids in (source, number) order, the order a search of the files reports in. */
+typedef struct gref {
+    long long source, number, id;
+} gref;
+
+static int by_file(const void *x, const void *y)
+{
+    const gref *a = x, *b = y;
+    if (a->source != b->source)
+        return a->source < b->source ? -1 : 1;
+    return (a->number > b->number) - (a->number < b->number);
+}
+
+/* The games whose occurrences carry key k1 or k2, in file order: a new vector, n set; -1
+ * with n untouched on an SQLite error, a damaged block or NOMEM. */
+static int games_with(kifu_index *ix, uint64_t k1, uint64_t k2, gref **out, size_t *n)
+{
+    sqlite3_stmt *block = NULL, *ord = NULL;
+    kifu__ipos *v = NULL;
+    size_t nv = 0, cap = 0, ng = 0;
+    gref *g = NULL;
+    int rc = -1;
+    if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
+                           &block, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, "SELECT source, number FROM games WHERE id=?", -1,
+                           &ord, NULL) != SQLITE_OK ||
+        kifu__index_entries(block, k1, &v, &nv, &cap) ||
+        (k2 != k1 && kifu__index_entries(block, k2, &v, &nv, &cap)))
+        goto done;
+    g = kifu__malloc((nv ? nv : 1) * sizeof *g);
+    if (!g)
+        goto done;
+    for (size_t i = 0; i < nv; i++) {
+        int dup = 0;
+        for (size_t k = i; k-- > 0 && !dup;) /* a game's entries are next to each other */
+            if (v[k].game == v[i].game)
+                dup = 1;
+            else
+                break;
+        if (dup)
+            continue;
+        sqlite3_bind_int64(ord, 1, v[i].game);
+        if (sqlite3_step(ord) == SQLITE_ROW)
+            g[ng++] = (gref){sqlite3_column_int64(ord, 0), sqlite3_column_int64(ord, 1),
+                             v[i].game};
+        sqlite3_reset(ord);
+    }
+    if (ng)
+        qsort(g, ng, sizeof *g, by_file);
+    /* The two keys' lists may share games: keep one of each. */
+    size_t m = 0;
+    for (size_t i = 0; i < ng; i++)
+        if (!m || g[m - 1].id != g[i].id)
+            g[m++] = g[i];
+    *out = g, *n = m;
+    g = NULL;
+    rc = 0;
+done:
+    kifu__free(g), kifu__free(v);
+    sqlite3_finalize(block), sqlite3_finalize(ord);
+    return rc;
+}
+
 long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
                        kifu_error *err)
 {
@@ -95,27 +159,40 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
         "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
         " s.games FROM games g JOIN sources s ON s.id=g.source";
     char sql[512];
-    snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
-             exact ? " WHERE g.id IN (SELECT game FROM positions WHERE key IN (?1, ?2))"
-                   : "");
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    snprintf(sql, sizeof sql, "%s%s", cols,
+             exact ? " WHERE g.id=?" : " ORDER BY g.source, g.number");
+    gref *ids = NULL;
+    size_t nids = 0;
     if (exact) {
         uint64_t k = key_of(&t, t.color);
         uint64_t k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)k);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)k2);
+        if (games_with(ix, k, k2, &ids, &nids))
+            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
+                                            err);
+    }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        kifu__free(ids);
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     }
     long hits = 0;
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        long n = search_game(s, flags, st, fn, ctx);
-        hits += n;
+    int rc = SQLITE_DONE;
+    for (size_t i = 0; exact ? i < nids : rc == SQLITE_DONE || rc == SQLITE_ROW; i++) {
+        if (exact) {
+            sqlite3_reset(st);
+            sqlite3_bind_int64(st, 1, ids[i].id);
+        }
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            hits += search_game(s, flags, st, fn, ctx);
+        else if (!exact || rc != SQLITE_DONE)
+            break;
+        rc = SQLITE_DONE;
     }
     if (rc != SQLITE_DONE)
         hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     sqlite3_finalize(st);
+    kifu__free(ids);
     return hits;
 }
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "index/index_private.h"
 #include "kifu.h"
 
 #define GAMES 240
@@ -276,6 +277,40 @@ TEST(built_in_steps_equals_built_at_once)
     ix = build("steps.kdb", 170, GAMES, 0);
     CHECK_INT(kifu_index_close(ix, &err), 0);
     char *a = dump("one.kdb"), *b = dump("steps.kdb");
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(strlen(a) > 1000);
+        CHECK_INT(strcmp(a, b), 0);
+    }
+    free(a), free(b);
+}
+
+/* An add larger than one batch writes its batches one after the other (each merged into
+ * the blocks of the ones before) and commits once: the same file as one batch. */
+TEST(many_batches_equal_one)
+{
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to dump the tables");
+    kifu_error err;
+    size_t keep = kifu__index_batch;
+    kifu__index_batch = 700; /* about 8 games a batch */
+    kifu_index *ix = build("batches.kdb", 0, GAMES, 1);
+    CHECK(ix != NULL);
+    if (ix) {
+        /* Batches were written, none committed: a reader sees no game yet. */
+        char path[512];
+        snprintf(path, sizeof path, "%s/batches.kdb", dir);
+        kifu_index *r = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        kifu_index_info info;
+        CHECK(r && kifu_index_info_get(r, &info, &err) == 0);
+        if (r)
+            CHECK_INT(info.games, 0);
+        kifu_index_close(r, NULL);
+        CHECK(kifu_index_stats_get(ix)->games > 0); /* written in batches already */
+    }
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    kifu__index_batch = keep;
+    char *a = dump("one.kdb"), *b = dump("batches.kdb");
     CHECK(a && b);
     if (a && b) {
         CHECK(strlen(a) > 1000);
@@ -573,6 +608,7 @@ int main(void)
     }
     RUN(counts_known_by_construction);
     RUN(built_in_steps_equals_built_at_once);
+    RUN(many_batches_equal_one);
     RUN(yaneuraou_book);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
