@@ -109,13 +109,6 @@ static void free_batch(kifu_index *ix)
     ix->ngames = ix->npos = ix->nsources = 0;
 }
 
-static void drop_facts(kifu_index *ix)
-{
-    kifu__free(ix->facts);
-    ix->facts = NULL;
-    ix->nfacts = ix->capfacts = 0;
-}
-
 int kifu_index_close(kifu_index *ix, kifu_error *err)
 {
     if (!ix)
@@ -123,7 +116,6 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
-    drop_facts(ix);
     /* The WAL is folded into the file so that it is one file again; a bulk-built file
      * turns to WAL for the readers and writers to come. */
     if (ix->bulk)
@@ -313,6 +305,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     if (!(g->header = header_json(r)))
         goto nomem;
     size_t cap = 0;
+    uint32_t fact = kifu__index_fact(g->date, g->result);
     kpos p;
     kifu__pos_from_board(&p, &b);
     const kifu_node *n = kifu_record_root(r);
@@ -330,8 +323,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + 1, sizeof *ix->pos, 256) ||
             (m && kifu__reserve(&g->moves, &cap, g->nmoves + 1, sizeof *g->moves, 256)))
             goto nomem;
-        ix->pos[ix->npos++] =
-            (kifu__ipos){p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0};
+        ix->pos[ix->npos++] = (kifu__ipos){
+            p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0, fact};
         if (!m || ply == UINT16_MAX - 1)
             break;
         g->moves[g->nmoves++] = kifu__index_compact(k);
@@ -487,39 +480,64 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
-/* Stable LSD radix sort of the batch's rows by key, 16 bits a pass: rows were appended by
- * game and ply, so the result is in (key, game, ply) order, keys unsigned: buckets
- * (the top bits) and the groups within a block in order. */
+static int entry_cmp(const void *x, const void *y)
+{
+    const kifu__ipos *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    return (a->ply > b->ply) - (a->ply < b->ply);
+}
+
+/* The batch's rows in (key, game, ply) order, keys unsigned. First grouped by bucket: a
+ * stable LSD radix sort on the bucket's 20 bits, 10 a pass (1024 destinations a pass stay
+ * in the caches; 16-bit digits over all 64 bits spent most of the write in cache misses),
+ * then each bucket's few rows sorted in place. */
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
     if (n < 2)
         return 0;
     kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
-    size_t *count = kifu__malloc(65536 * sizeof *count);
-    if (!tmp || !count) {
-        kifu__free(tmp), kifu__free(count);
+    size_t count[1024];
+    if (!tmp)
         return -1;
-    }
     kifu__ipos *src = ix->pos, *dst = tmp;
-    for (int shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65536 * sizeof *count);
+    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += 10) {
+        memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[((src[i].key >> shift) & 0xffff)]++;
+            count[(src[i].key >> shift) & 1023]++;
         size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
+        for (size_t d = 0; d < 1024; d++) {
             size_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[((src[i].key >> shift) & 0xffff)]++] = src[i];
+            dst[count[(src[i].key >> shift) & 1023]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
-    /* Four passes: the sorted rows are back in ix->pos. */
+    /* Two passes: the rows are back in ix->pos, by bucket. */
     kifu__free(tmp);
-    kifu__free(count);
+    kifu__ipos *v = ix->pos;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
+        for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
+            ;
+        if (j - i > 32) {
+            qsort(v + i, j - i, sizeof *v, entry_cmp);
+            continue;
+        }
+        for (size_t k = i + 1; k < j; k++) { /* insertion: a few rows, often in order */
+            kifu__ipos x = v[k];
+            size_t m = k;
+            for (; m > i && entry_cmp(&v[m - 1], &x) > 0; m--)
+                v[m] = v[m - 1];
+            v[m] = x;
+        }
+    }
     return 0;
 }
 
@@ -572,46 +590,17 @@ kmove kifu__index_expand(const kpos *p, uint16_t c)
     return move_make(from, to, kind, CPIECE_KIND(p->board[to]), promote);
 }
 
-/* Buckets touched by deletions, for their blocks to be written again. */
+/* Buckets touched by deletions, for their blocks to be written again; the ids of the
+ * deleted games, whose occurrences those blocks drop. */
 typedef struct keyset {
     uint64_t *v;
     size_t n, cap;
 } keyset;
 
-/* The facts of every game already in the table, once per handle (a fresh file has none):
- * the hot rows of a key are counted again from all its occurrences. 0, or -1. */
-static int load_facts(kifu_index *ix)
-{
-    if (ix->facts)
-        return 0;
-    if (kifu__reserve(&ix->facts, &ix->capfacts, ix->next_game + 1, sizeof *ix->facts,
-                      1024))
-        return -1;
-    memset(ix->facts, 0, ix->capfacts * sizeof *ix->facts);
-    ix->nfacts = ix->next_game;
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ix->db, "SELECT id, result, date FROM games", -1, &st, NULL) !=
-        SQLITE_OK)
-        return -1;
-    int s;
-    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        sqlite3_int64 id = sqlite3_column_int64(st, 0);
-        if (id <= 0 || (size_t)id >= ix->nfacts)
-            continue;
-        kifu__ifact *f = &ix->facts[id];
-        f->live = 1;
-        f->result = (uint8_t)sqlite3_column_int(st, 1);
-        const char *d = (const char *)sqlite3_column_text(st, 2);
-        snprintf(f->date, sizeof f->date, "%s", d ? d : "");
-    }
-    sqlite3_finalize(st);
-    return s == SQLITE_DONE ? 0 : -1;
-}
-
 /* Remove the games of a source that is indexed again: their occurrences go when the
  * buckets they are in are written again (each game's keys found by replaying its moves),
  * and the games are no longer live for that merge. */
-static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
+static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyset *dead,
                          kifu_error *err)
 {
     sqlite3_stmt *sel = NULL;
@@ -624,8 +613,11 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
     int s;
     while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
         long long game = sqlite3_column_int64(sel, 0);
-        if (game > 0 && (size_t)game < ix->nfacts)
-            ix->facts[game].live = 0;
+        if (kifu__reserve(&dead->v, &dead->cap, dead->n + 1, sizeof *dead->v, 256)) {
+            nomem(err);
+            goto done;
+        }
+        dead->v[dead->n++] = (uint64_t)game;
         const uint16_t *moves = sqlite3_column_blob(sel, 3);
         int nmoves = sqlite3_column_bytes(sel, 3) / 2;
         kpos p;
@@ -689,9 +681,17 @@ static int write_hot(uint64_t key, kifu__agg *a, sqlite3_stmt *hot, sqlite3_stmt
     return 0;
 }
 
-static int live_game(const kifu_index *ix, uint32_t game)
+static int cmp_key(const void *x, const void *y)
 {
-    return game < ix->nfacts && ix->facts[game].live;
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Not one of the games this batch deletes (dead: sorted). */
+static int live_game(const keyset *dead, uint32_t game)
+{
+    uint64_t g = game;
+    return !dead->n || !bsearch(&g, dead->v, dead->n, sizeof g, cmp_key);
 }
 
 /* Distinct games among n entries of one key (in game order). */
@@ -703,21 +703,6 @@ static size_t distinct_games(const kifu__ipos *v, size_t n)
     return c;
 }
 
-static int cmp_key(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-static int entry_less(const kifu__ipos *a, const kifu__ipos *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key;
-    if (a->game != b->game)
-        return a->game < b->game;
-    return a->ply < b->ply;
-}
-
 /* The statements and buffers of one batch's write. */
 typedef struct writer {
     sqlite3_stmt *get, *put, *del, *hot, *row, *unhot, *unrow;
@@ -725,11 +710,12 @@ typedef struct writer {
     size_t nold, capold, nmerged, capmerged;
     uint8_t *buf;
     size_t capbuf;
+    keyset dead; /* sorted */
 } writer;
 
 /* Key by key, the hot rows of the keys whose occurrences changed: dropped when the key
  * was hot, written again when it is (or now becomes) hot. */
-static int rehot_bucket(kifu_index *ix, writer *w)
+static int rehot_bucket(writer *w)
 {
     size_t io = 0;
     for (size_t i = 0, j; i < w->nmerged; i = j) {
@@ -743,7 +729,7 @@ static int rehot_bucket(kifu_index *ix, writer *w)
             io++;
         size_t before = distinct_games(w->old + o0, io - o0), live = 0;
         for (size_t k = o0; k < io; k++)
-            live += live_game(ix, w->old[k].game);
+            live += live_game(&w->dead, w->old[k].game);
         /* Unchanged: no old entry dropped, no new one. */
         if (live == io - o0 && live == j - i)
             continue;
@@ -759,9 +745,10 @@ static int rehot_bucket(kifu_index *ix, writer *w)
         kifu__agg_init(&a);
         int bad = 0;
         for (size_t k = i; k < j && !bad; k++) {
-            const kifu__ifact *f = &ix->facts[w->merged[k].game];
+            char date[11];
+            kifu__index_fact_date(w->merged[k].fact, date);
             bad = kifu__agg_add(&a, w->merged[k].move, w->merged[k].game,
-                                w->merged[k].ply, f->result, f->date);
+                                w->merged[k].ply, (int)(w->merged[k].fact & 7), date);
         }
         bad = bad || write_hot(key, &a, w->hot, w->row);
         kifu__agg_free(&a);
@@ -791,8 +778,8 @@ static int rehot_bucket(kifu_index *ix, writer *w)
 
 /* One bucket written again: its old block (unless the table was empty) merged with the
  * batch's entries add[0..nadd), occurrences of games no longer live dropped. */
-static int write_bucket(kifu_index *ix, writer *w, uint64_t bucket, const kifu__ipos *add,
-                        size_t nadd, int fresh, kifu_error *err)
+static int write_bucket(writer *w, uint64_t bucket, const kifu__ipos *add, size_t nadd,
+                        int fresh, kifu_error *err)
 {
     w->nold = w->nmerged = 0;
     if (!fresh) {
@@ -815,15 +802,15 @@ static int write_bucket(kifu_index *ix, writer *w, uint64_t bucket, const kifu__
         return nomem(err);
     size_t i = 0, j = 0;
     while (i < w->nold || j < nadd) {
-        if (i < w->nold && (j == nadd || entry_less(&w->old[i], &add[j]))) {
-            if (live_game(ix, w->old[i].game))
+        if (i < w->nold && (j == nadd || entry_cmp(&w->old[i], &add[j]) < 0)) {
+            if (live_game(&w->dead, w->old[i].game))
                 w->merged[w->nmerged++] = w->old[i];
             i++;
         } else {
             w->merged[w->nmerged++] = add[j++];
         }
     }
-    if (rehot_bucket(ix, w))
+    if (rehot_bucket(w))
         return -1;
     if (!w->nmerged) {
         sqlite3_bind_int64(w->del, 1, (sqlite3_int64)bucket);
@@ -877,16 +864,6 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
         if (step_done(game))
             return -1;
         sqlite3_clear_bindings(game);
-        /* Its facts, for the hot rows of this batch and the next ones. */
-        if (kifu__reserve(&ix->facts, &ix->capfacts, (size_t)g->id + 1, sizeof *ix->facts,
-                          1024))
-            return -1;
-        while (ix->nfacts <= g->id)
-            memset(&ix->facts[ix->nfacts++], 0, sizeof *ix->facts);
-        kifu__ifact *f = &ix->facts[g->id];
-        f->live = 1;
-        f->result = g->result;
-        snprintf(f->date, sizeof f->date, "%s", g->date ? g->date : "");
     }
     return 0;
 }
@@ -901,7 +878,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
     memset(&w, 0, sizeof w);
     keyset touched = {0};
     int rc = -1;
-    if (sort_positions(ix) || load_facts(ix)) {
+    if (sort_positions(ix)) {
         nomem(err);
         goto out;
     }
@@ -913,7 +890,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
     for (size_t i = 0; i < ix->nsources; i++)
         if (ix->sources[i].replace) {
             fresh = 0;
-            if (delete_source(ix, ix->sources[i].id, &touched, err))
+            if (delete_source(ix, ix->sources[i].id, &touched, &w.dead, err))
                 goto out;
         }
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
@@ -950,6 +927,8 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         goto sqlfail;
     if (touched.n) /* an empty vector has no storage, and qsort wants some */
         qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
+    if (w.dead.n)
+        qsort(w.dead.v, w.dead.n, sizeof *w.dead.v, cmp_key);
     /* The batch's buckets and the touched ones, merged in order. */
     size_t i = 0, t = 0;
     while (i < ix->npos || t < touched.n) {
@@ -961,7 +940,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
             j++;
         while (t < touched.n && touched.v[t] == b)
             t++;
-        if (write_bucket(ix, &w, b, ix->pos + i, j - i, fresh, err))
+        if (write_bucket(&w, b, ix->pos + i, j - i, fresh, err))
             goto sqlfail;
         i = j;
     }
@@ -978,7 +957,7 @@ out:
     sqlite3_finalize(w.hot), sqlite3_finalize(w.row), sqlite3_finalize(w.unhot);
     sqlite3_finalize(w.unrow);
     kifu__free(w.old), kifu__free(w.merged), kifu__free(w.buf);
-    kifu__free(touched.v);
+    kifu__free(touched.v), kifu__free(w.dead.v);
     free_batch(ix);
     return rc;
 }
@@ -1002,7 +981,6 @@ static int write_step(kifu_index *ix, kifu_error *err)
     /* What the add took from the id counters goes back with it. */
     ix->next_game = max_id(ix->db, "games") + 1;
     ix->next_source = max_id(ix->db, "sources") + 1;
-    drop_facts(ix);
     return -1;
 }
 
@@ -1018,7 +996,6 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         ix->intx = 0;
         ix->next_game = max_id(ix->db, "games") + 1;
         ix->next_source = max_id(ix->db, "sources") + 1;
-        drop_facts(ix);
         return -1;
     }
     ix->intx = 0;

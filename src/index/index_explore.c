@@ -82,33 +82,37 @@ typedef struct query {
     int filtered;
 } query;
 
-/* Does game row `st` (sente, gote, date, event, ratings from the query's columns) pass the
- * filters? Columns: 0 id, 2 result, 3 date, 5 sente, 6 gote, 7 event, 8 sente_rating,
- * 9 gote_rating. */
+/* Does a game of this date ("" unknown) pass the date filters? */
+static int date_passes(const kifu_explore_options *o, const char *date)
+{
+    if ((o->date_from || o->date_to) && !*date)
+        return 0;
+    if (o->date_from && strcmp(date, o->date_from) < 0)
+        return 0;
+    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
+        return 0;
+    return 1;
+}
+
+/* Does game row `st` (sente, gote, event, ratings) pass the other filters? Columns:
+ * 0 sente, 1 gote, 2 event, 3 sente_rating, 4 gote_rating. */
 static int passes(const kifu_explore_options *o, sqlite3_stmt *st, int flipped)
 {
-    const char *sente = (const char *)sqlite3_column_text(st, flipped ? 6 : 5);
-    const char *gote = (const char *)sqlite3_column_text(st, flipped ? 5 : 6);
-    const char *date = (const char *)sqlite3_column_text(st, 3);
-    const char *event = (const char *)sqlite3_column_text(st, 7);
+    const char *sente = (const char *)sqlite3_column_text(st, flipped ? 1 : 0);
+    const char *gote = (const char *)sqlite3_column_text(st, flipped ? 0 : 1);
+    const char *event = (const char *)sqlite3_column_text(st, 2);
     if (o->player) {
         int as_s = sente && strcmp(sente, o->player) == 0;
         int as_g = gote && strcmp(gote, o->player) == 0;
         if (o->player_color == 1 ? !as_s : o->player_color == 2 ? !as_g : !(as_s || as_g))
             return 0;
     }
-    if ((o->date_from || o->date_to) && !date)
-        return 0;
-    if (o->date_from && strcmp(date, o->date_from) < 0)
-        return 0;
-    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
-        return 0;
     if (o->event && (!event || !strstr(event, o->event)))
         return 0;
-    if (o->min_rating > 0 && (sqlite3_column_type(st, 8) == SQLITE_NULL ||
-                              sqlite3_column_int(st, 8) < o->min_rating ||
-                              sqlite3_column_type(st, 9) == SQLITE_NULL ||
-                              sqlite3_column_int(st, 9) < o->min_rating))
+    if (o->min_rating > 0 && (sqlite3_column_type(st, 3) == SQLITE_NULL ||
+                              sqlite3_column_int(st, 3) < o->min_rating ||
+                              sqlite3_column_type(st, 4) == SQLITE_NULL ||
+                              sqlite3_column_int(st, 4) < o->min_rating))
         return 0;
     return 1;
 }
@@ -159,26 +163,33 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
             return s == SQLITE_DONE ? 0 : -1;
         }
     }
-    /* The key's occurrences from its bucket, each game's row looked up. */
+    /* The key's occurrences from its bucket: each carries its game's date and result, so
+     * only a filter by player, event or rating reads the game's row. */
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
     if (kifu__index_entries(q->block, key, &v, &nv, &cap)) {
         kifu__free(v);
         return -1;
     }
-    int rc = 0;
+    int rows = q->o->player || q->o->event || q->o->min_rating > 0, rc = 0;
     for (size_t i = 0; i < nv && !rc; i++) {
-        sqlite3_bind_int64(q->rows, 1, v[i].game);
-        int s = sqlite3_step(q->rows);
-        if (s == SQLITE_ROW && (!q->filtered || passes(q->o, q->rows, flipped))) {
-            uint16_t mv = v[i].move;
-            rc = kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv, v[i].game, v[i].ply,
-                               flip_result(sqlite3_column_int(q->rows, 2), flipped),
-                               (const char *)sqlite3_column_text(q->rows, 3));
-        } else if (s != SQLITE_ROW && s != SQLITE_DONE) {
-            rc = -1;
+        char date[11];
+        kifu__index_fact_date(v[i].fact, date);
+        if (q->filtered && !date_passes(q->o, date))
+            continue;
+        if (rows) {
+            sqlite3_bind_int64(q->rows, 1, v[i].game);
+            int s = sqlite3_step(q->rows),
+                pass = s == SQLITE_ROW && passes(q->o, q->rows, flipped);
+            sqlite3_reset(q->rows);
+            if (s != SQLITE_ROW && s != SQLITE_DONE)
+                rc = -1;
+            if (!pass)
+                continue;
         }
-        sqlite3_reset(q->rows);
+        uint16_t mv = v[i].move;
+        rc = kifu__agg_add(a, mv && flipped ? flip_move(mv) : mv, v[i].game, v[i].ply,
+                           flip_result((int)(v[i].fact & 7), flipped), date);
     }
     kifu__free(v);
     return rc;
@@ -256,8 +267,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     }
     if (sqlite3_prepare_v2(
             ix->db,
-            "SELECT id, NULL, result, date, NULL, sente, gote, event, sente_rating,"
-            " gote_rating FROM games WHERE id=?",
+            "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
             -1, &q.rows, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
                            &q.block, NULL) != SQLITE_OK ||

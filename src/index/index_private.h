@@ -49,6 +49,8 @@ typedef struct kifu__ipos {
     uint32_t game;
     uint16_t ply;
     uint16_t move; /* the move played from here (15 bits of the packed move), 0: none */
+    uint32_t fact; /* the game's date and result, kifu__index_fact: what a query by date
+                    * and the explorer counts need without reading the game's row */
 } kifu__ipos;
 
 /* One game waiting in a batch: its `games` row. */
@@ -65,13 +67,6 @@ typedef struct kifu__igame {
     uint16_t *moves;               /* compact moves of the main line */
     uint32_t nmoves;
 } kifu__igame;
-
-/* What the hot rows need of a game, by game id, while a batch is written. */
-typedef struct kifu__ifact {
-    uint8_t live; /* 0: no such game (never made, or deleted) */
-    uint8_t result;
-    char date[11]; /* "" when unknown */
-} kifu__ifact;
 
 struct kifu_index {
     sqlite3 *db;
@@ -95,8 +90,6 @@ struct kifu_index {
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
-    kifu__ifact *facts; /* by game id; NULL until a batch is written */
-    size_t nfacts, capfacts;
 };
 
 /* index_schema.c */
@@ -112,6 +105,11 @@ int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error 
  * entries of key `only` (or of every key, when all) appended to *v. 0, or -1 for a
  * damaged block or NOMEM. */
 size_t kifu__block_bound(size_t n);
+/* A game's date ("YYYY-MM-DD" or NULL) and result (KIFU__RES_*) as one number: the date
+ * y << 9 | m << 5 | d (0: unknown, dates in order) shifted over the result's 3 bits; and
+ * the date back as text ("" when unknown). */
+uint32_t kifu__index_fact(const char *date, int result);
+void kifu__index_fact_date(uint32_t fact, char out[11]);
 size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
