@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -84,67 +85,31 @@ static long search_game(kifu_search *s, unsigned flags, sqlite3_stmt *g,
     return hits;
 }
 
-/* Game ids in (source, number) order, the order a search of the files reports in. */
-typedef struct gref {
-    long long source, number, id;
-} gref;
-
-static int by_file(const void *x, const void *y)
+/* The games whose occurrences carry key k1 or k2, as a JSON array of ids for json_each
+ * (one query then reads them in file order): new text, or NULL (SQLite error, damaged
+ * block, NOMEM). */
+static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2)
 {
-    const gref *a = x, *b = y;
-    if (a->source != b->source)
-        return a->source < b->source ? -1 : 1;
-    return (a->number > b->number) - (a->number < b->number);
-}
-
-/* The games whose occurrences carry key k1 or k2, in file order: a new vector, n set; -1
- * with n untouched on an SQLite error, a damaged block or NOMEM. */
-static int games_with(kifu_index *ix, uint64_t k1, uint64_t k2, gref **out, size_t *n)
-{
-    sqlite3_stmt *block = NULL, *ord = NULL;
+    sqlite3_stmt *block = NULL;
     kifu__ipos *v = NULL;
-    size_t nv = 0, cap = 0, ng = 0;
-    gref *g = NULL;
-    int rc = -1;
+    size_t nv = 0, cap = 0;
+    char *json = NULL;
     if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
-                           &block, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, "SELECT source, number FROM games WHERE id=?", -1,
-                           &ord, NULL) != SQLITE_OK ||
-        kifu__index_entries(block, k1, &v, &nv, &cap) ||
-        (k2 != k1 && kifu__index_entries(block, k2, &v, &nv, &cap)))
-        goto done;
-    g = kifu__malloc((nv ? nv : 1) * sizeof *g);
-    if (!g)
-        goto done;
-    for (size_t i = 0; i < nv; i++) {
-        int dup = 0;
-        for (size_t k = i; k-- > 0 && !dup;) /* a game's entries are next to each other */
-            if (v[k].game == v[i].game)
-                dup = 1;
-            else
-                break;
-        if (dup)
-            continue;
-        sqlite3_bind_int64(ord, 1, v[i].game);
-        if (sqlite3_step(ord) == SQLITE_ROW)
-            g[ng++] = (gref){sqlite3_column_int64(ord, 0), sqlite3_column_int64(ord, 1),
-                             v[i].game};
-        sqlite3_reset(ord);
+                           &block, NULL) == SQLITE_OK &&
+        !kifu__index_entries(block, k1, &v, &nv, &cap) &&
+        (k2 == k1 || !kifu__index_entries(block, k2, &v, &nv, &cap))) {
+        kifu__strbuf b;
+        kifu__sb_init(&b);
+        kifu__sb_putc(&b, '[');
+        for (size_t i = 0; i < nv; i++)
+            if (!i || v[i].game != v[i - 1].game) /* a game's entries are together */
+                kifu__sb_printf(&b, "%s%u", i ? "," : "", (unsigned)v[i].game);
+        kifu__sb_putc(&b, ']');
+        json = kifu__sb_take(&b, NULL);
     }
-    if (ng)
-        qsort(g, ng, sizeof *g, by_file);
-    /* The two keys' lists may share games: keep one of each. */
-    size_t m = 0;
-    for (size_t i = 0; i < ng; i++)
-        if (!m || g[m - 1].id != g[i].id)
-            g[m++] = g[i];
-    *out = g, *n = m;
-    g = NULL;
-    rc = 0;
-done:
-    kifu__free(g), kifu__free(v);
-    sqlite3_finalize(block), sqlite3_finalize(ord);
-    return rc;
+    kifu__free(v);
+    sqlite3_finalize(block);
+    return json;
 }
 
 long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
@@ -159,14 +124,13 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
         "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
         " s.games FROM games g JOIN sources s ON s.id=g.source";
     char sql[512];
-    snprintf(sql, sizeof sql, "%s%s", cols,
-             exact ? " WHERE g.id=?" : " ORDER BY g.source, g.number");
-    gref *ids = NULL;
-    size_t nids = 0;
+    snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
+             exact ? " WHERE g.id IN (SELECT value FROM json_each(?1))" : "");
+    char *ids = NULL;
     if (exact) {
         uint64_t k = key_of(&t, t.color);
         uint64_t k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
-        if (games_with(ix, k, k2, &ids, &nids))
+        if (!(ids = games_with(ix, k, k2)))
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
                                             err);
     }
@@ -175,20 +139,12 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
         kifu__free(ids);
         return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     }
+    if (ids)
+        sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
     long hits = 0;
-    int rc = SQLITE_DONE;
-    for (size_t i = 0; exact ? i < nids : rc == SQLITE_DONE || rc == SQLITE_ROW; i++) {
-        if (exact) {
-            sqlite3_reset(st);
-            sqlite3_bind_int64(st, 1, ids[i].id);
-        }
-        rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW)
-            hits += search_game(s, flags, st, fn, ctx);
-        else if (!exact || rc != SQLITE_DONE)
-            break;
-        rc = SQLITE_DONE;
-    }
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+        hits += search_game(s, flags, st, fn, ctx);
     if (rc != SQLITE_DONE)
         hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     sqlite3_finalize(st);

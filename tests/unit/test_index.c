@@ -225,6 +225,22 @@ TEST(counts_known_by_construction)
         late += strcmp(games[i].date, "2024/07/01") >= 0;
     CHECK_INT(kifu_explore_games(e), late);
     kifu_explore_free(e);
+    /* A date range and a player together: the dates come from the occurrences, the
+     * player from the games' rows. */
+    kifu_explore_options both = {
+        .date_from = "2024-03-01", .date_to = "2024-06-30", .player = "Tanaka"};
+    e = kifu_index_explore(ix, p, &both, &err);
+    long long mid = 0, tanaka = 0;
+    for (int i = 0; i < GAMES; i++) {
+        int in = strcmp(games[i].date, "2024/03/01") >= 0 &&
+                 strncmp(games[i].date, "2024/06/30", 10) <= 0;
+        mid += in;
+        tanaka +=
+            in && (!strcmp(games[i].sente, "Tanaka") || !strcmp(games[i].gote, "Tanaka"));
+    }
+    CHECK(mid > 0 && tanaka > 0 && tanaka < mid);
+    CHECK_INT(kifu_explore_games(e), tanaka);
+    kifu_explore_free(e);
     kifu_position_free(p);
 
     /* A position of one game: its own next move, once. */
