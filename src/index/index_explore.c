@@ -82,6 +82,15 @@ typedef struct query {
     int filtered;
 } query;
 
+/* Is s a date as the games table writes them, YYYY-MM-DD? */
+static int iso_date(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+            return 0;
+    return s[10] == 0;
+}
+
 /* Does a game of this date ("" unknown) pass the date filters? */
 static int date_passes(const kifu_explore_options *o, const char *date)
 {
@@ -172,10 +181,19 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         return -1;
     }
     int rows = q->o->player || q->o->event || q->o->min_rating > 0, rc = 0;
+    /* Full dates as bounds compare as numbers, the text made only for what passes. */
+    uint32_t lo = q->o->date_from ? kifu__index_fact(q->o->date_from, 0) >> 3 : 0;
+    uint32_t hi = q->o->date_to ? kifu__index_fact(q->o->date_to, 0) >> 3 : UINT32_MAX;
+    int numeric = (!q->o->date_from || (lo && iso_date(q->o->date_from))) &&
+                  (!q->o->date_to || (hi && iso_date(q->o->date_to)));
+    int dated = q->o->date_from || q->o->date_to;
     for (size_t i = 0; i < nv && !rc; i++) {
+        uint32_t d = v[i].fact >> 3;
+        if (dated && numeric && (!d || d < lo || d > hi))
+            continue;
         char date[11];
         kifu__index_fact_date(v[i].fact, date);
-        if (q->filtered && !date_passes(q->o, date))
+        if (dated && !numeric && !date_passes(q->o, date))
             continue;
         if (rows) {
             sqlite3_bind_int64(q->rows, 1, v[i].game);

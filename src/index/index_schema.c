@@ -91,8 +91,9 @@ int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err)
     if (atoi(version) != KIFU__INDEX_VERSION) {
         kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0,
                     "index version " KIFU__INDEX_VERSION_TEXT, version,
-                    "index version %s; this kifu reads version %d", version,
-                    KIFU__INDEX_VERSION);
+                    "index version %s; this kifu reads version %d (build it again with "
+                    "kifu index build)",
+                    version, KIFU__INDEX_VERSION);
         kifu__error_source(err, path);
         return -1;
     }

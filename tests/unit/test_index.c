@@ -435,6 +435,9 @@ TEST(killed_add_leaves_the_file_as_before)
     for (int round = 0; round < 6; round++) {
         pid_t pid = fork();
         if (pid == 0) {
+            /* Small batches: the add writes many of them before its commit, and is killed
+             * among them (a whole add in one batch could finish before the kill). */
+            kifu__index_batch = 300;
             kifu_index *c = build("kill.kdb", 60, GAMES, 0);
             kifu_index_flush(c, NULL);
             _exit(0);
