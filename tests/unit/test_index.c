@@ -281,6 +281,18 @@ static char *dump(const char *name)
     return t_read_file(path, &len);
 }
 
+/* Two index files hold the same rows in every table. */
+static void same_tables(const char *x, const char *y)
+{
+    char *a = dump(x), *b = dump(y);
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(strlen(a) > 1000);
+        CHECK_INT(strcmp(a, b), 0);
+    }
+    free(a), free(b);
+}
+
 TEST(built_in_steps_equals_built_at_once)
 {
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
@@ -292,13 +304,7 @@ TEST(built_in_steps_equals_built_at_once)
     CHECK_INT(kifu_index_close(ix, &err), 0);
     ix = build("steps.kdb", 170, GAMES, 0);
     CHECK_INT(kifu_index_close(ix, &err), 0);
-    char *a = dump("one.kdb"), *b = dump("steps.kdb");
-    CHECK(a && b);
-    if (a && b) {
-        CHECK(strlen(a) > 1000);
-        CHECK_INT(strcmp(a, b), 0);
-    }
-    free(a), free(b);
+    same_tables("one.kdb", "steps.kdb");
 }
 
 /* An add larger than one batch writes its batches one after the other (each merged into
@@ -326,13 +332,7 @@ TEST(many_batches_equal_one)
     }
     CHECK_INT(kifu_index_close(ix, &err), 0);
     kifu__index_batch = keep;
-    char *a = dump("one.kdb"), *b = dump("batches.kdb");
-    CHECK(a && b);
-    if (a && b) {
-        CHECK(strlen(a) > 1000);
-        CHECK_INT(strcmp(a, b), 0);
-    }
-    free(a), free(b);
+    same_tables("one.kdb", "batches.kdb");
 }
 
 TEST(unchanged_and_replaced_files)
