@@ -1,7 +1,8 @@
 /* index_build.c: opening an index, turning record files into rows, and writing a batch:
- * games, then positions radix-sorted by key and inserted in key order (sorted inserts into
- * a WITHOUT ROWID table run several times faster than inserts in game order), then the
- * explorer rows of the positions the batch made or kept hot, all in one transaction. */
+ * games, then the batch's occurrences sorted by bucket and key and merged into the blocks
+ * of their buckets (one row a bucket: SQLite's cost is per row), the explorer rows of the
+ * keys whose occurrences changed made again from them. The batches of one add share one
+ * transaction, committed by kifu_index_flush. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>

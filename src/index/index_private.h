@@ -3,8 +3,8 @@
  * key of board + hands + side to move, and the opening explorer over it.
  *
  * The module owns the schema (index_schema.c), building and adding (index_build.c: records
- * to rows, radix sort, sorted bulk inserts), the explorer (index_explore.c) and book export
- * (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
+ * to occurrences, sorted by bucket, merged into blocks), the blocks' coding
+ * (index_block.c), the explorer (index_explore.c) and book export (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
 #define KIFU_INDEX_PRIVATE_H
 
