@@ -899,12 +899,16 @@ enum { KIFU_INDEX_ADDED = 1, KIFU_INDEX_REPLACED = 2, KIFU_INDEX_UNCHANGED = 3 }
 /** Queue the games of one record file (any format; every game of a multi-game file). A
  *  file already indexed under the same path with the same content is UNCHANGED; with other
  *  content its old games are replaced. A game that does not read or has an illegal move
- *  is reported through warn (may be NULL) and skipped; never half-indexed. Returns
- *  KIFU_INDEX_*, or -1 with err when the file cannot be read at all (nothing queued). */
+ *  is reported through warn (may be NULL) and skipped; never half-indexed. A full queue
+ *  (about 33 million positions) is written then, inside the transaction kifu_index_flush
+ *  commits, so memory stays bounded. Returns KIFU_INDEX_*, or -1 with err when the file
+ *  cannot be read at all (nothing queued) or a full queue could not be written (then
+ *  everything since the last flush is rolled back). */
 KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                                     void *warn_ctx, kifu_error *err);
-/** Write the queued games in one transaction, positions in key order. Readers see all of
- *  it or none of it; a process killed meanwhile leaves the file as it was. 0, or -1. */
+/** Write the queued games and commit, in one transaction with the batches written since
+ *  the last flush. Readers see all of it or none of it; a process killed meanwhile leaves
+ *  the file as it was. 0, or -1 (all of it rolled back). */
 KIFU_EXPORT int kifu_index_flush(kifu_index *ix, kifu_error *err);
 /** Counts of what this handle added (borrowed). */
 KIFU_EXPORT const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix);

@@ -1,7 +1,8 @@
 /* index_build.c: opening an index, turning record files into rows, and writing a batch:
- * games, then positions radix-sorted by key and inserted in key order (sorted inserts into
- * a WITHOUT ROWID table run several times faster than inserts in game order), then the
- * explorer rows of the positions the batch made or kept hot, all in one transaction. */
+ * games, then the batch's occurrences sorted by bucket and key and merged into the blocks
+ * of their buckets (one row a bucket: SQLite's cost is per row), the explorer rows of the
+ * keys whose occurrences changed made again from them. The batches of one add share one
+ * transaction, committed by kifu_index_flush. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,8 @@
 #include "kifu_private.h"
 #include "rules/engine.h"
 #include "rules/position.h"
+
+size_t kifu__index_batch = KIFU__INDEX_BATCH;
 
 static int nomem(kifu_error *err)
 {
@@ -306,6 +309,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     if (!(g->header = header_json(r)))
         goto nomem;
     size_t cap = 0;
+    uint32_t fact = kifu__index_fact(g->date, g->result);
     kpos p;
     kifu__pos_from_board(&p, &b);
     const kifu_node *n = kifu_record_root(r);
@@ -323,8 +327,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + 1, sizeof *ix->pos, 256) ||
             (m && kifu__reserve(&g->moves, &cap, g->nmoves + 1, sizeof *g->moves, 256)))
             goto nomem;
-        ix->pos[ix->npos++] =
-            (kifu__ipos){p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0};
+        ix->pos[ix->npos++] = (kifu__ipos){
+            p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0, fact};
         if (!m || ply == UINT16_MAX - 1)
             break;
         g->moves[g->nmoves++] = kifu__index_compact(k);
@@ -410,6 +414,8 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
         snprintf(buf, sizeof buf, "%s skipped: %s", path, msg);
     warn(ctx, buf);
 }
+
+static int write_step(kifu_index *ix, kifu_error *err);
 
 int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                         void *warn_ctx, kifu_error *err)
@@ -504,6 +510,11 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         return nomem(err);
     ix->sources[ix->nsources - 1].games = (uint32_t)added;
     ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
+    /* A full batch goes to the table now, the add's transaction kept open: memory stays
+     * bounded however many files one add reads. */
+    if (ix->npos >= kifu__index_batch &&
+        (ix->ch ? kifu_index_flush(ix, err) : write_step(ix, err)))
+        return -1;
     if (status == KIFU_INDEX_REPLACED)
         ix->stats.files_replaced++;
     else
@@ -513,42 +524,64 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
-/* Stable LSD radix sort of the batch's rows by key, 16 bits a pass: rows were appended by
- * game and ply, so the result is in (key, game, ply) order, the table's own (keys as
- * SQLite's signed integers). */
+static int entry_cmp(const void *x, const void *y)
+{
+    const kifu__ipos *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    return (a->ply > b->ply) - (a->ply < b->ply);
+}
+
+/* The batch's rows in (key, game, ply) order, keys unsigned. First grouped by bucket: a
+ * stable LSD radix sort on the bucket's 20 bits, 10 a pass (1024 destinations a pass stay
+ * in the caches; 16-bit digits over all 64 bits spent most of the write in cache misses),
+ * then each bucket's few rows sorted in place. */
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
     if (n < 2)
         return 0;
     kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
-    size_t *count = kifu__malloc(65536 * sizeof *count);
-    if (!tmp || !count) {
-        kifu__free(tmp), kifu__free(count);
+    size_t count[1024];
+    if (!tmp)
         return -1;
-    }
     kifu__ipos *src = ix->pos, *dst = tmp;
-    for (int shift = 0; shift < 64; shift += 16) {
-        /* SQLite compares the keys as signed integers: the sign bit flipped, the
-         * unsigned order is theirs, and the inserts only ever append. */
-        uint64_t flip = shift == 48 ? 0x8000u : 0;
-        memset(count, 0, 65536 * sizeof *count);
+    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += 10) {
+        memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[((src[i].key >> shift) & 0xffff) ^ flip]++;
+            count[(src[i].key >> shift) & 1023]++;
         size_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
+        for (size_t d = 0; d < 1024; d++) {
             size_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[((src[i].key >> shift) & 0xffff) ^ flip]++] = src[i];
+            dst[count[(src[i].key >> shift) & 1023]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
-    /* Four passes: the sorted rows are back in ix->pos. */
+    /* Two passes: the rows are back in ix->pos, by bucket. */
     kifu__free(tmp);
-    kifu__free(count);
+    kifu__ipos *v = ix->pos;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
+        for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
+            ;
+        if (j - i > 32) {
+            qsort(v + i, j - i, sizeof *v, entry_cmp);
+            continue;
+        }
+        for (size_t k = i + 1; k < j; k++) { /* insertion: a few rows, often in order */
+            kifu__ipos x = v[k];
+            size_t m = k;
+            for (; m > i && entry_cmp(&v[m - 1], &x) > 0; m--)
+                v[m] = v[m - 1];
+            v[m] = x;
+        }
+    }
     return 0;
 }
 
@@ -601,30 +634,34 @@ kmove kifu__index_expand(const kpos *p, uint16_t c)
     return move_make(from, to, kind, CPIECE_KIND(p->board[to]), promote);
 }
 
-/* Keys touched by deletions, for the explorer rows to be made again. */
+/* Buckets touched by deletions, for their blocks to be written again; the ids of the
+ * deleted games, whose occurrences those blocks drop. */
 typedef struct keyset {
     uint64_t *v;
     size_t n, cap;
 } keyset;
 
-/* Remove the games of a source that is indexed again: each game's positions found by
- * replaying its moves (the table is keyed by position, not by game). */
-static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
+/* Remove the games of a source that is indexed again: their occurrences go when the
+ * buckets they are in are written again (each game's keys found by replaying its moves),
+ * and the games are no longer live for that merge. */
+static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyset *dead,
                          kifu_error *err)
 {
-    sqlite3_stmt *sel = NULL, *del = NULL;
+    sqlite3_stmt *sel = NULL;
     int rc = -1;
     if (sqlite3_prepare_v2(ix->db,
                            "SELECT id, handicap, start, moves FROM games WHERE source=?",
-                           -1, &sel, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db,
-                           "DELETE FROM positions WHERE key=? AND game=? AND ply=?", -1,
-                           &del, NULL) != SQLITE_OK)
+                           -1, &sel, NULL) != SQLITE_OK)
         goto done;
     sqlite3_bind_int64(sel, 1, source);
     int s;
     while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
         long long game = sqlite3_column_int64(sel, 0);
+        if (kifu__reserve(&dead->v, &dead->cap, dead->n + 1, sizeof *dead->v, 256)) {
+            nomem(err);
+            goto done;
+        }
+        dead->v[dead->n++] = (uint64_t)game;
         const uint16_t *moves = sqlite3_column_blob(sel, 3);
         int nmoves = sqlite3_column_bytes(sel, 3) / 2;
         kpos p;
@@ -632,17 +669,12 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched,
                               (const char *)sqlite3_column_text(sel, 2), &p))
             continue;
         for (int ply = 0;; ply++) {
-            sqlite3_bind_int64(del, 1, (sqlite3_int64)p.key);
-            sqlite3_bind_int64(del, 2, game);
-            sqlite3_bind_int(del, 3, ply);
-            if (step_done(del))
-                goto done;
             if (kifu__reserve(&touched->v, &touched->cap, touched->n + 1,
                               sizeof *touched->v, 256)) {
                 nomem(err);
                 goto done;
             }
-            touched->v[touched->n++] = p.key;
+            touched->v[touched->n++] = p.key >> KIFU__BUCKET_SHIFT;
             if (ply >= nmoves)
                 break;
             kmove k = kifu__index_expand(&p, moves[ply]);
@@ -660,13 +692,11 @@ done:
     if (rc && (!err || !err->code))
         kifu__index_sqlite_error(ix->db, ix->path, "cannot replace a file's games", err);
     sqlite3_finalize(sel);
-    sqlite3_finalize(del);
     return rc;
 }
 
 /* Write the explorer rows of `key` from an aggregate: hot when enough games passed. */
-static int write_hot(kifu_index *ix, uint64_t key, kifu__agg *a, sqlite3_stmt *hot,
-                     sqlite3_stmt *row)
+static int write_hot(uint64_t key, kifu__agg *a, sqlite3_stmt *hot, sqlite3_stmt *row)
 {
     if (a->games < KIFU__INDEX_HOT)
         return 0;
@@ -692,46 +722,8 @@ static int write_hot(kifu_index *ix, uint64_t key, kifu__agg *a, sqlite3_stmt *h
         if (step_done(row))
             return -1;
     }
-    (void)ix;
     return 0;
 }
-
-/* The explorer rows of `key` made again from the whole table. */
-static int rehot(kifu_index *ix, uint64_t key, sqlite3_stmt *rows, sqlite3_stmt *hot,
-                 sqlite3_stmt *row)
-{
-    char sql[128];
-    snprintf(sql, sizeof sql,
-             "DELETE FROM hot WHERE key=%lld; DELETE FROM explorer WHERE key=%lld",
-             (long long)key, (long long)key);
-    if (sqlite3_exec(ix->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-        return -1;
-    kifu__agg a;
-    kifu__agg_init(&a);
-    sqlite3_bind_int64(rows, 1, (sqlite3_int64)key);
-    int s, rc = 0;
-    while ((s = sqlite3_step(rows)) == SQLITE_ROW) {
-        int ply = sqlite3_column_int(rows, 1);
-        const uint16_t *moves = sqlite3_column_blob(rows, 4);
-        int nmoves = sqlite3_column_bytes(rows, 4) / 2;
-        if (kifu__agg_add(&a, ply < nmoves ? moves[ply] : 0,
-                          sqlite3_column_int64(rows, 0), ply, sqlite3_column_int(rows, 2),
-                          (const char *)sqlite3_column_text(rows, 3))) {
-            rc = -1;
-            break;
-        }
-    }
-    sqlite3_reset(rows);
-    if (!rc && s != SQLITE_DONE)
-        rc = -1;
-    if (!rc)
-        rc = write_hot(ix, key, &a, hot, row);
-    kifu__agg_free(&a);
-    return rc;
-}
-
-/* Position rows a multi-row INSERT holds (3 parameters each; SQLite allows 32766). */
-#define POS_ROWS 64
 
 static int cmp_key(const void *x, const void *y)
 {
@@ -739,77 +731,145 @@ static int cmp_key(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-int kifu_index_flush(kifu_index *ix, kifu_error *err)
+/* Not one of the games this batch deletes (dead: sorted). */
+static int live_game(const keyset *dead, uint32_t game)
 {
-    if (ix->ch) {
-        int rc = kifu__ch_flush(ix, err);
-        free_batch(ix);
-        return rc;
-    }
-    if (ix->readonly || (!ix->ngames && !ix->nsources))
-        return 0;
-    sqlite3 *db = ix->db;
-    sqlite3_stmt *src = NULL, *game = NULL, *pos = NULL, *hot = NULL, *row = NULL,
-                 *rows = NULL, *ishot = NULL, *count = NULL, *many = NULL;
-    char many_sql[40 + POS_ROWS * 8] = "INSERT INTO positions VALUES(?,?,?)";
-    for (int k = 1; k < POS_ROWS; k++)
-        strcat(many_sql, ",(?,?,?)");
-    keyset touched = {0};
-    int rc = -1;
-    if (sort_positions(ix)) {
-        nomem(err);
-        goto out;
-    }
-    if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        goto sqlfail;
-    /* An index with no position yet takes the batch's hot positions from memory. */
-    int fresh = 0;
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &count, NULL) !=
-        SQLITE_OK)
-        goto sqlfail;
-    fresh = sqlite3_step(count) == SQLITE_DONE;
-    sqlite3_finalize(count);
-    count = NULL;
-    for (size_t i = 0; i < ix->nsources; i++)
-        if (ix->sources[i].replace) {
-            fresh = 0;
-            if (delete_source(ix, ix->sources[i].id, &touched, err))
-                goto fail;
+    uint64_t g = game;
+    return !dead->n || !bsearch(&g, dead->v, dead->n, sizeof g, cmp_key);
+}
+
+/* Distinct games among n entries of one key (in game order). */
+static size_t distinct_games(const kifu__ipos *v, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += !i || v[i].game != v[i - 1].game;
+    return c;
+}
+
+/* The statements and buffers of one batch's write. */
+typedef struct writer {
+    sqlite3_stmt *get, *put, *del, *hot, *row, *unhot, *unrow;
+    kifu__ipos *old, *merged;
+    size_t nold, capold, nmerged, capmerged;
+    uint8_t *buf;
+    size_t capbuf;
+    keyset dead; /* sorted */
+} writer;
+
+/* Key by key, the hot rows of the keys whose occurrences changed: dropped when the key
+ * was hot, written again when it is (or now becomes) hot. */
+static int rehot_bucket(writer *w)
+{
+    size_t io = 0;
+    for (size_t i = 0, j; i < w->nmerged; i = j) {
+        uint64_t key = w->merged[i].key;
+        for (j = i; j < w->nmerged && w->merged[j].key == key; j++)
+            ;
+        while (io < w->nold && w->old[io].key < key)
+            io++;
+        size_t o0 = io;
+        while (io < w->nold && w->old[io].key == key)
+            io++;
+        size_t before = distinct_games(w->old + o0, io - o0), live = 0;
+        for (size_t k = o0; k < io; k++)
+            live += live_game(&w->dead, w->old[k].game);
+        /* Unchanged: no old entry dropped, no new one. */
+        if (live == io - o0 && live == j - i)
+            continue;
+        if (before >= KIFU__INDEX_HOT) {
+            sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)key);
+            sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)key);
+            if (step_done(w->unhot) || step_done(w->unrow))
+                return -1;
         }
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
-                           &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &game, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO positions VALUES(?,?,?)", -1, &pos, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db, many_sql, -1, &many, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &hot, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
-                           &row, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            db,
-            "SELECT p.game, p.ply, g.result, g.date, g.moves FROM positions p "
-            "JOIN games g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
-            -1, &rows, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT 1 FROM hot WHERE key=?", -1, &ishot, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "SELECT count(DISTINCT game) FROM (SELECT game FROM positions "
-                           "WHERE key=? LIMIT ?)",
-                           -1, &count, NULL) != SQLITE_OK)
-        goto sqlfail;
-    for (size_t i = 0; i < ix->nsources; i++) {
-        struct kifu__isource *s = &ix->sources[i];
-        sqlite3_bind_int64(src, 1, s->id);
-        sqlite3_bind_text(src, 2, s->path, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(src, 3, s->size);
-        sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
-        sqlite3_bind_int64(src, 5, s->games);
-        if (step_done(src))
-            goto sqlfail;
+        if (distinct_games(w->merged + i, j - i) < KIFU__INDEX_HOT)
+            continue;
+        kifu__agg a;
+        kifu__agg_init(&a);
+        int bad = 0;
+        for (size_t k = i; k < j && !bad; k++) {
+            char date[11];
+            kifu__index_fact_date(w->merged[k].fact, date);
+            bad = kifu__agg_add(&a, w->merged[k].move, w->merged[k].game,
+                                w->merged[k].ply, (int)(w->merged[k].fact & 7), date);
+        }
+        bad = bad || write_hot(key, &a, w->hot, w->row);
+        kifu__agg_free(&a);
+        if (bad)
+            return -1;
     }
+    /* Keys that lost every occurrence (all their games replaced). */
+    for (size_t k = 0, m = 0; k < w->nold; k++) {
+        if (k && w->old[k].key == w->old[k - 1].key)
+            continue;
+        while (m < w->nmerged && w->merged[m].key < w->old[k].key)
+            m++;
+        if (m < w->nmerged && w->merged[m].key == w->old[k].key)
+            continue;
+        size_t e = k;
+        while (e < w->nold && w->old[e].key == w->old[k].key)
+            e++;
+        if (distinct_games(w->old + k, e - k) >= KIFU__INDEX_HOT) {
+            sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)w->old[k].key);
+            sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)w->old[k].key);
+            if (step_done(w->unhot) || step_done(w->unrow))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+/* One bucket written again: its old block (unless the table was empty) merged with the
+ * batch's entries add[0..nadd), occurrences of games no longer live dropped. */
+static int write_bucket(writer *w, uint64_t bucket, const kifu__ipos *add, size_t nadd,
+                        int fresh, kifu_error *err)
+{
+    w->nold = w->nmerged = 0;
+    if (!fresh) {
+        sqlite3_bind_int64(w->get, 1, (sqlite3_int64)bucket);
+        int s = sqlite3_step(w->get), bad = 0;
+        if (s == SQLITE_ROW)
+            bad = kifu__block_decode(sqlite3_column_blob(w->get, 0),
+                                     (size_t)sqlite3_column_bytes(w->get, 0), bucket, 0,
+                                     1, &w->old, &w->nold, &w->capold);
+        sqlite3_reset(w->get);
+        if (s != SQLITE_ROW && s != SQLITE_DONE)
+            return -1;
+        if (bad)
+            return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                               "a damaged block of positions (bucket %llu)",
+                               (unsigned long long)bucket);
+    }
+    if (kifu__reserve(&w->merged, &w->capmerged, w->nold + nadd + 1, sizeof *w->merged,
+                      256))
+        return nomem(err);
+    size_t i = 0, j = 0;
+    while (i < w->nold || j < nadd) {
+        if (i < w->nold && (j == nadd || entry_cmp(&w->old[i], &add[j]) < 0)) {
+            if (live_game(&w->dead, w->old[i].game))
+                w->merged[w->nmerged++] = w->old[i];
+            i++;
+        } else {
+            w->merged[w->nmerged++] = add[j++];
+        }
+    }
+    if (rehot_bucket(w))
+        return -1;
+    if (!w->nmerged) {
+        sqlite3_bind_int64(w->del, 1, (sqlite3_int64)bucket);
+        return step_done(w->del);
+    }
+    if (kifu__reserve(&w->buf, &w->capbuf, kifu__block_bound(w->nmerged), 1, 4096))
+        return nomem(err);
+    size_t len = kifu__block_encode(w->merged, w->nmerged, w->buf);
+    sqlite3_bind_int64(w->put, 1, (sqlite3_int64)bucket);
+    sqlite3_bind_blob(w->put, 2, w->buf, (int)len, SQLITE_STATIC);
+    return step_done(w->put);
+}
+
+static int insert_games(kifu_index *ix, sqlite3_stmt *game)
+{
     for (size_t i = 0; i < ix->ngames; i++) {
         kifu__igame *g = &ix->games[i];
         sqlite3_bind_int64(game, 1, g->id);
@@ -846,98 +906,149 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
             sqlite3_bind_null(game, 15);
         sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
         if (step_done(game))
-            goto sqlfail;
+            return -1;
         sqlite3_clear_bindings(game);
     }
-    /* POS_ROWS rows a statement: each step's fixed cost is shared. */
-    size_t at = 0;
-    for (; at + POS_ROWS <= ix->npos; at += POS_ROWS) {
-        for (int k = 0; k < POS_ROWS; k++) {
-            const kifu__ipos *r = &ix->pos[at + (size_t)k];
-            sqlite3_bind_int64(many, 3 * k + 1, (sqlite3_int64)r->key);
-            sqlite3_bind_int64(many, 3 * k + 2, r->game);
-            sqlite3_bind_int(many, 3 * k + 3, r->ply);
+    return 0;
+}
+
+/* Write the queued batch inside the open transaction: sources, games, then every bucket
+ * the batch adds to or whose games it replaces, in bucket order. 0, or -1 with err. */
+static int write_batch(kifu_index *ix, kifu_error *err)
+{
+    sqlite3 *db = ix->db;
+    sqlite3_stmt *src = NULL, *game = NULL, *any = NULL;
+    writer w;
+    memset(&w, 0, sizeof w);
+    keyset touched = {0};
+    int rc = -1;
+    if (sort_positions(ix)) {
+        nomem(err);
+        goto out;
+    }
+    /* An index with no position yet has no block to merge with. */
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &any, NULL) !=
+        SQLITE_OK)
+        goto sqlfail;
+    int fresh = sqlite3_step(any) == SQLITE_DONE;
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].replace) {
+            fresh = 0;
+            if (delete_source(ix, ix->sources[i].id, &touched, &w.dead, err))
+                goto out;
         }
-        if (step_done(many))
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
+                           &src, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db,
+                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                           -1, &game, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT block FROM positions WHERE bucket=?", -1, &w.get,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO positions VALUES(?,?)", -1, &w.put,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "DELETE FROM positions WHERE bucket=?", -1, &w.del,
+                           NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &w.hot, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
+                           &w.row, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "DELETE FROM hot WHERE key=?", -1, &w.unhot, NULL) !=
+            SQLITE_OK ||
+        sqlite3_prepare_v2(db, "DELETE FROM explorer WHERE key=?", -1, &w.unrow, NULL) !=
+            SQLITE_OK)
+        goto sqlfail;
+    for (size_t i = 0; i < ix->nsources; i++) {
+        struct kifu__isource *s = &ix->sources[i];
+        sqlite3_bind_int64(src, 1, s->id);
+        sqlite3_bind_text(src, 2, s->path, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(src, 3, s->size);
+        sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
+        sqlite3_bind_int64(src, 5, s->games);
+        if (step_done(src))
             goto sqlfail;
     }
-    for (; at < ix->npos; at++) {
-        sqlite3_bind_int64(pos, 1, (sqlite3_int64)ix->pos[at].key);
-        sqlite3_bind_int64(pos, 2, ix->pos[at].game);
-        sqlite3_bind_int(pos, 3, ix->pos[at].ply);
-        if (step_done(pos))
-            goto sqlfail;
-    }
-    /* Hot positions: from memory when the index was empty, else from the table for each
-     * key the batch added to that is (or now becomes) hot. */
-    uint32_t first = ix->ngames ? ix->games[0].id : 0;
-    for (size_t i = 0, j; i < ix->npos; i = j) {
-        uint64_t key = ix->pos[i].key;
-        for (j = i; j < ix->npos && ix->pos[j].key == key; j++)
-            ;
-        if (fresh) {
-            if (j - i < KIFU__INDEX_HOT)
-                continue; /* fewer rows than hot games: cannot be hot */
-            kifu__agg a;
-            kifu__agg_init(&a);
-            int bad = 0;
-            for (size_t k = i; k < j && !bad; k++) {
-                const kifu__igame *g = &ix->games[ix->pos[k].game - first];
-                bad = kifu__agg_add(&a, ix->pos[k].move, g->id, ix->pos[k].ply, g->result,
-                                    g->date);
-            }
-            bad = bad || write_hot(ix, key, &a, hot, row);
-            kifu__agg_free(&a);
-            if (bad)
-                goto sqlfail;
-            continue;
-        }
-        sqlite3_bind_int64(ishot, 1, (sqlite3_int64)key);
-        int was_hot = sqlite3_step(ishot) == SQLITE_ROW;
-        sqlite3_reset(ishot);
-        int now_hot = was_hot;
-        if (!was_hot) {
-            sqlite3_bind_int64(count, 1, (sqlite3_int64)key);
-            sqlite3_bind_int(count, 2, 4 * KIFU__INDEX_HOT);
-            now_hot = sqlite3_step(count) == SQLITE_ROW &&
-                      sqlite3_column_int(count, 0) >= KIFU__INDEX_HOT;
-            sqlite3_reset(count);
-        }
-        if (now_hot && rehot(ix, key, rows, hot, row))
-            goto sqlfail;
-    }
-    /* Keys whose games were replaced: their rows are made again (or dropped). */
+    if (insert_games(ix, game))
+        goto sqlfail;
     if (touched.n) /* an empty vector has no storage, and qsort wants some */
         qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
-    for (size_t i = 0; i < touched.n; i++) {
-        if (i && touched.v[i] == touched.v[i - 1])
-            continue;
-        sqlite3_bind_int64(ishot, 1, (sqlite3_int64)touched.v[i]);
-        int was_hot = sqlite3_step(ishot) == SQLITE_ROW;
-        sqlite3_reset(ishot);
-        if (was_hot && rehot(ix, touched.v[i], rows, hot, row))
+    if (w.dead.n)
+        qsort(w.dead.v, w.dead.n, sizeof *w.dead.v, cmp_key);
+    /* The batch's buckets and the touched ones, merged in order. */
+    size_t i = 0, t = 0;
+    while (i < ix->npos || t < touched.n) {
+        uint64_t b = i < ix->npos ? ix->pos[i].key >> KIFU__BUCKET_SHIFT : UINT64_MAX;
+        if (t < touched.n && touched.v[t] < b)
+            b = touched.v[t];
+        size_t j = i;
+        while (j < ix->npos && ix->pos[j].key >> KIFU__BUCKET_SHIFT == b)
+            j++;
+        while (t < touched.n && touched.v[t] == b)
+            t++;
+        if (write_bucket(&w, b, ix->pos + i, j - i, fresh, err))
             goto sqlfail;
+        i = j;
     }
-    if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-        goto sqlfail;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;
     rc = 0;
     goto out;
 sqlfail:
-    kifu__index_sqlite_error(db, ix->path, "cannot write the index", err);
-fail:
-    sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-    /* What the batch took from the id counters goes back with it. */
-    ix->next_game = max_id(db, "games") + 1;
-    ix->next_source = max_id(db, "sources") + 1;
+    if (!err || !err->code)
+        kifu__index_sqlite_error(db, ix->path, "cannot write the index", err);
 out:
-    sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(pos);
-    sqlite3_finalize(hot), sqlite3_finalize(row), sqlite3_finalize(rows);
-    sqlite3_finalize(ishot), sqlite3_finalize(count), sqlite3_finalize(many);
-    kifu__free(touched.v);
+    sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(any);
+    sqlite3_finalize(w.get), sqlite3_finalize(w.put), sqlite3_finalize(w.del);
+    sqlite3_finalize(w.hot), sqlite3_finalize(w.row), sqlite3_finalize(w.unhot);
+    sqlite3_finalize(w.unrow);
+    kifu__free(w.old), kifu__free(w.merged), kifu__free(w.buf);
+    kifu__free(touched.v), kifu__free(w.dead.v);
     free_batch(ix);
     return rc;
+}
+
+/* Write the batch; the first one of an add opens its transaction. 0, or -1: the whole
+ * add is rolled back. */
+static int write_step(kifu_index *ix, kifu_error *err)
+{
+    if (!ix->intx) {
+        if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+            free_batch(ix);
+            return -1;
+        }
+        ix->intx = 1;
+    }
+    if (write_batch(ix, err) == 0)
+        return 0;
+    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+    ix->intx = 0;
+    /* What the add took from the id counters goes back with it. */
+    ix->next_game = max_id(ix->db, "games") + 1;
+    ix->next_source = max_id(ix->db, "sources") + 1;
+    return -1;
+}
+
+int kifu_index_flush(kifu_index *ix, kifu_error *err)
+{
+    if (ix->ch) {
+        int rc = kifu__ch_flush(ix, err);
+        free_batch(ix);
+        return rc;
+    }
+    if (ix->readonly || (!ix->ngames && !ix->nsources && !ix->intx))
+        return 0;
+    if ((ix->ngames || ix->nsources) && write_step(ix, err))
+        return -1;
+    if (sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+        ix->intx = 0;
+        ix->next_game = max_id(ix->db, "games") + 1;
+        ix->next_source = max_id(ix->db, "sources") + 1;
+        return -1;
+    }
+    ix->intx = 0;
+    return 0;
 }
 
 int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
@@ -946,7 +1057,7 @@ int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
         return kifu__ch_info(ix, out, err);
     memset(out, 0, sizeof *out);
     static const char *const sql[4] = {
-        "SELECT count(*) FROM games", "SELECT count(*) FROM positions",
+        "SELECT count(*) FROM games", "SELECT coalesce(sum(plies+1),0) FROM games",
         "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
     long long *v[4] = {&out->games, &out->positions, &out->sources, &out->hot_positions};
     for (int i = 0; i < 4; i++) {

@@ -1,7 +1,7 @@
 /* index_explore.c: the opening explorer: every move played from a position in the indexed
  * games, counted, with the latest games. A hot position (played in KIFU__INDEX_HOT games
  * or more) is answered from its precomputed rows unless filters ask for a subset; any
- * other is counted from its position rows and their games. */
+ * other is counted from its occurrences (its bucket's block) and their games. */
 #include <stdio.h>
 #include <string.h>
 
@@ -71,21 +71,43 @@ static void flip_board(const kifu_board *b, kifu_board *out)
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *rows, *hot, *moves, *game;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game;
     int filtered;
     kifu_error *err;
 } query;
 
-/* The filters' view of game row `st`: 5 sente, 6 gote, 3 date, 7 event, 8 and 9 the
- * ratings (columns of the rows query). */
-static int passes(const kifu_explore_options *o, sqlite3_stmt *st, int flipped)
+/* Is s a date as the games table writes them, YYYY-MM-DD? */
+static int iso_date(const char *s)
 {
-    kifu__game_attrs g = {(const char *)sqlite3_column_text(st, 5),
-                          (const char *)sqlite3_column_text(st, 6),
-                          (const char *)sqlite3_column_text(st, 3),
-                          (const char *)sqlite3_column_text(st, 7),
-                          sqlite3_column_int(st, 8),
-                          sqlite3_column_int(st, 9)};
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
+            return 0;
+    return s[10] == 0;
+}
+
+/* Does a game of this date ("" unknown) pass the date filters? */
+static int date_passes(const kifu_explore_options *o, const char *date)
+{
+    if ((o->date_from || o->date_to) && !*date)
+        return 0;
+    if (o->date_from && strcmp(date, o->date_from) < 0)
+        return 0;
+    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
+        return 0;
+    return 1;
+}
+
+/* Does game row `st` (0 sente, 1 gote, 2 event, 3 sente_rating, 4 gote_rating) of a game
+ * of this date pass the filters? */
+static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *date,
+                  int flipped)
+{
+    kifu__game_attrs g = {(const char *)sqlite3_column_text(st, 0),
+                          (const char *)sqlite3_column_text(st, 1),
+                          date,
+                          (const char *)sqlite3_column_text(st, 2),
+                          sqlite3_column_int(st, 3),
+                          sqlite3_column_int(st, 4)};
     return kifu__explore_passes(o, &g, flipped);
 }
 
@@ -127,23 +149,46 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
             return s == SQLITE_DONE ? 0 : -1;
         }
     }
-    sqlite3_bind_int64(q->rows, 1, (sqlite3_int64)key);
-    int s;
-    while ((s = sqlite3_step(q->rows)) == SQLITE_ROW) {
-        if (q->filtered && !passes(q->o, q->rows, flipped))
-            continue;
-        int ply = sqlite3_column_int(q->rows, 1);
-        const uint16_t *moves = sqlite3_column_blob(q->rows, 4);
-        int nmoves = sqlite3_column_bytes(q->rows, 4) / 2;
-        uint16_t mv = ply < nmoves ? moves[ply] : 0;
-        if (kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv,
-                          sqlite3_column_int64(q->rows, 0), ply,
-                          kifu__flip_result(sqlite3_column_int(q->rows, 2), flipped),
-                          (const char *)sqlite3_column_text(q->rows, 3)))
-            return -1;
+    /* The key's occurrences from its bucket: each carries its game's date and result, so
+     * only a filter by player, event or rating reads the game's row. */
+    kifu__ipos *v = NULL;
+    size_t nv = 0, cap = 0;
+    if (kifu__index_entries(q->block, key, &v, &nv, &cap)) {
+        kifu__free(v);
+        return -1;
     }
-    sqlite3_reset(q->rows);
-    return s == SQLITE_DONE ? 0 : -1;
+    int rows = q->o->player || q->o->event || q->o->min_rating > 0, rc = 0;
+    /* Full dates as bounds compare as numbers, the text made only for what passes. */
+    uint32_t lo = q->o->date_from ? kifu__index_fact(q->o->date_from, 0) >> 3 : 0;
+    uint32_t hi = q->o->date_to ? kifu__index_fact(q->o->date_to, 0) >> 3 : UINT32_MAX;
+    int numeric = (!q->o->date_from || (lo && iso_date(q->o->date_from))) &&
+                  (!q->o->date_to || (hi && iso_date(q->o->date_to)));
+    int dated = q->o->date_from || q->o->date_to;
+    for (size_t i = 0; i < nv && !rc; i++) {
+        uint32_t d = v[i].fact >> 3;
+        if (dated && numeric && (!d || d < lo || d > hi))
+            continue;
+        char date[11];
+        kifu__index_fact_date(v[i].fact, date);
+        if (dated && !numeric && !date_passes(q->o, date))
+            continue;
+        if (rows) {
+            sqlite3_bind_int64(q->rows, 1, v[i].game);
+            int s = sqlite3_step(q->rows),
+                pass = s == SQLITE_ROW && passes(q->o, q->rows, date, flipped);
+            sqlite3_reset(q->rows);
+            if (s != SQLITE_ROW && s != SQLITE_DONE)
+                rc = -1;
+            if (!pass)
+                continue;
+        }
+        uint16_t mv = v[i].move;
+        rc = kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, v[i].game,
+                           v[i].ply, kifu__flip_result((int)(v[i].fact & 7), flipped),
+                           date);
+    }
+    kifu__free(v);
+    return rc;
 }
 
 /* A copy owned by the result. */
@@ -224,7 +269,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
-    query q = {ix, o, NULL, NULL, NULL, NULL, 0, err};
+    query q = {ix, o, NULL, NULL, NULL, NULL, NULL, 0, err};
     q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
@@ -236,12 +281,12 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     }
     if (ix->ch)
         kifu__ch_games_clear(ix->ch);
-    else if (sqlite3_prepare_v2(
-                 ix->db,
-                 "SELECT p.game, p.ply, g.result, g.date, g.moves, g.sente, g.gote,"
-                 " g.event, g.sente_rating, g.gote_rating FROM positions p JOIN games"
-                 " g ON g.id=p.game WHERE p.key=? ORDER BY p.game, p.ply",
-                 -1, &q.rows, NULL) != SQLITE_OK ||
+    else if (sqlite3_prepare_v2(ix->db,
+                                "SELECT sente, gote, event, sente_rating, gote_rating "
+                                "FROM games WHERE id=?",
+                                -1, &q.rows, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
+                                &q.block, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
                                 NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
@@ -313,6 +358,6 @@ out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
     sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
-    sqlite3_finalize(q.game);
+    sqlite3_finalize(q.game), sqlite3_finalize(q.block);
     return e;
 }

@@ -10,30 +10,45 @@ long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_row_fn f
     uint64_t key = kifu_position_hash(p);
     if (ix->ch)
         return kifu__ch_find(ix, key, fn, ctx, err);
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ix->db,
-                           "SELECT p.game, p.ply, s.path, g.number FROM positions p"
-                           " JOIN games g ON g.id=p.game JOIN sources s ON s.id=g.source"
-                           " WHERE p.key=? ORDER BY p.game, p.ply",
-                           -1, &st, NULL) != SQLITE_OK)
-        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
-    sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
-    long hits = 0;
-    int s;
-    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        kifu_index_row h = {sqlite3_column_int64(st, 0), sqlite3_column_int(st, 1),
-                            (const char *)sqlite3_column_text(st, 2),
-                            sqlite3_column_int(st, 3)};
-        hits++;
-        if (fn && fn(ctx, &h)) {
-            s = SQLITE_DONE;
+    /* The key's occurrences from its bucket's block, in (game, ply) order; each game's
+     * file and number from its row. */
+    sqlite3_stmt *block = NULL, *game = NULL;
+    kifu__ipos *v = NULL;
+    size_t nv = 0, cap = 0;
+    long hits = -1;
+    if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
+                           &block, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db,
+                           "SELECT s.path, g.number FROM games g JOIN sources s"
+                           " ON s.id=g.source WHERE g.id=?",
+                           -1, &game, NULL) != SQLITE_OK ||
+        kifu__index_entries(block, key, &v, &nv, &cap))
+        goto out;
+    hits = 0;
+    for (size_t i = 0; i < nv; i++) {
+        sqlite3_bind_int64(game, 1, v[i].game);
+        int s = sqlite3_step(game);
+        if (s != SQLITE_ROW) {
+            sqlite3_reset(game);
+            if (s == SQLITE_DONE)
+                continue; /* a game row missing: a damaged index, nothing to report */
+            hits = -1;
             break;
         }
+        kifu_index_row h = {v[i].game, v[i].ply,
+                            (const char *)sqlite3_column_text(game, 0),
+                            sqlite3_column_int(game, 1)};
+        hits++;
+        int stop = fn && fn(ctx, &h);
+        sqlite3_reset(game);
+        if (stop)
+            break;
     }
-    if (s != SQLITE_DONE) {
+out:
+    if (hits < 0)
         kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
-        hits = -1;
-    }
-    sqlite3_finalize(st);
+    kifu__free(v);
+    sqlite3_finalize(block);
+    sqlite3_finalize(game);
     return hits;
 }

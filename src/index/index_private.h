@@ -3,8 +3,8 @@
  * key of board + hands + side to move, and the opening explorer over it.
  *
  * The module owns the schema (index_schema.c), building and adding (index_build.c: records
- * to rows, radix sort, sorted bulk inserts), the explorer (index_explore.c) and book export
- * (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
+ * to occurrences, sorted by bucket, merged into blocks), the blocks' coding
+ * (index_block.c), the explorer (index_explore.c) and book export (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
 #define KIFU_INDEX_PRIVATE_H
 
@@ -15,8 +15,17 @@
 #include "rules/position.h"
 
 /* The schema version this build writes and reads. */
-#define KIFU__INDEX_VERSION 2 /* 2: games.ending and games.header */
-#define KIFU__INDEX_VERSION_TEXT "2"
+#define KIFU__INDEX_VERSION 3 /* 2: games.ending and games.header; 3: bucket blocks */
+#define KIFU__INDEX_VERSION_TEXT "3"
+/* Positions are stored by bucket: the key's top 20 bits (about a million rows at most),
+ * each row one packed block of every occurrence in it (index_block.c). */
+#define KIFU__BUCKET_SHIFT 44
+#define KIFU__BUCKET_LOW ((UINT64_C(1) << KIFU__BUCKET_SHIFT) - 1)
+/* Occurrences held in memory before they are merged into the table (16 bytes each, and
+ * as much again while sorted): what bounds the memory of a build. The batches of one
+ * add still commit together. A variable so that tests can make many small batches. */
+#define KIFU__INDEX_BATCH ((size_t)1 << 25)
+extern size_t kifu__index_batch;
 /* A position played in at least this many games gets its explorer rows precomputed (the
  * `hot` and `explorer` tables), so that the start position of a million games answers
  * as fast as a position of one game. */
@@ -40,6 +49,8 @@ typedef struct kifu__ipos {
     uint32_t game;
     uint16_t ply;
     uint16_t move; /* the move played from here (15 bits of the packed move), 0: none */
+    uint32_t fact; /* the game's date and result, kifu__index_fact: what a query by date
+                    * and the explorer counts need without reading the game's row */
 } kifu__ipos;
 
 /* One game waiting in a batch: its `games` row. */
@@ -79,6 +90,7 @@ struct kifu_index {
     } * sources;
     size_t nsources, capsources;
     kifu_index_stats stats;
+    int intx; /* a transaction is open: batches of an add written, not committed */
 };
 
 /* index_schema.c */
@@ -88,6 +100,24 @@ int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err);
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err);
 int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error *err);
+
+/* index_block.c: a bucket's block. Bytes the encoding of n entries may take at most; the
+ * encoding of n entries sorted by (key, game, ply), all of one bucket (its size); and the
+ * entries of key `only` (or of every key, when all) appended to *v. 0, or -1 for a
+ * damaged block or NOMEM. */
+size_t kifu__block_bound(size_t n);
+/* A game's date ("YYYY-MM-DD" or NULL) and result (KIFU__RES_*) as one number: the date
+ * y << 9 | m << 5 | d (0: unknown, dates in order) shifted over the result's 3 bits; and
+ * the date back as text ("" when unknown). */
+uint32_t kifu__index_fact(const char *date, int result);
+void kifu__index_fact_date(uint32_t fact, char out[11]);
+size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
+int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
+                       int all, kifu__ipos **v, size_t *nv, size_t *cap);
+/* The entries of one key from the table (statement: SELECT block FROM positions WHERE
+ * bucket=?), appended to *v. 0, or -1 (SQLite error, damaged block, NOMEM). */
+int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
+                        size_t *cap);
 
 /* index_build.c: the compact move (15 bits) of a packed engine move, and back on the
  * board it is played on. */

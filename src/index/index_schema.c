@@ -7,8 +7,9 @@
 #include "index/index_private.h"
 #include "kifu_private.h"
 
-/* Positions are the bulk: a WITHOUT ROWID table keyed (key, game, ply) stores each as one
- * B-tree cell of about 20 bytes, and rows inserted in key order fill its pages. */
+/* Positions are the bulk: one row per bucket of keys (the key's top bits), its blob every
+ * occurrence in the bucket packed (index_block.c): a million games make about a million
+ * rows, not a hundred million. */
 static const char *const schema =
     "PRAGMA page_size=8192;"
     "PRAGMA journal_mode=WAL;"
@@ -21,8 +22,7 @@ static const char *const schema =
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
     "CREATE INDEX games_source ON games(source);"
-    "CREATE TABLE positions(key INTEGER NOT NULL, game INTEGER NOT NULL, ply INTEGER NOT "
-    "NULL, PRIMARY KEY(key, game, ply)) WITHOUT ROWID;"
+    "CREATE TABLE positions(bucket INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER "
     "NOT "
@@ -91,8 +91,9 @@ int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err)
     if (atoi(version) != KIFU__INDEX_VERSION) {
         kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0,
                     "index version " KIFU__INDEX_VERSION_TEXT, version,
-                    "index version %s; this kifu reads version %d", version,
-                    KIFU__INDEX_VERSION);
+                    "index version %s; this kifu reads version %d (build it again with "
+                    "kifu index build)",
+                    version, KIFU__INDEX_VERSION);
         kifu__error_source(err, path);
         return -1;
     }

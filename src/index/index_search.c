@@ -6,8 +6,10 @@
  * The index on ClickHouse reads its game rows its own way (kifu__ch_search) and replays
  * them here too. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "index/clickhouse.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
@@ -81,6 +83,33 @@ long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_g
     return hits;
 }
 
+/* The games whose occurrences carry key k1 or k2, as a JSON array of ids for json_each
+ * (one query then reads them in file order): new text, or NULL (SQLite error, damaged
+ * block, NOMEM). */
+static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2)
+{
+    sqlite3_stmt *block = NULL;
+    kifu__ipos *v = NULL;
+    size_t nv = 0, cap = 0;
+    char *json = NULL;
+    if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
+                           &block, NULL) == SQLITE_OK &&
+        !kifu__index_entries(block, k1, &v, &nv, &cap) &&
+        (k2 == k1 || !kifu__index_entries(block, k2, &v, &nv, &cap))) {
+        kifu__strbuf b;
+        kifu__sb_init(&b);
+        kifu__sb_putc(&b, '[');
+        for (size_t i = 0; i < nv; i++)
+            if (!i || v[i].game != v[i - 1].game) /* a game's entries are together */
+                kifu__sb_printf(&b, "%s%u", i ? "," : "", (unsigned)v[i].game);
+        kifu__sb_putc(&b, ']');
+        json = kifu__sb_take(&b, NULL);
+    }
+    kifu__free(v);
+    sqlite3_finalize(block);
+    return json;
+}
+
 long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
                        kifu_error *err)
 {
@@ -102,15 +131,20 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
         " s.games FROM games g JOIN sources s ON s.id=g.source";
     char sql[512];
     snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
-             exact ? " WHERE g.id IN (SELECT game FROM positions WHERE key IN (?1, ?2))"
-                   : "");
-    sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK)
-        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+             exact ? " WHERE g.id IN (SELECT value FROM json_each(?1))" : "");
+    char *ids = NULL;
     if (exact) {
-        sqlite3_bind_int64(st, 1, (sqlite3_int64)k);
-        sqlite3_bind_int64(st, 2, (sqlite3_int64)k2);
+        if (!(ids = games_with(ix, k, k2)))
+            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
+                                            err);
     }
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        kifu__free(ids);
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    }
+    if (ids)
+        sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
     long hits = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -130,6 +164,7 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     if (rc != SQLITE_DONE)
         hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     sqlite3_finalize(st);
+    kifu__free(ids);
     return hits;
 }
 

@@ -281,6 +281,14 @@ for f in text.kdb other.kdb truncated.kdb missing.kdb; do
     done
 done
 check "a failed add does not touch a foreign file" "1" "$(sqlite3 other.kdb 'SELECT * FROM t')"
+# An index of another schema version (2 kept a row per position) is refused by name.
+cp all.kdb old.kdb
+sqlite3 old.kdb "UPDATE kifu_meta SET value='2' WHERE name='version'"
+"$kifu" explore old.kdb >/dev/null 2>err
+rc=$?
+[ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
+grep -q "old.kdb.*index version 2; this kifu reads version 3 (build it again" err && ok ||
+    bad "old version: a clear error: $(cat err)"
 
 # Books.
 "$kifu" explore all.kdb --export yane2016 --max-ply 2 -o book.db

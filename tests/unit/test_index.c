@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "index/index_private.h"
 #include "kifu.h"
 
 #define GAMES 240
@@ -224,6 +225,22 @@ TEST(counts_known_by_construction)
         late += strcmp(games[i].date, "2024/07/01") >= 0;
     CHECK_INT(kifu_explore_games(e), late);
     kifu_explore_free(e);
+    /* A date range and a player together: the dates come from the occurrences, the
+     * player from the games' rows. */
+    kifu_explore_options both = {
+        .date_from = "2024-03-01", .date_to = "2024-06-30", .player = "Tanaka"};
+    e = kifu_index_explore(ix, p, &both, &err);
+    long long mid = 0, tanaka = 0;
+    for (int i = 0; i < GAMES; i++) {
+        int in = strcmp(games[i].date, "2024/03/01") >= 0 &&
+                 strncmp(games[i].date, "2024/06/30", 10) <= 0;
+        mid += in;
+        tanaka +=
+            in && (!strcmp(games[i].sente, "Tanaka") || !strcmp(games[i].gote, "Tanaka"));
+    }
+    CHECK(mid > 0 && tanaka > 0 && tanaka < mid);
+    CHECK_INT(kifu_explore_games(e), tanaka);
+    kifu_explore_free(e);
     kifu_position_free(p);
 
     /* A position of one game: its own next move, once. */
@@ -264,6 +281,18 @@ static char *dump(const char *name)
     return t_read_file(path, &len);
 }
 
+/* Two index files hold the same rows in every table. */
+static void same_tables(const char *x, const char *y)
+{
+    char *a = dump(x), *b = dump(y);
+    CHECK(a && b);
+    if (a && b) {
+        CHECK(strlen(a) > 1000);
+        CHECK_INT(strcmp(a, b), 0);
+    }
+    free(a), free(b);
+}
+
 TEST(built_in_steps_equals_built_at_once)
 {
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
@@ -275,13 +304,35 @@ TEST(built_in_steps_equals_built_at_once)
     CHECK_INT(kifu_index_close(ix, &err), 0);
     ix = build("steps.kdb", 170, GAMES, 0);
     CHECK_INT(kifu_index_close(ix, &err), 0);
-    char *a = dump("one.kdb"), *b = dump("steps.kdb");
-    CHECK(a && b);
-    if (a && b) {
-        CHECK(strlen(a) > 1000);
-        CHECK_INT(strcmp(a, b), 0);
+    same_tables("one.kdb", "steps.kdb");
+}
+
+/* An add larger than one batch writes its batches one after the other (each merged into
+ * the blocks of the ones before) and commits once: the same file as one batch. */
+TEST(many_batches_equal_one)
+{
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to dump the tables");
+    kifu_error err;
+    size_t keep = kifu__index_batch;
+    kifu__index_batch = 700; /* about 8 games a batch */
+    kifu_index *ix = build("batches.kdb", 0, GAMES, 1);
+    CHECK(ix != NULL);
+    if (ix) {
+        /* Batches were written, none committed: a reader sees no game yet. */
+        char path[512];
+        snprintf(path, sizeof path, "%s/batches.kdb", dir);
+        kifu_index *r = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        kifu_index_info info;
+        CHECK(r && kifu_index_info_get(r, &info, &err) == 0);
+        if (r)
+            CHECK_INT(info.games, 0);
+        kifu_index_close(r, NULL);
+        CHECK(kifu_index_stats_get(ix)->games > 0); /* written in batches already */
     }
-    free(a), free(b);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    kifu__index_batch = keep;
+    same_tables("one.kdb", "batches.kdb");
 }
 
 TEST(unchanged_and_replaced_files)
@@ -384,11 +435,17 @@ TEST(killed_add_leaves_the_file_as_before)
     for (int round = 0; round < 6; round++) {
         pid_t pid = fork();
         if (pid == 0) {
+            /* Small batches: the add writes many of them before its commit, and is killed
+             * among them (a whole add in one batch could finish before the kill). */
+            kifu__index_batch = 300;
             kifu_index *c = build("kill.kdb", 60, GAMES, 0);
             kifu_index_flush(c, NULL);
             _exit(0);
         }
-        struct timespec ts = {0, (20 + 25 * round) * 1000000L};
+        /* From 1 ms on (before the add has written anything) to 21 ms (among its batches
+         * on a quiet machine): a fixed delay alone killed too late where the machine is
+         * fast. */
+        struct timespec ts = {0, (1 + 4 * round) * 1000000L};
         nanosleep(&ts, NULL);
         kill(pid, SIGKILL);
         int st;
@@ -573,6 +630,7 @@ int main(void)
     }
     RUN(counts_known_by_construction);
     RUN(built_in_steps_equals_built_at_once);
+    RUN(many_batches_equal_one);
     RUN(yaneuraou_book);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);

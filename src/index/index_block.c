@@ -1,0 +1,171 @@
+/* index_block.c: the packed position lists of the `positions` table. A row holds every
+ * occurrence whose key has the same top bits (its bucket), so a million games make about
+ * a million rows instead of one row per position: SQLite's cost is per row, and a bucket
+ * is read or written as one blob.
+ *
+ * A block is a run of groups in key order, one per key:
+ *   varint  key delta (low bits of the key, from the previous group's; the first from 0)
+ *   varint  entries in the group
+ *   varint  bytes of the entries (a reader looking for one key skips a group unread)
+ *   entries in (game, ply) order: varint game delta (the first from 0), varint
+ *   ply << 3 | result, varint date (kifu__index_fact), two bytes of the compact move
+ *   played from there (little-endian, 0: none). The date and result make a query by
+ *   date, and the counts of any position, need no read of the games table. */
+#include <string.h>
+
+#include "index/index_private.h"
+#include "kifu_private.h"
+
+static void put_varint(uint8_t **o, uint64_t v)
+{
+    uint8_t *p = *o;
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    *o = p;
+}
+
+/* 0, or -1 when the varint runs past end or is too long (a damaged block). */
+static int get_varint(const uint8_t **in, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *in;
+    uint64_t r = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (p >= end)
+            return -1;
+        uint8_t b = *p++;
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            *in = p;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* Most bytes one entry or group head takes. */
+#define ENTRY_MAX (10 + 10 + 10 + 2)
+#define HEAD_MAX 30
+
+size_t kifu__block_bound(size_t n)
+{
+    return n * (ENTRY_MAX + HEAD_MAX);
+}
+
+size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out)
+{
+    uint8_t *o = out;
+    uint64_t prev = 0;
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t key = v[i].key;
+        for (j = i; j < n && v[j].key == key; j++)
+            ;
+        /* The entries first, at their place after the longest head; moved back below. */
+        uint8_t *head = o, *e = o + HEAD_MAX;
+        uint32_t game = 0;
+        for (size_t k = i; k < j; k++) {
+            put_varint(&e, v[k].game - game);
+            game = v[k].game;
+            put_varint(&e, (uint64_t)v[k].ply << 3 | (v[k].fact & 7));
+            put_varint(&e, v[k].fact >> 3);
+            *e++ = (uint8_t)(v[k].move & 0xff);
+            *e++ = (uint8_t)(v[k].move >> 8);
+        }
+        size_t len = (size_t)(e - (o + HEAD_MAX));
+        uint64_t low = key & KIFU__BUCKET_LOW;
+        put_varint(&o, low - prev);
+        put_varint(&o, j - i);
+        put_varint(&o, len);
+        memmove(o, head + HEAD_MAX, len);
+        o += len;
+        prev = low;
+    }
+    return (size_t)(o - out);
+}
+
+int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
+                       int all, kifu__ipos **v, size_t *nv, size_t *cap)
+{
+    const uint8_t *end = p + n;
+    uint64_t low = 0;
+    while (p < end) {
+        uint64_t d, count, len;
+        if (get_varint(&p, end, &d) || get_varint(&p, end, &count) ||
+            get_varint(&p, end, &len) || len > (uint64_t)(end - p) || low + d < low ||
+            ((low + d) & ~KIFU__BUCKET_LOW))
+            return -1;
+        low += d;
+        uint64_t key = (bucket << KIFU__BUCKET_SHIFT) | low;
+        const uint8_t *q = p, *gend = p + len;
+        p = gend;
+        if (!all && key != only)
+            continue;
+        if (count > len || kifu__reserve(v, cap, *nv + count, sizeof **v, 256))
+            return -1;
+        uint32_t game = 0;
+        for (uint64_t k = 0; k < count; k++) {
+            uint64_t g, ply, date;
+            if (get_varint(&q, gend, &g) || get_varint(&q, gend, &ply) ||
+                get_varint(&q, gend, &date) || gend - q < 2 || ply >> 3 > UINT16_MAX ||
+                date > UINT32_MAX >> 3 || g > UINT32_MAX - game)
+                return -1;
+            game += (uint32_t)g;
+            uint16_t mv = (uint16_t)(q[0] | q[1] << 8);
+            q += 2;
+            (*v)[(*nv)++] = (kifu__ipos){key, game, (uint16_t)(ply >> 3), mv,
+                                         (uint32_t)(date << 3 | (ply & 7))};
+        }
+        if (!all)
+            return 0;
+    }
+    return 0;
+}
+
+uint32_t kifu__index_fact(const char *date, int result)
+{
+    uint32_t d = 0;
+    if (date && strlen(date) >= 10) {
+        unsigned y = 0, m = 0, day = 0;
+        for (int i = 0; i < 4; i++)
+            y = y * 10 + (unsigned)(date[i] - '0');
+        m = (unsigned)(date[5] - '0') * 10 + (unsigned)(date[6] - '0');
+        day = (unsigned)(date[8] - '0') * 10 + (unsigned)(date[9] - '0');
+        if (y <= 9999 && m >= 1 && m <= 12 && day >= 1 && day <= 31)
+            d = y << 9 | m << 5 | day;
+    }
+    return d << 3 | (uint32_t)(result & 7);
+}
+
+void kifu__index_fact_date(uint32_t fact, char out[11])
+{
+    uint32_t d = fact >> 3;
+    if (!d) {
+        out[0] = 0;
+        return;
+    }
+    unsigned y = d >> 9, m = (d >> 5) & 15, day = d & 31;
+    out[0] = (char)('0' + y / 1000), out[1] = (char)('0' + y / 100 % 10);
+    out[2] = (char)('0' + y / 10 % 10), out[3] = (char)('0' + y % 10);
+    out[4] = '-', out[5] = (char)('0' + m / 10), out[6] = (char)('0' + m % 10);
+    out[7] = '-', out[8] = (char)('0' + day / 10), out[9] = (char)('0' + day % 10);
+    out[10] = 0;
+}
+
+int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
+                        size_t *cap)
+{
+    uint64_t bucket = key >> KIFU__BUCKET_SHIFT;
+    sqlite3_bind_int64(block, 1, (sqlite3_int64)bucket);
+    int s = sqlite3_step(block), rc = 0;
+    if (s == SQLITE_ROW)
+        rc = kifu__block_decode(sqlite3_column_blob(block, 0),
+                                (size_t)sqlite3_column_bytes(block, 0), bucket, key, 0, v,
+                                nv, cap);
+    else if (s != SQLITE_DONE)
+        rc = -1;
+    sqlite3_reset(block);
+    return rc;
+}
