@@ -425,7 +425,8 @@ static int read_hands(ctx *c, kifu_board *out)
             k++; /* kinds[k] is piece k + 1 */
             if (n && k > KIFU_KI)
                 return bad(c, "0 (only FU, KY, KE, GI, KI, KA, HI can be in hand)");
-            out->hands[i][k] = (uint8_t)n;
+            if (k <= KIFU_KI) /* "OU": 0 and the promoted kinds' zeros hold nothing */
+                out->hands[i][k] = (uint8_t)n;
             pop(c, o2);
         }
         if (c->err->code)
