@@ -11,7 +11,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"convert", cmd_convert, cmd_convert_usage,
-     "convert records between KIF, KI2, CSA, JKF, SFEN"},
+     "convert records between KIF, KI2, CSA, JKF, SFEN, posjson (and MSF)"},
     {"validate", cmd_validate, cmd_validate_usage,
      "read and check records without writing"},
     {"show", cmd_show, cmd_show_usage, "print the board of a record at a ply"},
