@@ -36,26 +36,11 @@ static int generate(const bench_opts *o, const char *dir, int files)
     uint64_t rng = (o->seed ? o->seed : 1) * 104729;
     kifu_record *rs[PER_FILE];
     for (int f = 0; f < files; f++) {
-        size_t n = 0;
-        for (int g = f * PER_FILE; g < o->index_games && n < PER_FILE; g++) {
-            char why[600];
-            if (!(rs[n++] = bench_random_game(&rng, g, why, sizeof why))) {
-                fprintf(stderr, "kifu_bench: %s\n", why);
-                return -1;
-            }
-        }
-        kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL};
-        size_t len;
-        char *csa = kifu_write_all((const kifu_record *const *)rs, n, &wo, &len, NULL);
+        size_t n;
         snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
-        int rc = !csa || bench_write_bytes(path, csa, len);
-        kifu_free(csa);
-        for (size_t i = 0; i < n; i++)
-            kifu_record_free(rs[i]);
-        if (rc) {
-            fprintf(stderr, "kifu_bench: cannot write %s\n", path);
+        if (bench_csa_file(&rng, f * PER_FILE, o->index_games, PER_FILE, path, rs, &n))
             return -1;
-        }
+        bench_free_games(rs, n);
     }
     if (bench_stamp(dir, what))
         return -1;

@@ -84,25 +84,13 @@ static int generate(const bench_opts *o, const char *dir)
     uint64_t rng = (o->seed ? o->seed : 1) * 7919;
     kifu_record *rs[PER_FILE];
     for (int first = 0; first < o->search_games; first += PER_FILE) {
-        size_t n = 0;
-        for (int g = first; g < o->search_games && n < PER_FILE; g++) {
-            char why[600];
-            if (!(rs[n++] = bench_random_game(&rng, g, why, sizeof why))) {
-                fprintf(stderr, "kifu_bench: %s\n", why);
-                return -1;
-            }
-        }
-        kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL};
-        size_t len;
-        char *csa = kifu_write_all((const kifu_record *const *)rs, n, &wo, &len, NULL);
-        int rc = !csa;
+        size_t n;
         snprintf(path, sizeof path, "%s/csa/s%03d.csa", dir, first / PER_FILE);
-        rc = rc || bench_write_bytes(path, csa, len);
+        if (bench_csa_file(&rng, first, o->search_games, PER_FILE, path, rs, &n))
+            return -1;
         snprintf(path, sizeof path, "%s/posjson/s%03d.posjson", dir, first / PER_FILE);
-        rc = rc || write_posjson(path, rs, n);
-        kifu_free(csa);
-        for (size_t i = 0; i < n; i++)
-            kifu_record_free(rs[i]);
+        int rc = write_posjson(path, rs, n);
+        bench_free_games(rs, n);
         if (rc) {
             fprintf(stderr, "kifu_bench: cannot write %s\n", path);
             return -1;

@@ -275,3 +275,34 @@ int bench_gen_corpus(const bench_opts *o)
            bench_now() - t0);
     return 0;
 }
+
+void bench_free_games(kifu_record **rs, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        kifu_record_free(rs[i]);
+}
+
+int bench_csa_file(uint64_t *rng, int first, int total, int per, const char *path,
+                   kifu_record **rs, size_t *n)
+{
+    *n = 0;
+    for (int g = first; g < total && *n < (size_t)per; g++) {
+        char why[600];
+        if (!(rs[*n] = bench_random_game(rng, g, why, sizeof why))) {
+            fprintf(stderr, "kifu_bench: %s\n", why);
+            bench_free_games(rs, *n);
+            return -1;
+        }
+        ++*n;
+    }
+    kifu_write_options wo = {KIFU_FMT_CSA, KIFU_ENC_UTF8, 0, NULL, NULL};
+    size_t len;
+    char *csa = kifu_write_all((const kifu_record *const *)rs, *n, &wo, &len, NULL);
+    int rc = !csa || bench_write_bytes(path, csa, len);
+    kifu_free(csa);
+    if (rc) {
+        fprintf(stderr, "kifu_bench: cannot write %s\n", path);
+        bench_free_games(rs, *n);
+    }
+    return rc ? -1 : 0;
+}
