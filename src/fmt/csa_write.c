@@ -22,9 +22,10 @@ typedef struct wr {
     const kifu_write_options *opt;
     kifu__strbuf *out;
     int v3;
-    int cut_ms;      /* V2.2 times lost their fractions */
-    size_t forks;    /* alternatives left out */
-    int odd_endings; /* endings written as %CHUDAN */
+    int cut_ms;           /* V2.2 times lost their fractions */
+    size_t forks;         /* alternatives left out */
+    int odd_endings;      /* endings written as %CHUDAN */
+    const char *odd_word; /* the first of them (the record's) */
 } wr;
 
 #define warn(w, ...) kifu__warn((w)->opt->warn, (w)->opt->warn_ctx, __VA_ARGS__)
@@ -245,19 +246,17 @@ static int csa_word(const char *s)
     return 1;
 }
 
-static void write_special(wr *w, const char *word)
+/* Returns 1 for a word CSA lacks: written as %CHUDAN, the caller adds the word as the
+ * ending's first comment (after its time, so that readers attach it to the ending). */
+static int write_special(wr *w, const char *word)
 {
-    if (csa_word(word)) {
-        kifu__sb_putc(w->out, '%');
-        kifu__sb_puts(w->out, word);
-        kifu__sb_putc(w->out, '\n');
-        return;
-    }
-    /* Not a CSA ending: keep the word as a comment and end the game as interrupted. */
-    w->odd_endings++;
-    kifu__sb_putc(w->out, '\'');
-    put_flat(w->out, word);
-    kifu__sb_puts(w->out, "\n%CHUDAN\n");
+    int odd = !csa_word(word);
+    if (odd && !w->odd_endings++)
+        w->odd_word = word;
+    kifu__sb_putc(w->out, '%');
+    kifu__sb_puts(w->out, odd ? "CHUDAN" : word);
+    kifu__sb_putc(w->out, '\n');
+    return odd;
 }
 
 /* The comments of n, then its bookmarks as `'&name` (a comment to other readers; CSA has
@@ -306,16 +305,20 @@ int kifu__write_csa(KIFU__WRITER_PARAMS)
         }
         w.forks += nc - 1;
         n = c;
+        const char *odd = NULL; /* an ending CSA lacks */
         if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
             if (write_move(&w, kifu_node_move_const(n), kifu_node_ply(n), err))
                 return -1;
         } else {
-            write_special(&w, kifu_node_special(n));
+            if (write_special(&w, kifu_node_special(n)))
+                odd = kifu_node_special(n);
             ended = 1;
         }
         const kifu_move_time *t = kifu_node_time(n);
         if (t)
             write_time(&w, t);
+        if (odd)
+            put_comment(w.out, odd, 1);
         write_comments(&w, n);
     }
     if (w.forks)
@@ -327,8 +330,10 @@ int kifu__write_csa(KIFU__WRITER_PARAMS)
         warn(&w, "CSA V2.2 has no fractions of a second: times were cut to whole seconds "
                  "(write V3.0 to keep them)");
     if (w.odd_endings)
-        warn(&w, "CSA has no such ending: %d ending%s written as a comment and %%CHUDAN",
-             w.odd_endings, w.odd_endings == 1 ? "" : "s");
+        warn(&w,
+             "CSA has no ending %s: %d ending%s written as %%CHUDAN, the word kept as "
+             "its comment",
+             w.odd_word, w.odd_endings, w.odd_endings == 1 ? "" : "s");
     if (out->failed)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return 0;

@@ -731,6 +731,7 @@ typedef struct entry {
     size_t fork;           /* the next fork's index */
     uint32_t seen;         /* keys seen */
     int forks_first;       /* forks were read before the node: it goes in front */
+    int sealed;            /* "kifu:sealed": true */
 } entry;
 
 /* A line being read: an array of entries, moves or a fork. Nested forks are frames on a
@@ -743,7 +744,7 @@ typedef struct frame {
     entry e;
 } frame;
 
-enum { E_COMMENTS, E_MOVE, E_TIME, E_SPECIAL, E_FORKS };
+enum { E_COMMENTS, E_MOVE, E_TIME, E_SPECIAL, E_FORKS, E_SEALED };
 
 /* Reads a value met before its entry's node existed, by a parser of its own. */
 static int reread(ctx *c, size_t off, int key, kifu_node *n)
@@ -785,6 +786,14 @@ static int end_entry(ctx *c, frame *f)
     if ((e->comments && reread(c, e->comments - 1, E_COMMENTS, e->node)) ||
         (e->time && reread(c, e->time - 1, E_TIME, e->node)))
         return -1;
+    if (e->sealed) {
+        /* The key may come before or after "special": the word is settled here. */
+        if (e->node->kind == KIFU_NODE_SPECIAL && strcmp(e->node->special, "CHUDAN") == 0)
+            e->node->special = KIFU__JP_SEALED;
+        else
+            warn(c, "%s: \"kifu:sealed\" on an entry that is no CHUDAN is ignored",
+                 c->path);
+    }
     if (e->forks_first)
         kifu_node_reorder(f->parent, kifu_node_child_count(f->parent) - 1, 0);
     f->parent = e->node; /* JKF tools keep entries after a special (a second KACHI) */
@@ -795,8 +804,9 @@ static int end_entry(ctx *c, frame *f)
  * (the frame is then IN_FORKS), 0 when the member was read whole, -1. */
 static int entry_member(ctx *c, frame *f)
 {
-    static const char *const keys[] = {"comments", "move",  "time",
-                                       "special",  "forks", NULL};
+    /* kifu:sealed is kifu's own (words.h, KIFU__JP_SEALED); the others are JKF's. */
+    static const char *const keys[] = {"comments", "move",        "time", "special",
+                                       "forks",    "kifu:sealed", NULL};
     entry *e = &f->e;
     size_t old;
     int k = member(c, keys, &e->seen, &old);
@@ -845,6 +855,11 @@ static int entry_member(ctx *c, frame *f)
             if (!e->node)
                 return nomem(c);
         }
+        break;
+    case E_SEALED:
+        if (!null && c->t.type != KIFU__JSON_TRUE && c->t.type != KIFU__JSON_FALSE)
+            return bad(c, "true or false");
+        e->sealed = c->t.type == KIFU__JSON_TRUE;
         break;
     default:
         if (null)

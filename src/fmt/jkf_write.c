@@ -804,8 +804,16 @@ static void entry_head(w *o, const kifu_node *n)
     if (n->text)
         write_comments(o, n);
     write_move_time(o, n);
-    if (n->kind == KIFU_NODE_SPECIAL)
+    if (n->kind != KIFU_NODE_SPECIAL)
+        return;
+    if (strcmp(n->special, KIFU__JP_SEALED) == 0) {
+        /* JKF's nearest word, with a key of kifu's own that peers ignore. */
+        KEY_STR(o, "special", "CHUDAN");
+        KEY(o, "kifu:sealed");
+        PUTS(o, "true");
+    } else {
         KEY_STR(o, "special", n->special);
+    }
 }
 
 /* A whole compact entry of a move without comments or forks (most of them): what

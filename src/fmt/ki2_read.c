@@ -195,6 +195,16 @@ static int summary(kifu__jp_reader *rd, const char *s, const char *end)
     return 0;
 }
 
+/* Does the まで line at s count the ending rd->cur as a move (まで401手 after an ending that
+ * follows move 400)? */
+static int further_ending(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    const char *p = s + strlen("まで");
+    p += kifu__jp_space_fast(p, end);
+    long n;
+    return kifu__jp_number(p, end, &n) && n == kifu_node_ply(rd->cur);
+}
+
 static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
 {
     const char *p = s + kifu__jp_space_fast(s, end);
@@ -214,8 +224,11 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_starts(p, end, "まで")) {
         if (kifu__jp_start(rd))
             return -1;
-        /* A line that already ends in an ending word has its summary here. */
-        if (kifu_node_kind_of(rd->cur) == KIFU_NODE_SPECIAL)
+        /* After an ending, a まで line is its summary, unless its count takes the ending
+         * for a move: then it is a further ending (a second KACHI, as JKF tools keep;
+         * the KI2 writer writes a まで line per ending, counted so). */
+        if (kifu_node_kind_of(rd->cur) == KIFU_NODE_SPECIAL &&
+            !further_ending(rd, p, end))
             return 0;
         return summary(rd, p, end);
     }

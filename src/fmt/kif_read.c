@@ -131,15 +131,6 @@ kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const cha
     kifu_node *n = kifu_node_add_special(rd->r, rd->cur, w);
     if (!sp)
         tmp_free(&t);
-    /* JKF and CSA have no word for a sealed move: read as 中断 (as json-kifu-format does),
-     * and the word's loss is said. */
-    if (n && (size_t)(wend - word) == strlen("封じ手") &&
-        memcmp(word, "封じ手", strlen("封じ手")) == 0)
-        kifu__warn(rd->warn, rd->warn_ctx,
-                   "line %d: 封じ手 (a sealed move) read as 中断 (CHUDAN, the game "
-                   "interrupted), as json-kifu-format reads it: JKF and CSA have no word "
-                   "for it",
-                   rd->lineno);
     return n;
 }
 

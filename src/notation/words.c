@@ -283,7 +283,6 @@ static const struct {
     {"TSUMI", "詰", 1},
     {"FUZUMI", "不詰", 1},
     {"ERROR", "エラー", 1},
-    {"CHUDAN", "封じ手", 1}, /* the corpus reads a sealed move so */
     {"MAX_MOVES", "最大手数", 0},
     {"OUTE_SENNICHITE", "王手千日手", 0},
 };

@@ -79,6 +79,10 @@ int kifu__jp_preset(const char *s, const char *end);
  * (`+ILLEGAL_ACTION` after a sente move); 反則負け, the side to move lost by a foul:
  * `ILLEGAL_MOVE`, as json-kifu-format and CSA's %ILLEGAL_MOVE have it. */
 const char *kifu__jp_special(const char *s, const char *end, int last_mover);
+/* 封じ手, the sealed move of an adjourned game. No JKF special or CSA word holds it, so a
+ * record keeps the word itself as its special (as any unknown word); JKF writes it as
+ * CHUDAN marked `"kifu:sealed": true` (the peers read CHUDAN), CSA as %CHUDAN. */
+#define KIFU__JP_SEALED "封じ手"
 /* The KIF word of a JKF special written at a ply where `to_move` is to move: the foul
  * words by who acted illegally (±ILLEGAL_ACTION), the rest as kifu_special_text. */
 const char *kifu__jp_special_word(const char *special, int to_move);

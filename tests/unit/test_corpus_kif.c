@@ -126,9 +126,19 @@ static json_t *to_jkf(const kifu_record *r, kifu_error *err)
  * test checks the rest as usual:
  * - 20091203.ki2: the line `*放送日：2010/02/13` before the first move is a comment on the
  *   initial position (`*` starts a comment in KIF and KI2); the reference parser took it
- *   for a header entry with the key `*放送日` because it holds a colon. */
+ *   for a header entry with the key `*放送日` because it holds a colon.
+ * - meijinsen_20180508_M7_10034.kif ends with 封じ手, which the reference parser reads as
+ *   CHUDAN ("for now", its source says); kifu writes CHUDAN too, with its own key
+ *   "kifu:sealed": true, so the word comes back. */
 static void correct_expectation(const char *name, json_t *want)
 {
+    if (strcmp(name, "meijinsen_20180508_M7_10034.kif") == 0) {
+        json_t *moves = json_object_get(want, "moves");
+        json_t *last = json_array_get(moves, json_array_size(moves) - 1);
+        const char *sp = json_string_value(json_object_get(last, "special"));
+        if (sp && strcmp(sp, "CHUDAN") == 0)
+            json_object_set_new(last, "kifu:sealed", json_true());
+    }
     if (strcmp(name, "20091203.ki2") == 0) {
         json_t *h = json_object_get(want, "header");
         json_t *m0 = json_array_get(json_object_get(want, "moves"), 0);

@@ -613,7 +613,8 @@ TEST(writer_endings_csa_lacks)
     kifu_node *n = kifu_node_add_move(r, kifu_record_root(r), &m);
     kifu_node_add_special(r, n, "封じ手");
     char *s = wr(r, 0);
-    CHECK_STR(s, "V2.2\nPI\n+\n+7776FU\n'封じ手\n%CHUDAN\n");
+    /* the word after %CHUDAN, where readers attach it to the ending */
+    CHECK_STR(s, "V2.2\nPI\n+\n+7776FU\n%CHUDAN\n'*封じ手\n");
     CHECK_INT(nwarnings, 1);
     CHECK(strstr(warnings, "%CHUDAN") != NULL);
     kifu_free(s);

@@ -189,6 +189,56 @@ TEST(writer_layout_and_round_trip)
     kifu_record_free(r);
 }
 
+/* Every ending a record has survives KI2: a second KACHI (CSA games of the corpus end
+ * %KACHI twice) and 封じ手, each written as a まで line and read back. */
+TEST(every_ending_and_the_sealed_move_round_trip)
+{
+    kifu_record *r = rd("▲７六歩 △３四歩\n", KIFU_READ_NO_NORMALIZE);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    kifu_node *n = t_node_at(r, 2);
+    n = kifu_node_add_special(r, n, "KACHI");
+    n = n ? kifu_node_add_special(r, n, "KACHI") : NULL;
+    n = n ? kifu_node_add_special(r, n, "封じ手") : NULL;
+    CHECK(n != NULL);
+    char *s = wr(r);
+    CHECK(s != NULL);
+    if (s)
+        CHECK(
+            strstr(
+                s,
+                "まで2手で先手の入玉勝ち\nまで3手で後手の入玉勝ち\nまで4手で封じ手\n") !=
+            NULL);
+    kifu_record *b = s ? rd(s, KIFU_READ_NO_NORMALIZE) : NULL;
+    CHECK(b != NULL);
+    if (b) {
+        CHECK_STR(kifu_node_special(t_node_at(b, 3)), "KACHI");
+        CHECK_STR(kifu_node_special(t_node_at(b, 4)), "KACHI");
+        CHECK_STR(kifu_node_special(t_node_at(b, 5)), "封じ手");
+        char *da = t_dump(r), *db = t_dump(b);
+        CHECK_STR(db, da);
+        free(da);
+        free(db);
+    }
+    kifu_free(s);
+    kifu_record_free(b);
+    kifu_record_free(r);
+    /* A まで line counting only the moves is the summary of the ending before it: an
+     * ending word on a move line, or a まで line said twice. */
+    const char *summaries[] = {"▲７六歩 △投了\nまで1手で先手の勝ち\n",
+                               "▲７六歩\nまで1手で中断\nまで1手で中断\n"};
+    for (size_t i = 0; i < 2; i++) {
+        r = rd(summaries[i], KIFU_READ_NO_NORMALIZE);
+        CHECK(r != NULL);
+        if (!r)
+            continue;
+        CHECK(kifu_node_special(t_node_at(r, 2)) != NULL);
+        CHECK(t_node_at(r, 3) == NULL);
+        kifu_record_free(r);
+    }
+}
+
 /* Each relative word in a position from the start where it is needed: read, normalize
  * (the engine finds the piece), check the source, write back the same word. */
 TEST(relative_words_resolved_where_needed)
@@ -347,6 +397,7 @@ int main(void)
     RUN(writer_layout_and_round_trip);
     RUN(relative_words_resolved_where_needed);
     RUN(ki2_jkf_ki2_jkf_round_trip);
+    RUN(every_ending_and_the_sealed_move_round_trip);
     RUN(out_of_memory_everywhere);
     return t_finish();
 }

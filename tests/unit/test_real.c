@@ -437,6 +437,35 @@ TEST(csa_bookmarks_opening_and_ki2_without_header)
     kifu_record_free(r);
 }
 
+/* kifu_write of r as format (UTF-8), its warnings counted as read_all counts them. */
+static char *write_warned(const kifu_record *r, int format)
+{
+    kifu_write_options o = {.format = format, .encoding = KIFU_ENC_UTF8, .warn = on_warn};
+    kifu_error err;
+    warnings = 0;
+    last_warning[0] = 0;
+    char *s = kifu_write(r, &o, NULL, &err);
+    if (!s)
+        printf("  write as %d: %s\n", format, err.message);
+    return s;
+}
+
+/* Is the special at ply of the only record of text (read as format) 封じ手? */
+static int sealed_at(const char *text, int format, int ply)
+{
+    kifu_error err;
+    size_t n;
+    kifu_record **v = read_all(text, format, NULL, &n, &err);
+    if (!v) {
+        printf("  %s\n", err.message);
+        return 0;
+    }
+    const char *w = kifu_node_special(t_node_at(v[0], ply));
+    int ok = n == 1 && w && strcmp(w, "封じ手") == 0;
+    free_all(v, n);
+    return ok;
+}
+
 TEST(sealed_move_and_times_with_parts_missing)
 {
     const char *kif = "手合割：平手\n手数----指手---------消費時間--\n"
@@ -450,15 +479,77 @@ TEST(sealed_move_and_times_with_parts_missing)
         printf("  %s\n", err.message);
         return;
     }
-    /* kept as the interruption other programs read it as, and the loss said */
-    CHECK_INT(warnings, 1);
-    CHECK(strstr(last_warning, "封じ手") != NULL);
-    CHECK_STR(kifu_node_special(t_node_at(v[0], 3)), "CHUDAN");
+    /* the word is kept, and nothing is said: nothing was lost */
+    CHECK_INT(warnings, 0);
+    CHECK_STR(kifu_node_special(t_node_at(v[0], 3)), "封じ手");
     for (int ply = 1; ply <= 2; ply++) {
         const kifu_move_time *t = kifu_node_time(t_node_at(v[0], ply));
         CHECK(t && t->now.m == 0 && t->now.s == 7 && t->total.s == 7);
     }
+    /* KIF -> KIF, KI2 -> KI2, KIF -> JKF -> KIF: 封じ手 each time, and no warning */
+    static const int formats[] = {KIFU_FMT_KIFU, KIFU_FMT_KI2U, KIFU_FMT_JKF};
+    for (size_t i = 0; i < 3; i++) {
+        char *s = write_warned(v[0], formats[i]);
+        CHECK(s != NULL);
+        CHECK_INT(warnings, 0);
+        if (!s)
+            continue;
+        CHECK(sealed_at(s, formats[i], 3));
+        if (formats[i] == KIFU_FMT_KI2U)
+            CHECK(strstr(s, "まで2手で封じ手\n") != NULL);
+        if (formats[i] == KIFU_FMT_JKF) {
+            /* JKF's nearest word, which the peers read, and kifu's own key */
+            CHECK(strstr(s, "{\"special\":\"CHUDAN\",\"kifu:sealed\":true}") != NULL);
+            kifu_record *j = t_read_text(s, strlen(s), KIFU_FMT_JKF, 0, &err);
+            char *k = j ? write_warned(j, KIFU_FMT_KIFU) : NULL;
+            CHECK(k && strstr(k, "   3 封じ手") != NULL);
+            kifu_free(k);
+            kifu_record_free(j);
+        }
+        kifu_free(s);
+    }
+    /* CSA cannot hold it: %CHUDAN, the word as a comment, and a warning naming it */
+    char *csa = write_warned(v[0], KIFU_FMT_CSA);
+    CHECK(csa && strstr(csa, "%CHUDAN\n'*封じ手\n") != NULL);
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "封じ手") != NULL &&
+          strstr(last_warning, "%CHUDAN") != NULL);
+    /* read back: the interruption, with the word as its comment */
+    kifu_record *c = csa ? t_read_text(csa, strlen(csa), KIFU_FMT_CSA, 0, &err) : NULL;
+    CHECK(c != NULL);
+    if (c) {
+        CHECK_STR(kifu_node_special(t_node_at(c, 3)), "CHUDAN");
+        CHECK_STR(kifu_node_comment(t_node_at(c, 3), 0), "封じ手");
+        CHECK_INT(kifu_node_comment_count(t_node_at(c, 2)), 0);
+    }
+    kifu_record_free(c);
+    kifu_free(csa);
     free_all(v, n);
+    /* the JKF key before "special" too; false and null say nothing */
+    const char *head =
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"from\":{\"x\":7,\"y\":7},"
+        "\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}},";
+    char text[512];
+    snprintf(text, sizeof text, "%s{\"kifu:sealed\": true, \"special\": \"CHUDAN\"}]}",
+             head);
+    CHECK(sealed_at(text, KIFU_FMT_JKF, 2));
+    CHECK_INT(warnings, 0);
+    snprintf(text, sizeof text, "%s{\"special\":\"CHUDAN\",\"kifu:sealed\":false}]}",
+             head);
+    CHECK(!sealed_at(text, KIFU_FMT_JKF, 2));
+    snprintf(text, sizeof text, "%s{\"special\":\"CHUDAN\",\"kifu:sealed\":null}]}",
+             head);
+    CHECK(!sealed_at(text, KIFU_FMT_JKF, 2));
+    /* on another ending it means nothing: kept as that ending, with a warning */
+    snprintf(text, sizeof text, "%s{\"special\":\"TORYO\",\"kifu:sealed\":true}]}", head);
+    CHECK(!sealed_at(text, KIFU_FMT_JKF, 2));
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "kifu:sealed") != NULL);
+    snprintf(text, sizeof text, "%s{\"special\":\"CHUDAN\",\"kifu:sealed\":1}]}", head);
+    v = read_all(text, KIFU_FMT_JKF, NULL, &n, &err);
+    CHECK(v == NULL && err.code == KIFU_ERR_SCHEMA);
+    if (v)
+        free_all(v, n);
 }
 
 /* Every record of tests/records, read, written in every format and read back: the same
@@ -480,6 +571,7 @@ TEST(own_records_round_trip_in_every_format)
         "rel_utsu.csa",
         "usi_endings.sfen",
         "usi_position.kif",
+        "sealed.kifu",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
