@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "core/json.h"
+#include "core/json_path.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/words.h"
@@ -26,53 +27,27 @@ typedef struct ctx {
     size_t len;
     kifu__json *j;    /* the parser: the document's, or one re-reading a skipped value */
     kifu__json_tok t; /* the token at hand */
-    char path[200];   /* JSON path of the value being read */
-    size_t plen;
-    uint32_t *seen_keys; /* header keys: a hash set of indices into r->header */
+    kifu__json_path path; /* of the value being read */
+    uint32_t *seen_keys;  /* header keys: a hash set of indices into r->header */
     size_t seen_cap;
     kifu__text_cursor at; /* the last move object's line and column */
 } ctx;
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
 
-/* Appends n bytes to the path, cutting at the buffer's end (paths only name things). */
-static void path_add(ctx *c, const char *s, size_t n)
-{
-    size_t room = sizeof c->path - 1 - c->plen;
-    if (n > room)
-        n = room;
-    memcpy(c->path + c->plen, s, n);
-    c->plen += n;
-    c->path[c->plen] = 0;
-}
-
 static size_t push_key(ctx *c, const char *key)
 {
-    size_t old = c->plen;
-    if (old)
-        path_add(c, ".", 1);
-    path_add(c, key, strlen(key));
-    return old;
+    return kifu__json_path_key(&c->path, key);
 }
 
 static size_t push_index(ctx *c, size_t i)
 {
-    size_t old = c->plen;
-    char buf[24], *p = buf + sizeof buf;
-    *--p = ']';
-    do {
-        *--p = (char)('0' + i % 10);
-        i /= 10;
-    } while (i);
-    *--p = '[';
-    path_add(c, p, (size_t)(buf + sizeof buf - p));
-    return old;
+    return kifu__json_path_index(&c->path, i);
 }
 
 static void pop(ctx *c, size_t old)
 {
-    c->plen = old;
-    c->path[old] = 0;
+    kifu__json_path_pop(&c->path, old);
 }
 
 /* ---- errors ---- */
@@ -124,7 +99,7 @@ static int bad_at(ctx *c, const kifu__json_tok *v, size_t off, const char *expec
         off = v->off;
     int line, col;
     kifu__text_where(c->text, off, &line, &col);
-    const char *where = c->plen ? c->path : "(top level)";
+    const char *where = c->path.len ? c->path.s : "(top level)";
     return kifu__error(c->err, KIFU_ERR_SCHEMA, line, col, off, expected, found,
                        "%s: expected %s, found %s", where, expected, found);
 }
@@ -174,11 +149,11 @@ static int member(ctx *c, const char *const *keys, uint32_t *seen, size_t *old)
         char found[120];
         snprintf(found, sizeof found, "unknown key \"%.80s\"", c->t.s);
         return kifu__error(c->err, KIFU_ERR_SCHEMA, line, col, c->t.off, exp, found,
-                           "%s: %s, expected %s", c->path, found, exp);
+                           "%s: %s, expected %s", c->path.s, found, exp);
     }
     return kifu__error(
         c->err, KIFU_ERR_SYNTAX, line, col, c->t.off, "each key once", "a duplicate key",
-        "%s: duplicate key \"%s\" (the first value would be lost)", c->path, keys[k]);
+        "%s: duplicate key \"%s\" (the first value would be lost)", c->path.s, keys[k]);
 }
 
 /* ---- values ---- */
@@ -320,7 +295,7 @@ static int read_header(ctx *c)
             return kifu__error(c->err, KIFU_ERR_SYNTAX, line, col, key.off,
                                "each key once", "a duplicate key",
                                "%s: duplicate key (the first value would be lost)",
-                               c->path);
+                               c->path.s);
         }
         pop(c, old);
     }
@@ -778,7 +753,7 @@ static int end_entry(ctx *c, frame *f)
         warn(c,
              "%s: an entry with a time but no move or special is skipped (its time is "
              "dropped)",
-             c->path);
+             c->path.s);
         if (e->comments && reread(c, e->comments - 1, E_COMMENTS, f->parent))
             return -1;
         return 0;
@@ -792,7 +767,7 @@ static int end_entry(ctx *c, frame *f)
             e->node->special = KIFU__JP_SEALED;
         else
             warn(c, "%s: \"kifu:sealed\" on an entry that is no CHUDAN is ignored",
-                 c->path);
+                 c->path.s);
     }
     if (e->forks_first)
         kifu_node_reorder(f->parent, kifu_node_child_count(f->parent) - 1, 0);
@@ -867,7 +842,7 @@ static int entry_member(ctx *c, frame *f)
         if (c->t.type != KIFU__JSON_ARRAY)
             return bad(c, "an array of forks (arrays of move entries)");
         e->forks_first = !e->node;
-        e->forks_plen = c->plen;
+        e->forks_plen = c->path.len;
         f->state = IN_FORKS;
         return 1;
     }
@@ -889,7 +864,7 @@ static int read_lines(ctx *c)
     memset(&st[0], 0, sizeof *st);
     st[0].parent = c->r->root;
     st[0].index = 1;
-    st[0].plen = c->plen;
+    st[0].plen = c->path.len;
     depth = 1;
     int have = 1; /* c->t holds the next token already */
     while (depth) {
@@ -910,7 +885,7 @@ static int read_lines(ctx *c)
             if (expect_object(c, "a move entry object"))
                 goto out;
             memset(&f->e, 0, sizeof f->e);
-            f->e.plen = c->plen;
+            f->e.plen = c->path.len;
             f->state = IN_ENTRY;
             break;
         case IN_ENTRY:
@@ -943,7 +918,7 @@ static int read_lines(ctx *c)
             f = &st[depth - 1];
             memset(&st[depth], 0, sizeof *st);
             st[depth].parent = f->parent; /* forks are alternatives to the entry */
-            st[depth].plen = c->plen;
+            st[depth].plen = c->path.len;
             depth++;
             break;
         }

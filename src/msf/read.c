@@ -7,14 +7,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/json_path.h"
 #include "kifu_private.h"
 #include "msf/msf.h"
 
 typedef struct ctx {
     kifu_msf *m;
     kifu__msf_report *rep;
-    char path[512]; /* JSON path of the value being read */
-    size_t plen;
+    kifu__json_path path; /* of the value being read */
 } ctx;
 
 /* A line still to read: its seslax array and path. */
@@ -25,38 +25,19 @@ typedef struct frame {
     char *path;
 } frame;
 
-static void path_add(ctx *c, const char *s)
-{
-    size_t n = strlen(s), room = sizeof c->path - 1 - c->plen;
-    if (n > room)
-        n = room;
-    memcpy(c->path + c->plen, s, n);
-    c->plen += n;
-    c->path[c->plen] = 0;
-}
-
 static size_t push_key(ctx *c, const char *key)
 {
-    size_t old = c->plen;
-    if (old)
-        path_add(c, ".");
-    path_add(c, key);
-    return old;
+    return kifu__json_path_key(&c->path, key);
 }
 
 static size_t push_index(ctx *c, size_t i)
 {
-    size_t old = c->plen;
-    char seg[32];
-    snprintf(seg, sizeof seg, "[%zu]", i);
-    path_add(c, seg);
-    return old;
+    return kifu__json_path_index(&c->path, i);
 }
 
 static void pop(ctx *c, size_t old)
 {
-    c->plen = old;
-    c->path[old] = 0;
+    kifu__json_path_pop(&c->path, old);
 }
 
 static void describe(const json_t *v, char *buf, size_t cap)
@@ -92,7 +73,7 @@ static void bad(ctx *c, const json_t *v, const char *expected)
 {
     char found[96];
     describe(v, found, sizeof found);
-    kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->plen ? c->path : "(top level)",
+    kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path.len ? c->path.s : "(top level)",
                       expected, found, "expected %s, found %s", expected, found);
 }
 
@@ -122,8 +103,8 @@ static void known_keys(ctx *c, json_t *o, const char *const *allowed)
             ok = strcmp(*a, k) == 0;
         if (!ok) {
             size_t old = push_key(c, k);
-            kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path, "a key of the format", k,
-                              "unknown key \"%.60s\"", k);
+            kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path.s, "a key of the format",
+                              k, "unknown key \"%.60s\"", k);
             pop(c, old);
         }
     }
@@ -155,7 +136,7 @@ static void read_string(ctx *c, json_t *v, char **out)
         return;
     }
     if (kifu__msf_set_string(out, json_string_value(v)))
-        kifu__msf_problem(c->rep, KIFU_ERR_NOMEM, c->path, NULL, NULL, "out of memory");
+        kifu__msf_problem(c->rep, KIFU_ERR_NOMEM, c->path.s, NULL, NULL, "out of memory");
 }
 
 /* A DateString: RFC 3339 date-time. */
@@ -447,7 +428,7 @@ static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t
                 if (!json_is_array(x)) {
                     bad(c, x, "an array of NonrootNode objects");
                 } else {
-                    char *p = kifu__strdup(c->path);
+                    char *p = kifu__strdup(c->path.s);
                     if (!p || kifu__reserve(stack, cap, *depth + 1, sizeof **stack, 16)) {
                         kifu__free(p);
                         return -1;
@@ -510,9 +491,8 @@ static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
             continue;
         }
         size_t i = f->next++;
-        c->plen = 0;
-        c->path[0] = 0;
-        path_add(c, f->path);
+        pop(c, 0);
+        kifu__json_path_add(&c->path, f->path, strlen(f->path));
         push_index(c, i);
         kifu_msf_line *line = f->line;
         json_t *v = json_array_get(f->seslax, i);
