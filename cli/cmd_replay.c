@@ -8,6 +8,7 @@
 #include "record_cursor.h"
 #include "record_view.h"
 #include "term.h"
+#include "viewer.h"
 
 void cmd_replay_usage(FILE *f)
 {
@@ -35,29 +36,25 @@ void cmd_replay_usage(FILE *f)
 }
 
 typedef struct view {
+    cli_viewer vw; /* first: the loop's part (flip, help, colour, status ...) */
     kifu_player *pl;
     const kifu_record *rec;
     const kifu_node *scroll_at; /* the node the comment scroll belongs to */
     int scroll;                 /* first line of the notes shown */
     int page;                   /* lines d and u scroll by */
     const char *name;
-    int flip;
-    int colour;
-    int positioned; /* stdout is a terminal: draw a screen with cursor addressing */
-    int help;
-    char status[256];
     char search[128];
 } view;
 
 static void put_at(FILE *sb, const view *v, int row, int col)
 {
-    term_put_at(sb, v->positioned, row, col);
+    term_put_at(sb, v->vw.positioned, row, col);
 }
 
 static int put_lines(FILE *sb, const view *v, const char *text, int row, int col,
                      int clear)
 {
-    return term_put_lines(sb, v->positioned, text, row, col, clear);
+    return term_put_lines(sb, v->vw.positioned, text, row, col, clear);
 }
 
 /* Remove ASCII and full-width spaces and the ☗/☖ marks, for searching. */
@@ -112,12 +109,12 @@ static void find(view *v)
         const kifu_node *n = kifu_player_line_node(v->pl, ply);
         if (n && node_matches(n, v->search)) {
             kifu_player_go(v->pl, ply);
-            snprintf(v->status, sizeof v->status, "found '%s' at ply %d%s", v->search,
-                     ply, ply <= cur ? " (from the start)" : "");
+            snprintf(v->vw.status, sizeof v->vw.status, "found '%s' at ply %d%s",
+                     v->search, ply, ply <= cur ? " (from the start)" : "");
             return;
         }
     }
-    snprintf(v->status, sizeof v->status, "'%s' is not on this line", v->search);
+    snprintf(v->vw.status, sizeof v->vw.status, "'%s' is not on this line", v->search);
 }
 
 static void time_text(const kifu_time *t, char *buf, size_t cap)
@@ -174,8 +171,9 @@ static void around(const kifu_player *pl, int rows, int *before, int *after)
     *after = a;
 }
 
-static void draw(view *v)
+static void draw(cli_viewer *vw)
 {
+    view *v = (view *)vw;
     /* The whole screen is composed in memory and written at once: no flicker. */
     char *text = NULL;
     size_t len = 0;
@@ -184,7 +182,7 @@ static void draw(view *v)
         return;
     int rows, cols;
     term_size(&rows, &cols);
-    if (v->positioned)
+    if (v->vw.positioned)
         fputs("\033[H\033[2J", sb);
     else
         fputs("----\n", sb);
@@ -198,11 +196,11 @@ static void draw(view *v)
     size_t forks = kifu_player_fork_count(pl);
     if (forks > 1)
         fprintf(sb, "  fork %zu/%zu", kifu_node_index(n) + 1, forks);
-    fputs(v->positioned ? "" : "\n", sb);
+    fputs(v->vw.positioned ? "" : "\n", sb);
 
     kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
-                              (v->flip ? KIFU_DIAGRAM_FLIP : 0u) |
-                                  (v->colour ? KIFU_DIAGRAM_COLOUR : 0u),
+                              (v->vw.flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                  (v->vw.colour ? KIFU_DIAGRAM_COLOUR : 0u),
                               0,
                               NULL,
                               {NULL, NULL}};
@@ -213,10 +211,10 @@ static void draw(view *v)
     /* Right of the board when there is room (else below it): the players, event, date
      * and result, then the moves around the cursor. Below the board: alternatives,
      * time, bookmarks and comments, whole, wrapped to the width, scrolled with d/u. */
-    int side = !v->positioned || cols >= 70;
-    int width = v->positioned ? cols : 1 << 20;
+    int side = !v->vw.positioned || cols >= 70;
+    int width = v->vw.positioned ? cols : 1 << 20;
     cli_lines about = {0}, notes = {0};
-    cli_record_about(&about, v->rec, side && v->positioned ? cols - 40 : width);
+    cli_record_about(&about, v->rec, side && v->vw.positioned ? cols - 40 : width);
     if (!side)
         for (size_t i = 0; i < about.n; i++)
             cli_lines_wrap(&notes, about.v[i], width, "", "");
@@ -241,7 +239,7 @@ static void draw(view *v)
         cli_lines_wrap(&notes, line, width, "", "");
     }
     cli_node_notes(&notes, n, width);
-    if (v->help) {
+    if (v->vw.help) {
         const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
                            "g N: go to ply or path   [ ]: fork   /TEXT: find, n: again",
                            "d u: scroll the comments   r: flip   ?: help   q: quit"};
@@ -251,7 +249,7 @@ static void draw(view *v)
 
     /* The notes take the rows they need below the board (all of them, or scrolled);
      * the move list takes the rest of the height. */
-    int avail = v->positioned ? rows - row : (int)notes.n;
+    int avail = v->vw.positioned ? rows - row : (int)notes.n;
     if (avail < 0)
         avail = 0;
     int shown = notes.n < (size_t)avail ? (int)notes.n : avail;
@@ -265,7 +263,7 @@ static void draw(view *v)
     if (side) {
         for (size_t i = 0; i < about.n; i++)
             lrow = put_lines(sb, v, about.v[i], lrow, 40, 0);
-        int last = v->positioned ? rows - 1 - shown : lrow + 10;
+        int last = v->vw.positioned ? rows - 1 - shown : lrow + 10;
         if (last < row - 1)
             last = row - 1;
         int before, after;
@@ -279,33 +277,21 @@ static void draw(view *v)
         row = lrow;
     for (int i = 0; i < shown && v->scroll + i < (int)notes.n; i++) {
         put_at(sb, v, row++, 1);
-        fprintf(sb, "%s%s", notes.v[v->scroll + i], v->positioned ? "" : "\n");
+        fprintf(sb, "%s%s", notes.v[v->scroll + i], v->vw.positioned ? "" : "\n");
     }
-    if (!v->status[0] && shown < (int)notes.n)
-        snprintf(v->status, sizeof v->status, "d u: scroll (lines %d-%d of %zu)  ? help",
-                 v->scroll + 1, v->scroll + shown, notes.n);
+    if (!v->vw.status[0] && shown < (int)notes.n)
+        snprintf(v->vw.status, sizeof v->vw.status,
+                 "d u: scroll (lines %d-%d of %zu)  ? help", v->scroll + 1,
+                 v->scroll + shown, notes.n);
     v->page = shown > 1 ? shown / 2 : 1;
     cli_lines_free(&about);
     cli_lines_free(&notes);
     put_at(sb, v, rows, 1);
-    fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
-    fputs(v->positioned ? "" : "\n", sb);
+    fprintf(sb, "%s", v->vw.status[0] ? v->vw.status : "? help  q quit");
+    fputs(v->vw.positioned ? "" : "\n", sb);
     if (fclose(sb) == 0 && text)
         term_show(text, len);
     free(text);
-}
-
-/* Ask for a line on the status row. 0 with the text, -1 cancelled, -2 end of input. */
-static int ask(view *v, const char *prompt, char *buf, size_t cap)
-{
-    int rows, cols;
-    term_size(&rows, &cols);
-    char p[160];
-    if (v->positioned)
-        snprintf(p, sizeof p, "\033[%d;1H\033[K%s", rows, prompt);
-    else
-        snprintf(p, sizeof p, "%s", prompt);
-    return term_read_line(p, buf, cap);
 }
 
 static void go_to(view *v, const char *what)
@@ -315,11 +301,84 @@ static void go_to(view *v, const char *what)
     if (cli_parse_int(what, &ply) == 0) {
         int got = kifu_player_go(v->pl, ply);
         if (got != ply)
-            snprintf(v->status, sizeof v->status, "the line ends at ply %d", got);
+            snprintf(v->vw.status, sizeof v->vw.status, "the line ends at ply %d", got);
     } else if (kifu_player_go_path(v->pl, what, &err)) {
-        snprintf(v->status, sizeof v->status, "bad ply or path %.40s: %.150s", what,
+        snprintf(v->vw.status, sizeof v->vw.status, "bad ply or path %.40s: %.150s", what,
                  err.message);
     }
+}
+
+/* The keys of a shogi record (cli_viewer's act). */
+static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
+{
+    view *v = (view *)vw;
+    kifu_player *pl = v->pl;
+    char buf[128];
+    switch (nav) {
+    case NAV_NEXT:
+        if (!kifu_player_forward(pl))
+            snprintf(vw->status, sizeof vw->status, "end of the line");
+        break;
+    case NAV_BACK:
+        if (!kifu_player_backward(pl))
+            snprintf(vw->status, sizeof vw->status, "at the start");
+        break;
+    case NAV_PAGE_DOWN:
+        kifu_player_go(pl, kifu_player_ply(pl) + 10);
+        break;
+    case NAV_PAGE_UP:
+        kifu_player_go(pl, kifu_player_ply(pl) - 10);
+        break;
+    case NAV_START:
+        kifu_player_go(pl, 0);
+        break;
+    case NAV_END:
+        kifu_player_go(pl, kifu_player_line_end(pl));
+        break;
+    case NAV_FORK_PREV:
+    case NAV_FORK_NEXT: {
+        size_t nf = kifu_player_fork_count(pl);
+        if (nf <= 1) {
+            snprintf(vw->status, sizeof vw->status, "no fork at this ply");
+            break;
+        }
+        size_t i = kifu_node_index(kifu_player_node(pl));
+        i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
+        if (kifu_player_switch_fork(pl, i))
+            snprintf(vw->status, sizeof vw->status,
+                     "that fork starts with an illegal move");
+        else
+            snprintf(vw->status, sizeof vw->status, "fork %zu/%zu", i + 1, nf);
+        break;
+    }
+    case NAV_GOTO:
+        go_to(v, line);
+        break;
+    default:
+        if (key == '/') { /* the keys of this viewer only: find a move */
+            int r = term_ask(vw->positioned, "find: ", buf, sizeof buf);
+            if (r == -2)
+                return 1;
+            if (r == 0 && buf[0]) {
+                snprintf(v->search, sizeof v->search, "%s", buf);
+                find(v);
+            }
+        } else if (key == 'n') {
+            if (v->search[0])
+                find(v);
+            else
+                snprintf(vw->status, sizeof vw->status, "nothing to find yet: / first");
+        } else if (key == 'd') { /* scroll the comments */
+            v->scroll += v->page;
+        } else if (key == 'u') {
+            v->scroll -= v->page;
+        } else {
+            snprintf(vw->status, sizeof vw->status,
+                     "unknown key (? for help, q to quit)");
+        }
+        break;
+    }
+    return 0;
 }
 
 int cmd_replay(int argc, char **argv)
@@ -341,112 +400,13 @@ int cmd_replay(int argc, char **argv)
     kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
-    view v = {.pl = pl, .rec = rec, .name = a.file, .flip = a.flip};
-    cli_cursor_place(pl, &a, v.status, sizeof v.status);
-    int raw = term_open(isatty(STDOUT_FILENO));
-    if (raw < 0) {
-        cli_err("kifu: replay: cannot set up the terminal\n");
-        kifu_player_free(pl);
-        kifu_record_free(rec);
-        return EXIT_IO;
-    }
-    v.positioned = isatty(STDOUT_FILENO);
-    v.colour = cli_colour_ok();
-    int redraw = 1;
-    for (;;) {
-        if (redraw)
-            draw(&v);
-        redraw = 1;
-        v.status[0] = 0;
-        int key = term_key(-1);
-        char buf[128];
-        term_nav nav = term_nav_of(key);
-        switch (nav) {
-        case NAV_QUIT:
-            goto out;
-        case NAV_REDRAW:
-            break;
-        case NAV_IDLE:
-            redraw = 0;
-            break;
-        case NAV_NEXT:
-            if (!kifu_player_forward(pl))
-                snprintf(v.status, sizeof v.status, "end of the line");
-            break;
-        case NAV_BACK:
-            if (!kifu_player_backward(pl))
-                snprintf(v.status, sizeof v.status, "at the start");
-            break;
-        case NAV_PAGE_DOWN:
-            kifu_player_go(pl, kifu_player_ply(pl) + 10);
-            break;
-        case NAV_PAGE_UP:
-            kifu_player_go(pl, kifu_player_ply(pl) - 10);
-            break;
-        case NAV_START:
-            kifu_player_go(pl, 0);
-            break;
-        case NAV_END:
-            kifu_player_go(pl, kifu_player_line_end(pl));
-            break;
-        case NAV_FORK_PREV:
-        case NAV_FORK_NEXT: {
-            size_t nf = kifu_player_fork_count(pl);
-            if (nf <= 1) {
-                snprintf(v.status, sizeof v.status, "no fork at this ply");
-                break;
-            }
-            size_t i = kifu_node_index(kifu_player_node(pl));
-            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
-            if (kifu_player_switch_fork(pl, i))
-                snprintf(v.status, sizeof v.status,
-                         "that fork starts with an illegal move");
-            else
-                snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
-            break;
-        }
-        case NAV_GOTO: {
-            int r = ask(&v, "go to ply or path: ", buf, sizeof buf);
-            if (r == -2)
-                goto out;
-            if (r == 0 && buf[0])
-                go_to(&v, buf);
-            break;
-        }
-        case NAV_FLIP:
-            v.flip = !v.flip;
-            break;
-        case NAV_HELP:
-            v.help = !v.help;
-            break;
-        case NAV_OTHER:
-            if (key == '/') { /* the keys of this viewer only: find a move */
-                int r = ask(&v, "find: ", buf, sizeof buf);
-                if (r == -2)
-                    goto out;
-                if (r == 0 && buf[0]) {
-                    snprintf(v.search, sizeof v.search, "%s", buf);
-                    find(&v);
-                }
-            } else if (key == 'n') {
-                if (v.search[0])
-                    find(&v);
-                else
-                    snprintf(v.status, sizeof v.status, "nothing to find yet: / first");
-            } else if (key == 'd') { /* scroll the comments */
-                v.scroll += v.page;
-            } else if (key == 'u') {
-                v.scroll -= v.page;
-            } else {
-                snprintf(v.status, sizeof v.status,
-                         "unknown key (? for help, q to quit)");
-            }
-            break;
-        }
-    }
-out:
-    term_close();
+    view v = {.vw = {.flip = a.flip, .draw = draw, .act = act},
+              .pl = pl,
+              .rec = rec,
+              .name = a.file};
+    cli_cursor_place(pl, &a, v.vw.status, sizeof v.vw.status);
+    rc = cli_viewer_run(&v.vw, "replay");
     kifu_player_free(pl);
     kifu_record_free(rec);
-    return broken;
+    return rc != EXIT_OK ? rc : broken;
 }

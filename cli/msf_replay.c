@@ -2,18 +2,17 @@
  * and variations with the keys of the shogi replay, on the same terminal code. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "msf_file.h"
 #include "term.h"
+#include "viewer.h"
 
 typedef struct mview {
+    cli_viewer vw; /* first: the loop's part (flip, help, colour, status ...) */
     const kifu_msf *m;
     kifu_msf_node *n;
     const char *name;
-    int flip, colour, positioned, help;
-    char status[256];
 } mview;
 
 /* The last ply of the line through n (following child 0 ahead of it). */
@@ -24,14 +23,15 @@ static int line_end(const kifu_msf_node *n)
     return kifu_msf_node_ply(n);
 }
 
-static void draw(mview *v)
+static void draw(cli_viewer *vw)
 {
+    mview *v = (mview *)vw;
     char *text = NULL;
     size_t len = 0;
     FILE *sb = open_memstream(&text, &len);
     if (!sb)
         return;
-    int rows, cols, pos = v->positioned;
+    int rows, cols, pos = v->vw.positioned;
     term_size(&rows, &cols);
     fputs(pos ? "\033[H\033[2J" : "----\n", sb);
     char path[256];
@@ -47,8 +47,8 @@ static void draw(mview *v)
     }
     term_end_line(sb, pos);
     kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
-                              (v->flip ? KIFU_DIAGRAM_FLIP : 0u) |
-                                  (v->colour ? KIFU_DIAGRAM_COLOUR : 0u),
+                              (v->vw.flip ? KIFU_DIAGRAM_FLIP : 0u) |
+                                  (v->vw.colour ? KIFU_DIAGRAM_COLOUR : 0u),
                               0,
                               NULL,
                               {NULL, NULL}};
@@ -60,7 +60,7 @@ static void draw(mview *v)
     FILE *inf = open_memstream(&info, &ilen);
     if (inf) {
         cli_msf_info(inf, v->m, v->n, kifu_msf_node_child(v->n, 0));
-        if (v->help)
+        if (v->vw.help)
             fputs("-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End\n"
                   "g P: go to a ply or path (12, 12,0,1, /0/0/1, "
                   "seslax[3].mit[0].seslax[1])\n"
@@ -72,7 +72,7 @@ static void draw(mview *v)
     }
     (void)row;
     term_put_at(sb, pos, rows, 1);
-    fprintf(sb, "%s", v->status[0] ? v->status : "? help  q quit");
+    fprintf(sb, "%s", v->vw.status[0] ? v->vw.status : "? help  q quit");
     term_end_line(sb, pos);
     if (fclose(sb) == 0 && text)
         term_show(text, len);
@@ -89,117 +89,87 @@ static void go_ply(mview *v, int ply)
         v->n = kifu_msf_node_child(v->n, 0);
 }
 
+/* The keys of an MSF record (cli_viewer's act). */
+static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
+{
+    (void)key;
+    mview *v = (mview *)vw;
+    kifu_msf_node *next, *par;
+    switch (nav) {
+    case NAV_NEXT:
+        if ((next = kifu_msf_node_child(v->n, 0)))
+            v->n = next;
+        else
+            snprintf(vw->status, sizeof vw->status, "end of the line");
+        break;
+    case NAV_BACK:
+        if ((par = kifu_msf_node_parent(v->n)))
+            v->n = par;
+        else
+            snprintf(vw->status, sizeof vw->status, "at the start");
+        break;
+    case NAV_PAGE_DOWN:
+        go_ply(v, kifu_msf_node_ply(v->n) + 10);
+        break;
+    case NAV_PAGE_UP:
+        go_ply(v, kifu_msf_node_ply(v->n) - 10);
+        break;
+    case NAV_START:
+        go_ply(v, 0);
+        break;
+    case NAV_END:
+        go_ply(v, line_end(v->n));
+        break;
+    case NAV_FORK_PREV:
+    case NAV_FORK_NEXT: {
+        par = kifu_msf_node_parent(v->n);
+        size_t nf = par ? kifu_msf_node_child_count(par) : 1, i = 0;
+        if (nf <= 1) {
+            snprintf(vw->status, sizeof vw->status, "no other move at this ply");
+            break;
+        }
+        while (i < nf && kifu_msf_node_child(par, i) != v->n)
+            i++;
+        i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
+        v->n = kifu_msf_node_child(par, i);
+        snprintf(vw->status, sizeof vw->status, "fork %zu/%zu", i + 1, nf);
+        break;
+    }
+    case NAV_GOTO: {
+        int ply;
+        kifu_error err = {0};
+        kifu_msf_node *n;
+        if (cli_parse_int(line, &ply) == 0)
+            go_ply(v, ply);
+        else if ((n = kifu_msf_find(v->m, line, &err)))
+            v->n = n;
+        else
+            snprintf(vw->status, sizeof vw->status, "%.200s", err.message);
+        break;
+    }
+    default:
+        snprintf(vw->status, sizeof vw->status, "unknown key (? for help, q to quit)");
+        break;
+    }
+    return 0;
+}
+
 int cli_msf_replay(const cli_cursor_args *a)
 {
     int rc = EXIT_OK;
     kifu_msf *m = cli_msf_open_file(a->file, &rc);
     if (!m)
         return rc;
-    mview v = {.m = m, .n = kifu_msf_root(m), .name = a->file, .flip = a->flip};
+    mview v = {.vw = {.flip = a->flip, .draw = draw, .act = act},
+               .m = m,
+               .n = kifu_msf_root(m),
+               .name = a->file};
     if (a->path || a->ply >= 0) {
-        kifu_msf_node *n = cli_msf_place(m, a, v.status, sizeof v.status);
+        kifu_msf_node *n = cli_msf_place(m, a, v.vw.status, sizeof v.vw.status);
         if (n)
             v.n = n;
     }
-    if (term_open(isatty(STDOUT_FILENO)) < 0) {
-        cli_err("kifu: replay: cannot set up the terminal\n");
-        kifu_msf_free(m);
-        return EXIT_IO;
-    }
-    v.positioned = isatty(STDOUT_FILENO);
-    v.colour = cli_colour_ok();
-    int redraw = 1;
-    for (;;) {
-        if (redraw)
-            draw(&v);
-        redraw = 1;
-        v.status[0] = 0;
-        int key = term_key(-1);
-        char buf[128];
-        kifu_msf_node *next, *par;
-        term_nav nav = term_nav_of(key);
-        switch (nav) {
-        case NAV_QUIT:
-            goto out;
-        case NAV_IDLE:
-            redraw = 0;
-            break;
-        case NAV_REDRAW:
-            break;
-        case NAV_NEXT:
-            if ((next = kifu_msf_node_child(v.n, 0)))
-                v.n = next;
-            else
-                snprintf(v.status, sizeof v.status, "end of the line");
-            break;
-        case NAV_BACK:
-            if ((par = kifu_msf_node_parent(v.n)))
-                v.n = par;
-            else
-                snprintf(v.status, sizeof v.status, "at the start");
-            break;
-        case NAV_PAGE_DOWN:
-            go_ply(&v, kifu_msf_node_ply(v.n) + 10);
-            break;
-        case NAV_PAGE_UP:
-            go_ply(&v, kifu_msf_node_ply(v.n) - 10);
-            break;
-        case NAV_START:
-            go_ply(&v, 0);
-            break;
-        case NAV_END:
-            go_ply(&v, line_end(v.n));
-            break;
-        case NAV_FORK_PREV:
-        case NAV_FORK_NEXT: {
-            par = kifu_msf_node_parent(v.n);
-            size_t nf = par ? kifu_msf_node_child_count(par) : 1, i = 0;
-            if (nf <= 1) {
-                snprintf(v.status, sizeof v.status, "no other move at this ply");
-                break;
-            }
-            while (i < nf && kifu_msf_node_child(par, i) != v.n)
-                i++;
-            i = nav == NAV_FORK_NEXT ? (i + 1) % nf : (i + nf - 1) % nf;
-            v.n = kifu_msf_node_child(par, i);
-            snprintf(v.status, sizeof v.status, "fork %zu/%zu", i + 1, nf);
-            break;
-        }
-        case NAV_GOTO: {
-            int rows, cols;
-            term_size(&rows, &cols);
-            char prompt[64];
-            snprintf(prompt, sizeof prompt,
-                     "%sgo to ply or path: ", v.positioned ? "\033[999;1H\033[K" : "");
-            int r = term_read_line(prompt, buf, sizeof buf);
-            if (r == -2)
-                goto out;
-            int ply;
-            kifu_error err = {0};
-            kifu_msf_node *n;
-            if (r != 0 || !buf[0])
-                break;
-            if (cli_parse_int(buf, &ply) == 0)
-                go_ply(&v, ply);
-            else if ((n = kifu_msf_find(m, buf, &err)))
-                v.n = n;
-            else
-                snprintf(v.status, sizeof v.status, "%.200s", err.message);
-            break;
-        }
-        case NAV_FLIP:
-            v.flip = !v.flip;
-            break;
-        case NAV_HELP:
-            v.help = !v.help;
-            break;
-        case NAV_OTHER:
-            snprintf(v.status, sizeof v.status, "unknown key (? for help, q to quit)");
-            break;
-        }
-    }
-out:
-    term_close();
+    rc = cli_viewer_run(&v.vw, "replay");
     kifu_msf_free(m);
-    return EXIT_OK;
+    return rc;
 }

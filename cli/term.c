@@ -220,6 +220,18 @@ int term_key(int timeout_ms)
     return c;
 }
 
+int term_ask(int positioned, const char *prompt, char *buf, size_t cap)
+{
+    int rows, cols;
+    term_size(&rows, &cols);
+    char p[160];
+    if (positioned)
+        snprintf(p, sizeof p, "\033[%d;1H\033[K%s", rows, prompt);
+    else
+        snprintf(p, sizeof p, "%s", prompt);
+    return term_read_line(p, buf, cap);
+}
+
 int term_read_line(const char *prompt, char *buf, size_t cap)
 {
     if (cap == 0)

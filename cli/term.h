@@ -40,6 +40,9 @@ void term_size_of(int fd, int *rows, int *cols);
 /* Read a line with echo and backspace in raw mode (Enter ends, Esc cancels: returns -1;
  * end of input: -2). Without raw mode reads a plain line. The prompt is written first. */
 int term_read_line(const char *prompt, char *buf, size_t cap);
+/* The same on a viewer's screen: the prompt on the bottom row when `positioned` (stdout is
+ * a terminal, the screen drawn in place), else after what was written. */
+int term_ask(int positioned, const char *prompt, char *buf, size_t cap);
 
 /* Display columns of UTF-8 text s[0..n): 2 for characters from U+1000 up (kanji, kana,
  * full-width forms), 1 for others. Rough, but a line of Japanese is laid out by it. */
