@@ -4,6 +4,16 @@
 
 #include "cli.h"
 
+/* Is .ext (its k bytes) a word of the list so far? Two formats share .json (JKF and
+ * posjson, told apart by content): it is listed once. */
+static int listed(const char *list, const char *ext, size_t k)
+{
+    for (const char *p = list; (p = strchr(p, '.')) != NULL; p++)
+        if (strncmp(p + 1, ext, k) == 0 && (p[1 + k] == ' ' || p[1 + k] == 0))
+            return 1;
+    return 0;
+}
+
 void cli_format_list(char *buf, size_t cap, int extensions)
 {
     size_t len = 0;
@@ -16,8 +26,9 @@ void cli_format_list(char *buf, size_t cap, int extensions)
         } else {
             for (const char *e = f->extensions; *e && len < cap;) {
                 size_t k = strcspn(e, " ");
-                len += (size_t)snprintf(buf + len, cap - len, "%s.%.*s", len ? " " : "",
-                                        (int)k, e);
+                if (!listed(buf, e, k))
+                    len += (size_t)snprintf(buf + len, cap - len, "%s.%.*s",
+                                            len ? " " : "", (int)k, e);
                 e += k + (e[k] == ' ');
             }
         }

@@ -109,6 +109,8 @@ echo notes >"$tmp/empty/readme.txt"
 "$kifu" validate "$tmp/empty" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "no record files found" "$tmp/err" && ok || bad "validate of an empty dir: exit $rc, $(cat "$tmp/err")"
+# ... naming each extension once (JKF and posjson share .json)
+[ "$(grep -o '\.json\b' "$tmp/err" | wc -l)" -eq 1 ] && ok || bad "extensions listed twice: $(cat "$tmp/err")"
 "$kifu" convert -o - "$tmp/empty" >/dev/null 2>"$tmp/err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "no record files found" "$tmp/err" && ok || bad "convert of an empty dir: exit $rc"
