@@ -87,7 +87,8 @@ static const char *header(const kifu_record *rec, const char *a, const char *b)
  * (a draw, an interruption, a word that names no winner). */
 static int winner(const char *word, int to_move)
 {
-    static const char *const mover_loses[] = {"TORYO", "TSUMI", "TIME_UP"};
+    static const char *const mover_loses[] = {"TORYO", "TSUMI", "TIME_UP",
+                                              "ILLEGAL_MOVE"};
     for (size_t i = 0; i < sizeof mover_loses / sizeof *mover_loses; i++)
         if (strcmp(word, mover_loses[i]) == 0)
             return !to_move;

@@ -161,10 +161,11 @@ int kifu__index_result(const kifu_record *r)
     }
     int to_move_wins = to_move == KIFU_BLACK ? KIFU__RES_SENTE : KIFU__RES_GOTE;
     int to_move_loses = to_move == KIFU_BLACK ? KIFU__RES_GOTE : KIFU__RES_SENTE;
-    /* ILLEGAL_MOVE follows the foul: the side that just moved loses. */
-    if (!strcmp(sp, "KACHI") || !strcmp(sp, "ILLEGAL_MOVE"))
+    if (!strcmp(sp, "KACHI"))
         return to_move_wins;
-    if (!strcmp(sp, "TORYO") || !strcmp(sp, "TSUMI") || !strcmp(sp, "TIME_UP"))
+    /* ILLEGAL_MOVE: the side to move lost by a foul (CSA %ILLEGAL_MOVE, KIF 反則負け). */
+    if (!strcmp(sp, "TORYO") || !strcmp(sp, "TSUMI") || !strcmp(sp, "TIME_UP") ||
+        !strcmp(sp, "ILLEGAL_MOVE"))
         return to_move_loses;
     if (!strcmp(sp, "+ILLEGAL_ACTION"))
         return KIFU__RES_GOTE;

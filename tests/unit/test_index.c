@@ -78,9 +78,13 @@ static void make_game(int i, game *g, const char *path)
         ply++;
     }
     g->plies = ply;
-    /* The side to move resigns, or the game is a draw or unfinished. */
+    /* The side to move resigns or loses by a foul (%ILLEGAL_MOVE), or the game is a draw
+     * or unfinished. */
     int end = (int)(rnd() % 8);
-    const char *word = end < 6 ? "TORYO" : end == 6 ? "SENNICHITE" : "CHUDAN";
+    const char *word = end < 5    ? "TORYO"
+                       : end == 5 ? "ILLEGAL_MOVE"
+                       : end == 6 ? "SENNICHITE"
+                                  : "CHUDAN";
     kifu_node_add_special(r, n, word);
     g->result = end < 6    ? (ply % 2 ? KIFU_RESULT_SENTE : KIFU_RESULT_GOTE)
                 : end == 6 ? KIFU_RESULT_SENNICHITE
