@@ -124,6 +124,9 @@ void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out);
 /* The `まで N手で…` line for a special node; the KI2 reader maps it back. */
 void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
                             kifu__strbuf *out);
+/* Has ending `special` a まで form that the common KIF readers know (json-kifu-format's
+ * grammar refuses a file with any other まで line: 入玉勝ち, 引き分け, unknown words)? */
+int kifu__jp_summary_common(const char *special);
 /* Write every line in the order Kifu for Windows uses: the main line, then the forks
  * along it from the deepest move back, each followed by its own forks, each after a
  * `変化：N手` line. `line` writes the nodes of one line (v[0]: root or a fork's first).

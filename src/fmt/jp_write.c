@@ -89,6 +89,18 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
         kifu__sb_printf(out, "%s\n", kifu_special_text(sp));
 }
 
+int kifu__jp_summary_common(const char *special)
+{
+    static const char *const common[] = {
+        "TORYO",           "TIME_UP", "ILLEGAL_MOVE", "+ILLEGAL_ACTION",
+        "-ILLEGAL_ACTION", "CHUDAN",  "JISHOGI",      "SENNICHITE",
+        "TSUMI",           "FUZUMI",  KIFU__JP_SEALED};
+    for (size_t i = 0; i < sizeof common / sizeof *common; i++)
+        if (strcmp(special, common[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int kifu__jp_same_square(const kifu_node *n)
 {
     const kifu_move *m = kifu_node_move_const(n);

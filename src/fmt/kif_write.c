@@ -60,7 +60,11 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
         kifu__jp_write_notes(n, out);
         last = n;
     }
-    if (last && kifu_node_kind_of(last) == KIFU_NODE_SPECIAL)
+    /* In KIF the move line holds the ending; the まで line only sums it up, so it is left
+     * out where a common reader would refuse the whole file for it (KI2 has no move line
+     * for an ending and always writes it). */
+    if (last && kifu_node_kind_of(last) == KIFU_NODE_SPECIAL &&
+        kifu__jp_summary_common(kifu_node_special(last)))
         kifu__jp_write_summary(r, last, out);
 }
 
