@@ -502,7 +502,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__jp_column_kif(rd, at));
+    kifu__node_src(n, (size_t)(at - rd->text));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }

@@ -319,10 +319,12 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
  * plies up, forks included) plus this move's time. */
 static void fill_total(kifu_node *n)
 {
-    if (!n->has_time || n->time.has_total)
+    kifu_move_time *t = kifu__time(n);
+    if (!t || t->has_total)
         return;
-    const kifu_node *g = n->parent ? n->parent->parent : NULL;
-    const kifu_time *a = &n->time.now, *b = g && g->has_time ? &g->time.total : NULL;
+    const kifu_node *pa = kifu__parent(n), *g = pa ? kifu__parent(pa) : NULL;
+    const kifu_move_time *gt = g ? kifu__time(g) : NULL;
+    const kifu_time *a = &t->now, *b = gt ? &gt->total : NULL;
     /* Both in normal form (what readers give): add with carries, no divisions. The same
      * result as the sum in milliseconds below. */
     if (a->h <= 0 && a->m >= 0 && a->m < 60 && a->s >= 0 && a->s < 60 && a->ms >= 0 &&
@@ -334,27 +336,27 @@ static void fill_total(kifu_node *n)
         int ms = a->ms + (b ? b->ms : 0), c_ms = ms >= 1000;
         int sec = a->s + (b ? b->s : 0) + c_ms, c_sec = sec >= 60;
         int min = a->m + (b ? b->m : 0) + c_sec, c_min = min >= 60;
-        n->time.total.h = (b && b->h > 0 ? b->h : 0) + c_min;
-        n->time.total.m = min - 60 * c_min;
-        n->time.total.s = sec - 60 * c_sec;
-        n->time.total.ms = ms - 1000 * c_ms;
-        n->time.has_total = 1;
+        t->total.h = (b && b->h > 0 ? b->h : 0) + c_min;
+        t->total.m = min - 60 * c_min;
+        t->total.s = sec - 60 * c_sec;
+        t->total.ms = ms - 1000 * c_ms;
+        t->has_total = 1;
         return;
     }
     /* In milliseconds, so CSA V3.0 fractions add up too. */
-    long long base = 0, now = kifu_time_seconds(&n->time.now) * 1000LL + n->time.now.ms;
-    if (g && g->has_time)
-        base = kifu_time_seconds(&g->time.total) * 1000LL + g->time.total.ms;
+    long long base = 0, now = kifu_time_seconds(&t->now) * 1000LL + t->now.ms;
+    if (b)
+        base = kifu_time_seconds(b) * 1000LL + b->ms;
     long long sum = base + now;
-    n->time.total = kifu_time_from_seconds((long)(sum / 1000), 1);
-    n->time.total.ms = (int)(sum % 1000);
-    n->time.has_total = 1;
+    t->total = kifu_time_from_seconds((long)(sum / 1000), 1);
+    t->total.ms = (int)(sum % 1000);
+    t->has_total = 1;
 }
 
 /* "main line", or "fork 2 at ply 5" for the innermost fork holding n. */
 static void branch_name(const kifu_node *n, char *buf, size_t cap)
 {
-    for (const kifu_node *x = n; x->parent; x = x->parent) {
+    for (const kifu_node *x = n; x->parent; x = kifu__parent(x)) {
         size_t i = kifu_node_index(x);
         if (i) {
             snprintf(buf, cap, "fork %zu at ply %d", i, x->ply);
@@ -364,15 +366,22 @@ static void branch_name(const kifu_node *n, char *buf, size_t cap)
     snprintf(buf, cap, "main line");
 }
 
-/* The error of node n's move, at its line and column when the reader noted them. */
+/* The error of node n's move, at its line and column when the reader noted where its
+ * text began and the input is still there (kifu_read keeps it until the normalizer is
+ * done): counted only now, for the one move in error, so a reader notes a byte offset
+ * per move and no line or column, and any line or column can be told. */
 static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 {
     char text[96], branch[64];
     move_text(&n->move, text, sizeof text);
     branch_name(n, branch, sizeof branch);
-    kifu__error(err, why->code, (int)(n->src & 0x3fffff), (int)(n->src >> 22), 0,
-                why->expected, text, "ply %d (%s): %s: %s", n->ply, branch, text,
-                why->message);
+    const kifu_record *r = kifu__page_of(n)->rec;
+    size_t off = 0;
+    int line = 0, col = 0;
+    if (kifu__node_src_get(n, &off) && r->input && off <= r->input->len)
+        kifu__text_where(r->input->text, off, &line, &col);
+    kifu__error(err, why->code, line, col, line ? off : 0, why->expected, text,
+                "ply %d (%s): %s: %s", n->ply, branch, text, why->message);
 }
 
 enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
@@ -380,7 +389,7 @@ enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
 /* The square of the parent's move (for 同), or -1. */
 static int prev_square(const kifu_node *c)
 {
-    const kifu_node *parent = c->parent;
+    const kifu_node *parent = kifu__parent(c);
     return parent->kind == KIFU_NODE_MOVE && parent->move.to_x
                ? SQ(parent->move.to_x, parent->move.to_y)
                : -1;
@@ -416,9 +425,10 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
         if (kifu__position_do_light(p, mv))
             return STEP_NOMEM;
     } else if (c->kind == KIFU_NODE_SPECIAL &&
-               strcmp(c->special, "ILLEGAL_ACTION") == 0) {
-        /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
-        c->special =
+               strcmp(kifu__special(c), "ILLEGAL_ACTION") == 0) {
+        /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち).
+         * A static word: a SPECIAL node has its text part, and the arena frees none. */
+        kifu__text(c)->special =
             kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
     }
     fill_total(c);
@@ -448,7 +458,7 @@ static int is_foul_ending(const kifu_node *c)
     if (c->kind != KIFU_NODE_SPECIAL)
         return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(c->special, words[i]) == 0)
+        if (strcmp(kifu__special(c), words[i]) == 0)
             return 1;
     return 0;
 }
@@ -458,8 +468,8 @@ static int is_foul_ending(const kifu_node *c)
  * 1 not (more moves follow); -1 out of memory. */
 static int keep_foul(norm *n, kifu_node *c)
 {
-    for (uint32_t i = 0; i < c->nchildren; i++)
-        if (!is_foul_ending(c->children[i]) || c->children[i]->nchildren)
+    for (const kifu_node *e = kifu__first(c); e; e = kifu__sibling(e))
+        if (!is_foul_ending(e) || e->first)
             return 1;
     int side = kifu_position_side(n->p);
     kmove mv = n->cl.foul_mv;
@@ -469,7 +479,7 @@ static int keep_foul(norm *n, kifu_node *c)
     if (kifu__position_do_light(n->p, mv))
         return -1;
     fill_total(c);
-    if (c->nchildren == 0) {
+    if (!c->first) {
         /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
         if (!kifu_node_add_special(n->r, c,
                                    side == BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION"))
@@ -538,10 +548,24 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
     return kifu__normalize_hooked(r, flags, warn, ctx, NULL, NULL, NULL, err);
 }
 
+static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const char *),
+                     void *ctx, kifu__norm_hook hook, void *hook_ctx,
+                     kifu_position **keep, kifu_error *err);
+
 int kifu__normalize_hooked(kifu_record *r, unsigned flags,
                            void (*warn)(void *, const char *), void *ctx,
                            kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
                            kifu_error *err)
+{
+    int rc = normalize(r, flags, warn, ctx, hook, hook_ctx, keep, err);
+    /* Its errors are made: the input's text is no longer needed for their places. */
+    kifu__record_set_input(r, NULL);
+    return rc;
+}
+
+static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const char *),
+                     void *ctx, kifu__norm_hook hook, void *hook_ctx,
+                     kifu_position **keep, kifu_error *err)
 {
     kifu__rules_init();
     if (r->has_data) {
@@ -585,8 +609,7 @@ int kifu__normalize_hooked(kifu_record *r, unsigned flags,
     if (n.hook && n.hook(hook_ctx, r->root, n.p, 1))
         n.hook = NULL;
     if (kifu__record_is_line(r)) {
-        for (kifu_node *c = r->root;
-             v == 0 && (c = c->nchildren ? c->children[0] : NULL);)
+        for (kifu_node *c = r->root; v == 0 && (c = kifu__first(c)) != NULL;)
             v = visit(&n, c);
     }
     int owed = 0;
