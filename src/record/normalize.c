@@ -386,6 +386,17 @@ static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 
 enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
 
+/* Play mv on p. On a record without forks (line) nothing is ever taken back, so no
+ * history is kept: it would be 24 bytes a move, 24 MB for a 1,000,000-move game. */
+static inline int play(kifu_position *p, kmove mv, int line)
+{
+    if (line) {
+        kifu__position_do_bare(p, mv);
+        return 0;
+    }
+    return kifu__position_do_light(p, mv);
+}
+
 /* The square of the parent's move (for 同), or -1. */
 static int prev_square(const kifu_node *c)
 {
@@ -399,7 +410,7 @@ static int prev_square(const kifu_node *c)
  * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played).
  * STEP_FOUL: a move refused for a foul (cl says which), not yet reported. */
 static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error *e,
-                       kifu_error *err)
+                       int line, kifu_error *err)
 {
     if (c->kind == KIFU_NODE_MOVE) {
         int prev_to = prev_square(c);
@@ -422,7 +433,7 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
         }
         complete(p, side, c, mv, prev_to, cl);
         /* No repetition count or check state: the replay needs neither. */
-        if (kifu__position_do_light(p, mv))
+        if (play(p, mv, line))
             return STEP_NOMEM;
     } else if (c->kind == KIFU_NODE_SPECIAL &&
                strcmp(kifu__special(c), "ILLEGAL_ACTION") == 0) {
@@ -449,6 +460,7 @@ typedef struct {
     kifu__norm_hook hook; /* NULL: none, or no more for this record */
     void *hook_ctx;
     int forked; /* the walk has left the main line (its first EXIT came) */
+    int line;   /* the record has no fork: followed child to child, nothing undone */
 } norm;
 
 static int is_foul_ending(const kifu_node *c)
@@ -476,7 +488,7 @@ static int keep_foul(norm *n, kifu_node *c)
     cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
     complete(n->p, side, c, mv, prev_square(c), &alone);
     c->foul = (uint8_t)n->cl.foul;
-    if (kifu__position_do_light(n->p, mv))
+    if (play(n->p, mv, n->line))
         return -1;
     fill_total(c);
     if (!c->first) {
@@ -513,7 +525,7 @@ static int visit(norm *n, kifu_node *c)
             c->move.flags |= KIFU_MOVE_RAW;
         return 0;
     }
-    int st = step(n->p, c, &n->cl, &n->e, n->err);
+    int st = step(n->p, c, &n->cl, &n->e, n->line, n->err);
     if (st == STEP_FOUL) {
         int k = keep_foul(n, c);
         if (k < 0)
@@ -609,6 +621,7 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
     if (n.hook && n.hook(hook_ctx, r->root, n.p, 1))
         n.hook = NULL;
     if (kifu__record_is_line(r)) {
+        n.line = 1;
         for (kifu_node *c = r->root; v == 0 && (c = kifu__first(c)) != NULL;)
             v = visit(&n, c);
     }
