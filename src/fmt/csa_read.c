@@ -444,7 +444,7 @@ static int move(rd *r, const char *s, const char *e)
  * written in place (see kifu__node_add_blank_move). */
 static void set_time(rd *r, long sec, int ms)
 {
-    kifu_move_time *t = kifu__time_make(r->last);
+    kifu_move_time *t = kifu__time_make(r->last, 1); /* every field is set below */
     if (!t)
         return;
     kifu_time *now = &t->now;

@@ -590,7 +590,7 @@ static int read_time(ctx *c, kifu_node *n)
     }
     /* The schema requires total; a record without it gets totals from the normalizer. */
     mt.has_total = (seen & 2) != 0;
-    kifu_node_set_time(c->r, n, &mt);
+    kifu__time_set(n, &mt);
     return 0;
 }
 

@@ -400,7 +400,7 @@ static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_n
         size_t k = move_time(p, end, &t);
         if (!k)
             return kifu__jp_fail(rd, p, "a time like ( 0:16/00:00:16)", "bad move time");
-        if (kifu_node_set_time(rd->r, n, &t))
+        if (kifu__time_set(n, &t))
             return nomem(rd);
         p += k;
         p += sp(p, end);

@@ -358,7 +358,7 @@ static int extras(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
             mt.total.ms = (int)((total - (long)total) * 1000 + 0.5);
             mt.has_total = 1;
         }
-        if (kifu_node_set_time(r, n, &mt))
+        if (kifu__time_set(n, &mt))
             return nomem(d);
     }
     if (e->has & 1u << K_HEADER) {

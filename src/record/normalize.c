@@ -317,12 +317,14 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
 
 /* Per-move times to running totals: the total of the same player's previous move (two
  * plies up, forks included) plus this move's time. */
-static void fill_total(kifu_node *n)
+static inline void fill_total(kifu_node *n, const kifu_node *pa)
 {
-    kifu_move_time *t = kifu__time(n);
-    if (!t || t->has_total)
+    if (!n->has_time)
         return;
-    const kifu_node *pa = kifu__parent(n), *g = pa ? kifu__parent(pa) : NULL;
+    kifu_move_time *t = kifu__time(n);
+    if (t->has_total)
+        return;
+    const kifu_node *g = kifu__parent(pa);
     const kifu_move_time *gt = g ? kifu__time(g) : NULL;
     const kifu_time *a = &t->now, *b = gt ? &gt->total : NULL;
     /* Both in normal form (what readers give): add with carries, no divisions. The same
@@ -398,9 +400,8 @@ static inline int play(kifu_position *p, kmove mv, int line)
 }
 
 /* The square of the parent's move (for 同), or -1. */
-static int prev_square(const kifu_node *c)
+static int prev_square(const kifu_node *parent)
 {
-    const kifu_node *parent = kifu__parent(c);
     return parent->kind == KIFU_NODE_MOVE && parent->move.to_x
                ? SQ(parent->move.to_x, parent->move.to_y)
                : -1;
@@ -412,8 +413,9 @@ static int prev_square(const kifu_node *c)
 static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error *e,
                        int line, kifu_error *err)
 {
+    const kifu_node *parent = kifu__parent(c); /* never the root's: c is below it */
     if (c->kind == KIFU_NODE_MOVE) {
-        int prev_to = prev_square(c);
+        int prev_to = prev_square(parent);
         kmove mv;
         e->code =
             0; /* enough for kifu__error to take the next one; no full clear per move */
@@ -442,7 +444,7 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
         kifu__text(c)->special =
             kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
     }
-    fill_total(c);
+    fill_total(c, parent);
     return STEP_OK;
 }
 
@@ -486,11 +488,12 @@ static int keep_foul(norm *n, kifu_node *c)
     int side = kifu_position_side(n->p);
     kmove mv = n->cl.foul_mv;
     cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
-    complete(n->p, side, c, mv, prev_square(c), &alone);
+    const kifu_node *parent = kifu__parent(c);
+    complete(n->p, side, c, mv, prev_square(parent), &alone);
     c->foul = (uint8_t)n->cl.foul;
     if (play(n->p, mv, n->line))
         return -1;
-    fill_total(c);
+    fill_total(c, parent);
     if (!c->first) {
         /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
         if (!kifu_node_add_special(n->r, c,

@@ -51,19 +51,20 @@ static int add_page(kifu_record *r)
     pg->side = NULL;
     pg->base = (uint32_t)(r->npages * KIFU__PAGE_NODES);
     r->pages[r->npages++] = pg;
+    r->slot_next = (kifu_node *)(void *)pg + 1;
+    r->slot_end = r->slot_next + KIFU__PAGE_NODES;
     return 0;
 }
 
 static kifu_node *new_node(kifu_record *r, int kind)
 {
-    if (r->nnodes >= UINT32_MAX - 1) /* ids + 1 are 32-bit links */
+    if (r->slot_next == r->slot_end &&
+        (r->nnodes >= UINT32_MAX - KIFU__PAGE_NODES /* ids + 1 are 32-bit links */
+         || add_page(r)))
         return NULL;
-    if (r->nnodes == r->npages * KIFU__PAGE_NODES && add_page(r))
-        return NULL;
-    kifu__page *pg = r->pages[r->npages - 1];
-    kifu_node *n = (kifu_node *)(void *)pg + 1 + (r->nnodes - pg->base);
+    kifu_node *n = r->slot_next++;
     memset(n, 0, sizeof *n);
-    n->kind = (uint8_t)kind & 3;
+    n->kind = (uint8_t)kind;
     r->nnodes++;
     return n;
 }
@@ -76,13 +77,14 @@ static kifu__page_side *side_of(kifu__page *pg)
     return pg->side;
 }
 
-/* One of the page's side arrays (KIFU__PAGE_NODES elements of elem bytes, zeroed), made
- * when first needed; NULL on NOMEM. */
-static void *side_array(kifu__page *pg, void *arrayp, size_t elem)
+/* One of the page's side arrays (KIFU__PAGE_NODES elements of elem bytes, zeroed unless
+ * raw), made when first needed; NULL on NOMEM. */
+static void *side_array(kifu__page *pg, void *arrayp, size_t elem, int raw)
 {
     void **slot = arrayp;
     if (!*slot)
-        *slot = kifu__arena_alloc(&pg->rec->arena, KIFU__PAGE_NODES * elem);
+        *slot = raw ? kifu__arena_alloc_raw(&pg->rec->arena, KIFU__PAGE_NODES * elem)
+                    : kifu__arena_alloc(&pg->rec->arena, KIFU__PAGE_NODES * elem);
     return *slot;
 }
 
@@ -90,7 +92,7 @@ kifu__node_text *kifu__text_make(kifu_node *n)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    if (!sd || !side_array(pg, &sd->text, sizeof *sd->text))
+    if (!sd || !side_array(pg, &sd->text, sizeof *sd->text, 0))
         return NULL;
     kifu__node_text **t = &sd->text[kifu__slot_of(n)];
     if (!*t)
@@ -98,24 +100,21 @@ kifu__node_text *kifu__text_make(kifu_node *n)
     return *t;
 }
 
-kifu_move_time *kifu__time_make(kifu_node *n)
+kifu_move_time *kifu__time_page(kifu_node *n, int whole)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    if (!sd || !side_array(pg, &sd->times, sizeof *sd->times))
+    /* Not zeroed: an entry is read only once its node has_time, and is zeroed then. */
+    if (!sd || !side_array(pg, &sd->times, sizeof *sd->times, 1))
         return NULL;
-    kifu_move_time *t = &sd->times[kifu__slot_of(n)];
-    if (!n->has_time)
-        memset(t, 0, sizeof *t);
-    n->has_time = 1;
-    return t;
+    return kifu__time_make(n, whole);
 }
 
-void kifu__node_src(kifu_node *n, size_t offset)
+void kifu__node_src_page(kifu_node *n, size_t offset)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    if (offset < UINT32_MAX && sd && side_array(pg, &sd->src, sizeof *sd->src))
+    if (offset < UINT32_MAX && sd && side_array(pg, &sd->src, sizeof *sd->src, 0))
         sd->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
 }
 
@@ -457,11 +456,7 @@ int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
         n->has_time = 0;
         return 0;
     }
-    kifu_move_time *d = kifu__time_make(n);
-    if (!d)
-        return -1;
-    *d = *t;
-    return 0;
+    return kifu__time_set(n, t);
 }
 
 static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)

@@ -4,6 +4,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/arena.h"
 #include "kifu.h"
@@ -39,11 +40,11 @@ struct kifu_node {
     uint32_t parent, first, next; /* ids + 1: parent, first child, next sibling */
     int32_t ply;
     kifu_move move;
-    uint8_t kind : 2;     /* kifu_node_kind */
+    uint8_t kind;         /* kifu_node_kind: a whole byte, read on every visit */
     uint8_t has_time : 1; /* the page's times hold this node's */
     uint8_t foul : 3; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
-    uint8_t spare;
 };
+_Static_assert(sizeof(kifu_node) == 32, "a node is 32 bytes: a page holds 127");
 
 enum {
     KIFU__PAGE_BYTES = 4096,
@@ -80,6 +81,7 @@ struct kifu_record {
     kifu__page **pages; /* page i holds ids i * KIFU__PAGE_NODES .. */
     size_t npages, cappages;
     size_t free_pages; /* pages allocated but not yet used, after the last one used */
+    kifu_node *slot_next, *slot_end; /* the last page's free slots */
     /* The text the record was read from, until it is normalized (the normalizer reports
      * an illegal move at its line and column from the offset a reader noted); else
      * NULL. A reference: the records of one input share it. */
@@ -171,15 +173,46 @@ static inline kifu_move_time *kifu__time(const kifu_node *n)
 {
     return n->has_time ? &kifu__page_of(n)->side->times[kifu__slot_of(n)] : NULL;
 }
-/* n's time for a reader to fill in (zeroed at first), now marked present; NULL on
- * NOMEM. */
-kifu_move_time *kifu__time_make(kifu_node *n);
+/* n's time for a reader to fill in, now marked present; NULL on NOMEM. Inline: CSA and
+ * KIF readers set a time per move; the page's times are made out of line
+ * (kifu__time_page), once per page, and not zeroed. So, a time not there before is
+ * zeroed here, unless `whole`: the caller writes every field of it. */
+kifu_move_time *kifu__time_page(kifu_node *n, int whole);
+static inline kifu_move_time *kifu__time_make(kifu_node *n, int whole)
+{
+    kifu__page *pg = kifu__page_of(n);
+    if (__builtin_expect(!pg->side || !pg->side->times, 0))
+        return kifu__time_page(n, whole);
+    kifu_move_time *t = &pg->side->times[kifu__slot_of(n)];
+    if (!n->has_time && !whole)
+        memset(t, 0, sizeof *t);
+    n->has_time = 1;
+    return t;
+}
+
+/* kifu_node_set_time with a time, inline for the readers. 0, or -1 on NOMEM. */
+static inline int kifu__time_set(kifu_node *n, const kifu_move_time *t)
+{
+    kifu_move_time *d = kifu__time_make(n, 1);
+    if (!d)
+        return -1;
+    *d = *t;
+    return 0;
+}
 
 /* Note that the text of node n begins at byte `offset` of the reader's input (the text
  * kifu_read decodes and keeps until its normalizer is done: an illegal move found then
  * is reported at its line and column; see kifu__node_where). A NOMEM here only loses the
  * place. */
-void kifu__node_src(kifu_node *n, size_t offset);
+void kifu__node_src_page(kifu_node *n, size_t offset);
+static inline void kifu__node_src(kifu_node *n, size_t offset)
+{
+    kifu__page *pg = kifu__page_of(n);
+    if (__builtin_expect(pg->side && pg->side->src && offset < UINT32_MAX, 1))
+        pg->side->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
+    else
+        kifu__node_src_page(n, offset);
+}
 /* Where n's text began: 1 and the byte offset, or 0 when not known. */
 int kifu__node_src_get(const kifu_node *n, size_t *offset);
 
