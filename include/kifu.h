@@ -401,7 +401,10 @@ KIFU_EXPORT void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
 
 enum {
     KIFU_READ_LENIENT = 1, /* on an illegal move keep the rest unnormalized, no error */
-    KIFU_READ_NO_NORMALIZE = 2, /* return the record as the format gave it */
+    /* return the record as the format gave it; it keeps (shares) the decoded input
+     * until kifu_normalize or kifu_record_free, so an illegal move is reported at its
+     * line and column then */
+    KIFU_READ_NO_NORMALIZE = 2,
 };
 
 typedef struct kifu_read_options {
@@ -429,8 +432,10 @@ KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_option
 
 /** Complete every move of the record (from, piece, capture, promote, same, relative,
  *  color, total times) and check it with the rules engine. On an illegal or ambiguous
- *  move returns -1 with err naming ply, branch, move and reason; moves before it are
- *  normalized, the record stays valid and can be written. With KIFU_READ_LENIENT it goes
+ *  move returns -1 with err naming ply, branch, move and reason, and its line, column and
+ *  byte offset when the record was read by kifu_read* (else 0); moves before it are
+ *  normalized, the record stays valid and can be written. It releases the input text
+ *  such a record kept (KIFU_READ_NO_NORMALIZE). With KIFU_READ_LENIENT it goes
  *  on with the other branches and returns 0. */
 KIFU_EXPORT int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err);
 /** kifu_normalize, telling warn (may be NULL) what it accepted but a careful writer would

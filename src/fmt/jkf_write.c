@@ -718,7 +718,8 @@ optional:
 }
 
 /* `"time":{"now":...,"total":...}` of node n (which has a time). */
-static inline char *k_time_member(char *q, const kifu_node *n)
+static inline __attribute__((always_inline)) char *k_time_member(char *q,
+                                                                 const kifu_node *n)
 {
     const kifu_move_time *t = kifu__time(n);
     LIT(q, "\"time\":{\"now\":");

@@ -97,6 +97,8 @@ kifu__node_text *kifu__text_make(kifu_node *n)
     kifu__node_text **t = &sd->text[kifu__slot_of(n)];
     if (!*t)
         *t = kifu__arena_alloc(&pg->rec->arena, sizeof **t);
+    if (*t)
+        n->has_text = 1;
     return *t;
 }
 

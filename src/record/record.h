@@ -43,6 +43,7 @@ struct kifu_node {
     uint8_t kind;         /* kifu_node_kind: a whole byte, read on every visit */
     uint8_t has_time : 1; /* the page's times hold this node's */
     uint8_t foul : 3; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
+    uint8_t has_text : 1; /* the page's texts hold this node's (kifu__text) */
 };
 _Static_assert(sizeof(kifu_node) == 32, "a node is 32 bytes: a page holds 127");
 
@@ -156,8 +157,7 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
 /* The comments, bookmarks and word of n, or NULL when it has none. */
 static inline kifu__node_text *kifu__text(const kifu_node *n)
 {
-    const kifu__page *pg = kifu__page_of(n);
-    return pg->side && pg->side->text ? pg->side->text[kifu__slot_of(n)] : NULL;
+    return n->has_text ? kifu__page_of(n)->side->text[kifu__slot_of(n)] : NULL;
 }
 /* The word of a SPECIAL node ("" if it has none). */
 static inline const char *kifu__special(const kifu_node *n)
