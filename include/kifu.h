@@ -161,8 +161,8 @@ typedef struct kifu_time {
 typedef struct kifu_move_time {
     kifu_time now;
     kifu_time total;
-    uint8_t
-        has_total; /* 0 when the source gave only `now` (the normalizer fills total) */
+    uint8_t has_total; /* 0 when the source gave only `now` (the normalizer fills total);
+                    * total is then {-1, 0, 0, 0} as a record gives it */
 } kifu_move_time;
 
 /** Total seconds of a time (ignoring ms). */
@@ -305,8 +305,10 @@ KIFU_EXPORT size_t kifu_node_bookmark_count(const kifu_node *n);
 KIFU_EXPORT const char *kifu_node_bookmark(const kifu_node *n, size_t i);
 KIFU_EXPORT int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name);
 
-/** Time of the node (borrowed), or NULL when it has none. */
-KIFU_EXPORT const kifu_move_time *kifu_node_time(const kifu_node *n);
+/** Copy the time of the node into *out (may be NULL) and return 1, or return 0 when it has
+ *  none (*out untouched). A value, not a pointer: a record keeps times packed (8 bytes
+ *  a move in milliseconds, the fields as given when they do not fit that). */
+KIFU_EXPORT int kifu_node_get_time(const kifu_node *n, kifu_move_time *out);
 /** Set (copy) or, with NULL, remove the time. 0, or -1. */
 KIFU_EXPORT int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t);
 

@@ -440,22 +440,25 @@ static int move(rd *r, const char *s, const char *e)
     return add_move(r, s, *s == '-', d[0], d[1], d[2], d[3], k);
 }
 
-/* Sets the time of the last move: sec seconds and ms milliseconds. The node's fields are
- * written in place (see kifu__node_add_blank_move). */
+/* Sets the time of the last move: sec seconds and ms milliseconds, no hour field and no
+ * total, packed in place (kifu__ptime). */
 static void set_time(rd *r, long sec, int ms)
 {
-    kifu_move_time *t = kifu__time_make(r->last, 1); /* every field is set below */
-    if (!t)
-        return;
-    kifu_time *now = &t->now;
+    kifu_node *n = r->last;
     /* What kifu_time_from_seconds(sec, 0) gives, divided by a constant (no branch on
      * the value, which is as good as random). */
-    now->h = -1;
-    now->m = (int)(sec / 60);
-    now->s = (int)(sec % 60);
-    now->ms = ms;
-    t->total = (kifu_time){-1, 0, 0, 0};
-    t->has_total = 0;
+    long m = sec / 60;
+    if (__builtin_expect(sec >= 0 && m <= 255 && ms >= 0 && ms <= 65535, 1)) {
+        kifu__ptime *p = kifu__ptime_make(n);
+        if (!p)
+            return;
+        p->now = (kifu__t6){-1, (uint8_t)m, (uint8_t)(sec % 60), (uint16_t)ms};
+        n->has_total = 0;
+        return;
+    }
+    kifu_move_time t = {kifu_time_from_seconds(sec, 0), {-1, 0, 0, 0}, 0};
+    t.now.ms = ms;
+    kifu__time_set(n, &t);
 }
 
 /* `T12` seconds, V3.0 `T12.345` (more decimals are cut to milliseconds). */
@@ -482,7 +485,7 @@ static int time_stmt(rd *r, const char *s, const char *e)
         return syntax(r, p, e, "seconds after T (T12 or T12.345)", "bad time");
     if (!r->in_moves)
         return syntax(r, s, e, "a move before its time", "time without a move");
-    if (kifu_node_time(r->last))
+    if (r->last->has_time)
         return syntax(r, s, e, "one time per move", "second time for a move");
     set_time(r, sec, ms);
     return 0;

@@ -313,7 +313,8 @@ int kifu__write_csa(KIFU__WRITER_PARAMS)
             write_special(&w, kifu_node_special(n));
             ended = 1;
         }
-        const kifu_move_time *t = kifu_node_time(n);
+        kifu_move_time tv;
+        const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
         if (t)
             write_time(&w, t);
         write_comments(&w, n);

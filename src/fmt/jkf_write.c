@@ -718,10 +718,39 @@ optional:
 }
 
 /* `"time":{"now":...,"total":...}` of node n (which has a time). */
+static inline char *k_time6(char *q, const kifu__t6 *t)
+{
+    *q++ = '{';
+    if (t->h >= 0) {
+        LIT(q, "\"h\":");
+        q = k_uint(q, (unsigned)t->h);
+        *q++ = ',';
+    }
+    LIT(q, "\"m\":");
+    q = k_uint(q, t->m);
+    LIT(q, ",\"s\":");
+    q = k_uint(q, t->s);
+    *q++ = '}';
+    return q;
+}
+
 static inline __attribute__((always_inline)) char *k_time_member(char *q,
                                                                  const kifu_node *n)
 {
-    const kifu_move_time *t = kifu__time(n);
+    const kifu__ptime *p = kifu__ptime_of(n);
+    if (p->now.h != KIFU__T6_FULL) { /* packed: its fields as they are */
+        LIT(q, "\"time\":{\"now\":");
+        q = k_time6(q, &p->now);
+        if (n->has_total) {
+            LIT(q, ",\"total\":");
+            q = k_time6(q, &p->total);
+        }
+        *q++ = '}';
+        return q;
+    }
+    kifu_move_time tv;
+    const kifu_move_time *t = &tv;
+    kifu__time_get(n, &tv);
     LIT(q, "\"time\":{\"now\":");
     q = k_time(q, &t->now);
     if (t->has_total) {
@@ -766,7 +795,9 @@ static void write_move_time(w *o, const kifu_node *n)
         C_KEY(&c, "time");
         c_open(&c, '{');
         C_KEY(&c, "now");
-        const kifu_move_time *t = kifu__time(n);
+        kifu_move_time tv;
+        const kifu_move_time *t = &tv;
+        kifu__time_get(n, &tv);
         c_time(&c, &t->now);
         if (t->has_total) {
             C_KEY(&c, "total");

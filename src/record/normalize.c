@@ -317,42 +317,52 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
 
 /* Per-move times to running totals: the total of the same player's previous move (two
  * plies up, forks included) plus this move's time. */
+static void fill_total_slow(kifu_node *n, const kifu_node *g);
+
 static inline void fill_total(kifu_node *n, const kifu_node *pa)
 {
-    if (!n->has_time)
-        return;
-    kifu_move_time *t = kifu__time(n);
-    if (t->has_total)
+    if (!n->has_time || n->has_total)
         return;
     const kifu_node *g = kifu__parent(pa);
-    const kifu_move_time *gt = g ? kifu__time(g) : NULL;
-    const kifu_time *a = &t->now, *b = gt ? &gt->total : NULL;
-    /* Both in normal form (what readers give): add with carries, no divisions. The same
-     * result as the sum in milliseconds below. */
-    if (a->h <= 0 && a->m >= 0 && a->m < 60 && a->s >= 0 && a->s < 60 && a->ms >= 0 &&
-        a->ms < 1000 &&
-        (!b || (b->h >= -1 && b->m >= 0 && b->m < 60 && b->s >= 0 && b->s < 60 &&
-                b->ms >= 0 && b->ms < 1000))) {
+    kifu__ptime *t = kifu__ptime_of(n);
+    const kifu__t6 *a = &t->now, *b = g && g->has_time && g->has_total
+                                          ? &kifu__ptime_of(g)->total
+                                          : NULL;
+    /* Both packed and in normal form (what readers give): add with carries, no
+     * divisions. The same result as the sum in milliseconds (fill_total_slow). */
+    if (a->h <= 0 && a->h != KIFU__T6_FULL && a->m < 60 && a->s < 60 && a->ms < 1000 &&
+        (!g || !g->has_time || b) &&
+        (!b || (kifu__ptime_of(g)->now.h != KIFU__T6_FULL && b->h < INT16_MAX &&
+                b->m < 60 && b->s < 60 && b->ms < 1000))) {
         /* The carries by arithmetic, not branches: seconds are as good as random, and
          * a branch on their sum would be mispredicted half the time. */
         int ms = a->ms + (b ? b->ms : 0), c_ms = ms >= 1000;
         int sec = a->s + (b ? b->s : 0) + c_ms, c_sec = sec >= 60;
         int min = a->m + (b ? b->m : 0) + c_sec, c_min = min >= 60;
-        t->total.h = (b && b->h > 0 ? b->h : 0) + c_min;
-        t->total.m = min - 60 * c_min;
-        t->total.s = sec - 60 * c_sec;
-        t->total.ms = ms - 1000 * c_ms;
-        t->has_total = 1;
+        t->total.h = (int16_t)((b && b->h > 0 ? b->h : 0) + c_min);
+        t->total.m = (uint8_t)(min - 60 * c_min);
+        t->total.s = (uint8_t)(sec - 60 * c_sec);
+        t->total.ms = (uint16_t)(ms - 1000 * c_ms);
+        n->has_total = 1;
         return;
     }
-    /* In milliseconds, so CSA V3.0 fractions add up too. */
-    long long base = 0, now = kifu_time_seconds(&t->now) * 1000LL + t->now.ms;
+    fill_total_slow(n, g);
+}
+
+/* The same on whole times, in milliseconds, so CSA V3.0 fractions add up too. */
+static void fill_total_slow(kifu_node *n, const kifu_node *g)
+{
+    kifu_move_time t, gt;
+    kifu__time_get(n, &t);
+    const kifu_time *a = &t.now, *b = g && kifu__time_get(g, &gt) ? &gt.total : NULL;
+    long long base = 0, now = kifu_time_seconds(a) * 1000LL + a->ms;
     if (b)
         base = kifu_time_seconds(b) * 1000LL + b->ms;
     long long sum = base + now;
-    t->total = kifu_time_from_seconds((long)(sum / 1000), 1);
-    t->total.ms = (int)(sum % 1000);
-    t->has_total = 1;
+    t.total = kifu_time_from_seconds((long)(sum / 1000), 1);
+    t.total.ms = (int)(sum % 1000);
+    t.has_total = 1;
+    kifu__time_set(n, &t); /* a NOMEM loses only the total */
 }
 
 /* "main line", or "fork 2 at ply 5" for the innermost fork holding n. */

@@ -102,14 +102,59 @@ kifu__node_text *kifu__text_make(kifu_node *n)
     return *t;
 }
 
-kifu_move_time *kifu__time_page(kifu_node *n, int whole)
+kifu__ptime *kifu__ptime_page(kifu_node *n)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    /* Not zeroed: an entry is read only once its node has_time, and is zeroed then. */
+    /* Not zeroed: an entry is read only once its node has_time, and is set then. */
     if (!sd || !side_array(pg, &sd->times, sizeof *sd->times, 1))
         return NULL;
-    return kifu__time_make(n, whole);
+    return kifu__ptime_make(n);
+}
+
+int kifu__time_set_full(kifu_node *n, const kifu_move_time *t)
+{
+    static const kifu_time none = {-1, 0, 0, 0};
+    kifu__t6 now, total = {-1, 0, 0, 0};
+    kifu__node_text *x = kifu__text(n);
+    if (kifu__t6_pack(&now, &t->now) && now.h != KIFU__T6_FULL &&
+        (!t->has_total || kifu__t6_pack(&total, &t->total))) {
+        kifu__ptime *p = kifu__ptime_make(n);
+        if (!p)
+            return -1;
+        p->now = now;
+        p->total = total;
+        n->has_total = t->has_total != 0;
+        if (x)
+            x->time = NULL;
+        return 0;
+    }
+    /* Out of range: kept whole. */
+    x = kifu__text_make(n);
+    kifu__ptime *p = x ? kifu__ptime_make(n) : NULL;
+    if (!p)
+        return -1;
+    if (!x->time) {
+        x->time = kifu__arena_alloc(&kifu__page_of(n)->rec->arena, sizeof *x->time);
+        if (!x->time) {
+            n->has_time = 0;
+            return -1;
+        }
+    }
+    *x->time = *t;
+    if (!t->has_total)
+        x->time->total = none;
+    p->now.h = KIFU__T6_FULL;
+    return 0;
+}
+
+int kifu__time_get_full(const kifu_node *n, kifu_move_time *out)
+{
+    if (!n->has_time)
+        return 0;
+    if (out)
+        *out = *kifu__text(n)->time;
+    return 1;
 }
 
 void kifu__node_src_page(kifu_node *n, size_t offset)
@@ -446,9 +491,9 @@ int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
     return t ? add_string(r, &t->bookmarks, &t->nbookmarks, &t->capbookmarks, name) : -1;
 }
 
-const kifu_move_time *kifu_node_time(const kifu_node *n)
+int kifu_node_get_time(const kifu_node *n, kifu_move_time *out)
 {
-    return kifu__time(n);
+    return kifu__time_get(n, out);
 }
 
 int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
@@ -561,7 +606,8 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
 static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 {
     dst->move = src->move;
-    if (src->has_time && kifu_node_set_time(r, dst, kifu__time(src)))
+    kifu_move_time t;
+    if (kifu__time_get(src, &t) && kifu__time_set(dst, &t))
         return -1;
     dst->foul = src->foul;
     size_t off;

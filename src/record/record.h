@@ -21,7 +21,8 @@ typedef struct kifu__node_text {
     uint32_t ncomments, capcomments;
     const char **bookmarks;
     uint32_t nbookmarks, capbookmarks;
-    const char *special; /* a SPECIAL node's word */
+    const char *special;  /* a SPECIAL node's word */
+    kifu_move_time *time; /* a time that does not pack (see kifu__ptime) */
 } kifu__node_text;
 
 /* A node is 32 bytes: what every pass over the moves reads (links, kind, move) and
@@ -43,7 +44,8 @@ struct kifu_node {
     uint8_t kind;         /* kifu_node_kind: a whole byte, read on every visit */
     uint8_t has_time : 1; /* the page's times hold this node's */
     uint8_t foul : 3; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
-    uint8_t has_text : 1; /* the page's texts hold this node's (kifu__text) */
+    uint8_t has_text : 1;  /* the page's texts hold this node's (kifu__text) */
+    uint8_t has_total : 1; /* of its time (kifu__ptime) */
 };
 _Static_assert(sizeof(kifu_node) == 32, "a node is 32 bytes: a page holds 127");
 
@@ -55,8 +57,24 @@ enum {
 
 /* Per page, made when a node of the page first needs one of them: arrays indexed by the
  * node's slot (0 .. KIFU__PAGE_NODES - 1), each NULL until then. */
+/* A time span in 6 bytes: kifu_time's fields narrowed (h from -1, m, s to 255, ms to
+ * 65535), read and written with no arithmetic. */
+typedef struct kifu__t6 {
+    int16_t h;
+    uint8_t m, s;
+    uint16_t ms;
+} kifu__t6;
+/* A move's time packed in 12 bytes instead of 36 (CSA and KIF give one per move); the
+ * node says whether total was given (has_total). h == KIFU__T6_FULL in `now`: a field did
+ * not fit (a JKF may give 60,000,000 minutes), and the node's text part holds the time
+ * whole. */
+typedef struct kifu__ptime {
+    kifu__t6 now, total;
+} kifu__ptime;
+#define KIFU__T6_FULL INT16_MIN
+
 typedef struct kifu__page_side {
-    kifu_move_time *times;
+    kifu__ptime *times;
     uint32_t
         *src; /* byte offset + 1 in the reader's input where the node's text begins */
     kifu__node_text **text;
@@ -168,36 +186,73 @@ static inline const char *kifu__special(const kifu_node *n)
 /* n's text part, made when first needed; NULL on NOMEM. */
 kifu__node_text *kifu__text_make(kifu_node *n);
 
-/* n's time (NULL when it has none). Stable: the page's times never move. */
-static inline kifu_move_time *kifu__time(const kifu_node *n)
-{
-    return n->has_time ? &kifu__page_of(n)->side->times[kifu__slot_of(n)] : NULL;
-}
-/* n's time for a reader to fill in, now marked present; NULL on NOMEM. Inline: CSA and
- * KIF readers set a time per move; the page's times are made out of line
- * (kifu__time_page), once per page, and not zeroed. So, a time not there before is
- * zeroed here, unless `whole`: the caller writes every field of it. */
-kifu_move_time *kifu__time_page(kifu_node *n, int whole);
-static inline kifu_move_time *kifu__time_make(kifu_node *n, int whole)
+/* n's packed time, for a reader to fill in (node bits too), now marked present; NULL
+ * on NOMEM. Inline: CSA and KIF readers set a time per move; the page's times are made
+ * out of line (kifu__ptime_page), once per page. */
+kifu__ptime *kifu__ptime_page(kifu_node *n);
+static inline kifu__ptime *kifu__ptime_make(kifu_node *n)
 {
     kifu__page *pg = kifu__page_of(n);
     if (__builtin_expect(!pg->side || !pg->side->times, 0))
-        return kifu__time_page(n, whole);
-    kifu_move_time *t = &pg->side->times[kifu__slot_of(n)];
-    if (!n->has_time && !whole)
-        memset(t, 0, sizeof *t);
+        return kifu__ptime_page(n);
     n->has_time = 1;
-    return t;
+    return &pg->side->times[kifu__slot_of(n)];
+}
+/* n's packed time (n->has_time). */
+static inline kifu__ptime *kifu__ptime_of(const kifu_node *n)
+{
+    return &kifu__page_of(n)->side->times[kifu__slot_of(n)];
 }
 
-/* kifu_node_set_time with a time, inline for the readers. 0, or -1 on NOMEM. */
+/* Narrow t into *o: 1, or 0 when a field does not fit. */
+static inline int kifu__t6_pack(kifu__t6 *o, const kifu_time *t)
+{
+    if (t->h < -1 || t->h > INT16_MAX || (unsigned)t->m > 255 || (unsigned)t->s > 255 ||
+        (unsigned)t->ms > 65535)
+        return 0;
+    o->h = (int16_t)t->h;
+    o->m = (uint8_t)t->m;
+    o->s = (uint8_t)t->s;
+    o->ms = (uint16_t)t->ms;
+    return 1;
+}
+static inline kifu_time kifu__t6_unpack(const kifu__t6 *t)
+{
+    return (kifu_time){t->h, t->m, t->s, t->ms};
+}
+
+/* Set n's time (packed, or whole in its text part when it does not pack). 0, or -1 on
+ * NOMEM. Inline when it packs (the KIF reader sets one per move). */
+int kifu__time_set_full(kifu_node *n, const kifu_move_time *t);
 static inline int kifu__time_set(kifu_node *n, const kifu_move_time *t)
 {
-    kifu_move_time *d = kifu__time_make(n, 1);
-    if (!d)
+    kifu__t6 now, total = {-1, 0, 0, 0};
+    if (__builtin_expect(n->has_text || !kifu__t6_pack(&now, &t->now) ||
+                             now.h == KIFU__T6_FULL ||
+                             (t->has_total && !kifu__t6_pack(&total, &t->total)),
+                         0))
+        return kifu__time_set_full(n, t);
+    kifu__ptime *p = kifu__ptime_make(n);
+    if (!p)
         return -1;
-    *d = *t;
+    p->now = now;
+    p->total = total;
+    n->has_total = t->has_total != 0;
     return 0;
+}
+/* n's time into *out (may be NULL): 1, or 0 when it has none. */
+int kifu__time_get_full(const kifu_node *n, kifu_move_time *out);
+static inline int kifu__time_get(const kifu_node *n, kifu_move_time *out)
+{
+    if (!n->has_time)
+        return 0;
+    const kifu__ptime *p = kifu__ptime_of(n);
+    if (!out || __builtin_expect(p->now.h == KIFU__T6_FULL, 0))
+        return kifu__time_get_full(n, out);
+    out->now = kifu__t6_unpack(&p->now);
+    out->total = n->has_total ? kifu__t6_unpack(&p->total) : (kifu_time){-1, 0, 0, 0};
+    out->has_total = n->has_total;
+    return 1;
 }
 
 /* Note that the text of node n begins at byte `offset` of the reader's input (the text

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "node_time.h"
 #include "testutil.h"
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -455,7 +456,7 @@ TEST(sealed_move_and_times_with_parts_missing)
     CHECK(strstr(last_warning, "封じ手") != NULL);
     CHECK_STR(kifu_node_special(t_node_at(v[0], 3)), "CHUDAN");
     for (int ply = 1; ply <= 2; ply++) {
-        const kifu_move_time *t = kifu_node_time(t_node_at(v[0], ply));
+        const kifu_move_time *t = t_time(t_node_at(v[0], ply));
         CHECK(t && t->now.m == 0 && t->now.s == 7 && t->total.s == 7);
     }
     free_all(v, n);
