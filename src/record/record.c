@@ -115,22 +115,8 @@ kifu__ptime *kifu__ptime_page(kifu_node *n)
 int kifu__time_set_full(kifu_node *n, const kifu_move_time *t)
 {
     static const kifu_time none = {-1, 0, 0, 0};
-    kifu__t6 now, total = {-1, 0, 0, 0};
-    kifu__node_text *x = kifu__text(n);
-    if (kifu__t6_pack(&now, &t->now) && now.h != KIFU__T6_FULL &&
-        (!t->has_total || kifu__t6_pack(&total, &t->total))) {
-        kifu__ptime *p = kifu__ptime_make(n);
-        if (!p)
-            return -1;
-        p->now = now;
-        p->total = total;
-        n->has_total = t->has_total != 0;
-        if (x)
-            x->time = NULL;
-        return 0;
-    }
-    /* Out of range: kept whole. */
-    x = kifu__text_make(n);
+    /* Out of range (a JKF may give 60,000,000 minutes): kept whole. */
+    kifu__node_text *x = kifu__text_make(n);
     kifu__ptime *p = x ? kifu__ptime_make(n) : NULL;
     if (!p)
         return -1;

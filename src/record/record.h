@@ -222,13 +222,13 @@ static inline kifu_time kifu__t6_unpack(const kifu__t6 *t)
 }
 
 /* Set n's time (packed, or whole in its text part when it does not pack). 0, or -1 on
- * NOMEM. Inline when it packs (the KIF reader sets one per move). */
+ * NOMEM. Inline when it packs (the KIF reader sets one per move); kifu__time_set_full
+ * keeps a time whole. */
 int kifu__time_set_full(kifu_node *n, const kifu_move_time *t);
 static inline int kifu__time_set(kifu_node *n, const kifu_move_time *t)
 {
     kifu__t6 now, total = {-1, 0, 0, 0};
-    if (__builtin_expect(n->has_text || !kifu__t6_pack(&now, &t->now) ||
-                             now.h == KIFU__T6_FULL ||
+    if (__builtin_expect(!kifu__t6_pack(&now, &t->now) || now.h == KIFU__T6_FULL ||
                              (t->has_total && !kifu__t6_pack(&total, &t->total)),
                          0))
         return kifu__time_set_full(n, t);
@@ -238,6 +238,8 @@ static inline int kifu__time_set(kifu_node *n, const kifu_move_time *t)
     p->now = now;
     p->total = total;
     n->has_total = t->has_total != 0;
+    if (n->has_text)
+        kifu__text(n)->time = NULL; /* no longer whole */
     return 0;
 }
 /* n's time into *out (may be NULL): 1, or 0 when it has none. */
