@@ -230,7 +230,8 @@ static void draw(cli_viewer *vw)
         cli_lines_wrap(&notes, line, width, "", "  ");
         free(line);
     }
-    const kifu_move_time *t = kifu_node_time(n);
+    kifu_move_time tv;
+    const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
     if (t) {
         char a[32], b[32], line[80];
         time_text(&t->now, a, sizeof a);

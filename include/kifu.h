@@ -161,8 +161,8 @@ typedef struct kifu_time {
 typedef struct kifu_move_time {
     kifu_time now;
     kifu_time total;
-    uint8_t
-        has_total; /* 0 when the source gave only `now` (the normalizer fills total) */
+    uint8_t has_total; /* 0 when the source gave only `now` (the normalizer fills total);
+                    * total is then {-1, 0, 0, 0} as a record gives it */
 } kifu_move_time;
 
 /** Total seconds of a time (ignoring ms). */
@@ -305,8 +305,10 @@ KIFU_EXPORT size_t kifu_node_bookmark_count(const kifu_node *n);
 KIFU_EXPORT const char *kifu_node_bookmark(const kifu_node *n, size_t i);
 KIFU_EXPORT int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name);
 
-/** Time of the node (borrowed), or NULL when it has none. */
-KIFU_EXPORT const kifu_move_time *kifu_node_time(const kifu_node *n);
+/** Copy the time of the node into *out (may be NULL) and return 1, or return 0 when it has
+ *  none (*out untouched). A value, not a pointer: a record keeps times packed (8 bytes
+ *  a move in milliseconds, the fields as given when they do not fit that). */
+KIFU_EXPORT int kifu_node_get_time(const kifu_node *n, kifu_move_time *out);
 /** Set (copy) or, with NULL, remove the time. 0, or -1. */
 KIFU_EXPORT int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t);
 
@@ -401,7 +403,10 @@ KIFU_EXPORT void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
 
 enum {
     KIFU_READ_LENIENT = 1, /* on an illegal move keep the rest unnormalized, no error */
-    KIFU_READ_NO_NORMALIZE = 2, /* return the record as the format gave it */
+    /* return the record as the format gave it; it keeps (shares) the decoded input
+     * until kifu_normalize or kifu_record_free, so an illegal move is reported at its
+     * line and column then */
+    KIFU_READ_NO_NORMALIZE = 2,
 };
 
 typedef struct kifu_read_options {
@@ -429,8 +434,10 @@ KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_option
 
 /** Complete every move of the record (from, piece, capture, promote, same, relative,
  *  color, total times) and check it with the rules engine. On an illegal or ambiguous
- *  move returns -1 with err naming ply, branch, move and reason; moves before it are
- *  normalized, the record stays valid and can be written. With KIFU_READ_LENIENT it goes
+ *  move returns -1 with err naming ply, branch, move and reason, and its line, column and
+ *  byte offset when the record was read by kifu_read* (else 0); moves before it are
+ *  normalized, the record stays valid and can be written. It releases the input text
+ *  such a record kept (KIFU_READ_NO_NORMALIZE). With KIFU_READ_LENIENT it goes
  *  on with the other branches and returns 0. */
 KIFU_EXPORT int kifu_normalize(kifu_record *r, unsigned flags, kifu_error *err);
 /** kifu_normalize, telling warn (may be NULL) what it accepted but a careful writer would

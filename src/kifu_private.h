@@ -12,6 +12,9 @@
 /* Every allocation goes through these, so tests can make the n-th one fail. */
 void *kifu__malloc(size_t n);
 void *kifu__calloc(size_t n, size_t size);
+/* size bytes aligned to align (a power of two, a multiple of sizeof(void *)); freed with
+ * kifu__free. NULL on NOMEM. */
+void *kifu__aligned_alloc(size_t align, size_t size);
 void *kifu__realloc(void *p, size_t n);
 void kifu__free(void *p);
 char *kifu__strdup(const char *s);

@@ -54,6 +54,12 @@ void *kifu__calloc(size_t n, size_t size)
     return should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
 }
 
+void *kifu__aligned_alloc(size_t align, size_t size)
+{
+    void *p = NULL;
+    return should_fail() || posix_memalign(&p, align, size ? size : 1) ? NULL : p;
+}
+
 void *kifu__realloc(void *p, size_t n)
 {
     return should_fail() ? NULL : realloc(p, n ? n : 1);

@@ -34,7 +34,8 @@ void kifu__arena_free(kifu__arena *a)
     kifu__arena_init(a);
 }
 
-void *kifu__arena_alloc_chunk(kifu__arena *a, size_t size)
+/* A new head chunk with its first size bytes taken (not zeroed); NULL on NOMEM. */
+static void *new_chunk(kifu__arena *a, size_t size)
 {
     /* Chunks double up to a limit so that small records stay small. */
     size_t want = a->head ? a->head->cap * 2 : FIRST_CHUNK;
@@ -51,8 +52,25 @@ void *kifu__arena_alloc_chunk(kifu__arena *a, size_t size)
     a->base = c->data;
     a->used = size;
     a->cap = want;
-    memset(c->data, 0, size);
     return c->data;
+}
+
+void *kifu__arena_alloc_chunk(kifu__arena *a, size_t size)
+{
+    void *p = new_chunk(a, size);
+    if (p)
+        memset(p, 0, size);
+    return p;
+}
+
+void *kifu__arena_alloc_raw(kifu__arena *a, size_t size)
+{
+    size = (size + 15) & ~(size_t)15;
+    if (a->cap - a->used < size)
+        return new_chunk(a, size);
+    void *p = a->base + a->used;
+    a->used += size;
+    return p;
 }
 
 char *kifu__arena_strndup(kifu__arena *a, const char *s, size_t len)

@@ -32,6 +32,9 @@ static inline void *kifu__arena_alloc(kifu__arena *a, size_t size)
     return p;
 }
 
+/* The same, not zeroed (for arrays whose entries are written before they are read). */
+void *kifu__arena_alloc_raw(kifu__arena *a, size_t size);
+
 /* Copy of s (len bytes, NUL added); NULL on NOMEM. */
 char *kifu__arena_strndup(kifu__arena *a, const char *s, size_t len);
 char *kifu__arena_strdup(kifu__arena *a, const char *s);

@@ -395,15 +395,15 @@ static int after_end(rd *r, const char *s, const char *e)
                   "statement after the ending");
 }
 
-/* A move whose text (at `column` of the current line) is already checked: sign, four
- * digits, two capitals. */
-static int add_move(rd *r, int column, int color, int fx, int fy, int tx, int ty, int k)
+/* A move whose text (at `at`) is already checked: sign, four digits, two capitals. */
+static int add_move(rd *r, const char *at, int color, int fx, int fy, int tx, int ty,
+                    int k)
 {
     finish_position(r, color);
     kifu_node *n = kifu__node_add_blank_move(r->rec, r->last);
     if (!n)
         return nomem(r);
-    kifu__node_src(n, r->lineno, column);
+    kifu__node_src(n, (size_t)(at - r->text));
     kifu_move *m = &n->move;
     m->color = (uint8_t)color;
     m->from_x = (uint8_t)fx, m->from_y = (uint8_t)fy;
@@ -437,25 +437,28 @@ static int move(rd *r, const char *s, const char *e)
         return bad_piece(r, s + 5, e);
     if (e - s > 7)
         return syntax(r, s + 7, e, "the end of the move", "bad move");
-    return add_move(r, kifu__utf8_column(r->line, (size_t)(s - r->line)), *s == '-', d[0],
-                    d[1], d[2], d[3], k);
+    return add_move(r, s, *s == '-', d[0], d[1], d[2], d[3], k);
 }
 
-/* Sets the time of the last move: sec seconds and ms milliseconds. The node's fields are
- * written in place (see kifu__node_add_blank_move). */
+/* Sets the time of the last move: sec seconds and ms milliseconds, no hour field and no
+ * total, packed in place (kifu__ptime). */
 static void set_time(rd *r, long sec, int ms)
 {
     kifu_node *n = r->last;
-    kifu_time *now = &n->time.now;
     /* What kifu_time_from_seconds(sec, 0) gives, divided by a constant (no branch on
      * the value, which is as good as random). */
-    now->h = -1;
-    now->m = (int)(sec / 60);
-    now->s = (int)(sec % 60);
-    now->ms = ms;
-    n->time.total = (kifu_time){-1, 0, 0, 0};
-    n->time.has_total = 0;
-    n->has_time = 1;
+    long m = sec / 60;
+    if (__builtin_expect(sec >= 0 && m <= 255 && ms >= 0 && ms <= 65535, 1)) {
+        kifu__ptime *p = kifu__ptime_make(n);
+        if (!p)
+            return;
+        p->now = (kifu__t6){-1, (uint8_t)m, (uint8_t)(sec % 60), (uint16_t)ms};
+        n->has_total = 0;
+        return;
+    }
+    kifu_move_time t = {kifu_time_from_seconds(sec, 0), {-1, 0, 0, 0}, 0};
+    t.now.ms = ms;
+    kifu__time_set(n, &t);
 }
 
 /* `T12` seconds, V3.0 `T12.345` (more decimals are cut to milliseconds). */
@@ -482,7 +485,7 @@ static int time_stmt(rd *r, const char *s, const char *e)
         return syntax(r, p, e, "seconds after T (T12 or T12.345)", "bad time");
     if (!r->in_moves)
         return syntax(r, s, e, "a move before its time", "time without a move");
-    if (kifu_node_time(r->last))
+    if (r->last->has_time)
         return syntax(r, s, e, "one time per move", "second time for a move");
     set_time(r, sec, ms);
     return 0;
@@ -618,7 +621,7 @@ static const char *simple_line(rd *r, const char *p, const char *end, int *rc)
         set_time(r, sec, 0);
         *rc = 0;
     } else {
-        *rc = add_move(r, 1, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
+        *rc = add_move(r, p, *p == '-', (int)d1, (int)d2, (int)d3, (int)d4, k);
     }
     return next;
 }

@@ -314,7 +314,8 @@ int kifu__write_csa(KIFU__WRITER_PARAMS)
                 odd = kifu_node_special(n);
             ended = 1;
         }
-        const kifu_move_time *t = kifu_node_time(n);
+        kifu_move_time tv;
+        const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
         if (t)
             write_time(&w, t);
         if (odd)

@@ -29,6 +29,9 @@ typedef struct kifu__records {
     int (*done)(void *ctx, kifu_record *r, size_t index);
     void *done_ctx;
     size_t ndone;
+    /* The decoded input: each record pushed holds a reference until it is normalized
+     * (or freed). NULL: none. */
+    struct kifu__input *input;
 } kifu__records;
 
 /* Append r (ownership passes to the vector). 0, or -1 (r is freed). */

@@ -10,6 +10,7 @@
 #include "core/encoding.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "record/record.h"
 
 /* Bytes to the text every reader takes: UTF-8, lines ending in LF, no NUL. */
 static int decode(const void *data, size_t len, int enc, const kifu_read_options *o,
@@ -99,9 +100,17 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
             "unrecognised content",
             "cannot tell the record format (name it with the format option)");
     }
-    kifu__records v = {.done = done, .done_ctx = done_ctx};
+    /* The text stays until the records are normalized, here or later by the caller
+     * (each record holds a reference): an illegal move is reported at its line and
+     * column, counted then from the offset its reader noted. */
+    kifu__input *in = kifu__input_new(text, tlen);
+    if (!in) {
+        kifu__free(text);
+        kifu__error_source(err, o.source);
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    }
+    kifu__records v = {.done = done, .done_ctx = done_ctx, .input = in};
     int rc = f->read(text, tlen, &o, &v, err);
-    kifu__free(text);
     if (rc == 0 && v.n == 0)
         rc = kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a record", "no record",
                          "the input holds no record");
@@ -110,6 +119,7 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
             rc = v.items[i]
                      ? kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err)
                      : 0;
+    kifu__input_release(in); /* the records' references keep it */
     if (rc) {
         kifu__error_source(err, o.source);
         kifu__records_free(&v);

@@ -30,7 +30,6 @@ typedef struct ctx {
     kifu__json_path path; /* of the value being read */
     uint32_t *seen_keys;  /* header keys: a hash set of indices into r->header */
     size_t seen_cap;
-    kifu__text_cursor at; /* the last move object's line and column */
 } ctx;
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
@@ -566,7 +565,7 @@ static int read_time(ctx *c, kifu_node *n)
     }
     /* The schema requires total; a record without it gets totals from the normalizer. */
     mt.has_total = (seen & 2) != 0;
-    kifu_node_set_time(c->r, n, &mt);
+    kifu__time_set(n, &mt);
     return 0;
 }
 
@@ -681,7 +680,7 @@ static int read_root_entry(ctx *c)
             if (kifu_node_add_comment(c->r, root, c->t.s))
                 return nomem(c);
             /* Comments read before it go after it. */
-            kifu__node_text *t = root->text;
+            kifu__node_text *t = kifu__text(root);
             if (t->ncomments > 1) {
                 const char *one = t->comments[t->ncomments - 1];
                 memmove(t->comments + 1, t->comments,
@@ -763,8 +762,9 @@ static int end_entry(ctx *c, frame *f)
         return -1;
     if (e->sealed) {
         /* The key may come before or after "special": the word is settled here. */
-        if (e->node->kind == KIFU_NODE_SPECIAL && strcmp(e->node->special, "CHUDAN") == 0)
-            e->node->special = KIFU__JP_SEALED;
+        if (e->node->kind == KIFU_NODE_SPECIAL &&
+            strcmp(kifu__special(e->node), "CHUDAN") == 0)
+            kifu__text(e->node)->special = KIFU__JP_SEALED; /* an ending has its text */
         else
             warn(c, "%s: \"kifu:sealed\" on an entry that is no CHUDAN is ignored",
                  c->path.s);
@@ -817,8 +817,7 @@ static int entry_member(ctx *c, frame *f)
                 return nomem(c);
             /* An illegal move is reported at its move object (normalize.c); move
              * objects come in the order of the text, so the cursor only goes forward. */
-            kifu__text_cursor_to(&c->at, c->text, c->t.off);
-            kifu__node_src(e->node, c->at.line, c->at.col);
+            kifu__node_src(e->node, c->t.off);
             if (read_move(c, &e->node->move))
                 return -1;
         } else {
@@ -987,7 +986,6 @@ int kifu__read_jkf(KIFU__READER_PARAMS)
     c.text = text;
     c.len = len;
     c.j = &j;
-    c.at = (kifu__text_cursor){0, 1, 1};
     c.r = kifu_record_new();
     int rc = c.r ? read_record(&c) : nomem(&c);
     kifu__json_free(&j);

@@ -718,13 +718,44 @@ optional:
 }
 
 /* `"time":{"now":...,"total":...}` of node n (which has a time). */
-static inline char *k_time_member(char *q, const kifu_node *n)
+static inline char *k_time6(char *q, const kifu__t6 *t)
 {
+    *q++ = '{';
+    if (t->h >= 0) {
+        LIT(q, "\"h\":");
+        q = k_uint(q, (unsigned)t->h);
+        *q++ = ',';
+    }
+    LIT(q, "\"m\":");
+    q = k_uint(q, t->m);
+    LIT(q, ",\"s\":");
+    q = k_uint(q, t->s);
+    *q++ = '}';
+    return q;
+}
+
+static inline __attribute__((always_inline)) char *k_time_member(char *q,
+                                                                 const kifu_node *n)
+{
+    const kifu__ptime *p = kifu__ptime_of(n);
+    if (p->now.h != KIFU__T6_FULL) { /* packed: its fields as they are */
+        LIT(q, "\"time\":{\"now\":");
+        q = k_time6(q, &p->now);
+        if (n->has_total) {
+            LIT(q, ",\"total\":");
+            q = k_time6(q, &p->total);
+        }
+        *q++ = '}';
+        return q;
+    }
+    kifu_move_time tv;
+    const kifu_move_time *t = &tv;
+    kifu__time_get(n, &tv);
     LIT(q, "\"time\":{\"now\":");
-    q = k_time(q, &n->time.now);
-    if (n->time.has_total) {
+    q = k_time(q, &t->now);
+    if (t->has_total) {
         LIT(q, ",\"total\":");
-        q = k_time(q, &n->time.total);
+        q = k_time(q, &t->total);
     }
     *q++ = '}';
     return q;
@@ -764,10 +795,13 @@ static void write_move_time(w *o, const kifu_node *n)
         C_KEY(&c, "time");
         c_open(&c, '{');
         C_KEY(&c, "now");
-        c_time(&c, &n->time.now);
-        if (n->time.has_total) {
+        kifu_move_time tv;
+        const kifu_move_time *t = &tv;
+        kifu__time_get(n, &tv);
+        c_time(&c, &t->now);
+        if (t->has_total) {
             C_KEY(&c, "total");
-            c_time(&c, &n->time.total);
+            c_time(&c, &t->total);
         }
         c_close(&c, '}');
     }
@@ -778,7 +812,7 @@ static void write_move_time(w *o, const kifu_node *n)
 /* Comments, then KIF bookmarks as "&name" lines (how JKF tools keep them). */
 static void write_comments(w *o, const kifu_node *n)
 {
-    const kifu__node_text *t = n->text;
+    const kifu__node_text *t = kifu__text(n);
     if (!t || (!t->ncomments && !t->nbookmarks))
         return;
     KEY(o, "comments");
@@ -801,18 +835,17 @@ static void entry_head(w *o, const kifu_node *n)
 {
     sep(o);
     open_(o, '{');
-    if (n->text)
-        write_comments(o, n);
+    write_comments(o, n);
     write_move_time(o, n);
     if (n->kind != KIFU_NODE_SPECIAL)
         return;
-    if (strcmp(n->special, KIFU__JP_SEALED) == 0) {
+    if (strcmp(kifu__special(n), KIFU__JP_SEALED) == 0) {
         /* JKF's nearest word, with a key of kifu's own that peers ignore. */
         KEY_STR(o, "special", "CHUDAN");
         KEY(o, "kifu:sealed");
         PUTS(o, "true");
     } else {
-        KEY_STR(o, "special", n->special);
+        KEY_STR(o, "special", kifu__special(n));
     }
 }
 
@@ -843,8 +876,9 @@ static void entry_compact(w *o, const kifu_node *n)
 /* The entry of a node that carries no forks. */
 static inline void write_entry(w *o, const kifu_node *n)
 {
+    const kifu__node_text *t = kifu__text(n);
     if (!o->pretty && n->kind == KIFU_NODE_MOVE &&
-        (!n->text || (!n->text->ncomments && !n->text->nbookmarks))) {
+        (!t || (!t->ncomments && !t->nbookmarks))) {
         entry_compact(o, n);
     } else {
         entry_head(o, n);
@@ -855,7 +889,7 @@ static inline void write_entry(w *o, const kifu_node *n)
 static void write_moves(w *o, const kifu_record *r)
 {
     if (kifu__record_is_line(r)) { /* no fork anywhere: child 0 after child 0 */
-        for (const kifu_node *n = r->root; (n = n->nchildren ? n->children[0] : NULL);)
+        for (const kifu_node *n = r->root; (n = kifu__first(n)) != NULL;)
             write_entry(o, n);
         return;
     }
@@ -866,10 +900,10 @@ static void write_moves(w *o, const kifu_record *r)
         const kifu_node *n = wk.node;
         if (n == r->root)
             continue;
-        const kifu_node *p = n->parent;
-        int first = p->children[0] == n;
+        const kifu_node *p = kifu__parent(n);
+        int first = kifu__is_first(n);
         if (ev == KIFU__WALK_EXIT) {
-            if (kifu__walk_carries_forks(n) && !n->nchildren) {
+            if (kifu__walk_carries_forks(n) && !n->first) {
                 close_(o, ']'); /* its forks, with no continuation to close them */
                 close_(o, '}');
             }

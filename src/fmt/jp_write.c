@@ -133,14 +133,14 @@ int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
         const kifu_node *c = w.node;
         if (ev == KIFU__WALK_EXIT)
             continue;
-        if (c->parent && c->parent->children[0] != c)
+        if (!kifu__is_first(c))
             kifu__sb_printf(out, "\n変化：%d手\n", kifu_node_ply(c));
         if (kifu__reserve(&v, &cap, n + 1, sizeof *v, 256)) {
             ev = KIFU__WALK_NOMEM;
             break;
         }
         v[n++] = c;
-        if (!c->nchildren) { /* the end of the line */
+        if (!c->first) { /* the end of the line */
             line(r, v, n, out);
             n = 0;
         }

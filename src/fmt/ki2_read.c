@@ -112,7 +112,7 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     kifu_node *n = kifu__node_add_blank_move(rd->r, rd->cur);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__jp_column_at(rd, *pp));
+    kifu__node_src(n, (size_t)(*pp - rd->text));
     kifu_move *m = &n->move;
     m->color = (uint8_t)color;
     m->to_x = (uint8_t)to_x;

@@ -391,7 +391,7 @@ static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_n
         size_t k = move_time(p, end, &t);
         if (!k)
             return kifu__jp_fail(rd, p, "a time like ( 0:16/00:00:16)", "bad move time");
-        if (kifu_node_set_time(rd->r, n, &t))
+        if (kifu__time_set(n, &t))
             return nomem(rd);
         p += k;
         p += sp(p, end);
@@ -493,7 +493,7 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
-    kifu__node_src(n, rd->lineno, kifu__jp_column_kif(rd, at));
+    kifu__node_src(n, (size_t)(at - rd->text));
     rd->cur = n;
     return move_tail(rd, p, end, n) ? -1 : 1;
 }

@@ -46,7 +46,8 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
         move_text(r, n, text, sizeof text);
         const kifu_node *par = kifu_node_parent(n);
         int fork = kifu_node_index(n) + 1 < kifu_node_child_count(par);
-        const kifu_move_time *t = kifu_node_time(n);
+        kifu_move_time tv;
+        const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
         kifu__sb_printf(out, "%4d %s", kifu_node_ply(n), text);
         if (t || fork) {
             int pad = 13 - kifu__jp_width(text);

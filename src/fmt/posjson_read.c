@@ -36,11 +36,10 @@ typedef struct rd {
     kifu__records *out;
     const char *text;
     size_t len;
-    kifu__json doc, sub;     /* the document's parser; one that goes back to a member */
-    kifu__strbuf sb;         /* the current entry's strings */
-    size_t entry_off;        /* byte offset of the current entry's `{` */
-    kifu__text_cursor where; /* line and column of the last entry placed by a move */
-    placed *at; /* where each entry landed (`prev` may name any earlier one) */
+    kifu__json doc, sub; /* the document's parser; one that goes back to a member */
+    kifu__strbuf sb;     /* the current entry's strings */
+    size_t entry_off;    /* byte offset of the current entry's `{` */
+    placed *at;          /* where each entry landed (`prev` may name any earlier one) */
     size_t capat;
     kifu_position *p; /* the position at the last entry placed */
     size_t last;      /* index of the last entry placed */
@@ -251,8 +250,7 @@ static int follow(rd *d, size_t i, const placed *from, kifu_board *b, int turn, 
             return nomem(d);
         /* The move's place in the file is its entry's (errors after reading, such as a
          * foul found by the record's check, name it); entries come in text order. */
-        kifu__text_cursor_to(&d->where, d->text, d->entry_off);
-        kifu__node_src(n, d->where.line, d->where.col);
+        kifu__node_src(n, d->entry_off);
         *b = target;
         *pl = (placed){from->r, n, target, 0};
         return 0;
@@ -360,7 +358,7 @@ static int extras(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
             mt.total.ms = (int)((total - (long)total) * 1000 + 0.5);
             mt.has_total = 1;
         }
-        if (kifu_node_set_time(r, n, &mt))
+        if (kifu__time_set(n, &mt))
             return nomem(d);
     }
     if (e->has & 1u << K_HEADER) {
@@ -506,8 +504,7 @@ static int members(rd *d, size_t i, vals *e)
 
 int kifu__read_posjson(KIFU__READER_PARAMS)
 {
-    rd d = {
-        .opt = opt, .err = err, .out = out, .text = text, .len = len, .where = {0, 1, 1}};
+    rd d = {.opt = opt, .err = err, .out = out, .text = text, .len = len};
     kifu__sb_init(&d.sb);
     kifu__json_init(&d.doc, text, len);
     kifu__json_init(&d.sub, text, len);

@@ -49,7 +49,7 @@ static const kifu_node *riding_end(const kifu_node *n)
             ? kifu_node_child(n, 0)
             : NULL;
     if (!c || kifu_node_kind_of(c) != KIFU_NODE_SPECIAL || kifu_node_comment_count(c) ||
-        kifu_node_bookmark_count(c) || kifu_node_time(c))
+        kifu_node_bookmark_count(c) || kifu_node_get_time(c, NULL))
         return NULL;
     return c;
 }
@@ -92,7 +92,8 @@ static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
         kifu__sb_json_string(out, kifu_node_text(n, text, sizeof text));
         kifu__sb_printf(out, ",\"usi\":\"%s\"", kifu_move_usi(m, usi));
     }
-    const kifu_move_time *t = kifu_node_time(n);
+    kifu_move_time tv;
+    const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
     if (t) {
         kifu__sb_puts(out, ",\"time\":{\"now\":");
         seconds(out, &t->now);

@@ -148,9 +148,6 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         goto done;
     kifu_node *n = kifu_record_root(r);
     int side = kifu_position_side(p);
-    /* The column of `col_at` (counted on from token to token: a line is one game). */
-    const char *col_at = s;
-    int col = l->indent + 1;
     for (char *t = moves ? moves + 6 : NULL; t;) {
         while (*t == ' ' || *t == '\t')
             t++;
@@ -203,9 +200,7 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
             nomem(err);
             goto done;
         }
-        col += kifu__utf8_column(col_at, (size_t)(t - col_at)) - 1;
-        col_at = t;
-        kifu__node_src(n, l->number, col);
+        kifu__node_src(n, (size_t)(l->s - text) + (size_t)(t - s));
         t = e;
         side ^= 1;
     }

@@ -317,44 +317,58 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
 
 /* Per-move times to running totals: the total of the same player's previous move (two
  * plies up, forks included) plus this move's time. */
-static void fill_total(kifu_node *n)
+static void fill_total_slow(kifu_node *n, const kifu_node *g);
+
+static inline void fill_total(kifu_node *n, const kifu_node *pa)
 {
-    if (!n->has_time || n->time.has_total)
+    if (!n->has_time || n->has_total)
         return;
-    const kifu_node *g = n->parent ? n->parent->parent : NULL;
-    const kifu_time *a = &n->time.now, *b = g && g->has_time ? &g->time.total : NULL;
-    /* Both in normal form (what readers give): add with carries, no divisions. The same
-     * result as the sum in milliseconds below. */
-    if (a->h <= 0 && a->m >= 0 && a->m < 60 && a->s >= 0 && a->s < 60 && a->ms >= 0 &&
-        a->ms < 1000 &&
-        (!b || (b->h >= -1 && b->m >= 0 && b->m < 60 && b->s >= 0 && b->s < 60 &&
-                b->ms >= 0 && b->ms < 1000))) {
+    const kifu_node *g = kifu__parent(pa);
+    kifu__ptime *t = kifu__ptime_of(n);
+    const kifu__t6 *a = &t->now, *b = g && g->has_time && g->has_total
+                                          ? &kifu__ptime_of(g)->total
+                                          : NULL;
+    /* Both packed and in normal form (what readers give): add with carries, no
+     * divisions. The same result as the sum in milliseconds (fill_total_slow). */
+    if (a->h <= 0 && a->h != KIFU__T6_FULL && a->m < 60 && a->s < 60 && a->ms < 1000 &&
+        (!g || !g->has_time || b) &&
+        (!b || (kifu__ptime_of(g)->now.h != KIFU__T6_FULL && b->h < INT16_MAX &&
+                b->m < 60 && b->s < 60 && b->ms < 1000))) {
         /* The carries by arithmetic, not branches: seconds are as good as random, and
          * a branch on their sum would be mispredicted half the time. */
         int ms = a->ms + (b ? b->ms : 0), c_ms = ms >= 1000;
         int sec = a->s + (b ? b->s : 0) + c_ms, c_sec = sec >= 60;
         int min = a->m + (b ? b->m : 0) + c_sec, c_min = min >= 60;
-        n->time.total.h = (b && b->h > 0 ? b->h : 0) + c_min;
-        n->time.total.m = min - 60 * c_min;
-        n->time.total.s = sec - 60 * c_sec;
-        n->time.total.ms = ms - 1000 * c_ms;
-        n->time.has_total = 1;
+        t->total.h = (int16_t)((b && b->h > 0 ? b->h : 0) + c_min);
+        t->total.m = (uint8_t)(min - 60 * c_min);
+        t->total.s = (uint8_t)(sec - 60 * c_sec);
+        t->total.ms = (uint16_t)(ms - 1000 * c_ms);
+        n->has_total = 1;
         return;
     }
-    /* In milliseconds, so CSA V3.0 fractions add up too. */
-    long long base = 0, now = kifu_time_seconds(&n->time.now) * 1000LL + n->time.now.ms;
-    if (g && g->has_time)
-        base = kifu_time_seconds(&g->time.total) * 1000LL + g->time.total.ms;
+    fill_total_slow(n, g);
+}
+
+/* The same on whole times, in milliseconds, so CSA V3.0 fractions add up too. */
+static void fill_total_slow(kifu_node *n, const kifu_node *g)
+{
+    kifu_move_time t, gt;
+    kifu__time_get(n, &t);
+    const kifu_time *a = &t.now, *b = g && kifu__time_get(g, &gt) ? &gt.total : NULL;
+    long long base = 0, now = kifu_time_seconds(a) * 1000LL + a->ms;
+    if (b)
+        base = kifu_time_seconds(b) * 1000LL + b->ms;
     long long sum = base + now;
-    n->time.total = kifu_time_from_seconds((long)(sum / 1000), 1);
-    n->time.total.ms = (int)(sum % 1000);
-    n->time.has_total = 1;
+    t.total = kifu_time_from_seconds((long)(sum / 1000), 1);
+    t.total.ms = (int)(sum % 1000);
+    t.has_total = 1;
+    kifu__time_set(n, &t); /* a NOMEM loses only the total */
 }
 
 /* "main line", or "fork 2 at ply 5" for the innermost fork holding n. */
 static void branch_name(const kifu_node *n, char *buf, size_t cap)
 {
-    for (const kifu_node *x = n; x->parent; x = x->parent) {
+    for (const kifu_node *x = n; x->parent; x = kifu__parent(x)) {
         size_t i = kifu_node_index(x);
         if (i) {
             snprintf(buf, cap, "fork %zu at ply %d", i, x->ply);
@@ -364,23 +378,40 @@ static void branch_name(const kifu_node *n, char *buf, size_t cap)
     snprintf(buf, cap, "main line");
 }
 
-/* The error of node n's move, at its line and column when the reader noted them. */
+/* The error of node n's move, at its line and column when the reader noted where its
+ * text began and the input is still there (kifu_read keeps it until the normalizer is
+ * done): counted only now, for the one move in error, so a reader notes a byte offset
+ * per move and no line or column, and any line or column can be told. */
 static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 {
     char text[96], branch[64];
     move_text(&n->move, text, sizeof text);
     branch_name(n, branch, sizeof branch);
-    kifu__error(err, why->code, (int)(n->src & 0x3fffff), (int)(n->src >> 22), 0,
-                why->expected, text, "ply %d (%s): %s: %s", n->ply, branch, text,
-                why->message);
+    const kifu_record *r = kifu__page_of(n)->rec;
+    size_t off = 0;
+    int line = 0, col = 0;
+    if (kifu__node_src_get(n, &off) && r->input && off <= r->input->len)
+        kifu__text_where(r->input->text, off, &line, &col);
+    kifu__error(err, why->code, line, col, line ? off : 0, why->expected, text,
+                "ply %d (%s): %s: %s", n->ply, branch, text, why->message);
 }
 
 enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
 
-/* The square of the parent's move (for 同), or -1. */
-static int prev_square(const kifu_node *c)
+/* Play mv on p. On a record without forks (line) nothing is ever taken back, so no
+ * history is kept: it would be 24 bytes a move, 24 MB for a 1,000,000-move game. */
+static inline int play(kifu_position *p, kmove mv, int line)
 {
-    const kifu_node *parent = c->parent;
+    if (line) {
+        kifu__position_do_bare(p, mv);
+        return 0;
+    }
+    return kifu__position_do_light(p, mv);
+}
+
+/* The square of the parent's move (for 同), or -1. */
+static int prev_square(const kifu_node *parent)
+{
     return parent->kind == KIFU_NODE_MOVE && parent->move.to_x
                ? SQ(parent->move.to_x, parent->move.to_y)
                : -1;
@@ -390,10 +421,11 @@ static int prev_square(const kifu_node *c)
  * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played).
  * STEP_FOUL: a move refused for a foul (cl says which), not yet reported. */
 static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error *e,
-                       kifu_error *err)
+                       int line, kifu_error *err)
 {
+    const kifu_node *parent = kifu__parent(c); /* never the root's: c is below it */
     if (c->kind == KIFU_NODE_MOVE) {
-        int prev_to = prev_square(c);
+        int prev_to = prev_square(parent);
         kmove mv;
         e->code =
             0; /* enough for kifu__error to take the next one; no full clear per move */
@@ -413,15 +445,16 @@ static inline int step(kifu_position *p, kifu_node *c, cand_list *cl, kifu_error
         }
         complete(p, side, c, mv, prev_to, cl);
         /* No repetition count or check state: the replay needs neither. */
-        if (kifu__position_do_light(p, mv))
+        if (play(p, mv, line))
             return STEP_NOMEM;
     } else if (c->kind == KIFU_NODE_SPECIAL &&
-               strcmp(c->special, "ILLEGAL_ACTION") == 0) {
-        /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち). */
-        c->special =
+               strcmp(kifu__special(c), "ILLEGAL_ACTION") == 0) {
+        /* Who acted illegally: the side to move's opponent just moved (KIF 反則勝ち).
+         * A static word: a SPECIAL node has its text part, and the arena frees none. */
+        kifu__text(c)->special =
             kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
     }
-    fill_total(c);
+    fill_total(c, parent);
     return STEP_OK;
 }
 
@@ -439,6 +472,7 @@ typedef struct {
     kifu__norm_hook hook; /* NULL: none, or no more for this record */
     void *hook_ctx;
     int forked; /* the walk has left the main line (its first EXIT came) */
+    int line;   /* the record has no fork: followed child to child, nothing undone */
 } norm;
 
 static int is_foul_ending(const kifu_node *c)
@@ -448,7 +482,7 @@ static int is_foul_ending(const kifu_node *c)
     if (c->kind != KIFU_NODE_SPECIAL)
         return 0;
     for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strcmp(c->special, words[i]) == 0)
+        if (strcmp(kifu__special(c), words[i]) == 0)
             return 1;
     return 0;
 }
@@ -458,18 +492,19 @@ static int is_foul_ending(const kifu_node *c)
  * 1 not (more moves follow); -1 out of memory. */
 static int keep_foul(norm *n, kifu_node *c)
 {
-    for (uint32_t i = 0; i < c->nchildren; i++)
-        if (!is_foul_ending(c->children[i]) || c->children[i]->nchildren)
+    for (const kifu_node *e = kifu__first(c); e; e = kifu__sibling(e))
+        if (!is_foul_ending(e) || e->first)
             return 1;
     int side = kifu_position_side(n->p);
     kmove mv = n->cl.foul_mv;
     cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
-    complete(n->p, side, c, mv, prev_square(c), &alone);
+    const kifu_node *parent = kifu__parent(c);
+    complete(n->p, side, c, mv, prev_square(parent), &alone);
     c->foul = (uint8_t)n->cl.foul;
-    if (kifu__position_do_light(n->p, mv))
+    if (play(n->p, mv, n->line))
         return -1;
-    fill_total(c);
-    if (c->nchildren == 0) {
+    fill_total(c, parent);
+    if (!c->first) {
         /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
         if (!kifu_node_add_special(n->r, c,
                                    side == BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION"))
@@ -503,7 +538,7 @@ static int visit(norm *n, kifu_node *c)
             c->move.flags |= KIFU_MOVE_RAW;
         return 0;
     }
-    int st = step(n->p, c, &n->cl, &n->e, n->err);
+    int st = step(n->p, c, &n->cl, &n->e, n->line, n->err);
     if (st == STEP_FOUL) {
         int k = keep_foul(n, c);
         if (k < 0)
@@ -538,10 +573,24 @@ int kifu_normalize_warn(kifu_record *r, unsigned flags,
     return kifu__normalize_hooked(r, flags, warn, ctx, NULL, NULL, NULL, err);
 }
 
+static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const char *),
+                     void *ctx, kifu__norm_hook hook, void *hook_ctx,
+                     kifu_position **keep, kifu_error *err);
+
 int kifu__normalize_hooked(kifu_record *r, unsigned flags,
                            void (*warn)(void *, const char *), void *ctx,
                            kifu__norm_hook hook, void *hook_ctx, kifu_position **keep,
                            kifu_error *err)
+{
+    int rc = normalize(r, flags, warn, ctx, hook, hook_ctx, keep, err);
+    /* Its errors are made: the input's text is no longer needed for their places. */
+    kifu__record_set_input(r, NULL);
+    return rc;
+}
+
+static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const char *),
+                     void *ctx, kifu__norm_hook hook, void *hook_ctx,
+                     kifu_position **keep, kifu_error *err)
 {
     kifu__rules_init();
     if (r->has_data) {
@@ -585,8 +634,8 @@ int kifu__normalize_hooked(kifu_record *r, unsigned flags,
     if (n.hook && n.hook(hook_ctx, r->root, n.p, 1))
         n.hook = NULL;
     if (kifu__record_is_line(r)) {
-        for (kifu_node *c = r->root;
-             v == 0 && (c = c->nchildren ? c->children[0] : NULL);)
+        n.line = 1;
+        for (kifu_node *c = r->root; v == 0 && (c = kifu__first(c)) != NULL;)
             v = visit(&n, c);
     }
     int owed = 0;

@@ -34,8 +34,8 @@ static int line_push(kifu_player *pl, kifu_node *n)
 static int line_extend(kifu_player *pl, size_t i)
 {
     pl->nline = i + 1;
-    for (kifu_node *n = pl->line[i]; n->nchildren && n->kind != KIFU_NODE_SPECIAL;) {
-        n = n->children[0];
+    for (kifu_node *n = pl->line[i]; n->first && n->kind != KIFU_NODE_SPECIAL;) {
+        n = kifu__first(n);
         if (line_push(pl, n))
             return -1;
     }
@@ -143,15 +143,15 @@ int kifu_player_go(kifu_player *pl, int ply)
 size_t kifu_player_fork_count(const kifu_player *pl)
 {
     kifu_node *n = pl->line[pl->cur];
-    return n->parent ? n->parent->nchildren : 1;
+    return n->parent ? kifu_node_child_count(kifu__parent(n)) : 1;
 }
 
 int kifu_player_switch_fork(kifu_player *pl, size_t i)
 {
     kifu_node *n = pl->line[pl->cur];
-    if (!n->parent || i >= n->parent->nchildren)
+    kifu_node *sib = n->parent ? kifu__child(kifu__parent(n), i) : NULL;
+    if (!sib)
         return -1;
-    kifu_node *sib = n->parent->children[i];
     if (sib == n)
         return 0;
     unapply(pl, n);
@@ -223,7 +223,7 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
         } else {
             if (depth >= ply)
                 break;
-            if (n->nchildren > 1 && *s == ',') {
+            if (kifu__forked(n) && *s == ',') {
                 s++;
                 if (parse_num(&s, &choice)) {
                     rc =
@@ -233,13 +233,16 @@ int kifu_player_go_path(kifu_player *pl, const char *path, kifu_error *err)
                 }
             }
         }
-        if (n->kind == KIFU_NODE_SPECIAL || (size_t)choice >= n->nchildren) {
-            rc = kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, path,
-                             "the path leaves the record at ply %ld (%u moves there)",
-                             depth + 1, (unsigned)n->nchildren);
+        kifu_node *next =
+            n->kind == KIFU_NODE_SPECIAL ? NULL : kifu__child(n, (size_t)choice);
+        if (!next) {
+            rc = kifu__error(
+                err, KIFU_ERR_ARG, 0, 0, 0, NULL, path,
+                "the path leaves the record at ply %ld (%zu moves there)", depth + 1,
+                n->kind == KIFU_NODE_SPECIAL ? (size_t)0 : kifu_node_child_count(n));
             break;
         }
-        n = n->children[choice];
+        n = next;
         if (kifu__reserve(&nodes, &cap, nn + 1, sizeof *nodes, 64)) {
             rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
             break;
@@ -294,7 +297,7 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
     if (cur->kind == KIFU_NODE_SPECIAL)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
                            "the game has ended here (%s)",
-                           kifu_special_text(cur->special));
+                           kifu_special_text(kifu__special(cur)));
     kifu_move mv = *m;
     mv.color = (uint8_t)kifu_position_side(pl->pos);
     if (mv.from_x == 0)
@@ -316,8 +319,7 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
         return -1;
     mv.flags &= (uint8_t) ~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR | KIFU_MOVE_PIECE_AFTER);
     kifu_node *child = NULL;
-    for (uint32_t i = 0; i < cur->nchildren; i++) {
-        kifu_node *c = cur->children[i];
+    for (kifu_node *c = kifu__first(cur); c; c = kifu__sibling(c)) {
         if (c->kind == KIFU_NODE_MOVE && same_move(&c->move, &mv)) {
             child = c;
             break;
@@ -374,7 +376,7 @@ char *kifu_player_path(const kifu_player *pl, char *buf, size_t cap)
     size_t keep = len;
     for (size_t i = 0; i < pl->cur && len + 12 < cap; i++) {
         kifu_node *n = pl->line[i];
-        if (n->nchildren <= 1)
+        if (!kifu__forked(n))
             continue;
         size_t idx = kifu_node_index(pl->line[i + 1]);
         len += (size_t)snprintf(buf + len, cap - len, ",%zu", idx);
@@ -391,12 +393,11 @@ int kifu_player_add_special(kifu_player *pl, const char *word, kifu_error *err)
     if (cur->kind == KIFU_NODE_SPECIAL)
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
                            "the game has ended here (%s)",
-                           kifu_special_text(cur->special));
+                           kifu_special_text(kifu__special(cur)));
     kifu_node *child = NULL;
-    for (uint32_t i = 0; i < cur->nchildren && !child; i++)
-        if (cur->children[i]->kind == KIFU_NODE_SPECIAL &&
-            strcmp(cur->children[i]->special, word) == 0)
-            child = cur->children[i];
+    for (kifu_node *c = kifu__first(cur); c && !child; c = kifu__sibling(c))
+        if (c->kind == KIFU_NODE_SPECIAL && strcmp(kifu__special(c), word) == 0)
+            child = c;
     if (!child && !(child = kifu_node_add_special(pl->rec, cur, word)))
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     pl->nline = pl->cur + 1;

@@ -24,14 +24,139 @@ int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t e
     return 0;
 }
 
+/* Pages come in runs of 1, 2, 4 .. 16 pages (64 KiB): a short record takes one page, a
+ * long one does not call the allocator per page. Each run is aligned to the page size,
+ * which is what finds a page's header from a node's address. */
+enum { MAX_RUN = 16 };
+
+static int add_page(kifu_record *r)
+{
+    if (kifu__reserve(&r->pages, &r->cappages, r->npages + 1, sizeof *r->pages, 8))
+        return -1;
+    kifu__page *pg;
+    if (r->free_pages) {
+        pg = (kifu__page *)(void *)((unsigned char *)r->pages[r->npages - 1] +
+                                    KIFU__PAGE_BYTES);
+        r->free_pages--;
+        pg->run = 0;
+    } else {
+        size_t run = r->npages < MAX_RUN ? (r->npages ? r->npages : 1) : MAX_RUN;
+        pg = kifu__aligned_alloc(KIFU__PAGE_BYTES, run * KIFU__PAGE_BYTES);
+        if (!pg)
+            return -1;
+        r->free_pages = run - 1;
+        pg->run = (uint32_t)run;
+    }
+    pg->rec = r;
+    pg->side = NULL;
+    pg->base = (uint32_t)(r->npages * KIFU__PAGE_NODES);
+    r->pages[r->npages++] = pg;
+    r->slot_next = (kifu_node *)(void *)pg + 1;
+    r->slot_end = r->slot_next + KIFU__PAGE_NODES;
+    return 0;
+}
+
 static kifu_node *new_node(kifu_record *r, int kind)
 {
-    kifu_node *n = kifu__arena_alloc(&r->arena, sizeof *n);
-    if (!n)
+    if (r->slot_next == r->slot_end &&
+        (r->nnodes >= UINT32_MAX - KIFU__PAGE_NODES /* ids + 1 are 32-bit links */
+         || add_page(r)))
         return NULL;
+    kifu_node *n = r->slot_next++;
+    memset(n, 0, sizeof *n);
     n->kind = (uint8_t)kind;
-    n->id = (uint32_t)r->nnodes++;
+    r->nnodes++;
     return n;
+}
+
+/* The page's side part, made when first needed; NULL on NOMEM. */
+static kifu__page_side *side_of(kifu__page *pg)
+{
+    if (!pg->side)
+        pg->side = kifu__arena_alloc(&pg->rec->arena, sizeof *pg->side);
+    return pg->side;
+}
+
+/* One of the page's side arrays (KIFU__PAGE_NODES elements of elem bytes, zeroed unless
+ * raw), made when first needed; NULL on NOMEM. */
+static void *side_array(kifu__page *pg, void *arrayp, size_t elem, int raw)
+{
+    void **slot = arrayp;
+    if (!*slot)
+        *slot = raw ? kifu__arena_alloc_raw(&pg->rec->arena, KIFU__PAGE_NODES * elem)
+                    : kifu__arena_alloc(&pg->rec->arena, KIFU__PAGE_NODES * elem);
+    return *slot;
+}
+
+kifu__node_text *kifu__text_make(kifu_node *n)
+{
+    kifu__page *pg = kifu__page_of(n);
+    kifu__page_side *sd = side_of(pg);
+    if (!sd || !side_array(pg, &sd->text, sizeof *sd->text, 0))
+        return NULL;
+    kifu__node_text **t = &sd->text[kifu__slot_of(n)];
+    if (!*t)
+        *t = kifu__arena_alloc(&pg->rec->arena, sizeof **t);
+    if (*t)
+        n->has_text = 1;
+    return *t;
+}
+
+kifu__ptime *kifu__ptime_page(kifu_node *n)
+{
+    kifu__page *pg = kifu__page_of(n);
+    kifu__page_side *sd = side_of(pg);
+    /* Not zeroed: an entry is read only once its node has_time, and is set then. */
+    if (!sd || !side_array(pg, &sd->times, sizeof *sd->times, 1))
+        return NULL;
+    return kifu__ptime_make(n);
+}
+
+int kifu__time_set_full(kifu_node *n, const kifu_move_time *t)
+{
+    static const kifu_time none = {-1, 0, 0, 0};
+    /* Out of range (a JKF may give 60,000,000 minutes): kept whole. */
+    kifu__node_text *x = kifu__text_make(n);
+    kifu__ptime *p = x ? kifu__ptime_make(n) : NULL;
+    if (!p)
+        return -1;
+    if (!x->time) {
+        x->time = kifu__arena_alloc(&kifu__page_of(n)->rec->arena, sizeof *x->time);
+        if (!x->time) {
+            n->has_time = 0;
+            return -1;
+        }
+    }
+    *x->time = *t;
+    if (!t->has_total)
+        x->time->total = none;
+    p->now.h = KIFU__T6_FULL;
+    return 0;
+}
+
+int kifu__time_get_full(const kifu_node *n, kifu_move_time *out)
+{
+    if (!n->has_time)
+        return 0;
+    if (out)
+        *out = *kifu__text(n)->time;
+    return 1;
+}
+
+void kifu__node_src_page(kifu_node *n, size_t offset)
+{
+    kifu__page *pg = kifu__page_of(n);
+    kifu__page_side *sd = side_of(pg);
+    if (offset < UINT32_MAX && sd && side_array(pg, &sd->src, sizeof *sd->src, 0))
+        sd->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
+}
+
+int kifu__node_src_get(const kifu_node *n, size_t *offset)
+{
+    const kifu__page *pg = kifu__page_of(n);
+    uint32_t v = pg->side && pg->side->src ? pg->side->src[kifu__slot_of(n)] : 0;
+    *offset = v ? v - 1 : 0;
+    return v != 0;
 }
 
 kifu_record *kifu_record_new(void)
@@ -49,11 +174,44 @@ kifu_record *kifu_record_new(void)
     return r;
 }
 
+kifu__input *kifu__input_new(char *text, size_t len)
+{
+    kifu__input *in = kifu__malloc(sizeof *in);
+    if (!in)
+        return NULL;
+    in->text = text;
+    in->len = len;
+    atomic_init(&in->refs, 1);
+    return in;
+}
+
+void kifu__input_release(kifu__input *in)
+{
+    if (in && atomic_fetch_sub_explicit(&in->refs, 1, memory_order_acq_rel) == 1) {
+        kifu__free(in->text);
+        kifu__free(in);
+    }
+}
+
+void kifu__record_set_input(kifu_record *r, kifu__input *in)
+{
+    if (in)
+        atomic_fetch_add_explicit(&in->refs, 1, memory_order_relaxed);
+    kifu__input_release(r->input);
+    r->input = in;
+}
+
 void kifu_record_free(kifu_record *r)
 {
     if (!r)
         return;
+    kifu__input_release(r->input);
     kifu__arena_free(&r->arena);
+    /* From the last: a run's later pages are read before its start frees them. */
+    for (size_t i = r->npages; i-- > 0;)
+        if (r->pages[i]->run)
+            kifu__free(r->pages[i]);
+    kifu__free(r->pages);
     kifu__free(r->header);
     kifu__free(r);
 }
@@ -196,7 +354,7 @@ int kifu_node_kind_of(const kifu_node *n)
 }
 size_t kifu_node_id(const kifu_node *n)
 {
-    return n->id;
+    return kifu__id_of(n);
 }
 int kifu_node_ply(const kifu_node *n)
 {
@@ -204,31 +362,33 @@ int kifu_node_ply(const kifu_node *n)
 }
 kifu_node *kifu_node_parent(const kifu_node *n)
 {
-    return n->parent;
+    return kifu__parent(n);
 }
 size_t kifu_node_child_count(const kifu_node *n)
 {
-    return n->nchildren;
+    size_t k = 0;
+    for (kifu_node *c = kifu__first(n); c; c = kifu__sibling(c))
+        k++;
+    return k;
 }
 
 kifu_node *kifu_node_child(const kifu_node *n, size_t i)
 {
-    return i < n->nchildren ? n->children[i] : NULL;
+    return kifu__child(n, i);
 }
 
 kifu_node *kifu_node_next(const kifu_node *n)
 {
-    return n->nchildren ? n->children[0] : NULL;
+    return kifu__first(n);
 }
 
 size_t kifu_node_index(const kifu_node *n)
 {
-    if (!n->parent)
-        return 0;
-    for (uint32_t i = 0; i < n->parent->nchildren; i++)
-        if (n->parent->children[i] == n)
-            return i;
-    return 0;
+    const kifu_node *p = kifu__parent(n);
+    size_t i = 0;
+    for (kifu_node *c = p ? kifu__first(p) : NULL; c && c != n; c = kifu__sibling(c))
+        i++;
+    return i;
 }
 
 kifu_move *kifu_node_move(kifu_node *n)
@@ -261,25 +421,18 @@ int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *e
 
 const char *kifu_node_special(const kifu_node *n)
 {
-    return n->kind == KIFU_NODE_SPECIAL ? n->special : NULL;
+    return n->kind == KIFU_NODE_SPECIAL ? kifu__special(n) : NULL;
 }
 
 size_t kifu_node_comment_count(const kifu_node *n)
 {
-    return n->text ? n->text->ncomments : 0;
+    const kifu__node_text *t = kifu__text(n);
+    return t ? t->ncomments : 0;
 }
 
 const char *kifu_node_comment(const kifu_node *n, size_t i)
 {
-    return i < kifu_node_comment_count(n) ? n->text->comments[i] : NULL;
-}
-
-/* n's text part, made when first needed; NULL on NOMEM. */
-static kifu__node_text *text_of(kifu_record *r, kifu_node *n)
-{
-    if (!n->text)
-        n->text = kifu__arena_alloc(&r->arena, sizeof *n->text);
-    return n->text;
+    return i < kifu_node_comment_count(n) ? kifu__text(n)->comments[i] : NULL;
 }
 
 static int add_string(kifu_record *r, const char ***arr, uint32_t *n, uint32_t *cap,
@@ -296,67 +449,64 @@ static int add_string(kifu_record *r, const char ***arr, uint32_t *n, uint32_t *
 
 int kifu_node_add_comment(kifu_record *r, kifu_node *n, const char *text)
 {
-    kifu__node_text *t = text_of(r, n);
+    kifu__node_text *t = kifu__text_make(n);
     return t ? add_string(r, &t->comments, &t->ncomments, &t->capcomments, text) : -1;
 }
 
 void kifu_node_clear_comments(kifu_node *n)
 {
-    if (n->text)
-        n->text->ncomments = 0;
+    kifu__node_text *t = kifu__text(n);
+    if (t)
+        t->ncomments = 0;
 }
 
 size_t kifu_node_bookmark_count(const kifu_node *n)
 {
-    return n->text ? n->text->nbookmarks : 0;
+    const kifu__node_text *t = kifu__text(n);
+    return t ? t->nbookmarks : 0;
 }
 
 const char *kifu_node_bookmark(const kifu_node *n, size_t i)
 {
-    return i < kifu_node_bookmark_count(n) ? n->text->bookmarks[i] : NULL;
+    return i < kifu_node_bookmark_count(n) ? kifu__text(n)->bookmarks[i] : NULL;
 }
 
 int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
 {
-    kifu__node_text *t = text_of(r, n);
+    kifu__node_text *t = kifu__text_make(n);
     return t ? add_string(r, &t->bookmarks, &t->nbookmarks, &t->capbookmarks, name) : -1;
 }
 
-const kifu_move_time *kifu_node_time(const kifu_node *n)
+int kifu_node_get_time(const kifu_node *n, kifu_move_time *out)
 {
-    return n->has_time ? &n->time : NULL;
+    return kifu__time_get(n, out);
 }
 
 int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
 {
     (void)r;
-    if (t) {
-        n->time = *t;
-        n->has_time = 1;
-    } else {
+    if (!t) {
         n->has_time = 0;
+        return 0;
     }
-    return 0;
+    return kifu__time_set(n, t);
 }
 
 static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
 {
-    if (!parent->capchildren) {
-        /* The first child needs no allocation; a fork moves the array to the arena. */
-        parent->children = &parent->only_child;
-        parent->capchildren = 1;
-    } else if (kifu__grow(r, &parent->children, &parent->capchildren, parent->nchildren,
-                          sizeof(kifu_node *))) {
-        return NULL;
-    }
-    if (parent->nchildren)
+    uint32_t pid = kifu__id_of(parent) + 1;
+    kifu_node *last = kifu__first(parent);
+    while (last && last->next)
+        last = kifu__sibling(last);
+    if (last)
         r->forked = 1;
+    int32_t ply = parent->ply + 1;
     kifu_node *n = new_node(r, kind);
     if (!n)
         return NULL;
-    n->parent = parent;
-    n->ply = parent->ply + 1;
-    parent->children[parent->nchildren++] = n;
+    n->parent = pid;
+    n->ply = ply;
+    *(last ? &last->next : &parent->first) = (uint32_t)r->nnodes; /* n's id + 1 */
     return n;
 }
 
@@ -379,35 +529,61 @@ kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent, const char *
     if (!w)
         return NULL;
     kifu_node *n = add_child(r, parent, KIFU_NODE_SPECIAL);
-    if (n)
-        n->special = w;
+    if (!n)
+        return NULL;
+    kifu__node_text *t = kifu__text_make(n);
+    if (!t) {
+        kifu_node_delete(r, n);
+        return NULL;
+    }
+    t->special = w;
     return n;
+}
+
+/* The link that points at n: its parent's first or its previous sibling's next. */
+static uint32_t *link_to(kifu_node *n)
+{
+    kifu_node *p = kifu__parent(n);
+    uint32_t id = kifu__id_of(n) + 1;
+    if (p->first == id)
+        return &p->first;
+    kifu_node *c = kifu__first(p);
+    while (c->next != id)
+        c = kifu__sibling(c);
+    return &c->next;
 }
 
 int kifu_node_delete(kifu_record *r, kifu_node *n)
 {
     (void)r;
-    kifu_node *p = n->parent;
-    if (!p)
+    if (!n->parent)
         return -1;
-    size_t i = kifu_node_index(n);
-    memmove(p->children + i, p->children + i + 1,
-            (p->nchildren - i - 1) * sizeof(kifu_node *));
-    p->nchildren--;
-    n->parent = NULL;
+    *link_to(n) = n->next;
+    n->parent = 0;
+    n->next = 0;
     return 0;
 }
 
 int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
 {
-    if (i >= parent->nchildren || j >= parent->nchildren)
+    kifu_node *n = kifu__child(parent, i);
+    if (!n || !kifu__child(parent, j))
         return -1;
-    kifu_node *n = parent->children[i];
-    if (i < j)
-        memmove(parent->children + i, parent->children + i + 1, (j - i) * sizeof n);
-    else
-        memmove(parent->children + j + 1, parent->children + j, (i - j) * sizeof n);
-    parent->children[j] = n;
+    if (i == j)
+        return 0;
+    /* Unlink child i, then link it in before the child now at j (after it when moving
+     * down: j counts the siblings without n). */
+    *link_to(n) = n->next;
+    n->next = 0;
+    uint32_t id = kifu__id_of(n) + 1;
+    if (j == 0) {
+        n->next = parent->first;
+        parent->first = id;
+        return 0;
+    }
+    kifu_node *before = kifu__child(parent, j - 1);
+    n->next = before->next;
+    before->next = id;
     return 0;
 }
 
@@ -416,15 +592,18 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
 static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 {
     dst->move = src->move;
-    dst->time = src->time;
-    dst->has_time = src->has_time;
+    kifu_move_time t;
+    if (kifu__time_get(src, &t) && kifu__time_set(dst, &t))
+        return -1;
     dst->foul = src->foul;
-    dst->src = src->src;
+    size_t off;
+    if (kifu__node_src_get(src, &off))
+        kifu__node_src(dst, off);
     for (size_t i = 0; i < kifu_node_comment_count(src); i++)
-        if (kifu_node_add_comment(r, dst, src->text->comments[i]))
+        if (kifu_node_add_comment(r, dst, kifu_node_comment(src, i)))
             return -1;
     for (size_t i = 0; i < kifu_node_bookmark_count(src); i++)
-        if (kifu_node_add_bookmark(r, dst, src->text->bookmarks[i]))
+        if (kifu_node_add_bookmark(r, dst, kifu_node_bookmark(src, i)))
             return -1;
     return 0;
 }
@@ -432,7 +611,7 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c)
 {
     kifu_node *d = c->kind == KIFU_NODE_SPECIAL
-                       ? kifu_node_add_special(r, dst, c->special)
+                       ? kifu_node_add_special(r, dst, kifu__special(c))
                        : add_child(r, dst, c->kind);
     if (!d || clone_payload(r, d, c))
         return NULL;

@@ -2,7 +2,9 @@
 #ifndef KIFU_RECORD_H
 #define KIFU_RECORD_H
 
+#include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "core/arena.h"
 #include "kifu.h"
@@ -12,38 +14,79 @@ typedef struct kifu__header_entry {
     const char *value;
 } kifu__header_entry;
 
-/* Comments and bookmarks of a node, in the arena, made when the first one is added:
- * most nodes have none. */
+/* What few nodes have, in the arena, made when first needed: comments, bookmarks, the
+ * word of an ending. */
 typedef struct kifu__node_text {
     const char **comments;
     uint32_t ncomments, capcomments;
     const char **bookmarks;
     uint32_t nbookmarks, capbookmarks;
+    const char *special;  /* a SPECIAL node's word */
+    kifu_move_time *time; /* a time that does not pack (see kifu__ptime) */
 } kifu__node_text;
 
-/* What every pass over the moves reads (links, kind, move, time) comes first, and the
- * node is kept small (112 bytes): a record is walked three times on its way from one
- * format to another, and cache misses on nodes are much of the cost. */
+/* A node is 32 bytes: what every pass over the moves reads (links, kind, move) and
+ * nothing else. A 1,000,000-move game once took 112 bytes a move (three pointers, a child
+ * array, a 36-byte time and the ending word in every node), 4 to 30 times its file
+ * (issue 17 asks for at most 4). Now:
+ * - links are 32-bit ids (id + 1; 0: none) as first child and next sibling: a fork is
+ *   rare, so child i walks the siblings, and no node carries an array for them;
+ * - nodes live in 4 KiB pages (kifu__page) whose first slot is a header naming the
+ *   record and the page's first id, so a kifu_node * stays a stable pointer, and its
+ *   id, its record and any linked node are found from the pointer alone;
+ * - what only some records or nodes have lives beside the nodes, per page, made when a
+ *   node of the page first needs it: times (SFEN and KI2 hold none), where each move's
+ *   text began (the readers'), comments, bookmarks and ending words. */
 struct kifu_node {
-    kifu_node *parent;
-    kifu_node **children;  /* child 0 continues the line, 1.. are forks */
-    kifu_node *only_child; /* children's first home: most nodes have one child */
-    kifu__node_text *text; /* NULL: no comment, no bookmark */
-    uint32_t nchildren, capchildren;
-    uint8_t kind; /* kifu_node_kind */
-    uint8_t has_time;
-    uint8_t foul; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
-    kifu_move move;
-    kifu_move_time time;
-    uint32_t id;
+    uint32_t parent, first, next; /* ids + 1: parent, first child, next sibling */
     int32_t ply;
-    /* Where the move's text begins in the reader's input: line in the low 22 bits,
-     * column (characters, from 1) in the high 10; 0 when not known or past those limits.
-     * An illegal move found by the normalizer is reported there. In what was padding,
-     * so the node stays 112 bytes. */
-    uint32_t src;
-    const char *special;
+    kifu_move move;
+    uint8_t kind;         /* kifu_node_kind: a whole byte, read on every visit */
+    uint8_t has_time : 1; /* the page's times hold this node's */
+    uint8_t foul : 3; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
+    uint8_t has_text : 1;  /* the page's texts hold this node's (kifu__text) */
+    uint8_t has_total : 1; /* of its time (kifu__ptime) */
 };
+_Static_assert(sizeof(kifu_node) == 32, "a node is 32 bytes: a page holds 127");
+
+enum {
+    KIFU__PAGE_BYTES = 4096,
+    /* Slot 0 is the header. */
+    KIFU__PAGE_NODES = KIFU__PAGE_BYTES / sizeof(kifu_node) - 1,
+};
+
+/* Per page, made when a node of the page first needs one of them: arrays indexed by the
+ * node's slot (0 .. KIFU__PAGE_NODES - 1), each NULL until then. */
+/* A time span in 6 bytes: kifu_time's fields narrowed (h from -1, m, s to 255, ms to
+ * 65535), read and written with no arithmetic. */
+typedef struct kifu__t6 {
+    int16_t h;
+    uint8_t m, s;
+    uint16_t ms;
+} kifu__t6;
+/* A move's time packed in 12 bytes instead of 36 (CSA and KIF give one per move); the
+ * node says whether total was given (has_total). h == KIFU__T6_FULL in `now`: a field did
+ * not fit (a JKF may give 60,000,000 minutes), and the node's text part holds the time
+ * whole. */
+typedef struct kifu__ptime {
+    kifu__t6 now, total;
+} kifu__ptime;
+#define KIFU__T6_FULL INT16_MIN
+
+typedef struct kifu__page_side {
+    kifu__ptime *times;
+    uint32_t
+        *src; /* byte offset + 1 in the reader's input where the node's text begins */
+    kifu__node_text **text;
+} kifu__page_side;
+
+/* The header in slot 0 of every page: as big as a node. */
+typedef struct kifu__page {
+    kifu_record *rec;
+    kifu__page_side *side; /* NULL: no node of the page has a time, src or text */
+    uint32_t base;         /* id of the page's first node */
+    uint32_t run;          /* pages of the allocation this page starts; 0: not a start */
+} kifu__page;
 
 struct kifu_record {
     kifu__arena arena;
@@ -54,18 +97,197 @@ struct kifu_record {
     kifu_board initial;
     kifu_node *root;
     size_t nnodes;
+    kifu__page **pages; /* page i holds ids i * KIFU__PAGE_NODES .. */
+    size_t npages, cappages;
+    size_t free_pages; /* pages allocated but not yet used, after the last one used */
+    kifu_node *slot_next, *slot_end; /* the last page's free slots */
+    /* The text the record was read from, until it is normalized (the normalizer reports
+     * an illegal move at its line and column from the offset a reader noted); else
+     * NULL. A reference: the records of one input share it. */
+    struct kifu__input *input;
     /* Some node got a second child (never reset): without forks the hot passes follow
      * child 0 instead of walking the tree (see kifu__record_is_line). */
     int forked;
 };
 
-/* Note where in the input the text of node n begins (readers; see src). */
-static inline void kifu__node_src(kifu_node *n, int line, int column)
+/* The page of node n, and n's slot in it. */
+static inline kifu__page *kifu__page_of(const kifu_node *n)
 {
-    n->src = line > 0 && line < (1 << 22) && column > 0 && column < (1 << 10)
-                 ? (uint32_t)line | (uint32_t)column << 22
-                 : 0;
+    return (kifu__page *)((uintptr_t)n & ~(uintptr_t)(KIFU__PAGE_BYTES - 1));
 }
+static inline uint32_t kifu__slot_of(const kifu_node *n)
+{
+    return (uint32_t)(n - (const kifu_node *)(const void *)kifu__page_of(n)) - 1;
+}
+static inline uint32_t kifu__id_of(const kifu_node *n)
+{
+    return kifu__page_of(n)->base + kifu__slot_of(n);
+}
+
+/* The node of a link of n's record (id + 1), or NULL for 0. Links mostly stay in their
+ * page: the next move of a line is the next slot. */
+static inline kifu_node *kifu__link(const kifu_node *n, uint32_t link)
+{
+    if (!link)
+        return NULL;
+    const kifu__page *pg = kifu__page_of(n);
+    uint32_t id = link - 1;
+    if (id - pg->base < KIFU__PAGE_NODES)
+        return (kifu_node *)(void *)pg + 1 + (id - pg->base);
+    kifu__page *to = pg->rec->pages[id / KIFU__PAGE_NODES];
+    return (kifu_node *)(void *)to + 1 + id % KIFU__PAGE_NODES;
+}
+static inline kifu_node *kifu__parent(const kifu_node *n)
+{
+    return kifu__link(n, n->parent);
+}
+/* Child 0 (the line's continuation), or NULL. */
+static inline kifu_node *kifu__first(const kifu_node *n)
+{
+    return kifu__link(n, n->first);
+}
+/* The next child of n's parent, or NULL. */
+static inline kifu_node *kifu__sibling(const kifu_node *n)
+{
+    return kifu__link(n, n->next);
+}
+/* Does n have a fork (a second child)? */
+static inline int kifu__forked(const kifu_node *n)
+{
+    kifu_node *c = kifu__first(n);
+    return c && c->next;
+}
+/* Is n child 0 of its parent? (the root too) */
+static inline int kifu__is_first(const kifu_node *n)
+{
+    const kifu_node *p = kifu__parent(n);
+    return !p || p->first == kifu__id_of(n) + 1;
+}
+/* Child i of n, or NULL (walks the siblings: forks are few). */
+static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
+{
+    kifu_node *c = kifu__first(n);
+    while (c && i--)
+        c = kifu__sibling(c);
+    return c;
+}
+
+/* The comments, bookmarks and word of n, or NULL when it has none. */
+static inline kifu__node_text *kifu__text(const kifu_node *n)
+{
+    return n->has_text ? kifu__page_of(n)->side->text[kifu__slot_of(n)] : NULL;
+}
+/* The word of a SPECIAL node ("" if it has none). */
+static inline const char *kifu__special(const kifu_node *n)
+{
+    kifu__node_text *t = kifu__text(n);
+    return t && t->special ? t->special : "";
+}
+/* n's text part, made when first needed; NULL on NOMEM. */
+kifu__node_text *kifu__text_make(kifu_node *n);
+
+/* n's packed time, for a reader to fill in (node bits too), now marked present; NULL
+ * on NOMEM. Inline: CSA and KIF readers set a time per move; the page's times are made
+ * out of line (kifu__ptime_page), once per page. */
+kifu__ptime *kifu__ptime_page(kifu_node *n);
+static inline kifu__ptime *kifu__ptime_make(kifu_node *n)
+{
+    kifu__page *pg = kifu__page_of(n);
+    if (__builtin_expect(!pg->side || !pg->side->times, 0))
+        return kifu__ptime_page(n);
+    n->has_time = 1;
+    return &pg->side->times[kifu__slot_of(n)];
+}
+/* n's packed time (n->has_time). */
+static inline kifu__ptime *kifu__ptime_of(const kifu_node *n)
+{
+    return &kifu__page_of(n)->side->times[kifu__slot_of(n)];
+}
+
+/* Narrow t into *o: 1, or 0 when a field does not fit. */
+static inline int kifu__t6_pack(kifu__t6 *o, const kifu_time *t)
+{
+    if (t->h < -1 || t->h > INT16_MAX || (unsigned)t->m > 255 || (unsigned)t->s > 255 ||
+        (unsigned)t->ms > 65535)
+        return 0;
+    o->h = (int16_t)t->h;
+    o->m = (uint8_t)t->m;
+    o->s = (uint8_t)t->s;
+    o->ms = (uint16_t)t->ms;
+    return 1;
+}
+static inline kifu_time kifu__t6_unpack(const kifu__t6 *t)
+{
+    return (kifu_time){t->h, t->m, t->s, t->ms};
+}
+
+/* Set n's time (packed, or whole in its text part when it does not pack). 0, or -1 on
+ * NOMEM. Inline when it packs (the KIF reader sets one per move); kifu__time_set_full
+ * keeps a time whole. */
+int kifu__time_set_full(kifu_node *n, const kifu_move_time *t);
+static inline int kifu__time_set(kifu_node *n, const kifu_move_time *t)
+{
+    kifu__t6 now, total = {-1, 0, 0, 0};
+    if (__builtin_expect(!kifu__t6_pack(&now, &t->now) || now.h == KIFU__T6_FULL ||
+                             (t->has_total && !kifu__t6_pack(&total, &t->total)),
+                         0))
+        return kifu__time_set_full(n, t);
+    kifu__ptime *p = kifu__ptime_make(n);
+    if (!p)
+        return -1;
+    p->now = now;
+    p->total = total;
+    n->has_total = t->has_total != 0;
+    if (n->has_text)
+        kifu__text(n)->time = NULL; /* no longer whole */
+    return 0;
+}
+/* n's time into *out (may be NULL): 1, or 0 when it has none. */
+int kifu__time_get_full(const kifu_node *n, kifu_move_time *out);
+static inline int kifu__time_get(const kifu_node *n, kifu_move_time *out)
+{
+    if (!n->has_time)
+        return 0;
+    const kifu__ptime *p = kifu__ptime_of(n);
+    if (!out || __builtin_expect(p->now.h == KIFU__T6_FULL, 0))
+        return kifu__time_get_full(n, out);
+    out->now = kifu__t6_unpack(&p->now);
+    out->total = n->has_total ? kifu__t6_unpack(&p->total) : (kifu_time){-1, 0, 0, 0};
+    out->has_total = n->has_total;
+    return 1;
+}
+
+/* Note that the text of node n begins at byte `offset` of the reader's input (the text
+ * kifu_read decodes and keeps until its normalizer is done: an illegal move found then
+ * is reported at its line and column; see kifu__node_where). A NOMEM here only loses the
+ * place. */
+void kifu__node_src_page(kifu_node *n, size_t offset);
+static inline void kifu__node_src(kifu_node *n, size_t offset)
+{
+    kifu__page *pg = kifu__page_of(n);
+    if (__builtin_expect(pg->side && pg->side->src && offset < UINT32_MAX, 1))
+        pg->side->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
+    else
+        kifu__node_src_page(n, offset);
+}
+/* Where n's text began: 1 and the byte offset, or 0 when not known. */
+int kifu__node_src_get(const kifu_node *n, size_t *offset);
+
+/* The decoded text of an input, shared by the records read from it until each is
+ * normalized or freed; atomic, because two threads may normalize two of them. */
+typedef struct kifu__input {
+    char *text;
+    size_t len;
+    atomic_size_t refs;
+} kifu__input;
+
+/* An input holding text (ownership passes: freed with the last reference), with one
+ * reference; NULL on NOMEM (text is not freed then). */
+kifu__input *kifu__input_new(char *text, size_t len);
+/* Drop a reference (NULL is fine). */
+void kifu__input_release(kifu__input *in);
+/* Give r a reference to in (NULL: none), dropping the one it had. */
+void kifu__record_set_input(kifu_record *r, kifu__input *in);
 
 /* Is every node's only child its line's next one (no fork anywhere)? */
 static inline int kifu__record_is_line(const kifu_record *r)

@@ -1,9 +1,11 @@
 /* records.c: the list of records a reader fills (one per game of the input). */
 #include "fmt/fmt.h"
 #include "kifu_private.h"
+#include "record/record.h"
 
 int kifu__records_push(kifu__records *v, kifu_record *r)
 {
+    kifu__record_set_input(r, v->input);
     if (kifu__reserve(&v->items, &v->cap, v->n + 1, sizeof *v->items, 4)) {
         kifu_record_free(r);
         return -1;

@@ -44,7 +44,7 @@ int kifu__walk_grow(kifu__walk *w)
 void kifu__walk_skip(kifu__walk *w)
 {
     if (w->top)
-        w->st[w->top - 1].next = UINT32_MAX; /* child() finds none past any count */
+        w->st[w->top - 1].state = KIFU__WALK_NONE;
 }
 
 /* ---- kifu_walker -------------------------------------------------------------------- */

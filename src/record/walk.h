@@ -27,8 +27,18 @@ enum {
 
 typedef struct kifu__walk_frame {
     kifu_node *node;
-    uint32_t next; /* the next (virtual) child to enter */
+    kifu_node *cur; /* the (virtual) child last entered, NULL before the first */
+    uint32_t state; /* KIFU__WALK_FORKS .. KIFU__WALK_NONE: which children come next */
 } kifu__walk_frame;
+
+/* Where a frame is among its node's (virtual) children: a child list is walked by its
+ * links, so the frame keeps the last child entered rather than a count. */
+enum {
+    KIFU__WALK_START = 0, /* none entered yet */
+    KIFU__WALK_FORKS = 1, /* LINES: in the parent's forks (the siblings after the node) */
+    KIFU__WALK_OWN = 2,   /* in the node's own children */
+    KIFU__WALK_NONE = 3,  /* no more (all entered, or skipped) */
+};
 
 typedef struct kifu__walk {
     kifu__walk_frame *st;
@@ -48,22 +58,36 @@ int kifu__walk_grow(kifu__walk *w);
 /* In LINES order: does n carry its parent's forks (child 0 of a node with several)? */
 static inline int kifu__walk_carries_forks(const kifu_node *n)
 {
-    return n->parent && n->parent->nchildren > 1 && n->parent->children[0] == n;
+    return n->next && kifu__is_first(n);
 }
 
-/* Child i of n in the walk's order, or NULL past the last. */
-static inline kifu_node *kifu__walk_child(const kifu__walk *w, const kifu_node *n,
-                                          uint32_t i)
+/* The next (virtual) child of frame f in the walk's order, or NULL past the last. In
+ * LINES order a node that carries forks takes its siblings (its parent's children 1..)
+ * before its own child 0, and no node takes its own forks. */
+static inline kifu_node *kifu__walk_child(const kifu__walk *w, kifu__walk_frame *f)
 {
-    if (w->order == KIFU__WALK_TREE)
-        return i < n->nchildren ? n->children[i] : NULL;
-    if (kifu__walk_carries_forks(n)) {
-        uint32_t forks = n->parent->nchildren - 1;
-        if (i < forks)
-            return n->parent->children[i + 1];
-        i -= forks;
+    kifu_node *c;
+    switch (f->state) {
+    case KIFU__WALK_START:
+        if (w->order == KIFU__WALK_LINES && kifu__walk_carries_forks(f->node)) {
+            f->state = KIFU__WALK_FORKS;
+            return f->cur = kifu__sibling(f->node);
+        }
+        f->state = KIFU__WALK_OWN;
+        return f->cur = kifu__first(f->node);
+    case KIFU__WALK_FORKS:
+        if ((c = kifu__sibling(f->cur)) != NULL)
+            return f->cur = c;
+        f->state = KIFU__WALK_OWN;
+        return f->cur = kifu__first(f->node);
+    case KIFU__WALK_OWN:
+        if (w->order == KIFU__WALK_TREE && (c = kifu__sibling(f->cur)) != NULL)
+            return f->cur = c;
+        f->state = KIFU__WALK_NONE;
+        return NULL;
+    default:
+        return NULL;
     }
-    return i == 0 && n->nchildren ? n->children[0] : NULL;
 }
 
 /* The next event; w->node is its node. KIFU__WALK_DONE after the root's EXIT. Inline: the
@@ -74,18 +98,17 @@ static inline int kifu__walk_next(kifu__walk *w)
         w->started = 1;
         if (w->top == w->cap && kifu__walk_grow(w))
             return KIFU__WALK_NOMEM;
-        w->st[w->top++] = (kifu__walk_frame){w->node, 0};
+        w->st[w->top++] = (kifu__walk_frame){w->node, NULL, KIFU__WALK_START};
         return KIFU__WALK_ENTER;
     }
     if (!w->top)
         return KIFU__WALK_DONE;
     kifu__walk_frame *f = &w->st[w->top - 1];
-    kifu_node *c = kifu__walk_child(w, f->node, f->next);
+    kifu_node *c = f->state == KIFU__WALK_NONE ? NULL : kifu__walk_child(w, f);
     if (c) {
-        f->next++;
         if (w->top == w->cap && kifu__walk_grow(w))
             return KIFU__WALK_NOMEM;
-        w->st[w->top++] = (kifu__walk_frame){c, 0};
+        w->st[w->top++] = (kifu__walk_frame){c, NULL, KIFU__WALK_START};
         w->node = c;
         return KIFU__WALK_ENTER;
     }

@@ -655,6 +655,11 @@ int kifu__position_do_light(kifu_position *p, kmove m)
     return 0;
 }
 
+void kifu__position_do_bare(kifu_position *p, kmove m)
+{
+    kifu__pos_do_unkeyed(&p->pos, kifu__fix_capture(&p->pos, m));
+}
+
 int kifu__position_undo_light(kifu_position *p)
 {
     if (!p->len)

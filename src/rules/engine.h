@@ -77,6 +77,9 @@ int kifu__position_do_light(kifu_position *p, kmove m);
  * promotion, the dropped piece; a board move's piece is left to the normalizer, which
  * finds it on the board). NULL, or why the text is no USI move. */
 const char *kifu__usi_move_raw(const char *usi, size_t n, int color, kifu_move *out);
+/* kifu__position_do_light keeping no history: the move cannot be taken back, and the
+ * history length and repetitions do not count it. */
+void kifu__position_do_bare(kifu_position *p, kmove m);
 /* Take back the last move of kifu__position_do_light. -1 when there is none. */
 int kifu__position_undo_light(kifu_position *p);
 

@@ -146,7 +146,7 @@ static void letters_init(void)
 static void update_letters(kifu_search *s, const kifu_node *n, const kpos *p)
 {
     const uint8_t *at = bd_of_square();
-    if (n->parent && n->parent == s->bd_node) {
+    if (n->parent && kifu__parent(n) == s->bd_node) {
         const kifu_move *m = &n->move;
         int to = SQ(m->to_x, m->to_y);
         if (m->from_x)

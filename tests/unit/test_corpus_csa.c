@@ -25,6 +25,7 @@
 #include "core/encoding.h"
 #include "harness.h"
 #include "kifu.h"
+#include "node_time.h"
 
 static const char *const fixtures[] = {
     "2005_GPS_K-SHOGI.csa",
@@ -370,7 +371,7 @@ static void same_game(const char *name, kifu_record *a, kifu_record *b)
         const char *sa = kifu_node_special(x), *sb = kifu_node_special(y);
         if (!bad && sa)
             bad = strcmp(csa_word(sa) ? sa : "CHUDAN", sb) != 0;
-        const kifu_move_time *ta = kifu_node_time(x), *tb = kifu_node_time(y);
+        const kifu_move_time *ta = t_time(x), *tb = t_time(y);
         if (!bad && (ta || tb))
             bad =
                 !ta || !tb || kifu_time_seconds(&ta->now) != kifu_time_seconds(&tb->now);

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "jsoncmp.h"
 #include "kifu.h"
+#include "node_time.h"
 
 #define FIXTURES "corpus/jkf-fixtures"
 
@@ -81,7 +82,7 @@ static void strip(kifu_record *r, int csa)
                 m->flags |= KIFU_MOVE_PIECE_AFTER;
             }
         }
-        const kifu_move_time *t = kifu_node_time(n);
+        const kifu_move_time *t = t_time(n);
         if (t && csa) {
             kifu_move_time t2 = *t;
             t2.has_total = 0;

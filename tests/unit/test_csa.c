@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "node_time.h"
 #include "testutil.h"
 
 static kifu_error err;
@@ -81,7 +82,7 @@ TEST(v22_header_moves_and_raw_fields)
     CHECK_INT(m->promote, -1);
     CHECK(m->flags & KIFU_MOVE_PIECE_AFTER);
     CHECK(!(m->flags & KIFU_MOVE_DROP));
-    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
+    const kifu_move_time *t = t_time(t_node_at(r, 1));
     CHECK(t != NULL);
     if (t) {
         CHECK_INT(t->now.h, -1);
@@ -89,13 +90,13 @@ TEST(v22_header_moves_and_raw_fields)
         CHECK_INT(t->now.s, 12);
         CHECK_INT(t->has_total, 0);
     }
-    t = kifu_node_time(t_node_at(r, 2));
+    t = t_time(t_node_at(r, 2));
     CHECK(t && t->now.m == 1 && t->now.s == 40);
     CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
     /* The piece after the move: UM, to be resolved by the normalizer. */
     m = kifu_node_move_const(t_node_at(r, 3));
     CHECK_INT(m->piece, KIFU_UM);
-    CHECK(kifu_node_time(t_node_at(r, 3)) == NULL);
+    CHECK(t_time(t_node_at(r, 3)) == NULL);
     m = kifu_node_move_const(t_node_at(r, 5));
     CHECK_INT(m->from_x, 0);
     CHECK_INT(m->from_y, 0);
@@ -130,11 +131,11 @@ TEST(v30_encoding_line_decimal_times_and_new_keys)
     CHECK_STR(kifu_record_header_get(r, "JISHOGI"), "27");
     CHECK_STR(kifu_record_header_get(r, "NOTE"), "練習対局");
     CHECK_INT(kifu_record_preset(r), KIFU_PRESET_HIRATE);
-    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
+    const kifu_move_time *t = t_time(t_node_at(r, 1));
     CHECK(t && t->now.s == 12 && t->now.ms == 345);
-    t = kifu_node_time(t_node_at(r, 2));
+    t = t_time(t_node_at(r, 2));
     CHECK(t && t->now.s == 0 && t->now.ms == 500);
-    t = kifu_node_time(t_node_at(r, 3));
+    t = t_time(t_node_at(r, 3));
     CHECK(t && t->now.s == 3 && t->now.ms == 0);
     CHECK_STR(kifu_node_special(t_node_at(r, 4)), "MAX_MOVES");
     kifu_record_free(r);
@@ -255,16 +256,15 @@ TEST(comma_statements)
     if (!r)
         return;
     CHECK_INT(count_main(r), 4);
-    CHECK(kifu_node_time(t_node_at(r, 1))->now.s == 12);
-    CHECK(kifu_node_time(t_node_at(r, 2))->now.s == 2);
+    CHECK(t_time(t_node_at(r, 1))->now.s == 12);
+    CHECK(t_time(t_node_at(r, 2))->now.s == 2);
     CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
-    CHECK(kifu_node_time(t_node_at(r, 3))->now.m == 1);
+    CHECK(t_time(t_node_at(r, 3))->now.m == 1);
     /* A comment runs to the end of the line, commas included. */
     CHECK_INT(kifu_node_comment_count(t_node_at(r, 3)), 1);
     CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "a, b, c");
     CHECK_STR(kifu_node_special(t_node_at(r, 4)), "CHUDAN");
-    CHECK(kifu_node_time(t_node_at(r, 4)) &&
-          kifu_node_time(t_node_at(r, 4))->now.s == 39);
+    CHECK(t_time(t_node_at(r, 4)) && t_time(t_node_at(r, 4))->now.s == 39);
     kifu_record_free(r);
 }
 
@@ -302,8 +302,7 @@ TEST(ending_after_ending_is_chained)
     CHECK_INT(count_main(r), 3);
     /* `'*` marks a move's comment: the text is what follows the star. */
     CHECK_STR(kifu_node_comment(t_node_at(r, 2), 0), " -5000 win");
-    CHECK(kifu_node_time(t_node_at(r, 2)) &&
-          kifu_node_time(t_node_at(r, 2))->now.s == 10);
+    CHECK(t_time(t_node_at(r, 2)) && t_time(t_node_at(r, 2))->now.s == 10);
     CHECK_STR(kifu_node_special(t_node_at(r, 3)), "KACHI");
     CHECK_STR(kifu_node_comment(t_node_at(r, 3), 0), "summary:kachi");
     kifu_record_free(r);
@@ -386,7 +385,7 @@ TEST(crlf_and_no_final_newline)
         return;
     CHECK_STR(kifu_record_header_get(r, "先手"), "a b");
     CHECK_INT(count_main(r), 2);
-    CHECK(kifu_node_time(t_node_at(r, 1))->now.s == 5);
+    CHECK(t_time(t_node_at(r, 1))->now.s == 5);
     kifu_record_free(r);
 }
 
@@ -662,7 +661,7 @@ TEST(writer_reader_round_trip)
                 CHECK_INT(p->to_y, q->to_y);
                 CHECK_INT(p->piece | (p->promote == 1 ? 8 : 0), q->piece);
             }
-            const kifu_move_time *tx = kifu_node_time(x), *ty = kifu_node_time(y);
+            const kifu_move_time *tx = t_time(x), *ty = t_time(y);
             CHECK((tx == NULL) == (ty == NULL));
             if (tx && ty) {
                 CHECK_INT(kifu_time_seconds(&tx->now), kifu_time_seconds(&ty->now));
@@ -779,8 +778,8 @@ TEST(short_way_lines_agree_with_general_lines)
                 CHECK(rb != NULL);
                 if (ra && rb) {
                     CHECK_INT(count_main(ra), count_main(rb));
-                    const kifu_move_time *ta = kifu_node_time(t_node_at(ra, 1));
-                    const kifu_move_time *tb = kifu_node_time(t_node_at(rb, 1));
+                    const kifu_move_time *ta = t_time(t_node_at(ra, 1));
+                    const kifu_move_time *tb = t_time(t_node_at(rb, 1));
                     CHECK(ta && tb);
                     if (ta && tb) {
                         long want = strtol(secs[i], NULL, 10);

@@ -7,6 +7,7 @@
 #include "jsoncmp.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "node_time.h"
 
 static kifu_record *rd(const char *json, kifu_error *err)
 {
@@ -333,7 +334,7 @@ TEST(optional_fields_keep_presence)
     m = kifu_node_move_const(n = kifu_node_next(n));
     CHECK_INT(m->promote, -1);
     CHECK(m->flags & KIFU_MOVE_DROP);
-    const kifu_move_time *t = kifu_node_time(n);
+    const kifu_move_time *t = t_time(n);
     CHECK(t != NULL);
     if (t) {
         CHECK_INT(t->now.h, -1);

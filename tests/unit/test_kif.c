@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "node_time.h"
 #include "testutil.h"
 
 static kifu_error err;
@@ -182,7 +183,7 @@ TEST(moves_raw_fields)
     CHECK_INT(m->promote, -1);
     CHECK_INT(m->color, KIFU_BLACK);
     CHECK(m->flags & KIFU_MOVE_RAW);
-    const kifu_move_time *t = kifu_node_time(t_node_at(r, 1));
+    const kifu_move_time *t = t_time(t_node_at(r, 1));
     CHECK(t != NULL);
     if (t) {
         CHECK_INT(t->now.h, -1);
@@ -195,12 +196,12 @@ TEST(moves_raw_fields)
     m = t_move_at(r, 2);
     CHECK_INT(m->color, KIFU_BLACK); /* the mark wins over the move number */
     CHECK(!(m->flags & KIFU_MOVE_NO_COLOR));
-    t = kifu_node_time(t_node_at(r, 2));
+    t = t_time(t_node_at(r, 2));
     CHECK(t && t->now.s == 4 && kifu_time_seconds(&t->total) == 4);
     m = t_move_at(r, 3);
     CHECK_INT(m->promote, 1);
     CHECK_INT(m->piece, KIFU_KA);
-    t = kifu_node_time(t_node_at(r, 3));
+    t = t_time(t_node_at(r, 3));
     CHECK(t && kifu_time_seconds(&t->now) == 31 && kifu_time_seconds(&t->total) == 3631);
     CHECK(t && t->total.h == 1);
     m = t_move_at(r, 4);
@@ -208,7 +209,7 @@ TEST(moves_raw_fields)
     CHECK_INT(m->to_x, 2); /* 同 takes the square of the move before */
     CHECK_INT(m->to_y, 2);
     CHECK_INT(m->from_x, 3);
-    t = kifu_node_time(t_node_at(r, 4));
+    t = t_time(t_node_at(r, 4));
     CHECK(t && t->now.m == 12 && t->now.s == 3);
     m = t_move_at(r, 5);
     CHECK(m->flags & KIFU_MOVE_DROP);
@@ -242,7 +243,7 @@ TEST(times_without_total)
     }
     long now[] = {7, 7, 62}, total[] = {7, 7, 69};
     for (int i = 0; i < 3; i++) {
-        const kifu_move_time *t = kifu_node_time(t_node_at(r, i + 1));
+        const kifu_move_time *t = t_time(t_node_at(r, i + 1));
         CHECK(t && kifu_time_seconds(&t->now) == now[i] &&
               kifu_time_seconds(&t->total) == total[i]);
     }
@@ -283,7 +284,7 @@ TEST(ending_words)
             continue;
         const kifu_node *n = t_node_at(r, 2);
         CHECK_STR(kifu_node_special(n), cases[i].special);
-        CHECK(kifu_node_time(n) != NULL);
+        CHECK(t_time(n) != NULL);
         CHECK(kifu_node_next(n) == NULL); /* the まで summary adds nothing */
         kifu_record_free(r);
     }

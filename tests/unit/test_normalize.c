@@ -6,6 +6,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "node_time.h"
 
 static int engine_ready(void)
 {
@@ -519,18 +520,18 @@ TEST(totals_from_move_times)
     kifu_node_set_time(r, sp, &t);
     kifu_error err;
     CHECK_INT(norm(r, 0, &err), 0);
-    const kifu_move_time *t3 = kifu_node_time(kifu_node_parent(n));
+    const kifu_move_time *t3 = t_time(kifu_node_parent(n));
     CHECK_INT(t3->has_total, 1);
     CHECK_INT(t3->total.h, 1);
     CHECK_INT(t3->total.m, 0);
     CHECK_INT(t3->total.s, 21); /* 30.6 + 3590.5 */
     CHECK_INT(t3->total.ms, 100);
     CHECK_INT(t3->now.h, -1);
-    const kifu_move_time *t4 = kifu_node_time(n);
+    const kifu_move_time *t4 = t_time(n);
     CHECK_INT(t4->total.m, 1);
-    CHECK_INT(t4->total.s, 10);                 /* 50 + 20 */
-    CHECK_INT(kifu_node_time(sp)->total.s, 31); /* 3621.1 + 10: sente's clock */
-    CHECK_INT(kifu_node_time(sp)->total.h, 1);
+    CHECK_INT(t4->total.s, 10);         /* 50 + 20 */
+    CHECK_INT(t_time(sp)->total.s, 31); /* 3621.1 + 10: sente's clock */
+    CHECK_INT(t_time(sp)->total.h, 1);
     kifu_record_free(r);
 }
 

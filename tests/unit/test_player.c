@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "node_time.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 #define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
@@ -343,7 +344,7 @@ TEST(endings_comments_time)
     CHECK_INT(kifu_node_comment_count(kifu_player_node(pl)), 1);
     CHECK_STR(kifu_node_comment(kifu_player_node(pl), 0), "角交換");
     CHECK_STR(kifu_node_bookmark(kifu_player_node(pl), 0), "序盤");
-    CHECK_INT(kifu_node_time(kifu_player_node(pl))->now.s, 12);
+    CHECK_INT(t_time(kifu_player_node(pl))->now.s, 12);
     /* the same ending again is followed, not added twice */
     size_t nodes = kifu_record_node_count(r);
     CHECK_INT(kifu_player_add_special(pl, "TORYO", &err), 0);

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "node_time.h"
 #include "testutil.h"
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
@@ -483,7 +484,7 @@ TEST(sealed_move_and_times_with_parts_missing)
     CHECK_INT(warnings, 0);
     CHECK_STR(kifu_node_special(t_node_at(v[0], 3)), "封じ手");
     for (int ply = 1; ply <= 2; ply++) {
-        const kifu_move_time *t = kifu_node_time(t_node_at(v[0], ply));
+        const kifu_move_time *t = t_time(t_node_at(v[0], ply));
         CHECK(t && t->now.m == 0 && t->now.s == 7 && t->total.s == 7);
     }
     /* KIF -> KIF, KI2 -> KI2, KIF -> JKF -> KIF: 封じ手 each time, and no warning */
@@ -678,6 +679,53 @@ TEST(a_collection_of_ten_thousand_lines)
     free(text);
 }
 
+/* A compact JKF is one line: an illegal move far along it is reported at its column (a
+ * node once kept the column in 10 bits, so past 1023 only the ply was told), read and
+ * normalized at once or normalized later. */
+static void illegal_move_past_column_1023_of_one_line(void)
+{
+    static const char *const walk[4] = {
+        "{\"move\":{\"color\":0,\"from\":{\"x\":5,\"y\":9},\"to\":{\"x\":5,\"y\":8},"
+        "\"piece\":\"OU\"}},",
+        "{\"move\":{\"color\":1,\"from\":{\"x\":5,\"y\":1},\"to\":{\"x\":5,\"y\":2},"
+        "\"piece\":\"OU\"}},",
+        "{\"move\":{\"color\":0,\"from\":{\"x\":5,\"y\":8},\"to\":{\"x\":5,\"y\":9},"
+        "\"piece\":\"OU\"}},",
+        "{\"move\":{\"color\":1,\"from\":{\"x\":5,\"y\":2},\"to\":{\"x\":5,\"y\":1},"
+        "\"piece\":\"OU\"}},"};
+    /* A black pawn from 55, where none stands. */
+    static const char bad[] = "{\"move\":{\"color\":0,\"from\":{\"x\":5,\"y\":5},"
+                              "\"to\":{\"x\":5,\"y\":4},\"piece\":\"FU\"}}";
+    char text[8192];
+    size_t n = (size_t)snprintf(text, sizeof text, "{\"header\":{},\"moves\":[{},");
+    for (int i = 0; i < 80; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "%s", walk[i % 4]);
+    size_t at = n; /* the bad entry's first byte */
+    n += (size_t)snprintf(text + n, sizeof text - n, "%s]}", bad);
+    CHECK(n < sizeof text && at > 1023);
+    int want_col = 0;
+    for (int later = 0; later < 2; later++) {
+        kifu_read_options o = {.format = KIFU_FMT_JKF,
+                               .flags = later ? KIFU_READ_NO_NORMALIZE : 0u};
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(text, n, &o, &err);
+        int rc = r ? kifu_normalize(r, 0, &err) : -1;
+        kifu_record_free(r);
+        CHECK(rc != 0);
+        CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+        CHECK_INT(err.line, 1);
+        /* The column of the entry or of its move object, both past 1023. */
+        CHECK(err.column > 1023 && (size_t)err.column >= at + 1 &&
+              (size_t)err.column <= at + 10);
+        CHECK(err.offset + 1 == (size_t)err.column); /* ASCII: one byte per column */
+        CHECK(strstr(err.message, "ply 81") != NULL);
+        if (later)
+            CHECK_INT(err.column, want_col); /* the same place either way */
+        want_col = err.column;
+    }
+}
+
 int main(void)
 {
     RUN(sfen_file_of_one_game_a_line);
@@ -685,6 +733,7 @@ int main(void)
     RUN(usi_endings);
     RUN(a_kif_or_csa_file_holding_a_usi_line);
     RUN(illegal_moves_at_their_line_and_column);
+    RUN(illegal_move_past_column_1023_of_one_line);
     RUN(relative_words_count_pinned_pieces);
     RUN(csa_bookmarks_opening_and_ki2_without_header);
     RUN(sealed_move_and_times_with_parts_missing);

@@ -2,6 +2,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "node_time.h"
 
 static kifu_move mv(int fx, int fy, int tx, int ty, int piece, int color)
 {
@@ -80,7 +81,7 @@ TEST(comments_times_bookmarks_clone)
     kifu_node *ca = kifu_node_next(kifu_record_root(c));
     CHECK_STR(kifu_node_comment(kifu_record_root(c), 0), "初期局面");
     CHECK_STR(kifu_node_bookmark(ca, 0), "序盤");
-    CHECK_INT(kifu_node_time(ca)->now.s, 16);
+    CHECK_INT(t_time(ca)->now.s, 16);
     CHECK_INT(kifu_node_child_count(ca), 2);
     CHECK_INT(kifu_record_node_count(c), kifu_record_node_count(r));
     kifu_record_free(c);
@@ -129,11 +130,66 @@ TEST(out_of_memory_is_reported_not_fatal)
     CHECK(1);
 }
 
+/* Times are kept packed (milliseconds) when their fields are in range and whole when not:
+ * either way every field comes back as it was set, and a copy keeps it. */
+TEST(times_come_back_as_set)
+{
+    static const kifu_move_time cases[] = {
+        {{-1, 0, 16, 0}, {0, 0, 16, 0}, 1},       /* KIF ( 0:16/00:00:16) */
+        {{-1, 75, 3, 0}, {1, 15, 3, 0}, 1},       /* minutes past 59 without hours */
+        {{-1, 0, 12, 345}, {-1, 0, 0, 0}, 0},     /* CSA T12.345, no total yet */
+        {{0, 0, 5, 0}, {-1, 130, 59, 999}, 1},    /* an hour field of 0; total without */
+        {{-1, 0, 75, 0}, {0, 0, 75, 0}, 1},       /* seconds past 59 (a JKF may say so) */
+        {{0, 61, 0, 0}, {0, 0, 0, 0}, 1},         /* minutes past 59 with hours */
+        {{-1, 0, 0, 0}, {1193, 2, 47, 295}, 1},   /* a total past 32-bit milliseconds */
+        {{-1, 60000000, 0, 0}, {-1, 0, 0, 0}, 0}, /* JKF's largest minutes */
+        {{-1, -1, 0, 0}, {-1, 0, 0, 0}, 0},       /* negative */
+    };
+    kifu_record *r = kifu_record_new();
+    kifu_node *n = kifu_record_root(r);
+    size_t k = sizeof cases / sizeof cases[0];
+    kifu_move m = {0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", KIFU_MOVE_RAW};
+    for (size_t i = 0; i < k; i++) {
+        n = kifu_node_add_move(r, n, &m);
+        CHECK(n != NULL);
+        CHECK_INT(kifu_node_set_time(r, n, &cases[i]), 0);
+    }
+    kifu_record *c = kifu_record_clone(r);
+    for (int copy = 0; copy < 2; copy++) {
+        n = kifu_record_root(copy ? c : r);
+        for (size_t i = 0; i < k; i++) {
+            n = kifu_node_next(n);
+            kifu_move_time t;
+            memset(&t, 0x55, sizeof t);
+            CHECK_INT(kifu_node_get_time(n, &t), 1);
+            const kifu_move_time *w = &cases[i];
+            int same = t.has_total == w->has_total && t.now.h == w->now.h &&
+                       t.now.m == w->now.m && t.now.s == w->now.s &&
+                       t.now.ms == w->now.ms && t.total.h == w->total.h &&
+                       t.total.m == w->total.m && t.total.s == w->total.s &&
+                       t.total.ms == w->total.ms;
+            CHECK(same);
+            if (!same)
+                printf("    case %zu: %d:%d:%d.%d / %d:%d:%d.%d (%d)\n", i, t.now.h,
+                       t.now.m, t.now.s, t.now.ms, t.total.h, t.total.m, t.total.s,
+                       t.total.ms, t.has_total);
+        }
+    }
+    /* Removed, and set again. */
+    CHECK_INT(kifu_node_set_time(r, n, NULL), 0);
+    CHECK_INT(kifu_node_get_time(n, NULL), 0);
+    CHECK_INT(kifu_node_set_time(r, n, &cases[0]), 0);
+    CHECK_INT(kifu_node_get_time(n, NULL), 1);
+    kifu_record_free(c);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
     RUN(header_keeps_order_and_unknown_keys);
     RUN(tree_forks_delete_reorder);
     RUN(comments_times_bookmarks_clone);
+    RUN(times_come_back_as_set);
     RUN(presets);
     RUN(out_of_memory_is_reported_not_fatal);
     return t_finish();

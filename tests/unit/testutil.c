@@ -1,5 +1,6 @@
 /* testutil.c: see testutil.h. */
 #include "testutil.h"
+#include "node_time.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -68,7 +69,7 @@ static void dump_line(const kifu_node *n, int depth, text *t)
                 m->relative, m->flags);
         else if (kifu_node_special(n))
             put(t, "%s", kifu_node_special(n));
-        const kifu_move_time *tm = kifu_node_time(n);
+        const kifu_move_time *tm = t_time(n);
         if (tm)
             put(t, " t%ld/%ld/%d", kifu_time_seconds(&tm->now),
                 kifu_time_seconds(&tm->total), tm->has_total);
