@@ -57,6 +57,30 @@ void kifu__sb_putc(kifu__strbuf *b, char c)
     kifu__sb_putn(b, &c, 1);
 }
 
+void kifu__sb_put_flat(kifu__strbuf *b, const char *s)
+{
+    for (size_t n; (n = strcspn(s, "\r\n")), s[n]; s += n + 1) {
+        kifu__sb_putn(b, s, n);
+        kifu__sb_putc(b, ' ');
+        if (s[n] == '\r' && s[n + 1] == '\n')
+            s++; /* CRLF: one break, one space */
+    }
+    kifu__sb_puts(b, s);
+}
+
+void kifu__sb_put_lines(kifu__strbuf *b, const char *prefix, const char *s)
+{
+    for (;;) {
+        size_t n = strcspn(s, "\r\n");
+        kifu__sb_puts(b, prefix);
+        kifu__sb_putn(b, s, n);
+        kifu__sb_putc(b, '\n');
+        if (!s[n])
+            return;
+        s += n + (s[n] == '\r' && s[n + 1] == '\n' ? 2 : 1);
+    }
+}
+
 void kifu__sb_vprintf(kifu__strbuf *b, const char *fmt, va_list ap)
 {
     va_list ap2;

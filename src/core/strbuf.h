@@ -22,6 +22,11 @@ void kifu__sb_putc(kifu__strbuf *b, char c);
 void kifu__sb_printf(kifu__strbuf *b, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 void kifu__sb_vprintf(kifu__strbuf *b, const char *fmt, va_list ap);
+/* Line-based formats (KIF, KI2, CSA) end a statement at CR, LF or CRLF, so text that
+ * holds one must be written around it. s on one line, each line break a space: */
+void kifu__sb_put_flat(kifu__strbuf *b, const char *s);
+/* s as one line per line of it (CR, LF, CRLF), each after prefix and ending in '\n'. */
+void kifu__sb_put_lines(kifu__strbuf *b, const char *prefix, const char *s);
 /* s as a JSON string, quotes included (control characters escaped, UTF-8 kept). */
 void kifu__sb_json_string(kifu__strbuf *b, const char *s);
 /* s as XML or HTML text or attribute value: & < > " ' escaped, control characters (not

@@ -30,36 +30,11 @@ typedef struct wr {
 
 #define warn(w, ...) kifu__warn((w)->opt->warn, (w)->opt->warn_ctx, __VA_ARGS__)
 
-/* Text on one CSA line: line breaks would start a new statement, so they become spaces. */
-static void put_flat(kifu__strbuf *b, const char *s)
-{
-    const char *p = s;
-    for (; *p; p++)
-        if (*p == '\n' || *p == '\r') {
-            kifu__sb_putn(b, s, (size_t)(p - s));
-            kifu__sb_putc(b, ' ');
-            s = p + 1;
-        }
-    kifu__sb_putn(b, s, (size_t)(p - s));
-}
-
 /* One `'` line per line of the comment; a move's comment as `'*` lines, the only
  * comments other programs (tsshogi, Kifu for Windows) attach to a move. */
 static void put_comment(kifu__strbuf *b, const char *c, int on_move)
 {
-    for (;;) {
-        const char *nl = strchr(c, '\n');
-        size_t n = nl ? (size_t)(nl - c) : strlen(c);
-        size_t t = n;
-        if (t > 0 && c[t - 1] == '\r')
-            t--;
-        kifu__sb_puts(b, on_move ? "'*" : "'");
-        kifu__sb_putn(b, c, t);
-        kifu__sb_putc(b, '\n');
-        if (!nl)
-            return;
-        c = nl + 1;
-    }
+    kifu__sb_put_lines(b, on_move ? "'*" : "'", c);
 }
 
 /* ---- header ---- */
@@ -97,7 +72,7 @@ static void write_header(wr *w, const kifu_record *r)
     for (int c = 0; c < 2; c++)
         if (names[c]) {
             kifu__sb_puts(b, c ? "N-" : "N+");
-            put_flat(b, names[c]);
+            kifu__sb_put_flat(b, names[c]);
             kifu__sb_putc(b, '\n');
         }
     for (size_t i = 0; i < n; i++) {
@@ -118,10 +93,10 @@ static void write_header(wr *w, const kifu_record *r)
             kifu__sb_putc(b, ':');
         } else {
             kifu__sb_putc(b, '\'');
-            put_flat(b, k);
+            kifu__sb_put_flat(b, k);
             kifu__sb_puts(b, "：");
         }
-        put_flat(b, v);
+        kifu__sb_put_flat(b, v);
         kifu__sb_putc(b, '\n');
     }
 }
@@ -269,7 +244,7 @@ static void write_comments(wr *w, const kifu_node *n)
                     kifu_node_kind_of(n) != KIFU_NODE_ROOT);
     for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
         kifu__sb_puts(w->out, "'&");
-        put_flat(w->out, kifu_node_bookmark(n, i));
+        kifu__sb_put_flat(w->out, kifu_node_bookmark(n, i));
         kifu__sb_putc(w->out, '\n');
     }
 }

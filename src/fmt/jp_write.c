@@ -47,10 +47,12 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
          * the KIF 戦型 the CSA writer made it from. */
         if (strcmp(k, "OPENING") == 0 && !kifu_record_header_get(r, "戦型"))
             k = "戦型";
-        if (!*v && (strcmp(k, "盤面回転") == 0 || strcmp(k, "盤面反転") == 0))
-            kifu__sb_printf(out, "%s\n", k);
-        else
-            kifu__sb_printf(out, "%s：%s\n", k, v);
+        kifu__sb_put_flat(out, k); /* a header entry is one line */
+        if (*v || (strcmp(k, "盤面回転") != 0 && strcmp(k, "盤面反転") != 0)) {
+            kifu__sb_puts(out, "：");
+            kifu__sb_put_flat(out, v);
+        }
+        kifu__sb_putc(out, '\n');
     }
     if (preset == KIFU_PRESET_OTHER) {
         kifu_board b;
@@ -111,10 +113,15 @@ int kifu__jp_same_square(const kifu_node *n)
 
 void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out)
 {
+    /* A comment of several lines is several `*` lines (read back as as many comments);
+     * a bookmark is one line, its line breaks spaces. */
     for (size_t i = 0; i < kifu_node_comment_count(n); i++)
-        kifu__sb_printf(out, "*%s\n", kifu_node_comment(n, i));
-    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++)
-        kifu__sb_printf(out, "&%s\n", kifu_node_bookmark(n, i));
+        kifu__sb_put_lines(out, "*", kifu_node_comment(n, i));
+    for (size_t i = 0; i < kifu_node_bookmark_count(n); i++) {
+        kifu__sb_putc(out, '&');
+        kifu__sb_put_flat(out, kifu_node_bookmark(n, i));
+        kifu__sb_putc(out, '\n');
+    }
 }
 
 int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,

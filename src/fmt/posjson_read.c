@@ -347,6 +347,11 @@ static int extras(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
         if (!ok)
             return fail(d, i, "time", "{\"now\": seconds, \"total\": seconds}",
                         "another form", "not a time");
+        /* Whole seconds go through a long: a number past its range (or NaN) is refused
+         * here rather than cast (undefined; fuzz_posjson found 5e97). */
+        if (!(now >= 0 && now < 2147483648.0) || !(total >= 0 && total < 2147483648.0))
+            return fail(d, i, "time", "seconds from 0 to 2147483647",
+                        "a number out of range", "seconds out of range");
         if (kifu_node_kind_of(n) == KIFU_NODE_ROOT)
             return fail(d, i, "time", "a time on a move", "a time on a start position",
                         "only a move has a time");

@@ -494,6 +494,47 @@ TEST(writer_round_trip_keeps_everything)
     }
 }
 
+/* Text holding line breaks (from JKF or the API) stays readable: a comment becomes one
+ * `*` line per line, a header value or bookmark one line (fuzz_tree found a KIF that
+ * kifu wrote and could not read). */
+TEST(writer_puts_line_breaks_of_text_on_lines_of_their_own)
+{
+    kifu_record *a = rd("先手：a\n   1 ７六歩(77)\n");
+    CHECK(a != NULL);
+    if (!a)
+        return;
+    kifu_node *root = kifu_record_root(a);
+    CHECK(kifu_node_add_comment(a, root, "a\nb") == 0);
+    CHECK(kifu_node_add_comment(a, root, "c\rd\r\ne") == 0);
+    CHECK(kifu_node_add_bookmark(a, kifu_node_next(root), "p\nq") == 0);
+    CHECK(kifu_record_header_set(a, "棋戦", "x\r\ny") == 0);
+    static const int formats[] = {KIFU_FMT_KIF, KIFU_FMT_KI2, KIFU_FMT_CSA};
+    for (size_t f = 0; f < 3; f++) {
+        char *s = wr(a, formats[f], KIFU_ENC_UTF8);
+        CHECK(s != NULL);
+        kifu_read_options ro = {formats[f], KIFU_ENC_UTF8, 0, NULL, NULL, NULL};
+        kifu_error e2;
+        kifu_error_clear(&e2);
+        kifu_record *b = s ? kifu_read(s, strlen(s), &ro, &e2) : NULL;
+        CHECK(b != NULL);
+        if (b) {
+            kifu_node *r2 = kifu_record_root(b);
+            CHECK(kifu_node_comment_count(r2) == 5);
+            if (kifu_node_comment_count(r2) == 5) {
+                CHECK_STR(kifu_node_comment(r2, 1), "b");
+                CHECK_STR(kifu_node_comment(r2, 4), "e");
+            }
+            CHECK_STR(kifu_record_header_get(b, "棋戦"), "x y");
+            CHECK(kifu_node_bookmark_count(kifu_node_next(r2)) == 1);
+            if (kifu_node_bookmark_count(kifu_node_next(r2)) == 1)
+                CHECK_STR(kifu_node_bookmark(kifu_node_next(r2), 0), "p q");
+        }
+        kifu_free(s);
+        kifu_record_free(b);
+    }
+    kifu_record_free(a);
+}
+
 TEST(writer_encodes_cp932_and_refuses_what_it_cannot_hold)
 {
     kifu_record *r = rd("先手：羽生善治\n   1 ７六歩(77)\n");
@@ -657,6 +698,7 @@ int main(void)
     RUN(writer_layout);
     RUN(writer_notes_promotion_only);
     RUN(writer_round_trip_keeps_everything);
+    RUN(writer_puts_line_breaks_of_text_on_lines_of_their_own);
     RUN(writer_encodes_cp932_and_refuses_what_it_cannot_hold);
     RUN(kif_jkf_kif_jkf_round_trip);
     RUN(out_of_memory_everywhere);

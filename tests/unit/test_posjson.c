@@ -403,6 +403,11 @@ TEST(errors_name_entry_and_field)
     expect_error("[{\"bd\":\"" HIRATE "\",\"comments\":\"x\"}]", "entry 0, comments", 1);
     expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1}}]",
                  "only a move has a time", 1);
+    /* Seconds past what a time holds (fuzz_posjson: 5e97 was cast to long). */
+    expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":5.2e97}}]",
+                 "seconds out of range", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"time\":{\"now\":1,\"total\":-1}}]",
+                 "seconds out of range", 1);
     expect_error("[{\"bd\":\"" HIRATE "\"", "JSON syntax", 1);
     /* Two kings for one side is no position. */
     expect_error(
