@@ -36,6 +36,12 @@ typedef struct kifu__ch_game {
     int sente_rating, gote_rating; /* 0: none */
 } kifu__ch_game;
 
+/* Game ids, growing. */
+typedef struct kifu__ch_ids {
+    uint32_t *v;
+    size_t n, cap;
+} kifu__ch_ids;
+
 typedef struct kifu__ch {
     kifu__ch_server *servers; /* shards in remote_servers order; [0] answers queries */
     size_t nservers;
@@ -44,6 +50,8 @@ typedef struct kifu__ch {
     /* explorer: the games of the latest query */
     kifu__ch_game *games;
     size_t ngames, capgames;
+    /* writing: the old games of the files the batch replaces, removed first by flush */
+    kifu__ch_ids replaced;
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -99,9 +107,12 @@ void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int lo
 int kifu__ch_flush(kifu_index *ix, kifu_error *err);
 void kifu__ch_close(kifu_index *ix);
 /* The game numbers of `path` with this content already indexed (sorted, new array or
- * NULL when none), and whether the path was indexed with other content. 0, or -1. */
+ * NULL when none), and into *old the ids of its games indexed with other content (the
+ * file changed since). 0, or -1. */
 int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
-                     uint32_t **numbers, size_t *n, int *changed, kifu_error *err);
+                     uint32_t **numbers, size_t *n, kifu__ch_ids *old, kifu_error *err);
+/* Append id to v. 0, or -1 out of memory. */
+int kifu__ch_ids_add(kifu__ch_ids *v, uint32_t id);
 
 /* ---- clickhouse_query.c ---- */
 
