@@ -85,14 +85,20 @@ asked=$(grep -c '^position' "$tmp/dump.sqlite")
 echo "SQLite: $(cat "$tmp/build.sqlite"); $asked positions asked"
 [ "$asked" = "$CH_POSITIONS" ] || bad "the dump asks about $CH_POSITIONS positions"
 
-for target in single cluster; do
-  if [ $target = single ]; then
+# use_target single|cluster PREFIX: urls, CH_DATABASE (PREFIX_single or PREFIX_cluster)
+# and CH_CLUSTER for the single server or the two-shard cluster.
+use_target() {
+  if [ "$1" = single ]; then
     urls=$url_a
-    export CH_DATABASE=kifu_single CH_CLUSTER=
+    export CH_DATABASE=$2_single CH_CLUSTER=
   else
     urls=$url_a,$url_b
-    export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+    export CH_DATABASE=$2_cluster CH_CLUSTER=kifu_two
   fi
+}
+
+for target in single cluster; do
+  use_target $target kifu
   "$check" build "$urls" "$tmp/games" >"$tmp/build.$target" 2>"$tmp/err"
   same "$target: build adds what SQLite adds" "$tmp/build.sqlite" "$tmp/build.$target"
   "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" ||
@@ -121,13 +127,7 @@ mkdir -p "$tmp/chg"
 cp "$tmp/games/c00000.csa" "$tmp/games/c00001.csa" "$tmp/chg/"
 "$check" build "$tmp/chg.kdb" "$tmp/chg" >/dev/null || bad "SQLite build of chg"
 for target in single cluster; do
-  if [ $target = single ]; then
-    urls=$url_a
-    export CH_DATABASE=kifu_chg_single CH_CLUSTER=
-  else
-    urls=$url_a,$url_b
-    export CH_DATABASE=kifu_chg_cluster CH_CLUSTER=kifu_two
-  fi
+  use_target $target kifu_chg
   "$check" build "$urls" "$tmp/chg" >/dev/null 2>"$tmp/err" || bad "$target: build chg: $(cat "$tmp/err")"
 done
 cp "$tmp/more/m0.csa" "$tmp/chg/c00001.csa"
@@ -142,13 +142,7 @@ cp "$tmp/games/c00001.csa" "$tmp/chg-old/"
 grep -q '^added 1 unchanged 1 games 20 .* replaced 1$' "$tmp/chg.build.sqlite" ||
   bad "SQLite replaces the changed file: $(cat "$tmp/chg.build.sqlite")"
 for target in single cluster; do
-  if [ $target = single ]; then
-    urls=$url_a
-    export CH_DATABASE=kifu_chg_single CH_CLUSTER=
-  else
-    urls=$url_a,$url_b
-    export CH_DATABASE=kifu_chg_cluster CH_CLUSTER=kifu_two
-  fi
+  use_target $target kifu_chg
   "$check" build "$urls" "$tmp/chg" >"$tmp/chg.build.$target" 2>"$tmp/err" ||
     bad "$target: add of the changed file: $(cat "$tmp/err")"
   same "$target: a changed file is replaced as SQLite replaces it" \
