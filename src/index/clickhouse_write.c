@@ -422,8 +422,10 @@ static int remove_replaced(kifu_index *ix, kifu_error *err)
     if (!rc)
         rc = journal_ranges(ch, cr, n, 0, J_REMOVED, err);
     kifu__free(r);
-    if (!rc)
-        g->n = 0;
+    /* Tried once: after a failure the journal's repair finishes it at the next open (a
+     * second try here, as kifu_index_close's flush would make, could cancel the counts
+     * of a shard twice). */
+    g->n = 0;
     return rc;
 }
 
