@@ -1,9 +1,11 @@
-/* bench_clickhouse.c: the collection index over the search collection (bench_search.c's CSA
- * files), built into a SQLite file and, when a server is given, into ClickHouse through
- * the same kifu_index calls; build rate, bytes per position, and the latency of explorer
- * queries (the start position, one reached by thousands of games, one of a single game)
- * and of exact search, printed side by side. The ClickHouse server shares this machine's
- * cores with kifu while it ingests: its rate is of the pair, not of the server alone. */
+/* bench_clickhouse.c: the collection index over the index section's collection (the CSA
+ * files of bench_index.c, 1000 games a file), built into a SQLite file and, when a server
+ * is given, into ClickHouse through the same kifu_index calls, with the index section's
+ * queries: explorer latency at the start position, a position thousands of games reach,
+ * a position of one game and filtered queries, and exact search. The figures are printed
+ * side by side with the ratio ClickHouse / SQLite. The ClickHouse server shares this
+ * machine's cores with kifu while it ingests: its rate is of the pair, not of the server
+ * alone, and it is wall time (the server's work is in another process). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +15,30 @@
 #include "kifu.h"
 
 #define PER_FILE 1000
-#define FLUSH_FILES 100 /* a batch: 100,000 games */
 #define QUERIES 200
+#define NQ 7
+
+/* The index section's queries: explorer (with or without the June 2024 filter), then
+ * exact search (--first). Positions: 0 start, 1 after 7g7f, 2 ply 40 of one game. */
+static const struct {
+    const char *name;
+    int pos, filtered, search;
+} queries[NQ] = {
+    {"explore start position", 0, 0, 0},
+    {"explore after 7g7f (thousands)", 1, 0, 0},
+    {"explore ply 40 of one game", 2, 0, 0},
+    {"explore one game, June 2024 only", 2, 1, 0},
+    {"explore after 7g7f, June 2024 only", 1, 1, 0},
+    {"search exact: ply 40 of one game", 2, 0, 1},
+    {"search exact: after 7g7f (--first)", 1, 0, 1},
+};
 
 typedef struct figures {
     int ok;
-    double seconds;
+    double seconds, cpu;
     long long games, positions, bytes;
-    double lat[4][2]; /* median, p99 in ms: start, hot, one game, exact search */
+    double lat[NQ][2]; /* median, p99 in ms */
+    int runs[NQ];
 } figures;
 
 static int cmp_double(const void *x, const void *y)
@@ -31,19 +49,19 @@ static int cmp_double(const void *x, const void *y)
 
 static void fail(const char *what, const kifu_error *e)
 {
-    fprintf(stderr, "kifu_bench: index: %s: %s\n", what, e->message);
+    fprintf(stderr, "kifu_bench: clickhouse: %s: %s\n", what, e->message);
 }
 
+/* Every file added, batches written as they fill (as bench_index.c builds). */
 static int build(kifu_index *ix, const char *dir, int files, figures *f)
 {
     kifu_error e;
     kifu_error_clear(&e);
-    double t0 = bench_now();
+    double t0 = bench_now(), c0 = bench_cpu_now();
     for (int i = 0; i < files; i++) {
         char path[4400];
-        snprintf(path, sizeof path, "%s/csa/s%03d.csa", dir, i);
-        if (kifu_index_add_file(ix, path, NULL, NULL, &e) < 0 ||
-            ((i + 1) % FLUSH_FILES == 0 && kifu_index_flush(ix, &e))) {
+        snprintf(path, sizeof path, "%s/i%04d.csa", dir, i);
+        if (kifu_index_add_file(ix, path, NULL, NULL, &e) < 0) {
             fail(path, &e);
             return -1;
         }
@@ -52,49 +70,64 @@ static int build(kifu_index *ix, const char *dir, int files, figures *f)
         fail("flush", &e);
         return -1;
     }
-    f->seconds = bench_now() - t0;
+    f->seconds = bench_now() - t0, f->cpu = bench_cpu_now() - c0;
     const kifu_index_stats *s = kifu_index_stats_get(ix);
     f->games = (long long)s->games, f->positions = (long long)s->positions;
     return 0;
 }
 
-static int count_hit(void *ctx, const kifu_index_row *h)
+static int count_hit(void *ctx, const kifu_index_hit *h)
 {
     (void)h;
     ++*(long *)ctx;
     return 0;
 }
 
-/* Median and 99th percentile of QUERIES runs of query k on position p. */
-static int latency(kifu_index *ix, const kifu_position *p, int k, double out[2])
+/* Median and 99th percentile of QUERIES runs of query k (fewer when it is slow: a few
+ * runs of a 200 ms query tell enough). */
+static int latency(kifu_index *ix, kifu_position *const pos[3], int k, figures *f)
 {
     double t[QUERIES];
     kifu_error e;
     kifu_error_clear(&e);
-    for (int i = 0; i < QUERIES; i++) {
+    kifu_explore_options eo = {0};
+    if (queries[k].filtered)
+        eo.date_from = "2024-06-01", eo.date_to = "2024-06-30";
+    kifu_search *s = NULL;
+    if (queries[k].search) {
+        kifu_board b;
+        kifu_position_board(pos[queries[k].pos], &b);
+        s = kifu_search_position(&b, KIFU_SEARCH_FIRST, NULL);
+        if (!s)
+            return -1;
+    }
+    int runs = QUERIES, rc = 0;
+    for (int i = 0; i < runs && !rc; i++) {
         double t0 = bench_now();
-        if (k < 3) {
-            kifu_explore *x = kifu_index_explore(ix, p, NULL, &e);
-            if (!x) {
-                fail("explore", &e);
-                return -1;
-            }
-            kifu_explore_free(x);
-        } else {
+        if (s) {
             long hits = 0;
-            if (kifu_index_find(ix, p, count_hit, &hits, &e) < 0) {
-                fail("find", &e);
-                return -1;
-            }
+            rc = kifu_index_search(ix, s, count_hit, &hits, &e) < 0;
+        } else {
+            kifu_explore *x = kifu_index_explore(ix, pos[queries[k].pos], &eo, &e);
+            rc = !x;
+            kifu_explore_free(x);
         }
         t[i] = (bench_now() - t0) * 1000;
+        if (t[i] > 200 && i >= 4)
+            runs = i + 1;
     }
-    qsort(t, QUERIES, sizeof *t, cmp_double);
-    out[0] = t[QUERIES / 2], out[1] = t[QUERIES * 99 / 100];
+    kifu_search_free(s);
+    if (rc) {
+        fail(queries[k].name, &e);
+        return -1;
+    }
+    qsort(t, (size_t)runs, sizeof *t, cmp_double);
+    f->lat[k][0] = t[runs / 2], f->lat[k][1] = t[runs * 99 / 100];
+    f->runs[k] = runs;
     return 0;
 }
 
-/* Build into ix (new), then time the queries on the three positions. */
+/* Build into ix (new), then time every query. */
 static void measure(kifu_index *ix, const char *dir, int files,
                     kifu_position *const pos[3], figures *f)
 {
@@ -105,79 +138,58 @@ static void measure(kifu_index *ix, const char *dir, int files,
     kifu_error_clear(&e);
     if (kifu_index_info_get(ix, &in, &e) == 0)
         f->bytes = in.bytes;
-    for (int k = 0; k < 4; k++)
-        if (latency(ix, pos[k < 3 ? k : 2], k, f->lat[k]))
+    for (int k = 0; k < NQ; k++)
+        if (latency(ix, pos, k, f))
             return;
     f->ok = 1;
 }
 
-/* The position at `ply` of the collection's first game. */
-static kifu_position *first_game_at(const char *dir, int ply)
+/* One line: the SQLite figure, the ClickHouse one and their ratio. */
+static void line(const char *name, const char *fmt, double a, double b, int have_ch)
 {
-    char path[4400];
-    snprintf(path, sizeof path, "%s/csa/s000.csa", dir);
-    size_t len;
-    unsigned char *data = kifu_file_read(path, &len, NULL);
-    kifu_record **rs = NULL;
-    size_t n = 0;
-    kifu_position *p = NULL;
-    if (data && kifu_read_all(data, len, NULL, &rs, &n, NULL) == 0 && n) {
-        kifu_player *pl = kifu_player_new(rs[0], NULL);
-        kifu_player_go(pl, ply);
-        p = kifu_position_clone(kifu_player_position(pl));
-        kifu_player_free(pl);
-    }
-    for (size_t i = 0; i < n; i++)
-        kifu_record_free(rs[i]);
-    kifu_free(rs);
-    kifu_free(data);
-    return p;
-}
-
-static void row(const char *name, const figures f[2], int have_ch, int k)
-{
-    printf("%-34s", name);
-    for (int b = 0; b < 1 + have_ch; b++)
-        if (f[b].ok)
-            printf(" %9.3f / %-9.3f", f[b].lat[k][0], f[b].lat[k][1]);
-        else
-            printf(" %21s", "failed");
+    char x[32], y[32];
+    snprintf(x, sizeof x, fmt, a);
+    snprintf(y, sizeof y, fmt, b);
+    printf("%-38s %14s", name, x);
+    if (have_ch)
+        printf(" %14s %9.2fx", y, a > 0 ? b / a : 0);
     printf("\n");
 }
 
 int bench_clickhouse(const bench_opts *o)
 {
     char dir[4200];
-    if (bench_search_collection(o, dir, sizeof dir))
+    if (bench_index_collection(o, dir, sizeof dir))
         return -1;
-    int files = (o->search_games + PER_FILE - 1) / PER_FILE;
+    int files = (o->index_games + PER_FILE - 1) / PER_FILE;
     kifu_position *pos[3] = {kifu_position_new(), kifu_position_new(),
-                             first_game_at(dir, 40)};
-    kifu_position_set_sfen(pos[0], "position startpos", NULL);
-    kifu_position_set_sfen(pos[1], "position startpos moves 7g7f", NULL);
+                             bench_index_one_game(dir, 40)};
     if (!pos[0] || !pos[1] || !pos[2]) {
-        fprintf(stderr, "kifu_bench: index: the search collection could not be read\n");
+        fprintf(stderr,
+                "kifu_bench: clickhouse: the index collection could not be read\n");
         return -1;
     }
+    kifu_position_set_sfen(pos[0], "position startpos", NULL);
+    kifu_position_set_sfen(pos[1], "position startpos moves 7g7f", NULL);
+    int have_ch = o->clickhouse != NULL;
     printf(
-        "\n== clickhouse: the index in a SQLite file and on ClickHouse (%d games of the "
-        "search collection; batches of %d games)\n",
-        o->search_games, FLUSH_FILES * PER_FILE);
+        "\n== clickhouse: the index collection (%d games on disk, CSA) in a SQLite file "
+        "and on ClickHouse (one server on this machine), side by side\n",
+        o->index_games);
     fflush(stdout);
     figures f[2];
     memset(f, 0, sizeof f);
     char path[4400];
-    snprintf(path, sizeof path, "%s/index.kdb", o->dir);
+    snprintf(path, sizeof path, "%s/clickhouse-side.kdb", o->dir);
     remove(path);
     kifu_error e;
     kifu_error_clear(&e);
-    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_CREATE, &e);
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix)
         fail(path, &e);
     measure(ix, dir, files, pos, &f[0]);
     kifu_index_close(ix, NULL);
     remove(path);
-    int have_ch = o->clickhouse != NULL;
     if (have_ch) {
         /* A database of its own: a server kept between runs would skip every game. */
         char db[64];
@@ -191,29 +203,40 @@ int bench_clickhouse(const bench_opts *o)
         measure(ix, dir, files, pos, &f[1]);
         kifu_index_close(ix, NULL);
     } else {
-        printf(
-            "(ClickHouse: no server given; make bench starts one when clickhouse-server "
-            "is installed)\n");
+        printf("(ClickHouse: no server given; bench/clickhouse.sh starts one when "
+               "clickhouse-server is installed)\n");
     }
-    printf("%-34s %21s%s\n", "", "SQLite file",
-           have_ch ? "    ClickHouse (1 server)" : "");
-    printf("%-34s", "build: games/s, positions/s");
-    for (int b = 0; b < 1 + have_ch; b++)
-        if (f[b].seconds > 0)
-            printf(" %9.0f / %-9.2fM", (double)f[b].games / f[b].seconds,
-                   (double)f[b].positions / f[b].seconds / 1e6);
-    printf("\n%-34s", "build: seconds (positions)");
-    for (int b = 0; b < 1 + have_ch; b++)
-        printf(" %9.1f   (%7.2fM)", f[b].seconds, (double)f[b].positions / 1e6);
-    printf("\n%-34s", "bytes per position on disk");
-    for (int b = 0; b < 1 + have_ch; b++)
-        printf(" %21.1f",
-               f[b].positions ? (double)f[b].bytes / (double)f[b].positions : 0);
-    printf("\n%-34s %21s\n", "latency in ms:", "median / p99");
-    row("explore start position", f, have_ch, 0);
-    row("explore after 7g7f (~1/30 games)", f, have_ch, 1);
-    row("explore a one-game position", f, have_ch, 2);
-    row("exact search, one-game position", f, have_ch, 3);
+    printf("%-38s %14s%s\n", "", "SQLite file",
+           have_ch ? "     ClickHouse  CH/SQLite" : "");
+    line("build: wall seconds", "%.1f", f[0].seconds, f[1].seconds, have_ch);
+    line("build: games/s (wall)", "%.0f", f[0].games / (f[0].seconds + 1e-9),
+         f[1].games / (f[1].seconds + 1e-9), have_ch);
+    line("build: M positions/s (wall)", "%.2f",
+         f[0].positions / (f[0].seconds + 1e-9) / 1e6,
+         f[1].positions / (f[1].seconds + 1e-9) / 1e6, have_ch);
+    line("build: CPU seconds of kifu", "%.1f", f[0].cpu, f[1].cpu, have_ch);
+    line("positions (M)", "%.2f", f[0].positions / 1e6, f[1].positions / 1e6, have_ch);
+    line("bytes per position on disk", "%.1f",
+         f[0].positions ? (double)f[0].bytes / (double)f[0].positions : 0,
+         f[1].positions ? (double)f[1].bytes / (double)f[1].positions : 0, have_ch);
+    printf("latency in ms, median (p99):\n");
+    for (int k = 0; k < NQ; k++) {
+        char x[2][40];
+        for (int b = 0; b < 2; b++)
+            if (f[b].runs[k])
+                snprintf(x[b], sizeof x[b], "%.3f (%.3f)", f[b].lat[k][0],
+                         f[b].lat[k][1]);
+            else
+                snprintf(x[b], sizeof x[b], "failed");
+        printf("%-38s %20s", queries[k].name, x[0]);
+        if (have_ch && f[0].runs[k] && f[1].runs[k])
+            printf(" %20s %7.1fx", x[1], f[1].lat[k][0] / f[0].lat[k][0]);
+        else if (have_ch)
+            printf(" %20s", x[1]);
+        if (f[0].runs[k] < QUERIES || (have_ch && f[1].runs[k] < QUERIES))
+            printf("  (%d / %d runs)", f[0].runs[k], f[1].runs[k]);
+        printf("\n");
+    }
     for (int k = 0; k < 3; k++)
         kifu_position_free(pos[k]);
     return f[0].ok && (!have_ch || f[1].ok) ? 0 : -1;

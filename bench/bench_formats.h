@@ -67,10 +67,16 @@ int bench_search(const bench_opts *o);
 /* The search section's collection (made when missing): its directory into dir. 0, or -1. */
 int bench_search_collection(const bench_opts *o, char *dir, size_t cap);
 
-/* The collection index over the search collection: build rate, size and explorer and
- * exact-search latency of the SQLite file and, with o->clickhouse, of ClickHouse, side by
- * side. 0, or -1. */
+/* The collection index over the index section's collection: build rate, size and the
+ * index section's explorer and exact-search queries on a SQLite file and, with
+ * o->clickhouse, on ClickHouse, side by side. 0, or -1. */
 int bench_clickhouse(const bench_opts *o);
+/* The index section's collection (made when missing or stale): its directory into dir.
+ * 0, or -1. */
+int bench_index_collection(const bench_opts *o, char *dir, size_t cap);
+/* Ply `ply` of the collection's first game: a position of (almost surely) one game. */
+struct kifu_position;
+struct kifu_position *bench_index_one_game(const char *dir, int ply);
 
 /* The replay page for a 300-move game with comments: its size and the time to write it;
  * the page is left at <dir>/html/game300.html for bench/html_paint.py. 0, or -1. */

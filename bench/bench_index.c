@@ -140,7 +140,7 @@ static int search_latency(kifu_index *ix, const kifu_position *p, const char *wh
 
 /* The first game of the first file, played to `ply`: a position of (almost surely) one
  * game. */
-static kifu_position *one_game_position(const char *dir, int ply)
+kifu_position *bench_index_one_game(const char *dir, int ply)
 {
     char path[8400];
     snprintf(path, sizeof path, "%s/i0000.csa", dir);
@@ -268,6 +268,12 @@ static int compare_inserts(const char *dir, const char *work, long limit)
     return 0;
 }
 
+int bench_index_collection(const bench_opts *o, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s/index", o->dir);
+    return generate(o, dir, (o->index_games + PER_FILE - 1) / PER_FILE);
+}
+
 int bench_index(const bench_opts *o)
 {
     char dir[4200], kdb[4300];
@@ -330,7 +336,7 @@ int bench_index(const bench_opts *o)
     kifu_position *start = kifu_position_new(), *many = kifu_position_new();
     kifu_position_set_sfen(start, "startpos", NULL);
     kifu_position_set_sfen(many, "position startpos moves 7g7f", NULL);
-    kifu_position *one = one_game_position(dir, 40);
+    kifu_position *one = bench_index_one_game(dir, 40);
     int rc = !ix || !one;
     kifu_explore_options none = {0}, filtered = {0};
     filtered.date_from = "2024-06-01";

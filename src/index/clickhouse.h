@@ -3,7 +3,7 @@
  * HTTP interface into tables kifu creates, and the same explorer and exact-search answers
  * read back from them.
  *
- * clickhouse_http.c  our own HTTP/1.1 client over POSIX sockets: one request, retries
+ * clickhouse_http.c  our own HTTP/1.1 client over POSIX sockets: kept-alive, retries
  * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
  * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
  * clickhouse_query.c  explorer counts, latest games, exact search, info
@@ -23,7 +23,9 @@ typedef struct kifu__ch_server {
     char url[256];  /* as given, for messages */
     char host[128]; /* name or address */
     char port[8];
-    char auth[300]; /* "Basic ..." or "" */
+    char auth[300];    /* "Basic ..." or "" */
+    int conn;          /* the kept-alive connection's fd + 1; 0: none */
+    long long idle_at; /* when its last answer was read (ms, monotonic) */
 } kifu__ch_server;
 
 /* A game the explorer lists, fetched with the counts so that listing costs no request. */
@@ -34,6 +36,12 @@ typedef struct kifu__ch_game {
     int sente_rating, gote_rating; /* 0: none */
 } kifu__ch_game;
 
+/* Game ids, growing. */
+typedef struct kifu__ch_ids {
+    uint32_t *v;
+    size_t n, cap;
+} kifu__ch_ids;
+
 typedef struct kifu__ch {
     kifu__ch_server *servers; /* shards in remote_servers order; [0] answers queries */
     size_t nservers;
@@ -42,6 +50,8 @@ typedef struct kifu__ch {
     /* explorer: the games of the latest query */
     kifu__ch_game *games;
     size_t ngames, capgames;
+    /* writing: the old games of the files the batch replaces, removed first by flush */
+    kifu__ch_ids replaced;
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -56,16 +66,18 @@ int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
  * message; `*transient` (may be NULL) tells a failure safe and worth retrying (the
  * request did not get out whole, or the server answered 5xx without an exception) from
  * one that will not change or whose outcome is unknown (no answer to a whole request). */
-int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
+int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err);
+/* Close the kept connection to s, if any. */
+void kifu__ch_disconnect(kifu__ch_server *s);
 /* The same with up to ch->retries more tries, waiting backoff_ms, then twice as long...
  * between tries. */
-int kifu__ch_post_retry(const kifu__ch *ch, const kifu__ch_server *s, const char *params,
+int kifu__ch_post_retry(const kifu__ch *ch, kifu__ch_server *s, const char *params,
                         const char *body, size_t len, kifu__strbuf *out, kifu_error *err);
 /* Run an SQL statement on server s (no retry); the answer (TabSeparated unless the SQL
  * says otherwise) goes to out, which may be NULL. 0, or -1 with err. */
-int kifu__ch_sql(const kifu__ch *ch, const kifu__ch_server *s, const char *sql,
+int kifu__ch_sql(const kifu__ch *ch, kifu__ch_server *s, const char *sql,
                  kifu__strbuf *out, kifu_error *err);
 /* After a failed query: which shards do not answer /ping, added to err's message. */
 void kifu__ch_name_down(const kifu__ch *ch, kifu_error *err);
@@ -95,9 +107,12 @@ void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int lo
 int kifu__ch_flush(kifu_index *ix, kifu_error *err);
 void kifu__ch_close(kifu_index *ix);
 /* The game numbers of `path` with this content already indexed (sorted, new array or
- * NULL when none), and whether the path was indexed with other content. 0, or -1. */
+ * NULL when none), and into *old the ids of its games indexed with other content (the
+ * file changed since). 0, or -1. */
 int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
-                     uint32_t **numbers, size_t *n, int *changed, kifu_error *err);
+                     uint32_t **numbers, size_t *n, kifu__ch_ids *old, kifu_error *err);
+/* Append id to v. 0, or -1 out of memory. */
+int kifu__ch_ids_add(kifu__ch_ids *v, uint32_t id);
 
 /* ---- clickhouse_query.c ---- */
 

@@ -1,6 +1,8 @@
 /* clickhouse_http.c: a small HTTP/1.1 client of our own for ClickHouse's HTTP interface,
- * over POSIX sockets: one POST per connection (Connection: close), the answer read to its
- * end and un-chunked. No library: the index must not pull in libcurl for one verb. */
+ * over POSIX sockets: POSTs on a kept-alive connection per server (a new connection costs
+ * an explorer query a round trip and the server a thread start), each answer read to its
+ * end (Content-Length or chunks) and un-chunked. No library: the index must not pull in
+ * libcurl for one verb. */
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
@@ -206,7 +208,85 @@ static void exception_text(const char *body, size_t len, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)n, body);
 }
 
-int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
+/* Where an answer in buf[0..len) (NUL after it) ends: -1 not yet, or only at the end of
+ * the stream; else its length. *scan keeps how far the chunks were walked between calls;
+ * *closing tells that the server closes the connection after it. */
+static long answer_end(const char *buf, size_t len, size_t *scan, int *closing)
+{
+    const char *hend = strstr(buf, "\r\n\r\n"); /* the headers hold no NUL */
+    if (!hend)
+        return -1;
+    size_t body = (size_t)(hend - buf) + 4;
+    long long clen = -1;
+    int chunked = 0;
+    *closing = 0;
+    for (const char *h = strstr(buf, "\r\n"); h && h < hend; h = strstr(h + 2, "\r\n")) {
+        if (strncasecmp(h + 2, "Content-Length:", 15) == 0)
+            clen = strtoll(h + 17, NULL, 10);
+        chunked |= strncasecmp(h + 2, "Transfer-Encoding: chunked", 26) == 0;
+        *closing |= strncasecmp(h + 2, "Connection: close", 17) == 0;
+    }
+    if (chunked) {
+        size_t at = *scan > body ? *scan : body;
+        for (;;) {
+            const char *nl = memchr(buf + at, '\n', len - at);
+            if (!nl)
+                return -1;
+            unsigned long n = strtoul(buf + at, NULL, 16);
+            size_t next = (size_t)(nl - buf) + 1 + n + (n ? 2 : 0);
+            if (n ==
+                0) /* the last chunk, then an empty line (ClickHouse sends no trailer) */
+                return next + 2 <= len ? (long)(next + 2) : -1;
+            if (next > len)
+                return -1;
+            *scan = at = next;
+        }
+    }
+    if (clen >= 0)
+        return body + (size_t)clen <= len ? (long)(body + (size_t)clen) : -1;
+    return -1; /* neither: the answer ends with the connection */
+}
+
+/* A query that only reads (SELECT), which may go again when a kept connection turns out
+ * closed; anything else (an INSERT may have been written) goes on a new connection. */
+static int reads_only(const char *params, const char *body, size_t len)
+{
+    const char *q = strstr(params, "query=");
+    if (q && (q == params || q[-1] == '&'))
+        return strncmp(q + 6, "SELECT", 6) == 0;
+    return len >= 7 && strncmp(body, "SELECT ", 7) == 0;
+}
+
+/* For a read, the kept connection to s when it still looks good (*reused set), else a
+ * new one; -1 with why. */
+static int connection(kifu__ch_server *s, int read, long long deadline, char *why,
+                      size_t cap, int *reused)
+{
+    *reused = 0;
+    if (s->conn && read) {
+        /* The server closes a connection idle for keep_alive_timeout (3 s by default):
+         * one idle for a second is not trusted, nor one with something (its close) to
+         * read. One closing as the request goes gives no answer: the read goes again. */
+        struct pollfd p = {s->conn - 1, POLLIN, 0};
+        if (now_ms() - s->idle_at < 1000 && poll(&p, 1, 0) == 0) {
+            *reused = 1;
+            int fd = s->conn - 1;
+            s->conn = 0; /* ours until the answer is read whole */
+            return fd;
+        }
+    }
+    kifu__ch_disconnect(s);
+    return connect_to(s, deadline, why, cap);
+}
+
+void kifu__ch_disconnect(kifu__ch_server *s)
+{
+    if (s->conn)
+        close(s->conn - 1);
+    s->conn = 0;
+}
+
+int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err)
 {
@@ -214,13 +294,15 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
     char why[512];
     int t = 1;
     kifu__strbuf req, resp;
+    int query_only = reads_only(params, body, len), reused;
+again:
     kifu__sb_init(&req), kifu__sb_init(&resp);
-    int fd = connect_to(s, deadline, why, sizeof why);
+    int fd = connection(s, query_only, deadline, why, sizeof why, &reused);
     if (fd < 0)
         goto fail;
     kifu__sb_printf(&req,
                     "POST /?%s HTTP/1.1\r\nHost: %s:%s\r\nContent-Length: %zu\r\n"
-                    "Connection: close\r\n",
+                    "Connection: keep-alive\r\n",
                     params, s->host, s->port, len);
     if (s->auth[0])
         kifu__sb_printf(&req, "Authorization: %s\r\n", s->auth);
@@ -239,6 +321,9 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
      * an INSERT may have been written, and sent again it would count twice. Only the
      * journal's repair may undo it, so no retry. */
     t = !sent;
+    long whole = -1;
+    size_t scan = 0;
+    int closing = 1;
     for (;;) {
         if (kifu__sb_reserve(&resp, 65536)) {
             snprintf(why, sizeof why, "out of memory");
@@ -247,6 +332,9 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
         ssize_t r = recv(fd, resp.data + resp.len, resp.cap - resp.len - 1, 0);
         if (r > 0) {
             resp.len += (size_t)r;
+            resp.data[resp.len] = 0;
+            if ((whole = answer_end(resp.data, resp.len, &scan, &closing)) >= 0)
+                break;
         } else if (r == 0) {
             break;
         } else if (errno == EAGAIN || errno == EINTR) {
@@ -262,8 +350,6 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
             break; /* reset after its answer: the answer says what happened */
         }
     }
-    close(fd);
-    fd = -1;
     if (!sent && !resp.len)
         goto fail;
     resp.data[resp.len] = 0;
@@ -274,6 +360,15 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
         goto fail;
     }
     *hend = 0;
+    /* Kept for the next request: a whole answer, nothing after it, no close asked. */
+    int keep = sent && whole >= 0 && (size_t)whole == resp.len && !closing;
+    if (keep) {
+        s->conn = fd + 1;
+        s->idle_at = now_ms();
+    } else {
+        close(fd);
+    }
+    fd = -1;
     char *b = hend + 4;
     size_t blen = resp.len - (size_t)(b - resp.data);
     int chunked = 0;
@@ -307,7 +402,12 @@ int kifu__ch_post(const kifu__ch_server *s, int timeout_ms, const char *params,
 fail:
     if (fd >= 0)
         close(fd);
+    int retry = reused && !resp.len; /* a kept connection the server had closed */
     kifu__sb_free(&req), kifu__sb_free(&resp);
+    if (retry) {
+        t = 1;
+        goto again;
+    }
     if (transient)
         *transient = t;
     kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "ClickHouse server %s: %s", s->url,
@@ -315,7 +415,7 @@ fail:
     return -1;
 }
 
-int kifu__ch_post_retry(const kifu__ch *ch, const kifu__ch_server *s, const char *params,
+int kifu__ch_post_retry(const kifu__ch *ch, kifu__ch_server *s, const char *params,
                         const char *body, size_t len, kifu__strbuf *out, kifu_error *err)
 {
     int wait = ch->backoff_ms;
@@ -344,7 +444,7 @@ int kifu__ch_post_retry(const kifu__ch *ch, const kifu__ch_server *s, const char
     }
 }
 
-int kifu__ch_sql(const kifu__ch *ch, const kifu__ch_server *s, const char *sql,
+int kifu__ch_sql(const kifu__ch *ch, kifu__ch_server *s, const char *sql,
                  kifu__strbuf *out, kifu_error *err)
 {
     /* 64-bit integers as numbers in JSON. A short statement goes in the URL: a server

@@ -1,7 +1,7 @@
 /* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
  * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
  * cluster each shard its own); the latest games of each move from the position rows
- * (first visits, newest first, LIMIT BY move). With filters the rows of the key are read
+ * (first visits, newest first), in the same request. With filters the rows of the key are read
  * and counted here by the same code as the SQLite index (kifu__agg_add), so both answer
  * alike. */
 #include <stdio.h>
@@ -163,58 +163,77 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf sql, out;
     kifu__sb_init(&sql), kifu__sb_init(&out);
-    kifu__sb_puts(&sql, "SELECT move, sum(games), sum(pos_games), sum(sente_wins), "
-                        "sum(gote_wins), sum(sennichite), sum(jishogi), sum(draws), "
-                        "sum(unknown) FROM ");
+    /* One request: the summed counts of each move, joined with its latest games. These
+     * are the games' first visits ranked by date, then game id, as one number (YYYYMMDD
+     * << 32 | game: dates are YYYY-MM-DD or empty), sorted in an array per move. On
+     * 18.16 that costs a fraction of ORDER BY date DESC, game DESC LIMIT n BY move, whose
+     * sort of strings took 100 ms and more at a position of 100,000 games. */
+    kifu__sb_puts(&sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, top, plies FROM "
+                        "(SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
+                        "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
+                        "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un "
+                        "FROM ");
     kifu__ch_name(ch, &sql, "explorer", 0);
-    kifu__sb_printf(&sql, " WHERE key = %llu GROUP BY move FORMAT TabSeparated",
+    kifu__sb_printf(
+        &sql,
+        " WHERE key = %llu GROUP BY move) ANY LEFT JOIN (SELECT move, "
+        "groupArray(bitShiftLeft(toUInt64(toUInt32OrZero(replaceAll(date, "
+        "'-', ''))), 32) + game) AS r, groupArray(ply) AS p, "
+        "arraySlice(arrayReverseSort(r), 1, %d) AS top, "
+        "arraySlice(arrayReverseSort((x, y) -> y, p, r), 1, %d) AS plies FROM ",
+        (unsigned long long)key, KIFU__INDEX_TOP, KIFU__INDEX_TOP);
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_printf(&sql,
+                    " WHERE key = %llu AND first_move = 1 GROUP BY move) USING move "
+                    "FORMAT TabSeparated",
                     (unsigned long long)key);
     int rc = query(ch, &sql, &out, err);
+    kifu__strbuf ids;
+    kifu__sb_init(&ids);
+    kifu__sb_puts(&ids, "id IN (0");
     for (const char *p = out.data; !rc && p && *p;) {
         long long v[9];
         for (int i = 0; i < 9; i++)
             v[i] = strtoll(p, (char **)&p, 10);
+        /* [rank,...]\t[ply,...]: the latest games, latest first */
+        int32_t top[2 * KIFU__INDEX_TOP];
+        int ntop = 0;
+        unsigned ymd = 0;
+        p += strspn(p, "\t[");
+        for (; *p >= '0' && *p <= '9' && ntop < KIFU__INDEX_TOP; ntop++) {
+            unsigned long long r = strtoull(p, (char **)&p, 10);
+            top[2 * ntop] = (int32_t)(r & 0xffffffffu);
+            top[2 * ntop + 1] = 0;
+            if (!ntop)
+                ymd = (unsigned)(r >> 32);
+            p += *p == ',';
+        }
+        p += strcspn(p, "\t\n");
+        p += strspn(p, "\t[");
+        for (int i = 0; i < ntop && *p >= '0' && *p <= '9'; i++) {
+            top[2 * i + 1] = (int32_t)strtol(p, (char **)&p, 10);
+            p += *p == ',';
+        }
         p += strcspn(p, "\n");
         p += *p == '\n';
         a->games += v[2];
-        if (!v[0] || !v[1])
+        uint16_t mv = (uint16_t)v[0];
+        if (!mv || !v[1])
             continue; /* games that ended here, or only repeated the move */
         long long res[6] = {v[8], v[3], v[4], v[5], v[6], v[7]};
         if (flipped) {
             long long t = res[KIFU__RES_SENTE];
             res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
         }
-        uint16_t mv = (uint16_t)v[0];
-        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, NULL, NULL,
-                            0))
+        char date[16] = "";
+        if (ymd)
+            snprintf(date, sizeof date, "%04u-%02u-%02u", ymd / 10000, ymd / 100 % 100,
+                     ymd % 100);
+        for (int i = 0; i < ntop; i++)
+            kifu__sb_printf(&ids, ",%d", top[2 * i]);
+        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, date, top,
+                            ntop))
             rc = nomem(err);
-    }
-    /* The latest games of each move, newest first: a game's first visit only. */
-    sql.len = 0, out.len = 0;
-    kifu__sb_puts(&sql, "SELECT move, game, ply, date FROM ");
-    kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql,
-                    " WHERE key = %llu AND first_move = 1 ORDER BY move, date DESC, game "
-                    "DESC LIMIT %d BY move FORMAT TabSeparated",
-                    (unsigned long long)key, KIFU__INDEX_TOP);
-    if (!rc)
-        rc = query(ch, &sql, &out, err);
-    kifu__strbuf ids;
-    kifu__sb_init(&ids);
-    kifu__sb_puts(&ids, "id IN (0");
-    char date[64];
-    static const long long zero[6];
-    for (const char *p = out.data; !rc && p && *p;) {
-        uint16_t mv = (uint16_t)strtoul(p, (char **)&p, 10);
-        long long game = strtoll(p, (char **)&p, 10);
-        int ply = (int)strtol(p, (char **)&p, 10);
-        p += *p == '\t';
-        kifu__ch_field(&p, date, sizeof date);
-        p += *p == '\n';
-        int32_t top[2] = {(int32_t)game, ply};
-        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, 0, zero, date, top, 1))
-            rc = nomem(err);
-        kifu__sb_printf(&ids, ",%lld", game);
     }
     kifu__sb_putc(&ids, ')');
     if (!rc)

@@ -8,7 +8,15 @@
  * longer than the retries) is repaired when the index is next opened for writing: the
  * counts its positions added are taken back (the same sums, negated, into the explorer
  * table), its rows deleted, and the deletions waited for. Its games are then not indexed,
- * and adding their files again adds them once. */
+ * and adding their files again adds them once.
+ *
+ * A file indexed before with other content is replaced the same way: the next flush
+ * first removes its old games (journaled as a removal: started, counts taken back per
+ * shard, done), then writes the batch with the new ones. Counts are cancelled by
+ * negative rows because a SummingMergeTree sums them at once in every query, where an
+ * ALTER ... DELETE on 18.16 is a mutation that rewrites each part in the background; the
+ * rows themselves can only go that way, and the flush waits for it (on a large table a
+ * rewrite of every part of positions: seconds to minutes). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +42,9 @@ static void ch_free(kifu__ch *ch)
         return;
     kifu__ch_games_clear(ch);
     kifu__free(ch->games);
+    kifu__free(ch->replaced.v);
+    for (size_t i = 0; i < ch->nservers; i++)
+        kifu__ch_disconnect(&ch->servers[i]);
     kifu__free(ch->servers);
     kifu__free(ch);
 }
@@ -45,7 +56,7 @@ static long long answer_int(const kifu__strbuf *b)
 }
 
 /* Run the DDL on one server, statement by statement (the HTTP interface takes one). */
-static int create_tables(kifu__ch *ch, const kifu__ch_server *s, kifu_error *err)
+static int create_tables(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
 {
     kifu__strbuf ddl;
     kifu__sb_init(&ddl);
@@ -116,15 +127,21 @@ static int check_cluster(kifu__ch *ch, kifu_error *err)
 
 /* ---- The journal ------------------------------------------------------------------- */
 
-static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, int state,
-                   kifu_error *err)
+/* Journal states: a batch's, and a removal's (of a replaced file's games). */
+enum { J_STARTED, J_DONE, J_NEGATED, J_REMOVING, J_REMOVED, J_REMOVE_NEGATED };
+
+/* One journal row for each of the n ranges (one INSERT: one part). */
+static int journal_ranges(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t shard,
+                          int state, kifu_error *err)
 {
     kifu__strbuf q, params;
     kifu__sb_init(&q), kifu__sb_init(&params);
     kifu__sb_puts(&q, "INSERT INTO ");
     kifu__ch_name(ch, &q, "batches", 0);
-    kifu__sb_printf(&q, " (batch, last, shard, state) VALUES (%u, %u, %zu, %d)",
-                    (unsigned)batch, (unsigned)last, shard, state);
+    kifu__sb_puts(&q, " (batch, last, shard, state) VALUES ");
+    for (size_t i = 0; i < n; i++)
+        kifu__sb_printf(&q, "%s(%u, %u, %zu, %d)", i ? ", " : "", (unsigned)r[i][0],
+                        (unsigned)r[i][1], shard, state);
     kifu__sb_puts(&params, "query=");
     kifu__ch_urlencode(&params, q.data ? q.data : "");
     int rc =
@@ -135,8 +152,15 @@ static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, in
     return rc;
 }
 
+static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, int state,
+                   kifu_error *err)
+{
+    const uint32_t r[1][2] = {{batch, last}};
+    return journal_ranges(ch, r, 1, shard, state, err);
+}
+
 /* Wait until no mutation of our tables is pending on server s. */
-static int wait_mutations(kifu__ch *ch, const kifu__ch_server *s, kifu_error *err)
+static int wait_mutations(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
 {
     char sql[256];
     snprintf(sql, sizeof sql,
@@ -161,12 +185,21 @@ static int wait_mutations(kifu__ch *ch, const kifu__ch_server *s, kifu_error *er
     }
 }
 
-/* Take back what the unfinished batch [first, last] wrote on shard i: its counts (unless
- * the journal says they were taken back already), then its rows. */
-static int repair_shard(kifu__ch *ch, uint32_t first, uint32_t last, size_t i,
-                        int negated, kifu_error *err)
+/* "col BETWEEN a AND b OR ..." for the n game ranges r. */
+static void ranges_sql(kifu__strbuf *q, const char *col, const uint32_t (*r)[2], size_t n)
 {
-    const kifu__ch_server *s = &ch->servers[i];
+    for (size_t i = 0; i < n; i++)
+        kifu__sb_printf(q, "%s%s BETWEEN %u AND %u", i ? " OR " : "", col,
+                        (unsigned)r[i][0], (unsigned)r[i][1]);
+}
+
+/* Take back what the games of the n ranges r wrote on shard i: their counts (unless the
+ * journal says they were taken back already; else it is told, as state `negated_state`),
+ * then their rows. */
+static int remove_shard(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t i,
+                        int negated, int negated_state, kifu_error *err)
+{
+    kifu__ch_server *s = &ch->servers[i];
     kifu__strbuf q;
     kifu__sb_init(&q);
     int rc = 0;
@@ -175,23 +208,24 @@ static int repair_shard(kifu__ch *ch, uint32_t first, uint32_t last, size_t i,
         kifu__ch_name(ch, &q, "explorer", 1);
         kifu__sb_puts(&q, " SELECT key, move, -toInt64(sum(first_move)), "
                           "-toInt64(sum(first_pos))");
-        for (int r = 1; r <= 5; r++)
-            kifu__sb_printf(&q, ", -toInt64(sum(first_move AND result = %d))", r);
+        for (int k = 1; k <= 5; k++)
+            kifu__sb_printf(&q, ", -toInt64(sum(first_move AND result = %d))", k);
         kifu__sb_puts(&q, ", -toInt64(sum(first_move AND result = 0)) FROM ");
         kifu__ch_name(ch, &q, "positions", 1);
-        kifu__sb_printf(&q, " WHERE game BETWEEN %u AND %u GROUP BY key, move",
-                        (unsigned)first, (unsigned)last);
+        kifu__sb_puts(&q, " WHERE ");
+        ranges_sql(&q, "game", r, n);
+        kifu__sb_puts(&q, " GROUP BY key, move");
         rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
         if (!rc)
-            rc = journal(ch, first, last, i, 2, err);
+            rc = journal_ranges(ch, r, n, i, negated_state, err);
     }
     static const char *const what[2][2] = {{"positions", "game"}, {"games", "id"}};
     for (int k = 0; k < 2 && !rc; k++) {
         q.len = 0;
         kifu__sb_puts(&q, "ALTER TABLE ");
         kifu__ch_name(ch, &q, what[k][0], 1);
-        kifu__sb_printf(&q, " DELETE WHERE %s BETWEEN %u AND %u", what[k][1],
-                        (unsigned)first, (unsigned)last);
+        kifu__sb_puts(&q, " DELETE WHERE ");
+        ranges_sql(&q, what[k][1], r, n);
         rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
     }
     kifu__sb_free(&q);
@@ -203,15 +237,22 @@ static int repair(kifu__ch *ch, kifu_error *err)
 {
     kifu__strbuf q, out;
     kifu__sb_init(&q), kifu__sb_init(&out);
-    kifu__sb_puts(&q,
-                  "SELECT batch, max(last), groupUniqArrayIf(shard, state = 2) FROM ");
+    /* Batches and removals apart: a removal's range may start where a batch did. */
+    kifu__sb_printf(&q,
+                    "SELECT batch, max(last), state >= %d AS removal, "
+                    "groupUniqArrayIf(shard, state IN (%d, %d)) FROM ",
+                    J_REMOVING, J_NEGATED, J_REMOVE_NEGATED);
     kifu__ch_name(ch, &q, "batches", 0);
-    kifu__sb_puts(&q, " GROUP BY batch HAVING max(state = 1) = 0 ORDER BY batch FORMAT "
-                      "TabSeparated");
+    kifu__sb_printf(&q,
+                    " GROUP BY batch, removal HAVING max(state IN (%d, %d)) = 0 ORDER BY "
+                    "batch FORMAT TabSeparated",
+                    J_DONE, J_REMOVED);
     int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, &out, err);
     for (const char *p = out.data; !rc && p && *p;) {
         uint32_t first = (uint32_t)strtoul(p, (char **)&p, 10);
         uint32_t last = (uint32_t)strtoul(p, (char **)&p, 10);
+        int removal = (int)strtol(p, (char **)&p, 10);
+        const uint32_t range[1][2] = {{first, last}};
         const char *arr = p + strspn(p, "\t");
         p += strcspn(p, "\n");
         for (size_t i = 0; !rc && i < ch->nservers; i++) {
@@ -221,10 +262,11 @@ static int repair(kifu__ch *ch, kifu_error *err)
                 negated |= strtoul(a, (char **)&a, 10) == i;
                 a += *a == ',';
             }
-            rc = repair_shard(ch, first, last, i, negated, err);
+            rc = remove_shard(ch, range, 1, i, negated,
+                              removal ? J_REMOVE_NEGATED : J_NEGATED, err);
         }
         if (!rc)
-            rc = journal(ch, first, last, 0, 1, err);
+            rc = journal(ch, first, last, 0, removal ? J_REMOVED : J_DONE, err);
         p += *p == '\n';
     }
     kifu__sb_free(&q), kifu__sb_free(&out);
@@ -302,13 +344,14 @@ void kifu__ch_close(kifu_index *ix)
 }
 
 int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
-                     uint32_t **numbers, size_t *n, int *changed, kifu_error *err)
+                     uint32_t **numbers, size_t *n, kifu__ch_ids *old, kifu_error *err)
 {
     kifu__ch *ch = ix->ch;
-    *numbers = NULL, *n = 0, *changed = 0;
+    *numbers = NULL, *n = 0;
+    old->n = 0;
     kifu__strbuf sql, out;
     kifu__sb_init(&sql), kifu__sb_init(&out);
-    kifu__sb_printf(&sql, "SELECT number, digest = %llu FROM ",
+    kifu__sb_printf(&sql, "SELECT number, digest = %llu, id FROM ",
                     (unsigned long long)digest);
     kifu__ch_name(ch, &sql, "games", 0);
     kifu__sb_puts(&sql, " WHERE path = '");
@@ -321,10 +364,14 @@ int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
     for (const char *p = out.data; !rc && p && *p;) {
         unsigned long num = strtoul(p, (char **)&p, 10);
         int same = *p == '\t' && p[1] == '1';
+        uint32_t id = (uint32_t)strtoul(p + 2 * (*p == '\t'), (char **)&p, 10);
         p += strcspn(p, "\n");
         p += *p == '\n';
         if (!same) {
-            *changed = 1;
+            if (kifu__ch_ids_add(old, id)) {
+                rc = nomem(err);
+                break;
+            }
             continue;
         }
         if (kifu__reserve(numbers, &cap, *n + 1, sizeof **numbers, 64)) {
@@ -338,6 +385,47 @@ int kifu__ch_indexed(kifu_index *ix, const char *path, uint64_t digest,
     if (rc)
         kifu__ch_name_down(ch, err);
     kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}
+
+int kifu__ch_ids_add(kifu__ch_ids *v, uint32_t id)
+{
+    if (kifu__reserve(&v->v, &v->cap, v->n + 1, sizeof *v->v, 64))
+        return -1;
+    v->v[v->n++] = id;
+    return 0;
+}
+
+/* Remove the old games of the files this batch replaces (ch->replaced), as runs of
+ * consecutive ids: journaled, counts taken back on every shard, rows deleted, done. */
+static int remove_replaced(kifu_index *ix, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__ch_ids *g = &ch->replaced;
+    if (!g->n)
+        return 0;
+    qsort(g->v, g->n, sizeof *g->v, kifu__cmp_u32);
+    uint32_t(*r)[2] = kifu__calloc(g->n, sizeof *r);
+    if (!r)
+        return nomem(err);
+    size_t n = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        if (n && g->v[i] <= r[n - 1][1] + 1)
+            r[n - 1][1] = g->v[i] > r[n - 1][1] ? g->v[i] : r[n - 1][1];
+        else
+            r[n][0] = r[n][1] = g->v[i], n++;
+    }
+    const uint32_t(*cr)[2] = (const uint32_t(*)[2])r;
+    int rc = journal_ranges(ch, cr, n, 0, J_REMOVING, err);
+    for (size_t i = 0; !rc && i < ch->nservers; i++)
+        rc = remove_shard(ch, cr, n, i, 0, J_REMOVE_NEGATED, err);
+    if (!rc)
+        rc = journal_ranges(ch, cr, n, 0, J_REMOVED, err);
+    kifu__free(r);
+    /* Tried once: after a failure the journal's repair finishes it at the next open (a
+     * second try here, as kifu_index_close's flush would make, could cancel the counts
+     * of a shard twice). */
+    g->n = 0;
     return rc;
 }
 
@@ -472,8 +560,10 @@ static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g
 int kifu__ch_flush(kifu_index *ix, kifu_error *err)
 {
     kifu__ch *ch = ix->ch;
-    if (ix->readonly || !ix->ngames)
+    if (ix->readonly)
         return 0;
+    if (!ix->ngames) /* files replaced by nothing indexable */
+        return remove_replaced(ix, err);
     size_t ns = ch->nservers;
     shard_buf *pos = kifu__calloc(ns, sizeof *pos),
               *games = kifu__calloc(ns, sizeof *games);
@@ -486,7 +576,7 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     /* Positions first: a game is indexed once its games row exists, and the next add
      * checks that row. The rows of a game are queued together, after the game's own. */
     uint32_t first = ix->games[0].id, last = ix->games[ix->ngames - 1].id;
-    if (journal(ch, first, last, 0, 0, err))
+    if (remove_replaced(ix, err) || journal(ch, first, last, 0, J_STARTED, err))
         goto fail;
     for (size_t i = 0, j; i < ix->npos; i = j) {
         uint32_t gid = ix->pos[i].game;
@@ -533,7 +623,7 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     for (size_t k = 0; k < ns; k++)
         if (send_rows(ix, k, "games", &games[k], err))
             goto fail;
-    if (journal(ch, first, last, 0, 1, err))
+    if (journal(ch, first, last, 0, J_DONE, err))
         goto fail;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;

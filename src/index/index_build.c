@@ -433,19 +433,24 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     uint64_t dig = digest(data, len), old = 0;
     uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
     size_t ndone = 0;
+    kifu__ch_ids gone = {0}; /* ClickHouse: the games of the file's old content */
     if (ix->ch) {
-        /* The same path in the batch not written yet: the server cannot know it. */
+        /* The same path in the batch not written yet: the server cannot know it. With
+         * other content, the batch is written first, then replaced as any indexed file. */
         for (size_t i = 0; i < ix->nsources; i++)
             if (strcmp(ix->sources[i].path, path) == 0)
                 id = ix->sources[i].id, old = ix->sources[i].digest;
-        int changed = id && old != dig;
-        if ((!id && kifu__ch_indexed(ix, path, dig, &done, &ndone, &changed, err)) ||
-            (changed && !ndone &&
-             kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                         "indexed before with other content; an index on ClickHouse "
-                         "does not replace a file's games") < 0)) {
+        if (id && old != dig) {
+            if (kifu_index_flush(ix, err)) {
+                kifu_free(data);
+                return -1;
+            }
+            id = 0;
+        }
+        if (!id && kifu__ch_indexed(ix, path, dig, &done, &ndone, &gone, err)) {
             kifu__error_source(err, path);
             kifu_free(data);
+            kifu__free(gone.v);
             ix->stats.files_failed++;
             return -1;
         }
@@ -457,7 +462,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;
     }
-    int status = id ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
+    int status = id || gone.n ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
     if (!id)
         id = ix->next_source++;
     kifu_read_options o = {.source = path};
@@ -472,6 +477,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         kifu_error_clear(&e);
         if (kifu_read_all(data, len, &o, &recs, &n, &e)) {
             kifu_free(data);
+            kifu__free(done), kifu__free(gone.v);
             ix->stats.files_failed++;
             if (err && !err->code)
                 *err = e;
@@ -502,7 +508,14 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     }
     kifu_free(recs);
     kifu__free(done);
-    if (skipped && !added) {
+    /* The old games go at the next flush, before the batch that holds the new ones. */
+    for (size_t i = 0; i < gone.n; i++)
+        if (kifu__ch_ids_add(&ix->ch->replaced, gone.v[i])) {
+            kifu__free(gone.v);
+            return nomem(err);
+        }
+    kifu__free(gone.v);
+    if (skipped && !added && status != KIFU_INDEX_REPLACED) {
         ix->next_source--;
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;

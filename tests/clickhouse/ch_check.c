@@ -179,8 +179,8 @@ static int build(const char *target, const char *dir)
         fprintf(stderr, "ch_check: CH_CHECK_BEFORE_FLUSH failed\n");
     if (!failed && kifu_index_flush(ix, &e))
         failed = 1;
-    printf("added %zu unchanged %zu games %zu positions %zu\n", added, unchanged,
-           s->games, s->positions);
+    printf("added %zu unchanged %zu games %zu positions %zu replaced %zu\n", added,
+           unchanged, s->games, s->positions, s->files_replaced);
     kifu_index_close(ix, failed ? NULL : &e);
     return failed || e.code ? fail("build", &e) : 0;
 }

@@ -85,14 +85,20 @@ asked=$(grep -c '^position' "$tmp/dump.sqlite")
 echo "SQLite: $(cat "$tmp/build.sqlite"); $asked positions asked"
 [ "$asked" = "$CH_POSITIONS" ] || bad "the dump asks about $CH_POSITIONS positions"
 
-for target in single cluster; do
-  if [ $target = single ]; then
+# use_target single|cluster PREFIX: urls, CH_DATABASE (PREFIX_single or PREFIX_cluster)
+# and CH_CLUSTER for the single server or the two-shard cluster.
+use_target() {
+  if [ "$1" = single ]; then
     urls=$url_a
-    export CH_DATABASE=kifu_single CH_CLUSTER=
+    export CH_DATABASE=$2_single CH_CLUSTER=
   else
     urls=$url_a,$url_b
-    export CH_DATABASE=kifu_cluster CH_CLUSTER=kifu_two
+    export CH_DATABASE=$2_cluster CH_CLUSTER=kifu_two
   fi
+}
+
+for target in single cluster; do
+  use_target $target kifu
   "$check" build "$urls" "$tmp/games" >"$tmp/build.$target" 2>"$tmp/err"
   same "$target: build adds what SQLite adds" "$tmp/build.sqlite" "$tmp/build.$target"
   "$check" dump "$urls" "$tmp/games" >"$tmp/dump.$target" 2>"$tmp/err" ||
@@ -103,7 +109,7 @@ for target in single cluster; do
   same "$target: games, positions, sources, hot positions equal SQLite's" \
     "$tmp/info.sqlite" "$tmp/info.$target"
   "$check" build "$urls" "$tmp/games" >"$tmp/rebuild.$target"
-  if grep -q '^added 0 unchanged 40 games 0 positions 0$' "$tmp/rebuild.$target"; then
+  if grep -q '^added 0 unchanged 40 games 0 positions 0 replaced 0$' "$tmp/rebuild.$target"; then
     ok "$target: adding the same files again adds nothing"
   else
     bad "$target: adding the same files again adds nothing ($(cat "$tmp/rebuild.$target"))"
@@ -112,6 +118,42 @@ for target in single cluster; do
   "$check" dump "$urls" "$tmp/games" >"$tmp/dump2.$target" || bad "$target: dump again"
   same "$target: counts unchanged after the re-run" "$tmp/dump.sqlite" "$tmp/dump2.$target"
   same "$target: info unchanged after the re-run" "$tmp/info.sqlite" "$tmp/info2.$target"
+done
+
+# A changed file is replaced, not skipped: its old games' rows and counts go, the new
+# ones come, as in the SQLite index. Three files indexed, then the middle one gets other
+# games (and the last one is added with it in the same add).
+mkdir -p "$tmp/chg"
+cp "$tmp/games/c00000.csa" "$tmp/games/c00001.csa" "$tmp/chg/"
+"$check" build "$tmp/chg.kdb" "$tmp/chg" >/dev/null || bad "SQLite build of chg"
+for target in single cluster; do
+  use_target $target kifu_chg
+  "$check" build "$urls" "$tmp/chg" >/dev/null 2>"$tmp/err" || bad "$target: build chg: $(cat "$tmp/err")"
+done
+cp "$tmp/more/m0.csa" "$tmp/chg/c00001.csa"
+cp "$tmp/games/c00002.csa" "$tmp/chg/"
+# The old content's positions are asked too: their counts and games must be gone.
+mkdir -p "$tmp/chg-old"
+cp "$tmp/games/c00001.csa" "$tmp/chg-old/"
+"$check" build "$tmp/chg.kdb" "$tmp/chg" >"$tmp/chg.build.sqlite" || bad "SQLite add of chg"
+{ "$check" dump "$tmp/chg.kdb" "$tmp/chg"; "$check" dump "$tmp/chg.kdb" "$tmp/chg-old"; } \
+  >"$tmp/chg.dump.sqlite"
+"$check" info "$tmp/chg.kdb" >"$tmp/chg.info.sqlite"
+grep -q '^added 1 unchanged 1 games 20 .* replaced 1$' "$tmp/chg.build.sqlite" ||
+  bad "SQLite replaces the changed file: $(cat "$tmp/chg.build.sqlite")"
+for target in single cluster; do
+  use_target $target kifu_chg
+  "$check" build "$urls" "$tmp/chg" >"$tmp/chg.build.$target" 2>"$tmp/err" ||
+    bad "$target: add of the changed file: $(cat "$tmp/err")"
+  same "$target: a changed file is replaced as SQLite replaces it" \
+    "$tmp/chg.build.sqlite" "$tmp/chg.build.$target"
+  { "$check" dump "$urls" "$tmp/chg" && "$check" dump "$urls" "$tmp/chg-old"; } \
+    >"$tmp/chg.dump.$target" 2>"$tmp/err" || bad "$target: dump chg: $(cat "$tmp/err")"
+  same "$target: after the replacement, explorer and search answers equal SQLite's" \
+    "$tmp/chg.dump.sqlite" "$tmp/chg.dump.$target"
+  "$check" info "$urls" >"$tmp/chg.info.$target"
+  same "$target: after the replacement, games, positions, sources equal SQLite's" \
+    "$tmp/chg.info.sqlite" "$tmp/chg.info.$target"
 done
 
 # The tool: kifu index build|add|info and kifu explore with --clickhouse print what they

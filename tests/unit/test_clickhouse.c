@@ -137,12 +137,16 @@ enum { EMPTY_503, EXCEPTION_500, NO_ANSWER };
 
 /* Serve until killed: SELECT max(id) gets a chunked "41", other SELECTs nothing, row
  * INSERTs fail `fail_inserts` times (as `how` says), then succeed. Each request is logged
- * to fd `log` as "ms kind bytes\n". */
-static void serve(int ls, int log, int fail_inserts, int how)
+ * to fd `log` as "ms kind bytes connection\n". With `keep`, a connection serves requests
+ * until the client closes it; else it is closed after one answer (without saying so, as
+ * a server or proxy may). */
+static void serve(int ls, int log, int fail_inserts, int how, int keep)
 {
     alarm(30); /* never outlive a broken test */
+    int c = -1, conns = 0;
     for (;;) {
-        int c = accept(ls, NULL, NULL);
+        if (c < 0 && (c = accept(ls, NULL, NULL)) >= 0)
+            conns++;
         if (c < 0)
             continue;
         static char req[1 << 20];
@@ -163,18 +167,23 @@ static void serve(int ls, int log, int fail_inserts, int how)
             if (body && (long)(n - (size_t)(body - req)) >= want)
                 break;
         }
+        if (n == 0) { /* the client closed a kept connection */
+            close(c);
+            c = -1;
+            continue;
+        }
         /* Rows go as TabSeparated; the journal's INSERTs hold VALUES and always work. */
         int journal = strstr(req, "query=INSERT") && !strstr(req, "TabSeparated");
         int insert = strstr(req, "query=INSERT") && !journal;
         char line[96];
         /* The journal names the batch by its first game: 42 when the chunked 41 read. */
         int batch42 = journal && strstr(req, "VALUES%20%2842%2C");
-        snprintf(line, sizeof line, "%lld %s %ld\n", now_ms(),
+        snprintf(line, sizeof line, "%lld %s %ld %d\n", now_ms(),
                  insert    ? "insert"
                  : batch42 ? "journal42"
                  : journal ? "journal"
                            : "select",
-                 want);
+                 want, conns);
         if (write(log, line, strlen(line)) < 0)
             _exit(1);
         const char *answer;
@@ -198,7 +207,10 @@ static void serve(int ls, int log, int fail_inserts, int how)
         }
         if (answer && write(c, answer, strlen(answer)) < 0)
             _exit(1);
-        close(c);
+        if (!keep || !answer) {
+            close(c);
+            c = -1;
+        }
     }
 }
 
@@ -208,7 +220,7 @@ typedef struct fake {
     char url[64];
 } fake;
 
-static int fake_start(fake *f, int fail_inserts, int how)
+static int fake_start(fake *f, int fail_inserts, int how, int keep)
 {
     int ls = socket(AF_INET, SOCK_STREAM, 0), fds[2];
     struct sockaddr_in a = {.sin_family = AF_INET,
@@ -221,7 +233,7 @@ static int fake_start(fake *f, int fail_inserts, int how)
     f->pid = fork();
     if (f->pid == 0) {
         close(fds[0]);
-        serve(ls, fds[1], fail_inserts, how);
+        serve(ls, fds[1], fail_inserts, how, keep);
         _exit(0);
     }
     close(ls);
@@ -276,7 +288,7 @@ static int add_one(int fails, int how, kifu_error *err, char *log, size_t cap)
 {
     fake f;
     char game[256];
-    if (one_game(game, sizeof game) || fake_start(&f, fails, how))
+    if (one_game(game, sizeof game) || fake_start(&f, fails, how, 0))
         return -2;
     kifu_clickhouse_options o = {.retries = 3, .backoff_ms = 40, .timeout_ms = 5000};
     kifu_error_clear(err);
@@ -361,6 +373,54 @@ TEST(lost_answer_not_retried)
     CHECK_INT(count(log, "insert"), 1);
 }
 
+/* Queries share one kept-alive connection; every INSERT gets a new one (an INSERT is
+ * never sent twice, and a kept connection the server closed could swallow it). */
+TEST(queries_on_one_connection)
+{
+    fake f;
+    char game[256], log[4096];
+    if (one_game(game, sizeof game) || fake_start(&f, 0, EMPTY_503, 1))
+        SKIP("cannot start a fake server");
+    kifu_clickhouse_options o = {.retries = 1, .backoff_ms = 10, .timeout_ms = 5000};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open_clickhouse(f.url, 0, &o, &err);
+    CHECK(ix != NULL);
+    if (ix) {
+        kifu_index_info in;
+        CHECK_INT(kifu_index_info_get(ix, &in, &err), 0);
+        CHECK_INT(kifu_index_add_file(ix, game, NULL, NULL, &err), KIFU_INDEX_ADDED);
+        CHECK_INT(kifu_index_flush(ix, &err), 0);
+        CHECK_INT(kifu_index_info_get(ix, &in, &err), 0);
+        kifu_index_close(ix, NULL);
+    }
+    fake_stop(&f, log, sizeof log);
+    cleanup(game);
+    /* A query goes on the connection the request before it used; a write on a new one. */
+    int selects = 0, writes = 0, reused = 1, fresh = 1, last = 0;
+    char kind[16];
+    long bytes;
+    long long t;
+    int conn;
+    for (char *p = log; sscanf(p, "%lld %15s %ld %d", &t, kind, &bytes, &conn) == 4;
+         p = strchr(p, '\n') + 1) {
+        if (strcmp(kind, "select") == 0) {
+            selects++;
+            reused &= !last || conn == last;
+        } else {
+            writes++;
+            fresh &= conn > last;
+        }
+        last = conn;
+    }
+    CHECK(selects >= 6); /* open: repair, max(id); info twice; the file's games */
+    CHECK(writes >= 4);  /* journal, positions, games, journal */
+    CHECK(reused);
+    CHECK(fresh);
+    if (!reused || !fresh || selects < 6)
+        printf("  log:\n%s", log);
+}
+
 int main(void)
 {
     RUN(schema_one_server_and_cluster);
@@ -369,5 +429,6 @@ int main(void)
     RUN(failed_insert_retried_with_backoff);
     RUN(exception_not_retried);
     RUN(lost_answer_not_retried);
+    RUN(queries_on_one_connection);
     return t_finish();
 }
