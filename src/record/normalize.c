@@ -33,10 +33,13 @@ static void sq_text(int sq, char *buf, size_t cap)
 /* ---- resolving one record move to a legal packed move ---- */
 
 /* How resolving went: n is 1 when the move was alone (no other piece of its kind
- * reaches its square: no relative word), else NO_CANDS or the legal moves listed. */
+ * reaches its square: no relative word), else NO_CANDS (the word looks at the board) or
+ * the two or more legal moves listed, when reach board pieces reach the square (pinned or
+ * not). */
 typedef struct cand_list {
     kmove v[32];
     size_t n;
+    int reach;
     /* When the move was refused for a foul (it could be played, the rules forbid it):
      * which, and the move as played. */
     int foul;
@@ -115,7 +118,10 @@ static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *
         kmove c = cl->v[i];
         if (MOVE_FROM(c) == MOVE_FROM(mv) && MOVE_IS_PROMOTE(c) == MOVE_IS_PROMOTE(mv)) {
             *out = c;
-            cl->n = alone_by_reach(mv, reach) ? 1 : NO_CANDS; /* the word by reach */
+            /* The word by reach: from the moves listed when every piece that reaches is
+             * among them (relative.c looks), else by another look at the board. */
+            cl->n = alone_by_reach(mv, reach) ? 1 : cl->n > 1 ? cl->n : NO_CANDS;
+            cl->reach = reach;
             return 0;
         }
     }
@@ -234,7 +240,6 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
      * board move looks at board sources only. */
     int reach;
     size_t n = kifu__position_board_moves_to(p, to, kind, cl->v, &reach), k = 0;
-    cl->n = NO_CANDS; /* legal moves only: the word looks again, by reach */
     for (size_t i = 0; i < n; i++)
         if (!MOVE_IS_DROP(cl->v[i]) && MOVE_IS_PROMOTE(cl->v[i]) == (m->promote == 1))
             cands[k++] = cl->v[i];
@@ -254,8 +259,14 @@ static int resolve(const kifu_position *p, int side, const kifu_move *m, int pre
         k = kifu__relative_filter(p, m->relative, cands, k);
     if (k == 1) {
         *out = cands[0];
-        if (alone_by_reach(cands[0], reach))
+        if (alone_by_reach(cands[0], reach)) {
             cl->n = 1; /* no word to look for */
+        } else if (n > 1) {
+            /* The legal board moves: the word needs no second look unless a piece that
+             * reaches is not among them (relative.c looks). */
+            cl->n = n;
+            cl->reach = reach;
+        }
         return 0;
     }
     if (k == 0)
@@ -308,6 +319,8 @@ static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
          * the legal candidates listed in cl may be fewer. */
         if (cl->n == 1)
             m->relative[1] = m->relative[2] = 0;
+        else if (cl->n != NO_CANDS)
+            kifu__relative_listed(p, mv, cl->v, cl->n, cl->reach, m->relative);
         else
             kifu__relative(p, mv, m->relative);
     }
