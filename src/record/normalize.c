@@ -75,16 +75,17 @@ static int foul_of(const kifu_position *p, const char *why)
 }
 
 /* No other piece of mv's kind reaches its square, pinned or not, when `reach` board
- * pieces of the kind do (counted up to 2 while the moves were listed): mv needs no
+ * pieces of the kind do (counted while the moves were listed): mv needs no
  * relative word. */
 static int alone_by_reach(kmove mv, int reach)
 {
     /* One king; a pawn reaches a square only from right behind it (a drop there would be
      * 二歩); on a file the nearest lance blocks any other (as kifu__relative knows). */
     int kind = MOVE_PIECE(mv);
-    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(mv)))
-        return 1;
-    return MOVE_IS_DROP(mv) ? reach == 0 : reach <= 1;
+    /* The count first: it mostly decides alone (KI2 asks for every move). */
+    if (!MOVE_IS_DROP(mv))
+        return reach <= 1 || kind == KING || kind == PAWN || kind == LANCE;
+    return reach == 0 || kind == KING || kind == PAWN;
 }
 
 static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
