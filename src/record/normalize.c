@@ -102,9 +102,11 @@ static int check_legal(const kifu_position *p, kmove mv, cand_list *cl, kmove *o
 }
 
 /* mv is legal when the engine lists it among the moves of its kind to its square.
- * Otherwise the engine says why. */
-static int check_listed(const kifu_position *p, kmove mv, cand_list *cl, kmove *out,
-                        kifu_error *err)
+ * Otherwise the engine says why. Inline, as resolve and complete are: each is called
+ * once per move, and saving and restoring their registers cost the normalizer of a
+ * 300-game corpus 2.5M instructions (3%). */
+static inline int check_listed(const kifu_position *p, kmove mv, cand_list *cl,
+                               kmove *out, kifu_error *err)
 {
     /* Mostly the move is legal and no other piece of its kind reaches its square: one
      * piece checked, nothing listed, no relative word. */
@@ -202,8 +204,8 @@ static int foul_candidate(const kifu_position *p, int side, int kind, int to, in
 }
 
 /* side: the side to move in p (passed along: a call per use costs more than the work). */
-static int resolve(const kifu_position *p, int side, const kifu_move *m, int prev_to,
-                   kmove *out, cand_list *cl, kifu_error *err)
+static inline int resolve(const kifu_position *p, int side, const kifu_move *m,
+                          int prev_to, kmove *out, cand_list *cl, kifu_error *err)
 {
     cl->n = NO_CANDS;
     cl->foul = KIFU_FOUL_NONE;
@@ -292,8 +294,8 @@ static int in_zone(int color, int y)
 }
 
 /* Fills n's move from the legal move mv played from position p (before it). */
-static void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
-                     int prev_to, const cand_list *cl)
+static inline void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
+                            int prev_to, const cand_list *cl)
 {
     kifu_move *m = &n->move;
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
