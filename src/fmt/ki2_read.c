@@ -25,9 +25,14 @@ static const struct {
     {"行", 0, 'U'}, {"入", 0, 'U'}, {"引", 0, 'D'}, {"寄", 0, 'M'},
 };
 
+/* Does a space (what kifu__jp_space_fast skips: space, tab, full-width space) start at p?
+ * Only its first character is looked at: asked after every move, where measuring the
+ * whole run cost KI2 reading 1%. */
 static int is_space_at(const char *p, const char *end)
 {
-    return kifu__jp_space_fast(p, end) != 0;
+    return p < end && (*p == ' ' || *p == '\t' ||
+                       (end - p >= 3 && (unsigned char)p[0] == 0xE3 &&
+                        (unsigned char)p[1] == 0x80 && (unsigned char)p[2] == 0x80));
 }
 
 /* One move token starting at its mark; *pp moves past it. */

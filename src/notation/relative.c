@@ -59,29 +59,12 @@ static char lcr(int vx)
     return vx > 0 ? 'R' : vx < 0 ? 'L' : 'C';
 }
 
-void kifu__relative(const kifu_position *p, kmove m, char out[3])
-{
-    kmove cands[32];
-    out[0] = out[1] = out[2] = 0;
-    int kind = MOVE_PIECE(m);
-    /* Never one of several, so no move generation (the common case, and the normalizer's
-     * hot path): one king; a pawn reaches a square only from right behind it, and a pawn
-     * drop next to such a pawn would be 二歩; on a file the nearest lance blocks any other. */
-    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(m)))
-        return;
-    /* By reach, pinned pieces too: other programs read the word so (be strict in what
-     * is written; the KI2 reader accepts both). */
-    size_t n = kifu__position_reach_to(p, MOVE_TO(m), kind, cands);
-    kifu__relative_among(p, m, cands, n, out);
-}
-
-void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+/* The word of m among the k distinct board sources srcs. */
+static void among_sources(const kifu_position *p, kmove m, const kmove *srcs, size_t k,
                           char out[3])
 {
-    kmove srcs[32];
     out[0] = out[1] = out[2] = 0;
     int kind = MOVE_PIECE(m);
-    size_t k = distinct_sources(cands, n, srcs);
     if (MOVE_IS_DROP(m)) {
         if (k > 0)
             out[0] = 'H';
@@ -115,6 +98,43 @@ void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, s
         out[0] = lcr(rx);
         out[1] = umd(ry);
     }
+}
+
+void kifu__relative(const kifu_position *p, kmove m, char out[3])
+{
+    kmove cands[32];
+    out[0] = out[1] = out[2] = 0;
+    int kind = MOVE_PIECE(m);
+    /* Never one of several, so no move generation (the common case, and the normalizer's
+     * hot path): one king; a pawn reaches a square only from right behind it, and a pawn
+     * drop next to such a pawn would be 二歩; on a file the nearest lance blocks any other. */
+    if (kind == KING || kind == PAWN || (kind == LANCE && !MOVE_IS_DROP(m)))
+        return;
+    /* By reach, pinned pieces too: other programs read the word so (be strict in what
+     * is written; the KI2 reader accepts both). */
+    size_t n = kifu__position_reach_to(p, MOVE_TO(m), kind, cands);
+    kifu__relative_among(p, m, cands, n, out);
+}
+
+void kifu__relative_listed(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+                           int reach, char out[3])
+{
+    kmove srcs[32];
+    size_t k = distinct_sources(cands, n, srcs);
+    /* Every piece that reaches the square has a legal move there unless a pin or a check
+     * holds it back: then the legal sources are fewer, and the word looks by reach. */
+    if (k != (size_t)reach) {
+        kifu__relative(p, m, out);
+        return;
+    }
+    among_sources(p, m, srcs, k, out);
+}
+
+void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+                          char out[3])
+{
+    kmove srcs[32];
+    among_sources(p, m, srcs, distinct_sources(cands, n, srcs), out);
 }
 
 /* Does candidate vector (vx, vy) satisfy every letter of word but L/R (those compare

@@ -18,6 +18,13 @@ void kifu__relative(const kifu_position *p, kmove m, char out[3]);
 void kifu__relative_among(const kifu_position *p, kmove m, const kmove *cands, size_t n,
                           char out[3]);
 
+/* The same word when cands[0..n) are the legal moves of m's kind to m's square (m among
+ * them, as kifu__position_moves_to lists them) and reach is how many board pieces of the
+ * kind reach it, pinned or not (as that call counts them): when every one of them is
+ * among the moves, no second look at the board. */
+void kifu__relative_listed(const kifu_position *p, kmove m, const kmove *cands, size_t n,
+                           int reach, char out[3]);
+
 /* Keep the candidates among cands[0..n) (legal board moves of one kind to one square,
  * position p before them) that a KI2 relative word names; returns how many are left. */
 size_t kifu__relative_filter(const kifu_position *p, const char *word, kmove *cands,

@@ -41,16 +41,15 @@ static inline size_t kifu__jp_piece_fast(const char *p, const char *end, int *ki
  * E2 96 BC). */
 static inline size_t kifu__jp_mark_fast(const char *p, const char *end, int *color)
 {
-    unsigned cp = p < end && (unsigned char)p[0] == 0xE2 ? kifu__jp_cp3(p, end) : 0;
-    switch (cp) {
-    case 0x25B2:
-    case 0x2617:
-    case 0x25BC:
+    if (end - p < 3 || (unsigned char)p[0] != 0xE2)
+        return 0;
+    /* The last two bytes as one number: no decoding, one compare per mark. */
+    unsigned t = (unsigned)(unsigned char)p[1] << 8 | (unsigned char)p[2];
+    if (t == 0x96B2 || t == 0x9897 || t == 0x96BC) {
         *color = KIFU_BLACK;
         return 3;
-    case 0x25B3:
-    case 0x2616:
-    case 0x25BD:
+    }
+    if (t == 0x96B3 || t == 0x9896 || t == 0x96BD) {
         *color = KIFU_WHITE;
         return 3;
     }

@@ -47,8 +47,9 @@ size_t kifu__position_legal(const kifu_position *p, kmove *out);
 /* Legal moves of the side to move that land on `to` with a piece of `kind` (the kind
  * before the move; drops of `kind` included). Both promotion choices appear as separate
  * moves. Returns the count; out needs room for 32. Unless reach is NULL, *reach is how
- * many board pieces of `kind` reach `to`, pinned or not, counted up to 2 (0 for a king):
- * found on the way, it tells whether a relative word is needed without a second look. */
+ * many board pieces of `kind` reach `to`, pinned or not, when a move is listed (0 for a
+ * king): found on the way, it tells whether a relative word is needed, and whether the
+ * moves listed are every piece's that reach (then the word needs no second look). */
 size_t kifu__position_moves_to(const kifu_position *p, int to, int kind, kmove *out,
                                int *reach);
 /* The moves of `kind` to `to` by reach, pinned pieces and drops into check included (for

@@ -379,7 +379,6 @@ static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int dro
     /* A piece of `kind` attacks `to` from sq exactly when the same kind of the other
      * color standing on `to` would attack sq. */
     bb_t from = attackers_of_kind(p, us, kind, to, occ, 0);
-    *reach = from ? 1 + bb_more_than_one(from) : 0;
     int drop = drops && kind <= GOLD && !tp && p->hand[us][kind] &&
                !bb_test(ATT.dead[us][kind], to);
     if (!from && !drop)
@@ -395,15 +394,21 @@ static inline size_t gen_to(const kpos *p, int to, int kind, kmove *out, int dro
                 return 0;
             drop = drop && bb_test(between, to);
         }
-        while (from) {
+        /* Every piece that reaches is counted on the way (the caller compares the count
+         * with the pieces listed: a pinned one makes them fewer). */
+        int count = 0;
+        for (; from; count++) {
             int f = bb_pop(&from);
             if (bb_test(pinned, f) && !bb_test(ATT.line[k][f], to))
                 continue;
             o = emit(o, p, us, kind, f, to);
         }
+        *reach = count;
     } else {
-        while (from)
+        int count = 0;
+        for (; from; count++)
             o = emit(o, p, us, kind, bb_pop(&from), to);
+        *reach = count;
     }
     if (drop && (kind != PAWN || pawn_drops(p, BB_SQ(to))))
         *o++ = move_make_drop(kind, to);

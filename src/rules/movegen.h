@@ -13,8 +13,9 @@ size_t kifu__count_legal(const kpos *p);
 int kifu__has_legal(const kpos *p);
 /* Legal moves landing on `to` made with a piece of `kind` (before the move), drops
  * included. out needs room for 32. Unless reach is NULL, *reach is how many board pieces of
- * `kind` reach `to`, pinned or not, counted up to 2 (0 for a king), found on the way: the relative word needs
- * no second look when it says the move is alone. */
+ * `kind` reach `to`, pinned or not, when a move is listed (0 for a king), found on the way:
+ * the relative word needs no second look when it says the move is alone, or that every
+ * such piece is listed. */
 size_t kifu__gen_to(const kpos *p, int to, int kind, kmove *out, int *reach);
 /* The same without the drops (no 二歩 or 打ち歩詰め test), *reach the same. */
 size_t kifu__gen_to_board(const kpos *p, int to, int kind, kmove *out, int *reach);
