@@ -137,10 +137,17 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
                     res[1] = res[2], res[2] = t;
                 }
                 uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-                if (kifu__agg_merge(
-                        a, flipped ? kifu__flip_move(mv) : mv, sqlite3_column_int64(m, 1),
-                        res, (const char *)sqlite3_column_text(m, 8),
-                        sqlite3_column_blob(m, 9), sqlite3_column_bytes(m, 9) / 8)) {
+                /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
+                int32_t top[KIFU__INDEX_TOP * 2];
+                int ntop = sqlite3_column_bytes(m, 9) / 12;
+                const uint8_t *t = sqlite3_column_blob(m, 9);
+                if (ntop > KIFU__INDEX_TOP)
+                    ntop = KIFU__INDEX_TOP;
+                for (int k = 0; k < ntop; k++)
+                    memcpy(&top[2 * k], t + 12 * k, 8);
+                if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv,
+                                    sqlite3_column_int64(m, 1), res,
+                                    (const char *)sqlite3_column_text(m, 8), top, ntop)) {
                     sqlite3_reset(m);
                     return -1;
                 }
@@ -285,8 +292,8 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
                                 "SELECT sente, gote, event, sente_rating, gote_rating "
                                 "FROM games WHERE id=?",
                                 -1, &q.rows, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
-                                &q.block, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &q.block, NULL) !=
+                 SQLITE_OK ||
              sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
                                 NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
