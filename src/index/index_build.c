@@ -355,13 +355,43 @@ int kifu__cmp_u32(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* FNV-1a over the file's bytes: tells a changed file from an unchanged one. */
-static uint64_t digest(const unsigned char *d, size_t n)
+/* FNV-1a over the file's bytes: tells a changed file from an unchanged one. ClickHouse
+ * indexes store it. */
+static uint64_t digest_fnv(const unsigned char *d, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325u;
     for (size_t i = 0; i < n; i++)
         h = (h ^ d[i]) * 0x100000001b3u;
     return h;
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The same, for SQLite indexes, 32 bytes a step in four independent lanes: FNV's one
+ * multiply per byte, each waiting for the last, took a twentieth of a build. */
+static uint64_t digest_fast(const unsigned char *d, size_t n)
+{
+    const uint64_t m = 0x9e3779b97f4a7c15u;
+    uint64_t h[4] = {n, n ^ 0x6a09e667f3bcc908u, n ^ 0xbb67ae8584caa73bu,
+                     n ^ 0x3c6ef372fe94f82bu};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t x = h[k] ^ load64(d + i + 8 * k);
+            h[k] = (x << 29 | x >> 35) * m;
+        }
+    uint64_t r = digest_fnv(d + i, n - i);
+    for (int k = 0; k < 4; k++) {
+        r = (r ^ h[k]) * m;
+        r ^= r >> 31;
+    }
+    return r;
 }
 
 static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
@@ -427,7 +457,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         ix->stats.files_failed++;
         return -1;
     }
-    uint64_t dig = digest(data, len), old = 0;
+    uint64_t dig = ix->ch ? digest_fnv(data, len) : digest_fast(data, len), old = 0;
     uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
     size_t ndone = 0;
     if (ix->ch) {
@@ -523,31 +553,35 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
 /* The batch's rows in (key, game, ply) order, keys unsigned. First grouped by bucket: a
- * stable LSD radix sort on the bucket's 20 bits, 10 a pass (1024 destinations a pass stay
+ * stable LSD radix sort on the bucket's 18 bits, 9 a pass (512 destinations a pass stay
  * in the caches; 16-bit digits over all 64 bits spent most of the write in cache misses),
- * then each bucket's few rows sorted in place. */
+ * then each bucket's rows sorted in place. The rows came in (game, ply) order and the
+ * radix passes keep it, so a small bucket is sorted by key alone (stable insertion: qsort
+ * and its calls took a third of the write); a large one (a hot key's) by qsort. */
+#define RADIX_BITS ((64 - KIFU__BUCKET_SHIFT) / 2)
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
     if (n < 2)
         return 0;
     kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
-    size_t count[1024];
+    size_t count[1 << RADIX_BITS];
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
     if (!tmp)
         return -1;
     kifu__ipos *src = ix->pos, *dst = tmp;
-    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += 10) {
+    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += RADIX_BITS) {
         memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 1023]++;
+            count[(src[i].key >> shift) & mask]++;
         size_t sum = 0;
-        for (size_t d = 0; d < 1024; d++) {
+        for (size_t d = 0; d <= mask; d++) {
             size_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 1023]++] = src[i];
+            dst[count[(src[i].key >> shift) & mask]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
@@ -558,14 +592,14 @@ static int sort_positions(kifu_index *ix)
         uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
         for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
             ;
-        if (j - i > 32) {
+        if (j - i > 64) {
             qsort(v + i, j - i, sizeof *v, kifu__ipos_cmp);
             continue;
         }
-        for (size_t k = i + 1; k < j; k++) { /* insertion: a few rows, often in order */
+        for (size_t k = i + 1; k < j; k++) {
             kifu__ipos x = v[k];
             size_t m = k;
-            for (; m > i && kifu__ipos_cmp(&v[m - 1], &x) > 0; m--)
+            for (; m > i && v[m - 1].key > x.key; m--)
                 v[m] = v[m - 1];
             v[m] = x;
         }

@@ -19,9 +19,10 @@
     4 /* 2: games.ending and games.header; 3: bucket blocks; \
                                * 4: runs of blocks, dates in explorer.top */
 #define KIFU__INDEX_VERSION_TEXT "4"
-/* Positions are stored by bucket: the key's top 20 bits (about a million rows at most),
- * each row one packed block of every occurrence in it (index_block.c). */
-#define KIFU__BUCKET_SHIFT 44
+/* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
+ * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
+ * per row: with 20 bits a batch's million rows took a third of its write. */
+#define KIFU__BUCKET_SHIFT 46
 #define KIFU__BUCKET_LOW ((UINT64_C(1) << KIFU__BUCKET_SHIFT) - 1)
 /* Each batch writes its blocks as a run of their own: positions.id is run << 20 | bucket,
  * so a batch's rows go after every row before it (appended, never rewritten) and a small

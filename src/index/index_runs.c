@@ -59,6 +59,7 @@ typedef struct writer {
     sqlite3_stmt *at;     /* one row by id */
     sqlite3_stmt *ids;    /* the ids of one run */
     sqlite3_stmt *put;    /* a row written */
+    sqlite3_stmt *ins;    /* a new row, after every other (no lookup first) */
     sqlite3_stmt *del;    /* a row dropped */
     sqlite3_stmt *hotget; /* a hot key's games */
     sqlite3_stmt *rowget; /* a hot key's explorer rows */
@@ -81,6 +82,7 @@ static int prepare(writer *w)
         "SELECT block FROM positions WHERE id=?",
         "SELECT id FROM positions WHERE id BETWEEN ? AND ?",
         "INSERT OR REPLACE INTO positions VALUES(?,?)",
+        "INSERT INTO positions VALUES(?,?)",
         "DELETE FROM positions WHERE id=?",
         "SELECT games FROM hot WHERE key=?",
         "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
@@ -90,8 +92,8 @@ static int prepare(writer *w)
         "DELETE FROM hot WHERE key=?",
         "DELETE FROM explorer WHERE key=?"};
     sqlite3_stmt **st[] = {&w->get,    &w->at,     &w->ids,    &w->put,
-                           &w->del,    &w->hotget, &w->rowget, &w->hotput,
-                           &w->rowput, &w->unhot,  &w->unrow};
+                           &w->ins,    &w->del,    &w->hotget, &w->rowget,
+                           &w->hotput, &w->rowput, &w->unhot,  &w->unrow};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         if (sqlite3_prepare_v2(w->ix->db, sql[i], -1, st[i], NULL) != SQLITE_OK)
             return -1;
@@ -100,8 +102,8 @@ static int prepare(writer *w)
 
 static void finish(writer *w)
 {
-    sqlite3_stmt *st[] = {w->get,    w->at,     w->ids,    w->put,   w->del,  w->hotget,
-                          w->rowget, w->hotput, w->rowput, w->unhot, w->unrow};
+    sqlite3_stmt *st[] = {w->get,    w->at,     w->ids,    w->put,    w->ins,   w->del,
+                          w->hotget, w->rowget, w->hotput, w->rowput, w->unhot, w->unrow};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         sqlite3_finalize(st[i]);
     kifu__free(w->hot), kifu__free(w->v), kifu__free(w->buf), kifu__free(w->keys);
@@ -262,7 +264,9 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
     return rc;
 }
 
-static int put_block(writer *w, uint64_t id, const kifu__ipos *v, size_t n)
+/* Write (put: w->put or w->ins) the block of v[0..n) at id, or drop the row when n is 0. */
+static int put_block(writer *w, sqlite3_stmt *put, uint64_t id, const kifu__ipos *v,
+                     size_t n)
 {
     if (!n) {
         sqlite3_bind_int64(w->del, 1, (sqlite3_int64)id);
@@ -271,9 +275,9 @@ static int put_block(writer *w, uint64_t id, const kifu__ipos *v, size_t n)
     if (kifu__reserve(&w->buf, &w->capbuf, kifu__block_bound(n), 1, 4096))
         return nomem(w->err);
     size_t len = kifu__block_encode(v, n, w->buf);
-    sqlite3_bind_int64(w->put, 1, (sqlite3_int64)id);
-    sqlite3_bind_blob(w->put, 2, w->buf, (int)len, SQLITE_STATIC);
-    return kifu__index_step(w->put);
+    sqlite3_bind_int64(put, 1, (sqlite3_int64)id);
+    sqlite3_bind_blob(put, 2, w->buf, (int)len, SQLITE_STATIC);
+    return kifu__index_step(put);
 }
 
 /* Append the row at `id` to w->v (nothing when there is none). */
@@ -311,7 +315,7 @@ static int append_run(writer *w, uint64_t run, const kifu__ipos *v, size_t n)
                     : 0)
                 return -1;
         }
-        if (put_block(w, run << KIFU__RUN_SHIFT | b, v + i, j - i))
+        if (put_block(w, w->ins, run << KIFU__RUN_SHIFT | b, v + i, j - i))
             return -1;
     }
     return 0;
@@ -397,7 +401,8 @@ static int merge_runs(writer *w, runs *r, size_t from)
                 rc = push_key(w, w->v[k].key);
         }
         if (!rc)
-            rc = put_block(w, (uint64_t)r->id[from] << KIFU__RUN_SHIFT | buckets[i], w->v,
+            rc = put_block(w, w->put,
+                           (uint64_t)r->id[from] << KIFU__RUN_SHIFT | buckets[i], w->v,
                            w->nv);
     }
     kifu__free(buckets);
@@ -449,7 +454,8 @@ static int drop_dead(writer *w, runs *r, const uint64_t *touched, size_t nt,
             if (kept == w->nv)
                 continue;
             r->entries[k] -= (int64_t)(w->nv - kept);
-            if (put_block(w, id, w->v, kept) || set_entries(w, r->id[k], r->entries[k]))
+            if (put_block(w, w->put, id, w->v, kept) ||
+                set_entries(w, r->id[k], r->entries[k]))
                 return -1;
         }
     w->nkeys = sort_unique(w->keys, w->nkeys);
