@@ -171,6 +171,23 @@ typedef struct kifu__index_game {
 long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_game *g,
                              kifu_index_hit_fn fn, void *ctx);
 
+/* index_filter.c: the games the player, event and rating filters of o admit (flipped:
+ * counted for the colour-flipped position), from the games table's indexes. use: only
+ * the games in id[0..n) (sorted) pass; rows: the passing games' rows must still be
+ * checked (kifu__explore_passes). A set would hold more than limit games: not made
+ * (use 0, rows 1). 0, or -1 on an SQLite error. */
+typedef struct kifu__gameset {
+    uint32_t *id;
+    size_t n, cap;
+    int use, rows;
+} kifu__gameset;
+int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
+                       size_t limit, kifu__gameset *s);
+int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
+/* 1 when the filters of o admit every game (an event filter every event matches, and no
+ * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
+int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
+
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);
 

@@ -23,6 +23,11 @@ static const char *const schema =
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
     "CREATE INDEX games_source ON games(source);"
+    /* The explorer's filters find their games by these (index_filter.c). */
+    "CREATE INDEX games_sente ON games(sente);"
+    "CREATE INDEX games_gote ON games(gote);"
+    "CREATE INDEX games_event ON games(event);"
+    "CREATE INDEX games_rating ON games(sente_rating);"
     "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
