@@ -5,10 +5,11 @@
  * add to what it adds. Readers read a bucket's block in every run (KIFU__BLOCK_SQL).
  *
  * The hot rows (the `hot` and `explorer` tables) stay exact for the keys they hold: a hot
- * key's rows take in each batch's entries, and a key gets rows when one batch or one
- * merged run holds it for KIFU__INDEX_HOT games. A key whose games are spread over runs
- * without that many in one is counted from its entries (still exact, a few hundred at
- * most) until its runs are merged. */
+ * key's rows take in each batch's entries, and an add gives rows to every key it brings to
+ * KIFU__INDEX_HOT games. A bulk build (whose later batches would have to read the earlier
+ * ones key by key) gives them to a key one batch or one merged run holds for that many
+ * games; a key whose games are spread over its batches without that many in one is
+ * counted from its entries (still exact, a few hundred at most) until its runs merge. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,7 @@ typedef struct writer {
     size_t nv, capv;
     uint8_t *buf;
     size_t capbuf;
+    int exact;      /* hot rows for every key with enough games (not in a bulk build) */
     uint64_t *keys; /* keys to make hot again once their blocks are written */
     size_t nkeys, capkeys;
     kifu_error *err;
@@ -299,6 +301,19 @@ static int read_block(writer *w, uint64_t id)
     return 0;
 }
 
+/* A key with too few games in the batch to be hot alone, hot when its games in the runs
+ * before make enough. */
+static int crossing(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
+{
+    w->nv = 0;
+    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv))
+        return -1;
+    if (!w->nv ||
+        distinct_games(w->v, w->nv) + distinct_games(add, nadd) < KIFU__INDEX_HOT)
+        return 0;
+    return hot_full(w, key, add, nadd, 0);
+}
+
 /* The batch's entries v[0..n) (sorted) as run `run`, after the hot rows they change. */
 static int append_run(writer *w, uint64_t run, const kifu__ipos *v, size_t n)
 {
@@ -312,7 +327,8 @@ static int append_run(writer *w, uint64_t run, const kifu__ipos *v, size_t n)
             if (is_hot(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
                 : distinct_games(v + k, l - k) >= KIFU__INDEX_HOT
                     ? hot_full(w, v[k].key, v + k, l - k, 0)
-                    : 0)
+                : w->exact ? crossing(w, v[k].key, v + k, l - k)
+                           : 0)
                 return -1;
         }
         if (put_block(w, w->ins, run << KIFU__RUN_SHIFT | b, v + i, j - i))
@@ -488,6 +504,10 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
         rc = drop_dead(&w, &r, touched, nt, dead, nd);
     if (!rc && ix->npos) {
         int64_t run = r.n ? r.id[r.n - 1] + 1 : 1;
+        /* An add looks up the earlier games of each key it adds to: the hot rows stay
+         * exact (as one build makes them) at a read per key. A bulk build does not: it
+         * would read its earlier batches once per key. */
+        w.exact = r.n && !ix->bulk;
         rc = load_hot(&w) || append_run(&w, (uint64_t)run, ix->pos, ix->npos) ||
                      set_entries(&w, run, (int64_t)ix->npos)
                  ? -1
