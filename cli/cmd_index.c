@@ -1,6 +1,6 @@
-/* cmd_index.c: `kifu index build|add|info`: a collection's games and positions in one
- * SQLite file (kifu_index_*), built from record files and directories, grown by adding
- * more, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
+/* cmd_index.c: `kifu index build|add|compact|info`: a collection's games and positions in
+ * one SQLite file (kifu_index_*), built from record files and directories, grown by
+ * adding more, compacted, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@ void cmd_index_usage(FILE *f)
         f,
         "usage: kifu index build DIR|FILE... -o games.kdb\n"
         "       kifu index add games.kdb DIR|FILE...\n"
+        "       kifu index compact games.kdb\n"
         "       kifu index info games.kdb\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
@@ -30,6 +31,9 @@ void cmd_index_usage(FILE *f)
         "  add     add files to an index in one transaction: a file indexed before\n"
         "          with the same content is skipped, a changed one replaced; a run\n"
         "          stopped midway leaves the index as it was\n"
+        "  compact merge the runs of positions that adds leave (each add writes its\n"
+        "          own, so that it costs what it adds) into one, as a build of the\n"
+        "          same games writes them; one transaction\n"
         "  info    games, positions, hot positions, files and size\n"
         "  schema  print the ClickHouse tables' DDL, to review and run\n"
         "\n"
@@ -52,6 +56,7 @@ void cmd_index_usage(FILE *f)
         "examples:\n"
         "  kifu index build games/ -o games.kdb\n"
         "  kifu index add games.kdb new/\n"
+        "  kifu index compact games.kdb\n"
         "  kifu index info games.kdb\n"
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
@@ -217,6 +222,22 @@ static int add(const char *kdb, char **args, int nargs, int verbose)
     return close_index(ix, add_inputs(ix, kdb, args, nargs, verbose));
 }
 
+static int compact(const char *kdb)
+{
+    kifu_error e = {0};
+    kifu_index *ix = kifu_index_open(kdb, 0, &e);
+    if (!ix) {
+        cli_print_error(&e);
+        return cli_exit_code(e.code);
+    }
+    int status = EXIT_OK;
+    if (kifu_index_compact(ix, &e)) {
+        cli_print_error(&e);
+        status = cli_exit_code(e.code);
+    }
+    return close_index(ix, status);
+}
+
 static int info(const char *kdb, const ch_target *ch)
 {
     kifu_error e = {0};
@@ -248,7 +269,8 @@ static int info(const char *kdb, const ch_target *ch)
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_err("kifu: index: say build, add, info or schema; see 'kifu index --help'\n");
+        cli_err("kifu: index: say build, add, compact, info or schema; see 'kifu index "
+                "--help'\n");
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL;
@@ -319,6 +341,13 @@ int cmd_index(int argc, char **argv)
             } else {
                 status = add(args[0], args + 1, nargs - 1, verbose);
             }
+        } else if (!strcmp(sub, "compact")) {
+            if (nargs != 1 || out) {
+                cli_err("kifu: index compact: give one index\n");
+                status = EXIT_USAGE;
+            } else {
+                status = compact(args[0]);
+            }
         } else if (!strcmp(sub, "info") && ch.url) {
             status = info(NULL, &ch);
         } else if (!strcmp(sub, "info")) {
@@ -329,7 +358,8 @@ int cmd_index(int argc, char **argv)
                 status = info(args[0], &ch);
             }
         } else {
-            cli_err("kifu: index: unknown subcommand '%s' (build, add, info, schema)\n",
+            cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
+                    "schema)\n",
                     sub);
             status = EXIT_USAGE;
         }

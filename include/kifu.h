@@ -919,6 +919,13 @@ KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_
 KIFU_EXPORT int kifu_index_flush(kifu_index *ix, kifu_error *err);
 /** Counts of what this handle added (borrowed). */
 KIFU_EXPORT const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix);
+/** Merge the position runs into one, in one transaction after what is queued is written
+ *  (kifu_index_flush): each add writes its positions as a run of its own (so that it
+ *  costs what it adds) and small runs are merged as they pile up; compacting leaves the
+ *  rows one build of the same games writes, and queries read one row per bucket. It
+ *  writes the whole positions table again: minutes for millions of games. SQLite only.
+ *  0, or -1 with err (the file as before). */
+KIFU_EXPORT int kifu_index_compact(kifu_index *ix, kifu_error *err);
 
 /** What an index holds. */
 typedef struct kifu_index_info {

@@ -50,6 +50,16 @@ static int get_varint(const uint8_t **in, const uint8_t *end, uint64_t *v)
 #define ENTRY_MAX (10 + 10 + 10 + 2)
 #define HEAD_MAX 30
 
+int kifu__ipos_cmp(const void *x, const void *y)
+{
+    const kifu__ipos *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    return (a->ply > b->ply) - (a->ply < b->ply);
+}
+
 size_t kifu__block_bound(size_t n)
 {
     return n * (ENTRY_MAX + HEAD_MAX);
@@ -159,12 +169,14 @@ int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_
 {
     uint64_t bucket = key >> KIFU__BUCKET_SHIFT;
     sqlite3_bind_int64(block, 1, (sqlite3_int64)bucket);
-    int s = sqlite3_step(block), rc = 0;
-    if (s == SQLITE_ROW)
+    int s = SQLITE_DONE, rc = 0;
+    /* The runs oldest first: their games are in id order, so the entries stay in (game,
+     * ply) order. */
+    while (!rc && (s = sqlite3_step(block)) == SQLITE_ROW)
         rc = kifu__block_decode(sqlite3_column_blob(block, 0),
                                 (size_t)sqlite3_column_bytes(block, 0), bucket, key, 0, v,
                                 nv, cap);
-    else if (s != SQLITE_DONE)
+    if (!rc && s != SQLITE_DONE)
         rc = -1;
     sqlite3_reset(block);
     return rc;

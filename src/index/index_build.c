@@ -1,8 +1,7 @@
 /* index_build.c: opening an index, turning record files into rows, and writing a batch:
- * games, then the batch's occurrences sorted by bucket and key and merged into the blocks
- * of their buckets (one row a bucket: SQLite's cost is per row), the explorer rows of the
- * keys whose occurrences changed made again from them. The batches of one add share one
- * transaction, committed by kifu_index_flush. */
+ * games, then the batch's occurrences sorted by bucket and key and written as a run of
+ * blocks (index_runs.c: one row a bucket and run, since SQLite's cost is per row). The
+ * batches of one add share one transaction, committed by kifu_index_flush. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +11,6 @@
 
 #include "core/strbuf.h"
 #include "index/clickhouse.h"
-#include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -358,13 +356,43 @@ int kifu__cmp_u32(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
-/* FNV-1a over the file's bytes: tells a changed file from an unchanged one. */
-static uint64_t digest(const unsigned char *d, size_t n)
+/* FNV-1a over the file's bytes: tells a changed file from an unchanged one. ClickHouse
+ * indexes store it. */
+static uint64_t digest_fnv(const unsigned char *d, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325u;
     for (size_t i = 0; i < n; i++)
         h = (h ^ d[i]) * 0x100000001b3u;
     return h;
+}
+
+static uint64_t load64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* The same, for SQLite indexes, 32 bytes a step in four independent lanes: FNV's one
+ * multiply per byte, each waiting for the last, took a twentieth of a build. */
+static uint64_t digest_fast(const unsigned char *d, size_t n)
+{
+    const uint64_t m = 0x9e3779b97f4a7c15u;
+    uint64_t h[4] = {n, n ^ 0x6a09e667f3bcc908u, n ^ 0xbb67ae8584caa73bu,
+                     n ^ 0x3c6ef372fe94f82bu};
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32)
+        for (int k = 0; k < 4; k++) {
+            uint64_t x = h[k] ^ load64(d + i + 8 * k);
+            h[k] = (x << 29 | x >> 35) * m;
+        }
+    uint64_t r = digest_fnv(d + i, n - i);
+    for (int k = 0; k < 4; k++) {
+        r = (r ^ h[k]) * m;
+        r ^= r >> 31;
+    }
+    return r;
 }
 
 static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
@@ -430,7 +458,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         ix->stats.files_failed++;
         return -1;
     }
-    uint64_t dig = digest(data, len), old = 0;
+    uint64_t dig = ix->ch ? digest_fnv(data, len) : digest_fast(data, len), old = 0;
     uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
     size_t ndone = 0;
     kifu__ch_ids gone = {0}; /* ClickHouse: the games of the file's old content */
@@ -538,42 +566,36 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
-static int entry_cmp(const void *x, const void *y)
-{
-    const kifu__ipos *a = x, *b = y;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    if (a->game != b->game)
-        return a->game < b->game ? -1 : 1;
-    return (a->ply > b->ply) - (a->ply < b->ply);
-}
-
 /* The batch's rows in (key, game, ply) order, keys unsigned. First grouped by bucket: a
- * stable LSD radix sort on the bucket's 20 bits, 10 a pass (1024 destinations a pass stay
+ * stable LSD radix sort on the bucket's 18 bits, 9 a pass (512 destinations a pass stay
  * in the caches; 16-bit digits over all 64 bits spent most of the write in cache misses),
- * then each bucket's few rows sorted in place. */
+ * then each bucket's rows sorted in place. The rows came in (game, ply) order and the
+ * radix passes keep it, so a small bucket is sorted by key alone (stable insertion: qsort
+ * and its calls took a third of the write); a large one (a hot key's) by qsort. */
+#define RADIX_BITS ((64 - KIFU__BUCKET_SHIFT) / 2)
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
     if (n < 2)
         return 0;
     kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
-    size_t count[1024];
+    size_t count[1 << RADIX_BITS];
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
     if (!tmp)
         return -1;
     kifu__ipos *src = ix->pos, *dst = tmp;
-    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += 10) {
+    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += RADIX_BITS) {
         memset(count, 0, sizeof count);
         for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & 1023]++;
+            count[(src[i].key >> shift) & mask]++;
         size_t sum = 0;
-        for (size_t d = 0; d < 1024; d++) {
+        for (size_t d = 0; d <= mask; d++) {
             size_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & 1023]++] = src[i];
+            dst[count[(src[i].key >> shift) & mask]++] = src[i];
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
@@ -584,26 +606,19 @@ static int sort_positions(kifu_index *ix)
         uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
         for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
             ;
-        if (j - i > 32) {
-            qsort(v + i, j - i, sizeof *v, entry_cmp);
+        if (j - i > 64) {
+            qsort(v + i, j - i, sizeof *v, kifu__ipos_cmp);
             continue;
         }
-        for (size_t k = i + 1; k < j; k++) { /* insertion: a few rows, often in order */
+        for (size_t k = i + 1; k < j; k++) {
             kifu__ipos x = v[k];
             size_t m = k;
-            for (; m > i && entry_cmp(&v[m - 1], &x) > 0; m--)
+            for (; m > i && v[m - 1].key > x.key; m--)
                 v[m] = v[m - 1];
             v[m] = x;
         }
     }
     return 0;
-}
-
-static int step_done(sqlite3_stmt *st)
-{
-    int rc = sqlite3_step(st);
-    sqlite3_reset(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
 }
 
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
@@ -709,177 +724,10 @@ done:
     return rc;
 }
 
-/* Write the explorer rows of `key` from an aggregate: hot when enough games passed. */
-static int write_hot(uint64_t key, kifu__agg *a, sqlite3_stmt *hot, sqlite3_stmt *row)
-{
-    if (a->games < KIFU__INDEX_HOT)
-        return 0;
-    sqlite3_bind_int64(hot, 1, (sqlite3_int64)key);
-    sqlite3_bind_int64(hot, 2, a->games);
-    if (step_done(hot))
-        return -1;
-    for (size_t i = 0; i < a->n; i++) {
-        kifu__agg_move *m = &a->m[i];
-        /* The latest games as (id, ply) pairs of 32-bit integers. */
-        int32_t top[KIFU__INDEX_TOP * 2];
-        int ntop = m->ntop < KIFU__INDEX_TOP ? m->ntop : KIFU__INDEX_TOP;
-        for (int k = 0; k < ntop; k++)
-            top[2 * k] = (int32_t)m->top[k].id, top[2 * k + 1] = m->top[k].ply;
-        sqlite3_bind_int64(row, 1, (sqlite3_int64)key);
-        sqlite3_bind_int(row, 2, m->move);
-        sqlite3_bind_int64(row, 3, m->games);
-        for (int r = 1; r < 6; r++)
-            sqlite3_bind_int64(row, 3 + r, m->res[r]);
-        sqlite3_bind_int64(row, 9, m->res[0]);
-        sqlite3_bind_text(row, 10, m->last_date, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_blob(row, 11, top, (int)(ntop * 2 * sizeof *top), SQLITE_TRANSIENT);
-        if (step_done(row))
-            return -1;
-    }
-    return 0;
-}
-
 static int cmp_key(const void *x, const void *y)
 {
     uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
     return a < b ? -1 : a > b;
-}
-
-/* Not one of the games this batch deletes (dead: sorted). */
-static int live_game(const keyset *dead, uint32_t game)
-{
-    uint64_t g = game;
-    return !dead->n || !bsearch(&g, dead->v, dead->n, sizeof g, cmp_key);
-}
-
-/* Distinct games among n entries of one key (in game order). */
-static size_t distinct_games(const kifu__ipos *v, size_t n)
-{
-    size_t c = 0;
-    for (size_t i = 0; i < n; i++)
-        c += !i || v[i].game != v[i - 1].game;
-    return c;
-}
-
-/* The statements and buffers of one batch's write. */
-typedef struct writer {
-    sqlite3_stmt *get, *put, *del, *hot, *row, *unhot, *unrow;
-    kifu__ipos *old, *merged;
-    size_t nold, capold, nmerged, capmerged;
-    uint8_t *buf;
-    size_t capbuf;
-    keyset dead; /* sorted */
-} writer;
-
-/* Key by key, the hot rows of the keys whose occurrences changed: dropped when the key
- * was hot, written again when it is (or now becomes) hot. */
-static int rehot_bucket(writer *w)
-{
-    size_t io = 0;
-    for (size_t i = 0, j; i < w->nmerged; i = j) {
-        uint64_t key = w->merged[i].key;
-        for (j = i; j < w->nmerged && w->merged[j].key == key; j++)
-            ;
-        while (io < w->nold && w->old[io].key < key)
-            io++;
-        size_t o0 = io;
-        while (io < w->nold && w->old[io].key == key)
-            io++;
-        size_t before = distinct_games(w->old + o0, io - o0), live = 0;
-        for (size_t k = o0; k < io; k++)
-            live += live_game(&w->dead, w->old[k].game);
-        /* Unchanged: no old entry dropped, no new one. */
-        if (live == io - o0 && live == j - i)
-            continue;
-        if (before >= KIFU__INDEX_HOT) {
-            sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)key);
-            sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)key);
-            if (step_done(w->unhot) || step_done(w->unrow))
-                return -1;
-        }
-        if (distinct_games(w->merged + i, j - i) < KIFU__INDEX_HOT)
-            continue;
-        kifu__agg a;
-        kifu__agg_init(&a);
-        int bad = 0;
-        for (size_t k = i; k < j && !bad; k++) {
-            char date[11];
-            kifu__index_fact_date(w->merged[k].fact, date);
-            bad = kifu__agg_add(&a, w->merged[k].move, w->merged[k].game,
-                                w->merged[k].ply, (int)(w->merged[k].fact & 7), date);
-        }
-        bad = bad || write_hot(key, &a, w->hot, w->row);
-        kifu__agg_free(&a);
-        if (bad)
-            return -1;
-    }
-    /* Keys that lost every occurrence (all their games replaced). */
-    for (size_t k = 0, m = 0; k < w->nold; k++) {
-        if (k && w->old[k].key == w->old[k - 1].key)
-            continue;
-        while (m < w->nmerged && w->merged[m].key < w->old[k].key)
-            m++;
-        if (m < w->nmerged && w->merged[m].key == w->old[k].key)
-            continue;
-        size_t e = k;
-        while (e < w->nold && w->old[e].key == w->old[k].key)
-            e++;
-        if (distinct_games(w->old + k, e - k) >= KIFU__INDEX_HOT) {
-            sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)w->old[k].key);
-            sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)w->old[k].key);
-            if (step_done(w->unhot) || step_done(w->unrow))
-                return -1;
-        }
-    }
-    return 0;
-}
-
-/* One bucket written again: its old block (unless the table was empty) merged with the
- * batch's entries add[0..nadd), occurrences of games no longer live dropped. */
-static int write_bucket(writer *w, uint64_t bucket, const kifu__ipos *add, size_t nadd,
-                        int fresh, kifu_error *err)
-{
-    w->nold = w->nmerged = 0;
-    if (!fresh) {
-        sqlite3_bind_int64(w->get, 1, (sqlite3_int64)bucket);
-        int s = sqlite3_step(w->get), bad = 0;
-        if (s == SQLITE_ROW)
-            bad = kifu__block_decode(sqlite3_column_blob(w->get, 0),
-                                     (size_t)sqlite3_column_bytes(w->get, 0), bucket, 0,
-                                     1, &w->old, &w->nold, &w->capold);
-        sqlite3_reset(w->get);
-        if (s != SQLITE_ROW && s != SQLITE_DONE)
-            return -1;
-        if (bad)
-            return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
-                               "a damaged block of positions (bucket %llu)",
-                               (unsigned long long)bucket);
-    }
-    if (kifu__reserve(&w->merged, &w->capmerged, w->nold + nadd + 1, sizeof *w->merged,
-                      256))
-        return nomem(err);
-    size_t i = 0, j = 0;
-    while (i < w->nold || j < nadd) {
-        if (i < w->nold && (j == nadd || entry_cmp(&w->old[i], &add[j]) < 0)) {
-            if (live_game(&w->dead, w->old[i].game))
-                w->merged[w->nmerged++] = w->old[i];
-            i++;
-        } else {
-            w->merged[w->nmerged++] = add[j++];
-        }
-    }
-    if (rehot_bucket(w))
-        return -1;
-    if (!w->nmerged) {
-        sqlite3_bind_int64(w->del, 1, (sqlite3_int64)bucket);
-        return step_done(w->del);
-    }
-    if (kifu__reserve(&w->buf, &w->capbuf, kifu__block_bound(w->nmerged), 1, 4096))
-        return nomem(err);
-    size_t len = kifu__block_encode(w->merged, w->nmerged, w->buf);
-    sqlite3_bind_int64(w->put, 1, (sqlite3_int64)bucket);
-    sqlite3_bind_blob(w->put, 2, w->buf, (int)len, SQLITE_STATIC);
-    return step_done(w->put);
 }
 
 static int insert_games(kifu_index *ix, sqlite3_stmt *game)
@@ -919,57 +767,35 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
         else
             sqlite3_bind_null(game, 15);
         sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
-        if (step_done(game))
+        if (kifu__index_step(game))
             return -1;
         sqlite3_clear_bindings(game);
     }
     return 0;
 }
 
-/* Write the queued batch inside the open transaction: sources, games, then every bucket
- * the batch adds to or whose games it replaces, in bucket order. 0, or -1 with err. */
+/* Write the queued batch inside the open transaction: sources, games, then the positions
+ * as a run of their own (index_runs.c), the replaced games' occurrences dropped first.
+ * 0, or -1 with err. */
 static int write_batch(kifu_index *ix, kifu_error *err)
 {
     sqlite3 *db = ix->db;
-    sqlite3_stmt *src = NULL, *game = NULL, *any = NULL;
-    writer w;
-    memset(&w, 0, sizeof w);
-    keyset touched = {0};
+    sqlite3_stmt *src = NULL, *game = NULL;
+    keyset touched = {0}, dead = {0};
     int rc = -1;
     if (sort_positions(ix)) {
         nomem(err);
         goto out;
     }
-    /* An index with no position yet has no block to merge with. */
-    if (sqlite3_prepare_v2(db, "SELECT 1 FROM positions LIMIT 1", -1, &any, NULL) !=
-        SQLITE_OK)
-        goto sqlfail;
-    int fresh = sqlite3_step(any) == SQLITE_DONE;
     for (size_t i = 0; i < ix->nsources; i++)
-        if (ix->sources[i].replace) {
-            fresh = 0;
-            if (delete_source(ix, ix->sources[i].id, &touched, &w.dead, err))
-                goto out;
-        }
+        if (ix->sources[i].replace &&
+            delete_source(ix, ix->sources[i].id, &touched, &dead, err))
+            goto out;
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(db,
                            "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &game, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "SELECT block FROM positions WHERE bucket=?", -1, &w.get,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO positions VALUES(?,?)", -1, &w.put,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "DELETE FROM positions WHERE bucket=?", -1, &w.del,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO hot VALUES(?,?)", -1, &w.hot, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db, "INSERT INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)", -1,
-                           &w.row, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db, "DELETE FROM hot WHERE key=?", -1, &w.unhot, NULL) !=
-            SQLITE_OK ||
-        sqlite3_prepare_v2(db, "DELETE FROM explorer WHERE key=?", -1, &w.unrow, NULL) !=
-            SQLITE_OK)
+                           -1, &game, NULL) != SQLITE_OK)
         goto sqlfail;
     for (size_t i = 0; i < ix->nsources; i++) {
         struct kifu__isource *s = &ix->sources[i];
@@ -978,30 +804,23 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         sqlite3_bind_int64(src, 3, s->size);
         sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
         sqlite3_bind_int64(src, 5, s->games);
-        if (step_done(src))
+        if (kifu__index_step(src))
             goto sqlfail;
     }
     if (insert_games(ix, game))
         goto sqlfail;
-    if (touched.n) /* an empty vector has no storage, and qsort wants some */
+    /* Sorted, each once (an empty vector has no storage, and qsort wants some). */
+    size_t nt = 0;
+    if (touched.n) {
         qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
-    if (w.dead.n)
-        qsort(w.dead.v, w.dead.n, sizeof *w.dead.v, cmp_key);
-    /* The batch's buckets and the touched ones, merged in order. */
-    size_t i = 0, t = 0;
-    while (i < ix->npos || t < touched.n) {
-        uint64_t b = i < ix->npos ? ix->pos[i].key >> KIFU__BUCKET_SHIFT : UINT64_MAX;
-        if (t < touched.n && touched.v[t] < b)
-            b = touched.v[t];
-        size_t j = i;
-        while (j < ix->npos && ix->pos[j].key >> KIFU__BUCKET_SHIFT == b)
-            j++;
-        while (t < touched.n && touched.v[t] == b)
-            t++;
-        if (write_bucket(&w, b, ix->pos + i, j - i, fresh, err))
-            goto sqlfail;
-        i = j;
+        for (size_t i = 0; i < touched.n; i++)
+            if (!nt || touched.v[i] != touched.v[nt - 1])
+                touched.v[nt++] = touched.v[i];
     }
+    if (dead.n)
+        qsort(dead.v, dead.n, sizeof *dead.v, cmp_key);
+    if (kifu__index_write_run(ix, touched.v, nt, dead.v, dead.n, err))
+        goto out;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;
     rc = 0;
@@ -1010,12 +829,8 @@ sqlfail:
     if (!err || !err->code)
         kifu__index_sqlite_error(db, ix->path, "cannot write the index", err);
 out:
-    sqlite3_finalize(src), sqlite3_finalize(game), sqlite3_finalize(any);
-    sqlite3_finalize(w.get), sqlite3_finalize(w.put), sqlite3_finalize(w.del);
-    sqlite3_finalize(w.hot), sqlite3_finalize(w.row), sqlite3_finalize(w.unhot);
-    sqlite3_finalize(w.unrow);
-    kifu__free(w.old), kifu__free(w.merged), kifu__free(w.buf);
-    kifu__free(touched.v), kifu__free(w.dead.v);
+    sqlite3_finalize(src), sqlite3_finalize(game);
+    kifu__free(touched.v), kifu__free(dead.v);
     free_batch(ix);
     return rc;
 }
@@ -1062,6 +877,28 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
         return -1;
     }
     ix->intx = 0;
+    return 0;
+}
+
+int kifu_index_compact(kifu_index *ix, kifu_error *err)
+{
+    if (ix->ch)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "an index on ClickHouse merges its parts itself");
+    if (ix->readonly)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "the index was opened read-only");
+    if (kifu_index_flush(ix, err))
+        return -1;
+    if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+    if (kifu__index_merge_all(ix, err) ||
+        sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        if (!err || !err->code)
+            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
+    }
     return 0;
 }
 

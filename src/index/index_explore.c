@@ -71,7 +71,14 @@ static void flip_board(const kifu_board *b, kifu_board *out)
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source;
+    /* Source paths looked up in this query (the top games of a position come from few
+     * files, and a join per game cost as much as the game's row). */
+    struct {
+        long long id;
+        const char *path; /* owned by the result */
+    } paths[16];
+    int npaths;
     int filtered;
     kifu_error *err;
 } query;
@@ -137,10 +144,17 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
                     res[1] = res[2], res[2] = t;
                 }
                 uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-                if (kifu__agg_merge(
-                        a, flipped ? kifu__flip_move(mv) : mv, sqlite3_column_int64(m, 1),
-                        res, (const char *)sqlite3_column_text(m, 8),
-                        sqlite3_column_blob(m, 9), sqlite3_column_bytes(m, 9) / 8)) {
+                /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
+                int32_t top[KIFU__INDEX_TOP * 2];
+                int ntop = sqlite3_column_bytes(m, 9) / 12;
+                const uint8_t *t = sqlite3_column_blob(m, 9);
+                if (ntop > KIFU__INDEX_TOP)
+                    ntop = KIFU__INDEX_TOP;
+                for (int k = 0; k < ntop; k++)
+                    memcpy(&top[2 * k], t + 12 * k, 8);
+                if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv,
+                                    sqlite3_column_int64(m, 1), res,
+                                    (const char *)sqlite3_column_text(m, 8), top, ntop)) {
                     sqlite3_reset(m);
                     return -1;
                 }
@@ -157,7 +171,12 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         kifu__free(v);
         return -1;
     }
-    int rows = q->o->player || q->o->event || q->o->min_rating > 0, rc = 0;
+    kifu__gameset gs = {0};
+    if (kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
+        kifu__free(v), kifu__free(gs.id);
+        return -1;
+    }
+    int rows = gs.rows, rc = 0;
     /* Full dates as bounds compare as numbers, the text made only for what passes. */
     uint32_t lo = q->o->date_from ? kifu__index_fact(q->o->date_from, 0) >> 3 : 0;
     uint32_t hi = q->o->date_to ? kifu__index_fact(q->o->date_to, 0) >> 3 : UINT32_MAX;
@@ -171,6 +190,8 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         char date[11];
         kifu__index_fact_date(v[i].fact, date);
         if (dated && !numeric && !date_passes(q->o, date))
+            continue;
+        if (gs.use && !kifu__gameset_has(&gs, v[i].game))
             continue;
         if (rows) {
             sqlite3_bind_int64(q->rows, 1, v[i].game);
@@ -188,6 +209,7 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
                            date);
     }
     kifu__free(v);
+    kifu__free(gs.id);
     return rc;
 }
 
@@ -201,6 +223,22 @@ static const char *keep(kifu_explore *e, const unsigned char *s)
         return NULL;
     e->strings = v;
     return e->strings[e->nstrings++] = kifu__strdup((const char *)s);
+}
+
+/* The path of source `id`, owned by e (NULL when there is none). */
+static const char *source_path(query *q, kifu_explore *e, long long id)
+{
+    for (int i = 0; i < q->npaths; i++)
+        if (q->paths[i].id == id)
+            return q->paths[i].path;
+    const char *path = NULL;
+    sqlite3_bind_int64(q->source, 1, id);
+    if (sqlite3_step(q->source) == SQLITE_ROW)
+        path = keep(e, sqlite3_column_text(q->source, 0));
+    sqlite3_reset(q->source);
+    int slot = q->npaths < 16 ? q->npaths++ : (int)(id & 15);
+    q->paths[slot].id = id, q->paths[slot].path = path;
+    return path;
 }
 
 static int later_game(const void *x, const void *y)
@@ -252,7 +290,7 @@ static int top_games(query *q, kifu_explore *e, kifu__agg_move *m, kifu_explore_
             x->event = keep(e, sqlite3_column_text(g, 3));
             x->number = sqlite3_column_int(g, 4);
             x->result = sqlite3_column_int(g, 5);
-            x->source = keep(e, sqlite3_column_text(g, 6));
+            x->source = source_path(q, e, sqlite3_column_int64(g, 6));
         }
         sqlite3_reset(q->game);
     }
@@ -269,7 +307,9 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
-    query q = {ix, o, NULL, NULL, NULL, NULL, NULL, 0, err};
+    query q;
+    memset(&q, 0, sizeof q);
+    q.ix = ix, q.o = o, q.err = err;
     q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
@@ -285,8 +325,8 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
                                 "SELECT sente, gote, event, sente_rating, gote_rating "
                                 "FROM games WHERE id=?",
                                 -1, &q.rows, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
-                                &q.block, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &q.block, NULL) !=
+                 SQLITE_OK ||
              sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
                                 NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
@@ -296,10 +336,16 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
                  -1, &q.moves, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
                  ix->db,
-                 "SELECT g.sente, g.gote, g.date, g.event, g.number, g.result, s.path"
-                 " FROM games g JOIN sources s ON s.id=g.source WHERE g.id=?",
-                 -1, &q.game, NULL) != SQLITE_OK)
+                 "SELECT sente, gote, date, event, number, result, source FROM games"
+                 " WHERE id=?",
+                 -1, &q.game, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, "SELECT path FROM sources WHERE id=?", -1,
+                                &q.source, NULL) != SQLITE_OK)
         goto sqlfail;
+    /* A filter every game passes (one event in the whole file, say) is no filter: the
+     * precomputed rows answer. */
+    if (!ix->ch && q.filtered && kifu__filter_none(ix->db, o) == 1)
+        q.filtered = 0;
     kifu_board b;
     kifu_position_board(p, &b);
     if (count_rows(&q, kifu_position_hash(p), 0, &a))
@@ -358,6 +404,6 @@ out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
     sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
-    sqlite3_finalize(q.game), sqlite3_finalize(q.block);
+    sqlite3_finalize(q.game), sqlite3_finalize(q.block), sqlite3_finalize(q.source);
     return e;
 }

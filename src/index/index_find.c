@@ -16,8 +16,7 @@ long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_row_fn f
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
     long hits = -1;
-    if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
-                           &block, NULL) != SQLITE_OK ||
+    if (sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &block, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(ix->db,
                            "SELECT s.path, g.number FROM games g JOIN sources s"
                            " ON s.id=g.source WHERE g.id=?",

@@ -15,12 +15,24 @@
 #include "rules/position.h"
 
 /* The schema version this build writes and reads. */
-#define KIFU__INDEX_VERSION 3 /* 2: games.ending and games.header; 3: bucket blocks */
-#define KIFU__INDEX_VERSION_TEXT "3"
-/* Positions are stored by bucket: the key's top 20 bits (about a million rows at most),
- * each row one packed block of every occurrence in it (index_block.c). */
-#define KIFU__BUCKET_SHIFT 44
+#define KIFU__INDEX_VERSION                                                              \
+    4 /* 2: games.ending and games.header; 3: bucket blocks; \
+                               * 4: runs of blocks, dates in explorer.top */
+#define KIFU__INDEX_VERSION_TEXT "4"
+/* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
+ * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
+ * per row: with 20 bits a batch's million rows took a third of its write. */
+#define KIFU__BUCKET_SHIFT 46
 #define KIFU__BUCKET_LOW ((UINT64_C(1) << KIFU__BUCKET_SHIFT) - 1)
+/* Each batch writes its blocks as a run of their own: positions.id is run << 20 | bucket,
+ * so a batch's rows go after every row before it (appended, never rewritten) and a small
+ * add writes only what it adds. Runs are merged later (index_runs.c). */
+#define KIFU__RUN_SHIFT 20
+#define KIFU__BUCKET_MASK ((UINT64_C(1) << KIFU__RUN_SHIFT) - 1)
+/* One bucket's blocks, oldest run first (for kifu__index_entries). */
+#define KIFU__BLOCK_SQL                                                                  \
+    "SELECT p.block FROM runs r JOIN positions p ON p.id = (r.id << 20 | ?1) ORDER BY "  \
+    "r.id"
 /* Occurrences held in memory before they are merged into the table (16 bytes each, and
  * as much again while sorted): what bounds the memory of a build. The batches of one
  * add still commit together. A variable so that tests can make many small batches. */
@@ -114,10 +126,24 @@ void kifu__index_fact_date(uint32_t fact, char out[11]);
 size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
-/* The entries of one key from the table (statement: SELECT block FROM positions WHERE
- * bucket=?), appended to *v. 0, or -1 (SQLite error, damaged block, NOMEM). */
+/* The entries of one key from the table (statement: KIFU__BLOCK_SQL), every run's in
+ * order, appended to *v. 0, or -1 (SQLite error, damaged block, NOMEM). */
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap);
+
+/* (key, game, ply) order of entries, for qsort. */
+int kifu__ipos_cmp(const void *x, const void *y);
+/* Step a statement that writes (or reads one row) and reset it. 0, or -1. */
+int kifu__index_step(sqlite3_stmt *st);
+
+/* index_runs.c: write the queued batch's positions (ix->pos, sorted) as a new run, after
+ * dropping from the touched buckets (sorted, unique) the entries of the dead games
+ * (sorted ids), keeping the hot rows exact; then, unless the add is a bulk build, merge
+ * the newest runs while they grow (so a small add costs what it adds). And every run
+ * merged into one (the file a single batch would have written). 0, or -1 with err. */
+int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
+                          const uint64_t *dead, size_t nd, kifu_error *err);
+int kifu__index_merge_all(kifu_index *ix, kifu_error *err);
 
 /* index_build.c: the compact move (15 bits) of a packed engine move, and back on the
  * board it is played on. */
@@ -144,6 +170,23 @@ typedef struct kifu__index_game {
  * KIFU_SEARCH_FIRST). The hits. */
 long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_game *g,
                              kifu_index_hit_fn fn, void *ctx);
+
+/* index_filter.c: the games the player, event and rating filters of o admit (flipped:
+ * counted for the colour-flipped position), from the games table's indexes. use: only
+ * the games in id[0..n) (sorted) pass; rows: the passing games' rows must still be
+ * checked (kifu__explore_passes). A set would hold more than limit games: not made
+ * (use 0, rows 1). 0, or -1 on an SQLite error. */
+typedef struct kifu__gameset {
+    uint32_t *id;
+    size_t n, cap;
+    int use, rows;
+} kifu__gameset;
+int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
+                       size_t limit, kifu__gameset *s);
+int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
+/* 1 when the filters of o admit every game (an event filter every event matches, and no
+ * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
+int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
 
 /* Result of a record from its main line's ending (KIFU__RES_*). */
 int kifu__index_result(const kifu_record *r);

@@ -7,9 +7,10 @@
 #include "index/index_private.h"
 #include "kifu_private.h"
 
-/* Positions are the bulk: one row per bucket of keys (the key's top bits), its blob every
- * occurrence in the bucket packed (index_block.c): a million games make about a million
- * rows, not a hundred million. */
+/* Positions are the bulk: one row per bucket of keys (the key's top bits) and run (the
+ * batch that wrote it, id = run << 20 | bucket), its blob every occurrence in the bucket
+ * packed (index_block.c): a million games make a few million rows, not a hundred
+ * million. `runs` lists the runs, oldest first, with their entry counts. */
 static const char *const schema =
     "PRAGMA page_size=8192;"
     "PRAGMA journal_mode=WAL;"
@@ -22,7 +23,13 @@ static const char *const schema =
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
     "CREATE INDEX games_source ON games(source);"
-    "CREATE TABLE positions(bucket INTEGER PRIMARY KEY, block BLOB NOT NULL);"
+    /* The explorer's filters find their games by these (index_filter.c). */
+    "CREATE INDEX games_sente ON games(sente);"
+    "CREATE INDEX games_gote ON games(gote);"
+    "CREATE INDEX games_event ON games(event);"
+    "CREATE INDEX games_rating ON games(sente_rating);"
+    "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
+    "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER "
     "NOT "

@@ -92,8 +92,7 @@ static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2)
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
     char *json = NULL;
-    if (sqlite3_prepare_v2(ix->db, "SELECT block FROM positions WHERE bucket=?", -1,
-                           &block, NULL) == SQLITE_OK &&
+    if (sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &block, NULL) == SQLITE_OK &&
         !kifu__index_entries(block, k1, &v, &nv, &cap) &&
         (k2 == k1 || !kifu__index_entries(block, k2, &v, &nv, &cap))) {
         kifu__strbuf b;

@@ -164,6 +164,24 @@ mkdir all && cp games/g*.csa games/g*.kif more/* all/
 mkdir half1 half2 && cp all/g00* all/g01* half1/ && cp all/g02* all/g03* half2/
 "$kifu" index build half1 -o steps.kdb && "$kifu" index add steps.kdb half2 && ok || bad "build then add"
 "$kifu" index build half1 half2 -o once.kdb
+# A small add writes a run of its own: the rows of the build before it stay as they were.
+cp steps.kdb small.kdb
+first=$(sqlite3 small.kdb "SELECT min(id) FROM runs")
+rows() { sqlite3 small.kdb "SELECT * FROM positions WHERE id >> 20 = $first" | md5sum; }
+before=$(rows)
+printf 'V2.2\nN+Small\nN-Add\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n' >small.csa
+"$kifu" index add small.kdb small.csa && ok || bad "a small add"
+check "a small add leaves the earlier blocks unchanged" "$before" "$(rows)"
+check "a small add is a run of its own" 2 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
+check "its run holds its 3 positions" 3 "$(sqlite3 small.kdb "SELECT entries FROM runs WHERE id > $first")"
+check "and is read with the others" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
+"$kifu" index compact small.kdb && ok || bad "compact"
+check "compact: one run" 1 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
+check "compact: the game is there" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
+"$kifu" index compact 2>/dev/null
+check "compact: usage" 2 $?
+# Runs are merged as they pile up; compacted, the file holds the rows one build writes.
+"$kifu" index compact steps.kdb && "$kifu" index compact once.kdb && ok || bad "compact both"
 for t in games positions sources hot explorer; do
     check "in steps == in one go: $t" "$(sqlite3 once.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)" \
         "$(sqlite3 steps.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)"
@@ -287,7 +305,7 @@ sqlite3 old.kdb "UPDATE kifu_meta SET value='2' WHERE name='version'"
 "$kifu" explore old.kdb >/dev/null 2>err
 rc=$?
 [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-grep -q "old.kdb.*index version 2; this kifu reads version 3 (build it again" err && ok ||
+grep -q "old.kdb.*index version 2; this kifu reads version 4 (build it again" err && ok ||
     bad "old version: a clear error: $(cat err)"
 
 # Books.

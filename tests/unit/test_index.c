@@ -297,6 +297,20 @@ static void same_tables(const char *x, const char *y)
     free(a), free(b);
 }
 
+/* Rows of one table, by the sqlite3 command; -1 when it fails. */
+static long count_rows(const char *path, const char *table)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sqlite3 %s 'SELECT count(*) FROM %s'", path, table);
+    FILE *f = popen(cmd, "r");
+    long n = -1;
+    if (f && fscanf(f, "%ld", &n) != 1)
+        n = -1;
+    if (f)
+        pclose(f);
+    return n;
+}
+
 TEST(built_in_steps_equals_built_at_once)
 {
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
@@ -311,8 +325,9 @@ TEST(built_in_steps_equals_built_at_once)
     same_tables("one.kdb", "steps.kdb");
 }
 
-/* An add larger than one batch writes its batches one after the other (each merged into
- * the blocks of the ones before) and commits once: the same file as one batch. */
+/* An add larger than one batch writes its batches one after the other (each a run of
+ * blocks of its own, the newest merged while they grow) and commits once: the same file
+ * as one batch once compacted. */
 TEST(many_batches_equal_one)
 {
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
@@ -334,8 +349,15 @@ TEST(many_batches_equal_one)
         kifu_index_close(r, NULL);
         CHECK(kifu_index_stats_get(ix)->games > 0); /* written in batches already */
     }
-    CHECK_INT(kifu_index_close(ix, &err), 0);
     kifu__index_batch = keep;
+    /* Not merged into one yet: more than one run, each key's entries in order. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/batches.kdb", dir);
+    CHECK(ix && kifu_index_flush(ix, &err) == 0);
+    CHECK(count_rows(path, "runs") > 1);
+    CHECK(ix && kifu_index_compact(ix, &err) == 0);
+    CHECK_INT(count_rows(path, "runs"), 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
     same_tables("one.kdb", "batches.kdb");
 }
 

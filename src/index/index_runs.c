@@ -1,0 +1,548 @@
+/* index_runs.c: a batch's positions written as a run of blocks of its own, and runs merged
+ * later. A run's rows (positions.id = run << 20 | bucket) come after every row before
+ * them, so writing one appends to the table instead of reading and writing again the
+ * blocks of earlier batches: a build costs in proportion to its positions, and a small
+ * add to what it adds. Readers read a bucket's block in every run (KIFU__BLOCK_SQL).
+ *
+ * The hot rows (the `hot` and `explorer` tables) stay exact for the keys they hold: a hot
+ * key's rows take in each batch's entries, and an add gives rows to every key it brings to
+ * KIFU__INDEX_HOT games. A bulk build (whose later batches would have to read the earlier
+ * ones key by key) gives them to a key one batch or one merged run holds for that many
+ * games; a key whose games are spread over its batches without that many in one is
+ * counted from its entries (still exact, a few hundred at most) until its runs merge. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index/index_agg.h"
+#include "index/index_private.h"
+#include "kifu_private.h"
+
+/* Runs at most, before the newest are merged whatever their sizes (each costs a query a
+ * row read). */
+#define MAX_RUNS 24
+
+static int nomem(kifu_error *err)
+{
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+int kifu__index_step(sqlite3_stmt *st)
+{
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : -1;
+}
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+/* Sorted, each value once. The new count. */
+static size_t sort_unique(uint64_t *v, size_t n)
+{
+    if (n < 2)
+        return n;
+    qsort(v, n, sizeof *v, cmp_u64);
+    size_t m = 1;
+    for (size_t i = 1; i < n; i++)
+        if (v[i] != v[m - 1])
+            v[m++] = v[i];
+    return m;
+}
+
+/* The statements and buffers of one batch's write. */
+typedef struct writer {
+    kifu_index *ix;
+    sqlite3_stmt *get;    /* KIFU__BLOCK_SQL: one bucket in every run */
+    sqlite3_stmt *at;     /* one row by id */
+    sqlite3_stmt *ids;    /* the ids of one run */
+    sqlite3_stmt *put;    /* a row written */
+    sqlite3_stmt *ins;    /* a new row, after every other (no lookup first) */
+    sqlite3_stmt *del;    /* a row dropped */
+    sqlite3_stmt *hotget; /* a hot key's games */
+    sqlite3_stmt *rowget; /* a hot key's explorer rows */
+    sqlite3_stmt *hotput, *rowput, *unhot, *unrow;
+    uint64_t *hot; /* the hot keys, sorted */
+    size_t nhot, caphot;
+    kifu__ipos *v; /* entries being read, merged or counted */
+    size_t nv, capv;
+    uint8_t *buf;
+    size_t capbuf;
+    int exact;      /* hot rows for every key with enough games (not in a bulk build) */
+    uint64_t *keys; /* keys to make hot again once their blocks are written */
+    size_t nkeys, capkeys;
+    kifu_error *err;
+} writer;
+
+static int prepare(writer *w)
+{
+    static const char *const sql[] = {
+        KIFU__BLOCK_SQL,
+        "SELECT block FROM positions WHERE id=?",
+        "SELECT id FROM positions WHERE id BETWEEN ? AND ?",
+        "INSERT OR REPLACE INTO positions VALUES(?,?)",
+        "INSERT INTO positions VALUES(?,?)",
+        "DELETE FROM positions WHERE id=?",
+        "SELECT games FROM hot WHERE key=?",
+        "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
+        " last_date, top FROM explorer WHERE key=?",
+        "INSERT OR REPLACE INTO hot VALUES(?,?)",
+        "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        "DELETE FROM hot WHERE key=?",
+        "DELETE FROM explorer WHERE key=?"};
+    sqlite3_stmt **st[] = {&w->get,    &w->at,     &w->ids,    &w->put,
+                           &w->ins,    &w->del,    &w->hotget, &w->rowget,
+                           &w->hotput, &w->rowput, &w->unhot,  &w->unrow};
+    for (size_t i = 0; i < sizeof st / sizeof *st; i++)
+        if (sqlite3_prepare_v2(w->ix->db, sql[i], -1, st[i], NULL) != SQLITE_OK)
+            return -1;
+    return 0;
+}
+
+static void finish(writer *w)
+{
+    sqlite3_stmt *st[] = {w->get,    w->at,     w->ids,    w->put,    w->ins,   w->del,
+                          w->hotget, w->rowget, w->hotput, w->rowput, w->unhot, w->unrow};
+    for (size_t i = 0; i < sizeof st / sizeof *st; i++)
+        sqlite3_finalize(st[i]);
+    kifu__free(w->hot), kifu__free(w->v), kifu__free(w->buf), kifu__free(w->keys);
+}
+
+static int push_key(writer *w, uint64_t key)
+{
+    if (kifu__reserve(&w->keys, &w->capkeys, w->nkeys + 1, sizeof *w->keys, 256))
+        return nomem(w->err);
+    w->keys[w->nkeys++] = key;
+    return 0;
+}
+
+static int load_hot(writer *w)
+{
+    sqlite3_stmt *st;
+    w->nhot = 0;
+    if (sqlite3_prepare_v2(w->ix->db, "SELECT key FROM hot", -1, &st, NULL) != SQLITE_OK)
+        return -1;
+    int s;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (kifu__reserve(&w->hot, &w->caphot, w->nhot + 1, sizeof *w->hot, 1024)) {
+            sqlite3_finalize(st);
+            return nomem(w->err);
+        }
+        w->hot[w->nhot++] = (uint64_t)sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
+    if (s != SQLITE_DONE)
+        return -1;
+    w->nhot = sort_unique(w->hot, w->nhot);
+    return 0;
+}
+
+static int is_hot(const writer *w, uint64_t key)
+{
+    return w->nhot && bsearch(&key, w->hot, w->nhot, sizeof key, cmp_u64) != NULL;
+}
+
+/* Distinct games among n entries of one key (in game order). */
+static size_t distinct_games(const kifu__ipos *v, size_t n)
+{
+    size_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        c += !i || v[i].game != v[i - 1].game;
+    return c;
+}
+
+static int count(kifu__agg *a, const kifu__ipos *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char date[11];
+        kifu__index_fact_date(v[i].fact, date);
+        if (kifu__agg_add(a, v[i].move, v[i].game, v[i].ply, (int)(v[i].fact & 7), date))
+            return -1;
+    }
+    return 0;
+}
+
+/* Write a's rows as key's explorer rows when it is played in enough games, the key's
+ * rows dropped first when `drop`. */
+static int put_hot(writer *w, uint64_t key, kifu__agg *a, int drop)
+{
+    if (drop) {
+        sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)key);
+        sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)key);
+        if (kifu__index_step(w->unhot) || kifu__index_step(w->unrow))
+            return -1;
+    }
+    if (a->games < KIFU__INDEX_HOT)
+        return 0;
+    sqlite3_bind_int64(w->hotput, 1, (sqlite3_int64)key);
+    sqlite3_bind_int64(w->hotput, 2, a->games);
+    if (kifu__index_step(w->hotput))
+        return -1;
+    sqlite3_stmt *row = w->rowput;
+    for (size_t i = 0; i < a->n; i++) {
+        kifu__agg_move *m = &a->m[i];
+        /* The latest games as (id, ply, date) triples of 32-bit integers: the date
+         * (kifu__index_fact) lets a later batch merge its games in without a read. */
+        int32_t top[KIFU__INDEX_TOP * 3];
+        int ntop = m->ntop < KIFU__INDEX_TOP ? m->ntop : KIFU__INDEX_TOP;
+        for (int k = 0; k < ntop; k++) {
+            top[3 * k] = (int32_t)m->top[k].id, top[3 * k + 1] = m->top[k].ply;
+            top[3 * k + 2] = (int32_t)(kifu__index_fact(m->top[k].date, 0) >> 3);
+        }
+        sqlite3_bind_int64(row, 1, (sqlite3_int64)key);
+        sqlite3_bind_int(row, 2, m->move);
+        sqlite3_bind_int64(row, 3, m->games);
+        for (int r = 1; r < 6; r++)
+            sqlite3_bind_int64(row, 3 + r, m->res[r]);
+        sqlite3_bind_int64(row, 9, m->res[0]);
+        sqlite3_bind_text(row, 10, m->last_date, -1, SQLITE_TRANSIENT);
+        sqlite3_bind_blob(row, 11, top, (int)(ntop * 3 * sizeof *top), SQLITE_TRANSIENT);
+        if (kifu__index_step(row))
+            return -1;
+    }
+    return 0;
+}
+
+/* The key's hot rows made again from all its entries in the table and add[0..nadd) (a
+ * batch's, in no run yet). */
+static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd, int drop)
+{
+    w->nv = 0;
+    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv))
+        return -1;
+    kifu__agg a;
+    kifu__agg_init(&a);
+    int rc = count(&a, w->v, w->nv) || count(&a, add, nadd) ? nomem(w->err)
+                                                            : put_hot(w, key, &a, drop);
+    kifu__agg_free(&a);
+    return rc;
+}
+
+/* A hot key's rows with a batch's entries counted in: the stored counts and latest games
+ * (their dates in the top triples) merged with the new games, which all come later. */
+static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
+{
+    kifu__agg a;
+    kifu__agg_init(&a);
+    sqlite3_bind_int64(w->hotget, 1, (sqlite3_int64)key);
+    if (sqlite3_step(w->hotget) == SQLITE_ROW)
+        a.games = sqlite3_column_int64(w->hotget, 0);
+    sqlite3_reset(w->hotget);
+    sqlite3_stmt *m = w->rowget;
+    sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
+    int s, rc = 0;
+    while (!rc && (s = sqlite3_step(m)) == SQLITE_ROW) {
+        long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
+                            sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
+                            sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
+        if (kifu__agg_merge(&a, (uint16_t)sqlite3_column_int(m, 0),
+                            sqlite3_column_int64(m, 1), res,
+                            (const char *)sqlite3_column_text(m, 8), NULL, 0)) {
+            rc = nomem(w->err);
+            break;
+        }
+        /* Moves are distinct per key: the merge made the last entry. */
+        kifu__agg_move *e = &a.m[a.n - 1];
+        const uint8_t *t = sqlite3_column_blob(m, 9);
+        int ntop = sqlite3_column_bytes(m, 9) / 12;
+        for (int k = 0; k < ntop && k < KIFU__INDEX_TOP; k++) {
+            int32_t x[3];
+            memcpy(x, t + 12 * k, sizeof x);
+            e->top[k].id = x[0];
+            e->top[k].ply = x[1];
+            kifu__index_fact_date((uint32_t)x[2] << 3, e->top[k].date);
+            e->ntop = k + 1;
+        }
+    }
+    sqlite3_reset(m);
+    if (!rc && s != SQLITE_DONE)
+        rc = -1;
+    if (!rc)
+        rc = count(&a, add, nadd) ? nomem(w->err) : put_hot(w, key, &a, 0);
+    kifu__agg_free(&a);
+    return rc;
+}
+
+/* Write (put: w->put or w->ins) the block of v[0..n) at id, or drop the row when n is 0. */
+static int put_block(writer *w, sqlite3_stmt *put, uint64_t id, const kifu__ipos *v,
+                     size_t n)
+{
+    if (!n) {
+        sqlite3_bind_int64(w->del, 1, (sqlite3_int64)id);
+        return kifu__index_step(w->del);
+    }
+    if (kifu__reserve(&w->buf, &w->capbuf, kifu__block_bound(n), 1, 4096))
+        return nomem(w->err);
+    size_t len = kifu__block_encode(v, n, w->buf);
+    sqlite3_bind_int64(put, 1, (sqlite3_int64)id);
+    sqlite3_bind_blob(put, 2, w->buf, (int)len, SQLITE_STATIC);
+    return kifu__index_step(put);
+}
+
+/* Append the row at `id` to w->v (nothing when there is none). */
+static int read_block(writer *w, uint64_t id)
+{
+    sqlite3_bind_int64(w->at, 1, (sqlite3_int64)id);
+    int s = sqlite3_step(w->at), bad = 0;
+    if (s == SQLITE_ROW)
+        bad = kifu__block_decode(sqlite3_column_blob(w->at, 0),
+                                 (size_t)sqlite3_column_bytes(w->at, 0),
+                                 id & KIFU__BUCKET_MASK, 0, 1, &w->v, &w->nv, &w->capv);
+    sqlite3_reset(w->at);
+    if (s != SQLITE_ROW && s != SQLITE_DONE)
+        return -1;
+    if (bad)
+        return kifu__error(w->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                           "a damaged block of positions (row %llu)",
+                           (unsigned long long)id);
+    return 0;
+}
+
+/* A key with too few games in the batch to be hot alone, hot when its games in the runs
+ * before make enough. */
+static int crossing(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
+{
+    w->nv = 0;
+    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv))
+        return -1;
+    if (!w->nv ||
+        distinct_games(w->v, w->nv) + distinct_games(add, nadd) < KIFU__INDEX_HOT)
+        return 0;
+    return hot_full(w, key, add, nadd, 0);
+}
+
+/* The batch's entries v[0..n) (sorted) as run `run`, after the hot rows they change. */
+static int append_run(writer *w, uint64_t run, const kifu__ipos *v, size_t n)
+{
+    for (size_t i = 0, j; i < n; i = j) {
+        uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
+        for (j = i; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
+            ;
+        for (size_t k = i, l; k < j; k = l) {
+            for (l = k; l < j && v[l].key == v[k].key; l++)
+                ;
+            if (is_hot(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
+                : distinct_games(v + k, l - k) >= KIFU__INDEX_HOT
+                    ? hot_full(w, v[k].key, v + k, l - k, 0)
+                : w->exact ? crossing(w, v[k].key, v + k, l - k)
+                           : 0)
+                return -1;
+        }
+        if (put_block(w, w->ins, run << KIFU__RUN_SHIFT | b, v + i, j - i))
+            return -1;
+    }
+    return 0;
+}
+
+/* The runs, oldest first, with their entry counts. */
+typedef struct runs {
+    int64_t *id, *entries;
+    size_t n, cap, cape;
+} runs;
+
+static int load_runs(writer *w, runs *r)
+{
+    sqlite3_stmt *st;
+    r->n = 0;
+    if (sqlite3_prepare_v2(w->ix->db, "SELECT id, entries FROM runs ORDER BY id", -1, &st,
+                           NULL) != SQLITE_OK)
+        return -1;
+    int s;
+    while ((s = sqlite3_step(st)) == SQLITE_ROW) {
+        if (kifu__reserve(&r->id, &r->cap, r->n + 1, sizeof *r->id, 16) ||
+            kifu__reserve(&r->entries, &r->cape, r->n + 1, sizeof *r->entries, 16)) {
+            sqlite3_finalize(st);
+            return nomem(w->err);
+        }
+        r->id[r->n] = sqlite3_column_int64(st, 0);
+        r->entries[r->n++] = sqlite3_column_int64(st, 1);
+    }
+    sqlite3_finalize(st);
+    return s == SQLITE_DONE ? 0 : -1;
+}
+
+static int set_entries(writer *w, int64_t run, int64_t entries)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "INSERT OR REPLACE INTO runs VALUES(%lld,%lld)",
+             (long long)run, (long long)entries);
+    return sqlite3_exec(w->ix->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* The buckets run `run` has a row for, appended to w->keys. */
+static int buckets_of(writer *w, int64_t run)
+{
+    uint64_t lo = (uint64_t)run << KIFU__RUN_SHIFT;
+    sqlite3_bind_int64(w->ids, 1, (sqlite3_int64)lo);
+    sqlite3_bind_int64(w->ids, 2, (sqlite3_int64)(lo | KIFU__BUCKET_MASK));
+    int s;
+    while ((s = sqlite3_step(w->ids)) == SQLITE_ROW)
+        if (push_key(w, (uint64_t)sqlite3_column_int64(w->ids, 0) & KIFU__BUCKET_MASK)) {
+            sqlite3_reset(w->ids);
+            return -1;
+        }
+    sqlite3_reset(w->ids);
+    return s == SQLITE_DONE ? 0 : -1;
+}
+
+/* Runs r->id[from..n) merged into r->id[from]: the blocks of every bucket the later ones
+ * hold read, sorted and written again; keys the merged run holds for enough games get
+ * their hot rows. A bucket only the first run holds stays as it is. */
+static int merge_runs(writer *w, runs *r, size_t from)
+{
+    w->nkeys = 0;
+    for (size_t k = from + 1; k < r->n; k++)
+        if (buckets_of(w, r->id[k]))
+            return -1;
+    size_t nb = sort_unique(w->keys, w->nkeys);
+    uint64_t *buckets = w->keys;
+    w->keys = NULL, w->nkeys = w->capkeys = 0;
+    int rc = load_hot(w);
+    for (size_t i = 0; i < nb && !rc; i++) {
+        w->nv = 0;
+        for (size_t k = from; k < r->n && !rc; k++)
+            rc = read_block(w, (uint64_t)r->id[k] << KIFU__RUN_SHIFT | buckets[i]);
+        if (rc)
+            break;
+        /* Each run in key order, a key's later runs holding later games. */
+        qsort(w->v, w->nv, sizeof *w->v, kifu__ipos_cmp);
+        for (size_t k = 0, l; k < w->nv && !rc; k = l) {
+            for (l = k; l < w->nv && w->v[l].key == w->v[k].key; l++)
+                ;
+            if (!is_hot(w, w->v[k].key) &&
+                distinct_games(w->v + k, l - k) >= KIFU__INDEX_HOT)
+                rc = push_key(w, w->v[k].key);
+        }
+        if (!rc)
+            rc = put_block(w, w->put,
+                           (uint64_t)r->id[from] << KIFU__RUN_SHIFT | buckets[i], w->v,
+                           w->nv);
+    }
+    kifu__free(buckets);
+    int64_t sum = 0;
+    for (size_t k = from; k < r->n && !rc; k++) {
+        sum += r->entries[k];
+        if (k == from)
+            continue;
+        char sql[128];
+        uint64_t lo = (uint64_t)r->id[k] << KIFU__RUN_SHIFT;
+        snprintf(sql, sizeof sql,
+                 "DELETE FROM positions WHERE id BETWEEN %llu AND %llu;"
+                 " DELETE FROM runs WHERE id=%lld",
+                 (unsigned long long)lo, (unsigned long long)(lo | KIFU__BUCKET_MASK),
+                 (long long)r->id[k]);
+        rc = sqlite3_exec(w->ix->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    }
+    if (!rc)
+        rc = set_entries(w, r->id[from], sum);
+    /* The keys now hot, counted once their runs are one. */
+    for (size_t i = 0; i < w->nkeys && !rc; i++)
+        rc = hot_full(w, w->keys[i], NULL, 0, 1);
+    r->entries[from] = sum;
+    r->n = from + 1;
+    return rc;
+}
+
+/* The occurrences of the dead games (sorted ids) dropped from every run's block of the
+ * touched buckets (sorted, unique), and the hot rows of the keys they leave counted
+ * again. */
+static int drop_dead(writer *w, runs *r, const uint64_t *touched, size_t nt,
+                     const uint64_t *dead, size_t nd)
+{
+    w->nkeys = 0;
+    for (size_t i = 0; i < nt; i++)
+        for (size_t k = 0; k < r->n; k++) {
+            uint64_t id = (uint64_t)r->id[k] << KIFU__RUN_SHIFT | touched[i];
+            w->nv = 0;
+            if (read_block(w, id))
+                return -1;
+            size_t kept = 0;
+            for (size_t e = 0; e < w->nv; e++) {
+                uint64_t g = w->v[e].game;
+                if (!bsearch(&g, dead, nd, sizeof g, cmp_u64))
+                    w->v[kept++] = w->v[e];
+                else if (push_key(w, w->v[e].key))
+                    return -1;
+            }
+            if (kept == w->nv)
+                continue;
+            r->entries[k] -= (int64_t)(w->nv - kept);
+            if (put_block(w, w->put, id, w->v, kept) ||
+                set_entries(w, r->id[k], r->entries[k]))
+                return -1;
+        }
+    w->nkeys = sort_unique(w->keys, w->nkeys);
+    for (size_t i = 0; i < w->nkeys; i++)
+        if (hot_full(w, w->keys[i], NULL, 0, 1))
+            return -1;
+    return 0;
+}
+
+/* Merge the newest runs while the newest is as large as the one before it (so runs
+ * shrink from the oldest, a few dozen at most for any history of adds) or there are too
+ * many. */
+static int settle(writer *w, runs *r)
+{
+    while (r->n >= 2 && (r->entries[r->n - 1] >= r->entries[r->n - 2] || r->n > MAX_RUNS))
+        if (merge_runs(w, r, r->n - 2))
+            return -1;
+    return 0;
+}
+
+int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
+                          const uint64_t *dead, size_t nd, kifu_error *err)
+{
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.ix = ix, w.err = err;
+    runs r = {0};
+    int rc = prepare(&w) || load_runs(&w, &r) || load_hot(&w) ? -1 : 0;
+    if (!rc && nt)
+        rc = drop_dead(&w, &r, touched, nt, dead, nd);
+    if (!rc && ix->npos) {
+        int64_t run = r.n ? r.id[r.n - 1] + 1 : 1;
+        /* An add looks up the earlier games of each key it adds to: the hot rows stay
+         * exact (as one build makes them) at a read per key. A bulk build does not: it
+         * would read its earlier batches once per key. */
+        w.exact = r.n && !ix->bulk;
+        rc = load_hot(&w) || append_run(&w, (uint64_t)run, ix->pos, ix->npos) ||
+                     set_entries(&w, run, (int64_t)ix->npos)
+                 ? -1
+                 : 0;
+        if (!rc && !kifu__reserve(&r.id, &r.cap, r.n + 1, sizeof *r.id, 16) &&
+            !kifu__reserve(&r.entries, &r.cape, r.n + 1, sizeof *r.entries, 16)) {
+            r.id[r.n] = run;
+            r.entries[r.n++] = (int64_t)ix->npos;
+        } else if (!rc) {
+            rc = nomem(err);
+        }
+    }
+    /* A bulk build leaves its batches' runs as they are: merging them would write the
+     * index again; readers read a bucket's row in each (a few for a million games). */
+    if (!rc && !ix->bulk)
+        rc = settle(&w, &r);
+    if (rc && (!err || !err->code))
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+    finish(&w);
+    kifu__free(r.id), kifu__free(r.entries);
+    return rc;
+}
+
+int kifu__index_merge_all(kifu_index *ix, kifu_error *err)
+{
+    writer w;
+    memset(&w, 0, sizeof w);
+    w.ix = ix, w.err = err;
+    runs r = {0};
+    int rc = prepare(&w) || load_runs(&w, &r) ? -1 : 0;
+    if (!rc && r.n > 1)
+        rc = merge_runs(&w, &r, 0);
+    if (rc && (!err || !err->code))
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot compact the index", err);
+    finish(&w);
+    kifu__free(r.id), kifu__free(r.entries);
+    return rc;
+}
