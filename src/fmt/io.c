@@ -17,13 +17,14 @@
  * scans are those the decoding and cleaning would do. */
 static int ready(const char *data, size_t len, int enc)
 {
+    /* UTF-8 first: CP932 text fails it at its first kana, and is decoded. */
     if ((enc != KIFU_ENC_AUTO && enc != KIFU_ENC_UTF8) || kifu__bom_len(data, len) ||
-        memchr(data, 0, len))
+        !kifu__utf8_valid(data, len, NULL) || memchr(data, 0, len))
         return 0;
     for (const char *p = data; (p = memchr(p, '\r', (size_t)(data + len - p))); p++)
         if (p + 1 == data + len || p[1] != '\n')
             return 0;
-    return kifu__utf8_valid(data, len, NULL);
+    return 1;
 }
 
 /* Bytes to the text every reader takes: UTF-8, lines ending in LF, no NUL. *own is the
@@ -143,8 +144,9 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
                      ? kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err)
                      : 0;
     /* Records left unnormalized keep the input past this call, the caller's bytes may
-     * not: they get a copy now (kifu_read_options' NO_NORMALIZE, a lenient stop). */
-    if (rc == 0 && kifu__input_refs(in) > 1 && kifu__input_own(in))
+     * not (NO_NORMALIZE without BORROW, a lenient stop): they get a copy now. */
+    if (rc == 0 && !(o.flags & KIFU_READ_BORROW) && kifu__input_refs(in) > 1 &&
+        kifu__input_own(in))
         rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu__input_release(in); /* the records' references keep it */
     if (rc) {

@@ -131,8 +131,9 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
     /* The start (before " moves") is copied, to be NUL-terminated for the engine; the
      * moves are read where they are: a copy of a million-move line doubled its memory. */
     const char *ls = l->s, *le = l->s + l->n, *moves = NULL;
-    for (const char *q = ls; !moves && q + 6 <= le; q++)
-        if (memcmp(q, " moves", 6) == 0 && (q + 6 == le || q[6] == ' '))
+    for (const char *q = ls; !moves && (q = memchr(q, ' ', (size_t)(le - q))); q++)
+        if ((size_t)(le - q) >= 6 && memcmp(q, " moves", 6) == 0 &&
+            (q + 6 == le || q[6] == ' '))
             moves = q;
     char *s = line_copy(&(line){ls, (size_t)((moves ? moves : le) - ls), 0, 0}, err);
     if (!s)

@@ -9,6 +9,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "record/record.h"
 
 /* 先手：７六歩 in three encodings. */
 #define SENTE_UTF8                                                                       \
@@ -262,6 +263,38 @@ TEST(an_unnormalized_record_outlives_the_bytes_it_was_read_from)
     kifu_record_free(r);
 }
 
+TEST(borrow_reads_unnormalized_records_in_place)
+{
+    /* BORROW: the caller keeps the bytes, so the records read them where they are; without
+     * it they get a copy; CP932 bytes are decoded either way. */
+    static const char *const texts[] = {"startpos moves 7g7f 3c3d",
+                                        "V2.2\nPI\n+\n+7776FU\n'" SENTE_SJIS "\n"};
+    for (int t = 0; t < 2; t++)
+        for (unsigned borrow = 0; borrow <= KIFU_READ_BORROW;
+             borrow += KIFU_READ_BORROW) {
+            size_t n;
+            char *b = exact(texts[t], &n);
+            kifu_read_options o = {t ? KIFU_FMT_CSA : KIFU_FMT_SFEN,
+                                   KIFU_ENC_AUTO,
+                                   KIFU_READ_NO_NORMALIZE | borrow,
+                                   NULL,
+                                   NULL,
+                                   NULL};
+            kifu_error err;
+            kifu_error_clear(&err);
+            kifu_record *r = b ? kifu_read(b, n, &o, &err) : NULL;
+            CHECK(r != NULL);
+            if (r) {
+                CHECK(r->input != NULL);
+                if (r->input)
+                    CHECK_INT(r->input->text == b, t == 0 && borrow);
+                CHECK_INT(kifu_normalize(r, 0, &err), 0);
+            }
+            kifu_record_free(r);
+            free(b);
+        }
+}
+
 int main(void)
 {
     RUN(detects_bom_utf8_cp932_eucjp);
@@ -274,5 +307,6 @@ int main(void)
     RUN(a_damaged_utf8_file_is_reported_as_utf8);
     RUN(ready_text_is_read_in_place_alike);
     RUN(an_unnormalized_record_outlives_the_bytes_it_was_read_from);
+    RUN(borrow_reads_unnormalized_records_in_place);
     return t_finish();
 }
