@@ -375,8 +375,9 @@ static int process(item *it, const cli_input *in, int keep_ext)
     /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
      * normalized below, strictly first. */
     unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
-    kifu_read_options ro = {o->from, o->in_enc, KIFU_READ_NO_NORMALIZE | lenient,
-                            src,     on_warn,   it};
+    /* data is freed after the records: they may read it in place (BORROW). */
+    unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
+    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
     it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
@@ -424,7 +425,7 @@ static int process(item *it, const cli_input *in, int keep_ext)
                     kifu_record_free(again[i]);
                 kifu_free(again);
             }
-            ro.flags = KIFU_READ_NO_NORMALIZE | lenient;
+            ro.flags = flags;
         } else {
             it->games_ok++;
         }

@@ -407,6 +407,11 @@ enum {
      * until kifu_normalize or kifu_record_free, so an illegal move is reported at its
      * line and column then */
     KIFU_READ_NO_NORMALIZE = 2,
+    /* the caller keeps the bytes given to kifu_read*, unchanged, until every record it
+     * returned is normalized or freed: with NO_NORMALIZE, input that needs no decoding
+     * (UTF-8 or ASCII without a BOM) is then read in place instead of being copied for
+     * the records to keep (without NO_NORMALIZE it is read in place anyway) */
+    KIFU_READ_BORROW = 4,
 };
 
 typedef struct kifu_read_options {

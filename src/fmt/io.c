@@ -12,18 +12,41 @@
 #include "kifu_private.h"
 #include "record/record.h"
 
-/* Bytes to the text every reader takes: UTF-8, lines ending in LF, no NUL. */
-static int decode(const void *data, size_t len, int enc, const kifu_read_options *o,
-                  char **text, size_t *tlen, kifu_error *err)
+/* Are the bytes already the text every reader takes (UTF-8 without a BOM, no NUL, no CR
+ * but before LF)? Then they are read where they are. Cheaper than the copy it saves: the
+ * scans are those the decoding and cleaning would do. */
+static int ready(const char *data, size_t len, int enc)
 {
-    if (kifu__decode(data, len, enc, text, tlen, NULL, err))
+    /* UTF-8 first: CP932 text fails it at its first kana, and is decoded. */
+    if ((enc != KIFU_ENC_AUTO && enc != KIFU_ENC_UTF8) || kifu__bom_len(data, len) ||
+        !kifu__utf8_valid(data, len, NULL) || memchr(data, 0, len))
+        return 0;
+    for (const char *p = data; (p = memchr(p, '\r', (size_t)(data + len - p))); p++)
+        if (p + 1 == data + len || p[1] != '\n')
+            return 0;
+    return 1;
+}
+
+/* Bytes to the text every reader takes: UTF-8, lines ending in LF, no NUL. *own is the
+ * new text, or NULL when the text is data itself (borrowed: see ready). */
+static int decode(const void *data, size_t len, int enc, const kifu_read_options *o,
+                  const char **text, char **own, size_t *tlen, kifu_error *err)
+{
+    *own = NULL;
+    if (ready(data, len, enc)) {
+        *text = data;
+        *tlen = len;
+        return 0;
+    }
+    if (kifu__decode(data, len, enc, own, tlen, NULL, err))
         return -1;
-    if (kifu__text_clean(text, tlen, (o->flags & KIFU_READ_LENIENT) != 0, o->warn,
+    if (kifu__text_clean(own, tlen, (o->flags & KIFU_READ_LENIENT) != 0, o->warn,
                          o->warn_ctx, err)) {
-        kifu__free(*text);
-        *text = NULL;
+        kifu__free(*own);
+        *own = NULL;
         return -1;
     }
+    *text = *own;
     return 0;
 }
 
@@ -50,9 +73,10 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
     const kifu__format *named = kifu__format_get(format);
     int enc =
         named && named->json && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8 : o.encoding;
-    char *text = NULL;
+    const char *text = NULL;
+    char *own = NULL; /* text, when it is a decoded copy */
     size_t tlen = 0;
-    if (decode(data, len, enc, &o, &text, &tlen, err)) {
+    if (decode(data, len, enc, &o, &text, &own, &tlen, err)) {
         kifu__error_source(err, o.source);
         return -1;
     }
@@ -63,7 +87,7 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
                            text[lead] == '\n' || text[lead] == '\r'))
         lead++;
     if (lead == tlen) {
-        kifu__free(text);
+        kifu__free(own);
         kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a record",
                     tlen ? "only white space" : "nothing", "the input is empty");
         kifu__error_source(err, o.source);
@@ -77,8 +101,8 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
         const kifu__format *sniffed = kifu__format_get(format);
         if (sniffed && sniffed->json && o.encoding == KIFU_ENC_AUTO &&
             kifu__detect_encoding(data, len) != KIFU_ENC_UTF8) {
-            kifu__free(text);
-            if (decode(data, len, KIFU_ENC_UTF8, &o, &text, &tlen, err)) {
+            kifu__free(own);
+            if (decode(data, len, KIFU_ENC_UTF8, &o, &text, &own, &tlen, err)) {
                 kifu__error_source(err, o.source);
                 return -1;
             }
@@ -86,14 +110,14 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
     }
     const kifu__format *f = kifu__format_get(format);
     if (f && f->info.game != KIFU_GAME_SHOGI) {
-        kifu__free(text);
+        kifu__free(own);
         kifu__error_source(err, o.source);
         return kifu__error(
             err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a shogi record", f->info.name,
             "this is %s, a record of another game than shogi", f->info.description);
     }
     if (!f || !f->read) {
-        kifu__free(text);
+        kifu__free(own);
         kifu__error_source(err, o.source);
         return kifu__error(
             err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a known record format",
@@ -103,9 +127,9 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
     /* The text stays until the records are normalized, here or later by the caller
      * (each record holds a reference): an illegal move is reported at its line and
      * column, counted then from the offset its reader noted. */
-    kifu__input *in = kifu__input_new(text, tlen);
+    kifu__input *in = own ? kifu__input_new(own, tlen) : kifu__input_borrow(text, tlen);
     if (!in) {
-        kifu__free(text);
+        kifu__free(own);
         kifu__error_source(err, o.source);
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     }
@@ -119,6 +143,11 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
             rc = v.items[i]
                      ? kifu_normalize_warn(v.items[i], o.flags, o.warn, o.warn_ctx, err)
                      : 0;
+    /* Records left unnormalized keep the input past this call, the caller's bytes may
+     * not (NO_NORMALIZE without BORROW, a lenient stop): they get a copy now. */
+    if (rc == 0 && !(o.flags & KIFU_READ_BORROW) && kifu__input_refs(in) > 1 &&
+        kifu__input_own(in))
+        rc = kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     kifu__input_release(in); /* the records' references keep it */
     if (rc) {
         kifu__error_source(err, o.source);

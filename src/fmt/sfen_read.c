@@ -128,15 +128,16 @@ static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
 static int read_game(const char *text, const line *l, const kifu_read_options *opt,
                      kifu__records *out, kifu_error *err)
 {
-    char *s = line_copy(l, err);
+    /* The start (before " moves") is copied, to be NUL-terminated for the engine; the
+     * moves are read where they are: a copy of a million-move line doubled its memory. */
+    const char *ls = l->s, *le = l->s + l->n, *moves = NULL;
+    for (const char *q = ls; !moves && (q = memchr(q, ' ', (size_t)(le - q))); q++)
+        if ((size_t)(le - q) >= 6 && memcmp(q, " moves", 6) == 0 &&
+            (q + 6 == le || q[6] == ' '))
+            moves = q;
+    char *s = line_copy(&(line){ls, (size_t)((moves ? moves : le) - ls), 0, 0}, err);
     if (!s)
         return -1;
-    /* Split off " moves ..." so the start can be recorded before the moves are played. */
-    char *moves = strstr(s, " moves");
-    while (moves && moves[6] && moves[6] != ' ')
-        moves = strstr(moves + 1, " moves");
-    if (moves)
-        *moves = 0;
     kifu_record *r = kifu_record_new();
     kifu_position *p = kifu_position_new();
     int rc = -1;
@@ -148,29 +149,28 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         goto done;
     kifu_node *n = kifu_record_root(r);
     int side = kifu_position_side(p);
-    for (char *t = moves ? moves + 6 : NULL; t;) {
-        while (*t == ' ' || *t == '\t')
+    for (const char *t = moves ? moves + 6 : NULL; t;) {
+        while (t < le && (*t == ' ' || *t == '\t'))
             t++;
-        if (!*t)
+        if (t == le)
             break;
-        char *e = t;
-        while (*e && *e != ' ' && *e != '\t')
+        const char *e = t;
+        while (e < le && *e != ' ' && *e != '\t')
             e++;
         const char *rest = e;
-        while (*rest == ' ' || *rest == '\t')
+        while (rest < le && (*rest == ' ' || *rest == '\t'))
             rest++;
-        const char *at = l->s + (t - s); /* the token in the input */
         int vague = 0;
         /* Endings are lower-case words; a move starts with a digit or a piece letter. */
         const char *end =
             *t >= 'a' && *t <= 'z' ? kifu__usi_special(t, e, side, &vague) : NULL;
         if (end) {
-            if (*rest) {
+            if (rest < le) {
                 kifu__error(err, KIFU_ERR_SFEN, l->number,
-                            kifu__utf8_column(s, (size_t)(rest - s)) + l->indent,
-                            (size_t)(l->s - text) + (size_t)(rest - s),
-                            "the end of the line after an ending", "more moves",
-                            "%.*s ends the game: no move may follow it", (int)(e - t), t);
+                            kifu__utf8_column(ls, (size_t)(rest - ls)) + l->indent,
+                            (size_t)(rest - text), "the end of the line after an ending",
+                            "more moves", "%.*s ends the game: no move may follow it",
+                            (int)(e - t), t);
                 goto done;
             }
             if (vague)
@@ -190,8 +190,8 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         const char *why = kifu__usi_move_raw(t, (size_t)(e - t), side, &m);
         if (why) { /* counted only here: per move it would cost the line's length */
             kifu__error(err, KIFU_ERR_SFEN, l->number,
-                        kifu__utf8_column(s, (size_t)(t - s)) + l->indent,
-                        (size_t)(at - text), "a USI move", NULL, "USI move %.*s: %s",
+                        kifu__utf8_column(ls, (size_t)(t - ls)) + l->indent,
+                        (size_t)(t - text), "a USI move", NULL, "USI move %.*s: %s",
                         (int)(e - t), t, why);
             goto done;
         }
@@ -200,7 +200,7 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
             nomem(err);
             goto done;
         }
-        kifu__node_src(n, (size_t)(l->s - text) + (size_t)(t - s));
+        kifu__node_src(n, (size_t)(t - text));
         t = e;
         side ^= 1;
     }

@@ -176,19 +176,41 @@ kifu_record *kifu_record_new(void)
 
 kifu__input *kifu__input_new(char *text, size_t len)
 {
+    kifu__input *in = kifu__input_borrow(text, len);
+    if (in)
+        in->own = text;
+    return in;
+}
+
+kifu__input *kifu__input_borrow(const char *text, size_t len)
+{
     kifu__input *in = kifu__malloc(sizeof *in);
     if (!in)
         return NULL;
     in->text = text;
     in->len = len;
+    in->own = NULL;
     atomic_init(&in->refs, 1);
     return in;
+}
+
+int kifu__input_own(kifu__input *in)
+{
+    if (in->own)
+        return 0;
+    char *t = kifu__malloc(in->len + 1);
+    if (!t)
+        return -1;
+    memcpy(t, in->text, in->len);
+    t[in->len] = 0;
+    in->text = in->own = t;
+    return 0;
 }
 
 void kifu__input_release(kifu__input *in)
 {
     if (in && atomic_fetch_sub_explicit(&in->refs, 1, memory_order_acq_rel) == 1) {
-        kifu__free(in->text);
+        kifu__free(in->own);
         kifu__free(in);
     }
 }

@@ -274,16 +274,29 @@ static inline void kifu__node_src(kifu_node *n, size_t offset)
 int kifu__node_src_get(const kifu_node *n, size_t *offset);
 
 /* The decoded text of an input, shared by the records read from it until each is
- * normalized or freed; atomic, because two threads may normalize two of them. */
+ * normalized or freed; atomic, because two threads may normalize two of them. Text that
+ * needed no decoding is the caller's bytes, borrowed while kifu_read runs: a second copy
+ * of a large file was most of the peak memory of reading it. */
 typedef struct kifu__input {
-    char *text;
+    const char *text;
     size_t len;
+    char *own; /* text when the input owns it (freed with it); NULL while borrowed */
     atomic_size_t refs;
 } kifu__input;
 
 /* An input holding text (ownership passes: freed with the last reference), with one
  * reference; NULL on NOMEM (text is not freed then). */
 kifu__input *kifu__input_new(char *text, size_t len);
+/* An input borrowing text, which must outlive it or be copied by kifu__input_own. */
+kifu__input *kifu__input_borrow(const char *text, size_t len);
+/* Copy a borrowed text into the input (before the caller's bytes go while records still
+ * hold it); owned already: nothing. Not while another thread reads it. 0, or -1 (NOMEM). */
+int kifu__input_own(kifu__input *in);
+/* How many references in has (1: only its maker's). */
+static inline size_t kifu__input_refs(kifu__input *in)
+{
+    return atomic_load_explicit(&in->refs, memory_order_acquire);
+}
 /* Drop a reference (NULL is fine). */
 void kifu__input_release(kifu__input *in);
 /* Give r a reference to in (NULL: none), dropping the one it had. */

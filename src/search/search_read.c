@@ -113,7 +113,9 @@ long kifu_search_read(kifu_search *s, const void *data, size_t len,
                .flags = kifu__search_flags(s),
                .read_flags = o.flags & ~(unsigned)KIFU_READ_NO_NORMALIZE,
                .o = &o};
-    o.flags |= KIFU_READ_NO_NORMALIZE; /* the normalization is done here, with the hook */
+    /* The normalization is done here, with the hook; every record is normalized or freed
+     * before this returns, so the records may read data in place (BORROW). */
+    o.flags |= KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW;
     if (games)
         *games = 0;
     /* A reader that tells of each record as it finishes it has it normalized then,

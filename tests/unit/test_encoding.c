@@ -2,12 +2,14 @@
  * EUC-JP, lying declarations), forced encodings, errors with line and column, and
  * encoding output that refuses what the target cannot hold. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/encoding.h"
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "record/record.h"
 
 /* 先手：７六歩 in three encodings. */
 #define SENTE_UTF8                                                                       \
@@ -180,6 +182,119 @@ TEST(a_damaged_utf8_file_is_reported_as_utf8)
     CHECK(strstr(err.message, "CP932") && strstr(err.message, "not UTF-8"));
 }
 
+/* Bytes in memory of exactly their size, no NUL after them: ready text is read where it
+ * is (not copied), so a reader that looked past the end would be caught by ASan. */
+static char *exact(const char *text, size_t *n)
+{
+    *n = strlen(text);
+    char *b = malloc(*n ? *n : 1);
+    if (b)
+        memcpy(b, text, *n);
+    return b;
+}
+
+TEST(ready_text_is_read_in_place_alike)
+{
+    static const struct {
+        int format;
+        const char *text;
+    } cases[] = {
+        {KIFU_FMT_CSA, "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n"},
+        {KIFU_FMT_CSA, "V2.2\r\nPI\r\n+\r\n+7776FU\r\n-3334FU"},
+        {KIFU_FMT_SFEN, "startpos moves 7g7f 3c3d 2g2f resign"},
+        {KIFU_FMT_SFEN, "position startpos moves 7g7f 3c3d   "},
+        {KIFU_FMT_SFEN,
+         "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"},
+        {KIFU_FMT_KI2,
+         "\xe6\x89\x8b\xe5\x90\x88\xe5\x89\xb2\xef\xbc\x9a\xe5\xb9\xb3\xe6\x89"
+         "\x8b\xe5\x90\x88\xe5\x89\xb2\n\xe2\x96\xb2\xef\xbc\x97\xe5\x85\xad"
+         "\xe6\xad\xa9"},
+        {KIFU_FMT_JKF,
+         "{\"header\":{},\"moves\":[{},{\"move\":{\"from\":{\"x\":7,\"y\":7},"
+         "\"to\":{\"x\":7,\"y\":6},\"color\":0,\"piece\":\"FU\"}}]}"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kifu_read_options o = {cases[i].format, KIFU_ENC_AUTO, 0, NULL, NULL, NULL};
+        kifu_write_options w = {0};
+        w.format = KIFU_FMT_KIFU;
+        kifu_error e1, e2;
+        kifu_error_clear(&e1);
+        kifu_error_clear(&e2);
+        kifu_record *a = kifu_read(cases[i].text, strlen(cases[i].text), &o, &e1);
+        size_t n;
+        char *b = exact(cases[i].text, &n);
+        kifu_record *r = b ? kifu_read(b, n, &o, &e2) : NULL;
+        free(b);
+        CHECK(a != NULL);
+        CHECK(r != NULL);
+        char *wa = a ? kifu_write(a, &w, NULL, &e1) : NULL;
+        char *wr = r ? kifu_write(r, &w, NULL, &e2) : NULL;
+        if (wa && wr)
+            CHECK_STR(wr, wa);
+        kifu_free(wa);
+        kifu_free(wr);
+        kifu_record_free(a);
+        kifu_record_free(r);
+    }
+}
+
+TEST(an_unnormalized_record_outlives_the_bytes_it_was_read_from)
+{
+    /* The second 7g7f is gote's, from an empty square: the normalizer finds it after the
+     * caller has overwritten and freed the bytes, and still names its line and column. */
+    size_t n;
+    char *b = exact("# a game\nstartpos moves 7g7f 7g7f", &n);
+    CHECK(b != NULL);
+    if (!b)
+        return;
+    kifu_read_options o = {KIFU_FMT_SFEN, KIFU_ENC_AUTO, KIFU_READ_NO_NORMALIZE,
+                           NULL,          NULL,          NULL};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(b, n, &o, &err);
+    memset(b, 'x', n);
+    free(b);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    CHECK(kifu_normalize(r, 0, &err) != 0);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 21);
+    kifu_record_free(r);
+}
+
+TEST(borrow_reads_unnormalized_records_in_place)
+{
+    /* BORROW: the caller keeps the bytes, so the records read them where they are; without
+     * it they get a copy; CP932 bytes are decoded either way. */
+    static const char *const texts[] = {"startpos moves 7g7f 3c3d",
+                                        "V2.2\nPI\n+\n+7776FU\n'" SENTE_SJIS "\n"};
+    for (int t = 0; t < 2; t++)
+        for (unsigned borrow = 0; borrow <= KIFU_READ_BORROW;
+             borrow += KIFU_READ_BORROW) {
+            size_t n;
+            char *b = exact(texts[t], &n);
+            kifu_read_options o = {t ? KIFU_FMT_CSA : KIFU_FMT_SFEN,
+                                   KIFU_ENC_AUTO,
+                                   KIFU_READ_NO_NORMALIZE | borrow,
+                                   NULL,
+                                   NULL,
+                                   NULL};
+            kifu_error err;
+            kifu_error_clear(&err);
+            kifu_record *r = b ? kifu_read(b, n, &o, &err) : NULL;
+            CHECK(r != NULL);
+            if (r) {
+                CHECK(r->input != NULL);
+                if (r->input)
+                    CHECK_INT(r->input->text == b, t == 0 && borrow);
+                CHECK_INT(kifu_normalize(r, 0, &err), 0);
+            }
+            kifu_record_free(r);
+            free(b);
+        }
+}
+
 int main(void)
 {
     RUN(detects_bom_utf8_cp932_eucjp);
@@ -190,5 +305,8 @@ int main(void)
     RUN(encode_refuses_unrepresentable);
     RUN(reads_kif_in_either_encoding_alike);
     RUN(a_damaged_utf8_file_is_reported_as_utf8);
+    RUN(ready_text_is_read_in_place_alike);
+    RUN(an_unnormalized_record_outlives_the_bytes_it_was_read_from);
+    RUN(borrow_reads_unnormalized_records_in_place);
     return t_finish();
 }
