@@ -29,8 +29,10 @@ int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t e
  * which is what finds a page's header from a node's address. */
 enum { MAX_RUN = 16 };
 
-static int add_page(kifu_record *r)
+int kifu__record_add_page(kifu_record *r)
 {
+    if (r->nnodes >= UINT32_MAX - KIFU__PAGE_NODES) /* ids + 1 are 32-bit links */
+        return -1;
     if (kifu__reserve(&r->pages, &r->cappages, r->npages + 1, sizeof *r->pages, 8))
         return -1;
     kifu__page *pg;
@@ -54,19 +56,6 @@ static int add_page(kifu_record *r)
     r->slot_next = (kifu_node *)(void *)pg + 1;
     r->slot_end = r->slot_next + KIFU__PAGE_NODES;
     return 0;
-}
-
-static kifu_node *new_node(kifu_record *r, int kind)
-{
-    if (r->slot_next == r->slot_end &&
-        (r->nnodes >= UINT32_MAX - KIFU__PAGE_NODES /* ids + 1 are 32-bit links */
-         || add_page(r)))
-        return NULL;
-    kifu_node *n = r->slot_next++;
-    memset(n, 0, sizeof *n);
-    n->kind = (uint8_t)kind;
-    r->nnodes++;
-    return n;
 }
 
 /* The page's side part, made when first needed; NULL on NOMEM. */
@@ -166,7 +155,7 @@ kifu_record *kifu_record_new(void)
         return NULL;
     kifu__arena_init(&r->arena);
     r->preset = KIFU_PRESET_NONE;
-    r->root = new_node(r, KIFU_NODE_ROOT);
+    r->root = kifu__node_new(r, KIFU_NODE_ROOT);
     if (!r->root) {
         kifu_record_free(r);
         return NULL;
@@ -514,32 +503,9 @@ int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
     return kifu__time_set(n, t);
 }
 
-static kifu_node *add_child(kifu_record *r, kifu_node *parent, int kind)
-{
-    uint32_t pid = kifu__id_of(parent) + 1;
-    kifu_node *last = kifu__first(parent);
-    while (last && last->next)
-        last = kifu__sibling(last);
-    if (last)
-        r->forked = 1;
-    int32_t ply = parent->ply + 1;
-    kifu_node *n = new_node(r, kind);
-    if (!n)
-        return NULL;
-    n->parent = pid;
-    n->ply = ply;
-    *(last ? &last->next : &parent->first) = (uint32_t)r->nnodes; /* n's id + 1 */
-    return n;
-}
-
-kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent)
-{
-    return add_child(r, parent, KIFU_NODE_MOVE);
-}
-
 kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent, const kifu_move *m)
 {
-    kifu_node *n = add_child(r, parent, KIFU_NODE_MOVE);
+    kifu_node *n = kifu__node_add_child(r, parent, KIFU_NODE_MOVE);
     if (n)
         n->move = *m;
     return n;
@@ -550,7 +516,7 @@ kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent, const char *
     const char *w = kifu__arena_strdup(&r->arena, word);
     if (!w)
         return NULL;
-    kifu_node *n = add_child(r, parent, KIFU_NODE_SPECIAL);
+    kifu_node *n = kifu__node_add_child(r, parent, KIFU_NODE_SPECIAL);
     if (!n)
         return NULL;
     kifu__node_text *t = kifu__text_make(n);
@@ -634,7 +600,7 @@ static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c
 {
     kifu_node *d = c->kind == KIFU_NODE_SPECIAL
                        ? kifu_node_add_special(r, dst, kifu__special(c))
-                       : add_child(r, dst, c->kind);
+                       : kifu__node_add_child(r, dst, c->kind);
     if (!d || clone_payload(r, d, c))
         return NULL;
     return d;
