@@ -103,6 +103,12 @@ int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end);
 int kifu__jp_start(kifu__jp_reader *rd);
 /* A move mark ▲ △ ☗ ☖ ▽ ▼: bytes, and *color. */
 size_t kifu__jp_mark(const char *s, const char *end, int *color);
+/* The ending of a foul that names its side (`named` lost when foul_lose, else won):
+ * 反則負け when the side to move lost, else the ±ILLEGAL_ACTION of the side that fouled. */
+const char *kifu__jp_named_foul(const kifu__jp_reader *rd, int named, int foul_lose);
+/* A line no reader knows, after an ending (将棋ウォーズ's `後手時間切れ` under 投了): kept
+ * as the ending's comment, with a warning. 1 handled, 0 not after an ending, -1 NOMEM. */
+int kifu__jp_after_ending(kifu__jp_reader *rd, const char *s, const char *end);
 /* Append a special ending after rd->cur (verbatim word or JKF name). NULL on NOMEM. */
 kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const char *wend);
 

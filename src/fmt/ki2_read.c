@@ -186,11 +186,8 @@ static int summary(kifu__jp_reader *rd, const char *s, const char *end)
             else if (memcmp(q, "後手の", 9) == 0 || memcmp(q, "上手の", 9) == 0)
                 named = KIFU_WHITE;
         }
-        int fouler = foul_lose ? named : !named;
-        int to_move = (rd->first_color + kifu_node_ply(rd->cur)) & 1;
-        /* The side to move lost: ILLEGAL_MOVE, as the unnamed word reads. */
-        if (named >= 0 && !(foul_lose && fouler == to_move))
-            w = fouler == KIFU_BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+        if (named >= 0)
+            w = kifu__jp_named_foul(rd, named, foul_lose);
     }
     kifu_node *node =
         w ? kifu__jp_add_special(rd, w, w + strlen(w)) : kifu__jp_add_special(rd, p, e);
@@ -240,11 +237,11 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
     int rc = kifu__jp_common_line(rd, s, end);
     if (rc < 0)
         return -1;
-    if (rc == 0)
+    if (rc == 0 && !(rc = kifu__jp_after_ending(rd, s, end)))
         return kifu__jp_fail(rd, s,
                              "a header line (key：value), moves, a comment or 変化",
                              "unrecognised line");
-    return 0;
+    return rc < 0 ? -1 : 0;
 }
 
 int kifu__read_ki2(KIFU__READER_PARAMS)

@@ -134,6 +134,28 @@ kifu_node *kifu__jp_add_special(kifu__jp_reader *rd, const char *word, const cha
     return n;
 }
 
+/* 先手 下手 (sente) or 後手 上手 (gote) as the whole of [s, end), else -1. */
+static int side_word(const char *s, const char *end)
+{
+    if (end - s != 6)
+        return -1;
+    if (!memcmp(s, "先手", 6) || !memcmp(s, "下手", 6))
+        return KIFU_BLACK;
+    if (!memcmp(s, "後手", 6) || !memcmp(s, "上手", 6))
+        return KIFU_WHITE;
+    return -1;
+}
+
+const char *kifu__jp_named_foul(const kifu__jp_reader *rd, int named, int foul_lose)
+{
+    int fouler = foul_lose ? named : !named;
+    int to_move = (rd->first_color + kifu_node_ply(rd->cur)) & 1;
+    /* The side to move lost: ILLEGAL_MOVE, as the unnamed word reads. */
+    if (foul_lose && fouler == to_move)
+        return "反則負け";
+    return fouler == KIFU_BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
+}
+
 /* `key：value` or `key:value`; the key holds no space. */
 static int header_line(kifu__jp_reader *rd, const char *s, const char *end)
 {
@@ -405,6 +427,28 @@ static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_n
     return 0;
 }
 
+/* A board diagram without 先手番 / 後手番 whose first move is gote's piece (a record cut
+ * after ply 1, its moves numbered from 2): gote moves first. 0, or -1 on NOMEM. */
+static int first_mover(kifu__jp_reader *rd, kifu_move *m)
+{
+    kifu__bod *bod = &rd->bod;
+    if (bod->rows != 9 || bod->color_set)
+        return 0;
+    int sq = bod->b.sq[KIFU_SQ(m->from_x, m->from_y)];
+    if (!sq || (sq >> 4) == m->color)
+        return 0;
+    bod->b.color = (uint8_t)(sq >> 4);
+    rd->first_color = bod->b.color;
+    m->color = bod->b.color;
+    if (kifu_record_set_initial(rd->r, &bod->b))
+        return nomem(rd);
+    kifu__warn(rd->warn, rd->warn_ctx,
+               "line %d: the board diagram does not say who moves first; the first move "
+               "is %s's, so %s moves first",
+               rd->lineno, m->color ? "gote" : "sente", m->color ? "gote" : "sente");
+    return 0;
+}
+
 /* A move or ending line; returns 0 when the line is not one. */
 static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
 {
@@ -460,7 +504,22 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
             p++;
         if (p == w)
             return kifu__jp_fail(rd, p, "a move or an ending word", "bad move line");
-        kifu_node *n = kifu__jp_add_special(rd, w, p);
+        const char *we = p;
+        /* 将棋倶楽部24 names the side of a foul: `先手 反則負け`, whatever the ply. */
+        int named = side_word(w, we);
+        if (named >= 0) {
+            const char *f = p + sp(p, end), *fe = f;
+            while (fe < end && *fe != ' ' && *fe != '(' &&
+                   !kifu__jp_starts(fe, end, "　"))
+                fe++;
+            int lose = fe - f == 12 && memcmp(f, "反則負け", 12) == 0;
+            if (lose || (fe - f == 12 && memcmp(f, "反則勝ち", 12) == 0)) {
+                w = kifu__jp_named_foul(rd, named, lose);
+                we = w + strlen(w);
+                p = fe;
+            }
+        }
+        kifu_node *n = kifu__jp_add_special(rd, w, we);
         if (!n)
             return nomem(rd);
         rd->cur = n;
@@ -490,6 +549,9 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
         m.from_y = (uint8_t)(p[2] - '0');
         p += 4;
     }
+    if (m.from_x && ply == 1 && color < 0 && rd->cur == kifu_record_root(rd->r) &&
+        first_mover(rd, &m))
+        return -1;
     kifu_node *n = kifu_node_add_move(rd->r, rd->cur, &m);
     if (!n)
         return nomem(rd);
@@ -534,11 +596,28 @@ static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
     int rc = kifu__jp_common_line(rd, s, end);
     if (rc < 0)
         return -1;
-    if (rc == 0)
+    if (rc == 0 && !(rc = kifu__jp_after_ending(rd, s, end)))
         return kifu__jp_fail(rd, s,
                              "a header line (key：value), a move, a comment or 変化",
                              "unrecognised line");
-    return 0;
+    return rc < 0 ? -1 : 0;
+}
+
+int kifu__jp_after_ending(kifu__jp_reader *rd, const char *s, const char *end)
+{
+    if (!rd->started || kifu_node_kind_of(rd->cur) != KIFU_NODE_SPECIAL)
+        return 0;
+    tmpstr t;
+    const char *c = tmp(&t, s, end);
+    if (!c || kifu_node_add_comment(rd->r, rd->cur, c))
+        return nomem(rd);
+    tmp_free(&t);
+    kifu__warn(
+        rd->warn, rd->warn_ctx,
+        "line %d: \"%.*s\" after the ending is no record line: kept as the ending's "
+        "comment",
+        rd->lineno, (int)(end - s), s);
+    return 1;
 }
 
 static int jp_reader_init(kifu__jp_reader *rd, kifu_error *err)

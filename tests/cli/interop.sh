@@ -43,13 +43,14 @@ known() { # record format peer -> prints the reason, or nothing
     case "$p:$r:$f" in
     json-kifu-format:foul_nifu.kifu:[!j]* | json-kifu-format:foul_end_comment.kifu:[!j]*)
         echo "json-kifu-format refuses a 二歩 drop in KIF, KI2 and CSA (Cannot move)" ;;
-    json-kifu-format:sealed.kifu:ki2*)
+    json-kifu-format:sealed.kifu:ki2* | json-kifu-format:wars_line_after_ending.kifu:ki2*)
         echo "json-kifu-format's KI2 grammar takes no line after the まで line but 変化 (here the ending's comment)" ;;
     json-kifu-format:ending_kachi.csa:kif*)
         echo "json-kifu-format has no 入玉勝ち (KACHI) in KIF: it reads the moves, not the ending (kifu leaves out the まで line it would refuse)" ;;
     json-kifu-format:ending_kachi.csa:ki2*)
         echo "json-kifu-format's KI2 grammar has no まで line for 入玉勝ち (KACHI), the only place KI2 holds it" ;;
-    tsshogi:foul_*:csa | tsshogi:foul_*:jkf)
+    tsshogi:foul_*:csa | tsshogi:foul_*:jkf | tsshogi:club24_named_foul.kifu:csa | \
+        tsshogi:club24_named_foul.kifu:jkf)
         case $r in foul_illegal_move.csa) ;; *)
             echo "tsshogi reads CSA/JKF ±ILLEGAL_ACTION the other way round (+: sente wins; the CSA standard and JKF say sente fouled)" ;;
         esac ;;

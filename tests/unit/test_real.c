@@ -553,6 +553,82 @@ TEST(sealed_move_and_times_with_parts_missing)
         free_all(v, n);
 }
 
+/* Lines of real servers' KIF (tests/records, written in their layout): 将棋倶楽部24's foul
+ * that names its side (`後手 反則負け`), 将棋ウォーズ's `先手時間切れ` under 投了, and a
+ * board diagram without 先手番 / 後手番 whose moves start at 2 with gote's. */
+TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
+{
+    static const struct {
+        const char *file, *ending, *comment, *warning;
+        char winner;
+        int first_color;
+    } cases[] = {
+        {"club24_named_foul.kifu", "-ILLEGAL_ACTION", NULL, NULL, 'b', KIFU_BLACK},
+        {"wars_line_after_ending.kifu", "TORYO", "先手時間切れ", "先手時間切れ", 'w',
+         KIFU_BLACK},
+        {"bod_gote_first.kifu", "CHUDAN", NULL, "gote moves first", '-', KIFU_WHITE},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/records/%s", KIFU_TESTS_DIR, cases[i].file);
+        size_t len, n;
+        kifu_error err;
+        char *data = kifu_file_read(path, &len, &err);
+        CHECK(data != NULL);
+        if (!data)
+            continue;
+        kifu_record **v = read_all(data, KIFU_FMT_AUTO, path, &n, &err);
+        kifu_free(data);
+        CHECK(v != NULL);
+        if (!v) {
+            printf("  %s: %s\n", cases[i].file, err.message);
+            continue;
+        }
+        CHECK_INT(warnings, cases[i].warning ? 1 : 0);
+        if (cases[i].warning)
+            CHECK(strstr(last_warning, cases[i].warning) != NULL);
+        const kifu_node *end = kifu_record_root(v[0]);
+        while (kifu_node_next(end))
+            end = kifu_node_next(end);
+        CHECK_STR(kifu_node_special(end), cases[i].ending);
+        if (cases[i].comment)
+            CHECK_STR(kifu_node_comment(end, 0), cases[i].comment);
+        CHECK_INT(winner(v[0]), cases[i].winner);
+        kifu_board b;
+        kifu_record_initial(v[0], &b);
+        CHECK_INT(b.color, cases[i].first_color);
+        free_all(v, n);
+    }
+    /* The side named decides, whatever the ply: sente's foul at gote's turn, gote's at
+     * gote's own turn (the side to move lost: ILLEGAL_MOVE) */
+    static const struct {
+        const char *line, *ending;
+    } named[] = {{"2 先手 反則負け", "+ILLEGAL_ACTION"},
+                 {"2 後手 反則負け", "ILLEGAL_MOVE"},
+                 {"2 後手 反則勝ち", "+ILLEGAL_ACTION"},
+                 {"2 先手 反則勝ち", "-ILLEGAL_ACTION"}};
+    for (size_t i = 0; i < sizeof named / sizeof named[0]; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "手合割：平手\n1 ７六歩(77)\n%s\n", named[i].line);
+        size_t n;
+        kifu_error err;
+        kifu_record **v = read_all(text, KIFU_FMT_KIFU, NULL, &n, &err);
+        CHECK(v != NULL);
+        if (!v)
+            continue;
+        CHECK_STR(kifu_node_special(t_node_at(v[0], 2)), named[i].ending);
+        free_all(v, n);
+    }
+    /* Before the ending such a line is still an error, at its line */
+    size_t n;
+    kifu_error err;
+    kifu_record **v = read_all("手合割：平手\n1 ７六歩(77)\n先手時間切れ\n2 投了\n",
+                               KIFU_FMT_KIFU, NULL, &n, &err);
+    CHECK(v == NULL && err.line == 3 && err.column == 1);
+    if (v)
+        free_all(v, n);
+}
+
 /* Every record of tests/records, read, written in every format and read back: the same
  * moves and result; a KIF record through KIF: the same record, comments, bookmarks,
  * times and forks. */
@@ -573,6 +649,9 @@ TEST(own_records_round_trip_in_every_format)
         "usi_endings.sfen",
         "usi_position.kif",
         "sealed.kifu",
+        "club24_named_foul.kifu",
+        "wars_line_after_ending.kifu",
+        "bod_gote_first.kifu",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
@@ -737,6 +816,7 @@ int main(void)
     RUN(relative_words_count_pinned_pieces);
     RUN(csa_bookmarks_opening_and_ki2_without_header);
     RUN(sealed_move_and_times_with_parts_missing);
+    RUN(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first);
     RUN(own_records_round_trip_in_every_format);
     RUN(a_collection_of_ten_thousand_lines);
     return t_finish();
