@@ -237,7 +237,7 @@ static int ki2_line(kifu__jp_reader *rd, const char *s, const char *end)
     int rc = kifu__jp_common_line(rd, s, end);
     if (rc < 0)
         return -1;
-    if (rc == 0 && !(rc = kifu__jp_after_ending(rd, s, end)))
+    if (rc == 0 && !(rc = kifu__jp_trailer(rd, s, end)))
         return kifu__jp_fail(rd, s,
                              "a header line (key：value), moves, a comment or 変化",
                              "unrecognised line");

@@ -553,9 +553,10 @@ TEST(sealed_move_and_times_with_parts_missing)
         free_all(v, n);
 }
 
-/* Lines of real servers' KIF (tests/records, written in their layout): 将棋倶楽部24's foul
- * that names its side (`後手 反則負け`), 将棋ウォーズ's `先手時間切れ` under 投了, and a
- * board diagram without 先手番 / 後手番 whose moves start at 2 with gote's. */
+/* Lines of real programs' KIF and KI2 (tests/records, written in their layout): 将棋倶楽部24's
+ * foul that names its side (`後手 反則負け`), 将棋ウォーズ's `先手時間切れ` under 投了, a
+ * board diagram without 先手番 / 後手番 whose moves start at 2 with gote's, and a trailer
+ * under a rule of '-' (激指定跡道場's clipboard). */
 TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
 {
     static const struct {
@@ -567,6 +568,8 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
         {"wars_line_after_ending.kifu", "TORYO", "先手時間切れ", "先手時間切れ", 'w',
          KIFU_BLACK},
         {"bod_gote_first.kifu", "CHUDAN", NULL, "gote moves first", '-', KIFU_WHITE},
+        {"trailer_rule.ki2u", NULL, "------------------------------", "kept as comments",
+         '-', KIFU_BLACK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char path[512];
@@ -590,7 +593,10 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
         const kifu_node *end = kifu_record_root(v[0]);
         while (kifu_node_next(end))
             end = kifu_node_next(end);
-        CHECK_STR(kifu_node_special(end), cases[i].ending);
+        if (cases[i].ending)
+            CHECK_STR(kifu_node_special(end), cases[i].ending);
+        else
+            CHECK(kifu_node_special(end) == NULL);
         if (cases[i].comment)
             CHECK_STR(kifu_node_comment(end, 0), cases[i].comment);
         CHECK_INT(winner(v[0]), cases[i].winner);
@@ -652,6 +658,7 @@ TEST(own_records_round_trip_in_every_format)
         "club24_named_foul.kifu",
         "wars_line_after_ending.kifu",
         "bod_gote_first.kifu",
+        "trailer_rule.ki2u",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
