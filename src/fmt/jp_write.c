@@ -54,7 +54,7 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
         }
         kifu__sb_putc(out, '\n');
     }
-    if (preset == KIFU_PRESET_OTHER) {
+    if (preset == KIFU_PRESET_OTHER || !kifu__preset_common(preset)) {
         kifu_board b;
         kifu_record_initial(r, &b);
         kifu__bod_write(out, &b,

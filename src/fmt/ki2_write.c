@@ -6,16 +6,18 @@
 #include "fmt/jp.h"
 #include "kifu_private.h"
 #include "notation/notation.h"
+#include "record/record.h"
 
 enum { PER_LINE = 6, COLUMN = 12 };
 
 /* ▲７六歩, △同　銀 (the space only pads a one-character rest: 同銀右, 同角成), ▲５七銀右,
- * ▲５五角打. */
+ * ▲５五角打. A variation's first move names its square, never 同: json-kifu-format reads
+ * that 同 against another move than the one before it and refuses the file. */
 static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
     kifu_move_text(kifu_node_move_const(n), kifu_node_move_const(kifu_node_parent(n)),
                    KIFU_TEXT_MARK | KIFU_TEXT_RELATIVE | KIFU__TEXT_TRIANGLE |
-                       KIFU__TEXT_PAD_REST,
+                       KIFU__TEXT_PAD_REST | (kifu__is_first(n) ? 0 : KIFU__TEXT_NO_SAME),
                    buf, cap);
 }
 

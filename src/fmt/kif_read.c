@@ -91,6 +91,12 @@ int kifu__jp_start(kifu__jp_reader *rd)
                            "the board diagram has only %d of its nine rows", bod->rows);
     if (bod->rows == 9) {
         rd->first_color = bod->b.color;
+        /* 手合割 and the board it names (as kifu writes the handicaps some readers have
+         * no name for): the preset, as the 手合割 line alone reads. */
+        if (handicap && kifu__preset_match_ref(&bod->b) == rd->preset) {
+            kifu_record_set_preset(rd->r, rd->preset);
+            return 0;
+        }
         if (kifu_record_set_initial(rd->r, &bod->b))
             return nomem(rd);
         return 0;

@@ -68,8 +68,9 @@ char *kifu_move_text(const kifu_move *m, const kifu_move *prev, unsigned style, 
             (style & KIFU__TEXT_TRIANGLE) ? (m->color == KIFU_WHITE ? "△" : "▲")
                                           : (m->color == KIFU_WHITE ? "☖" : "☗"));
     /* 同: said by the move, or (when it does not say) its square is the last move's. */
-    int same = m->same == 1 || (m->same < 0 && prev && m->to_x && prev->to_x == m->to_x &&
-                                prev->to_y == m->to_y);
+    int same = !(style & KIFU__TEXT_NO_SAME) &&
+               (m->same == 1 || (m->same < 0 && prev && m->to_x &&
+                                 prev->to_x == m->to_x && prev->to_y == m->to_y));
     int drop =
         (m->from_x == 0 && !(m->flags & KIFU_MOVE_RAW)) || (m->flags & KIFU_MOVE_DROP);
     /* What follows the square: name, relative word, promotion, 打. */

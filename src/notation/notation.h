@@ -14,6 +14,7 @@ enum {
     KIFU__TEXT_PAD_SAME =
         0x400, /* 同 always followed by a full-width space (KIF files) */
     KIFU__TEXT_PAD_REST = 0x800, /* ... only when one character follows it (KI2 files) */
+    KIFU__TEXT_NO_SAME = 0x1000, /* the square, never 同 (a KI2 variation's first move) */
 };
 
 /* Does the move promote? promote == 1, or a move the rules force to promote (a pawn or

@@ -313,6 +313,15 @@ static inline int kifu__record_is_line(const kifu_record *r)
 const kifu_board *kifu__preset_ref(int preset);
 /* kifu_preset_match against those boards. */
 int kifu__preset_match_ref(const kifu_board *b);
+/* Is the preset one every reader kifu's output is checked with knows by name? tsshogi
+ * (ShogiHome) has no 三枚落ち, 五枚落ち, 左五枚落ち, 左七枚落ち, 右七枚落ち: the KIF and KI2
+ * writers give those as a board diagram as well. */
+static inline int kifu__preset_common(int preset)
+{
+    return preset != KIFU_PRESET_3 && preset != KIFU_PRESET_5 &&
+           preset != KIFU_PRESET_5_L && preset != KIFU_PRESET_7_L &&
+           preset != KIFU_PRESET_7_R;
+}
 
 /* Start a new page of nodes (the record's last slots are used): 0, or -1 on NOMEM or
  * when the 32-bit ids would run out. */

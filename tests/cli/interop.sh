@@ -49,6 +49,8 @@ known() { # record format peer -> prints the reason, or nothing
         echo "json-kifu-format has no 入玉勝ち (KACHI) in KIF: it reads the moves, not the ending (kifu leaves out the まで line it would refuse)" ;;
     json-kifu-format:ending_kachi.csa:ki2*)
         echo "json-kifu-format's KI2 grammar has no まで line for 入玉勝ち (KACHI), the only place KI2 holds it" ;;
+    tsshogi:handicap_7r.kifu:jkf)
+        echo "tsshogi reads no JKF preset 3, 5, 5_L, 7_L, 7_R (the schema's names for 三枚落ち ... 右七枚落ち)" ;;
     tsshogi:foul_*:csa | tsshogi:foul_*:jkf | tsshogi:club24_named_foul.kifu:csa | \
         tsshogi:club24_named_foul.kifu:jkf)
         case $r in foul_illegal_move.csa) ;; *)

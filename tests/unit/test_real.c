@@ -635,6 +635,66 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
         free_all(v, n);
 }
 
+/* What kifu writes for the peers (tests/records): a KI2 variation whose first move goes
+ * to the square of the move before it names that square (json-kifu-format reads 同 there
+ * against another move and refuses the file), and a handicap tsshogi has no name for
+ * (右七枚落ち) is written in KIF and KI2 as its 手合割 and its board (JKF keeps the schema's
+ * preset name); both read back as they were, the handicap as the preset itself. */
+TEST(ki2_fork_square_and_handicaps_every_reader_knows)
+{
+    char path[512];
+    size_t len;
+    kifu_error err;
+    snprintf(path, sizeof path, "%s/records/fork_same_square.kifu", KIFU_TESTS_DIR);
+    char *data = kifu_file_read(path, &len, &err);
+    kifu_record *r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
+    kifu_free(data);
+    CHECK(r != NULL);
+    char *ki2 = r ? write_warned(r, KIFU_FMT_KI2U) : NULL;
+    CHECK(ki2 && strstr(ki2, "\n▲８八飛\n") != NULL && strstr(ki2, "▲同　飛") == NULL);
+    /* the main line keeps its 同 */
+    CHECK(ki2 && strstr(ki2, "▲同　銀") != NULL);
+    kifu_record *back =
+        ki2 ? t_read_text(ki2, strlen(ki2), KIFU_FMT_KI2U, 0, &err) : NULL;
+    CHECK(back != NULL);
+    if (back) {
+        const kifu_node *four = t_node_at(back, 4);
+        CHECK_INT(kifu_node_child_count(four), 2);
+        char usi[8];
+        const kifu_move *m = kifu_node_move_const(kifu_node_child(four, 1));
+        CHECK(m && strcmp(kifu_move_usi(m, usi), "2h8h") == 0);
+    }
+    kifu_record_free(back);
+    kifu_free(ki2);
+    kifu_record_free(r);
+
+    snprintf(path, sizeof path, "%s/records/handicap_7r.kifu", KIFU_TESTS_DIR);
+    data = kifu_file_read(path, &len, &err);
+    r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
+    kifu_free(data);
+    CHECK(r && kifu_record_preset(r) == KIFU_PRESET_7_R);
+    static const struct {
+        int format;
+        const char *has;
+    } out[] = {{KIFU_FMT_JKF, "\"preset\":\"7_R\""},
+               {KIFU_FMT_KIFU, "上手番\n"},
+               {KIFU_FMT_KI2U, "上手番\n"}};
+    for (size_t i = 0; r && i < sizeof out / sizeof out[0]; i++) {
+        char *s = write_warned(r, out[i].format);
+        CHECK(s && strstr(s, out[i].has) != NULL);
+        if (s && out[i].format != KIFU_FMT_JKF)
+            CHECK(strstr(s, "手合割：右七枚落ち\n") != NULL);
+        /* KIF and KI2 read unnormalized: the reader itself takes 手合割 and its board
+         * for the preset */
+        unsigned raw = out[i].format == KIFU_FMT_JKF ? 0 : KIFU_READ_NO_NORMALIZE;
+        kifu_record *b = s ? t_read_text(s, strlen(s), out[i].format, raw, &err) : NULL;
+        CHECK(b && kifu_record_preset(b) == KIFU_PRESET_7_R);
+        kifu_record_free(b);
+        kifu_free(s);
+    }
+    kifu_record_free(r);
+}
+
 /* Every record of tests/records, read, written in every format and read back: the same
  * moves and result; a KIF record through KIF: the same record, comments, bookmarks,
  * times and forks. */
@@ -659,6 +719,8 @@ TEST(own_records_round_trip_in_every_format)
         "wars_line_after_ending.kifu",
         "bod_gote_first.kifu",
         "trailer_rule.ki2u",
+        "fork_same_square.kifu",
+        "handicap_7r.kifu",
     };
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[512];
@@ -824,6 +886,7 @@ int main(void)
     RUN(csa_bookmarks_opening_and_ki2_without_header);
     RUN(sealed_move_and_times_with_parts_missing);
     RUN(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first);
+    RUN(ki2_fork_square_and_handicaps_every_reader_knows);
     RUN(own_records_round_trip_in_every_format);
     RUN(a_collection_of_ten_thousand_lines);
     return t_finish();
