@@ -20,10 +20,10 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
     /* Quote what was found: up to the next space, at most a few characters. */
     char found[64];
     size_t n = 0;
-    const char *p = at;
-    while (*p && *p != '\n' && *p != '\r' && *p != ' ' && n < 40) {
+    const char *p = at, *stop = rd->stop; /* the text may hold no NUL (read in place) */
+    while (p < stop && *p && *p != '\n' && *p != '\r' && *p != ' ' && n < 40) {
         size_t k = 1;
-        while ((((unsigned char)p[k]) & 0xC0) == 0x80)
+        while (p + k < stop && (((unsigned char)p[k]) & 0xC0) == 0x80)
             k++;
         if (n + k >= sizeof found)
             break;
@@ -34,7 +34,8 @@ int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
     found[n] = 0;
     if (!n)
         snprintf(found, sizeof found, "%s",
-                 *at && *at != '\n' && *at != '\r' ? "a space" : "the end of the line");
+                 at < stop && *at && *at != '\n' && *at != '\r' ? "a space"
+                                                                : "the end of the line");
     int col = kifu__utf8_column(rd->line, (size_t)(at - rd->line));
     return kifu__error(rd->err, KIFU_ERR_SYNTAX, rd->lineno, col, (size_t)(at - rd->text),
                        expected, found, "%s: expected %s, found \"%s\"", what, expected,
@@ -694,6 +695,7 @@ int kifu__jp_read(const char *text, size_t len,
     const char *joined = joined_lines(text, len);
     if (joined) {
         rd.text = rd.line = text;
+        rd.stop = text + len;
         rd.lineno = 1;
         kifu__jp_fail(&rd, joined, "line ends between header lines and moves",
                       "several record lines on one line (were the line ends lost?)");

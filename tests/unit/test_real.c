@@ -695,6 +695,33 @@ TEST(ki2_fork_square_and_handicaps_every_reader_knows)
     kifu_record_free(r);
 }
 
+/* An unrecognised last line with no line end, in a text that holds no NUL (kifu reads
+ * valid UTF-8 in place): the error quotes up to the end of the input, never past it (the
+ * fuzz targets found the quote reading on; run under make asan). */
+TEST(error_at_the_end_of_an_input_without_nul)
+{
+    static const char *texts[2][2] = {
+        {"手合割：平手\n1 ７六歩(77)\nencoding", "encoding="},
+        {"手合割：平手\n▲７六歩\nencoding", "encoding="}};
+    static const int formats[] = {KIFU_FMT_KIFU, KIFU_FMT_KI2U};
+    for (size_t f = 0; f < 2; f++)
+        for (size_t i = 0; i < 2; i++) {
+            size_t len = strlen(texts[f][i]);
+            char *buf = malloc(len); /* exactly the text: no NUL after it */
+            if (!buf)
+                continue;
+            memcpy(buf, texts[f][i], len);
+            kifu_read_options o = {.format = formats[f]};
+            kifu_error err;
+            kifu_error_clear(&err);
+            kifu_record *r = kifu_read(buf, len, &o, &err);
+            CHECK(r == NULL && err.code == KIFU_ERR_SYNTAX);
+            CHECK(strstr(err.message, "encoding") != NULL);
+            kifu_record_free(r);
+            free(buf);
+        }
+}
+
 /* Every record of tests/records, read, written in every format and read back: the same
  * moves and result; a KIF record through KIF: the same record, comments, bookmarks,
  * times and forks. */
@@ -887,6 +914,7 @@ int main(void)
     RUN(sealed_move_and_times_with_parts_missing);
     RUN(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first);
     RUN(ki2_fork_square_and_handicaps_every_reader_knows);
+    RUN(error_at_the_end_of_an_input_without_nul);
     RUN(own_records_round_trip_in_every_format);
     RUN(a_collection_of_ten_thousand_lines);
     return t_finish();
