@@ -7,6 +7,7 @@
 #include "kifu_private.h"
 #include "notation/notation.h"
 #include "record/record.h"
+#include "record/walk.h"
 
 enum { PER_LINE = 6, COLUMN = 12 };
 
@@ -36,8 +37,10 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
             if (on_line)
                 kifu__sb_putc(out, '\n');
             on_line = 0;
-            kifu__jp_write_summary(r, n, out);
+            /* Its notes before its まで line: json-kifu-format takes no line after it
+             * but 変化 and refuses the whole file (see kifu__write_ki2's warning). */
             kifu__jp_write_notes(n, out);
+            kifu__jp_write_summary(r, n, out);
             continue;
         }
         char text[128];
@@ -57,9 +60,33 @@ static void put_line(const kifu_record *r, const kifu_node **v, size_t cnt,
     }
 }
 
+/* The ply of the first ending with comments or bookmarks, or 0. */
+static int noted_ending(const kifu_record *r)
+{
+    kifu__walk w;
+    kifu__walk_init(&w, (kifu_node *)kifu_record_root(r),
+                    KIFU__WALK_TREE); /* read only */
+    int ev, ply = 0;
+    while (!ply && (ev = kifu__walk_next(&w)) > 0) {
+        const kifu_node *n = w.node;
+        if (ev == KIFU__WALK_ENTER && kifu_node_kind_of(n) == KIFU_NODE_SPECIAL &&
+            (kifu_node_comment_count(n) || kifu_node_bookmark_count(n)))
+            ply = kifu_node_ply(n);
+    }
+    kifu__walk_free(&w);
+    return ply;
+}
+
 int kifu__write_ki2(KIFU__WRITER_PARAMS)
 {
-    (void)opt;
+    int noted = noted_ending(r);
+    if (noted && opt)
+        kifu__warn(
+            opt->warn, opt->warn_ctx,
+            "KI2: the comments of the ending at ply %d are written before its まで "
+            "line (a line after it makes json-kifu-format refuse the file); read "
+            "back, they belong to the move before the ending",
+            noted);
     size_t before = out->len;
     kifu__jp_write_header(r, out);
     /* A blank line parts the header from the moves; with no header, none (a file that

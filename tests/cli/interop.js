@@ -3,7 +3,8 @@
 //   FORMAT kif|kifu|ki2|ki2u|csa|jkf: FILE is read by json-kifu-format and by tsshogi, one
 //   line each: "PEER: MOVES | RESULT | NOTES" (or "PEER: error: TEXT");
 //   FORMAT ref: FILE is kifu's own JKF of the record, read as JSON with no peer: the line
-//   the peers' lines must equal ("ref: MOVES | RESULT").
+//   the peers' lines must equal ("ref: MOVES | RESULT"); ref-ki2: the same for a KI2, where
+//   the ending's comments stand before the まで line and so belong to the last move.
 // RESULT is sente, gote, draw or none, from the ending and the side to move there; NOTES
 // the main line's move comments, joined by '/'.
 'use strict';
@@ -22,8 +23,9 @@ function load(name) {
 const KINDS = { FU: 'P', KY: 'L', KE: 'N', GI: 'S', KI: 'G', KA: 'B', HI: 'R' };
 const sq = (p) => `${p.x}${'abcdefghi'[p.y - 1]}`;
 
-// The main line of a JKF object as a line of text.
-function line(jkf) {
+// The main line of a JKF object as a line of text. endingNotes: the first ending's
+// comments count as the move comments they become in KI2 (written before the まで line).
+function line(jkf, endingNotes) {
   const moves = [];
   const notes = [];
   let special = null;
@@ -32,6 +34,8 @@ function line(jkf) {
   if (preset && preset !== 'HIRATE' && preset !== 'OTHER') color = 1; // handicaps: gote first
   for (const e of jkf.moves || []) {
     if (e.special) {
+      if (endingNotes && !special)
+        for (const c of e.comments || []) if (!c.startsWith('&')) notes.push(c.replace(/^\*/, ''));
       special = special || e.special;
       continue;
     }
@@ -72,8 +76,8 @@ function line(jkf) {
   return `${moves.join(' ')} | ${result} | ${notes.join('/')}`;
 }
 
-if (format === 'ref') {
-  console.log(`ref: ${line(JSON.parse(text))}`);
+if (format === 'ref' || format === 'ref-ki2') {
+  console.log(`ref: ${line(JSON.parse(text), format === 'ref-ki2')}`);
   process.exit(0);
 }
 

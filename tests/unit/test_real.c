@@ -637,9 +637,10 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
 
 /* What kifu writes for the peers (tests/records): a KI2 variation whose first move goes
  * to the square of the move before it names that square (json-kifu-format reads 同 there
- * against another move and refuses the file), and a handicap tsshogi has no name for
+ * against another move and refuses the file), a handicap tsshogi has no name for
  * (右七枚落ち) is written in KIF and KI2 as its 手合割 and its board (JKF keeps the schema's
- * preset name); both read back as they were, the handicap as the preset itself. */
+ * preset name), both read back as they were, the handicap as the preset itself; the
+ * comment of a KI2 ending stands before its まで line. */
 TEST(ki2_fork_square_and_handicaps_every_reader_knows)
 {
     char path[512];
@@ -692,6 +693,24 @@ TEST(ki2_fork_square_and_handicaps_every_reader_knows)
         kifu_record_free(b);
         kifu_free(s);
     }
+    kifu_record_free(r);
+
+    /* KI2 has no line after the まで line that every reader takes: the ending's comment
+     * goes before it, with a warning saying where it goes back to */
+    snprintf(path, sizeof path, "%s/records/wars_line_after_ending.kifu", KIFU_TESTS_DIR);
+    data = kifu_file_read(path, &len, &err);
+    r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
+    kifu_free(data);
+    ki2 = r ? write_warned(r, KIFU_FMT_KI2U) : NULL;
+    CHECK(ki2 && strstr(ki2, "△同　銀\n*先手時間切れ\nまで4手で後手の勝ち\n") != NULL);
+    CHECK(ki2 && ki2[strlen(ki2) - 1] == '\n' && !strstr(strstr(ki2, "まで"), "*"));
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "before its まで line") != NULL);
+    back = ki2 ? t_read_text(ki2, strlen(ki2), KIFU_FMT_KI2U, 0, &err) : NULL;
+    CHECK(back && kifu_node_comment_count(t_node_at(back, 4)) == 1);
+    CHECK(back && strcmp(kifu_node_special(t_node_at(back, 5)), "TORYO") == 0);
+    kifu_record_free(back);
+    kifu_free(ki2);
     kifu_record_free(r);
 }
 
