@@ -635,6 +635,19 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
         free_all(v, n);
 }
 
+/* The KIF record tests/records/<file>, normalized, or NULL. */
+static kifu_record *own_record(const char *file)
+{
+    char path[512];
+    size_t len;
+    kifu_error err;
+    snprintf(path, sizeof path, "%s/records/%s", KIFU_TESTS_DIR, file);
+    char *data = kifu_file_read(path, &len, &err);
+    kifu_record *r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
+    kifu_free(data);
+    return r;
+}
+
 /* What kifu writes for the peers (tests/records): a KI2 variation whose first move goes
  * to the square of the move before it names that square (json-kifu-format reads 同 there
  * against another move and refuses the file), a handicap tsshogi has no name for
@@ -643,13 +656,8 @@ TEST(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first)
  * comment of a KI2 ending stands before its まで line. */
 TEST(ki2_fork_square_and_handicaps_every_reader_knows)
 {
-    char path[512];
-    size_t len;
     kifu_error err;
-    snprintf(path, sizeof path, "%s/records/fork_same_square.kifu", KIFU_TESTS_DIR);
-    char *data = kifu_file_read(path, &len, &err);
-    kifu_record *r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
-    kifu_free(data);
+    kifu_record *r = own_record("fork_same_square.kifu");
     CHECK(r != NULL);
     char *ki2 = r ? write_warned(r, KIFU_FMT_KI2U) : NULL;
     CHECK(ki2 && strstr(ki2, "\n▲８八飛\n") != NULL && strstr(ki2, "▲同　飛") == NULL);
@@ -669,10 +677,7 @@ TEST(ki2_fork_square_and_handicaps_every_reader_knows)
     kifu_free(ki2);
     kifu_record_free(r);
 
-    snprintf(path, sizeof path, "%s/records/handicap_7r.kifu", KIFU_TESTS_DIR);
-    data = kifu_file_read(path, &len, &err);
-    r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
-    kifu_free(data);
+    r = own_record("handicap_7r.kifu");
     CHECK(r && kifu_record_preset(r) == KIFU_PRESET_7_R);
     static const struct {
         int format;
@@ -697,10 +702,7 @@ TEST(ki2_fork_square_and_handicaps_every_reader_knows)
 
     /* KI2 has no line after the まで line that every reader takes: the ending's comment
      * goes before it, with a warning saying where it goes back to */
-    snprintf(path, sizeof path, "%s/records/wars_line_after_ending.kifu", KIFU_TESTS_DIR);
-    data = kifu_file_read(path, &len, &err);
-    r = data ? t_read_text(data, len, KIFU_FMT_KIFU, 0, &err) : NULL;
-    kifu_free(data);
+    r = own_record("wars_line_after_ending.kifu");
     ki2 = r ? write_warned(r, KIFU_FMT_KI2U) : NULL;
     CHECK(ki2 && strstr(ki2, "△同　銀\n*先手時間切れ\nまで4手で後手の勝ち\n") != NULL);
     CHECK(ki2 && ki2[strlen(ki2) - 1] == '\n' && !strstr(strstr(ki2, "まで"), "*"));
