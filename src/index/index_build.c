@@ -17,6 +17,7 @@
 #include "rules/position.h"
 
 size_t kifu__index_batch = KIFU__INDEX_BATCH;
+long kifu__index_dated = KIFU__INDEX_DATED;
 
 static int nomem(kifu_error *err)
 {

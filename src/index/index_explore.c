@@ -7,6 +7,7 @@
 
 #include "index/clickhouse.h"
 #include "index/index_agg.h"
+#include "index/index_days.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -80,6 +81,7 @@ typedef struct query {
     } paths[16];
     int npaths;
     int filtered;
+    int dated; /* the filters are dates only: a key's day lists answer them */
     kifu_error *err;
 } query;
 
@@ -118,50 +120,83 @@ static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *d
     return kifu__explore_passes(o, &g, flipped);
 }
 
+/* The counts of one move merged into a, seen from the flipped side when asked. */
+static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[6],
+                      const char *last_date, const int32_t *top, int ntop, int flipped)
+{
+    if (flipped) {
+        long long t = res[KIFU__RES_SENTE];
+        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
+        mv = kifu__flip_move(mv);
+    }
+    return kifu__agg_merge(a, mv, games, res, last_date, top, ntop);
+}
+
+/* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
+ * what its day lists hold between the dates. 1 when they answered, 0 when the key has
+ * no such rows (not hot, or no day lists), -1 on an error. */
+static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *a)
+{
+    const kifu_explore_options *o = q->o;
+    kifu__days_sum sum;
+    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
+    int s = sqlite3_step(q->hot);
+    int hot =
+        s == SQLITE_ROW && (!dated || sqlite3_column_type(q->hot, 1) == SQLITE_BLOB);
+    if (hot && !dated)
+        a->games += sqlite3_column_int64(q->hot, 0);
+    else if (hot && kifu__days_range(sqlite3_column_blob(q->hot, 1),
+                                     (size_t)sqlite3_column_bytes(q->hot, 1),
+                                     o->date_from, o->date_to, &sum) == 0)
+        a->games += sum.games;
+    else if (hot)
+        s = SQLITE_CORRUPT;
+    sqlite3_reset(q->hot);
+    if (!hot)
+        return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
+    sqlite3_stmt *m = q->moves;
+    sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
+    int rc = 0;
+    while (!rc && (s = sqlite3_step(m)) == SQLITE_ROW) {
+        uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
+        if (dated) {
+            if (kifu__days_range(sqlite3_column_blob(m, 10),
+                                 (size_t)sqlite3_column_bytes(m, 10), o->date_from,
+                                 o->date_to, &sum))
+                rc = -1;
+            else if (sum.games)
+                rc = merge_move(a, mv, sum.games, sum.res, sum.last_date, sum.top,
+                                sum.ntop, flipped);
+            continue;
+        }
+        long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
+                            sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
+                            sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
+        /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
+        int32_t top[KIFU__INDEX_TOP * 2];
+        int ntop = sqlite3_column_bytes(m, 9) / 12;
+        const uint8_t *t = sqlite3_column_blob(m, 9);
+        if (ntop > KIFU__INDEX_TOP)
+            ntop = KIFU__INDEX_TOP;
+        for (int k = 0; k < ntop; k++)
+            memcpy(&top[2 * k], t + 12 * k, 8);
+        rc = merge_move(a, mv, sqlite3_column_int64(m, 1), res,
+                        (const char *)sqlite3_column_text(m, 8), top, ntop, flipped);
+    }
+    sqlite3_reset(m);
+    return rc || s != SQLITE_DONE ? -1 : 1;
+}
+
 /* Count the rows of one key into a. */
 static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
 {
     if (q->ix->ch)
         return kifu__ch_count(q->ix, key, flipped, q->o, a, q->err);
-    /* Hot and unfiltered: the precomputed rows. */
-    if (!q->filtered) {
-        sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
-        int hot = sqlite3_step(q->hot) == SQLITE_ROW;
+    /* Hot and unfiltered, or filtered by dates alone: the precomputed rows. */
+    if (!q->filtered || q->dated) {
+        int hot = count_hot(q, key, flipped, q->filtered, a);
         if (hot)
-            a->games += sqlite3_column_int64(q->hot, 0);
-        sqlite3_reset(q->hot);
-        if (hot) {
-            sqlite3_bind_int64(q->moves, 1, (sqlite3_int64)key);
-            int s;
-            while ((s = sqlite3_step(q->moves)) == SQLITE_ROW) {
-                sqlite3_stmt *m = q->moves;
-                long long res[6] = {
-                    sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
-                    sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
-                    sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
-                if (flipped) {
-                    long long t = res[1];
-                    res[1] = res[2], res[2] = t;
-                }
-                uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-                /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
-                int32_t top[KIFU__INDEX_TOP * 2];
-                int ntop = sqlite3_column_bytes(m, 9) / 12;
-                const uint8_t *t = sqlite3_column_blob(m, 9);
-                if (ntop > KIFU__INDEX_TOP)
-                    ntop = KIFU__INDEX_TOP;
-                for (int k = 0; k < ntop; k++)
-                    memcpy(&top[2 * k], t + 12 * k, 8);
-                if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv,
-                                    sqlite3_column_int64(m, 1), res,
-                                    (const char *)sqlite3_column_text(m, 8), top, ntop)) {
-                    sqlite3_reset(m);
-                    return -1;
-                }
-            }
-            sqlite3_reset(q->moves);
-            return s == SQLITE_DONE ? 0 : -1;
-        }
+            return hot < 0 ? -1 : 0;
     }
     /* The key's occurrences from its bucket: each carries its game's date and result, so
      * only a filter by player, event or rating reads the game's row. */
@@ -327,12 +362,12 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
                                 -1, &q.rows, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &q.block, NULL) !=
                  SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
-                                NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db, "SELECT games, days FROM hot WHERE key=?", -1,
+                                &q.hot, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
                  ix->db,
                  "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
-                 " draws, unknown, last_date, top FROM explorer WHERE key=?",
+                 " draws, unknown, last_date, top, days FROM explorer WHERE key=?",
                  -1, &q.moves, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(
                  ix->db,
@@ -346,6 +381,13 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
      * precomputed rows answer. */
     if (!ix->ch && q.filtered && kifu__filter_none(ix->db, o) == 1)
         q.filtered = 0;
+    /* Dates alone (and an event filter every game passes): the day lists answer. */
+    if (!ix->ch && q.filtered && !o->player && o->min_rating <= 0 &&
+        (o->date_from || o->date_to)) {
+        kifu_explore_options d = *o;
+        d.date_from = d.date_to = NULL;
+        q.dated = !o->event || kifu__filter_none(ix->db, &d) == 1;
+    }
     kifu_board b;
     kifu_position_board(p, &b);
     if (count_rows(&q, kifu_position_hash(p), 0, &a))

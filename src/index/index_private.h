@@ -16,9 +16,10 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    4 /* 2: games.ending and games.header; 3: bucket blocks; \
-                               * 4: runs of blocks, dates in explorer.top */
-#define KIFU__INDEX_VERSION_TEXT "4"
+    5 /* 2: games.ending and games.header; 3: bucket blocks; \
+                               * 4: runs of blocks, dates in explorer.top; \
+                               * 5: hot.days and explorer.days */
+#define KIFU__INDEX_VERSION_TEXT "5"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -44,6 +45,12 @@ extern size_t kifu__index_batch;
 #define KIFU__INDEX_HOT 32
 /* Top games kept per move of a hot position. */
 #define KIFU__INDEX_TOP 5
+/* A hot position played in at least this many games also gets its games counted by day
+ * (index_days.c: `hot.days`, `explorer.days`), so that a date range is answered from
+ * counts: decoding fewer occurrences than this takes a few dozen microseconds. A
+ * variable so that tests can give small collections day lists. */
+#define KIFU__INDEX_DATED 1024
+extern long kifu__index_dated;
 
 /* Game results, as the `result` column holds them. */
 enum {
