@@ -18,6 +18,7 @@
 
 size_t kifu__index_batch = KIFU__INDEX_BATCH;
 long kifu__index_dated = KIFU__INDEX_DATED;
+long kifu__index_replay = KIFU__INDEX_REPLAY;
 
 static int nomem(kifu_error *err)
 {

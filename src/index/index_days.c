@@ -251,7 +251,7 @@ int kifu__days_range(const void *blob, size_t len, const char *from, const char 
     if (!p || list_head(p, len, &n, &ntops))
         return -1;
     const uint8_t *rec = p + 4, *tops = rec + n * WORDS * 4;
-#define AT(i, k) get32(rec + (size_t)(i) * WORDS * 4 + 4 * (k))
+#define AT(i, k) get32(rec + (size_t)(i)*WORDS * 4 + 4 * (k))
     /* a: the first day that passes the lower bound (an unknown date passes no bound);
      * b: the first that fails the upper one. */
     size_t lo = 0, hi = n;

@@ -72,7 +72,7 @@ static void flip_board(const kifu_board *b, kifu_board *out)
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line;
     /* Source paths looked up in this query (the top games of a position come from few
      * files, and a join per game cost as much as the game's row). */
     struct {
@@ -187,6 +187,58 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
     return rc || s != SQLITE_DONE ? -1 : 1;
 }
 
+/* The games of a hot key (0: not hot). */
+static long long hot_games(query *q, uint64_t key)
+{
+    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
+    long long g =
+        sqlite3_step(q->hot) == SQLITE_ROW ? sqlite3_column_int64(q->hot, 0) : 0;
+    sqlite3_reset(q->hot);
+    return g;
+}
+
+/* The occurrences of key in the games of s (sorted ids), found by replaying their lines
+ * from the games table, appended to *v in (game, ply) order as the blocks give them. 0,
+ * or -1 (SQLite error, NOMEM). */
+static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ipos **v,
+                        size_t *nv, size_t *cap)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        sqlite3_stmt *st = q->line;
+        sqlite3_bind_int64(st, 1, s->id[i]);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_ROW) {
+            sqlite3_reset(st);
+            if (r == SQLITE_DONE)
+                continue;
+            return -1;
+        }
+        kpos p;
+        const uint8_t *mv = sqlite3_column_blob(st, 2);
+        int n = sqlite3_column_bytes(st, 2) / 2;
+        uint32_t fact = kifu__index_fact((const char *)sqlite3_column_text(st, 3),
+                                         sqlite3_column_int(st, 4));
+        int rc = kifu__index_start((const char *)sqlite3_column_text(st, 0),
+                                   (const char *)sqlite3_column_text(st, 1), &p);
+        for (int ply = 0; !rc; ply++) {
+            uint16_t c = ply < n ? (uint16_t)(mv[2 * ply] | mv[2 * ply + 1] << 8) : 0;
+            if (p.key == key) {
+                if (kifu__reserve(v, cap, *nv + 1, sizeof **v, 64)) {
+                    sqlite3_reset(st);
+                    return -1;
+                }
+                (*v)[(*nv)++] = (kifu__ipos){key, s->id[i], (uint16_t)ply, c, fact};
+            }
+            kmove k = c ? kifu__index_expand(&p, c) : MOVE_NONE;
+            if (!k)
+                break;
+            kifu__pos_do(&p, k);
+        }
+        sqlite3_reset(st);
+    }
+    return 0;
+}
+
 /* Count the rows of one key into a. */
 static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
 {
@@ -202,12 +254,26 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
      * only a filter by player, event or rating reads the game's row. */
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
-    if (kifu__index_entries(q->block, key, &v, &nv, &cap)) {
-        kifu__free(v);
+    kifu__gameset gs = {0};
+    /* A much played position and a filter that admits few games (a player's, say):
+     * those games replayed instead of every occurrence decoded. */
+    long long g =
+        q->o->player || q->o->event || q->o->min_rating > 0 ? hot_games(q, key) : 0;
+    int replay = 0;
+    if (g >= kifu__index_replay) {
+        if (kifu__filter_games(q->ix->db, q->o, flipped, (size_t)(g / kifu__index_replay),
+                               &gs)) {
+            kifu__free(gs.id);
+            return -1;
+        }
+        replay = gs.use;
+    }
+    if (replay ? replay_games(q, key, &gs, &v, &nv, &cap)
+               : kifu__index_entries(q->block, key, &v, &nv, &cap)) {
+        kifu__free(v), kifu__free(gs.id);
         return -1;
     }
-    kifu__gameset gs = {0};
-    if (kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
+    if (!replay && kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
         kifu__free(v), kifu__free(gs.id);
         return -1;
     }
@@ -375,7 +441,11 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
                  " WHERE id=?",
                  -1, &q.game, NULL) != SQLITE_OK ||
              sqlite3_prepare_v2(ix->db, "SELECT path FROM sources WHERE id=?", -1,
-                                &q.source, NULL) != SQLITE_OK)
+                                &q.source, NULL) != SQLITE_OK ||
+             sqlite3_prepare_v2(ix->db,
+                                "SELECT handicap, start, moves, date, result FROM games "
+                                "WHERE id=?",
+                                -1, &q.line, NULL) != SQLITE_OK)
         goto sqlfail;
     /* A filter every game passes (one event in the whole file, say) is no filter: the
      * precomputed rows answer. */
@@ -447,5 +517,6 @@ out:
     kifu__agg_free(&a);
     sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
     sqlite3_finalize(q.game), sqlite3_finalize(q.block), sqlite3_finalize(q.source);
+    sqlite3_finalize(q.line);
     return e;
 }

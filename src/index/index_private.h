@@ -51,6 +51,12 @@ extern size_t kifu__index_batch;
  * variable so that tests can give small collections day lists. */
 #define KIFU__INDEX_DATED 1024
 extern long kifu__index_dated;
+/* Occurrences of a hot position a filter's game (a player's, say) stands for: a game is
+ * one row read and a replay of its line, some hundreds of decoded occurrences' time. A
+ * filter that admits fewer games than a hot position's games / this is answered by
+ * replaying them (index_explore.c). A variable so that tests can take that way. */
+#define KIFU__INDEX_REPLAY 256
+extern long kifu__index_replay;
 
 /* Game results, as the `result` column holds them. */
 enum {

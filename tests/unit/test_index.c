@@ -910,6 +910,59 @@ TEST(date_ranges_from_day_lists)
         kifu_index_close(ixs[f], NULL);
 }
 
+/* Filters by player, colour, event and rating: the games they admit replayed from the
+ * games table (what a much played position takes when they are few) give the answer
+ * the position's occurrences give; an event some games have is counted from its games. */
+TEST(filtered_games_replayed)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/d1.kdb", dir);
+    kifu_error err;
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    static const char *const at[] = {"startpos", "position startpos moves 7g7f",
+                                     "position startpos moves 2g2f 3c3d 7g7f"};
+    kifu_explore_options opts[] = {
+        {.player = "Sato"},
+        {.player = "Ito", .player_color = 1},
+        {.player = "Tanaka", .player_color = 2, .flip = 1},
+        {.player = "Suzuki", .date_from = "2024-03-15", .date_to = "2024-09-10"},
+        {.player = "Sato", .event = "Club"},
+        {.event = "Club"},
+        {.event = "Cup", .date_from = "2024-05-01", .top = 8},
+        {.event = "League", .flip = 1},
+        {.min_rating = 1500},
+        {.player = "Nobody"}};
+    long keep = kifu__index_replay;
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        kifu_position *p = after(at[i]);
+        for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+            kifu__index_replay = 1L << 30; /* never: the occurrences decoded */
+            kifu_explore *want = kifu_index_explore(ix, p, &opts[k], &err);
+            kifu__index_replay = 1; /* whenever a set of games is made */
+            kifu_explore *got = kifu_index_explore(ix, p, &opts[k], &err);
+            CHECK(want && got && same_answer(got, want));
+            if (want && got && !same_answer(got, want))
+                printf("  %s, filter %zu: replayed games answer otherwise\n", at[i], k);
+            kifu_explore_free(want), kifu_explore_free(got);
+        }
+        kifu_position_free(p);
+    }
+    kifu__index_replay = keep;
+    /* The event filter some games pass: the games of "Club League" (odd numbers). */
+    kifu_position *p = after("startpos");
+    kifu_explore_options club = {.event = "Club"};
+    kifu_explore *e = kifu_index_explore(ix, p, &club, &err);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_INT(kifu_explore_games(e), GAMES / 2);
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kifu-index-test-XXXXXX");
@@ -924,6 +977,7 @@ int main(void)
     RUN(built_in_steps_equals_built_at_once);
     RUN(many_batches_equal_one);
     RUN(date_ranges_from_day_lists);
+    RUN(filtered_games_replayed);
     RUN(yaneuraou_book);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
