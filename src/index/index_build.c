@@ -125,6 +125,8 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
                      NULL, NULL);
     if (!ix->readonly && ix->db)
         sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
+    for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
+        sqlite3_finalize(ix->explore_st[i]);
     sqlite3_close(ix->db);
     if (ix->ch)
         kifu__ch_close(ix);

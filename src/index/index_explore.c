@@ -20,7 +20,7 @@ struct kifu_explore {
     kifu_explore_game *games_v; /* all top games, moves[i].top points in here */
     size_t ngames_v;
     char **strings; /* every string the games point at */
-    size_t nstrings;
+    size_t nstrings, capstrings;
 };
 
 void kifu_explore_free(kifu_explore *e)
@@ -319,10 +319,9 @@ static const char *keep(kifu_explore *e, const unsigned char *s)
 {
     if (!s)
         return NULL;
-    char **v = kifu__realloc(e->strings, (e->nstrings + 1) * sizeof *v);
-    if (!v)
+    if (kifu__reserve(&e->strings, &e->capstrings, e->nstrings + 1, sizeof *e->strings,
+                      64))
         return NULL;
-    e->strings = v;
     return e->strings[e->nstrings++] = kifu__strdup((const char *)s);
 }
 
@@ -420,33 +419,36 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         nomem(err);
         return NULL;
     }
-    if (ix->ch)
+    /* The statements are prepared once per open index (preparing them took a tenth of
+     * a query), and a query is one read transaction (a statement outside one takes and
+     * drops the file's locks, a few system calls, each time). */
+    static const char *const sql[KIFU__EXPLORE_STMTS] = {
+        "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
+        KIFU__BLOCK_SQL,
+        "SELECT games, days FROM hot WHERE key=?",
+        "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
+        " last_date, top, days FROM explorer WHERE key=?",
+        "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
+        "SELECT path FROM sources WHERE id=?",
+        "SELECT handicap, start, moves, date, result FROM games WHERE id=?",
+        "BEGIN",
+        "COMMIT"};
+    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q.rows, &q.block,  &q.hot, &q.moves,
+                                                  &q.game, &q.source, &q.line};
+    int txn = 0;
+    if (ix->ch) {
         kifu__ch_games_clear(ix->ch);
-    else if (sqlite3_prepare_v2(ix->db,
-                                "SELECT sente, gote, event, sente_rating, gote_rating "
-                                "FROM games WHERE id=?",
-                                -1, &q.rows, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &q.block, NULL) !=
-                 SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT games, days FROM hot WHERE key=?", -1,
-                                &q.hot, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(
-                 ix->db,
-                 "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
-                 " draws, unknown, last_date, top, days FROM explorer WHERE key=?",
-                 -1, &q.moves, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(
-                 ix->db,
-                 "SELECT sente, gote, date, event, number, result, source FROM games"
-                 " WHERE id=?",
-                 -1, &q.game, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT path FROM sources WHERE id=?", -1,
-                                &q.source, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db,
-                                "SELECT handicap, start, moves, date, result FROM games "
-                                "WHERE id=?",
-                                -1, &q.line, NULL) != SQLITE_OK)
-        goto sqlfail;
+    } else {
+        for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
+            if (!ix->explore_st[i] &&
+                sqlite3_prepare_v2(ix->db, sql[i], -1, &ix->explore_st[i], NULL) !=
+                    SQLITE_OK)
+                goto sqlfail;
+        for (int i = 0; i < KIFU__EXPLORE_STMTS - 2; i++)
+            *st[i] = ix->explore_st[i];
+        txn = sqlite3_get_autocommit(ix->db) &&
+              kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 2]) == 0;
+    }
     /* A filter every game passes (one event in the whole file, say) is no filter: the
      * precomputed rows answer. */
     if (!ix->ch && q.filtered && kifu__filter_none(ix->db, o) == 1)
@@ -515,8 +517,9 @@ fail:
 out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
-    sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
-    sqlite3_finalize(q.game), sqlite3_finalize(q.block), sqlite3_finalize(q.source);
-    sqlite3_finalize(q.line);
+    for (int i = 0; !ix->ch && i < KIFU__EXPLORE_STMTS - 2; i++)
+        sqlite3_reset(ix->explore_st[i]);
+    if (txn)
+        kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 1]);
     return e;
 }

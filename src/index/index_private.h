@@ -58,6 +58,9 @@ extern long kifu__index_dated;
 #define KIFU__INDEX_REPLAY 256
 extern long kifu__index_replay;
 
+/* Statements the explorer keeps prepared in an open index. */
+#define KIFU__EXPLORE_STMTS 9
+
 /* Game results, as the `result` column holds them. */
 enum {
     KIFU__RES_UNKNOWN = 0, /* unfinished, interrupted, or no ending recorded */
@@ -116,6 +119,8 @@ struct kifu_index {
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
+    /* The explorer's statements (index_explore.c), prepared on first use. */
+    sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
 };
 
 /* index_schema.c */
