@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "index/clickhouse.h"
 #include "index/index_agg.h"
 #include "index/index_days.h"
@@ -19,17 +20,14 @@ struct kifu_explore {
     size_t n;
     kifu_explore_game *games_v; /* all top games, moves[i].top points in here */
     size_t ngames_v;
-    char **strings; /* every string the games point at */
-    size_t nstrings, capstrings;
+    kifu__arena strings; /* every string the games point at */
 };
 
 void kifu_explore_free(kifu_explore *e)
 {
     if (!e)
         return;
-    for (size_t i = 0; i < e->nstrings; i++)
-        kifu__free(e->strings[i]);
-    kifu__free(e->strings);
+    kifu__arena_free(&e->strings);
     kifu__free(e->games_v);
     kifu__free(e->moves);
     kifu__free(e);
@@ -319,10 +317,7 @@ static const char *keep(kifu_explore *e, const unsigned char *s)
 {
     if (!s)
         return NULL;
-    if (kifu__reserve(&e->strings, &e->capstrings, e->nstrings + 1, sizeof *e->strings,
-                      64))
-        return NULL;
-    return e->strings[e->nstrings++] = kifu__strdup((const char *)s);
+    return kifu__arena_strdup(&e->strings, (const char *)s);
 }
 
 /* The path of source `id`, owned by e (NULL when there is none). */
@@ -419,6 +414,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         nomem(err);
         return NULL;
     }
+    kifu__arena_init(&e->strings);
     /* The statements are prepared once per open index (preparing them took a tenth of
      * a query), and a query is one read transaction (a statement outside one takes and
      * drops the file's locks, a few system calls, each time). */
