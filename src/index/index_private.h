@@ -105,6 +105,8 @@ struct kifu_index {
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
+    kifu__ipos *tmp; /* the sort's second buffer (index_build.c), kept between batches */
+    size_t captmp;
     kifu__igame *games;
     size_t ngames, capgames;
     /* sources of the batch: id, path, digest, size */
