@@ -130,6 +130,15 @@ static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[
     return kifu__agg_merge(a, mv, games, res, last_date, top, ntop);
 }
 
+/* A day list that does not decode: SQLITE_CORRUPT, the error said. */
+static int damaged(query *q, uint64_t key)
+{
+    kifu__error(q->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                "a damaged day list (key %llu)", (unsigned long long)key);
+    kifu__error_source(q->err, q->ix->path);
+    return SQLITE_CORRUPT;
+}
+
 /* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
  * what its day lists hold between the dates. 1 when they answered, 0 when the key has
  * no such rows (not hot, or no day lists), -1 on an error. */
@@ -148,7 +157,7 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
                                      o->date_from, o->date_to, &sum) == 0)
         a->games += sum.games;
     else if (hot)
-        s = SQLITE_CORRUPT;
+        s = damaged(q, key);
     sqlite3_reset(q->hot);
     if (!hot)
         return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
@@ -161,7 +170,7 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
             if (kifu__days_range(sqlite3_column_blob(m, 10),
                                  (size_t)sqlite3_column_bytes(m, 10), o->date_from,
                                  o->date_to, &sum))
-                rc = -1;
+                rc = damaged(q, key);
             else if (sum.games)
                 rc = merge_move(a, mv, sum.games, sum.res, sum.last_date, sum.top,
                                 sum.ntop, flipped);

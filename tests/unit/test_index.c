@@ -908,6 +908,29 @@ TEST(date_ranges_from_day_lists)
     }
     for (int f = 0; f < 4; f++)
         kifu_index_close(ixs[f], NULL);
+
+    /* A damaged day list is an error that says so, not a crash or a wrong count. */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp %s/d1.kdb %s/dbad.kdb", dir, dir);
+    CHECK_INT(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/dbad.kdb", dir);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK &&
+          sqlite3_exec(db,
+                       "UPDATE explorer SET days = x'05000000' WHERE days IS NOT NULL",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    kifu_position *p = after("startpos");
+    kifu_explore_options june = {.date_from = "2024-06-01", .date_to = "2024-06-30"};
+    kifu_error_clear(&err);
+    CHECK(ix && kifu_index_explore(ix, p, &june, &err) == NULL);
+    CHECK(strstr(err.message, "damaged day list") != NULL);
+    kifu_explore *e = ix ? kifu_index_explore(ix, p, NULL, &err) : NULL;
+    CHECK(e != NULL); /* the totals are whole */
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
 }
 
 /* Filters by player, colour, event and rating: the games they admit replayed from the
