@@ -332,7 +332,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     if (!(g->header = header_json(ix, r)))
         goto nomem;
     /* Room for every position and move at once (a reserve a ply cost a call each). */
-    if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + nmoves + 1, sizeof *ix->pos, 256) ||
+    if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + nmoves + 1, sizeof *ix->pos,
+                      256) ||
         (nmoves &&
          !(g->moves = kifu__arena_alloc_raw(&ix->text, nmoves * sizeof *g->moves))))
         goto nomem;

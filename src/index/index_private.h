@@ -89,7 +89,7 @@ typedef struct kifu__igame {
     uint32_t source;
     uint32_t number; /* 1-based game number in its file */
     uint8_t result;
-    char *sente, *gote, *date, *event, *start; /* in the batch arena; start: SFEN or NULL */
+    char *sente, *gote, *date, *event, *start; /* the batch's; start: SFEN or NULL */
     char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
     char *header;                  /* the whole header as a JSON object */
     int handicap;                  /* kifu_preset */
@@ -111,8 +111,8 @@ struct kifu_index {
     size_t captmp;
     kifu__igame *games;
     size_t ngames, capgames;
-    kifu__arena text;   /* the batch's games' strings and moves (index_build.c) */
-    kifu__strbuf json;  /* a game's header being made */
+    kifu__arena text;  /* the batch's games' strings and moves (index_build.c) */
+    kifu__strbuf json; /* a game's header being made */
     /* sources of the batch: id, path, digest, size */
     struct kifu__isource {
         uint32_t id;
@@ -211,6 +211,5 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
 /* 1 when the filters of o admit every game (an event filter every event matches, and no
  * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
-
 
 #endif
