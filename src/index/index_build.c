@@ -659,13 +659,19 @@ static int sort_positions(kifu_index *ix)
         return 0;
     if (kifu__reserve(&ix->tmp, &ix->captmp, n, sizeof *ix->tmp, 1 << 16))
         return -1;
-    size_t count[1 << RADIX_BITS];
+    /* The three digits' counts in one read of the rows, not one each. */
+    size_t counts[3][1 << RADIX_BITS];
     const uint64_t mask = (1u << RADIX_BITS) - 1;
+    memset(counts, 0, sizeof counts);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = ix->pos[i].key >> RADIX_SHIFT;
+        counts[0][k & mask]++;
+        counts[1][(k >> RADIX_BITS) & mask]++;
+        counts[2][k >> 2 * RADIX_BITS]++;
+    }
     kifu__ipos *src = ix->pos, *dst = ix->tmp;
     for (int shift = RADIX_SHIFT; shift < 64; shift += RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & mask]++;
+        size_t *count = counts[(shift - RADIX_SHIFT) / RADIX_BITS];
         size_t sum = 0;
         for (size_t d = 0; d <= mask; d++) {
             size_t c = count[d];
