@@ -351,9 +351,16 @@ int bench_index(const bench_opts *o)
     kifu_position *one = bench_index_one_game(dir, 40);
     int rc = !ix || !one;
     kifu_explore_options none = {0}, filtered = {0}, player = {0}, sente = {0},
-                         event = {0}, rated = {0};
+                         event = {0}, rated = {0}, cut = {0}, both = {0}, flip = {0},
+                         flipdate = {0}, top = {0};
     filtered.date_from = "2024-06-01";
     filtered.date_to = "2024-06-30";
+    /* A range that cuts two months in the middle. */
+    cut.date_from = "2024-03-15";
+    cut.date_to = "2024-08-20";
+    both = filtered, both.player = "先手1", both.player_color = 1;
+    flip.flip = 1, top.top = 10;
+    flipdate = filtered, flipdate.flip = 1;
     /* The generator names the players of game N 先手N and 後手N, one event for all, no
      * ratings: a player filter admits one game, the event filter every game, the rating
      * filter none. */
@@ -371,6 +378,15 @@ int bench_index(const bench_opts *o)
     rc = rc || explore_latency(ix, many, &event, "after 7g7f, event ベンチマーク");
     rc = rc || explore_latency(ix, many, &rated, "after 7g7f, both rated 1500+");
     rc = rc || explore_latency(ix, start, &filtered, "start position, June 2024 only");
+    rc = rc || explore_latency(ix, start, &cut, "start position, 03-15..08-20");
+    rc = rc || explore_latency(ix, many, &cut, "after 7g7f, 03-15..08-20");
+    rc = rc || explore_latency(ix, start, &player, "start position, player 後手1");
+    rc = rc || explore_latency(ix, start, &both, "start position, 先手1 sente, June");
+    rc = rc || explore_latency(ix, start, &event, "start position, event ベンチマーク");
+    rc = rc || explore_latency(ix, start, &rated, "start position, both rated 1500+");
+    rc = rc || explore_latency(ix, many, &flip, "after 7g7f, --flip");
+    rc = rc || explore_latency(ix, start, &flipdate, "start position, --flip, June");
+    rc = rc || explore_latency(ix, many, &top, "after 7g7f, --top 10");
     fflush(stdout);
     rc = rc || search_latency(ix, one, "exact: ply 40 of one game");
     rc = rc || search_latency(ix, many, "exact: after 7g7f (--first)");

@@ -17,6 +17,8 @@
 #include "rules/position.h"
 
 size_t kifu__index_batch = KIFU__INDEX_BATCH;
+long kifu__index_dated = KIFU__INDEX_DATED;
+long kifu__index_replay = KIFU__INDEX_REPLAY;
 
 static int nomem(kifu_error *err)
 {
@@ -98,12 +100,7 @@ fail:
 
 static void free_batch(kifu_index *ix)
 {
-    for (size_t i = 0; i < ix->ngames; i++) {
-        kifu__igame *g = &ix->games[i];
-        kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
-        kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
-        kifu__free(g->ending), kifu__free(g->header);
-    }
+    kifu__arena_free(&ix->text);
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
     ix->ngames = ix->npos = ix->nsources = 0;
@@ -116,6 +113,8 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
+    kifu__free(ix->tmp);
+    kifu__sb_free(&ix->json);
     /* The WAL is folded into the file so that it is one file again; a bulk-built file
      * turns to WAL for the readers and writers to come. */
     if (ix->bulk)
@@ -123,6 +122,8 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
                      NULL, NULL);
     if (!ix->readonly && ix->db)
         sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
+    for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
+        sqlite3_finalize(ix->explore_st[i]);
     sqlite3_close(ix->db);
     if (ix->ch)
         kifu__ch_close(ix);
@@ -138,11 +139,26 @@ const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
 
 /* ---- Records to rows ---------------------------------------------------------------- */
 
-int kifu__index_result(const kifu_record *r)
+/* The last node of the main line, and the moves before the first node without one. */
+static const kifu_node *main_line(const kifu_record *r, size_t *moves)
 {
     const kifu_node *n = kifu_record_root(r), *last = n;
-    while ((n = kifu_node_next(n)) != NULL)
+    size_t k = 0;
+    int more = 1;
+    while ((n = kifu_node_next(n)) != NULL) {
         last = n;
+        if (more && kifu_node_move_const(n))
+            k++;
+        else
+            more = 0;
+    }
+    *moves = k;
+    return last;
+}
+
+/* The result of a record whose main line ends at `last` (KIFU__RES_*). */
+static int result_of(const kifu_record *r, const kifu_node *last)
+{
     const char *sp = kifu_node_special(last);
     if (!sp)
         return KIFU__RES_UNKNOWN;
@@ -189,8 +205,9 @@ static const char *header(const kifu_record *r, const char *const *keys)
     return NULL;
 }
 
-/* "YYYY-MM-DD" from the first date in the text (2024/01/02, 2024-1-2, 2024年1月2日). */
-static char *date_of(const char *s)
+/* "YYYY-MM-DD" from the first date in the text (2024/01/02, 2024-1-2, 2024年1月2日),
+ * into buf, or NULL. */
+static const char *date_of(const char *s, char buf[16])
 {
     if (!s)
         return NULL;
@@ -210,9 +227,8 @@ static char *date_of(const char *s)
         long d = strtol(p, &e, 10);
         if (e == p || d < 1 || d > 31)
             continue;
-        char buf[16];
-        snprintf(buf, sizeof buf, "%04ld-%02ld-%02ld", y, m, d);
-        return kifu__strdup(buf);
+        snprintf(buf, 16, "%04ld-%02ld-%02ld", y, m, d);
+        return buf;
     }
     return NULL;
 }
@@ -228,6 +244,8 @@ static int rating(const kifu_record *r, int color)
         int named = 0;
         for (int j = 0; j < 3; j++)
             named |= strncasecmp(k, who[color][j], strlen(who[color][j])) == 0;
+        if (!named || !v)
+            continue; /* the scan below took a call a byte of every key */
         int rate = strstr(k, "レーティング") != NULL;
         for (const char *c = k; *c && !rate; c++)
             rate = strncasecmp(c, "rat", 3) == 0;
@@ -237,38 +255,36 @@ static int rating(const kifu_record *r, int color)
     return 0;
 }
 
-static char *dup_or_null(const char *s)
+/* The batch's strings and moves live in one arena (free_batch drops it): a malloc and a
+ * free each, eight a game, were a few percent of a build. A copy of s, or NULL. */
+static char *dup_or_null(kifu_index *ix, const char *s)
 {
-    return s ? kifu__strdup(s) : NULL;
+    return s ? kifu__arena_strdup(&ix->text, s) : NULL;
 }
 
 /* The header as one JSON object, keys in record order (search --index prints it as
- * stored). New, or NULL. */
-static char *header_json(const kifu_record *r)
+ * stored), made in ix->json and kept in the batch's arena. NULL on NOMEM. */
+static char *header_json(kifu_index *ix, const kifu_record *r)
 {
-    kifu__strbuf b;
-    kifu__sb_init(&b);
-    kifu__sb_putc(&b, '{');
+    kifu__strbuf *b = &ix->json;
+    b->len = 0;
+    kifu__sb_putc(b, '{');
     for (size_t i = 0; i < kifu_record_header_count(r); i++) {
         const char *k, *v;
         kifu_record_header_at(r, i, &k, &v);
         if (i)
-            kifu__sb_putc(&b, ',');
-        kifu__sb_json_string(&b, k);
-        kifu__sb_putc(&b, ':');
-        kifu__sb_json_string(&b, v ? v : "");
+            kifu__sb_putc(b, ',');
+        kifu__sb_json_string(b, k);
+        kifu__sb_putc(b, ':');
+        kifu__sb_json_string(b, v ? v : "");
     }
-    kifu__sb_putc(&b, '}');
-    return kifu__sb_take(&b, NULL);
-}
-
-/* The ending word of the main line, or NULL. */
-static char *ending_of(const kifu_record *r)
-{
-    const kifu_node *n = kifu_record_root(r), *last = n;
-    while ((n = kifu_node_next(n)) != NULL)
-        last = n;
-    return dup_or_null(kifu_node_special(last));
+    kifu__sb_putc(b, '}');
+    if (b->failed) {
+        kifu__sb_free(b);
+        kifu__sb_init(b);
+        return NULL;
+    }
+    return kifu__arena_strndup(&ix->text, b->data, b->len);
 }
 
 /* Append one game and the positions of its main line. A move the engine cannot pack
@@ -289,25 +305,38 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     g->id = ix->next_game;
     g->source = source;
     g->number = number;
-    g->result = (uint8_t)kifu__index_result(r);
+    size_t nmoves;
+    const kifu_node *last = main_line(r, &nmoves);
+    g->result = (uint8_t)result_of(r, last);
     g->handicap = kifu_record_preset(r);
     kifu_board b;
     kifu_record_initial(r, &b);
     if (g->handicap == KIFU_PRESET_OTHER) {
         kifu_position *tmp = kifu_position_new();
-        if (!tmp || kifu_position_set_board(tmp, &b, NULL) == 0)
-            g->start = tmp ? kifu_position_sfen(tmp, 1) : NULL;
+        char *sfen = tmp && kifu_position_set_board(tmp, &b, NULL) == 0
+                         ? kifu_position_sfen(tmp, 1)
+                         : NULL;
+        g->start = dup_or_null(ix, sfen);
+        kifu_free(sfen);
         kifu_position_free(tmp);
     }
-    g->sente = dup_or_null(header(r, sente_keys));
-    g->gote = dup_or_null(header(r, gote_keys));
-    g->date = date_of(header(r, date_keys));
-    g->event = dup_or_null(header(r, event_keys));
+    char date[16];
+    const char *text[5] = {header(r, sente_keys), header(r, gote_keys),
+                           date_of(header(r, date_keys), date), header(r, event_keys),
+                           kifu_node_special(last)};
+    char **to[5] = {&g->sente, &g->gote, &g->date, &g->event, &g->ending};
+    for (int i = 0; i < 5; i++)
+        if (text[i] && !(*to[i] = dup_or_null(ix, text[i])))
+            goto nomem;
     g->sente_rating = rating(r, 0), g->gote_rating = rating(r, 1);
-    g->ending = ending_of(r);
-    if (!(g->header = header_json(r)))
+    if (!(g->header = header_json(ix, r)))
         goto nomem;
-    size_t cap = 0;
+    /* Room for every position and move at once (a reserve a ply cost a call each). */
+    if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + nmoves + 1, sizeof *ix->pos,
+                      256) ||
+        (nmoves &&
+         !(g->moves = kifu__arena_alloc_raw(&ix->text, nmoves * sizeof *g->moves))))
+        goto nomem;
     uint32_t fact = kifu__index_fact(g->date, g->result);
     kpos p;
     kifu__pos_from_board(&p, &b);
@@ -323,9 +352,6 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
                         ply + 1);
             goto fail;
         }
-        if (kifu__reserve(&ix->pos, &ix->cappos, ix->npos + 1, sizeof *ix->pos, 256) ||
-            (m && kifu__reserve(&g->moves, &cap, g->nmoves + 1, sizeof *g->moves, 256)))
-            goto nomem;
         ix->pos[ix->npos++] = (kifu__ipos){
             p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0, fact};
         if (!m || ply == UINT16_MAX - 1)
@@ -341,10 +367,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
 nomem:
     nomem(err);
 fail:
-    ix->npos = pos0;
-    kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
-    kifu__free(g->event), kifu__free(g->start), kifu__free(g->moves);
-    kifu__free(g->ending), kifu__free(g->header);
+    ix->npos = pos0; /* its strings stay in the arena until the batch is written */
     return -1;
 }
 
@@ -566,28 +589,89 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
-/* The batch's rows in (key, game, ply) order, keys unsigned. First grouped by bucket: a
- * stable LSD radix sort on the bucket's 18 bits, 9 a pass (512 destinations a pass stay
- * in the caches; 16-bit digits over all 64 bits spent most of the write in cache misses),
- * then each bucket's rows sorted in place. The rows came in (game, ply) order and the
- * radix passes keep it, so a small bucket is sorted by key alone (stable insertion: qsort
- * and its calls took a third of the write); a large one (a hot key's) by qsort. */
-#define RADIX_BITS ((64 - KIFU__BUCKET_SHIFT) / 2)
+/* Rows v[0..n) sorted by key alone, stably, by insertion, unless that takes more than a
+ * few moves a row: 0, or 1 (left part sorted). */
+static int insertion_by_key(kifu__ipos *v, size_t n, size_t budget)
+{
+    for (size_t k = 1; k < n; k++) {
+        if (v[k - 1].key <= v[k].key)
+            continue;
+        kifu__ipos x = v[k];
+        size_t m = k;
+        for (; m > 0 && v[m - 1].key > x.key; m--)
+            v[m] = v[m - 1];
+        v[m] = x;
+        if (k - m > budget)
+            return 1;
+        budget -= k - m;
+    }
+    return 0;
+}
+
+/* Rows v[0..n) sorted by key alone, stably: runs of 16 by insertion, then merged
+ * bottom-up through t (n rows), the compare inline. Runs already in order are copied,
+ * not merged. */
+#define RUN_ROWS 16
+static void merge_by_key(kifu__ipos *v, size_t n, kifu__ipos *t)
+{
+    for (size_t s = 0; s < n; s += RUN_ROWS)
+        insertion_by_key(v + s, n - s < RUN_ROWS ? n - s : RUN_ROWS, SIZE_MAX);
+    kifu__ipos *a = v, *b = t;
+    for (size_t w = RUN_ROWS; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            if (mid == hi || a[mid - 1].key <= a[mid].key) {
+                memcpy(b + lo, a + lo, (hi - lo) * sizeof *a);
+                continue;
+            }
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        kifu__ipos *x = a;
+        a = b, b = x;
+    }
+    if (a != v)
+        memcpy(v, a, n * sizeof *v);
+}
+
+/* The batch's rows in (key, game, ply) order, keys unsigned, by a stable LSD radix sort
+ * on the key's top 27 bits, 9 a pass (512 destinations a pass stay in the caches;
+ * 16-bit digits over all 64 bits spent most of the write in cache misses). The rows came
+ * in (game, ply) order and the passes keep it, so what is left is to sort each bucket
+ * by key alone, stably: after the 27 bits its rows are in order but for the few that
+ * share them (a hot key's rows are all equal), which insertion puts in place; a bucket
+ * of many such rows is merge-sorted. (Two passes and a sort per bucket took twice as
+ * long: qsort's calls through a pointer and byte-wise copies of 24-byte rows, a tenth of
+ * a build.) The second buffer is kept for the next batch: a new one cost its pages'
+ * faults again. */
+#define RADIX_BITS 9
+#define RADIX_SHIFT (64 - 3 * RADIX_BITS)
+_Static_assert(RADIX_SHIFT <= KIFU__BUCKET_SHIFT, "the radix passes cover the bucket");
 static int sort_positions(kifu_index *ix)
 {
     size_t n = ix->npos;
     if (n < 2)
         return 0;
-    kifu__ipos *tmp = kifu__malloc(n * sizeof *tmp);
-    size_t count[1 << RADIX_BITS];
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
-    if (!tmp)
+    if (kifu__reserve(&ix->tmp, &ix->captmp, n, sizeof *ix->tmp, 1 << 16))
         return -1;
-    kifu__ipos *src = ix->pos, *dst = tmp;
-    for (int shift = KIFU__BUCKET_SHIFT; shift < 64; shift += RADIX_BITS) {
-        memset(count, 0, sizeof count);
-        for (size_t i = 0; i < n; i++)
-            count[(src[i].key >> shift) & mask]++;
+    /* The three digits' counts in one read of the rows, not one each. */
+    size_t counts[3][1 << RADIX_BITS];
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    memset(counts, 0, sizeof counts);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t k = ix->pos[i].key >> RADIX_SHIFT;
+        counts[0][k & mask]++;
+        counts[1][(k >> RADIX_BITS) & mask]++;
+        counts[2][k >> 2 * RADIX_BITS]++;
+    }
+    kifu__ipos *src = ix->pos, *dst = ix->tmp;
+    for (int shift = RADIX_SHIFT; shift < 64; shift += RADIX_BITS) {
+        size_t *count = counts[(shift - RADIX_SHIFT) / RADIX_BITS];
         size_t sum = 0;
         for (size_t d = 0; d <= mask; d++) {
             size_t c = count[d];
@@ -599,24 +683,17 @@ static int sort_positions(kifu_index *ix)
         kifu__ipos *t = src;
         src = dst, dst = t;
     }
-    /* Two passes: the rows are back in ix->pos, by bucket. */
-    kifu__free(tmp);
+    /* Three passes: the rows are in the second buffer, which becomes the batch's. */
+    size_t cap = ix->cappos;
+    ix->pos = src, ix->tmp = dst;
+    ix->cappos = ix->captmp, ix->captmp = cap;
     kifu__ipos *v = ix->pos;
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
         for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
             ;
-        if (j - i > 64) {
-            qsort(v + i, j - i, sizeof *v, kifu__ipos_cmp);
-            continue;
-        }
-        for (size_t k = i + 1; k < j; k++) {
-            kifu__ipos x = v[k];
-            size_t m = k;
-            for (; m > i && v[m - 1].key > x.key; m--)
-                v[m] = v[m - 1];
-            v[m] = x;
-        }
+        if (insertion_by_key(v + i, j - i, 4 * (j - i)))
+            merge_by_key(v + i, j - i, dst + i);
     }
     return 0;
 }

@@ -5,8 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "index/clickhouse.h"
 #include "index/index_agg.h"
+#include "index/index_days.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -18,17 +20,14 @@ struct kifu_explore {
     size_t n;
     kifu_explore_game *games_v; /* all top games, moves[i].top points in here */
     size_t ngames_v;
-    char **strings; /* every string the games point at */
-    size_t nstrings;
+    kifu__arena strings; /* every string the games point at */
 };
 
 void kifu_explore_free(kifu_explore *e)
 {
     if (!e)
         return;
-    for (size_t i = 0; i < e->nstrings; i++)
-        kifu__free(e->strings[i]);
-    kifu__free(e->strings);
+    kifu__arena_free(&e->strings);
     kifu__free(e->games_v);
     kifu__free(e->moves);
     kifu__free(e);
@@ -71,7 +70,7 @@ static void flip_board(const kifu_board *b, kifu_board *out)
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line;
     /* Source paths looked up in this query (the top games of a position come from few
      * files, and a join per game cost as much as the game's row). */
     struct {
@@ -80,6 +79,7 @@ typedef struct query {
     } paths[16];
     int npaths;
     int filtered;
+    int dated; /* the filters are dates only: a key's day lists answer them */
     kifu_error *err;
 } query;
 
@@ -118,61 +118,169 @@ static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *d
     return kifu__explore_passes(o, &g, flipped);
 }
 
+/* The counts of one move merged into a, seen from the flipped side when asked. */
+static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[6],
+                      const char *last_date, const int32_t *top, int ntop, int flipped)
+{
+    if (flipped) {
+        long long t = res[KIFU__RES_SENTE];
+        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
+        mv = kifu__flip_move(mv);
+    }
+    return kifu__agg_merge(a, mv, games, res, last_date, top, ntop);
+}
+
+/* A day list that does not decode: SQLITE_CORRUPT, the error said. */
+static int damaged(query *q, uint64_t key)
+{
+    kifu__error(q->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                "a damaged day list (key %llu)", (unsigned long long)key);
+    kifu__error_source(q->err, q->ix->path);
+    return SQLITE_CORRUPT;
+}
+
+/* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
+ * what its day lists hold between the dates. 1 when they answered, 0 when the key has
+ * no such rows (not hot, or no day lists), -1 on an error. */
+static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *a)
+{
+    const kifu_explore_options *o = q->o;
+    kifu__days_sum sum;
+    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
+    int s = sqlite3_step(q->hot);
+    int hot =
+        s == SQLITE_ROW && (!dated || sqlite3_column_type(q->hot, 1) == SQLITE_BLOB);
+    if (hot && !dated)
+        a->games += sqlite3_column_int64(q->hot, 0);
+    else if (hot && kifu__days_range(sqlite3_column_blob(q->hot, 1),
+                                     (size_t)sqlite3_column_bytes(q->hot, 1),
+                                     o->date_from, o->date_to, &sum) == 0)
+        a->games += sum.games;
+    else if (hot)
+        s = damaged(q, key);
+    sqlite3_reset(q->hot);
+    if (!hot)
+        return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
+    sqlite3_stmt *m = q->moves;
+    sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
+    int rc = 0;
+    while (!rc && (s = sqlite3_step(m)) == SQLITE_ROW) {
+        uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
+        if (dated) {
+            if (kifu__days_range(sqlite3_column_blob(m, 10),
+                                 (size_t)sqlite3_column_bytes(m, 10), o->date_from,
+                                 o->date_to, &sum))
+                rc = damaged(q, key);
+            else if (sum.games)
+                rc = merge_move(a, mv, sum.games, sum.res, sum.last_date, sum.top,
+                                sum.ntop, flipped);
+            continue;
+        }
+        long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
+                            sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
+                            sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
+        /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
+        int32_t top[KIFU__INDEX_TOP * 2];
+        int ntop = sqlite3_column_bytes(m, 9) / 12;
+        const uint8_t *t = sqlite3_column_blob(m, 9);
+        if (ntop > KIFU__INDEX_TOP)
+            ntop = KIFU__INDEX_TOP;
+        for (int k = 0; k < ntop; k++)
+            memcpy(&top[2 * k], t + 12 * k, 8);
+        rc = merge_move(a, mv, sqlite3_column_int64(m, 1), res,
+                        (const char *)sqlite3_column_text(m, 8), top, ntop, flipped);
+    }
+    sqlite3_reset(m);
+    return rc || s != SQLITE_DONE ? -1 : 1;
+}
+
+/* The games of a hot key (0: not hot). */
+static long long hot_games(query *q, uint64_t key)
+{
+    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
+    long long g =
+        sqlite3_step(q->hot) == SQLITE_ROW ? sqlite3_column_int64(q->hot, 0) : 0;
+    sqlite3_reset(q->hot);
+    return g;
+}
+
+/* The occurrences of key in the games of s (sorted ids), found by replaying their lines
+ * from the games table, appended to *v in (game, ply) order as the blocks give them. 0,
+ * or -1 (SQLite error, NOMEM). */
+static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ipos **v,
+                        size_t *nv, size_t *cap)
+{
+    for (size_t i = 0; i < s->n; i++) {
+        sqlite3_stmt *st = q->line;
+        sqlite3_bind_int64(st, 1, s->id[i]);
+        int r = sqlite3_step(st);
+        if (r != SQLITE_ROW) {
+            sqlite3_reset(st);
+            if (r == SQLITE_DONE)
+                continue;
+            return -1;
+        }
+        kpos p;
+        const uint8_t *mv = sqlite3_column_blob(st, 2);
+        int n = sqlite3_column_bytes(st, 2) / 2;
+        uint32_t fact = kifu__index_fact((const char *)sqlite3_column_text(st, 3),
+                                         sqlite3_column_int(st, 4));
+        int rc = kifu__index_start((const char *)sqlite3_column_text(st, 0),
+                                   (const char *)sqlite3_column_text(st, 1), &p);
+        for (int ply = 0; !rc; ply++) {
+            uint16_t c = ply < n ? (uint16_t)(mv[2 * ply] | mv[2 * ply + 1] << 8) : 0;
+            if (p.key == key) {
+                if (kifu__reserve(v, cap, *nv + 1, sizeof **v, 64)) {
+                    sqlite3_reset(st);
+                    return -1;
+                }
+                (*v)[(*nv)++] = (kifu__ipos){key, s->id[i], (uint16_t)ply, c, fact};
+            }
+            kmove k = c ? kifu__index_expand(&p, c) : MOVE_NONE;
+            if (!k)
+                break;
+            kifu__pos_do(&p, k);
+        }
+        sqlite3_reset(st);
+    }
+    return 0;
+}
+
 /* Count the rows of one key into a. */
 static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
 {
     if (q->ix->ch)
         return kifu__ch_count(q->ix, key, flipped, q->o, a, q->err);
-    /* Hot and unfiltered: the precomputed rows. */
-    if (!q->filtered) {
-        sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
-        int hot = sqlite3_step(q->hot) == SQLITE_ROW;
+    /* Hot and unfiltered, or filtered by dates alone: the precomputed rows. */
+    if (!q->filtered || q->dated) {
+        int hot = count_hot(q, key, flipped, q->filtered, a);
         if (hot)
-            a->games += sqlite3_column_int64(q->hot, 0);
-        sqlite3_reset(q->hot);
-        if (hot) {
-            sqlite3_bind_int64(q->moves, 1, (sqlite3_int64)key);
-            int s;
-            while ((s = sqlite3_step(q->moves)) == SQLITE_ROW) {
-                sqlite3_stmt *m = q->moves;
-                long long res[6] = {
-                    sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
-                    sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
-                    sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
-                if (flipped) {
-                    long long t = res[1];
-                    res[1] = res[2], res[2] = t;
-                }
-                uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-                /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
-                int32_t top[KIFU__INDEX_TOP * 2];
-                int ntop = sqlite3_column_bytes(m, 9) / 12;
-                const uint8_t *t = sqlite3_column_blob(m, 9);
-                if (ntop > KIFU__INDEX_TOP)
-                    ntop = KIFU__INDEX_TOP;
-                for (int k = 0; k < ntop; k++)
-                    memcpy(&top[2 * k], t + 12 * k, 8);
-                if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv,
-                                    sqlite3_column_int64(m, 1), res,
-                                    (const char *)sqlite3_column_text(m, 8), top, ntop)) {
-                    sqlite3_reset(m);
-                    return -1;
-                }
-            }
-            sqlite3_reset(q->moves);
-            return s == SQLITE_DONE ? 0 : -1;
-        }
+            return hot < 0 ? -1 : 0;
     }
     /* The key's occurrences from its bucket: each carries its game's date and result, so
      * only a filter by player, event or rating reads the game's row. */
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
-    if (kifu__index_entries(q->block, key, &v, &nv, &cap)) {
-        kifu__free(v);
+    kifu__gameset gs = {0};
+    /* A much played position and a filter that admits few games (a player's, say):
+     * those games replayed instead of every occurrence decoded. */
+    long long g =
+        q->o->player || q->o->event || q->o->min_rating > 0 ? hot_games(q, key) : 0;
+    int replay = 0;
+    if (g >= kifu__index_replay) {
+        if (kifu__filter_games(q->ix->db, q->o, flipped, (size_t)(g / kifu__index_replay),
+                               &gs)) {
+            kifu__free(gs.id);
+            return -1;
+        }
+        replay = gs.use;
+    }
+    if (replay ? replay_games(q, key, &gs, &v, &nv, &cap)
+               : kifu__index_entries(q->block, key, &v, &nv, &cap)) {
+        kifu__free(v), kifu__free(gs.id);
         return -1;
     }
-    kifu__gameset gs = {0};
-    if (kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
+    if (!replay && kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
         kifu__free(v), kifu__free(gs.id);
         return -1;
     }
@@ -218,11 +326,7 @@ static const char *keep(kifu_explore *e, const unsigned char *s)
 {
     if (!s)
         return NULL;
-    char **v = kifu__realloc(e->strings, (e->nstrings + 1) * sizeof *v);
-    if (!v)
-        return NULL;
-    e->strings = v;
-    return e->strings[e->nstrings++] = kifu__strdup((const char *)s);
+    return kifu__arena_strdup(&e->strings, (const char *)s);
 }
 
 /* The path of source `id`, owned by e (NULL when there is none). */
@@ -319,33 +423,48 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         nomem(err);
         return NULL;
     }
-    if (ix->ch)
+    kifu__arena_init(&e->strings);
+    /* The statements are prepared once per open index (preparing them took a tenth of
+     * a query), and a query is one read transaction (a statement outside one takes and
+     * drops the file's locks, a few system calls, each time). */
+    static const char *const sql[KIFU__EXPLORE_STMTS] = {
+        "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
+        KIFU__BLOCK_SQL,
+        "SELECT games, days FROM hot WHERE key=?",
+        "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
+        " last_date, top, days FROM explorer WHERE key=?",
+        "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
+        "SELECT path FROM sources WHERE id=?",
+        "SELECT handicap, start, moves, date, result FROM games WHERE id=?",
+        "BEGIN",
+        "COMMIT"};
+    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q.rows, &q.block,  &q.hot, &q.moves,
+                                                  &q.game, &q.source, &q.line};
+    int txn = 0;
+    if (ix->ch) {
         kifu__ch_games_clear(ix->ch);
-    else if (sqlite3_prepare_v2(ix->db,
-                                "SELECT sente, gote, event, sente_rating, gote_rating "
-                                "FROM games WHERE id=?",
-                                -1, &q.rows, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &q.block, NULL) !=
-                 SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT games FROM hot WHERE key=?", -1, &q.hot,
-                                NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(
-                 ix->db,
-                 "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi,"
-                 " draws, unknown, last_date, top FROM explorer WHERE key=?",
-                 -1, &q.moves, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(
-                 ix->db,
-                 "SELECT sente, gote, date, event, number, result, source FROM games"
-                 " WHERE id=?",
-                 -1, &q.game, NULL) != SQLITE_OK ||
-             sqlite3_prepare_v2(ix->db, "SELECT path FROM sources WHERE id=?", -1,
-                                &q.source, NULL) != SQLITE_OK)
-        goto sqlfail;
+    } else {
+        for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
+            if (!ix->explore_st[i] &&
+                sqlite3_prepare_v2(ix->db, sql[i], -1, &ix->explore_st[i], NULL) !=
+                    SQLITE_OK)
+                goto sqlfail;
+        for (int i = 0; i < KIFU__EXPLORE_STMTS - 2; i++)
+            *st[i] = ix->explore_st[i];
+        txn = sqlite3_get_autocommit(ix->db) &&
+              kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 2]) == 0;
+    }
     /* A filter every game passes (one event in the whole file, say) is no filter: the
      * precomputed rows answer. */
     if (!ix->ch && q.filtered && kifu__filter_none(ix->db, o) == 1)
         q.filtered = 0;
+    /* Dates alone (and an event filter every game passes): the day lists answer. */
+    if (!ix->ch && q.filtered && !o->player && o->min_rating <= 0 &&
+        (o->date_from || o->date_to)) {
+        kifu_explore_options d = *o;
+        d.date_from = d.date_to = NULL;
+        q.dated = !o->event || kifu__filter_none(ix->db, &d) == 1;
+    }
     kifu_board b;
     kifu_position_board(p, &b);
     if (count_rows(&q, kifu_position_hash(p), 0, &a))
@@ -403,7 +522,9 @@ fail:
 out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
-    sqlite3_finalize(q.rows), sqlite3_finalize(q.hot), sqlite3_finalize(q.moves);
-    sqlite3_finalize(q.game), sqlite3_finalize(q.block), sqlite3_finalize(q.source);
+    for (int i = 0; !ix->ch && i < KIFU__EXPLORE_STMTS - 2; i++)
+        sqlite3_reset(ix->explore_st[i]);
+    if (txn)
+        kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 1]);
     return e;
 }

@@ -83,6 +83,56 @@ out:
     return rc;
 }
 
+/* The games whose event contains `want`, from the distinct events (as event_state
+ * steps through them) and the event index, into s (sorted): 1 when they were at most
+ * limit, 0 when more or too many events to tell (s then unusable), -1 on an error. */
+static int event_games(sqlite3 *db, const char *want, size_t limit, kifu__gameset *s)
+{
+    sqlite3_stmt *next = NULL, *ids = NULL;
+    int rc = -1, st = SQLITE_DONE, seen = 0;
+    char last[1024] = "";
+    if (sqlite3_prepare_v2(db,
+                           "SELECT event FROM games WHERE event > ? ORDER BY event "
+                           "LIMIT 1",
+                           -1, &next, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(db, "SELECT id FROM games WHERE event = ?", -1, &ids, NULL) !=
+            SQLITE_OK)
+        goto out;
+    for (rc = 1; rc == 1 && seen < MAX_EVENTS; seen++) {
+        sqlite3_bind_text(next, 1, last, -1, SQLITE_TRANSIENT);
+        if ((st = sqlite3_step(next)) != SQLITE_ROW)
+            break;
+        const char *e = (const char *)sqlite3_column_text(next, 0);
+        if (!e || strlen(e) >= sizeof last) {
+            rc = 0;
+            break;
+        }
+        memcpy(last, e, strlen(e) + 1);
+        sqlite3_reset(next);
+        if (!strstr(last, want))
+            continue;
+        sqlite3_bind_text(ids, 1, last, -1, SQLITE_STATIC);
+        while (rc == 1 && (st = sqlite3_step(ids)) == SQLITE_ROW) {
+            if (s->n >= limit)
+                rc = 0;
+            else if (kifu__reserve(&s->id, &s->cap, s->n + 1, sizeof *s->id, 64))
+                rc = -1;
+            else
+                s->id[s->n++] = (uint32_t)sqlite3_column_int64(ids, 0);
+        }
+        sqlite3_reset(ids);
+        if (rc == 1 && st != SQLITE_DONE)
+            rc = -1;
+    }
+    if (rc == 1 && (seen == MAX_EVENTS || (st != SQLITE_DONE && st != SQLITE_ROW)))
+        rc = seen == MAX_EVENTS ? 0 : -1;
+    if (rc == 1 && s->n > 1)
+        qsort(s->id, s->n, sizeof *s->id, kifu__cmp_u32); /* one event each: no twice */
+out:
+    sqlite3_finalize(next), sqlite3_finalize(ids);
+    return rc;
+}
+
 int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
                        size_t limit, kifu__gameset *s)
 {
@@ -119,8 +169,17 @@ int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
             return -1;
         sqlite3_bind_int(st, 1, o->min_rating);
     } else {
-        /* Only an event filter: settled for every game, or left to the rows. */
-        s->rows = event == 2;
+        /* Only an event filter: settled for every game, or its games found by their
+         * events (left to the rows when there are too many). */
+        s->rows = 0;
+        if (event == 2) {
+            int rc = event_games(db, o->event, limit, s);
+            if (rc < 0)
+                return -1;
+            s->use = rc, s->rows = !rc;
+            if (!rc)
+                s->n = 0;
+        }
         return 0;
     }
     int rc = collect(st, limit, s);

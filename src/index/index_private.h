@@ -11,14 +11,17 @@
 #include <sqlite3.h>
 #include <stdint.h>
 
+#include "core/arena.h"
+#include "core/strbuf.h"
 #include "kifu.h"
 #include "rules/position.h"
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    4 /* 2: games.ending and games.header; 3: bucket blocks; \
-                               * 4: runs of blocks, dates in explorer.top */
-#define KIFU__INDEX_VERSION_TEXT "4"
+    5 /* 2: games.ending and games.header; 3: bucket blocks; \
+                               * 4: runs of blocks, dates in explorer.top; \
+                               * 5: hot.days and explorer.days */
+#define KIFU__INDEX_VERSION_TEXT "5"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -44,6 +47,21 @@ extern size_t kifu__index_batch;
 #define KIFU__INDEX_HOT 32
 /* Top games kept per move of a hot position. */
 #define KIFU__INDEX_TOP 5
+/* A hot position played in at least this many games also gets its games counted by day
+ * (index_days.c: `hot.days`, `explorer.days`), so that a date range is answered from
+ * counts: decoding fewer occurrences than this takes a few dozen microseconds. A
+ * variable so that tests can give small collections day lists. */
+#define KIFU__INDEX_DATED 1024
+extern long kifu__index_dated;
+/* Occurrences of a hot position a filter's game (a player's, say) stands for: a game is
+ * one row read and a replay of its line, some hundreds of decoded occurrences' time. A
+ * filter that admits fewer games than a hot position's games / this is answered by
+ * replaying them (index_explore.c). A variable so that tests can take that way. */
+#define KIFU__INDEX_REPLAY 256
+extern long kifu__index_replay;
+
+/* Statements the explorer keeps prepared in an open index. */
+#define KIFU__EXPLORE_STMTS 9
 
 /* Game results, as the `result` column holds them. */
 enum {
@@ -71,7 +89,7 @@ typedef struct kifu__igame {
     uint32_t source;
     uint32_t number; /* 1-based game number in its file */
     uint8_t result;
-    char *sente, *gote, *date, *event, *start; /* new strings; start: SFEN or "" */
+    char *sente, *gote, *date, *event, *start; /* the batch's; start: SFEN or NULL */
     char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
     char *header;                  /* the whole header as a JSON object */
     int handicap;                  /* kifu_preset */
@@ -89,8 +107,12 @@ struct kifu_index {
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
+    kifu__ipos *tmp; /* the sort's second buffer (index_build.c), kept between batches */
+    size_t captmp;
     kifu__igame *games;
     size_t ngames, capgames;
+    kifu__arena text;  /* the batch's games' strings and moves (index_build.c) */
+    kifu__strbuf json; /* a game's header being made */
     /* sources of the batch: id, path, digest, size */
     struct kifu__isource {
         uint32_t id;
@@ -103,6 +125,8 @@ struct kifu_index {
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
+    /* The explorer's statements (index_explore.c), prepared on first use. */
+    sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
 };
 
 /* index_schema.c */
@@ -187,8 +211,5 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
 /* 1 when the filters of o admit every game (an event filter every event matches, and no
  * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
-
-/* Result of a record from its main line's ending (KIFU__RES_*). */
-int kifu__index_result(const kifu_record *r);
 
 #endif

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "index/index_agg.h"
+#include "index/index_days.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 
@@ -69,8 +70,8 @@ typedef struct writer {
     size_t nhot, caphot;
     kifu__ipos *v; /* entries being read, merged or counted */
     size_t nv, capv;
-    uint8_t *buf;
-    size_t capbuf;
+    uint8_t *buf, *dbuf; /* a block, a day list being encoded */
+    size_t capbuf, capdbuf;
     int exact;      /* hot rows for every key with enough games (not in a bulk build) */
     uint64_t *keys; /* keys to make hot again once their blocks are written */
     size_t nkeys, capkeys;
@@ -86,11 +87,11 @@ static int prepare(writer *w)
         "INSERT OR REPLACE INTO positions VALUES(?,?)",
         "INSERT INTO positions VALUES(?,?)",
         "DELETE FROM positions WHERE id=?",
-        "SELECT games FROM hot WHERE key=?",
+        "SELECT games, days FROM hot WHERE key=?",
         "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-        " last_date, top FROM explorer WHERE key=?",
-        "INSERT OR REPLACE INTO hot VALUES(?,?)",
-        "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        " last_date, top, days FROM explorer WHERE key=?",
+        "INSERT OR REPLACE INTO hot VALUES(?,?,?)",
+        "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
         "DELETE FROM hot WHERE key=?",
         "DELETE FROM explorer WHERE key=?"};
     sqlite3_stmt **st[] = {&w->get,    &w->at,     &w->ids,    &w->put,
@@ -109,6 +110,7 @@ static void finish(writer *w)
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         sqlite3_finalize(st[i]);
     kifu__free(w->hot), kifu__free(w->v), kifu__free(w->buf), kifu__free(w->keys);
+    kifu__free(w->dbuf);
 }
 
 static int push_key(writer *w, uint64_t key)
@@ -154,20 +156,39 @@ static size_t distinct_games(const kifu__ipos *v, size_t n)
     return c;
 }
 
-static int count(kifu__agg *a, const kifu__ipos *v, size_t n)
+/* Count n entries into a, and by day into d unless it is NULL. */
+static int count(kifu__agg *a, kifu__days *d, const kifu__ipos *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char date[11];
         kifu__index_fact_date(v[i].fact, date);
-        if (kifu__agg_add(a, v[i].move, v[i].game, v[i].ply, (int)(v[i].fact & 7), date))
+        if (kifu__agg_add(a, v[i].move, v[i].game, v[i].ply, (int)(v[i].fact & 7),
+                          date) ||
+            (d && kifu__days_add(d, &v[i])))
             return -1;
     }
     return 0;
 }
 
-/* Write a's rows as key's explorer rows when it is played in enough games, the key's
- * rows dropped first when `drop`. */
-static int put_hot(writer *w, uint64_t key, kifu__agg *a, int drop)
+/* Bind the day list of `move` in d (sorted) to parameter i of st; NULL when d is. */
+static int bind_days(writer *w, sqlite3_stmt *st, int i, const kifu__days *d,
+                     uint16_t move)
+{
+    if (!d)
+        return sqlite3_bind_null(st, i) == SQLITE_OK ? 0 : -1;
+    size_t first, n = kifu__days_of(d, move, &first);
+    if (kifu__reserve(&w->dbuf, &w->capdbuf, kifu__days_bound(n), 1, 4096))
+        return nomem(w->err);
+    size_t len = kifu__days_encode(d->v + first, n, move != KIFU__DAYS_POSITION, w->dbuf);
+    return sqlite3_bind_blob(st, i, w->dbuf, (int)len, SQLITE_TRANSIENT) == SQLITE_OK
+               ? 0
+               : -1;
+}
+
+/* Write a's rows as key's explorer rows when it is played in enough games, with their
+ * day lists when d is not NULL (counted by day as a is), the key's rows dropped first
+ * when `drop`. */
+static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int drop)
 {
     if (drop) {
         sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)key);
@@ -177,9 +198,11 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, int drop)
     }
     if (a->games < KIFU__INDEX_HOT)
         return 0;
+    if (d)
+        kifu__days_sort(d);
     sqlite3_bind_int64(w->hotput, 1, (sqlite3_int64)key);
     sqlite3_bind_int64(w->hotput, 2, a->games);
-    if (kifu__index_step(w->hotput))
+    if (bind_days(w, w->hotput, 3, d, KIFU__DAYS_POSITION) || kifu__index_step(w->hotput))
         return -1;
     sqlite3_stmt *row = w->rowput;
     for (size_t i = 0; i < a->n; i++) {
@@ -200,14 +223,14 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, int drop)
         sqlite3_bind_int64(row, 9, m->res[0]);
         sqlite3_bind_text(row, 10, m->last_date, -1, SQLITE_TRANSIENT);
         sqlite3_bind_blob(row, 11, top, (int)(ntop * 3 * sizeof *top), SQLITE_TRANSIENT);
-        if (kifu__index_step(row))
+        if (bind_days(w, row, 12, d, m->move) || kifu__index_step(row))
             return -1;
     }
     return 0;
 }
 
 /* The key's hot rows made again from all its entries in the table and add[0..nadd) (a
- * batch's, in no run yet). */
+ * batch's, in no run yet), counted by day too when its games are enough. */
 static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd, int drop)
 {
     w->nv = 0;
@@ -215,9 +238,16 @@ static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd,
         return -1;
     kifu__agg a;
     kifu__agg_init(&a);
-    int rc = count(&a, w->v, w->nv) || count(&a, add, nadd) ? nomem(w->err)
-                                                            : put_hot(w, key, &a, drop);
+    kifu__days days, *d = NULL;
+    kifu__days_init(&days);
+    if (distinct_games(w->v, w->nv) + distinct_games(add, nadd) >=
+        (size_t)kifu__index_dated)
+        d = &days;
+    int rc = count(&a, d, w->v, w->nv) || count(&a, d, add, nadd)
+                 ? nomem(w->err)
+                 : put_hot(w, key, &a, d, drop);
     kifu__agg_free(&a);
+    kifu__days_free(&days);
     return rc;
 }
 
@@ -227,13 +257,33 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
 {
     kifu__agg a;
     kifu__agg_init(&a);
+    kifu__days days, *d = NULL;
+    kifu__days_init(&days);
+    int s, rc = 0, listed = 0;
     sqlite3_bind_int64(w->hotget, 1, (sqlite3_int64)key);
-    if (sqlite3_step(w->hotget) == SQLITE_ROW)
+    if ((s = sqlite3_step(w->hotget)) == SQLITE_ROW) {
         a.games = sqlite3_column_int64(w->hotget, 0);
+        listed = sqlite3_column_type(w->hotget, 1) == SQLITE_BLOB;
+        if (listed &&
+            kifu__days_load(&days, KIFU__DAYS_POSITION, sqlite3_column_blob(w->hotget, 1),
+                            (size_t)sqlite3_column_bytes(w->hotget, 1)))
+            rc = kifu__error(w->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                             "a damaged day list (hot row of key %llu)",
+                             (unsigned long long)key);
+    }
     sqlite3_reset(w->hotget);
+    if (s != SQLITE_ROW && s != SQLITE_DONE)
+        rc = -1;
+    /* Enough games now to be counted by day: counted again from every entry. */
+    if (!rc && !listed &&
+        a.games + (long long)distinct_games(add, nadd) >= kifu__index_dated) {
+        kifu__days_free(&days);
+        return hot_full(w, key, add, nadd, 0);
+    }
+    if (listed)
+        d = &days;
     sqlite3_stmt *m = w->rowget;
     sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
-    int s, rc = 0;
     while (!rc && (s = sqlite3_step(m)) == SQLITE_ROW) {
         long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
                             sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
@@ -256,13 +306,19 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
             kifu__index_fact_date((uint32_t)x[2] << 3, e->top[k].date);
             e->ntop = k + 1;
         }
+        if (d && kifu__days_load(d, e->move, sqlite3_column_blob(m, 10),
+                                 (size_t)sqlite3_column_bytes(m, 10)))
+            rc = kifu__error(w->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
+                             "a damaged day list (explorer row of key %llu)",
+                             (unsigned long long)key);
     }
     sqlite3_reset(m);
     if (!rc && s != SQLITE_DONE)
         rc = -1;
     if (!rc)
-        rc = count(&a, add, nadd) ? nomem(w->err) : put_hot(w, key, &a, 0);
+        rc = count(&a, d, add, nadd) ? nomem(w->err) : put_hot(w, key, &a, d, 0);
     kifu__agg_free(&a);
+    kifu__days_free(&days);
     return rc;
 }
 

@@ -30,13 +30,17 @@ static const char *const schema =
     "CREATE INDEX games_rating ON games(sente_rating);"
     "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
-    "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL) WITHOUT ROWID;"
+    "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL, days BLOB) "
+    "WITHOUT "
+    "ROWID;"
     "CREATE TABLE explorer(key INTEGER NOT NULL, move INTEGER NOT NULL, games INTEGER "
     "NOT "
     "NULL, sente_wins INTEGER NOT NULL, gote_wins INTEGER NOT NULL, sennichite INTEGER "
     "NOT "
     "NULL, jishogi INTEGER NOT NULL, draws INTEGER NOT NULL, unknown INTEGER NOT NULL,"
-    " last_date TEXT NOT NULL, top BLOB NOT NULL, PRIMARY KEY(key, move)) WITHOUT ROWID;";
+    " last_date TEXT NOT NULL, top BLOB NOT NULL, days BLOB, PRIMARY KEY(key, move)) "
+    "WITHOUT "
+    "ROWID;";
 
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err)

@@ -299,13 +299,13 @@ for f in text.kdb other.kdb truncated.kdb missing.kdb; do
     done
 done
 check "a failed add does not touch a foreign file" "1" "$(sqlite3 other.kdb 'SELECT * FROM t')"
-# An index of another schema version (2 kept a row per position) is refused by name.
+# An index of another schema version (4 had no day lists) is refused by name.
 cp all.kdb old.kdb
-sqlite3 old.kdb "UPDATE kifu_meta SET value='2' WHERE name='version'"
+sqlite3 old.kdb "UPDATE kifu_meta SET value='4' WHERE name='version'"
 "$kifu" explore old.kdb >/dev/null 2>err
 rc=$?
 [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-grep -q "old.kdb.*index version 2; this kifu reads version 4 (build it again" err && ok ||
+grep -q "old.kdb.*index version 4; this kifu reads version 5 (build it again" err && ok ||
     bad "old version: a clear error: $(cat err)"
 
 # Books.

@@ -49,9 +49,12 @@ static void make_game(int i, game *g, const char *path)
     snprintf(g->sente, sizeof g->sente, "%s", players[rnd() % 4]);
     snprintf(g->gote, sizeof g->gote, "%s", players[rnd() % 4]);
     snprintf(g->date, sizeof g->date, "2024/%02u/%02u", 1 + rnd() % 12, 1 + rnd() % 28);
+    if (i % 10 == 9)
+        g->date[0] = 0; /* a game of unknown date */
     kifu_record_header_add(r, "先手", g->sente);
     kifu_record_header_add(r, "後手", g->gote);
-    kifu_record_header_add(r, "開始日時", g->date);
+    if (g->date[0])
+        kifu_record_header_add(r, "開始日時", g->date);
     kifu_record_header_add(r, "棋戦", i % 2 ? "Club League" : "Open Cup");
     kifu_node *n = kifu_record_root(r);
     char line[64];
@@ -654,6 +657,335 @@ TEST(apery_book)
     free(data);
 }
 
+/* ---- Date ranges: day lists against a brute-force count ------------------------------ */
+
+typedef struct want_move {
+    char usi[8];
+    long long games, res[6];
+    char last[11];
+    int ntop;
+    struct {
+        long long id;
+        int ply;
+        char date[11];
+    } top[5];
+} want_move;
+
+/* Is game i's date (YYYY/MM/DD, "" unknown) within [from, to] (YYYY-MM-DD, NULL open)?
+ * Its date as the index writes it into iso. */
+static int in_range(int i, const char *from, const char *to, char iso[11])
+{
+    snprintf(iso, 11, "%s", games[i].date);
+    for (char *c = iso; *c; c++)
+        if (*c == '/')
+            *c = '-';
+    if ((from || to) && !iso[0])
+        return 0;
+    return (!from || strcmp(iso, from) >= 0) && (!to || strcmp(iso, to) <= 0);
+}
+
+static int later_than(const char *d1, long long id1, const char *d2, long long id2)
+{
+    int c = strcmp(d1, d2);
+    return c > 0 || (c == 0 && id1 > id2);
+}
+
+/* What the explorer must say at p for games in [from, to], by replaying every game:
+ * the moves (with games, results, the latest date and the latest five games), and the
+ * games through p. Game i has id i + 1 (the files are indexed in order). */
+static size_t brute_force(const kifu_position *p, const char *from, const char *to,
+                          want_move *w, long long *through)
+{
+    uint64_t key = kifu_position_hash(p);
+    size_t n = 0;
+    *through = 0;
+    for (int i = 0; i < GAMES; i++) {
+        char iso[11];
+        if (!in_range(i, from, to, iso))
+            continue;
+        kifu_position *q = after("startpos");
+        int seen = 0;
+        char played[64][8];
+        int nplayed = 0;
+        for (int ply = 0; ply <= games[i].plies; ply++) {
+            if (kifu_position_hash(q) == key) {
+                *through += !seen;
+                seen = 1;
+                const char *u = ply < games[i].plies ? games[i].usi[ply] : NULL;
+                int again = 0;
+                for (int k = 0; u && k < nplayed; k++)
+                    again |= strcmp(played[k], u) == 0;
+                if (u && !again) {
+                    snprintf(played[nplayed++], 8, "%s", u);
+                    size_t m = 0;
+                    while (m < n && strcmp(w[m].usi, u) != 0)
+                        m++;
+                    if (m == n) {
+                        memset(&w[n], 0, sizeof w[n]);
+                        snprintf(w[n++].usi, 8, "%s", u);
+                    }
+                    want_move *x = &w[m];
+                    x->games++;
+                    x->res[games[i].result]++;
+                    if (strcmp(iso, x->last) > 0)
+                        snprintf(x->last, sizeof x->last, "%s", iso);
+                    int at = x->ntop < 5 ? x->ntop++ : 5;
+                    while (at > 0 && later_than(iso, i + 1, x->top[at - 1].date,
+                                                x->top[at - 1].id)) {
+                        if (at < 5)
+                            x->top[at] = x->top[at - 1];
+                        at--;
+                    }
+                    if (at < 5) {
+                        x->top[at].id = i + 1, x->top[at].ply = ply;
+                        snprintf(x->top[at].date, sizeof x->top[at].date, "%s", iso);
+                    }
+                }
+            }
+            if (ply == games[i].plies)
+                break;
+            kifu_move mv;
+            kifu_position_parse_usi(q, games[i].usi[ply], &mv, NULL);
+            kifu_position_play(q, &mv, NULL);
+        }
+        kifu_position_free(q);
+    }
+    return n;
+}
+
+/* The explorer's answer at p for [from, to] equals the brute-force count. */
+static void same_as_brute(kifu_index *ix, const char *what, const kifu_position *p,
+                          const char *from, const char *to)
+{
+    want_move w[64];
+    long long through;
+    size_t n = brute_force(p, from, to, w, &through);
+    kifu_explore_options o = {.date_from = from, .date_to = to};
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_explore *e = kifu_index_explore(ix, p, &o, &err);
+    CHECK(e != NULL);
+    if (!e)
+        return;
+    int bad = kifu_explore_games(e) != through || kifu_explore_count(e) != n;
+    for (size_t i = 0; i < n && !bad; i++) {
+        const kifu_explore_move *m = find(e, w[i].usi);
+        bad = !m || m->games != w[i].games || m->sente_wins != w[i].res[1] ||
+              m->gote_wins != w[i].res[2] || m->sennichite != w[i].res[3] ||
+              m->unknown != w[i].res[0] || strcmp(m->last_date, w[i].last) != 0 ||
+              m->ntop != (size_t)w[i].ntop;
+        for (int k = 0; !bad && k < w[i].ntop; k++)
+            bad = m->top[k].id != w[i].top[k].id || m->top[k].ply != w[i].top[k].ply ||
+                  strcmp(m->top[k].date, w[i].top[k].date) != 0;
+    }
+    if (bad)
+        printf("  %s: %s..%s: not what the games say (%lld games through it, want %lld; "
+               "%zu moves, want %zu)\n",
+               what, from ? from : "", to ? to : "", kifu_explore_games(e), through,
+               kifu_explore_count(e), n);
+    CHECK(!bad);
+    kifu_explore_free(e);
+}
+
+/* Two answers alike: every move with its counts, latest date and listed games. */
+static int same_answer(const kifu_explore *a, const kifu_explore *b)
+{
+    if (kifu_explore_games(a) != kifu_explore_games(b) ||
+        kifu_explore_count(a) != kifu_explore_count(b))
+        return 0;
+    for (size_t i = 0; i < kifu_explore_count(a); i++) {
+        const kifu_explore_move *x = kifu_explore_move_at(a, i),
+                                *y = kifu_explore_move_at(b, i);
+        if (strcmp(x->usi, y->usi) || x->games != y->games ||
+            x->sente_wins != y->sente_wins || x->gote_wins != y->gote_wins ||
+            x->sennichite != y->sennichite || x->jishogi != y->jishogi ||
+            x->draws != y->draws || x->unknown != y->unknown ||
+            strcmp(x->last_date, y->last_date) || x->ntop != y->ntop)
+            return 0;
+        for (size_t k = 0; k < x->ntop; k++)
+            if (x->top[k].id != y->top[k].id || x->top[k].ply != y->top[k].ply ||
+                strcmp(x->top[k].sente ? x->top[k].sente : "",
+                       y->top[k].sente ? y->top[k].sente : ""))
+                return 0;
+    }
+    return 1;
+}
+
+static long days_rows(const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    sqlite3 *db;
+    long n = -1;
+    sqlite3_stmt *st;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, "SELECT count(*) FROM hot WHERE days IS NOT NULL", -1, &st,
+                           NULL) == SQLITE_OK) {
+        if (sqlite3_step(st) == SQLITE_ROW)
+            n = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+/* A date range on a position played often enough is answered from its day lists: the
+ * same answer as the games counted one by one, whatever the range (cutting months,
+ * one day, open at either end, empty), the games of unknown date left out, and
+ * whether the index was built at once, in several adds (keys that get their lists in a
+ * later add, lists that take in later games) or in several batches of a bulk build. */
+TEST(date_ranges_from_day_lists)
+{
+    long keep = kifu__index_dated;
+    size_t keep_batch = kifu__index_batch;
+    kifu_error err;
+    kifu__index_dated = 60;
+    kifu_index *ix = build("d1.kdb", 0, GAMES, 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    ix = build("d3.kdb", 0, 100, 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    ix = build("d3.kdb", 100, 170, 0);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    ix = build("d3.kdb", 170, GAMES, 0);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    kifu__index_batch = 6000; /* about half the games a batch */
+    char path[512];
+    snprintf(path, sizeof path, "%s/dbulk.kdb", dir);
+    ix = kifu_index_open(path, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &err);
+    for (int i = 0; ix && i < GAMES; i++) {
+        char g[512];
+        game_path(i, g, sizeof g);
+        CHECK(kifu_index_add_file(ix, g, NULL, NULL, &err) >= 0);
+    }
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    kifu__index_batch = keep_batch;
+    kifu__index_dated = 1L << 30;
+    ix = build("dnone.kdb", 0, GAMES, 1);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    kifu__index_dated = keep;
+    CHECK(days_rows("d1.kdb") > 0);
+    CHECK_INT(days_rows("d3.kdb"), days_rows("d1.kdb"));
+    CHECK(days_rows("dbulk.kdb") > 0);
+    CHECK_INT(days_rows("dnone.kdb"), 0);
+    if (system("command -v sqlite3 >/dev/null 2>&1") == 0)
+        same_tables("d1.kdb", "d3.kdb");
+
+    static const char *const at[] = {
+        "startpos", "position startpos moves 7g7f", "position startpos moves 7g7f 3c3d",
+        "position startpos moves 2g2f 3c3d 7g7f", "position startpos moves 5g5f 5c5d"};
+    static const char *const ranges[][2] = {
+        {"2024-03-15", "2024-08-20"}, {"2024-06-01", "2024-06-30"},
+        {NULL, "2024-02-10"},         {"2024-11-05", NULL},
+        {"2024-06-15", "2024-06-15"}, {"2024-02-29", "2024-03-01"},
+        {"2025-01-01", NULL},         {"2024-07-01", "2024-03-01"},
+        {"2024-01-01", "2024-12-31"}, {"2024-06", "2024-07"}};
+    static const char *const files[] = {"d1.kdb", "d3.kdb", "dbulk.kdb", "dnone.kdb"};
+    kifu_index *ixs[4];
+    for (int f = 0; f < 4; f++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[f]);
+        ixs[f] = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        CHECK(ixs[f] != NULL);
+        if (!ixs[f])
+            return;
+    }
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        kifu_position *p = after(at[i]);
+        for (int f = 0; f < 4; f++)
+            for (size_t r = 0; r < sizeof ranges / sizeof *ranges; r++)
+                same_as_brute(ixs[f], files[f], p, ranges[r][0], ranges[r][1]);
+        /* With the colour-flipped position and more games listed: as counted one by
+         * one (the index without day lists). */
+        kifu_explore_options o = {
+            .date_from = "2024-04-10", .date_to = "2024-10-20", .flip = 1, .top = 10};
+        kifu_explore *want = kifu_index_explore(ixs[3], p, &o, &err);
+        for (int f = 0; f < 3; f++) {
+            kifu_explore *got = kifu_index_explore(ixs[f], p, &o, &err);
+            CHECK(want && got && same_answer(got, want));
+            kifu_explore_free(got);
+        }
+        kifu_explore_free(want);
+        kifu_position_free(p);
+    }
+    for (int f = 0; f < 4; f++)
+        kifu_index_close(ixs[f], NULL);
+
+    /* A damaged day list is an error that says so, not a crash or a wrong count. */
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp %s/d1.kdb %s/dbad.kdb", dir, dir);
+    CHECK_INT(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/dbad.kdb", dir);
+    sqlite3 *db;
+    CHECK(sqlite3_open(path, &db) == SQLITE_OK &&
+          sqlite3_exec(db,
+                       "UPDATE explorer SET days = x'05000000' WHERE days IS NOT NULL",
+                       NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(db);
+    ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    kifu_position *p = after("startpos");
+    kifu_explore_options june = {.date_from = "2024-06-01", .date_to = "2024-06-30"};
+    kifu_error_clear(&err);
+    CHECK(ix && kifu_index_explore(ix, p, &june, &err) == NULL);
+    CHECK(strstr(err.message, "damaged day list") != NULL);
+    kifu_explore *e = ix ? kifu_index_explore(ix, p, NULL, &err) : NULL;
+    CHECK(e != NULL); /* the totals are whole */
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
+}
+
+/* Filters by player, colour, event and rating: the games they admit replayed from the
+ * games table (what a much played position takes when they are few) give the answer
+ * the position's occurrences give; an event some games have is counted from its games. */
+TEST(filtered_games_replayed)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/d1.kdb", dir);
+    kifu_error err;
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    static const char *const at[] = {"startpos", "position startpos moves 7g7f",
+                                     "position startpos moves 2g2f 3c3d 7g7f"};
+    kifu_explore_options opts[] = {
+        {.player = "Sato"},
+        {.player = "Ito", .player_color = 1},
+        {.player = "Tanaka", .player_color = 2, .flip = 1},
+        {.player = "Suzuki", .date_from = "2024-03-15", .date_to = "2024-09-10"},
+        {.player = "Sato", .event = "Club"},
+        {.event = "Club"},
+        {.event = "Cup", .date_from = "2024-05-01", .top = 8},
+        {.event = "League", .flip = 1},
+        {.min_rating = 1500},
+        {.player = "Nobody"}};
+    long keep = kifu__index_replay;
+    for (size_t i = 0; i < sizeof at / sizeof *at; i++) {
+        kifu_position *p = after(at[i]);
+        for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+            kifu__index_replay = 1L << 30; /* never: the occurrences decoded */
+            kifu_explore *want = kifu_index_explore(ix, p, &opts[k], &err);
+            kifu__index_replay = 1; /* whenever a set of games is made */
+            kifu_explore *got = kifu_index_explore(ix, p, &opts[k], &err);
+            CHECK(want && got && same_answer(got, want));
+            if (want && got && !same_answer(got, want))
+                printf("  %s, filter %zu: replayed games answer otherwise\n", at[i], k);
+            kifu_explore_free(want), kifu_explore_free(got);
+        }
+        kifu_position_free(p);
+    }
+    kifu__index_replay = keep;
+    /* The event filter some games pass: the games of "Club League" (odd numbers). */
+    kifu_position *p = after("startpos");
+    kifu_explore_options club = {.event = "Club"};
+    kifu_explore *e = kifu_index_explore(ix, p, &club, &err);
+    CHECK(e != NULL);
+    if (e)
+        CHECK_INT(kifu_explore_games(e), GAMES / 2);
+    kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kifu-index-test-XXXXXX");
@@ -667,6 +999,8 @@ int main(void)
     RUN(counts_known_by_construction);
     RUN(built_in_steps_equals_built_at_once);
     RUN(many_batches_equal_one);
+    RUN(date_ranges_from_day_lists);
+    RUN(filtered_games_replayed);
     RUN(yaneuraou_book);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
