@@ -130,6 +130,11 @@ const char *kifu__next_line(const char **s, const char *end, const char **eol);
 int kifu__record_start(kifu_record *r, const kifu_board *b);
 
 int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_move *m);
+/* The move that turns board a into b, read from what changed, for a change no legal move
+ * makes: a forbidden move that ended a game (二歩, 王手放置 ...; kifu writes such a game as
+ * positions too). Raw: the normalizer checks it and marks the foul. 0, or -1 when the
+ * change is no single move of a's side to move. */
+int kifu__move_by_change(const kifu_board *a, const kifu_board *b, kifu_move *m);
 
 int kifu__sniff_posjson(const char *text, size_t len, size_t *at);
 /* MSF (a Xelto record): only sniffed here, read and written by src/msf/. */

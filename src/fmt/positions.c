@@ -37,6 +37,61 @@ int kifu__move_between(kifu_position *p, const kifu_board *target, int to, kifu_
     return -1;
 }
 
+/* Kinds as hands hold them: a promoted kind goes back to its own (と to 歩 ...). */
+static int unpromoted(int kind)
+{
+    return kind > KIFU_OU ? kind - 8 : kind;
+}
+
+int kifu__move_by_change(const kifu_board *a, const kifu_board *b, kifu_move *m)
+{
+    int c = a->color & 1, from = -1, to = -1;
+    for (int i = 0; i < 81; i++) {
+        if (a->sq[i] == b->sq[i])
+            continue;
+        if (b->sq[i] && b->sq[i] >> 4 == c && to < 0)
+            to = i;
+        else if (!b->sq[i] && a->sq[i] >> 4 == c && a->sq[i] && from < 0)
+            from = i;
+        else
+            return -1;
+    }
+    if (to < 0 || b->color != !c)
+        return -1;
+    int kind = b->sq[to] & 15, taken = a->sq[to];
+    uint8_t hands[2][8];
+    memcpy(hands, a->hands, sizeof hands);
+    memset(m, 0, sizeof *m);
+    m->color = (uint8_t)c;
+    m->to_x = (uint8_t)(to / 9 + 1);
+    m->to_y = (uint8_t)(to % 9 + 1);
+    m->same = -1;
+    m->promote = -1;
+    m->flags = KIFU_MOVE_RAW;
+    if (from < 0) { /* a drop: one piece of that kind left the hand */
+        if (taken || kind < KIFU_FU || kind > KIFU_KI || !hands[c][kind])
+            return -1;
+        hands[c][kind]--;
+        m->piece = (uint8_t)kind;
+        m->flags |= KIFU_MOVE_DROP;
+    } else {
+        int before = a->sq[from] & 15;
+        if (kind != before && (before > KIFU_HI || kind != before + 8))
+            return -1;
+        if (taken) {
+            int t = unpromoted(taken & 15);
+            if (t == KIFU_OU || hands[c][t] == UINT8_MAX)
+                return -1;
+            hands[c][t]++;
+        }
+        m->from_x = (uint8_t)(from / 9 + 1);
+        m->from_y = (uint8_t)(from % 9 + 1);
+        m->piece = (uint8_t)before;
+        m->promote = kind != before ? 1 : -1;
+    }
+    return memcmp(hands, b->hands, sizeof hands) ? -1 : 0;
+}
+
 int kifu__record_start(kifu_record *r, const kifu_board *b)
 {
     int preset = kifu_preset_match(b);

@@ -238,7 +238,12 @@ static int follow(rd *d, size_t i, const placed *from, kifu_board *b, int turn, 
         int found = kifu__move_between(d->p, &target, to, &m);
         if (found == -2)
             return nomem(d);
-        if (found)
+        /* No legal move leads there: a forbidden move (a game that ended by a foul, as
+         * kifu writes one) to the square the entry names (`mv`: unrelated positions
+         * start a record of their own) is read from what changed, raw: the normalizer
+         * checks it, keeps it when it ends its line and names it when more follow. */
+        if (found && (k || !to || kifu__move_by_change(&base, &target, &m) ||
+                      KIFU_SQ(m.to_x, m.to_y) + 1 != to))
             continue;
         if (k && kifu__record_start(from->r, &base))
             return nomem(d);
@@ -435,8 +440,8 @@ static int entry(rd *d, size_t i, const vals *e)
         return -1;
     if (rc && from && usi)
         return fail(d, i, "usi", "a legal move from the entry before", usi,
-                    "no legal move leads from entry %zu to this one (a forbidden move is "
-                    "not read from positions)",
+                    "no legal move leads from entry %zu to this one, nor a forbidden "
+                    "move to the square its mv names",
                     (size_t)(from - d->at));
     if (rc && start_record(d, i, &b, turn, pl))
         return -1;

@@ -77,6 +77,16 @@ static char *line_copy(const line *l, kifu_error *err)
     return s;
 }
 
+/* Is the word s[0..n) one a USI/SFEN line may start with? */
+static int keyword(const char *s, size_t n)
+{
+    static const char *const words[] = {"startpos", "sfen", "position"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (strlen(words[i]) == n && memcmp(s, words[i], n) == 0)
+            return 1;
+    return 0;
+}
+
 /* Set p from the SFEN text s of line l; an error is placed at the line (the engine's
  * column is relative to s). 0, or -1. */
 static int set_sfen(kifu_position *p, const char *s, const line *l, kifu_error *err)
@@ -85,6 +95,23 @@ static int set_sfen(kifu_position *p, const char *s, const line *l, kifu_error *
      * on a file, and kifu writes that start as SFEN. */
     if (!kifu__position_set_sfen_loose(p, s, err))
         return 0;
+    /* A first word that is neither a keyword nor a board (a board has '/' between its
+     * ranks) is no bad piece letter but a line of something else (bioshogi writes
+     * `one_place startpos moves ...`): say what a line may start with. */
+    size_t w = strcspn(s, " \t");
+    if (err && err->code && !memchr(s, '/', w) && !keyword(s, w)) {
+        char found[41];
+        w = w < sizeof found - 1 ? w : sizeof found - 1;
+        memcpy(found, s, w);
+        found[w] = 0;
+        size_t offset = err->offset; /* as the engine's error has it */
+        kifu_error_clear(err);
+        return kifu__error(err, KIFU_ERR_SFEN, l->number, l->indent + 1, offset,
+                           "startpos, sfen, position or a SFEN board", found,
+                           "a SFEN/USI line starts with startpos, sfen, position or a "
+                           "SFEN board, not \"%s\"",
+                           found);
+    }
     if (err && err->code) {
         err->line = l->number;
         err->column = err->column ? err->column + l->indent : l->indent + 1;
@@ -293,6 +320,16 @@ int kifu__read_sfenlist(KIFU__READER_PARAMS)
         if (found == -2) {
             nomem(err);
             goto done;
+        }
+        /* The last line may follow by a forbidden move (a game that ended by a foul, as
+         * kifu writes one): read from what changed, it is checked and marked as any
+         * reader's forbidden last move is. */
+        input rest = in;
+        if (found == -1 && next_line(&rest, &(line){0}) != 0) {
+            kifu_board pb;
+            kifu_position_board(p, &pb);
+            if (kifu__move_by_change(&pb, &qb, &m) == 0)
+                found = 0;
         }
         if (found) {
             kifu__error(

@@ -746,6 +746,31 @@ TEST(error_at_the_end_of_an_input_without_nul)
 /* Every record of tests/records, read, written in every format and read back: the same
  * moves and result; a KIF record through KIF: the same record, comments, bookmarks,
  * times and forks. */
+/* A line of a SFEN file that starts with a word of something else (bioshogi's
+ * `one_place startpos ...`) is named as that word, with what a line may start with; a bad
+ * board after a keyword keeps the board's own message. */
+TEST(sfen_line_of_another_program)
+{
+    kifu_error err;
+    kifu_error_clear(&err);
+    const char *text = "startpos moves 7g7f\none_place startpos moves 2g2f\n";
+    kifu_record *r = t_read_text(text, strlen(text), KIFU_FMT_SFEN, 0, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SFEN);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 1);
+    CHECK_STR(err.found, "one_place");
+    CHECK(strstr(err.message, "startpos, sfen, position") != NULL);
+    kifu_record_free(r);
+    kifu_error_clear(&err);
+    text = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNo b - 1\n";
+    r = t_read_text(text, strlen(text), KIFU_FMT_SFEN, 0, &err);
+    CHECK(r == NULL);
+    CHECK(strstr(err.message, "startpos, sfen, position") == NULL);
+    CHECK(strstr(err.message, "'o'") != NULL);
+    kifu_record_free(r);
+}
+
 TEST(own_records_round_trip_in_every_format)
 {
     static const char *files[] = {
@@ -936,6 +961,7 @@ int main(void)
     RUN(club24_foul_wars_line_after_ending_and_a_diagram_gote_moves_first);
     RUN(ki2_fork_square_and_handicaps_every_reader_knows);
     RUN(error_at_the_end_of_an_input_without_nul);
+    RUN(sfen_line_of_another_program);
     RUN(own_records_round_trip_in_every_format);
     RUN(a_collection_of_ten_thousand_lines);
     return t_finish();
