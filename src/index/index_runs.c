@@ -81,19 +81,17 @@ typedef struct writer {
 static int prepare(writer *w)
 {
     static const char *const sql[] = {
-        KIFU__BLOCK_SQL,
-        "SELECT block FROM positions WHERE id=?",
+        KIFU__BLOCK_SQL, "SELECT block FROM positions WHERE id=?",
         "SELECT id FROM positions WHERE id BETWEEN ? AND ?",
         "INSERT OR REPLACE INTO positions VALUES(?,?)",
-        "INSERT INTO positions VALUES(?,?)",
-        "DELETE FROM positions WHERE id=?",
+        "INSERT INTO positions VALUES(?,?)", "DELETE FROM positions WHERE id=?",
         "SELECT games, days FROM hot WHERE key=?",
-        "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-        " last_date, top, days FROM explorer WHERE key=?",
+        /* One statement over two lines: the parentheses tell clang it is meant. */
+        ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
+         " last_date, top, days FROM explorer WHERE key=?"),
         "INSERT OR REPLACE INTO hot VALUES(?,?,?)",
         "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-        "DELETE FROM hot WHERE key=?",
-        "DELETE FROM explorer WHERE key=?"};
+        "DELETE FROM hot WHERE key=?", "DELETE FROM explorer WHERE key=?"};
     sqlite3_stmt **st[] = {&w->get,    &w->at,     &w->ids,    &w->put,
                            &w->ins,    &w->del,    &w->hotget, &w->rowget,
                            &w->hotput, &w->rowput, &w->unhot,  &w->unrow};
