@@ -297,6 +297,18 @@ static int in_zone(int color, int y)
     return color == BLACK ? y <= 3 : y >= 7;
 }
 
+/* Each square's file and rank (SQ_X, SQ_Y) by a load instead of a division. */
+static const uint8_t sq_xy[SQ_NB][2] = {
+    {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}, {1, 8}, {1, 9},
+    {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}, {2, 6}, {2, 7}, {2, 8}, {2, 9},
+    {3, 1}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 9},
+    {4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}, {4, 8}, {4, 9},
+    {5, 1}, {5, 2}, {5, 3}, {5, 4}, {5, 5}, {5, 6}, {5, 7}, {5, 8}, {5, 9},
+    {6, 1}, {6, 2}, {6, 3}, {6, 4}, {6, 5}, {6, 6}, {6, 7}, {6, 8}, {6, 9},
+    {7, 1}, {7, 2}, {7, 3}, {7, 4}, {7, 5}, {7, 6}, {7, 7}, {7, 8}, {7, 9},
+    {8, 1}, {8, 2}, {8, 3}, {8, 4}, {8, 5}, {8, 6}, {8, 7}, {8, 8}, {8, 9},
+    {9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 6}, {9, 7}, {9, 8}, {9, 9}};
+
 /* Fills n's move from the legal move mv played from position p (before it). */
 static inline void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
                             int prev_to, const cand_list *cl)
@@ -305,10 +317,10 @@ static inline void complete(const kifu_position *p, int color, kifu_node *n, kmo
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
     m->color = (uint8_t)color;
-    m->to_x = (uint8_t)SQ_X(to);
-    m->to_y = (uint8_t)SQ_Y(to);
-    m->from_x = drop ? 0 : (uint8_t)SQ_X(MOVE_FROM(mv));
-    m->from_y = drop ? 0 : (uint8_t)SQ_Y(MOVE_FROM(mv));
+    m->to_x = sq_xy[to][0];
+    m->to_y = sq_xy[to][1];
+    m->from_x = drop ? 0 : sq_xy[MOVE_FROM(mv)][0];
+    m->from_y = drop ? 0 : sq_xy[MOVE_FROM(mv)][1];
     m->piece = (uint8_t)kind;
     m->capture = (uint8_t)MOVE_CAPTURE(mv);
     if (MOVE_IS_PROMOTE(mv))
