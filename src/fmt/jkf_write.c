@@ -889,8 +889,11 @@ static inline void write_entry(w *o, const kifu_node *n)
 static void write_moves(w *o, const kifu_record *r)
 {
     if (kifu__record_is_line(r)) { /* no fork anywhere: child 0 after child 0 */
-        for (const kifu_node *n = r->root; (n = kifu__first(n)) != NULL;)
+        uint32_t id = kifu__id_of(r->root);
+        for (const kifu_node *n = r->root; n->first;) {
+            n = kifu__line_next(n, &id);
             write_entry(o, n);
+        }
         return;
     }
     kifu__walk wk;

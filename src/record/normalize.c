@@ -203,9 +203,13 @@ static int foul_candidate(const kifu_position *p, int side, int kind, int to, in
     return 1;
 }
 
-/* side: the side to move in p (passed along: a call per use costs more than the work). */
-static inline int resolve(const kifu_position *p, int side, const kifu_move *m,
-                          int prev_to, kmove *out, cand_list *cl, kifu_error *err)
+/* side: the side to move in p (passed along: a call per use costs more than the work).
+ * Always inline (its one caller is step): as a call of eight arguments, two of them on
+ * the stack, it cost 35 instructions a move more (callgrind, issue 9). */
+static inline __attribute__((always_inline)) int resolve(const kifu_position *p, int side,
+                                                         const kifu_move *m, int prev_to,
+                                                         kmove *out, cand_list *cl,
+                                                         kifu_error *err)
 {
     cl->n = NO_CANDS;
     cl->foul = KIFU_FOUL_NONE;
@@ -293,6 +297,18 @@ static int in_zone(int color, int y)
     return color == BLACK ? y <= 3 : y >= 7;
 }
 
+/* Each square's file and rank (SQ_X, SQ_Y) by a load instead of a division. */
+static const uint8_t sq_xy[SQ_NB][2] = {
+    {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}, {1, 8}, {1, 9},
+    {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}, {2, 6}, {2, 7}, {2, 8}, {2, 9},
+    {3, 1}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 9},
+    {4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}, {4, 8}, {4, 9},
+    {5, 1}, {5, 2}, {5, 3}, {5, 4}, {5, 5}, {5, 6}, {5, 7}, {5, 8}, {5, 9},
+    {6, 1}, {6, 2}, {6, 3}, {6, 4}, {6, 5}, {6, 6}, {6, 7}, {6, 8}, {6, 9},
+    {7, 1}, {7, 2}, {7, 3}, {7, 4}, {7, 5}, {7, 6}, {7, 7}, {7, 8}, {7, 9},
+    {8, 1}, {8, 2}, {8, 3}, {8, 4}, {8, 5}, {8, 6}, {8, 7}, {8, 8}, {8, 9},
+    {9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 6}, {9, 7}, {9, 8}, {9, 9}};
+
 /* Fills n's move from the legal move mv played from position p (before it). */
 static inline void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
                             int prev_to, const cand_list *cl)
@@ -301,10 +317,10 @@ static inline void complete(const kifu_position *p, int color, kifu_node *n, kmo
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
     m->color = (uint8_t)color;
-    m->to_x = (uint8_t)SQ_X(to);
-    m->to_y = (uint8_t)SQ_Y(to);
-    m->from_x = drop ? 0 : (uint8_t)SQ_X(MOVE_FROM(mv));
-    m->from_y = drop ? 0 : (uint8_t)SQ_Y(MOVE_FROM(mv));
+    m->to_x = sq_xy[to][0];
+    m->to_y = sq_xy[to][1];
+    m->from_x = drop ? 0 : sq_xy[MOVE_FROM(mv)][0];
+    m->from_y = drop ? 0 : sq_xy[MOVE_FROM(mv)][1];
     m->piece = (uint8_t)kind;
     m->capture = (uint8_t)MOVE_CAPTURE(mv);
     if (MOVE_IS_PROMOTE(mv))
@@ -335,14 +351,14 @@ static inline void complete(const kifu_position *p, int color, kifu_node *n, kmo
  * plies up, forks included) plus this move's time. */
 static void fill_total_slow(kifu_node *n, const kifu_node *g);
 
-/* Inlined into step: a call per move cost more than the sum (callgrind, issue 9). */
+/* Inlined into step: a call per move cost more than the sum (callgrind, issue 9). g: n's
+ * grandparent or NULL (the callers have it at hand). */
 static inline __attribute__((always_inline)) void fill_total(kifu_node *n,
-                                                             const kifu_node *pa)
+                                                             const kifu_node *g)
 {
     static const kifu__t6 zero = {0, 0, 0, 0};
     if (!n->has_time || n->has_total)
         return;
-    const kifu_node *g = kifu__parent(pa);
     kifu__ptime *t = kifu__ptime_of(n);
     /* g's time: mostly in n's page, beside n's (no page lookup then). */
     const kifu__ptime *gt = !g || !g->has_time                     ? NULL
@@ -439,10 +455,12 @@ static int prev_square(const kifu_node *parent)
 }
 
 /* Complete, check and play the move (or fix the ending) of node c, whose parent's position
- * p holds. STEP_BAD: an illegal move, reported in err and marked raw (nothing played).
- * STEP_FOUL: a move refused for a foul (cl says which), not yet reported. */
+ * p holds (g: c's grandparent or NULL). STEP_BAD: an illegal move, reported in err and
+ * marked raw (nothing played). STEP_FOUL: a move refused for a foul (cl says which), not
+ * yet reported. */
 static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
-                       cand_list *cl, kifu_error *e, int line, kifu_error *err)
+                       const kifu_node *g, cand_list *cl, kifu_error *e, int line,
+                       kifu_error *err)
 {
     if (c->kind == KIFU_NODE_MOVE) {
         int prev_to = prev_square(parent);
@@ -474,7 +492,7 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
         kifu__text(c)->special =
             kifu_position_side(p) == WHITE ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION";
     }
-    fill_total(c, parent);
+    fill_total(c, g);
     return STEP_OK;
 }
 
@@ -523,7 +541,7 @@ static int keep_foul(norm *n, kifu_node *c)
     c->foul = (uint8_t)n->cl.foul;
     if (play(n->p, mv, n->line))
         return -1;
-    fill_total(c, parent);
+    fill_total(c, kifu__parent(parent));
     if (!c->first) {
         /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
         if (!kifu_node_add_special(n->r, c,
@@ -549,18 +567,18 @@ static int tell(norm *n, kifu_node *c)
     return 0;
 }
 
-/* A node entered (its parent given: a line's walk has it at hand, where a lookup per move
- * cost a tenth of filling its total): under an illegal move (lenient) a move is only
- * marked raw, any other is played. 1: stop here (an illegal move, not lenient); -1: out
- * of memory; else 0. */
-static int visit(norm *n, kifu_node *c, const kifu_node *parent)
+/* A node entered (its parent and grandparent given, or NULL: a line's walk has them at
+ * hand, where a lookup per move cost a tenth of filling its total): under an illegal move
+ * (lenient) a move is only marked raw, any other is played. 1: stop here (an illegal
+ * move, not lenient); -1: out of memory; else 0. */
+static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node *g)
 {
     if (n->raw) {
         if (c->kind == KIFU_NODE_MOVE)
             c->move.flags |= KIFU_MOVE_RAW;
         return 0;
     }
-    int st = step(n->p, c, parent, &n->cl, &n->e, n->line, n->err);
+    int st = step(n->p, c, parent, g, &n->cl, &n->e, n->line, n->err);
     if (st == STEP_FOUL) {
         int k = keep_foul(n, c);
         if (k < 0)
@@ -657,8 +675,13 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
         n.hook = NULL;
     if (kifu__record_is_line(r)) {
         n.line = 1;
-        for (kifu_node *pa = r->root, *c; v == 0 && (c = kifu__first(pa)) != NULL; pa = c)
-            v = visit(&n, c, pa);
+        /* Child after child by slot (kifu__line_next), the grandparent at hand. */
+        uint32_t id = kifu__id_of(r->root);
+        const kifu_node *g = NULL;
+        for (kifu_node *pa = r->root, *c; v == 0 && pa->first; g = pa, pa = c) {
+            c = kifu__line_next(pa, &id);
+            v = visit(&n, c, pa, g);
+        }
     }
     int owed = 0;
     while (v == 0 && !kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {
@@ -676,7 +699,8 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
         if (!n.raw)
             for (; owed > 0; owed--)
                 kifu__position_undo_light(n.p);
-        v = visit(&n, c, kifu__parent(c)); /* never the root's: c is below it */
+        const kifu_node *pa = kifu__parent(c); /* never the root's: c is below it */
+        v = visit(&n, c, pa, kifu__parent(pa));
     }
     kifu__walk_free(&w);
     if (!keep)

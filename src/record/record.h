@@ -146,6 +146,18 @@ static inline kifu_node *kifu__first(const kifu_node *n)
 {
     return kifu__link(n, n->first);
 }
+/* Child 0 of n, for a pass along a line that knows n's id (*id, updated to the child's):
+ * mostly the next slot of n's page, found with no page lookup. */
+static inline kifu_node *kifu__line_next(const kifu_node *n, uint32_t *id)
+{
+    uint32_t f = n->first;
+    uint32_t prev = *id;
+    *id = f - 1;
+    if (__builtin_expect(f == prev + 2 && ((uintptr_t)(n + 1) & (KIFU__PAGE_BYTES - 1)),
+                         1))
+        return (kifu_node *)n + 1;
+    return kifu__link(n, f);
+}
 /* The next child of n's parent, or NULL. */
 static inline kifu_node *kifu__sibling(const kifu_node *n)
 {
@@ -345,7 +357,10 @@ static inline kifu_node *kifu__node_new(kifu_record *r, int kind)
 /* A new node of kind as parent's last child; NULL on NOMEM. */
 static inline kifu_node *kifu__node_add_child(kifu_record *r, kifu_node *parent, int kind)
 {
-    uint32_t pid = kifu__id_of(parent) + 1;
+    /* Mostly the parent is the node made last (a line read in order): its id + 1 is the
+     * count, with no page lookup. */
+    uint32_t pid =
+        parent == r->slot_next - 1 ? (uint32_t)r->nnodes : kifu__id_of(parent) + 1;
     kifu_node *last = kifu__first(parent);
     if (__builtin_expect(last != NULL, 0)) {
         while (last->next)
