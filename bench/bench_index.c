@@ -163,7 +163,8 @@ kifu_position *bench_index_one_game(const char *dir, int ply)
     kifu_position_set_sfen(p, "startpos", NULL);
     const kifu_node *n = kifu_record_root(r);
     for (int i = 0; i < ply && (n = kifu_node_next(n)); i++) {
-        const kifu_move *m = kifu_node_move_const(n);
+        kifu_move m_v;
+        const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
         kifu_move copy;
         if (!m || (copy = *m, kifu_position_play(p, &copy, NULL)))
             break;
@@ -210,10 +211,9 @@ static int compare_inserts(const char *dir, const char *work, long limit)
                         rows = r;
                     }
                     rows[n++] = (row){(sqlite3_int64)kifu_position_hash(p), game, ply};
-                    const kifu_move *m =
-                        (nd = kifu_node_next(nd)) ? kifu_node_move_const(nd) : NULL;
                     kifu_move copy;
-                    if (!m || (copy = *m, kifu_position_play(p, &copy, NULL)))
+                    if (!(nd = kifu_node_next(nd)) || !kifu_node_get_move(nd, &copy) ||
+                        kifu_position_play(p, &copy, NULL))
                         break;
                 }
                 kifu_position_free(p);

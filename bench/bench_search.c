@@ -47,7 +47,8 @@ static int write_posjson(const char *path, kifu_record **rs, size_t n)
             if (ev != KIFU_WALK_ENTER || kifu_node_kind_of(node) == KIFU_NODE_SPECIAL ||
                 kifu_walk_board(w, &b))
                 continue;
-            const kifu_move *m = kifu_node_move_const(node);
+            kifu_move m_v;
+            const kifu_move *m = kifu_node_get_move(node, &m_v) ? &m_v : NULL;
             put_entry(f, &b, sid, m ? (m->to_y - 1) * 9 + (9 - m->to_x) + 1 : 0,
                       sid == 0);
             sid++;

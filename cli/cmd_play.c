@@ -228,7 +228,9 @@ static int try_move(game *g, const char *text)
         return 1;
     }
     const kifu_position *p = kifu_player_position(g->pl);
-    const kifu_move *last = kifu_node_move_const(kifu_player_node(g->pl));
+    kifu_move last_v;
+    const kifu_move *last =
+        kifu_node_get_move(kifu_player_node(g->pl), &last_v) ? &last_v : NULL;
     int prev_to = last ? last->to_x * 10 + last->to_y : 0;
     kifu_move m;
     kifu_error err = {0};

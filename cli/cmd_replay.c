@@ -85,12 +85,14 @@ static int node_matches(const kifu_node *n, const char *query)
     squeeze(text, a, sizeof a);
     if (strstr(a, q))
         return 1;
-    const kifu_move *m = kifu_node_move_const(n);
+    kifu_move m_v;
+    const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
     if (m) {
         kifu_move ki2 = *m;
         const kifu_node *p = kifu_node_parent(n);
-        kifu_move_text(&ki2, p ? kifu_node_move_const(p) : NULL, KIFU_TEXT_RELATIVE, text,
-                       sizeof text);
+        kifu_move pm;
+        kifu_move_text(&ki2, p && kifu_node_get_move(p, &pm) ? &pm : NULL,
+                       KIFU_TEXT_RELATIVE, text, sizeof text);
         squeeze(text, a, sizeof a);
         if (strstr(a, q))
             return 1;

@@ -82,7 +82,8 @@ static void hit_json(search_run *r, const kifu_search_hit *h, const char *path,
                      const kifu_node *next)
 {
     char text[64], usi[8] = "";
-    const kifu_move *m = next ? kifu_node_move_const(next) : NULL;
+    kifu_move m_v;
+    const kifu_move *m = next && kifu_node_get_move(next, &m_v) ? &m_v : NULL;
     if (m)
         kifu_move_usi(m, usi);
     cli_hit_json(r->file, r->game, h->ply, path, &h->board,

@@ -36,7 +36,8 @@ int main(int argc, char **argv)
         const kifu_node *node = it.node;
         if (kifu_node_kind_of(node) != KIFU_NODE_ROOT) {
             char text[64];
-            const kifu_move *m = kifu_node_move_const(node);
+            kifu_move m_v;
+            const kifu_move *m = kifu_node_get_move(node, &m_v) ? &m_v : NULL;
             printf("%*s%d %s%s\n", 2 * it.depth, "", kifu_node_ply(node),
                    m ? kifu_move_text(m, NULL, KIFU_TEXT_KIF, text, sizeof text)
                      : kifu_special_text(kifu_node_special(node)),

@@ -27,7 +27,8 @@ int main(int argc, char **argv)
     const kifu_move *prev = NULL; /* the move before, so that 同 is written */
     while (kifu_player_forward(pl)) {
         const kifu_node *n = kifu_player_node(pl);
-        const kifu_move *m = kifu_node_move_const(n);
+        kifu_move m_v;
+        const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
         char text[64];
         if (m) {
             printf("%3d %s\n", kifu_node_ply(n),

@@ -56,7 +56,8 @@ static void walk(kifu_record *r)
     if (n)
         kifu_player_add_move(pl, &m[n - 1], NULL); /* a fork or the existing move */
     char buf[64];
-    const kifu_move *mv = kifu_node_move_const(kifu_player_node(pl));
+    kifu_move mv_v;
+    const kifu_move *mv = kifu_node_get_move(kifu_player_node(pl), &mv_v) ? &mv_v : NULL;
     if (mv)
         kifu_move_text(mv, NULL, KIFU_TEXT_KIF | KIFU_TEXT_RELATIVE, buf, sizeof buf);
     kifu_player_delete_branch(pl);

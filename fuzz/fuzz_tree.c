@@ -150,9 +150,9 @@ static void same_walk(const kifu_record *a, const kifu_record *b)
                 kifu_node_child_count(na) != kifu_node_child_count(nb) ||
                 kifu_node_comment_count(na) != kifu_node_comment_count(nb))
                 __builtin_trap();
-            if (kifu_node_kind_of(na) == KIFU_NODE_MOVE &&
-                memcmp(kifu_node_move_const(na), kifu_node_move_const(nb),
-                       sizeof(kifu_move)) != 0)
+            kifu_move ma, mb;
+            if (kifu_node_get_move(na, &ma) && kifu_node_get_move(nb, &mb) &&
+                memcmp(&ma, &mb, sizeof ma) != 0)
                 __builtin_trap();
         }
     } while (ea > 0);

@@ -268,9 +268,14 @@ KIFU_EXPORT kifu_node *kifu_node_next(const kifu_node *n);
 /** Index of n among its parent's children (0 for the root). */
 KIFU_EXPORT size_t kifu_node_index(const kifu_node *n);
 
-/** The move of a MOVE node (borrowed, editable in place), or NULL for other kinds. */
-KIFU_EXPORT kifu_move *kifu_node_move(kifu_node *n);
-KIFU_EXPORT const kifu_move *kifu_node_move_const(const kifu_node *n);
+/** Copy the move of a MOVE node into *out (may be NULL) and return 1; 0 for other kinds
+ *  (*out untouched). A value, not a pointer: a record keeps moves packed (a node is 10
+ *  bytes), so a 1,000,000-move game takes about 10 MB. Change a move with
+ *  kifu_node_set_move. */
+KIFU_EXPORT int kifu_node_get_move(const kifu_node *n, kifu_move *out);
+/** Replace the move of a MOVE node (copied). 0, or -1 when n is no MOVE node or a field
+ *  is out of range (squares 0..9, kinds 0..15, `relative` other than JKF's letters). */
+KIFU_EXPORT int kifu_node_set_move(kifu_record *r, kifu_node *n, const kifu_move *m);
 /** Fouls: a move the rules forbid, kept in a record because the game ended on it. */
 typedef enum kifu_foul {
     KIFU_FOUL_NONE = 0,
@@ -313,7 +318,8 @@ KIFU_EXPORT int kifu_node_get_time(const kifu_node *n, kifu_move_time *out);
 KIFU_EXPORT int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t);
 
 /** Add a MOVE child after all existing children of `parent` (child 0 if it had none, else
- *  a new fork). The move is copied. Returns the new node (borrowed), NULL on NOMEM. */
+ *  a new fork). The move is copied. Returns the new node (borrowed), NULL on NOMEM, for a
+ *  move kifu_node_set_move refuses, or past 33,554,431 plies. */
 KIFU_EXPORT kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent,
                                           const kifu_move *m);
 /** Add a SPECIAL child the same way. `word` is copied. */

@@ -134,10 +134,11 @@ char *kifu_node_text(const kifu_node *n, char *buf, size_t cap)
                 *c = '?';
     } else if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
         const kifu_node *p = kifu_node_parent(n);
-        const kifu_move *prev = p ? kifu_node_move_const(p) : NULL;
-        const kifu_move *m = kifu_node_move_const(n);
-        kifu_move dummy = {0};
-        kifu_move_text(m, prev ? prev : &dummy, KIFU_TEXT_KIF, buf, cap);
+        kifu_move m, prev = {0};
+        kifu_node_get_move(n, &m);
+        if (p)
+            kifu_node_get_move(p, &prev);
+        kifu_move_text(&m, &prev, KIFU_TEXT_KIF, buf, cap);
         /* A foul kept because the game ended on it says so wherever the move is shown. */
         if (kifu_node_foul(n)) {
             size_t l = strlen(buf);
@@ -160,11 +161,12 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     while (mv && kifu_node_kind_of(mv) == KIFU_NODE_SPECIAL)
         mv = kifu_node_parent(mv);
     if (mv && kifu_node_kind_of(mv) == KIFU_NODE_MOVE) {
-        const kifu_move *m = kifu_node_move_const(mv);
-        out->last_x = m->to_x;
-        out->last_y = m->to_y;
-        out->from_x = m->from_x;
-        out->from_y = m->from_y;
+        kifu_move m;
+        kifu_node_get_move(mv, &m);
+        out->last_x = m.to_x;
+        out->last_y = m.to_y;
+        out->from_x = m.from_x;
+        out->from_y = m.from_y;
     }
     out->ply = mv ? kifu_node_ply(mv) : 0;
     if (mv)

@@ -282,7 +282,9 @@ int kifu__write_csa(KIFU__WRITER_PARAMS)
         n = c;
         const char *odd = NULL; /* an ending CSA lacks */
         if (kifu_node_kind_of(n) == KIFU_NODE_MOVE) {
-            if (write_move(&w, kifu_node_move_const(n), kifu_node_ply(n), err))
+            kifu_move mv;
+            kifu_node_get_move(n, &mv);
+            if (write_move(&w, &mv, kifu_node_ply(n), err))
                 return -1;
         } else {
             if (write_special(&w, kifu_node_special(n)))

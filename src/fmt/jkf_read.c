@@ -818,8 +818,11 @@ static int entry_member(ctx *c, frame *f)
             /* An illegal move is reported at its move object (normalize.c); move
              * objects come in the order of the text, so the cursor only goes forward. */
             kifu__node_src(e->node, c->t.off);
-            if (read_move(c, &e->node->move))
+            kifu_move m = {0};
+            if (read_move(c, &m))
                 return -1;
+            if (kifu__move_put(e->node, &m))
+                return bad(c, "a move object"); /* every field was checked: never */
         } else {
             if (c->t.type != KIFU__JSON_STRING)
                 return bad(c, "a special word (TORYO, CHUDAN, SENNICHITE, ...)");

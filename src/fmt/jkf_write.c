@@ -776,7 +776,9 @@ static void write_move_time(w *o, const kifu_node *n)
         if (is_move) {
             if (!o->first)
                 *q++ = ',';
-            q = k_move(q, &n->move);
+            kifu_move mv;
+            kifu__move_get(n, &mv);
+            q = k_move(q, &mv);
             o->first = 0;
         }
         if (n->has_time) {
@@ -789,8 +791,11 @@ static void write_move_time(w *o, const kifu_node *n)
         return;
     }
     wcur c = {o->p, o->pretty, o->depth, o->first};
-    if (is_move)
-        c_move(&c, &n->move);
+    if (is_move) {
+        kifu_move mv;
+        kifu__move_get(n, &mv);
+        c_move(&c, &mv);
+    }
     if (n->has_time) {
         C_KEY(&c, "time");
         c_open(&c, '{');
@@ -859,7 +864,9 @@ static void entry_compact(w *o, const kifu_node *n)
     if (!o->first)
         *q++ = ',';
     *q++ = '{';
-    q = k_move(q, &n->move);
+    kifu_move mv;
+    kifu__move_get(n, &mv);
+    q = k_move(q, &mv);
     if (n->has_time) {
         *q++ = ',';
         q = k_time_member(q, n);
@@ -889,11 +896,8 @@ static inline void write_entry(w *o, const kifu_node *n)
 static void write_moves(w *o, const kifu_record *r)
 {
     if (kifu__record_is_line(r)) { /* no fork anywhere: child 0 after child 0 */
-        uint32_t id = kifu__id_of(r->root);
-        for (const kifu_node *n = r->root; n->first;) {
-            n = kifu__line_next(n, &id);
+        for (const kifu_node *n = kifu__first(r->root); n; n = kifu__first(n))
             write_entry(o, n);
-        }
         return;
     }
     kifu__walk wk;
@@ -906,7 +910,7 @@ static void write_moves(w *o, const kifu_record *r)
         const kifu_node *p = kifu__parent(n);
         int first = kifu__is_first(n);
         if (ev == KIFU__WALK_EXIT) {
-            if (kifu__walk_carries_forks(n) && !n->first) {
+            if (kifu__walk_carries_forks(n) && !kifu__first_link(n)) {
                 close_(o, ']'); /* its forks, with no continuation to close them */
                 close_(o, '}');
             }

@@ -105,10 +105,11 @@ int kifu__jp_summary_common(const char *special)
 
 int kifu__jp_same_square(const kifu_node *n)
 {
-    const kifu_move *m = kifu_node_move_const(n);
-    const kifu_move *prev = kifu_node_move_const(kifu_node_parent(n));
-    return m->same == 1 ||
-           (m->same == -1 && prev && prev->to_x == m->to_x && prev->to_y == m->to_y);
+    kifu_move m, prev;
+    kifu__move_get(n, &m);
+    int has_prev = kifu_node_get_move(kifu_node_parent(n), &prev);
+    return m.same == 1 ||
+           (m.same == -1 && has_prev && prev.to_x == m.to_x && prev.to_y == m.to_y);
 }
 
 void kifu__jp_write_notes(const kifu_node *n, kifu__strbuf *out)
@@ -147,7 +148,7 @@ int kifu__jp_walk(const kifu_record *r, kifu__strbuf *out, kifu_error *err,
             break;
         }
         v[n++] = c;
-        if (!c->first) { /* the end of the line */
+        if (!kifu__first_link(c)) { /* the end of the line */
             line(r, v, n, out);
             n = 0;
         }

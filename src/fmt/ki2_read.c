@@ -49,11 +49,8 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
         p += 3;
         p += kifu__jp_space_fast(p, end);
         same = 1;
-        const kifu_move *prev = kifu_node_move_const(rd->cur);
-        if (prev) {
-            to_x = prev->to_x;
-            to_y = prev->to_y;
-        }
+        if (rd->cur->kind == KIFU_NODE_MOVE)
+            kifu__move_to(rd->cur, &to_x, &to_y);
     } else if ((k = kifu__jp_digit_fast(p, end, &x)) != 0) {
         p += k;
         if (!(k = kifu__jp_rank_fast(p, end, &y)))
@@ -118,16 +115,20 @@ static int token(kifu__jp_reader *rd, const char **pp, const char *end)
     if (!n)
         return nomem(rd);
     kifu__node_src(n, (size_t)(*pp - rd->text));
-    kifu_move *m = &n->move;
-    m->color = (uint8_t)color;
-    m->to_x = (uint8_t)to_x;
-    m->to_y = (uint8_t)to_y;
-    m->piece = (uint8_t)kind;
-    m->promote = (int8_t)promote;
-    m->same = (int8_t)same;
-    m->flags = KIFU_MOVE_RAW | (drop ? KIFU_MOVE_DROP : 0);
-    m->relative[0] = drop ? 'H' : side ? side : dir;
-    m->relative[1] = drop ? 0 : side ? dir : 0;
+    kifu_move m = {.color = (uint8_t)color,
+                   .to_x = (uint8_t)to_x,
+                   .to_y = (uint8_t)to_y,
+                   .piece = (uint8_t)kind,
+                   .promote = (int8_t)promote,
+                   .same = (int8_t)same,
+                   .flags = KIFU_MOVE_RAW | (drop ? KIFU_MOVE_DROP : 0),
+                   .relative = {drop   ? 'H'
+                                : side ? side
+                                       : dir,
+                                drop   ? 0
+                                : side ? dir
+                                       : 0}};
+    kifu__move_put(n, &m); /* read from a closed set of words: always in range */
     rd->cur = n;
     *pp = p;
     return 0;

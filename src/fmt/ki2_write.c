@@ -16,7 +16,10 @@ enum { PER_LINE = 6, COLUMN = 12 };
  * that 同 against another move than the one before it and refuses the file. */
 static void move_text(const kifu_node *n, char *buf, size_t cap)
 {
-    kifu_move_text(kifu_node_move_const(n), kifu_node_move_const(kifu_node_parent(n)),
+    kifu_move m, prev;
+    kifu_node_get_move(n, &m);
+    int has_prev = kifu_node_get_move(kifu_node_parent(n), &prev);
+    kifu_move_text(&m, has_prev ? &prev : NULL,
                    KIFU_TEXT_MARK | KIFU_TEXT_RELATIVE | KIFU__TEXT_TRIANGLE |
                        KIFU__TEXT_PAD_REST | (kifu__is_first(n) ? 0 : KIFU__TEXT_NO_SAME),
                    buf, cap);

@@ -492,7 +492,8 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
         p += 3;
         p += sp(p, end);
         m.same = 1;
-        const kifu_move *prev = kifu_node_move_const(rd->cur);
+        kifu_move prev_v;
+        const kifu_move *prev = kifu_node_get_move(rd->cur, &prev_v) ? &prev_v : NULL;
         if (prev) { /* 同 is the square the move before went to */
             m.to_x = prev->to_x;
             m.to_y = prev->to_y;

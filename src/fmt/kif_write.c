@@ -21,13 +21,16 @@ static void put_time(kifu__strbuf *out, const kifu_move_time *t)
  * reader needs. */
 static void move_text(const kifu_record *r, const kifu_node *n, char *buf, size_t cap)
 {
-    const kifu_move *m = kifu_node_move_const(n);
+    kifu_move m_v;
+    const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
     if (!m) {
         int to_move = (kifu__jp_first_color(r) + kifu_node_ply(n) - 1) & 1;
         snprintf(buf, cap, "%s", kifu__jp_special_word(kifu_node_special(n), to_move));
         return;
     }
-    kifu_move_text(m, kifu_node_move_const(kifu_node_parent(n)),
+    kifu_move prev;
+    int has_prev = kifu_node_get_move(kifu_node_parent(n), &prev);
+    kifu_move_text(m, has_prev ? &prev : NULL,
                    KIFU_TEXT_FROM | KIFU__TEXT_NO_NARAZU | KIFU__TEXT_PAD_SAME, buf, cap);
 }
 

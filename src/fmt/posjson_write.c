@@ -82,7 +82,9 @@ static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
     kifu__sb_printf(out, "{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu", bd, cb,
                     cw, sid);
     int kind = kifu_node_kind_of(n);
-    const kifu_move *m = kind == KIFU_NODE_MOVE ? kifu_node_move_const(n) : NULL;
+    kifu_move m_v;
+    const kifu_move *m =
+        kind == KIFU_NODE_MOVE && kifu_node_get_move(n, &m_v) ? &m_v : NULL;
     if (m)
         kifu__sb_printf(out, ",\"mv\":%d", kifu__bd_index(m->to_x, m->to_y));
     kifu__sb_printf(out, ",\"turn\":\"%c\",\"ply\":%d",

@@ -90,7 +90,9 @@ int kifu__write_sfen(KIFU__WRITER_PARAMS)
         if (kifu_node_kind_of(n) != KIFU_NODE_MOVE)
             break;
         char usi[8];
-        kifu_move_usi(kifu_node_move_const(n), usi);
+        kifu_move m;
+        kifu_node_get_move(n, &m);
+        kifu_move_usi(&m, usi);
         if ((rc = play(p, n, err)))
             break;
         kifu__sb_printf(out, "%s%s", first ? " moves " : " ", usi);

@@ -147,7 +147,7 @@ static const kifu_node *main_line(const kifu_record *r, size_t *moves)
     int more = 1;
     while ((n = kifu_node_next(n)) != NULL) {
         last = n;
-        if (more && kifu_node_move_const(n))
+        if (more && kifu_node_get_move(n, NULL))
             k++;
         else
             more = 0;
@@ -164,7 +164,8 @@ static int result_of(const kifu_record *r, const kifu_node *last)
         return KIFU__RES_UNKNOWN;
     /* The side to move at the ending: the opponent of the last mover. */
     const kifu_node *p = kifu_node_parent(last);
-    const kifu_move *m = p ? kifu_node_move_const(p) : NULL;
+    kifu_move m_v;
+    const kifu_move *m = p && kifu_node_get_move(p, &m_v) ? &m_v : NULL;
     int to_move;
     if (m) {
         to_move = !m->color;
@@ -344,7 +345,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     uint16_t ply = 0;
     for (;;) {
         const kifu_node *next = kifu_node_next(n);
-        const kifu_move *m = next ? kifu_node_move_const(next) : NULL;
+        kifu_move m_v;
+        const kifu_move *m = next && kifu_node_get_move(next, &m_v) ? &m_v : NULL;
         kmove k = m && !(m->flags & KIFU_MOVE_RAW) ? kifu__move_pack(m) : MOVE_NONE;
         if (m && k == MOVE_NONE) {
             kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,

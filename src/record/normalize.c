@@ -309,11 +309,10 @@ static const uint8_t sq_xy[SQ_NB][2] = {
     {8, 1}, {8, 2}, {8, 3}, {8, 4}, {8, 5}, {8, 6}, {8, 7}, {8, 8}, {8, 9},
     {9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 6}, {9, 7}, {9, 8}, {9, 9}};
 
-/* Fills n's move from the legal move mv played from position p (before it). */
-static inline void complete(const kifu_position *p, int color, kifu_node *n, kmove mv,
+/* Fills move m (as read) from the legal move mv played from position p (before it). */
+static inline void complete(const kifu_position *p, int color, kifu_move *m, kmove mv,
                             int prev_to, const cand_list *cl)
 {
-    kifu_move *m = &n->move;
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
     m->color = (uint8_t)color;
@@ -405,7 +404,7 @@ static void fill_total_slow(kifu_node *n, const kifu_node *g)
 /* "main line", or "fork 2 at ply 5" for the innermost fork holding n. */
 static void branch_name(const kifu_node *n, char *buf, size_t cap)
 {
-    for (const kifu_node *x = n; x->parent; x = kifu__parent(x)) {
+    for (const kifu_node *x = n; kifu__parent_link(x); x = kifu__parent(x)) {
         size_t i = kifu_node_index(x);
         if (i) {
             snprintf(buf, cap, "fork %zu at ply %d", i, x->ply);
@@ -422,7 +421,9 @@ static void branch_name(const kifu_node *n, char *buf, size_t cap)
 static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
 {
     char text[96], branch[64];
-    move_text(&n->move, text, sizeof text);
+    kifu_move m;
+    kifu__move_get(n, &m);
+    move_text(&m, text, sizeof text);
     branch_name(n, branch, sizeof branch);
     const kifu_record *r = kifu__page_of(n)->rec;
     size_t off = 0;
@@ -449,9 +450,11 @@ static inline int play(kifu_position *p, kmove mv, int line)
 /* The square of the parent's move (for 同), or -1. */
 static int prev_square(const kifu_node *parent)
 {
-    return parent->kind == KIFU_NODE_MOVE && parent->move.to_x
-               ? SQ(parent->move.to_x, parent->move.to_y)
-               : -1;
+    int x, y;
+    if (parent->kind != KIFU_NODE_MOVE)
+        return -1;
+    kifu__move_to(parent, &x, &y);
+    return x ? SQ(x, y) : -1;
 }
 
 /* Complete, check and play the move (or fix the ending) of node c, whose parent's position
@@ -468,8 +471,10 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
         e->code =
             0; /* enough for kifu__error to take the next one; no full clear per move */
         int side = kifu_position_side(p);
-        int bad = resolve(p, side, &c->move, prev_to, &mv, cl, e);
-        if (!bad && c->move.same == 1 && c->move.to_x && MOVE_TO(mv) != prev_to)
+        kifu_move m;
+        kifu__move_get(c, &m);
+        int bad = resolve(p, side, &m, prev_to, &mv, cl, e);
+        if (!bad && m.same == 1 && m.to_x && MOVE_TO(mv) != prev_to)
             bad = kifu__error(e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                               "同 (same square) but the previous move went elsewhere");
         if (bad && cl->foul && e->code == KIFU_ERR_ILLEGAL)
@@ -478,10 +483,11 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
             report(err, e, c);
             if (e->code == KIFU_ERR_NOMEM)
                 return STEP_NOMEM;
-            c->move.flags |= KIFU_MOVE_RAW;
+            kifu__move_flag(c, KIFU_MOVE_RAW);
             return STEP_BAD;
         }
-        complete(p, side, c, mv, prev_to, cl);
+        complete(p, side, &m, mv, prev_to, cl);
+        kifu__move_put(c, &m); /* from the rules' tables: always in range */
         /* No repetition count or check state: the replay needs neither. */
         if (play(p, mv, line))
             return STEP_NOMEM;
@@ -531,24 +537,27 @@ static int is_foul_ending(const kifu_node *c)
 static int keep_foul(norm *n, kifu_node *c)
 {
     for (const kifu_node *e = kifu__first(c); e; e = kifu__sibling(e))
-        if (!is_foul_ending(e) || e->first)
+        if (!is_foul_ending(e) || kifu__first_link(e))
             return 1;
     int side = kifu_position_side(n->p);
     kmove mv = n->cl.foul_mv;
     cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
     const kifu_node *parent = kifu__parent(c);
-    complete(n->p, side, c, mv, prev_square(parent), &alone);
+    kifu_move m;
+    kifu__move_get(c, &m);
+    complete(n->p, side, &m, mv, prev_square(parent), &alone);
+    kifu__move_put(c, &m);
     c->foul = (uint8_t)n->cl.foul;
     if (play(n->p, mv, n->line))
         return -1;
     fill_total(c, kifu__parent(parent));
-    if (!c->first) {
+    if (!kifu__first_link(c)) {
         /* Club records end so, with a comment (反則手にて終局) or a まで line only. */
         if (!kifu_node_add_special(n->r, c,
                                    side == BLACK ? "+ILLEGAL_ACTION" : "-ILLEGAL_ACTION"))
             return -1;
         char text[96], branch[64];
-        move_text(&c->move, text, sizeof text);
+        move_text(&m, text, sizeof text);
         branch_name(c, branch, sizeof branch);
         kifu__warn(
             n->warn, n->warn_ctx,
@@ -575,7 +584,7 @@ static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node
 {
     if (n->raw) {
         if (c->kind == KIFU_NODE_MOVE)
-            c->move.flags |= KIFU_MOVE_RAW;
+            kifu__move_flag(c, KIFU_MOVE_RAW);
         return 0;
     }
     int st = step(n->p, c, parent, g, &n->cl, &n->e, n->line, n->err);
@@ -587,7 +596,7 @@ static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node
             return tell(n, c);
         /* More moves after it: an illegal move, as any other. */
         report(n->err, &n->e, c);
-        c->move.flags |= KIFU_MOVE_RAW;
+        kifu__move_flag(c, KIFU_MOVE_RAW);
         st = STEP_BAD;
     }
     if (st == STEP_NOMEM)
@@ -675,13 +684,10 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
         n.hook = NULL;
     if (kifu__record_is_line(r)) {
         n.line = 1;
-        /* Child after child by slot (kifu__line_next), the grandparent at hand. */
-        uint32_t id = kifu__id_of(r->root);
+        /* Child after child, the grandparent at hand. */
         const kifu_node *g = NULL;
-        for (kifu_node *pa = r->root, *c; v == 0 && pa->first; g = pa, pa = c) {
-            c = kifu__line_next(pa, &id);
+        for (kifu_node *pa = r->root, *c; v == 0 && (c = kifu__first(pa)); g = pa, pa = c)
             v = visit(&n, c, pa, g);
-        }
     }
     int owed = 0;
     while (v == 0 && !kifu__record_is_line(r) && (ev = kifu__walk_next(&w)) > 0) {

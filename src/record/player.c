@@ -34,7 +34,8 @@ static int line_push(kifu_player *pl, kifu_node *n)
 static int line_extend(kifu_player *pl, size_t i)
 {
     pl->nline = i + 1;
-    for (kifu_node *n = pl->line[i]; n->first && n->kind != KIFU_NODE_SPECIAL;) {
+    for (kifu_node *n = pl->line[i];
+         kifu__first_link(n) && n->kind != KIFU_NODE_SPECIAL;) {
         n = kifu__first(n);
         if (line_push(pl, n))
             return -1;
@@ -143,13 +144,13 @@ int kifu_player_go(kifu_player *pl, int ply)
 size_t kifu_player_fork_count(const kifu_player *pl)
 {
     kifu_node *n = pl->line[pl->cur];
-    return n->parent ? kifu_node_child_count(kifu__parent(n)) : 1;
+    return kifu__parent_link(n) ? kifu_node_child_count(kifu__parent(n)) : 1;
 }
 
 int kifu_player_switch_fork(kifu_player *pl, size_t i)
 {
     kifu_node *n = pl->line[pl->cur];
-    kifu_node *sib = n->parent ? kifu__child(kifu__parent(n), i) : NULL;
+    kifu_node *sib = kifu__parent_link(n) ? kifu__child(kifu__parent(n), i) : NULL;
     if (!sib)
         return -1;
     if (sib == n)
@@ -320,15 +321,17 @@ int kifu_player_add_move(kifu_player *pl, const kifu_move *m, kifu_error *err)
     mv.flags &= (uint8_t) ~(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR | KIFU_MOVE_PIECE_AFTER);
     kifu_node *child = NULL;
     for (kifu_node *c = kifu__first(cur); c; c = kifu__sibling(c)) {
-        if (c->kind == KIFU_NODE_MOVE && same_move(&c->move, &mv)) {
+        kifu_move cm;
+        if (kifu_node_get_move(c, &cm) && same_move(&cm, &mv)) {
             child = c;
             break;
         }
     }
     if (!child) {
-        const kifu_move *prev = cur->kind == KIFU_NODE_MOVE ? &cur->move : NULL;
+        kifu_move prev;
+        int has_prev = kifu_node_get_move(cur, &prev);
         mv.same =
-            (int8_t)(prev && prev->to_x == mv.to_x && prev->to_y == mv.to_y ? 1 : -1);
+            (int8_t)(has_prev && prev.to_x == mv.to_x && prev.to_y == mv.to_y ? 1 : -1);
         child = kifu_node_add_move(pl->rec, cur, &mv);
         if (!child) {
             kifu_position_undo(pl->pos);

@@ -53,7 +53,7 @@ int kifu__record_add_page(kifu_record *r)
     pg->side = NULL;
     pg->base = (uint32_t)(r->npages * KIFU__PAGE_NODES);
     r->pages[r->npages++] = pg;
-    r->slot_next = (kifu_node *)(void *)pg + 1;
+    r->slot_next = kifu__page_nodes(pg);
     r->slot_end = r->slot_next + KIFU__PAGE_NODES;
     return 0;
 }
@@ -136,16 +136,133 @@ void kifu__node_src_page(kifu_node *n, size_t offset)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    if (offset < UINT32_MAX && sd && side_array(pg, &sd->src, sizeof *sd->src, 0))
-        sd->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
+    uint32_t slot = kifu__slot_of(n);
+    n->src = 0;
+    if (offset >= UINT32_MAX || !sd)
+        return;
+    if (sd->src_slot == slot && slot && offset >= sd->src_off &&
+        offset - sd->src_off < 254) {
+        n->src = (unsigned)(offset - sd->src_off) + 1;
+    } else {
+        /* Whole, kept in slot order (a node noted again, or out of order, is rare). */
+        uint32_t i = sd->nsrc;
+        while (i > 0 && sd->src[i - 1].slot >= slot)
+            i--;
+        if (i < sd->nsrc && sd->src[i].slot == slot) {
+            sd->src[i].offset = (uint32_t)offset;
+        } else {
+            if (kifu__grow(pg->rec, &sd->src, &sd->capsrc, sd->nsrc, sizeof *sd->src))
+                return; /* only the place is lost */
+            memmove(sd->src + i + 1, sd->src + i, (sd->nsrc - i) * sizeof *sd->src);
+            sd->src[i] = (kifu__src_abs){slot, (uint32_t)offset};
+            sd->nsrc++;
+        }
+        n->src = 255;
+    }
+    sd->src_slot = slot + 1;
+    sd->src_off = (uint32_t)offset;
 }
 
 int kifu__node_src_get(const kifu_node *n, size_t *offset)
 {
     const kifu__page *pg = kifu__page_of(n);
-    uint32_t v = pg->side && pg->side->src ? pg->side->src[kifu__slot_of(n)] : 0;
-    *offset = v ? v - 1 : 0;
-    return v != 0;
+    const kifu_node *first = kifu__page_nodes(pg);
+    size_t sum = 0;
+    *offset = 0;
+    /* Back along the distances to a node whose offset is whole. */
+    while (n->src && n->src != 255 && n > first) {
+        sum += n->src - 1u;
+        n--;
+    }
+    if (n->src != 255 || !pg->side)
+        return 0;
+    const kifu__page_side *sd = pg->side;
+    uint32_t slot = kifu__slot_of(n), lo = 0, hi = sd->nsrc;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (sd->src[mid].slot < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == sd->nsrc || sd->src[lo].slot != slot)
+        return 0;
+    *offset = sd->src[lo].offset + sum;
+    return 1;
+}
+
+/* Make n xl: its links, as implied so far, stored in its page's side part. 0, or -1. */
+static int make_xl(kifu_node *n)
+{
+    if (n->xl)
+        return 0;
+    kifu__page *pg = kifu__page_of(n);
+    kifu__page_side *sd = side_of(pg);
+    if (!sd || !side_array(pg, &sd->links, sizeof *sd->links, 1))
+        return -1;
+    kifu__links l = {kifu__parent_link(n), kifu__first_link(n), 0};
+    sd->links[kifu__slot_of(n)] = l;
+    n->xl = 1;
+    n->fc = 0;
+    return 0;
+}
+
+int kifu__set_parent(kifu_node *n, uint32_t link)
+{
+    if (!n->xl && link == kifu__id_of(n))
+        return 0;
+    if (make_xl(n))
+        return -1;
+    kifu__xlinks(n)->parent = link;
+    return 0;
+}
+
+int kifu__set_first(kifu_node *n, uint32_t link)
+{
+    if (!n->xl && (!link || link == kifu__id_of(n) + 2)) {
+        n->fc = link != 0;
+        return 0;
+    }
+    if (make_xl(n))
+        return -1;
+    kifu__xlinks(n)->first = link;
+    return 0;
+}
+
+int kifu__set_next(kifu_node *n, uint32_t link)
+{
+    if (!n->xl && !link)
+        return 0;
+    if (make_xl(n))
+        return -1;
+    kifu__xlinks(n)->next = link;
+    return 0;
+}
+
+/* Can the links that will change be stored? The side parts are made first, so that a
+ * change of several links is whole or none. */
+static int can_link(kifu_node *a, kifu_node *b, kifu_node *c)
+{
+    return (a && make_xl(a)) || (b && make_xl(b)) || (c && make_xl(c)) ? -1 : 0;
+}
+
+int kifu__node_link_slow(kifu_record *r, kifu_node *parent, kifu_node *n)
+{
+    uint32_t id = kifu__id_of(n) + 1, pid = kifu__id_of(parent) + 1;
+    kifu_node *last = kifu__first(parent);
+    if (last) {
+        while (kifu__next_link(last))
+            last = kifu__sibling(last);
+        r->forked = 1;
+    }
+    /* Which links stay implicit is decided by the setters; those that do not need a
+     * side part, made before anything changes. */
+    int n_xl = pid != id - 1;
+    int p_xl = !last && !(!parent->xl && id == pid + 1);
+    if (can_link(n_xl ? n : NULL, p_xl ? parent : NULL, last))
+        return -1;
+    kifu__set_parent(n, pid);
+    return last ? kifu__set_next(last, id) : kifu__set_first(parent, id);
 }
 
 kifu_record *kifu_record_new(void)
@@ -402,14 +519,19 @@ size_t kifu_node_index(const kifu_node *n)
     return i;
 }
 
-kifu_move *kifu_node_move(kifu_node *n)
+int kifu_node_get_move(const kifu_node *n, kifu_move *out)
 {
-    return n->kind == KIFU_NODE_MOVE ? &n->move : NULL;
+    if (n->kind != KIFU_NODE_MOVE)
+        return 0;
+    if (out)
+        kifu__move_get(n, out);
+    return 1;
 }
 
-const kifu_move *kifu_node_move_const(const kifu_node *n)
+int kifu_node_set_move(kifu_record *r, kifu_node *n, const kifu_move *m)
 {
-    return n->kind == KIFU_NODE_MOVE ? &n->move : NULL;
+    (void)r;
+    return n->kind == KIFU_NODE_MOVE ? kifu__move_put(n, m) : -1;
 }
 
 int kifu_node_foul(const kifu_node *n)
@@ -426,7 +548,8 @@ const char *kifu_foul_name(int foul)
 
 int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *err)
 {
-    kifu_move m = n->move;
+    kifu_move m;
+    kifu__move_get(n, &m);
     return n->foul ? kifu__position_force(p, &m, err) : kifu_position_play(p, &m, err);
 }
 
@@ -505,9 +628,12 @@ int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
 
 kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent, const kifu_move *m)
 {
+    kifu_node packed = {0};
+    if (kifu__move_put(&packed, m))
+        return NULL; /* a field out of range */
     kifu_node *n = kifu__node_add_child(r, parent, KIFU_NODE_MOVE);
     if (n)
-        n->move = *m;
+        n->mv = packed.mv;
     return n;
 }
 
@@ -528,27 +654,38 @@ kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent, const char *
     return n;
 }
 
-/* The link that points at n: its parent's first or its previous sibling's next. */
-static uint32_t *link_to(kifu_node *n)
+/* The node whose link points at n: its parent (first) or its previous sibling (next). */
+static kifu_node *link_holder(kifu_node *n, int *is_first)
 {
     kifu_node *p = kifu__parent(n);
     uint32_t id = kifu__id_of(n) + 1;
-    if (p->first == id)
-        return &p->first;
+    *is_first = kifu__first_link(p) == id;
+    if (*is_first)
+        return p;
     kifu_node *c = kifu__first(p);
-    while (c->next != id)
+    while (kifu__next_link(c) != id)
         c = kifu__sibling(c);
-    return &c->next;
+    return c;
+}
+
+/* Point h's link (first or next) at id + 1 = link. */
+static int relink(kifu_node *h, int is_first, uint32_t link)
+{
+    return is_first ? kifu__set_first(h, link) : kifu__set_next(h, link);
 }
 
 int kifu_node_delete(kifu_record *r, kifu_node *n)
 {
     (void)r;
-    if (!n->parent)
+    if (!kifu__parent_link(n))
         return -1;
-    *link_to(n) = n->next;
-    n->parent = 0;
-    n->next = 0;
+    int first;
+    kifu_node *h = link_holder(n, &first);
+    if (can_link(n, h, NULL))
+        return -1;
+    relink(h, first, kifu__next_link(n));
+    kifu__set_parent(n, 0);
+    kifu__set_next(n, 0);
     return 0;
 }
 
@@ -559,19 +696,23 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
         return -1;
     if (i == j)
         return 0;
+    int first;
+    kifu_node *h = link_holder(n, &first);
     /* Unlink child i, then link it in before the child now at j (after it when moving
-     * down: j counts the siblings without n). */
-    *link_to(n) = n->next;
-    n->next = 0;
+     * down: j counts the siblings without n). Every node touched gets its side part
+     * first, so the links change whole or not at all. */
+    kifu_node *before = j == 0 ? NULL : kifu__child(parent, j - 1 + (j > i));
+    if (can_link(n, h, before ? before : parent))
+        return -1;
+    relink(h, first, kifu__next_link(n));
     uint32_t id = kifu__id_of(n) + 1;
     if (j == 0) {
-        n->next = parent->first;
-        parent->first = id;
+        kifu__set_next(n, kifu__first_link(parent));
+        kifu__set_first(parent, id);
         return 0;
     }
-    kifu_node *before = kifu__child(parent, j - 1);
-    n->next = before->next;
-    before->next = id;
+    kifu__set_next(n, kifu__next_link(before));
+    kifu__set_next(before, id);
     return 0;
 }
 
@@ -579,7 +720,7 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
 
 static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
 {
-    dst->move = src->move;
+    dst->mv = src->mv;
     kifu_move_time t;
     if (kifu__time_get(src, &t) && kifu__time_set(dst, &t))
         return -1;

@@ -25,35 +25,47 @@ typedef struct kifu__node_text {
     kifu_move_time *time; /* a time that does not pack (see kifu__ptime) */
 } kifu__node_text;
 
-/* A node is 32 bytes: what every pass over the moves reads (links, kind, move) and
- * nothing else. A 1,000,000-move game once took 112 bytes a move (three pointers, a child
- * array, a 36-byte time and the ending word in every node), 4 to 30 times its file
- * (issue 17 asks for at most 4). Now:
- * - links are 32-bit ids (id + 1; 0: none) as first child and next sibling: a fork is
- *   rare, so child i walks the siblings, and no node carries an array for them;
- * - nodes live in 4 KiB pages (kifu__page) whose first slot is a header naming the
- *   record and the page's first id, so a kifu_node * stays a stable pointer, and its
- *   id, its record and any linked node are found from the pointer alone;
+/* A node is 10 bytes: what every pass over the moves reads (kind, move, ply) and nothing
+ * else. A 1,000,000-move game once took 112 bytes a move, then 32 (links, a 14-byte
+ * kifu_move), 4 to 9 times its file; issue 17 asks for at most 4, and a SFEN file gives
+ * 5 bytes a move. So:
+ * - the move is packed in 37 bits (kifu__move_get/kifu__move_put below): squares as
+ *   x * 10 + y, the relative word as a side and a direction; kifu_node_get_move gives
+ *   it as a value;
+ * - links are implicit on a line: a node's parent is the node made just before it, its
+ *   first child (fc) the node made just after it, and it has no sibling. A node whose
+ *   links are other (a fork, a line read out of order, an edit) is marked xl, and its
+ *   links are ids + 1 (0: none) in its page's side part (kifu__links);
+ * - nodes live in 4 KiB pages (kifu__page) that start with a header naming the record
+ *   and the page's first id, so a kifu_node * stays a stable pointer, and its id, its
+ *   record and any linked node are found from the pointer alone;
+ * - where a move's text began (for an error found by the normalizer) is a byte: the
+ *   distance from the node made before it, or 255 when the page's side part holds the
+ *   offset whole (see kifu__node_src);
  * - what only some records or nodes have lives beside the nodes, per page, made when a
- *   node of the page first needs it: times (SFEN and KI2 hold none), where each move's
- *   text began (the readers'), comments, bookmarks and ending words. */
-struct kifu_node {
-    uint32_t parent, first, next; /* ids + 1: parent, first child, next sibling */
-    int32_t ply;
-    kifu_move move;
-    uint8_t kind;         /* kifu_node_kind: a whole byte, read on every visit */
-    uint8_t has_time : 1; /* the page's times hold this node's */
-    uint8_t foul : 3; /* kifu_foul: a forbidden move that ended its line (normalize.c) */
-    uint8_t has_text : 1;  /* the page's texts hold this node's (kifu__text) */
-    uint8_t has_total : 1; /* of its time (kifu__ptime) */
+ *   node of the page first needs it: times (SFEN and KI2 hold none), links, whole
+ *   offsets, comments, bookmarks and ending words.
+ * The ply takes 25 bits: a line is at most KIFU__PLY_MAX moves. */
+struct __attribute__((packed)) kifu_node {
+    uint64_t mv : 37;       /* the move, packed (kifu__move_put) */
+    uint64_t ply : 25;      /* 0 for the root */
+    uint64_t kind : 2;      /* kifu_node_kind */
+    uint64_t has_time : 1;  /* the page's times hold this node's */
+    uint64_t foul : 3;      /* kifu_foul: a forbidden move that ended its line */
+    uint64_t has_text : 1;  /* the page's texts hold this node's (kifu__text) */
+    uint64_t has_total : 1; /* of its time (kifu__ptime) */
+    uint64_t xl : 1;        /* its links are in the page's side part */
+    uint64_t fc : 1;        /* not xl: its first child is the next node made */
+    uint64_t src : 8;       /* where its text began (kifu__node_src) */
 };
-_Static_assert(sizeof(kifu_node) == 32, "a node is 32 bytes: a page holds 127");
+_Static_assert(sizeof(kifu_node) == 10, "a node is 10 bytes: a page holds 407");
 
 enum {
     KIFU__PAGE_BYTES = 4096,
-    /* Slot 0 is the header. */
-    KIFU__PAGE_NODES = KIFU__PAGE_BYTES / sizeof(kifu_node) - 1,
+    KIFU__PAGE_HEAD = 24, /* sizeof(kifu__page): the nodes follow it */
+    KIFU__PAGE_NODES = (KIFU__PAGE_BYTES - KIFU__PAGE_HEAD) / sizeof(kifu_node),
 };
+#define KIFU__PLY_MAX ((1 << 25) - 1)
 
 /* Per page, made when a node of the page first needs one of them: arrays indexed by the
  * node's slot (0 .. KIFU__PAGE_NODES - 1), each NULL until then. */
@@ -73,20 +85,34 @@ typedef struct kifu__ptime {
 } kifu__ptime;
 #define KIFU__T6_FULL INT16_MIN
 
+/* The links of an xl node: ids + 1, 0 for none. */
+typedef struct kifu__links {
+    uint32_t parent, first, next;
+} kifu__links;
+
+/* A whole offset of the page's node at slot (src 255). */
+typedef struct kifu__src_abs {
+    uint32_t slot, offset;
+} kifu__src_abs;
+
 typedef struct kifu__page_side {
     kifu__ptime *times;
-    uint32_t
-        *src; /* byte offset + 1 in the reader's input where the node's text begins */
+    kifu__links *links;
     kifu__node_text **text;
+    kifu__src_abs *src; /* by slot, ascending */
+    uint32_t nsrc, capsrc;
+    uint32_t src_slot; /* the slot whose offset was noted last, + 1 (0: none yet) */
+    uint32_t src_off;  /* and that offset */
 } kifu__page_side;
 
-/* The header in slot 0 of every page: as big as a node. */
+/* The header at the start of every page. */
 typedef struct kifu__page {
     kifu_record *rec;
-    kifu__page_side *side; /* NULL: no node of the page has a time, src or text */
+    kifu__page_side *side; /* NULL: no node of the page has a time, link, src or text */
     uint32_t base;         /* id of the page's first node */
     uint32_t run;          /* pages of the allocation this page starts; 0: not a start */
 } kifu__page;
+_Static_assert(sizeof(kifu__page) == KIFU__PAGE_HEAD, "the page header's size");
 
 struct kifu_record {
     kifu__arena arena;
@@ -110,19 +136,46 @@ struct kifu_record {
     int forked;
 };
 
-/* The page of node n, and n's slot in it. */
+/* The page of node n, its first node, and n's slot in it. */
 static inline kifu__page *kifu__page_of(const kifu_node *n)
 {
     return (kifu__page *)((uintptr_t)n & ~(uintptr_t)(KIFU__PAGE_BYTES - 1));
 }
+static inline kifu_node *kifu__page_nodes(const kifu__page *pg)
+{
+    return (kifu_node *)(void *)((unsigned char *)pg + KIFU__PAGE_HEAD);
+}
 static inline uint32_t kifu__slot_of(const kifu_node *n)
 {
-    return (uint32_t)(n - (const kifu_node *)(const void *)kifu__page_of(n)) - 1;
+    return (uint32_t)(n - kifu__page_nodes(kifu__page_of(n)));
 }
 static inline uint32_t kifu__id_of(const kifu_node *n)
 {
     return kifu__page_of(n)->base + kifu__slot_of(n);
 }
+
+/* The links of n (ids + 1, 0 for none): stored when xl, else implied (see above). */
+static inline kifu__links *kifu__xlinks(const kifu_node *n)
+{
+    return &kifu__page_of(n)->side->links[kifu__slot_of(n)];
+}
+static inline uint32_t kifu__parent_link(const kifu_node *n)
+{
+    return n->xl ? kifu__xlinks(n)->parent : kifu__id_of(n); /* the root's id is 0 */
+}
+static inline uint32_t kifu__first_link(const kifu_node *n)
+{
+    return n->xl ? kifu__xlinks(n)->first : n->fc ? kifu__id_of(n) + 2 : 0;
+}
+static inline uint32_t kifu__next_link(const kifu_node *n)
+{
+    return n->xl ? kifu__xlinks(n)->next : 0;
+}
+/* Set a link of n: kept implicit when it can be, else n becomes xl. 0, or -1 on NOMEM
+ * (nothing changed). */
+int kifu__set_parent(kifu_node *n, uint32_t link);
+int kifu__set_first(kifu_node *n, uint32_t link);
+int kifu__set_next(kifu_node *n, uint32_t link);
 
 /* The node of a link of n's record (id + 1), or NULL for 0. Links mostly stay in their
  * page: the next move of a line is the next slot. */
@@ -133,47 +186,47 @@ static inline kifu_node *kifu__link(const kifu_node *n, uint32_t link)
     const kifu__page *pg = kifu__page_of(n);
     uint32_t id = link - 1;
     if (id - pg->base < KIFU__PAGE_NODES)
-        return (kifu_node *)(void *)pg + 1 + (id - pg->base);
+        return kifu__page_nodes(pg) + (id - pg->base);
     kifu__page *to = pg->rec->pages[id / KIFU__PAGE_NODES];
-    return (kifu_node *)(void *)to + 1 + id % KIFU__PAGE_NODES;
+    return kifu__page_nodes(to) + id % KIFU__PAGE_NODES;
 }
 static inline kifu_node *kifu__parent(const kifu_node *n)
 {
-    return kifu__link(n, n->parent);
+    return kifu__link(n, kifu__parent_link(n));
 }
 /* Child 0 (the line's continuation), or NULL. */
 static inline kifu_node *kifu__first(const kifu_node *n)
 {
-    return kifu__link(n, n->first);
+    if (!n->xl) /* a line: the next slot, mostly in the same page */
+        return !n->fc ? NULL
+               : kifu__slot_of(n) + 1 < KIFU__PAGE_NODES
+                   ? (kifu_node *)n + 1
+                   : kifu__link(n, kifu__id_of(n) + 2);
+    return kifu__link(n, kifu__xlinks(n)->first);
 }
-/* Child 0 of n, for a pass along a line that knows n's id (*id, updated to the child's):
- * mostly the next slot of n's page, found with no page lookup. */
+/* Child 0 of n, for a pass along a line that knows n's id (*id, updated to the child's). */
 static inline kifu_node *kifu__line_next(const kifu_node *n, uint32_t *id)
 {
-    uint32_t f = n->first;
-    uint32_t prev = *id;
-    *id = f - 1;
-    if (__builtin_expect(f == prev + 2 && ((uintptr_t)(n + 1) & (KIFU__PAGE_BYTES - 1)),
-                         1))
-        return (kifu_node *)n + 1;
-    return kifu__link(n, f);
+    kifu_node *c = kifu__first(n);
+    *id = c ? kifu__id_of(c) : 0;
+    return c;
 }
 /* The next child of n's parent, or NULL. */
 static inline kifu_node *kifu__sibling(const kifu_node *n)
 {
-    return kifu__link(n, n->next);
+    return n->xl ? kifu__link(n, kifu__xlinks(n)->next) : NULL;
 }
 /* Does n have a fork (a second child)? */
 static inline int kifu__forked(const kifu_node *n)
 {
     kifu_node *c = kifu__first(n);
-    return c && c->next;
+    return c && kifu__next_link(c);
 }
 /* Is n child 0 of its parent? (the root too) */
 static inline int kifu__is_first(const kifu_node *n)
 {
     const kifu_node *p = kifu__parent(n);
-    return !p || p->first == kifu__id_of(n) + 1;
+    return !p || kifu__first_link(p) == kifu__id_of(n) + 1;
 }
 /* Child i of n, or NULL (walks the siblings: forks are few). */
 static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
@@ -182,6 +235,81 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
     while (c && i--)
         c = kifu__sibling(c);
     return c;
+}
+
+/* The packed move (kifu_node.mv), bit by bit: color 0, from 1-7 and to 8-14 (x * 10 +
+ * y), piece 15-18, capture 19-22, promote + 1 23-24, same + 1 25-26, the relative word's
+ * side 27-28 (L C R) and direction 29-31 (U M D H), flags 32-36 (KIFU_MOVE_* and
+ * KIFU__MOVE_FROM_NULL as bit 4). */
+enum { KIFU__MV_FROM_NULL = 0x80 }; /* = fmt.h's KIFU__MOVE_FROM_NULL */
+
+/* The move of node n (a MOVE node), unpacked into *m. Inline: writers and the normalizer
+ * take one per move. */
+static inline void kifu__move_get(const kifu_node *n, kifu_move *m)
+{
+    static const char side[4] = {0, 'L', 'C', 'R'}, dir[8] = {0, 'U', 'M', 'D', 'H'};
+    uint64_t v = n->mv;
+    unsigned from = (v >> 1) & 127, to = (v >> 8) & 127, f = (v >> 32) & 31;
+    m->color = v & 1;
+    m->from_x = (uint8_t)(from / 10), m->from_y = (uint8_t)(from % 10);
+    m->to_x = (uint8_t)(to / 10), m->to_y = (uint8_t)(to % 10);
+    m->piece = (v >> 15) & 15;
+    m->capture = (v >> 19) & 15;
+    m->promote = (int8_t)(((v >> 23) & 3) - 1);
+    m->same = (int8_t)(((v >> 25) & 3) - 1);
+    char s = side[(v >> 27) & 3], d = dir[(v >> 29) & 7];
+    m->relative[0] = s ? s : d;
+    m->relative[1] = s ? d : 0;
+    m->relative[2] = 0;
+    m->flags = (uint8_t)((f & 15) | (f & 16 ? KIFU__MV_FROM_NULL : 0));
+}
+
+/* Pack m into node n: 0, or -1 when a field is out of what a move holds (squares 0..9,
+ * kinds 0..15, a relative word of JKF's letters), n unchanged. */
+static inline int kifu__move_put(kifu_node *n, const kifu_move *m)
+{
+    if (m->color > 1 || m->from_x > 9 || m->from_y > 9 || m->to_x > 9 || m->to_y > 9 ||
+        m->piece > 15 || m->capture > 15 || m->promote < -1 || m->promote > 1 ||
+        m->same < -1 || m->same > 1 || (m->flags & ~(15u | KIFU__MV_FROM_NULL)))
+        return -1;
+    const char *r = m->relative;
+    unsigned s = 0, d = 0, i = 0;
+    if (r[0] == 'L' || r[0] == 'C' || r[0] == 'R')
+        s = r[0] == 'L' ? 1 : r[0] == 'C' ? 2 : 3, i = 1;
+    if (i < 2 && r[i]) {
+        const char *k = strchr("UMDH", r[i]);
+        if (!k)
+            return -1;
+        d = (unsigned)(k - "UMDH") + 1;
+        i++;
+    }
+    if (i < 3 && r[i])
+        return -1;
+    uint64_t v = (uint64_t)m->color | (uint64_t)(m->from_x * 10 + m->from_y) << 1 |
+                 (uint64_t)(m->to_x * 10 + m->to_y) << 8 | (uint64_t)m->piece << 15 |
+                 (uint64_t)m->capture << 19 | (uint64_t)(m->promote + 1) << 23 |
+                 (uint64_t)(m->same + 1) << 25 | (uint64_t)s << 27 | (uint64_t)d << 29 |
+                 (uint64_t)((m->flags & 15) | (m->flags & KIFU__MV_FROM_NULL ? 16 : 0))
+                     << 32;
+    n->mv = v;
+    return 0;
+}
+
+/* The KIFU_MOVE_* flags (and KIFU__MV_FROM_NULL) of n's move; set more of them. */
+static inline unsigned kifu__move_flags(const kifu_node *n)
+{
+    unsigned f = (unsigned)(n->mv >> 32) & 31;
+    return (f & 15) | (f & 16 ? KIFU__MV_FROM_NULL : 0);
+}
+static inline void kifu__move_flag(kifu_node *n, unsigned f)
+{
+    n->mv |= (uint64_t)((f & 15) | (f & KIFU__MV_FROM_NULL ? 16 : 0)) << 32;
+}
+/* The square a move went to, as SQ-style file and rank: the 同 of the next move. */
+static inline void kifu__move_to(const kifu_node *n, int *x, int *y)
+{
+    unsigned to = (unsigned)(n->mv >> 8) & 127;
+    *x = (int)(to / 10), *y = (int)(to % 10);
 }
 
 /* The comments, bookmarks and word of n, or NULL when it has none. */
@@ -276,11 +404,19 @@ static inline int kifu__time_get(const kifu_node *n, kifu_move_time *out)
 void kifu__node_src_page(kifu_node *n, size_t offset);
 static inline void kifu__node_src(kifu_node *n, size_t offset)
 {
-    kifu__page *pg = kifu__page_of(n);
-    if (__builtin_expect(pg->side && pg->side->src && offset < UINT32_MAX, 1))
-        pg->side->src[kifu__slot_of(n)] = (uint32_t)offset + 1;
-    else
+    /* A reader notes its nodes in the order it makes them: mostly a byte, the distance
+     * from the node before (SFEN 5, CSA 11, KIF 40 bytes a move). */
+    kifu__page_side *sd = kifu__page_of(n)->side;
+    uint32_t slot = kifu__slot_of(n);
+    if (__builtin_expect(sd && sd->src_slot == slot && offset >= sd->src_off &&
+                             offset - sd->src_off < 254 && slot,
+                         1)) {
+        n->src = (unsigned)(offset - sd->src_off) + 1;
+        sd->src_slot = slot + 1;
+        sd->src_off = (uint32_t)offset;
+    } else {
         kifu__node_src_page(n, offset);
+    }
 }
 /* Where n's text began: 1 and the byte offset, or 0 when not known. */
 int kifu__node_src_get(const kifu_node *n, size_t *offset);
@@ -349,37 +485,40 @@ static inline kifu_node *kifu__node_new(kifu_record *r, int kind)
         return NULL;
     kifu_node *n = r->slot_next++;
     memset(n, 0, sizeof *n);
-    n->kind = (uint8_t)kind;
+    n->kind = (unsigned)kind;
     r->nnodes++;
     return n;
 }
 
-/* A new node of kind as parent's last child; NULL on NOMEM. */
+/* Link n, the node made last, as parent's last child, out of line (a fork, or a parent
+ * that is not the node made before n). 0, or -1 on NOMEM. */
+int kifu__node_link_slow(kifu_record *r, kifu_node *parent, kifu_node *n);
+
+/* A new node of kind as parent's last child; NULL on NOMEM, or when the line would be
+ * longer than KIFU__PLY_MAX. */
 static inline kifu_node *kifu__node_add_child(kifu_record *r, kifu_node *parent, int kind)
 {
-    /* Mostly the parent is the node made last (a line read in order): its id + 1 is the
-     * count, with no page lookup. */
-    uint32_t pid =
-        parent == r->slot_next - 1 ? (uint32_t)r->nnodes : kifu__id_of(parent) + 1;
-    kifu_node *last = kifu__first(parent);
-    if (__builtin_expect(last != NULL, 0)) {
-        while (last->next)
-            last = kifu__sibling(last);
-        r->forked = 1;
-    }
-    int32_t ply = parent->ply + 1;
+    if (__builtin_expect(parent->ply >= KIFU__PLY_MAX, 0))
+        return NULL;
+    /* Mostly the parent is the node made last and has no child (a line read in order):
+     * both links are implicit, and nothing is stored but the parent's fc bit. */
+    int line = parent == r->slot_next - 1 && !parent->xl && !parent->fc;
+    uint32_t ply = (uint32_t)parent->ply + 1;
     kifu_node *n = kifu__node_new(r, kind);
     if (!n)
         return NULL;
-    n->parent = pid;
     n->ply = ply;
-    *(last ? &last->next : &parent->first) = (uint32_t)r->nnodes; /* n's id + 1 */
+    if (__builtin_expect(line, 1))
+        parent->fc = 1;
+    else if (kifu__node_link_slow(r, parent, n)) {
+        r->slot_next--, r->nnodes--; /* n was the last made: taken back */
+        return NULL;
+    }
     return n;
 }
 
-/* A new move node under parent with its move all zero, for a reader to fill in place:
- * a kifu_move built on the stack and copied in would be read back wider than it was
- * written, which stalls the store forwarding on every move. NULL on NOMEM. */
+/* A new move node under parent with its move all zero, for a reader to fill with
+ * kifu__move_put. NULL on NOMEM. */
 static inline kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *parent)
 {
     return kifu__node_add_child(r, parent, KIFU_NODE_MOVE);

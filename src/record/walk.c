@@ -95,8 +95,11 @@ int kifu_walk_next(kifu_walker *w)
     const kifu_node *n = w->w.node;
     if (ev == KIFU__WALK_ENTER) {
         kmove m = MOVE_NONE;
-        if (n->kind == KIFU_NODE_MOVE && !(n->move.flags & KIFU_MOVE_RAW))
-            m = kifu__move_pack(&n->move);
+        kifu_move nm;
+        if (n->kind == KIFU_NODE_MOVE && !(kifu__move_flags(n) & KIFU_MOVE_RAW)) {
+            kifu__move_get(n, &nm);
+            m = kifu__move_pack(&nm);
+        }
         if (kifu__reserve(&w->played, &w->capplayed, w->nplayed + 1, sizeof *w->played,
                           256))
             return -1;

@@ -58,7 +58,7 @@ int kifu__walk_grow(kifu__walk *w);
 /* In LINES order: does n carry its parent's forks (child 0 of a node with several)? */
 static inline int kifu__walk_carries_forks(const kifu_node *n)
 {
-    return n->next && kifu__is_first(n);
+    return kifu__next_link(n) && kifu__is_first(n);
 }
 
 /* The next (virtual) child of frame f in the walk's order, or NULL past the last. In

@@ -146,11 +146,12 @@ static void letters_init(void)
 static void update_letters(kifu_search *s, const kifu_node *n, const kpos *p)
 {
     const uint8_t *at = bd_of_square();
-    if (n->parent && kifu__parent(n) == s->bd_node) {
-        const kifu_move *m = &n->move;
-        int to = SQ(m->to_x, m->to_y);
-        if (m->from_x)
-            s->bd[at[SQ(m->from_x, m->from_y)]] = KIFU__BD_EMPTY;
+    if (kifu__parent_link(n) && kifu__parent(n) == s->bd_node) {
+        kifu_move m;
+        kifu__move_get(n, &m);
+        int to = SQ(m.to_x, m.to_y);
+        if (m.from_x)
+            s->bd[at[SQ(m.from_x, m.from_y)]] = KIFU__BD_EMPTY;
         s->bd[at[to]] = letter_of[p->board[to]];
     } else {
         for (int sq = 0; sq < SQ_NB; sq++)
@@ -180,7 +181,7 @@ int kifu__search_test(kifu_search *s, const kifu_node *n, const kpos *p, kifu_bo
         return fixed;
     }
     pthread_once(&letters_once, letters_init);
-    if (!n->parent)
+    if (!kifu__parent_link(n))
         s->bd_node = NULL; /* a record's root: nothing before it is this record's */
     update_letters(s, n, p);
     /* Most patterns look at the letters alone: the position is copied for a hit only. */
@@ -215,7 +216,7 @@ long kifu_search_record(kifu_search *s, const kifu_record *r, kifu_search_fn fn,
          * parent's, which is no position after it. */
         kifu_search_hit h;
         if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL ||
-            (n->kind == KIFU_NODE_MOVE && (n->move.flags & KIFU_MOVE_RAW)) ||
+            (n->kind == KIFU_NODE_MOVE && (kifu__move_flags(n) & KIFU_MOVE_RAW)) ||
             kifu_walk_board(w, &h.board))
             continue;
         if (!matches(s, &h.board))

@@ -51,7 +51,8 @@ static kifu_trace *follow(kifu_player *pl, int x, int y, kifu_error *err)
     t->end = KIFU_TRACE_LINE_END;
     while (kifu_player_forward(pl)) {
         const kifu_node *n = kifu_player_node(pl);
-        const kifu_move *m = kifu_node_move_const(n);
+        kifu_move m_v;
+        const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
         if (!m) { /* an ending: the line stops here */
             t->end_ply = kifu_node_ply(n);
             break;
@@ -118,9 +119,11 @@ kifu_trace *kifu_trace_moved(const kifu_record *r, const char *path, int ply,
     kifu_player *pl = line(r, path, err);
     if (!pl)
         return NULL;
+    kifu_move m_v;
     const kifu_move *m = NULL;
-    if (ply >= 1 && kifu_player_go(pl, ply) == ply)
-        m = kifu_node_move_const(kifu_player_node(pl));
+    if (ply >= 1 && kifu_player_go(pl, ply) == ply &&
+        kifu_node_get_move(kifu_player_node(pl), &m_v))
+        m = &m_v;
     if (!m) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "the ply of a move", "no move there",
                     "no move was played at ply %d of the line", ply);

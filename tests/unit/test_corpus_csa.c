@@ -26,6 +26,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "node_time.h"
+#include "testutil.h"
 
 static const char *const fixtures[] = {
     "2005_GPS_K-SHOGI.csa",
@@ -360,7 +361,7 @@ static void same_game(const char *name, kifu_record *a, kifu_record *b)
             printf("  %s: main line length differs at ply %d\n", name, ply);
             return;
         }
-        const kifu_move *p = kifu_node_move_const(x), *q = kifu_node_move_const(y);
+        const kifu_move *p = t_move(x), *q = t_move(y);
         int bad = kifu_node_kind_of(x) != kifu_node_kind_of(y);
         if (!bad && p)
             bad = p->color != q->color || p->from_x != q->from_x ||

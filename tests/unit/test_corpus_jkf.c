@@ -10,6 +10,7 @@
 #include "jsoncmp.h"
 #include "kifu.h"
 #include "node_time.h"
+#include "testutil.h"
 
 #define FIXTURES "corpus/jkf-fixtures"
 
@@ -65,7 +66,7 @@ static void strip(kifu_record *r, int csa)
     st[top++] = kifu_record_root(r);
     while (top) {
         kifu_node *n = st[--top];
-        kifu_move *m = kifu_node_move(n);
+        kifu_move mv, *m = kifu_node_get_move(n, &mv) ? &mv : NULL;
         if (m) {
             m->flags = (uint8_t)(KIFU_MOVE_RAW | KIFU_MOVE_NO_COLOR |
                                  (m->from_x ? 0 : KIFU_MOVE_DROP) |
@@ -81,6 +82,7 @@ static void strip(kifu_record *r, int csa)
                 m->promote = -1;
                 m->flags |= KIFU_MOVE_PIECE_AFTER;
             }
+            kifu_node_set_move(r, n, m);
         }
         const kifu_move_time *t = t_time(n);
         if (t && csa) {

@@ -71,7 +71,7 @@ TEST(v22_header_moves_and_raw_fields)
     CHECK_INT(kifu_record_preset(r), KIFU_PRESET_HIRATE);
     CHECK_INT(count_main(r), 6);
 
-    const kifu_move *m = kifu_node_move_const(t_node_at(r, 1));
+    const kifu_move *m = t_move(t_node_at(r, 1));
     CHECK(m != NULL);
     CHECK_INT(m->color, KIFU_BLACK);
     CHECK_INT(m->from_x, 7);
@@ -92,12 +92,12 @@ TEST(v22_header_moves_and_raw_fields)
     }
     t = t_time(t_node_at(r, 2));
     CHECK(t && t->now.m == 1 && t->now.s == 40);
-    CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
+    CHECK_INT(t_move(t_node_at(r, 2))->color, KIFU_WHITE);
     /* The piece after the move: UM, to be resolved by the normalizer. */
-    m = kifu_node_move_const(t_node_at(r, 3));
+    m = t_move(t_node_at(r, 3));
     CHECK_INT(m->piece, KIFU_UM);
     CHECK(t_time(t_node_at(r, 3)) == NULL);
-    m = kifu_node_move_const(t_node_at(r, 5));
+    m = t_move(t_node_at(r, 5));
     CHECK_INT(m->from_x, 0);
     CHECK_INT(m->from_y, 0);
     CHECK_INT(m->piece, KIFU_KA);
@@ -258,7 +258,7 @@ TEST(comma_statements)
     CHECK_INT(count_main(r), 4);
     CHECK(t_time(t_node_at(r, 1))->now.s == 12);
     CHECK(t_time(t_node_at(r, 2))->now.s == 2);
-    CHECK_INT(kifu_node_move_const(t_node_at(r, 2))->color, KIFU_WHITE);
+    CHECK_INT(t_move(t_node_at(r, 2))->color, KIFU_WHITE);
     CHECK(t_time(t_node_at(r, 3))->now.m == 1);
     /* A comment runs to the end of the line, commas included. */
     CHECK_INT(kifu_node_comment_count(t_node_at(r, 3)), 1);
@@ -327,7 +327,7 @@ TEST(several_games)
         CHECK_INT(count_main(all[0]), 2);
         CHECK_INT(count_main(all[1]), 3);
         CHECK_INT(count_main(all[2]), 1);
-        CHECK_INT(kifu_node_move_const(t_node_at(all[2], 1))->to_x, 5);
+        CHECK_INT(t_move(t_node_at(all[2], 1))->to_x, 5);
     }
     for (size_t i = 0; i < n; i++)
         kifu_record_free(all[i]);
@@ -654,7 +654,7 @@ TEST(writer_reader_round_trip)
         const kifu_node *x = kifu_node_next(kifu_record_root(r)), *y = t_node_at(b, 1);
         for (; x && y; x = kifu_node_next(x), y = kifu_node_next(y)) {
             CHECK_INT(kifu_node_kind_of(x), kifu_node_kind_of(y));
-            const kifu_move *p = kifu_node_move_const(x), *q = kifu_node_move_const(y);
+            const kifu_move *p = t_move(x), *q = t_move(y);
             if (p && q) {
                 CHECK_INT(p->color, q->color);
                 CHECK_INT(p->from_x, q->from_x);

@@ -10,6 +10,7 @@
 #include "kifu.h"
 #include "kifu_private.h"
 #include "record/record.h"
+#include "testutil.h"
 
 /* 先手：７六歩 in three encodings. */
 #define SENTE_UTF8                                                                       \
@@ -151,8 +152,8 @@ TEST(reads_kif_in_either_encoding_alike)
     if (a && b) {
         CHECK_STR(kifu_record_header_get(a, "先手"), "A");
         CHECK_STR(kifu_record_header_get(b, "先手"), "A");
-        const kifu_move *ma = kifu_node_move_const(kifu_node_next(kifu_record_root(a)));
-        const kifu_move *mb = kifu_node_move_const(kifu_node_next(kifu_record_root(b)));
+        const kifu_move *ma = t_move(kifu_node_next(kifu_record_root(a)));
+        const kifu_move *mb = t_move(kifu_node_next(kifu_record_root(b)));
         CHECK(ma && mb && ma->to_x == 7 && mb->to_x == 7 && ma->to_y == 6 &&
               mb->to_y == 6);
     }

@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "kifu.h"
+#include "testutil.h"
 
 /* The CLI's atomic writer (and the message printer it uses) are small files; compile them
  * in rather than link the CLI. */
@@ -182,7 +183,7 @@ TEST(sfen_through_jkf_and_back)
         CHECK_INT(line_moves(back), 3);
         const kifu_node *third =
             kifu_node_next(kifu_node_next(kifu_node_next(kifu_record_root(back))));
-        const kifu_move *m = third ? kifu_node_move_const(third) : NULL;
+        const kifu_move *m = third ? t_move(third) : NULL;
         CHECK(m != NULL);
         if (m) {
             CHECK_INT(m->from_x, 8);
@@ -354,7 +355,7 @@ TEST(cp932_ki2_without_a_name_reads_as_ki2)
         const kifu_node *n = kifu_record_root(back);
         int moves = 0;
         while ((n = kifu_node_next(n)) != NULL)
-            moves += kifu_node_move_const(n) != NULL;
+            moves += t_move(n) != NULL;
         CHECK_INT(moves, 5);
         CHECK_STR(kifu_record_header_get(back, "先手"), "甲");
     }

@@ -8,6 +8,7 @@
 #include "kifu.h"
 #include "kifu_private.h"
 #include "node_time.h"
+#include "testutil.h"
 
 static kifu_record *rd(const char *json, kifu_error *err)
 {
@@ -284,9 +285,9 @@ TEST(forks_become_siblings)
     }
     kifu_node *root = kifu_record_root(r);
     CHECK_INT(kifu_node_child_count(root), 3); /* 76歩, 26歩, 56歩 */
-    const kifu_move *m = kifu_node_move_const(kifu_node_child(root, 1));
+    const kifu_move *m = t_move(kifu_node_child(root, 1));
     CHECK(m && m->from_x == 2 && m->to_y == 6);
-    m = kifu_node_move_const(kifu_node_child(root, 2));
+    m = t_move(kifu_node_child(root, 2));
     CHECK(m && m->from_x == 5);
     kifu_node *n1 = kifu_node_child(root, 0);
     CHECK_INT(kifu_node_child_count(n1), 2); /* 34歩, 84歩 */
@@ -323,15 +324,15 @@ TEST(optional_fields_keep_presence)
         return;
     }
     kifu_node *n = kifu_node_next(kifu_record_root(r));
-    const kifu_move *m = kifu_node_move_const(n);
+    const kifu_move *m = t_move(n);
     CHECK_INT(m->promote, 0);
     CHECK_INT(m->same, -1);
     CHECK_STR(m->relative, "C");
-    m = kifu_node_move_const(n = kifu_node_next(n));
+    m = t_move(n = kifu_node_next(n));
     CHECK_INT(m->promote, 1);
     CHECK_INT(m->same, 1);
     CHECK_INT(m->capture, KIFU_FU);
-    m = kifu_node_move_const(n = kifu_node_next(n));
+    m = t_move(n = kifu_node_next(n));
     CHECK_INT(m->promote, -1);
     CHECK(m->flags & KIFU_MOVE_DROP);
     const kifu_move_time *t = t_time(n);
@@ -543,7 +544,7 @@ TEST(members_in_any_order)
         /* The fork is child 1, the move child 0. */
         kifu_node *m = kifu_node_child(kifu_record_root(b), 0);
         CHECK_INT(kifu_node_child_count(kifu_record_root(b)), 2);
-        CHECK_INT(kifu_node_move_const(m)->to_x, 7);
+        CHECK_INT(t_move(m)->to_x, 7);
         CHECK_INT(kifu_node_comment_count(m), 2);
     }
     kifu_record_free(a);

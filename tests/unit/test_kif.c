@@ -334,8 +334,8 @@ TEST(comments_bookmarks_and_branches)
     CHECK_STR(kifu_node_comment(n1, 1), "*解析");
     const kifu_node *n2 = t_node_at(r, 2);
     CHECK_INT(kifu_node_child_count(n2), 3); /* ２二角成, ２六歩, ６八銀 */
-    CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 1))->to_y, 6);
-    CHECK_INT(kifu_node_move_const(kifu_node_child(n2, 2))->to_x, 6);
+    CHECK_INT(t_move(kifu_node_child(n2, 1))->to_y, 6);
+    CHECK_INT(t_move(kifu_node_child(n2, 2))->to_x, 6);
     CHECK_INT(kifu_node_child_count(n1), 2);
     CHECK_STR(kifu_node_comment(t_node_at(r, 5), 0), "終局コメント");
     const kifu_node *alt1 = kifu_node_child(root, 1);
@@ -352,7 +352,7 @@ TEST(branch_starting_with_same)
         return;
     const kifu_node *n3 = t_node_at(r, 3);
     CHECK_INT(kifu_node_child_count(n3), 2);
-    const kifu_move *m = kifu_node_move_const(kifu_node_child(n3, 1));
+    const kifu_move *m = t_move(kifu_node_child(n3, 1));
     CHECK_INT(m->same, 1);
     CHECK_INT(m->to_x, 2);
     CHECK_INT(m->to_y, 2);

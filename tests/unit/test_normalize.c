@@ -7,6 +7,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "node_time.h"
+#include "testutil.h"
 
 static int engine_ready(void)
 {
@@ -84,7 +85,7 @@ static const kifu_move *mv_at(const kifu_record *r, int ply)
     kifu_node *n = kifu_record_root(r);
     for (int i = 0; i < ply && n; i++)
         n = kifu_node_next(n);
-    return n ? kifu_node_move_const(n) : NULL;
+    return n ? t_move(n) : NULL;
 }
 
 static int norm(kifu_record *r, unsigned flags, kifu_error *err)
@@ -421,14 +422,14 @@ TEST(forks_normalized_at_their_position)
     kifu_node *alt = kifu_node_add_move(r, kifu_node_parent(end), &f3);
     kifu_error err;
     CHECK_INT(norm(r, 0, &err), 0);
-    const kifu_move *m = kifu_node_move_const(fe);
+    const kifu_move *m = t_move(fe);
     CHECK_INT(m->color, 1);
     CHECK_INT(m->piece, KIFU_FU);
-    m = kifu_node_move_const(alt);
+    m = t_move(alt);
     CHECK_INT(m->color, 0);
     CHECK_INT(m->piece, KIFU_GI);
     CHECK_INT(m->same, -1);
-    CHECK_INT(kifu_node_move_const(end)->capture, KIFU_KA);
+    CHECK_INT(t_move(end)->capture, KIFU_KA);
     kifu_record_free(r);
 
     /* An illegal move in a fork: strict names the fork; lenient keeps the main line. */
@@ -447,14 +448,14 @@ TEST(forks_normalized_at_their_position)
         CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
         CHECK(strstr(err.message, "fork 1 at ply 2") != NULL);
         CHECK(strstr(err.message, "ply 2 ") != NULL);
-        CHECK(kifu_node_move_const(b1)->flags & KIFU_MOVE_RAW);
+        CHECK(t_move(b1)->flags & KIFU_MOVE_RAW);
         if (lenient) {
             /* The rest of the main line, after the fork, is normalized. */
-            CHECK_INT(kifu_node_move_const(after)->color, 1);
-            CHECK_INT(kifu_node_move_const(after)->piece, KIFU_GI);
-            CHECK_INT(kifu_node_move_const(after)->capture, KIFU_UM);
-            CHECK_INT(kifu_node_move_const(after)->same, 1);
-            CHECK_INT(kifu_node_move_const(end)->capture, KIFU_KA);
+            CHECK_INT(t_move(after)->color, 1);
+            CHECK_INT(t_move(after)->piece, KIFU_GI);
+            CHECK_INT(t_move(after)->capture, KIFU_UM);
+            CHECK_INT(t_move(after)->same, 1);
+            CHECK_INT(t_move(end)->capture, KIFU_KA);
         }
         kifu_record_free(r);
     }
@@ -602,11 +603,11 @@ TEST(long_line_with_fork)
     CHECK_INT(norm(r, 0, &err), -1);
     CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
     CHECK_INT(norm(r, KIFU_READ_LENIENT, &err), 0);
-    CHECK(kifu_node_move_const(n) && kifu_node_move_const(n)->piece == KIFU_OU);
-    CHECK(!(kifu_node_move_const(n)->flags & KIFU_MOVE_RAW));
-    CHECK(kifu_node_move_const(last)->flags & KIFU_MOVE_RAW);
-    CHECK_INT(kifu_node_move_const(f)->piece, KIFU_FU);
-    CHECK(!(kifu_node_move_const(f)->flags & KIFU_MOVE_RAW));
+    CHECK(t_move(n) && t_move(n)->piece == KIFU_OU);
+    CHECK(!(t_move(n)->flags & KIFU_MOVE_RAW));
+    CHECK(t_move(last)->flags & KIFU_MOVE_RAW);
+    CHECK_INT(t_move(f)->piece, KIFU_FU);
+    CHECK(!(t_move(f)->flags & KIFU_MOVE_RAW));
     CHECK_INT(kifu_node_ply(n), 1200);
     kifu_record_free(r);
 }

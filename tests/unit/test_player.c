@@ -6,6 +6,7 @@
 #include "kifu.h"
 #include "kifu_private.h"
 #include "node_time.h"
+#include "testutil.h"
 
 #define START_SFEN "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 #define AFTER_76 "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
@@ -32,7 +33,7 @@ static const char *sfen_here(const kifu_player *pl)
 static const char *usi_here(const kifu_player *pl)
 {
     static char buf[8];
-    const kifu_move *m = kifu_node_move_const(kifu_player_node(pl));
+    const kifu_move *m = t_move(kifu_player_node(pl));
     return m ? kifu_move_usi(m, buf) : "-";
 }
 
@@ -40,11 +41,11 @@ static const char *text_here(const kifu_player *pl, unsigned style)
 {
     static char buf[64];
     kifu_node *n = kifu_player_node(pl);
-    const kifu_move *m = kifu_node_move_const(n);
+    const kifu_move *m = t_move(n);
     if (!m)
         return kifu_special_text(kifu_node_special(n));
     kifu_node *p = kifu_node_parent(n);
-    return kifu_move_text(m, p ? kifu_node_move_const(p) : NULL, style, buf, sizeof buf);
+    return kifu_move_text(m, p ? t_move(p) : NULL, style, buf, sizeof buf);
 }
 
 /* A record and player with: 7g7f 3c3d 8h2b+ 3a2b (main), forks made by the player. */
@@ -336,7 +337,7 @@ TEST(endings_comments_time)
     /* the position at an ending is the one before it */
     CHECK(kifu_position_hash(kifu_player_position(pl)) == before);
     CHECK_INT(kifu_player_fork_count(pl), 1);
-    CHECK_INT(kifu_player_add_move(pl, kifu_node_move_const(n), &err), -1);
+    CHECK_INT(kifu_player_add_move(pl, t_move(n), &err), -1);
     kifu_player_go(pl, 0);
     CHECK_INT(kifu_player_go(pl, 5), 5);
     CHECK_INT(kifu_player_backward(pl), 1);

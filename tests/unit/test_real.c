@@ -52,7 +52,7 @@ static const char *main_line(const kifu_record *r, int ending, char *buf, size_t
     for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n && k + 24 < cap;
          n = kifu_node_next(n)) {
         char usi[8];
-        const kifu_move *m = kifu_node_move_const(n);
+        const kifu_move *m = t_move(n);
         if (m || ending)
             k += (size_t)snprintf(buf + k, cap - k, "%s%s", k ? " " : "",
                                   m ? kifu_move_usi(m, usi) : kifu_node_special(n));
@@ -66,7 +66,7 @@ static char winner(const kifu_record *r)
     const kifu_node *n = kifu_record_root(r), *end = NULL;
     int plies = 0;
     for (n = kifu_node_next(n); n; n = kifu_node_next(n)) {
-        if (kifu_node_move_const(n))
+        if (t_move(n))
             plies++;
         else if (!end)
             end = n;
@@ -670,7 +670,7 @@ TEST(ki2_fork_square_and_handicaps_every_reader_knows)
         const kifu_node *four = t_node_at(back, 4);
         CHECK_INT(kifu_node_child_count(four), 2);
         char usi[8];
-        const kifu_move *m = kifu_node_move_const(kifu_node_child(four, 1));
+        const kifu_move *m = t_move(kifu_node_child(four, 1));
         CHECK(m && strcmp(kifu_move_usi(m, usi), "2h8h") == 0);
     }
     kifu_record_free(back);

@@ -3,6 +3,7 @@
 #include "kifu.h"
 #include "kifu_private.h"
 #include "node_time.h"
+#include "testutil.h"
 
 static kifu_move mv(int fx, int fy, int tx, int ty, int piece, int color)
 {
@@ -51,7 +52,8 @@ TEST(tree_forks_delete_reorder)
     CHECK(kifu_node_child(root, 1) == b);
     CHECK_INT(kifu_node_index(b), 1);
     CHECK_STR(kifu_node_special(end), "TORYO");
-    CHECK(kifu_node_move(end) == NULL);
+    CHECK_INT(kifu_node_get_move(end, NULL), 0);
+    CHECK_INT(kifu_node_set_move(r, end, &m1), -1);
     CHECK_INT(kifu_node_reorder(root, 1, 0), 0);
     CHECK(kifu_node_next(root) == b);
     CHECK_INT(kifu_node_delete(r, b), 0);

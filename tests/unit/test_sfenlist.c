@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "kifu_private.h"
+#include "testutil.h"
 
 #define START "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
 
@@ -35,7 +36,7 @@ static const char *line_usi(const kifu_record *r)
     buf[0] = 0;
     for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n;
          n = kifu_node_next(n)) {
-        const kifu_move *m = kifu_node_move_const(n);
+        const kifu_move *m = t_move(n);
         if (!m)
             break;
         char usi[8];
@@ -78,7 +79,7 @@ TEST(sfen_read_forms)
     CHECK(r != NULL);
     if (r) {
         CHECK_STR(line_usi(r), "7g7f 3c3d 8h2b+ 3a2b B*5e");
-        const kifu_move *m = kifu_node_move_const(kifu_node_next(kifu_record_root(r)));
+        const kifu_move *m = t_move(kifu_node_next(kifu_record_root(r)));
         CHECK_INT(m->from_x, 7);
         CHECK_INT(m->to_y, 6);
         CHECK_INT(m->piece, KIFU_FU);

@@ -55,8 +55,8 @@ TEST(event_order)
     while ((ev = kifu_walk_next(w)) > 0) {
         const kifu_node *n = kifu_walk_node(w);
         char usi[8] = "root";
-        if (kifu_node_move_const(n))
-            kifu_move_usi(kifu_node_move_const(n), usi);
+        if (t_move(n))
+            kifu_move_usi(t_move(n), usi);
         strcat(trace, ev == KIFU_WALK_ENTER ? "+" : "-");
         strcat(trace, usi);
         strcat(trace, " ");
@@ -91,7 +91,7 @@ TEST(positions_and_hashes)
             stack[k++] = x;
         while (k--) {
             char u[8];
-            kifu_move_usi(kifu_node_move_const(stack[k]), u);
+            kifu_move_usi(t_move(stack[k]), u);
             strcat(line, " ");
             strcat(line, u);
         }

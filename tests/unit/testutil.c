@@ -33,10 +33,18 @@ kifu_node *t_node_at(const kifu_record *r, int ply)
     return n;
 }
 
+const kifu_move *t_move(const kifu_node *n)
+{
+    static kifu_move ring[16];
+    static unsigned next;
+    kifu_move *m = &ring[next++ % 16];
+    return kifu_node_get_move(n, m) ? m : NULL;
+}
+
 const kifu_move *t_move_at(const kifu_record *r, int ply)
 {
     const kifu_node *n = t_node_at(r, ply);
-    return n ? kifu_node_move_const(n) : NULL;
+    return n ? t_move(n) : NULL;
 }
 
 typedef struct text {
@@ -61,7 +69,7 @@ static void put(text *t, const char *fmt, ...)
 static void dump_line(const kifu_node *n, int depth, text *t)
 {
     for (; n && t->k + 1 < t->cap; n = kifu_node_next(n)) {
-        const kifu_move *m = kifu_node_move_const(n);
+        const kifu_move *m = t_move(n);
         put(t, "%*s%d:", depth * 2, "", kifu_node_ply(n));
         if (m)
             put(t, "c%d %d%d-%d%d %s p%d s%d r%s f%d", m->color, m->from_x, m->from_y,

@@ -16,6 +16,9 @@ char *t_write_as(const kifu_record *r, int format, int enc, size_t *len, kifu_er
 
 /* The node at ply along the main line (0: the root), or NULL past the end. */
 kifu_node *t_node_at(const kifu_record *r, int ply);
+/* The move of node n (a copy in one of 16 buffers used in turn), or NULL (the root or a
+ * special). */
+const kifu_move *t_move(const kifu_node *n);
 /* Its move, or NULL (past the end, the root or a special). */
 const kifu_move *t_move_at(const kifu_record *r, int ply);
 
