@@ -412,17 +412,10 @@ add_move(rd *r, const char *at, int color, int fx, int fy, int tx, int ty, int k
     if (!n)
         return nomem(r);
     kifu__node_src(n, (size_t)(at - r->text));
-    kifu_move m = {.color = (uint8_t)color,
-                   .from_x = (uint8_t)fx,
-                   .from_y = (uint8_t)fy,
-                   .to_x = (uint8_t)tx,
-                   .to_y = (uint8_t)ty,
-                   .piece = (uint8_t)k,
-                   .promote = -1,
-                   .same = -1,
-                   .flags =
-                       KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW | (fx ? 0 : KIFU_MOVE_DROP)};
-    kifu__move_put(n, &m); /* digits and a kind: always in range */
+    /* Packed straight from the digits (always in range): no kifu_move between. */
+    n->mv = kifu__mv_bits(
+        (unsigned)color, (unsigned)(fx * 10 + fy), (unsigned)(tx * 10 + ty), (unsigned)k,
+        0, -1, -1, 0, KIFU_MOVE_PIECE_AFTER | KIFU_MOVE_RAW | (fx ? 0 : KIFU_MOVE_DROP));
     r->last = n;
     r->in_moves = 1;
     return 0;

@@ -821,8 +821,9 @@ static int entry_member(ctx *c, frame *f)
             kifu_move m = {0};
             if (read_move(c, &m))
                 return -1;
-            if (kifu__move_put(e->node, &m))
+            if (kifu__move_check(&m))
                 return bad(c, "a move object"); /* every field was checked: never */
+            kifu__move_put(e->node, &m);
         } else {
             if (c->t.type != KIFU__JSON_STRING)
                 return bad(c, "a special word (TORYO, CHUDAN, SENNICHITE, ...)");

@@ -297,53 +297,53 @@ static int in_zone(int color, int y)
     return color == BLACK ? y <= 3 : y >= 7;
 }
 
-/* Each square's file and rank (SQ_X, SQ_Y) by a load instead of a division. */
-static const uint8_t sq_xy[SQ_NB][2] = {
-    {1, 1}, {1, 2}, {1, 3}, {1, 4}, {1, 5}, {1, 6}, {1, 7}, {1, 8}, {1, 9},
-    {2, 1}, {2, 2}, {2, 3}, {2, 4}, {2, 5}, {2, 6}, {2, 7}, {2, 8}, {2, 9},
-    {3, 1}, {3, 2}, {3, 3}, {3, 4}, {3, 5}, {3, 6}, {3, 7}, {3, 8}, {3, 9},
-    {4, 1}, {4, 2}, {4, 3}, {4, 4}, {4, 5}, {4, 6}, {4, 7}, {4, 8}, {4, 9},
-    {5, 1}, {5, 2}, {5, 3}, {5, 4}, {5, 5}, {5, 6}, {5, 7}, {5, 8}, {5, 9},
-    {6, 1}, {6, 2}, {6, 3}, {6, 4}, {6, 5}, {6, 6}, {6, 7}, {6, 8}, {6, 9},
-    {7, 1}, {7, 2}, {7, 3}, {7, 4}, {7, 5}, {7, 6}, {7, 7}, {7, 8}, {7, 9},
-    {8, 1}, {8, 2}, {8, 3}, {8, 4}, {8, 5}, {8, 6}, {8, 7}, {8, 8}, {8, 9},
-    {9, 1}, {9, 2}, {9, 3}, {9, 4}, {9, 5}, {9, 6}, {9, 7}, {9, 8}, {9, 9}};
+/* Each square as a packed move names it (x * 10 + y), by a load instead of a division. */
+static const uint8_t sq_code[SQ_NB] = {
+    11, 12, 13, 14, 15, 16, 17, 18, 19, 21, 22, 23, 24, 25, 26, 27, 28, 29, 31, 32, 33,
+    34, 35, 36, 37, 38, 39, 41, 42, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56,
+    57, 58, 59, 61, 62, 63, 64, 65, 66, 67, 68, 69, 71, 72, 73, 74, 75, 76, 77, 78, 79,
+    81, 82, 83, 84, 85, 86, 87, 88, 89, 91, 92, 93, 94, 95, 96, 97, 98, 99};
 
-/* Fills move m (as read) from the legal move mv played from position p (before it). */
-static inline void complete(const kifu_position *p, int color, kifu_move *m, kmove mv,
-                            int prev_to, const cand_list *cl)
+/* Each square's rank, for the promotion zone. */
+static const uint8_t sq_rank[SQ_NB] = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9, 1, 2, 3, 4, 5, 6, 7, 8, 9};
+
+/* Fills node n's move (m: as read) from the legal move mv played from position p (before
+ * it), packed straight from mv: no kifu_move is built and packed per move. */
+static inline void complete(const kifu_position *p, int color, kifu_node *n,
+                            const kifu_move *m, kmove mv, int prev_to,
+                            const cand_list *cl)
 {
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
-    m->color = (uint8_t)color;
-    m->to_x = sq_xy[to][0];
-    m->to_y = sq_xy[to][1];
-    m->from_x = drop ? 0 : sq_xy[MOVE_FROM(mv)][0];
-    m->from_y = drop ? 0 : sq_xy[MOVE_FROM(mv)][1];
-    m->piece = (uint8_t)kind;
-    m->capture = (uint8_t)MOVE_CAPTURE(mv);
+    int promote = -1;
     if (MOVE_IS_PROMOTE(mv))
-        m->promote = 1;
+        promote = 1;
     else if (!drop && kind_can_promote(kind) &&
-             (in_zone(color, m->to_y) || in_zone(color, m->from_y)))
-        m->promote = 0;
-    else
-        m->promote = -1;
-    if (m->same < 0 && to == prev_to)
-        m->same = 1;
-    if (!m->relative[0]) {
+             (in_zone(color, sq_rank[to]) || in_zone(color, sq_rank[MOVE_FROM(mv)])))
+        promote = 0;
+    int same = m->same < 0 && to == prev_to ? 1 : m->same;
+    unsigned rel = kifu__mv_rel_of(n);
+    if (!rel) {
         /* The move alone, no other piece of its kind reaching its square (mostly so): no
          * word. Else the word counts the others by reach, pinned ones too (relative.c):
          * the legal candidates listed in cl may be fewer. */
+        char word[3] = {0};
         if (cl->n == 1)
-            m->relative[1] = m->relative[2] = 0;
+            ;
         else if (cl->n != NO_CANDS)
-            kifu__relative_listed(p, mv, cl->v, cl->n, cl->reach, m->relative);
+            kifu__relative_listed(p, mv, cl->v, cl->n, cl->reach, word);
         else
-            kifu__relative(p, mv, m->relative);
+            kifu__relative(p, mv, word);
+        rel = kifu__mv_rel_code(word);
     }
     /* Complete now: only the drop mark (and how JKF wrote the drop) stays. */
-    m->flags = drop ? (uint8_t)(KIFU_MOVE_DROP | (m->flags & KIFU__MOVE_FROM_NULL)) : 0;
+    unsigned flags = drop ? KIFU_MOVE_DROP | (m->flags & KIFU__MOVE_FROM_NULL) : 0;
+    n->mv = kifu__mv_bits((unsigned)color, drop ? 0 : sq_code[MOVE_FROM(mv)], sq_code[to],
+                          (unsigned)kind, (unsigned)MOVE_CAPTURE(mv), promote, same, rel,
+                          flags);
 }
 
 /* Per-move times to running totals: the total of the same player's previous move (two
@@ -486,8 +486,7 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
             kifu__move_flag(c, KIFU_MOVE_RAW);
             return STEP_BAD;
         }
-        complete(p, side, &m, mv, prev_to, cl);
-        kifu__move_put(c, &m); /* from the rules' tables: always in range */
+        complete(p, side, c, &m, mv, prev_to, cl);
         /* No repetition count or check state: the replay needs neither. */
         if (play(p, mv, line))
             return STEP_NOMEM;
@@ -545,8 +544,8 @@ static int keep_foul(norm *n, kifu_node *c)
     const kifu_node *parent = kifu__parent(c);
     kifu_move m;
     kifu__move_get(c, &m);
-    complete(n->p, side, &m, mv, prev_square(parent), &alone);
-    kifu__move_put(c, &m);
+    complete(n->p, side, c, &m, mv, prev_square(parent), &alone);
+    kifu__move_get(c, &m); /* completed, for the warning */
     c->foul = (uint8_t)n->cl.foul;
     if (play(n->p, mv, n->line))
         return -1;

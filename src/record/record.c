@@ -8,6 +8,36 @@
 #include "kifu_private.h"
 #include "rules/engine.h"
 
+/* x * 10 + y to x | y << 8; codes past 99 are never made. */
+#define XY(x)                                                                            \
+    x, x | 1 << 8, x | 2 << 8, x | 3 << 8, x | 4 << 8, x | 5 << 8, x | 6 << 8,           \
+        x | 7 << 8, x | 8 << 8, x | 9 << 8
+const uint16_t kifu__mv_xy[128] = {XY(0), XY(1), XY(2), XY(3), XY(4),
+                                   XY(5), XY(6), XY(7), XY(8), XY(9)};
+#undef XY
+/* side | dir << 2 (kifu__mv_rel_code) to the word's letters, the first in the low byte. */
+#define W(a, b) (uint16_t)((a) | (b) << 8)
+const uint16_t kifu__mv_rel[32] = {0,   'L',         'C',         'R',
+                                   'U', W('L', 'U'), W('C', 'U'), W('R', 'U'),
+                                   'M', W('L', 'M'), W('C', 'M'), W('R', 'M'),
+                                   'D', W('L', 'D'), W('C', 'D'), W('R', 'D'),
+                                   'H', W('L', 'H'), W('C', 'H'), W('R', 'H')};
+#undef W
+
+int kifu__move_check(const kifu_move *m)
+{
+    if (m->color > 1 || m->from_x > 9 || m->from_y > 9 || m->to_x > 9 || m->to_y > 9 ||
+        m->piece > 15 || m->capture > 15 || m->promote < -1 || m->promote > 1 ||
+        m->same < -1 || m->same > 1 || (m->flags & ~(15u | KIFU__MV_FROM_NULL)))
+        return -1;
+    /* The word must read back as it was: [LCR]?[UMDH]? and nothing after. */
+    uint16_t w = kifu__mv_rel[kifu__mv_rel_code(m->relative)];
+    char back[3] = {(char)(w & 255), (char)(w >> 8), 0};
+    size_t n = strnlen(m->relative, sizeof m->relative);
+    return n < sizeof m->relative && !back[n] && memcmp(back, m->relative, n) == 0 ? 0
+                                                                                   : -1;
+}
+
 int kifu__grow(kifu_record *r, void *arrayp, uint32_t *cap, uint32_t n, size_t elem)
 {
     if (n < *cap)
@@ -33,6 +63,7 @@ int kifu__record_add_page(kifu_record *r)
 {
     if (r->nnodes >= UINT32_MAX - KIFU__PAGE_NODES) /* ids + 1 are 32-bit links */
         return -1;
+    r->deep = r->nnodes + KIFU__PAGE_NODES >= KIFU__PLY_MAX;
     if (kifu__reserve(&r->pages, &r->cappages, r->npages + 1, sizeof *r->pages, 8))
         return -1;
     kifu__page *pg;
@@ -77,18 +108,48 @@ static void *side_array(kifu__page *pg, void *arrayp, size_t elem, int raw)
     return *slot;
 }
 
+kifu__slot_entry *kifu__slot_find(const kifu__slot_list *l, uint32_t slot)
+{
+    uint32_t lo = 0, hi = l->n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (l->v[mid].slot < slot)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < l->n && l->v[lo].slot == slot ? &l->v[lo] : NULL;
+}
+
+/* The entry of slot in l, made (zeroed) when it has none; NULL on NOMEM. Nodes come in
+ * slot order mostly, so an entry is mostly appended. */
+static kifu__slot_entry *slot_get(kifu_record *r, kifu__slot_list *l, uint32_t slot)
+{
+    uint32_t i = l->n;
+    while (i > 0 && l->v[i - 1].slot >= slot)
+        i--;
+    if (i < l->n && l->v[i].slot == slot)
+        return &l->v[i];
+    if (kifu__grow(r, &l->v, &l->cap, l->n, sizeof *l->v))
+        return NULL;
+    memmove(l->v + i + 1, l->v + i, (l->n - i) * sizeof *l->v);
+    l->v[i] = (kifu__slot_entry){slot, 0, NULL};
+    l->n++;
+    return &l->v[i];
+}
+
 kifu__node_text *kifu__text_make(kifu_node *n)
 {
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
-    if (!sd || !side_array(pg, &sd->text, sizeof *sd->text, 0))
+    kifu__slot_entry *e = sd ? slot_get(pg->rec, &sd->text, kifu__slot_of(n)) : NULL;
+    if (!e)
         return NULL;
-    kifu__node_text **t = &sd->text[kifu__slot_of(n)];
-    if (!*t)
-        *t = kifu__arena_alloc(&pg->rec->arena, sizeof **t);
-    if (*t)
+    if (!e->text)
+        e->text = kifu__arena_alloc(&pg->rec->arena, sizeof *e->text);
+    if (e->text)
         n->has_text = 1;
-    return *t;
+    return e->text;
 }
 
 kifu__ptime *kifu__ptime_page(kifu_node *n)
@@ -144,19 +205,10 @@ void kifu__node_src_page(kifu_node *n, size_t offset)
         offset - sd->src_off < 254) {
         n->src = (unsigned)(offset - sd->src_off) + 1;
     } else {
-        /* Whole, kept in slot order (a node noted again, or out of order, is rare). */
-        uint32_t i = sd->nsrc;
-        while (i > 0 && sd->src[i - 1].slot >= slot)
-            i--;
-        if (i < sd->nsrc && sd->src[i].slot == slot) {
-            sd->src[i].offset = (uint32_t)offset;
-        } else {
-            if (kifu__grow(pg->rec, &sd->src, &sd->capsrc, sd->nsrc, sizeof *sd->src))
-                return; /* only the place is lost */
-            memmove(sd->src + i + 1, sd->src + i, (sd->nsrc - i) * sizeof *sd->src);
-            sd->src[i] = (kifu__src_abs){slot, (uint32_t)offset};
-            sd->nsrc++;
-        }
+        kifu__slot_entry *e = slot_get(pg->rec, &sd->src, slot);
+        if (!e)
+            return; /* only the place is lost */
+        e->offset = (uint32_t)offset;
         n->src = 255;
     }
     sd->src_slot = slot + 1;
@@ -176,18 +228,10 @@ int kifu__node_src_get(const kifu_node *n, size_t *offset)
     }
     if (n->src != 255 || !pg->side)
         return 0;
-    const kifu__page_side *sd = pg->side;
-    uint32_t slot = kifu__slot_of(n), lo = 0, hi = sd->nsrc;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (sd->src[mid].slot < slot)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo == sd->nsrc || sd->src[lo].slot != slot)
+    const kifu__slot_entry *e = kifu__slot_find(&pg->side->src, kifu__slot_of(n));
+    if (!e)
         return 0;
-    *offset = sd->src[lo].offset + sum;
+    *offset = e->offset + sum;
     return 1;
 }
 
@@ -272,7 +316,7 @@ kifu_record *kifu_record_new(void)
         return NULL;
     kifu__arena_init(&r->arena);
     r->preset = KIFU_PRESET_NONE;
-    r->root = kifu__node_new(r, KIFU_NODE_ROOT);
+    r->root = kifu__node_new(r, KIFU_NODE_ROOT, 0);
     if (!r->root) {
         kifu_record_free(r);
         return NULL;
@@ -531,7 +575,10 @@ int kifu_node_get_move(const kifu_node *n, kifu_move *out)
 int kifu_node_set_move(kifu_record *r, kifu_node *n, const kifu_move *m)
 {
     (void)r;
-    return n->kind == KIFU_NODE_MOVE ? kifu__move_put(n, m) : -1;
+    if (n->kind != KIFU_NODE_MOVE || kifu__move_check(m))
+        return -1;
+    kifu__move_put(n, m);
+    return 0;
 }
 
 int kifu_node_foul(const kifu_node *n)
@@ -628,12 +675,11 @@ int kifu_node_set_time(kifu_record *r, kifu_node *n, const kifu_move_time *t)
 
 kifu_node *kifu_node_add_move(kifu_record *r, kifu_node *parent, const kifu_move *m)
 {
-    kifu_node packed = {0};
-    if (kifu__move_put(&packed, m))
+    if (kifu__move_check(m))
         return NULL; /* a field out of range */
     kifu_node *n = kifu__node_add_child(r, parent, KIFU_NODE_MOVE);
     if (n)
-        n->mv = packed.mv;
+        kifu__move_put(n, m);
     return n;
 }
 

@@ -3,6 +3,7 @@
 #define KIFU_RECORD_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -90,17 +91,24 @@ typedef struct kifu__links {
     uint32_t parent, first, next;
 } kifu__links;
 
-/* A whole offset of the page's node at slot (src 255). */
-typedef struct kifu__src_abs {
-    uint32_t slot, offset;
-} kifu__src_abs;
+/* What few nodes of a page have, by slot (ascending): a list, not an array of a page's
+ * slots, as most pages have one or two (an ending's word, a comment). */
+typedef struct kifu__slot_entry {
+    uint32_t slot;
+    uint32_t offset;       /* src: a whole offset (the node's src is 255) */
+    kifu__node_text *text; /* text: the node's comments, bookmarks, word */
+} kifu__slot_entry;
+typedef struct kifu__slot_list {
+    kifu__slot_entry *v;
+    uint32_t n, cap;
+} kifu__slot_list;
+/* The entry of slot in l, or NULL. */
+kifu__slot_entry *kifu__slot_find(const kifu__slot_list *l, uint32_t slot);
 
 typedef struct kifu__page_side {
     kifu__ptime *times;
     kifu__links *links;
-    kifu__node_text **text;
-    kifu__src_abs *src; /* by slot, ascending */
-    uint32_t nsrc, capsrc;
+    kifu__slot_list text, src;
     uint32_t src_slot; /* the slot whose offset was noted last, + 1 (0: none yet) */
     uint32_t src_off;  /* and that offset */
 } kifu__page_side;
@@ -134,6 +142,8 @@ struct kifu_record {
     /* Some node got a second child (never reset): without forks the hot passes follow
      * child 0 instead of walking the tree (see kifu__record_is_line). */
     int forked;
+    /* So many nodes that a ply could pass KIFU__PLY_MAX (kifu__node_add_child checks). */
+    int deep;
 };
 
 /* The page of node n, its first node, and n's slot in it. */
@@ -197,9 +207,10 @@ static inline kifu_node *kifu__parent(const kifu_node *n)
 /* Child 0 (the line's continuation), or NULL. */
 static inline kifu_node *kifu__first(const kifu_node *n)
 {
-    if (!n->xl) /* a line: the next slot, mostly in the same page */
+    if (!n->xl) /* a line: the next slot, mostly in the same page (by n's address) */
         return !n->fc ? NULL
-               : kifu__slot_of(n) + 1 < KIFU__PAGE_NODES
+               : ((uintptr_t)n & (KIFU__PAGE_BYTES - 1)) + 2 * sizeof(kifu_node) <=
+                       KIFU__PAGE_HEAD + KIFU__PAGE_NODES * sizeof(kifu_node)
                    ? (kifu_node *)n + 1
                    : kifu__link(n, kifu__id_of(n) + 2);
     return kifu__link(n, kifu__xlinks(n)->first);
@@ -243,79 +254,104 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
  * KIFU__MOVE_FROM_NULL as bit 4). */
 enum { KIFU__MV_FROM_NULL = 0x80 }; /* = fmt.h's KIFU__MOVE_FROM_NULL */
 
-/* The move of node n (a MOVE node), unpacked into *m. Inline: writers and the normalizer
- * take one per move. */
+/* Tables of the packed move (record.c): a square's x and y (x | y << 8) by x * 10 + y
+ * (0..99), and the relative word's letters (as two bytes) by its 5 bits. */
+extern const uint16_t kifu__mv_xy[128];
+extern const uint16_t kifu__mv_rel[32];
+
+/* The move of node n (a MOVE node), unpacked into *m. Inline, by tables, and written
+ * as two words where bytes are little-endian: writers and the normalizer take one per
+ * move, and thirteen byte stores were a fifth of reading a CSA move (callgrind). */
 static inline void kifu__move_get(const kifu_node *n, kifu_move *m)
 {
-    static const char side[4] = {0, 'L', 'C', 'R'}, dir[8] = {0, 'U', 'M', 'D', 'H'};
     uint64_t v = n->mv;
-    unsigned from = (v >> 1) & 127, to = (v >> 8) & 127, f = (v >> 32) & 31;
-    m->color = v & 1;
-    m->from_x = (uint8_t)(from / 10), m->from_y = (uint8_t)(from % 10);
-    m->to_x = (uint8_t)(to / 10), m->to_y = (uint8_t)(to % 10);
-    m->piece = (v >> 15) & 15;
-    m->capture = (v >> 19) & 15;
-    m->promote = (int8_t)(((v >> 23) & 3) - 1);
-    m->same = (int8_t)(((v >> 25) & 3) - 1);
-    char s = side[(v >> 27) & 3], d = dir[(v >> 29) & 7];
-    m->relative[0] = s ? s : d;
-    m->relative[1] = s ? d : 0;
-    m->relative[2] = 0;
-    m->flags = (uint8_t)((f & 15) | (f & 16 ? KIFU__MV_FROM_NULL : 0));
+    unsigned from = (v >> 1) & 127, to = (v >> 8) & 127, f = (v >> 32) & 31,
+             r = (v >> 27) & 31;
+    uint64_t w0 = (v & 1) | (uint64_t)kifu__mv_xy[from] << 8 |
+                  (uint64_t)kifu__mv_xy[to] << 24 | ((v >> 15) & 15) << 40 |
+                  ((v >> 19) & 15) << 48 | (uint64_t)(uint8_t)(((v >> 23) & 3) - 1) << 56;
+    uint64_t w1 = (uint8_t)(((v >> 25) & 3) - 1) | (uint64_t)kifu__mv_rel[r] << 8 |
+                  (uint64_t)((f & 15) | (f & 16) << 3) << 32; /* bit 4: FROM_NULL */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    memcpy(m, &w0, 8);
+    memcpy((unsigned char *)m + 8, &w1, 5);
+#else
+    for (int i = 0; i < 8; i++)
+        ((unsigned char *)m)[i] = (unsigned char)(w0 >> 8 * i);
+    for (int i = 0; i < 5; i++)
+        ((unsigned char *)m)[8 + i] = (unsigned char)(w1 >> 8 * i);
+#endif
+}
+_Static_assert(sizeof(kifu_move) == 13 && offsetof(kifu_move, promote) == 7 &&
+                   offsetof(kifu_move, same) == 8 && offsetof(kifu_move, relative) == 9 &&
+                   offsetof(kifu_move, flags) == 12,
+               "kifu__move_get writes kifu_move as two words");
+
+/* Can m be packed? 0, or -1 when a field is out of what a node holds (squares 0..9,
+ * kinds 0..15, promote and same -1..1, a relative word of JKF's letters, known flags). */
+int kifu__move_check(const kifu_move *m);
+
+/* The 5 bits of a relative word: side (0, L, C, R) and direction (0, U, M, D, H). */
+static inline unsigned kifu__mv_rel_code(const char *r)
+{
+    if (!r[0])
+        return 0;
+    unsigned side = r[0] == 'L' ? 1 : r[0] == 'C' ? 2 : r[0] == 'R' ? 3 : 0;
+    char d = side ? r[1] : r[0];
+    unsigned dir = d == 'U' ? 1 : d == 'M' ? 2 : d == 'D' ? 3 : d == 'H' ? 4 : 0;
+    return side | dir << 2;
 }
 
-/* Pack m into node n: 0, or -1 when a field is out of what a move holds (squares 0..9,
- * kinds 0..15, a relative word of JKF's letters), n unchanged. */
-static inline int kifu__move_put(kifu_node *n, const kifu_move *m)
+/* The packed bits of a move from its fields: squares as x * 10 + y, promote and same
+ * -1..1, rel a kifu__mv_rel_code, flags KIFU_MOVE_* and KIFU__MV_FROM_NULL. */
+static inline uint64_t kifu__mv_bits(unsigned color, unsigned from, unsigned to,
+                                     unsigned piece, unsigned capture, int promote,
+                                     int same, unsigned rel, unsigned flags)
 {
-    if (m->color > 1 || m->from_x > 9 || m->from_y > 9 || m->to_x > 9 || m->to_y > 9 ||
-        m->piece > 15 || m->capture > 15 || m->promote < -1 || m->promote > 1 ||
-        m->same < -1 || m->same > 1 || (m->flags & ~(15u | KIFU__MV_FROM_NULL)))
-        return -1;
-    const char *r = m->relative;
-    unsigned s = 0, d = 0, i = 0;
-    if (r[0] == 'L' || r[0] == 'C' || r[0] == 'R')
-        s = r[0] == 'L' ? 1 : r[0] == 'C' ? 2 : 3, i = 1;
-    if (i < 2 && r[i]) {
-        const char *k = strchr("UMDH", r[i]);
-        if (!k)
-            return -1;
-        d = (unsigned)(k - "UMDH") + 1;
-        i++;
-    }
-    if (i < 3 && r[i])
-        return -1;
-    uint64_t v = (uint64_t)m->color | (uint64_t)(m->from_x * 10 + m->from_y) << 1 |
-                 (uint64_t)(m->to_x * 10 + m->to_y) << 8 | (uint64_t)m->piece << 15 |
-                 (uint64_t)m->capture << 19 | (uint64_t)(m->promote + 1) << 23 |
-                 (uint64_t)(m->same + 1) << 25 | (uint64_t)s << 27 | (uint64_t)d << 29 |
-                 (uint64_t)((m->flags & 15) | (m->flags & KIFU__MV_FROM_NULL ? 16 : 0))
-                     << 32;
-    n->mv = v;
-    return 0;
+    return (uint64_t)color | (uint64_t)from << 1 | (uint64_t)to << 8 |
+           (uint64_t)piece << 15 | (uint64_t)capture << 19 |
+           (uint64_t)(unsigned)(promote + 1) << 23 |
+           (uint64_t)(unsigned)(same + 1) << 25 | (uint64_t)rel << 27 |
+           (uint64_t)((flags & 15) | (flags & KIFU__MV_FROM_NULL) >> 3) << 32;
+}
+/* The relative word's 5 bits of a packed move. */
+static inline unsigned kifu__mv_rel_of(const kifu_node *n)
+{
+    return (unsigned)(n->mv >> 27) & 31;
+}
+
+/* Pack m, which kifu__move_check accepts (readers and the normalizer make only such
+ * moves), into node n. */
+static inline void kifu__move_put(kifu_node *n, const kifu_move *m)
+{
+    n->mv = kifu__mv_bits(m->color, m->from_x * 10u + m->from_y, m->to_x * 10u + m->to_y,
+                          m->piece, m->capture, m->promote, m->same,
+                          kifu__mv_rel_code(m->relative), m->flags);
 }
 
 /* The KIFU_MOVE_* flags (and KIFU__MV_FROM_NULL) of n's move; set more of them. */
 static inline unsigned kifu__move_flags(const kifu_node *n)
 {
     unsigned f = (unsigned)(n->mv >> 32) & 31;
-    return (f & 15) | (f & 16 ? KIFU__MV_FROM_NULL : 0);
+    return (f & 15) | (f & 16) << 3;
 }
 static inline void kifu__move_flag(kifu_node *n, unsigned f)
 {
-    n->mv |= (uint64_t)((f & 15) | (f & KIFU__MV_FROM_NULL ? 16 : 0)) << 32;
+    n->mv |= (uint64_t)((f & 15) | (f & KIFU__MV_FROM_NULL) >> 3) << 32;
 }
 /* The square a move went to, as SQ-style file and rank: the 同 of the next move. */
 static inline void kifu__move_to(const kifu_node *n, int *x, int *y)
 {
     unsigned to = (unsigned)(n->mv >> 8) & 127;
-    *x = (int)(to / 10), *y = (int)(to % 10);
+    *x = kifu__mv_xy[to] & 255, *y = kifu__mv_xy[to] >> 8;
 }
 
 /* The comments, bookmarks and word of n, or NULL when it has none. */
 static inline kifu__node_text *kifu__text(const kifu_node *n)
 {
-    return n->has_text ? kifu__page_of(n)->side->text[kifu__slot_of(n)] : NULL;
+    return n->has_text
+               ? kifu__slot_find(&kifu__page_of(n)->side->text, kifu__slot_of(n))->text
+               : NULL;
 }
 /* The word of a SPECIAL node ("" if it has none). */
 static inline const char *kifu__special(const kifu_node *n)
@@ -478,14 +514,14 @@ int kifu__record_add_page(kifu_record *r);
 /* Node creation is inline, as readers make one per move: out of line it was two calls a
  * move, a tenth of reading a CSA file (callgrind, issue 9). */
 
-/* A new node of kind, all zero, no links; NULL on NOMEM. */
-static inline kifu_node *kifu__node_new(kifu_record *r, int kind)
+/* A new node of kind at ply, all else zero, no links; NULL on NOMEM. */
+static inline kifu_node *kifu__node_new(kifu_record *r, int kind, uint32_t ply)
 {
     if (__builtin_expect(r->slot_next == r->slot_end, 0) && kifu__record_add_page(r))
         return NULL;
     kifu_node *n = r->slot_next++;
-    memset(n, 0, sizeof *n);
-    n->kind = (unsigned)kind;
+    *n =
+        (kifu_node){.ply = ply, .kind = (unsigned)kind}; /* one store, not a field each */
     r->nnodes++;
     return n;
 }
@@ -498,16 +534,15 @@ int kifu__node_link_slow(kifu_record *r, kifu_node *parent, kifu_node *n);
  * longer than KIFU__PLY_MAX. */
 static inline kifu_node *kifu__node_add_child(kifu_record *r, kifu_node *parent, int kind)
 {
-    if (__builtin_expect(parent->ply >= KIFU__PLY_MAX, 0))
+    /* A ply is at most the count of nodes made before: checked once there are enough. */
+    if (__builtin_expect(r->deep, 0) && parent->ply >= KIFU__PLY_MAX)
         return NULL;
     /* Mostly the parent is the node made last and has no child (a line read in order):
      * both links are implicit, and nothing is stored but the parent's fc bit. */
     int line = parent == r->slot_next - 1 && !parent->xl && !parent->fc;
-    uint32_t ply = (uint32_t)parent->ply + 1;
-    kifu_node *n = kifu__node_new(r, kind);
+    kifu_node *n = kifu__node_new(r, kind, (uint32_t)parent->ply + 1);
     if (!n)
         return NULL;
-    n->ply = ply;
     if (__builtin_expect(line, 1))
         parent->fc = 1;
     else if (kifu__node_link_slow(r, parent, n)) {
