@@ -132,10 +132,55 @@ static inline int check_listed(const kifu_position *p, kmove mv, cand_list *cl,
     return check_legal(p, mv, cl, out, err);
 }
 
-static int resolve_board_move(const kifu_position *p, int side, const kifu_move *m,
-                              int to, kmove *out, cand_list *cl, kifu_error *err)
+/* A record move as the normalizer reads it: the fields of the node's packed move that
+ * resolving needs, squares as the engine numbers them. Taken from the node's bits in
+ * registers: a kifu_move unpacked and read back per move cost more than resolving. */
+typedef struct raw_move {
+    int from, to;   /* SQ, -1 none (0, 0), -2 no square (a 0 with a non-0, or 10+) */
+    int from_given; /* from's x is not 0 (else a drop, or KI2 with no source) */
+    int to_given;   /* to's x is not 0 (else 同, the square of the move before) */
+    int color, piece, promote, same;
+    unsigned rel, flags; /* kifu__mv_rel_code; KIFU_MOVE_* (and KIFU__MOVE_FROM_NULL) */
+} raw_move;
+
+/* x * 10 + y to the engine's square (-1: 0, -2: no square). */
+static const int8_t code_sq[128] = {
+    -1, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, 0,  1,  2,  3,  4,  5,  6,  7,
+    8,  -2, 9,  10, 11, 12, 13, 14, 15, 16, 17, -2, 18, 19, 20, 21, 22, 23, 24,
+    25, 26, -2, 27, 28, 29, 30, 31, 32, 33, 34, 35, -2, 36, 37, 38, 39, 40, 41,
+    42, 43, 44, -2, 45, 46, 47, 48, 49, 50, 51, 52, 53, -2, 54, 55, 56, 57, 58,
+    59, 60, 61, 62, -2, 63, 64, 65, 66, 67, 68, 69, 70, 71, -2, 72, 73, 74, 75,
+    76, 77, 78, 79, 80, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2,
+    -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2,
+};
+
+static inline raw_move raw_of(const kifu_node *n)
 {
-    int from = SQ(m->from_x, m->from_y);
+    uint64_t v = n->mv;
+    unsigned from = (v >> 1) & 127, to = (v >> 8) & 127;
+    return (raw_move){.from = code_sq[from],
+                      .to = code_sq[to],
+                      .from_given = from >= 10,
+                      .to_given = to >= 10,
+                      .color = (int)(v & 1),
+                      .piece = (int)((v >> 15) & 15),
+                      .promote = (int)((v >> 23) & 3) - 1,
+                      .same = (int)((v >> 25) & 3) - 1,
+                      .rel = kifu__mv_rel_of(n),
+                      .flags = kifu__move_flags(n)};
+}
+
+/* The relative word of m as text (JKF letters). */
+static void rel_text(const raw_move *m, char out[3])
+{
+    uint16_t w = kifu__mv_rel[m->rel];
+    out[0] = (char)(w & 255), out[1] = (char)(w >> 8), out[2] = 0;
+}
+
+static int resolve_board_move(const kifu_position *p, int side, const raw_move *m, int to,
+                              kmove *out, cand_list *cl, kifu_error *err)
+{
+    int from = m->from;
     int cp = kifu__position_at(p, from);
     if (!cp)
         return fail(err, KIFU_ERR_ILLEGAL, "no piece there");
@@ -207,17 +252,16 @@ static int foul_candidate(const kifu_position *p, int side, int kind, int to, in
  * Always inline (its one caller is step): as a call of eight arguments, two of them on
  * the stack, it cost 35 instructions a move more (callgrind, issue 9). */
 static inline __attribute__((always_inline)) int resolve(const kifu_position *p, int side,
-                                                         const kifu_move *m, int prev_to,
+                                                         const raw_move *m, int prev_to,
                                                          kmove *out, cand_list *cl,
                                                          kifu_error *err)
 {
     cl->n = NO_CANDS;
     cl->foul = KIFU_FOUL_NONE;
-    int to;
-    if (m->to_x) {
-        if (m->to_x > 9 || m->to_y < 1 || m->to_y > 9)
+    int to = m->to;
+    if (m->to_given) {
+        if (to < 0)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
-        to = SQ(m->to_x, m->to_y);
     } else if (prev_to >= 0) {
         to = prev_to;
     } else {
@@ -226,15 +270,15 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
     if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side)
         return fail(err, KIFU_ERR_ILLEGAL, "not your turn (%s to move)",
                     side ? "☖ gote" : "☗ sente");
-    if (m->from_x) {
-        if (m->from_x > 9 || m->from_y < 1 || m->from_y > 9)
+    if (m->from_given) {
+        if (m->from < 0)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
         return resolve_board_move(p, side, m, to, out, cl, err);
     }
     int kind = m->piece;
     if (kind <= 0 || kind >= PIECE_KIND_NB)
         return fail(err, KIFU_ERR_ILLEGAL, "no piece kind given");
-    if ((m->flags & KIFU_MOVE_DROP) || strcmp(m->relative, "H") == 0) {
+    if ((m->flags & KIFU_MOVE_DROP) || m->rel == 16 /* H alone */) {
         if (m->promote == 1)
             return fail(err, KIFU_ERR_ILLEGAL, "cannot promote: a drop never promotes");
         return resolve_drop(p, side, kind, to, out, cl, err);
@@ -252,9 +296,9 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
             cands[k++] = cl->v[i];
     if (k == 0) {
         /* No piece on the board gets there: a drop written without 打. */
-        if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->relative[0])
+        if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->rel)
             return resolve_drop(p, side, kind, to, out, cl, err);
-        if (!m->relative[0] && foul_candidate(p, side, kind, to, m->promote == 1, cl))
+        if (!m->rel && foul_candidate(p, side, kind, to, m->promote == 1, cl))
             return fail(err, KIFU_ERR_ILLEGAL, "%s",
                         kifu__position_illegal_reason(p, cl->foul_mv));
         char sq[16];
@@ -262,8 +306,10 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
         return fail(err, KIFU_ERR_ILLEGAL, "cannot reach: no %s can move to %s",
                     kifu__kanji_piece(kind), sq);
     }
-    if (k > 1 && m->relative[0])
-        k = kifu__relative_filter(p, m->relative, cands, k);
+    char word[3];
+    rel_text(m, word);
+    if (k > 1 && m->rel)
+        k = kifu__relative_filter(p, word, cands, k);
     if (k == 1) {
         *out = cands[0];
         if (alone_by_reach(cands[0], reach)) {
@@ -279,7 +325,7 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
     if (k == 0)
         return fail(err, KIFU_ERR_ILLEGAL,
                     "cannot reach: no %s fits the relative word %s",
-                    kifu__kanji_piece(kind), m->relative);
+                    kifu__kanji_piece(kind), word);
     char list[96] = "";
     for (size_t i = 0; i < k && strlen(list) + 8 < sizeof list; i++) {
         size_t l = strlen(list);
@@ -313,8 +359,7 @@ static const uint8_t sq_rank[SQ_NB] = {
 /* Fills node n's move (m: as read) from the legal move mv played from position p (before
  * it), packed straight from mv: no kifu_move is built and packed per move. */
 static inline void complete(const kifu_position *p, int color, kifu_node *n,
-                            const kifu_move *m, kmove mv, int prev_to,
-                            const cand_list *cl)
+                            const raw_move *m, kmove mv, int prev_to, const cand_list *cl)
 {
     int to = MOVE_TO(mv), drop = MOVE_IS_DROP(mv);
     int kind = MOVE_PIECE(mv);
@@ -325,7 +370,7 @@ static inline void complete(const kifu_position *p, int color, kifu_node *n,
              (in_zone(color, sq_rank[to]) || in_zone(color, sq_rank[MOVE_FROM(mv)])))
         promote = 0;
     int same = m->same < 0 && to == prev_to ? 1 : m->same;
-    unsigned rel = kifu__mv_rel_of(n);
+    unsigned rel = m->rel;
     if (!rel) {
         /* The move alone, no other piece of its kind reaching its square (mostly so): no
          * word. Else the word counts the others by reach, pinned ones too (relative.c):
@@ -467,14 +512,13 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
 {
     if (c->kind == KIFU_NODE_MOVE) {
         int prev_to = prev_square(parent);
-        kmove mv;
+        kmove mv = MOVE_NONE;
         e->code =
             0; /* enough for kifu__error to take the next one; no full clear per move */
         int side = kifu_position_side(p);
-        kifu_move m;
-        kifu__move_get(c, &m);
+        raw_move m = raw_of(c);
         int bad = resolve(p, side, &m, prev_to, &mv, cl, e);
-        if (!bad && m.same == 1 && m.to_x && MOVE_TO(mv) != prev_to)
+        if (!bad && m.same == 1 && m.to_given && MOVE_TO(mv) != prev_to)
             bad = kifu__error(e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                               "同 (same square) but the previous move went elsewhere");
         if (bad && cl->foul && e->code == KIFU_ERR_ILLEGAL)
@@ -542,9 +586,9 @@ static int keep_foul(norm *n, kifu_node *c)
     kmove mv = n->cl.foul_mv;
     cand_list alone = {.n = NO_CANDS}; /* its word by reach, as for any move */
     const kifu_node *parent = kifu__parent(c);
+    raw_move raw = raw_of(c);
+    complete(n->p, side, c, &raw, mv, prev_square(parent), &alone);
     kifu_move m;
-    kifu__move_get(c, &m);
-    complete(n->p, side, c, &m, mv, prev_square(parent), &alone);
     kifu__move_get(c, &m); /* completed, for the warning */
     c->foul = (uint8_t)n->cl.foul;
     if (play(n->p, mv, n->line))
