@@ -24,16 +24,17 @@ int main(int argc, char **argv)
         kifu_record_free(r);
         return 1;
     }
-    const kifu_move *prev = NULL; /* the move before, so that 同 is written */
+    kifu_move m, prev; /* the move before, so that 同 is written */
+    int has_prev = 0;
     while (kifu_player_forward(pl)) {
         const kifu_node *n = kifu_player_node(pl);
-        kifu_move m_v;
-        const kifu_move *m = kifu_node_get_move(n, &m_v) ? &m_v : NULL;
         char text[64];
-        if (m) {
+        if (kifu_node_get_move(n, &m)) { /* a copy: moves are values */
             printf("%3d %s\n", kifu_node_ply(n),
-                   kifu_move_text(m, prev, KIFU_TEXT_KIF, text, sizeof text));
+                   kifu_move_text(&m, has_prev ? &prev : NULL, KIFU_TEXT_KIF, text,
+                                  sizeof text));
             prev = m;
+            has_prev = 1;
         } else { /* an ending: the player stands on it, the position stays */
             printf("%3d %s\n", kifu_node_ply(n), kifu_special_text(kifu_node_special(n)));
         }
