@@ -215,13 +215,6 @@ static inline kifu_node *kifu__first(const kifu_node *n)
                    : kifu__link(n, kifu__id_of(n) + 2);
     return kifu__link(n, kifu__xlinks(n)->first);
 }
-/* Child 0 of n, for a pass along a line that knows n's id (*id, updated to the child's). */
-static inline kifu_node *kifu__line_next(const kifu_node *n, uint32_t *id)
-{
-    kifu_node *c = kifu__first(n);
-    *id = c ? kifu__id_of(c) : 0;
-    return c;
-}
 /* The next child of n's parent, or NULL. */
 static inline kifu_node *kifu__sibling(const kifu_node *n)
 {
