@@ -245,7 +245,7 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
  * y), piece 15-18, capture 19-22, promote + 1 23-24, same + 1 25-26, the relative word's
  * side 27-28 (L C R) and direction 29-31 (U M D H), flags 32-36 (KIFU_MOVE_* and
  * KIFU__MOVE_FROM_NULL as bit 4). */
-enum { KIFU__MV_FROM_NULL = 0x80 }; /* = fmt.h's KIFU__MOVE_FROM_NULL */
+enum { KIFU__MV_FROM_NULL = 0x80 }; /* fmt.h's KIFU__MOVE_FROM_NULL: checked there */
 
 /* Tables of the packed move (record.c): a square's x and y (x | y << 8) by x * 10 + y
  * (0..99), and the relative word's letters (as two bytes) by its 5 bits. */
