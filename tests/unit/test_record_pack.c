@@ -574,21 +574,29 @@ TEST(links_random_edits)
     uint32_t seed = 12345;
 #define RND() (seed = seed * 1103515245u + 12345u, (seed >> 8) & 0xffffff)
     line_to(&m, 0, 600);
+    int nadd = 0, ndel = 0, nre = 0;
     for (int op = 1; op <= 4000; op++) {
         int id = (int)(RND() % (uint32_t)m.n);
+        for (int t = 0; t < 1000 && !m.alive[id]; t++)
+            id = (int)(RND() % (uint32_t)m.n);
         if (!m.alive[id])
+            continue;
+        if (m.nkids[id] < 2 && RND() % 2) /* edits where there are forks, mostly */
             continue;
         uint32_t what = RND() % 100;
         if (what < 70) {
             int x = model_add(&m, id, what < 3);
+            nadd++;
             if (x >= 0 && what >= 50) /* a run: continues from the node made last */
                 line_to(&m, x, m.n + (int)(RND() % 40));
         } else if (what < 80 && m.nkids[id] > 0) {
             CHECK_INT(model_delete(&m, id, (int)(RND() % (uint32_t)m.nkids[id])), 0);
+            ndel++;
         } else if (m.nkids[id] > 1) {
             int i = (int)(RND() % (uint32_t)m.nkids[id]);
             int j = (int)(RND() % (uint32_t)m.nkids[id]);
             CHECK_INT(model_reorder(&m, id, i, j), 0);
+            nre++;
         }
         if (op % 250 == 0) {
             char when[32];
@@ -597,6 +605,10 @@ TEST(links_random_edits)
         }
     }
 #undef RND
+    /* The run did each kind of edit many times. */
+    printf("    random edits: %d adds, %d deletes, %d reorders, %d nodes\n", nadd, ndel,
+           nre, m.n);
+    CHECK(nadd > 1000 && ndel > 100 && nre > 50);
     model_free(&m);
 }
 
@@ -818,6 +830,162 @@ TEST(src_kif_variation)
         snprintf(what, sizeof what, "KIF, %d moves, variation at %d, illegal ply %d",
                  cases[i].moves, cases[i].from, cases[i].bad);
         expect_at(what, s, len, KIFU_FMT_KIFU, line, col);
+        free(s);
+    }
+}
+
+/* Characters of [a, b) (a column is counted in characters). */
+static int chars(const char *a, const char *b)
+{
+    int k = 0;
+    for (; a < b; a++)
+        k += ((unsigned char)*a & 0xC0) != 0x80;
+    return k;
+}
+
+/* Where p is in [s, p): line and column. */
+static void where(const char *s, const char *p, int *line, int *col)
+{
+    const char *ls = s;
+    *line = 1;
+    for (const char *q = s; q < p; q++)
+        if (*q == '\n')
+            (*line)++, ls = q + 1;
+    *col = chars(ls, p) + 1;
+}
+
+/* A JKF move object of the king steps: alt (the fork's way, by file 4) or not, bad: a
+ * target three or four squares away. */
+static char *jkf_move(char *p, int ply, int alt, int bad)
+{
+    static const int main_sq[4][4] = {
+        {5, 9, 5, 8}, {5, 1, 5, 2}, {5, 8, 5, 9}, {5, 2, 5, 1}};
+    static const int alt_sq[4][4] = {
+        {5, 9, 4, 8}, {5, 1, 4, 2}, {4, 8, 5, 9}, {4, 2, 5, 1}};
+    const int *q = alt ? alt_sq[(ply - 1) % 4] : main_sq[(ply - 1) % 4];
+    return p +
+           sprintf(
+               p,
+               "{\"color\":%d,\"from\":{\"x\":%d,\"y\":%d},\"to\":{\"x\":%d,\"y\":%d},"
+               "\"piece\":\"OU\"}",
+               (ply - 1) % 2, q[0], q[1], bad ? q[0] : q[2], bad ? 5 : q[3]);
+}
+
+/* JKF: a main line of `moves` entries (nl: one a line, else all on one line), a fork at
+ * ply `fork_at` of flen entries (its "forks" before its "move" when forks_first), the
+ * move at ply bad illegal in the fork (in_fork) or on the main line. *at: the illegal
+ * move object's place. */
+static char *jkf_text(int moves, int fork_at, int flen, int bad, int in_fork,
+                      int forks_first, int nl, size_t *len, const char **at)
+{
+    char *s = malloc(256 + (size_t)(moves + flen) * 128), *p = s;
+    const char *sep = nl ? ",\n" : ",";
+    p += sprintf(p, "{\"header\":{},\"moves\":[{}");
+    for (int ply = 1; ply <= moves; ply++) {
+        p += sprintf(p, "%s{", sep);
+        int bad_here = ply == bad && !in_fork, fork = ply == fork_at;
+        for (int part = 0; part < 2; part++) {
+            if (part == (forks_first ? 1 : 0)) {
+                p += sprintf(p, "\"move\":");
+                if (bad_here)
+                    *at = p;
+                p = jkf_move(p, ply, 0, bad_here);
+            } else if (fork) {
+                p += sprintf(p, "\"forks\":[[");
+                for (int f = ply; f < ply + flen; f++) {
+                    p += sprintf(p, "%s{\"move\":", f == ply ? (nl ? "\n" : "") : sep);
+                    if (f == bad && in_fork)
+                        *at = p;
+                    p = jkf_move(p, f, 1, f == bad && in_fork);
+                    *p++ = '}';
+                }
+                p += sprintf(p, "]]");
+            }
+            if (part == 0 && fork)
+                *p++ = ',';
+        }
+        *p++ = '}';
+    }
+    p += sprintf(p, "]}\n");
+    *len = (size_t)(p - s);
+    return s;
+}
+
+TEST(src_jkf_forks)
+{
+    struct {
+        int moves, fork_at, flen, bad, in_fork, forks_first, nl;
+    } cases[] = {
+        {20, 5, 6, 7, 1, 0, 1},         {20, 5, 6, 7, 1, 1, 1},
+        {20, 5, 6, 5, 1, 1, 1},         {20, 5, 6, 5, 0, 1, 1},
+        {20, 5, 6, 9, 0, 1, 0},         {1000, 405, 10, 407, 1, 0, 1},
+        {1000, 405, 10, 409, 1, 1, 0},  {1000, 405, 10, 600, 0, 1, 0},
+        {2000, 1, 1500, 1221, 1, 0, 0}, {2000, 1, 1500, 1222, 1, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        const char *at = NULL;
+        char *s =
+            jkf_text(cases[i].moves, cases[i].fork_at, cases[i].flen, cases[i].bad,
+                     cases[i].in_fork, cases[i].forks_first, cases[i].nl, &len, &at);
+        int line, col;
+        where(s, at, &line, &col);
+        char what[96];
+        snprintf(what, sizeof what, "JKF case %zu, illegal ply %d %s", i, cases[i].bad,
+                 cases[i].in_fork ? "in the fork" : "on the main line");
+        expect_at(what, s, len, KIFU_FMT_JKF, line, col);
+        free(s);
+    }
+}
+
+/* KI2: eight moves a line, a variation; the illegal move's mark (▲△) is its place. */
+static char *ki2_text(int moves, int from, int vlen, int bad, size_t *len,
+                      const char **at)
+{
+    static const char *const main_mv[4] = {"▲５八玉", "△５二玉", "▲５九玉", "△５一玉"};
+    static const char *const alt_mv[4] = {"▲４八玉", "△４二玉", "▲５九玉", "△５一玉"};
+    static const char *const bad_mv[4] = {"▲５五玉", "△５五玉", "▲５五玉", "△５五玉"};
+    char *s = malloc(256 + (size_t)(moves + vlen) * 32), *p = s;
+    p += sprintf(p, "手合割：平手\n");
+    for (int ply = 1; ply <= moves; ply++) {
+        if (ply == bad)
+            *at = p;
+        p += sprintf(p, "%s%s",
+                     ply == bad ? bad_mv[(ply - 1) % 4] : main_mv[(ply - 1) % 4],
+                     ply % 8 == 0 ? "\n" : " ");
+    }
+    p += sprintf(p, "\n\n変化：%d手\n", from);
+    for (int ply = from; ply < from + vlen; ply++) {
+        if (ply + moves == bad) /* bad past the main line: in the variation */
+            *at = p;
+        p += sprintf(p, "%s%s",
+                     ply + moves == bad ? bad_mv[(ply - 1) % 4] : alt_mv[(ply - 1) % 4],
+                     (ply - from) % 8 == 7 ? "\n" : " ");
+    }
+    p += sprintf(p, "\n");
+    *len = (size_t)(p - s);
+    return s;
+}
+
+TEST(src_ki2_variation)
+{
+    /* bad > moves: ply bad - moves of the variation. */
+    struct {
+        int moves, from, vlen, bad;
+    } cases[] = {
+        {20, 5, 8, 7},        {20, 5, 8, 20 + 9},           {1000, 405, 10, 1000 + 407},
+        {1000, 405, 10, 406}, {2000, 1, 1500, 2000 + 1221}, {2000, 1, 10, 1628},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        const char *at = NULL;
+        char *s = ki2_text(cases[i].moves, cases[i].from, cases[i].vlen, cases[i].bad,
+                           &len, &at);
+        int line, col;
+        where(s, at, &line, &col);
+        char what[96];
+        snprintf(what, sizeof what, "KI2 case %zu", i);
+        expect_at(what, s, len, KIFU_FMT_KI2U, line, col);
         free(s);
     }
 }
@@ -1095,6 +1263,8 @@ int main(void)
     RUN(src_usi_distance_limits);
     RUN(src_csa_long_comments);
     RUN(src_kif_variation);
+    RUN(src_jkf_forks);
+    RUN(src_ki2_variation);
     RUN(deep_100000_nested_forks);
     RUN(deep_500000_move_line);
     RUN(texts_every_node_of_a_page_in_order);
