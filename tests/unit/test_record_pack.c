@@ -938,6 +938,35 @@ TEST(src_jkf_forks)
     }
 }
 
+/* A JKF entry's forks before its move: the tree as with the forks after it (the fork
+ * nodes are made first, then moved behind the entry's by a reorder). */
+TEST(jkf_forks_before_the_move_same_tree)
+{
+    static const int at[] = {1, 405, 409, 1201,
+                             1625}; /* (at - 1) % 4 == 0: the fork line is legal */
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        size_t l1, l2;
+        const char *unused = NULL;
+        char *a = jkf_text(2000, at[i], 600, -1, 0, 0, 1, &l1, &unused);
+        char *b = jkf_text(2000, at[i], 600, -1, 0, 1, 0, &l2, &unused);
+        kifu_error err;
+        kifu_record *ra = t_read_text(a, l1, KIFU_FMT_JKF, 0, &err);
+        kifu_record *rb = t_read_text(b, l2, KIFU_FMT_JKF, 0, &err);
+        CHECK(ra && rb);
+        if (ra && rb) {
+            CHECK_INT(kifu_record_node_count(ra), 2601);
+            CHECK_INT(trees_equal(ra, rb), 2601);
+            const kifu_node *x = t_node_at(rb, at[i] - 1);
+            CHECK_INT(x ? kifu_node_child_count(x) : 0, 2);
+            CHECK_INT(x ? kifu_node_ply(kifu_node_child(x, 1)) : 0, at[i]);
+        }
+        kifu_record_free(ra);
+        kifu_record_free(rb);
+        free(a);
+        free(b);
+    }
+}
+
 /* KI2: eight moves a line, a variation; the illegal move's mark (▲△) is its place. */
 static char *ki2_text(int moves, int from, int vlen, int bad, size_t *len,
                       const char **at)
@@ -1264,6 +1293,7 @@ int main(void)
     RUN(src_csa_long_comments);
     RUN(src_kif_variation);
     RUN(src_jkf_forks);
+    RUN(jkf_forks_before_the_move_same_tree);
     RUN(src_ki2_variation);
     RUN(deep_100000_nested_forks);
     RUN(deep_500000_move_line);
