@@ -662,6 +662,26 @@ static void expect_at(const char *what, const char *text, size_t len, int format
     kifu_record_free(r);
 }
 
+/* Characters of [a, b) (a column is counted in characters). */
+static int chars(const char *a, const char *b)
+{
+    int k = 0;
+    for (; a < b; a++)
+        k += ((unsigned char)*a & 0xC0) != 0x80;
+    return k;
+}
+
+/* Where p is in [s, p): line and column. */
+static void where(const char *s, const char *p, int *line, int *col)
+{
+    const char *ls = s;
+    *line = 1;
+    for (const char *q = s; q < p; q++)
+        if (*q == '\n')
+            (*line)++, ls = q + 1;
+    *col = chars(ls, p) + 1;
+}
+
 static const char *const usi_cycle[4] = {"5i5h", "5a5b", "5h5i", "5b5a"};
 
 /* A USI line of `moves` legal king steps with the one at ply `bad` made illegal (its
@@ -775,6 +795,50 @@ TEST(src_csa_long_comments)
         }
 }
 
+/* CSA statements joined by ',' (a move and its time), four moves a line, comment lines
+ * of clen bytes between some lines; *at: the illegal move's sign. */
+static char *csa_joined(int moves, int bad, int clen, size_t *len, const char **at)
+{
+    char *s = malloc(64 + (size_t)moves * (16 + (size_t)clen)), *p = s;
+    p += sprintf(p, "V2.2\nPI\n+\n");
+    for (int ply = 1; ply <= moves; ply++) {
+        if (ply % 4 == 1 && ply % 3 == 0) {
+            *p++ = '\'';
+            memset(p, 'c', (size_t)clen), p += clen;
+            *p++ = '\n';
+        }
+        if (ply == bad)
+            *at = p;
+        memcpy(p, csa_cycle[(ply - 1) % 4], 7);
+        if (ply == bad)
+            p[4] = '5';
+        p += 7;
+        p += sprintf(p, ",T%d%s", ply % 60, ply % 4 == 0 ? "\n" : ",");
+    }
+    p += sprintf(p, "\n");
+    *len = (size_t)(p - s);
+    return s;
+}
+
+TEST(src_csa_joined_statements)
+{
+    static const int bads[] = {1, 2, 4, 406, 407, 408, 1201, 1202};
+    static const int clens[] = {10, 250, 3000};
+    for (size_t b = 0; b < sizeof bads / sizeof bads[0]; b++)
+        for (size_t c = 0; c < sizeof clens / sizeof clens[0]; c++) {
+            size_t len;
+            const char *at = NULL;
+            char *s = csa_joined(1500, bads[b], clens[c], &len, &at);
+            int line, col;
+            where(s, at, &line, &col);
+            char what[64];
+            snprintf(what, sizeof what, "CSA joined, %d-byte comments, illegal ply %d",
+                     clens[c], bads[b]);
+            expect_at(what, s, len, KIFU_FMT_CSA, line, col);
+            free(s);
+        }
+}
+
 static const char *const kif_cycle[4] = {"５八玉(59)", "５二玉(51)", "５九玉(58)",
                                          "５一玉(52)"};
 static const char *const kif_bad[4] = {"５五玉(59)", "５五玉(51)", "５五玉(58)",
@@ -832,26 +896,6 @@ TEST(src_kif_variation)
         expect_at(what, s, len, KIFU_FMT_KIFU, line, col);
         free(s);
     }
-}
-
-/* Characters of [a, b) (a column is counted in characters). */
-static int chars(const char *a, const char *b)
-{
-    int k = 0;
-    for (; a < b; a++)
-        k += ((unsigned char)*a & 0xC0) != 0x80;
-    return k;
-}
-
-/* Where p is in [s, p): line and column. */
-static void where(const char *s, const char *p, int *line, int *col)
-{
-    const char *ls = s;
-    *line = 1;
-    for (const char *q = s; q < p; q++)
-        if (*q == '\n')
-            (*line)++, ls = q + 1;
-    *col = chars(ls, p) + 1;
 }
 
 /* A JKF move object of the king steps: alt (the fork's way, by file 4) or not, bad: a
@@ -1291,6 +1335,7 @@ int main(void)
     RUN(src_usi_long_line);
     RUN(src_usi_distance_limits);
     RUN(src_csa_long_comments);
+    RUN(src_csa_joined_statements);
     RUN(src_kif_variation);
     RUN(src_jkf_forks);
     RUN(jkf_forks_before_the_move_same_tree);
