@@ -1063,6 +1063,67 @@ TEST(src_ki2_variation)
     }
 }
 
+/* KIF: long comment lines between moves, a variation from ply 9 (alt) and one nested in
+ * it from ply `nested` (the main line's steps again), with the illegal move at ply bad
+ * of the nested one (or, bad < 0, at ply -bad of the first variation). */
+static char *kif_nested(int moves, int alen, int nested, int blen, int bad, int clen,
+                        size_t *len, const char **at)
+{
+    static const char *const alt[4] = {"４八玉(59)", "４二玉(51)", "５九玉(48)",
+                                       "５一玉(42)"};
+    char *s = malloc(256 + (size_t)(moves + alen + blen) * (40 + (size_t)clen)), *p = s;
+    p += sprintf(p, "手合割：平手\n手数----指手---------消費時間--\n");
+    for (int part = 0; part < 3; part++) {
+        int from = part == 0 ? 1 : part == 1 ? 9 : nested;
+        int n = part == 0 ? moves : part == 1 ? alen : blen;
+        if (part)
+            p += sprintf(p, "\n変化：%d手\n", from);
+        for (int ply = from; ply < from + n; ply++) {
+            if (ply % 3 == 0) {
+                *p++ = '*';
+                memset(p, 'c', (size_t)clen), p += clen;
+                *p++ = '\n';
+            }
+            int is_bad = (part == 2 && ply == bad) || (part == 1 && ply == -bad);
+            p += sprintf(p, "%4d ", ply);
+            if (is_bad)
+                *at = p;
+            p += sprintf(p, "%s   ( 0:01/00:00:%02d)\n",
+                         is_bad      ? kif_bad[(ply - 1) % 4]
+                         : part == 1 ? alt[(ply - 1) % 4]
+                                     : kif_cycle[(ply - 1) % 4],
+                         ply % 60);
+        }
+    }
+    *len = (size_t)(p - s);
+    return s;
+}
+
+TEST(src_kif_nested_variations_and_comments)
+{
+    struct {
+        int moves, alen, nested, blen, bad, clen;
+    } cases[] = {
+        {100, 40, 29, 10, 31, 10},      {100, 40, 29, 10, 29, 300},
+        {1000, 600, 409, 20, 410, 250}, {1000, 600, 409, 20, 411, 253},
+        {1000, 600, 409, 500, 815, 5},  {1000, 600, 409, 20, -407, 300},
+        {1000, 600, 409, 20, -9, 10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len;
+        const char *at = NULL;
+        char *s = kif_nested(cases[i].moves, cases[i].alen, cases[i].nested,
+                             cases[i].blen, cases[i].bad, cases[i].clen, &len, &at);
+        int line, col;
+        where(s, at, &line, &col);
+        char what[80];
+        snprintf(what, sizeof what, "KIF nested case %zu (illegal ply %d)", i,
+                 cases[i].bad);
+        expect_at(what, s, len, KIFU_FMT_KIFU, line, col);
+        free(s);
+    }
+}
+
 /* ---- deep trees ---- */
 
 /* Walk r: the ENTER count, and the greatest ply entered. */
@@ -1337,6 +1398,7 @@ int main(void)
     RUN(src_csa_long_comments);
     RUN(src_csa_joined_statements);
     RUN(src_kif_variation);
+    RUN(src_kif_nested_variations_and_comments);
     RUN(src_jkf_forks);
     RUN(jkf_forks_before_the_move_same_tree);
     RUN(src_ki2_variation);
