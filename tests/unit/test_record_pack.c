@@ -191,6 +191,17 @@ TEST(move_refusals)
     }
     CHECK_INT(kifu_record_node_count(r), count);
     CHECK_INT(kifu_node_child_count(root), 1);
+    /* Bytes after the word's NUL are no part of it: taken or refused, never given back. */
+    kifu_move tail = ok;
+    memcpy(tail.relative, "L\0U", 3);
+    if (kifu_node_set_move(r, n, &tail) == 0) {
+        kifu_move got;
+        memset(&got, 0xAB, sizeof got);
+        CHECK_INT(kifu_node_get_move(n, &got), 1);
+        CHECK(memcmp(got.relative, "L\0\0", 3) == 0);
+        CHECK_INT(kifu_node_set_move(r, n, &ok), 0);
+    }
+    CHECK(same_move(n, &ok));
     /* Not a MOVE node: the root and an ending. */
     kifu_node *sp = kifu_node_add_special(r, n, "TORYO");
     CHECK_INT(kifu_node_set_move(r, root, &ok), -1);
@@ -1124,6 +1135,84 @@ TEST(src_kif_nested_variations_and_comments)
     }
 }
 
+/* A record read without normalizing, then edited through the API (forks added to read
+ * nodes, a reorder that puts the read line behind a fork, a delete): the illegal move is
+ * still found at its text. */
+TEST(src_survives_edits)
+{
+    static const int bads[] = {406, 407, 1500};
+    for (size_t b = 0; b < sizeof bads / sizeof bads[0]; b++) {
+        size_t len, off = 0;
+        char *s = usi_line(2000, bads[b], NULL, &len, &off);
+        kifu_read_options o = {0};
+        o.format = KIFU_FMT_SFEN;
+        o.flags = KIFU_READ_NO_NORMALIZE;
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(s, len, &o, &err);
+        CHECK(r != NULL);
+        if (!r) {
+            free(s);
+            continue;
+        }
+        /* Forks (legal moves, the kings' other way) at plies 1, 405 and 813. */
+        kifu_position *p = kifu_position_new();
+        static const char *const other[4] = {"5i4h", "5a4b", "5h4h", "5b4b"};
+        kifu_node *at1 = kifu_record_root(r);
+        kifu_move m;
+        CHECK_INT(kifu_position_parse_usi(p, other[0], &m, NULL), 0);
+        kifu_node *f1 = kifu_node_add_move(r, at1, &m);
+        kifu_node *f1b = kifu_node_add_move(r, at1, &m);
+        CHECK(f1 && f1b);
+        CHECK_INT(kifu_node_reorder(at1, 0, 2),
+                  0); /* the read line is now the last fork */
+        CHECK_INT(kifu_node_delete(r, f1b), 0);
+        CHECK_INT(kifu_node_index(t_node_at(r, 1)), 0);
+        kifu_position_free(p);
+        kifu_error_clear(&err);
+        CHECK_INT(kifu_normalize(r, 0, &err), -1);
+        int ok = err.line == 1 && err.column == (int)off + 1;
+        CHECK(ok);
+        if (!ok)
+            printf("    illegal ply %d: error at %d:%d, want 1:%zu (%s)\n", bads[b],
+                   err.line, err.column, off + 1, err.message);
+        kifu_record_free(r);
+        free(s);
+    }
+}
+
+/* Several CSA games in one text ('/' between): an illegal move in the second. */
+TEST(src_csa_second_game)
+{
+    size_t l1, l2;
+    int line1 = 0, line2 = 0;
+    char *g1 = csa_text(800, -1, 300, &l1, &line1);
+    char *g2 = csa_text(800, 700, 300, &l2, &line2);
+    char *s = malloc(l1 + l2 + 4);
+    memcpy(s, g1, l1);
+    memcpy(s + l1, "/\n", 2);
+    memcpy(s + l1 + 2, g2, l2 + 1);
+    int lines1 = 0;
+    for (size_t i = 0; i < l1; i++)
+        lines1 += s[i] == '\n';
+    kifu_read_options o = {0};
+    o.format = KIFU_FMT_CSA;
+    kifu_record **rs = NULL;
+    size_t count = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    int rc = kifu_read_all(s, l1 + l2 + 2, &o, &rs, &count, &err);
+    CHECK_INT(rc, -1);
+    CHECK_INT(err.line, lines1 + 1 + line2);
+    CHECK_INT(err.column, 1);
+    if (rc == 0) {
+        for (size_t i = 0; i < count; i++)
+            kifu_record_free(rs[i]);
+        kifu_free(rs);
+    }
+    free(s), free(g1), free(g2);
+}
+
 /* ---- deep trees ---- */
 
 /* Walk r: the ENTER count, and the greatest ply entered. */
@@ -1399,6 +1488,8 @@ int main(void)
     RUN(src_csa_joined_statements);
     RUN(src_kif_variation);
     RUN(src_kif_nested_variations_and_comments);
+    RUN(src_survives_edits);
+    RUN(src_csa_second_game);
     RUN(src_jkf_forks);
     RUN(jkf_forks_before_the_move_same_tree);
     RUN(src_ki2_variation);
