@@ -206,6 +206,12 @@ TEST(move_refusals)
     CHECK_INT(kifu_node_set_move(r, sp, &ok), -1);
     CHECK_INT(kifu_node_get_move(sp, NULL), 0);
     CHECK_INT(kifu_node_get_move(root, NULL), 0);
+    CHECK_INT(kifu_node_get_move(n, NULL), 1);
+    unsigned char untouched[sizeof(kifu_move)], ff[sizeof(kifu_move)];
+    memset(untouched, 0xAB, sizeof untouched);
+    memset(ff, 0xAB, sizeof ff);
+    CHECK_INT(kifu_node_get_move(sp, (kifu_move *)(void *)untouched), 0);
+    CHECK(memcmp(untouched, ff, sizeof ff) == 0);
     CHECK_STR(kifu_node_special(sp), "TORYO");
     kifu_record_free(r);
 }
