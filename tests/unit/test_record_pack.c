@@ -1184,6 +1184,59 @@ TEST(src_survives_edits)
     }
 }
 
+/* A line read without normalizing, cut (no fork ever made) and grown again through the
+ * API: cut before the illegal move, it is gone; cut after it, it is still found. */
+TEST(src_line_cut_and_regrown)
+{
+    static const int cuts[] = {1000, 1499, 1500, 1501, 1600};
+    for (size_t c = 0; c < sizeof cuts / sizeof cuts[0]; c++) {
+        size_t len, off = 0;
+        char *s = usi_line(2000, 1500, NULL, &len, &off);
+        kifu_read_options o = {0};
+        o.format = KIFU_FMT_SFEN;
+        o.flags = KIFU_READ_NO_NORMALIZE;
+        kifu_error err;
+        kifu_error_clear(&err);
+        kifu_record *r = kifu_read(s, len, &o, &err);
+        CHECK(r != NULL);
+        if (!r) {
+            free(s);
+            continue;
+        }
+        /* Delete the move at ply cut (and the rest), then play the same steps on. */
+        kifu_node *at = t_node_at(r, cuts[c] - 1);
+        CHECK_INT(kifu_node_delete(r, kifu_node_next(at)), 0);
+        kifu_position *p = kifu_position_new();
+        for (int ply = 1; ply <= (cuts[c] - 1) % 4; ply++) /* the position repeats */
+            t_play_usi(p, usi_cycle[ply - 1]);
+        kifu_node *n = at;
+        for (int ply = cuts[c]; ply < cuts[c] + 10; ply++) {
+            kifu_move m;
+            CHECK_INT(kifu_position_parse_usi(p, usi_cycle[(ply - 1) % 4], &m, NULL), 0);
+            kifu_position_play(p, &m, NULL);
+            n = kifu_node_add_move(r, n, &m);
+            CHECK(n != NULL);
+            if (!n)
+                break;
+        }
+        kifu_position_free(p);
+        CHECK_INT(kifu_node_child_count(at), 1);
+        kifu_error_clear(&err);
+        int rc = kifu_normalize(r, 0, &err);
+        if (cuts[c] <= 1500) {
+            CHECK_INT(rc, 0);
+            CHECK(t_node_at(r, cuts[c] + 9) != NULL &&
+                  t_node_at(r, cuts[c] + 10) == NULL);
+        } else {
+            CHECK_INT(rc, -1);
+            CHECK_INT(err.line, 1);
+            CHECK_INT(err.column, (int)off + 1);
+        }
+        kifu_record_free(r);
+        free(s);
+    }
+}
+
 /* Several CSA games in one text ('/' between): an illegal move in the second. */
 TEST(src_csa_second_game)
 {
@@ -1492,6 +1545,7 @@ int main(void)
     RUN(src_kif_variation);
     RUN(src_kif_nested_variations_and_comments);
     RUN(src_survives_edits);
+    RUN(src_line_cut_and_regrown);
     RUN(src_csa_second_game);
     RUN(src_jkf_forks);
     RUN(jkf_forks_before_the_move_same_tree);
