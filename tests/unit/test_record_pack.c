@@ -6,12 +6,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt/fmt.h"
 #include "harness.h"
 #include "kifu.h"
+#include "record/record.h"
 #include "testutil.h"
 
-#define PAGE 407       /* KIFU__PAGE_NODES: nodes per 4 KiB page */
-#define FROM_NULL 0x80 /* fmt.h's KIFU__MOVE_FROM_NULL */
+/* Nodes per 4 KiB page. The ids and plies below (406, 407, 813, 1220, 4069 ...) aim at
+ * the ends of pages of 407 nodes: a new layout needs them moved. */
+#define PAGE ((int)KIFU__PAGE_NODES)
+_Static_assert(KIFU__PAGE_NODES == 407, "the page ends aimed at below");
+#define FROM_NULL KIFU__MOVE_FROM_NULL
 
 /* ---- moves ---- */
 
