@@ -287,6 +287,56 @@ static char *header_json(kifu_index *ix, const kifu_record *r)
     return kifu__arena_strndup(&ix->text, b->data, b->len);
 }
 
+/* A position reduced to what its Zobrist key's updates need: the key, the hands and the
+ * side to move. A checked move names its piece, its capture and its promotion, so the
+ * key follows the moves without a board: the engine's do (bitboards, mailbox and key)
+ * was a sixteenth of a build, this a few xors a move. It keeps kifu__pos_do's key
+ * exactly (the index tests compare the two over every ply of random games). */
+typedef struct keystate {
+    uint64_t key;
+    uint8_t hand[2][8];
+    int side;
+} keystate;
+
+static void key_start(keystate *s, const kpos *p)
+{
+    s->key = p->key;
+    memcpy(s->hand, p->hand, sizeof s->hand);
+    s->side = p->side;
+}
+
+static inline void key_do(keystate *s, kmove m)
+{
+    const kifu__zobrist_keys *z = &kifu__zob;
+    int us = s->side, to = MOVE_TO(m), k = MOVE_PIECE(m);
+    uint64_t key = s->key ^ z->side;
+    if (MOVE_IS_DROP(m)) {
+        int n = s->hand[us][k];
+        key ^= z->hand[us][k][n] ^ z->hand[us][k][n - 1] ^ z->psq[us][k][to];
+        s->hand[us][k] = (uint8_t)(n - 1);
+    } else {
+        int from = MOVE_FROM(m), cap = MOVE_CAPTURE(m);
+        if (cap) {
+            int h = kind_unpromoted(cap), n = s->hand[us][h];
+            key ^= z->psq[us ^ 1][cap][to] ^ z->hand[us][h][n] ^ z->hand[us][h][n + 1];
+            s->hand[us][h] = (uint8_t)(n + 1);
+        }
+        key ^= z->psq[us][k][from] ^
+               z->psq[us][MOVE_IS_PROMOTE(m) ? k | PROMOTE_BIT : k][to];
+    }
+    s->key = key;
+    s->side = us ^ 1;
+}
+
+uint64_t kifu__index_key_line(const kpos *start, const kmove *moves, size_t n)
+{
+    keystate s;
+    key_start(&s, start);
+    for (size_t i = 0; i < n; i++)
+        key_do(&s, moves[i]);
+    return s.key;
+}
+
 /* Append one game and the positions of its main line. A move the engine cannot pack
  * (a record that is not normalized) fails the game: nothing of it stays queued. */
 static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
@@ -338,8 +388,10 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
          !(g->moves = kifu__arena_alloc_raw(&ix->text, nmoves * sizeof *g->moves))))
         goto nomem;
     uint32_t fact = kifu__index_fact(g->date, g->result);
-    kpos p;
-    kifu__pos_from_board(&p, &b);
+    kpos start;
+    kifu__pos_from_board(&start, &b);
+    keystate p;
+    key_start(&p, &start);
     const kifu_node *n = kifu_record_root(r);
     uint16_t ply = 0;
     for (;;) {
@@ -357,7 +409,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         if (!m || ply == UINT16_MAX - 1)
             break;
         g->moves[g->nmoves++] = kifu__index_compact(k);
-        kifu__pos_do(&p, k); /* a checked move: its capture field is right */
+        key_do(&p, k); /* a checked move: its piece and capture fields are right */
         n = next;
         ply++;
     }

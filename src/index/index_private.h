@@ -173,6 +173,9 @@ int kifu__index_merge_all(kifu_index *ix, kifu_error *err);
  * board it is played on. */
 uint16_t kifu__index_compact(uint32_t kmove);
 kmove kifu__index_expand(const kpos *p, uint16_t compact);
+/* The key after n moves (checked ones) from start, by the build's key-only replay: for
+ * the tests, which compare it with the engine's. */
+uint64_t kifu__index_key_line(const kpos *start, const kmove *moves, size_t n);
 /* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 

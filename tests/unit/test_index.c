@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "index/index_private.h"
 #include "kifu.h"
+#include "rules/engine.h"
 
 #define GAMES 240
 
@@ -574,6 +575,52 @@ TEST(yaneuraou_book)
 /* Internal: std::mt19937_64 with its default seed (index_book.c). */
 void kifu__index_mt64(uint64_t *out, size_t n);
 
+/* The build's key-only replay (index_build.c) against the engine: at every ply of random
+ * games (captures, drops and promotions in plenty, from the start and from a position
+ * with pieces in hand), the key of the moves so far equals the key of the board reached. */
+TEST(key_only_replay_keeps_engine_keys)
+{
+    static const char *const starts[2] = {
+        "startpos",
+        "sfen lnsgkgsnl/1r5b1/pppppp1pp/9/9/9/PPPPPP1PP/1B5R1/LNSGKGSNL b Pp 1"};
+    kifu__rules_init();
+    long plies = 0, drops = 0, captures = 0, promotions = 0;
+    for (int g = 0; g < 200; g++) {
+        kifu_position *p = kifu_position_new();
+        CHECK(kifu_position_set_sfen(p, starts[g % 2], NULL) == 0);
+        kifu_board b;
+        kifu_position_board(p, &b);
+        kpos start;
+        kifu__pos_from_board(&start, &b);
+        kmove line[300];
+        size_t n = 0;
+        while (n < 300) {
+            kifu_move moves[600];
+            size_t k = kifu_position_legal_moves(p, moves, 600);
+            if (!k)
+                break;
+            kifu_move m = moves[rnd() % k];
+            CHECK(kifu_position_play(p, &m, NULL) == 0);
+            kmove km = kifu__move_pack(&m);
+            drops += MOVE_IS_DROP(km), captures += MOVE_CAPTURE(km) != 0;
+            promotions += MOVE_IS_PROMOTE(km);
+            line[n++] = km;
+            kifu_position_board(p, &b);
+            kpos q;
+            kifu__pos_from_board(&q, &b);
+            if (kifu__index_key_line(&start, line, n) != q.key) {
+                printf("  game %d ply %zu: the key-only replay left the engine's key\n",
+                       g, n);
+                CHECK(0);
+                break;
+            }
+            plies++;
+        }
+        kifu_position_free(p);
+    }
+    CHECK(plies > 10000 && drops > 100 && captures > 1000 && promotions > 100);
+}
+
 TEST(mt19937_64_as_the_cpp_standard_says)
 {
     /* [rand.predef]: the 10000th output of a default-constructed mt19937_64. */
@@ -1002,6 +1049,7 @@ int main(void)
     RUN(date_ranges_from_day_lists);
     RUN(filtered_games_replayed);
     RUN(yaneuraou_book);
+    RUN(key_only_replay_keeps_engine_keys);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
     RUN(unchanged_and_replaced_files);
