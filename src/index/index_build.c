@@ -12,9 +12,11 @@
 #include <sys/stat.h>
 
 #include "core/strbuf.h"
+#include "fmt/fmt.h"
 #include "index/clickhouse.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
+#include "record/record.h"
 #include "rules/engine.h"
 #include "rules/position.h"
 
@@ -119,6 +121,7 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
     kifu__free(ix->tmp);
+    kifu_position_free(ix->replay);
     kifu__sb_free(&ix->json);
     /* The WAL is folded into the file so that it is one file again; a bulk-built file
      * turns to WAL for the readers and writers to come. */
@@ -549,6 +552,48 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
 
 static int write_step(kifu_index *ix, kifu_error *err);
 
+/* A file being read: the games as its reader finishes them (take_record). */
+typedef struct file_reader {
+    kifu_index *ix;
+    uint32_t source;
+    const uint32_t *done; /* ClickHouse: game numbers indexed already (sorted) */
+    size_t ndone;
+    size_t added, skipped;
+    kifu_error *failed; /* the games that failed, reported once the file has read */
+    size_t *failed_at, nfailed, capfailed, capfailed_at;
+    int nomem;
+} file_reader;
+
+/* Normalize, index and free the file's game `index` (kifu__read_all_done's done). */
+static int take_record(void *ctx, kifu_record *r, size_t index)
+{
+    file_reader *fr = ctx;
+    kifu_index *ix = fr->ix;
+    uint32_t number = (uint32_t)(index + 1);
+    if (fr->ndone &&
+        bsearch(&number, fr->done, fr->ndone, sizeof *fr->done, kifu__cmp_u32)) {
+        fr->skipped++; /* the same game of the same file: indexed already */
+        kifu_record_free(r);
+        return 1;
+    }
+    kifu_error e;
+    kifu_error_clear(&e);
+    if (kifu__normalize_hooked(r, 0, NULL, NULL, NULL, NULL, &ix->replay, &e) == 0 &&
+        add_game(ix, r, fr->source, number, &e) == 0) {
+        fr->added++;
+    } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
+                             sizeof *fr->failed, 4) ||
+               kifu__reserve(&fr->failed_at, &fr->capfailed_at, fr->nfailed + 1,
+                             sizeof *fr->failed_at, 4)) {
+        fr->nomem = 1;
+    } else {
+        fr->failed[fr->nfailed] = e;
+        fr->failed_at[fr->nfailed++] = index;
+    }
+    kifu_record_free(r);
+    return 1;
+}
+
 int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                         void *warn_ctx, kifu_error *err)
 {
@@ -596,49 +641,50 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     int status = id || gone.n ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
     if (!id)
         id = ix->next_source++;
-    kifu_read_options o = {.source = path};
+    /* Each game is normalized and indexed as the reader finishes it, while it is in the
+     * cache, and freed, so that its memory serves the next one: the whole file's
+     * records read first, then indexed, were read back from memory, and their pages
+     * given back to the system and faulted in again file after file. Normalized one by
+     * one, one bad game costs only itself. */
+    file_reader fr = {.ix = ix, .source = id, .done = done, .ndone = ndone};
+    size_t games0 = ix->ngames, pos0 = ix->npos;
+    uint32_t next0 = ix->next_game;
+    kifu_read_options o = {.source = path,
+                           .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW};
     kifu_record **recs = NULL;
     size_t n = 0;
     kifu_error e;
     kifu_error_clear(&e);
-    int normalized = kifu_read_all(data, len, &o, &recs, &n, &e) == 0;
-    if (!normalized) {
-        /* One bad game must not cost the others: read as written, check each alone. */
-        o.flags = KIFU_READ_NO_NORMALIZE;
-        kifu_error_clear(&e);
-        if (kifu_read_all(data, len, &o, &recs, &n, &e)) {
-            kifu_free(data);
-            kifu__free(done), kifu__free(gone.v);
-            ix->stats.files_failed++;
-            if (err && !err->code)
-                *err = e;
-            return -1;
-        }
+    int rc = kifu__read_all_done(data, len, &o, take_record, &fr, &recs, &n, &e);
+    if (rc == 0) {
+        /* Records of a reader that does not tell of each as it finishes it. */
+        for (size_t i = 0; i < n; i++)
+            if (recs[i])
+                take_record(&fr, recs[i], i);
+        kifu_free(recs);
     }
     kifu_free(data);
-    size_t added = 0;
-    size_t skipped = 0;
-    for (size_t i = 0; i < n; i++) {
-        uint32_t number = (uint32_t)(i + 1);
-        if (ndone && bsearch(&number, done, ndone, sizeof *done, kifu__cmp_u32)) {
-            skipped++; /* the same game of the same file: indexed already */
-            kifu_record_free(recs[i]);
-            continue;
-        }
-        kifu_error_clear(&e);
-        int ok = normalized || kifu_normalize(recs[i], 0, &e) == 0;
-        if (ok && add_game(ix, recs[i], id, (uint32_t)(i + 1), &e) == 0) {
-            added++;
-        } else {
-            if (!e.source[0])
-                snprintf(e.source, sizeof e.source, "%s", path);
-            warn_record(warn, warn_ctx, path, i, n, &e);
-            ix->stats.records_failed++;
-        }
-        kifu_record_free(recs[i]);
-    }
-    kifu_free(recs);
     kifu__free(done);
+    if (rc || fr.nomem) {
+        /* Nothing of a file that does not read is indexed. */
+        ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
+        kifu__free(fr.failed), kifu__free(fr.failed_at), kifu__free(gone.v);
+        ix->stats.files_failed++;
+        if (!rc)
+            return nomem(err);
+        if (err && !err->code)
+            *err = e;
+        return -1;
+    }
+    for (size_t i = 0; i < fr.nfailed; i++) {
+        kifu_error *f = &fr.failed[i];
+        if (!f->source[0])
+            snprintf(f->source, sizeof f->source, "%s", path);
+        warn_record(warn, warn_ctx, path, fr.failed_at[i], n, f);
+        ix->stats.records_failed++;
+    }
+    kifu__free(fr.failed), kifu__free(fr.failed_at);
+    size_t added = fr.added, skipped = fr.skipped;
     /* The old games go at the next flush, before the batch that holds the new ones. */
     for (size_t i = 0; i < gone.n; i++)
         if (kifu__ch_ids_add(&ix->ch->replaced, gone.v[i])) {

@@ -111,8 +111,9 @@ struct kifu_index {
     size_t captmp;
     kifu__igame *games;
     size_t ngames, capgames;
-    kifu__arena text;  /* the batch's games' strings and moves (index_build.c) */
-    kifu__strbuf json; /* a game's header being made */
+    kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
+    kifu__strbuf json;     /* a game's header being made */
+    kifu_position *replay; /* the normalizer's position, kept from game to game */
     /* sources of the batch: id, path, digest, size */
     struct kifu__isource {
         uint32_t id;
