@@ -452,6 +452,59 @@ TEST(foreign_and_damaged_files)
     }
 }
 
+static int warnings;
+static char last_warning[1200];
+static void on_warning(void *ctx, const char *msg)
+{
+    (void)ctx;
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+/* Games of one file are indexed as the reader finishes each: a bad game costs only
+ * itself (and is named once the file has read), a file that does not read costs all
+ * of its games, those read before the damage too. */
+TEST(bad_games_of_a_file)
+{
+    static const char *const good = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    static const char *const illegal = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2877HI\n%TORYO\n";
+    char path[512], kdb[512];
+    snprintf(kdb, sizeof kdb, "%s/bad.kdb", dir);
+    remove(kdb);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    snprintf(path, sizeof path, "%s/three.csa", dir);
+    FILE *f = fopen(path, "w");
+    fputs(good, f), fputs("/\n", f), fputs(illegal, f), fputs("/\n", f), fputs(good, f);
+    fclose(f);
+    warnings = 0;
+    CHECK_INT(kifu_index_add_file(ix, path, on_warning, NULL, &err), KIFU_INDEX_ADDED);
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "game 2 skipped") != NULL);
+    CHECK_INT(kifu_index_stats_get(ix)->records_failed, 1);
+    /* Two good games, then one the reader stops at. */
+    snprintf(path, sizeof path, "%s/broken.csa", dir);
+    f = fopen(path, "w");
+    fputs(good, f), fputs("/\n", f), fputs(good, f), fputs("/\nV2.2\nPI\n+\n+77\n", f);
+    fclose(f);
+    kifu_error_clear(&err);
+    warnings = 0;
+    CHECK_INT(kifu_index_add_file(ix, path, on_warning, NULL, &err), -1);
+    CHECK(err.code != 0);
+    CHECK_INT(warnings, 0);
+    CHECK_INT(kifu_index_stats_get(ix)->files_failed, 1);
+    CHECK(kifu_index_flush(ix, &err) == 0);
+    kifu_index_info info;
+    CHECK(kifu_index_info_get(ix, &info, &err) == 0);
+    CHECK_INT(info.games, 2);
+    CHECK_INT(info.positions, 6);
+    kifu_index_close(ix, NULL);
+}
+
 /* A process killed while it adds leaves the file as it was before that add. */
 TEST(killed_add_leaves_the_file_as_before)
 {
@@ -1054,6 +1107,7 @@ int main(void)
     RUN(apery_book);
     RUN(unchanged_and_replaced_files);
     RUN(foreign_and_damaged_files);
+    RUN(bad_games_of_a_file);
     RUN(killed_add_leaves_the_file_as_before);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
