@@ -749,9 +749,11 @@ static void merge_by_key(kifu__ipos *v, size_t n, kifu__ipos *t)
  * on the key's top 27 bits, 9 a pass (512 destinations a pass stay in the caches;
  * 16-bit digits over all 64 bits spent most of the write in cache misses). The rows came
  * in (game, ply) order and the passes keep it, so what is left is to sort each bucket
- * by key alone, stably: after the 27 bits its rows are in order but for the few that
- * share them (a hot key's rows are all equal), which insertion puts in place; a bucket
- * of many such rows is merge-sorted. (Two passes and a sort per bucket took twice as
+ * by key alone, stably (kifu__index_sort_bucket, as the run is written, while the
+ * bucket is in the cache: a pass of its own over the batch read it all again): after
+ * the 27 bits its rows are in order but for the few that share them (a hot key's rows
+ * are all equal), which insertion puts in place; a bucket of many such rows is
+ * merge-sorted. (Two passes and a sort per bucket took twice as
  * long: qsort's calls through a pointer and byte-wise copies of 24-byte rows, a tenth of
  * a build.) The second buffer is kept for the next batch: a new one cost its pages'
  * faults again. */
@@ -793,15 +795,13 @@ static int sort_positions(kifu_index *ix)
     size_t cap = ix->cappos;
     ix->pos = src, ix->tmp = dst;
     ix->cappos = ix->captmp, ix->captmp = cap;
-    kifu__ipos *v = ix->pos;
-    for (size_t i = 0, j; i < n; i = j) {
-        uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
-        for (j = i + 1; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
-            ;
-        if (insertion_by_key(v + i, j - i, 4 * (j - i)))
-            merge_by_key(v + i, j - i, dst + i);
-    }
     return 0;
+}
+
+void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t)
+{
+    if (insertion_by_key(v, n, 4 * n))
+        merge_by_key(v, n, t);
 }
 
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p)

@@ -156,12 +156,17 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap);
 
+/* index_build.c: the rows of one bucket of a batch, in order but for keys that share
+ * the radix sort's top bits, sorted by key, stably (t: scratch room for n rows). */
+void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
+
 /* (key, game, ply) order of entries, for qsort. */
 int kifu__ipos_cmp(const void *x, const void *y);
 /* Step a statement that writes (or reads one row) and reset it. 0, or -1. */
 int kifu__index_step(sqlite3_stmt *st);
 
-/* index_runs.c: write the queued batch's positions (ix->pos, sorted) as a new run, after
+/* index_runs.c: write the queued batch's positions (ix->pos, in bucket order, each
+ * bucket's rows sorted as it is written; ix->tmp its scratch) as a new run, after
  * dropping from the touched buckets (sorted, unique) the entries of the dead games
  * (sorted ids), keeping the hot rows exact; then, unless the add is a bulk build, merge
  * the newest runs while they grow (so a small add costs what it adds). And every run
