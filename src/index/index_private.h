@@ -103,7 +103,8 @@ struct kifu_index {
     struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
     char *path;
     int readonly;
-    int bulk; /* KIFU_INDEX_BULK: no journal until closed */
+    int bulk;      /* KIFU_INDEX_BULK: no journal until closed */
+    int unindexed; /* a bulk build's new file: the games' indexes made at each commit */
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
@@ -131,7 +132,11 @@ struct kifu_index {
 };
 
 /* index_schema.c */
-int kifu__index_schema_create(sqlite3 *db, kifu_error *err);
+/* The tables, and their indexes unless a bulk build makes them at its end (without
+ * them the games table is read through, never wrong). */
+int kifu__index_schema_create(sqlite3 *db, int with_indexes, kifu_error *err);
+/* The games' indexes, where they are missing. 0, or -1 with err. */
+int kifu__index_schema_indexes(sqlite3 *db, kifu_error *err);
 int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err);
 /* Report an SQLite failure on db as err (code IO), "what: sqlite's message". -1. */
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
