@@ -338,7 +338,7 @@ int bench_index(const bench_opts *o)
         "        CPU: reading, normalizing and replaying the records, and writing the "
         "full "
         "batches %.1f s (%.0f games/s); the last batch's sort, merge into the blocks and "
-        "hot rows %.1f s; closing %.1f s\n",
+        "hot rows, and the games' indexes %.1f s; closing %.1f s\n",
         c1 - c0, games / (c1 - c0), c2 - c1, c3 - c2);
     printf("size    %lld bytes: %.1f bytes a position, all included (goal 32)\n",
            (long long)st.st_size, (double)st.st_size / positions);

@@ -65,33 +65,49 @@ size_t kifu__block_bound(size_t n)
     return n * (ENTRY_MAX + HEAD_MAX);
 }
 
+/* A group's entries from v[i] to v[j] at o. The end. */
+static inline uint8_t *put_entries(uint8_t *o, const kifu__ipos *v, size_t i, size_t j)
+{
+    uint32_t game = 0;
+    for (size_t k = i; k < j; k++) {
+        put_varint(&o, v[k].game - game);
+        game = v[k].game;
+        put_varint(&o, (uint64_t)v[k].ply << 3 | (v[k].fact & 7));
+        put_varint(&o, v[k].fact >> 3);
+        *o++ = (uint8_t)(v[k].move & 0xff);
+        *o++ = (uint8_t)(v[k].move >> 8);
+    }
+    return o;
+}
+
+/* Entries whose bytes (ENTRY_MAX each at most) always have a one-byte length. */
+#define SHORT_GROUP (127 / ENTRY_MAX)
+
 size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out)
 {
     uint8_t *o = out;
     uint64_t prev = 0;
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t key = v[i].key;
-        for (j = i; j < n && v[j].key == key; j++)
+        for (j = i + 1; j < n && v[j].key == key; j++)
             ;
-        /* The entries first, at their place after the longest head; moved back below. */
-        uint8_t *head = o, *e = o + HEAD_MAX;
-        uint32_t game = 0;
-        for (size_t k = i; k < j; k++) {
-            put_varint(&e, v[k].game - game);
-            game = v[k].game;
-            put_varint(&e, (uint64_t)v[k].ply << 3 | (v[k].fact & 7));
-            put_varint(&e, v[k].fact >> 3);
-            *e++ = (uint8_t)(v[k].move & 0xff);
-            *e++ = (uint8_t)(v[k].move >> 8);
-        }
-        size_t len = (size_t)(e - (o + HEAD_MAX));
         uint64_t low = key & KIFU__BUCKET_LOW;
         put_varint(&o, low - prev);
         put_varint(&o, j - i);
-        put_varint(&o, len);
-        memmove(o, head + HEAD_MAX, len);
-        o += len;
         prev = low;
+        if (j - i <= SHORT_GROUP) {
+            /* Most groups are one entry: their length is one byte, filled in after. */
+            uint8_t *len = o++;
+            o = put_entries(o, v, i, j);
+            *len = (uint8_t)(o - len - 1);
+            continue;
+        }
+        /* The entries at their place after the longest length, moved back below. */
+        uint8_t *e = put_entries(o + 10, v, i, j);
+        size_t len = (size_t)(e - (o + 10));
+        put_varint(&o, len);
+        memmove(o, e - len, len);
+        o += len;
     }
     return (size_t)(o - out);
 }

@@ -103,7 +103,8 @@ struct kifu_index {
     struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
     char *path;
     int readonly;
-    int bulk; /* KIFU_INDEX_BULK: no journal until closed */
+    int bulk;      /* KIFU_INDEX_BULK: no journal until closed */
+    int unindexed; /* a bulk build's new file: the games' indexes made at each commit */
     uint32_t next_game, next_source;
     kifu__ipos *pos;
     size_t npos, cappos;
@@ -111,8 +112,9 @@ struct kifu_index {
     size_t captmp;
     kifu__igame *games;
     size_t ngames, capgames;
-    kifu__arena text;  /* the batch's games' strings and moves (index_build.c) */
-    kifu__strbuf json; /* a game's header being made */
+    kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
+    kifu__strbuf json;     /* a game's header being made */
+    kifu_position *replay; /* the normalizer's position, kept from game to game */
     /* sources of the batch: id, path, digest, size */
     struct kifu__isource {
         uint32_t id;
@@ -130,7 +132,11 @@ struct kifu_index {
 };
 
 /* index_schema.c */
-int kifu__index_schema_create(sqlite3 *db, kifu_error *err);
+/* The tables, and their indexes unless a bulk build makes them at its end (without
+ * them the games table is read through, never wrong). */
+int kifu__index_schema_create(sqlite3 *db, int with_indexes, kifu_error *err);
+/* The games' indexes, where they are missing. 0, or -1 with err. */
+int kifu__index_schema_indexes(sqlite3 *db, kifu_error *err);
 int kifu__index_schema_check(sqlite3 *db, const char *path, kifu_error *err);
 /* Report an SQLite failure on db as err (code IO), "what: sqlite's message". -1. */
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
@@ -155,12 +161,17 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap);
 
+/* index_build.c: the rows of one bucket of a batch, in order but for keys that share
+ * the radix sort's top bits, sorted by key, stably (t: scratch room for n rows). */
+void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
+
 /* (key, game, ply) order of entries, for qsort. */
 int kifu__ipos_cmp(const void *x, const void *y);
 /* Step a statement that writes (or reads one row) and reset it. 0, or -1. */
 int kifu__index_step(sqlite3_stmt *st);
 
-/* index_runs.c: write the queued batch's positions (ix->pos, sorted) as a new run, after
+/* index_runs.c: write the queued batch's positions (ix->pos, in bucket order, each
+ * bucket's rows sorted as it is written; ix->tmp its scratch) as a new run, after
  * dropping from the touched buckets (sorted, unique) the entries of the dead games
  * (sorted ids), keeping the hot rows exact; then, unless the add is a bulk build, merge
  * the newest runs while they grow (so a small add costs what it adds). And every run
@@ -173,6 +184,9 @@ int kifu__index_merge_all(kifu_index *ix, kifu_error *err);
  * board it is played on. */
 uint16_t kifu__index_compact(uint32_t kmove);
 kmove kifu__index_expand(const kpos *p, uint16_t compact);
+/* The key after n moves (checked ones) from start, by the build's key-only replay: for
+ * the tests, which compare it with the engine's. */
+uint64_t kifu__index_key_line(const kpos *start, const kmove *moves, size_t n);
 /* The start of a game row (its handicap name, or its SFEN for OTHER). 0, or -1. */
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 

@@ -368,13 +368,15 @@ static int crossing(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
     return hot_full(w, key, add, nadd, 0);
 }
 
-/* The batch's entries v[0..n) (sorted) as run `run`, after the hot rows they change. */
-static int append_run(writer *w, uint64_t run, const kifu__ipos *v, size_t n)
+/* The batch's entries v[0..n) as run `run`, after the hot rows they change: in bucket
+ * order, each bucket sorted here (t: the sort's second buffer). */
+static int append_run(writer *w, uint64_t run, kifu__ipos *v, size_t n, kifu__ipos *t)
 {
     for (size_t i = 0, j; i < n; i = j) {
         uint64_t b = v[i].key >> KIFU__BUCKET_SHIFT;
         for (j = i; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
             ;
+        kifu__index_sort_bucket(v + i, j - i, t ? t + i : NULL);
         for (size_t k = i, l; k < j; k = l) {
             for (l = k; l < j && v[l].key == v[k].key; l++)
                 ;
@@ -562,7 +564,7 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
          * exact (as one build makes them) at a read per key. A bulk build does not: it
          * would read its earlier batches once per key. */
         w.exact = r.n && !ix->bulk;
-        rc = load_hot(&w) || append_run(&w, (uint64_t)run, ix->pos, ix->npos) ||
+        rc = load_hot(&w) || append_run(&w, (uint64_t)run, ix->pos, ix->npos, ix->tmp) ||
                      set_entries(&w, run, (int64_t)ix->npos)
                  ? -1
                  : 0;

@@ -22,12 +22,6 @@ static const char *const schema =
     "NULL, sente TEXT, gote TEXT, date TEXT, event TEXT, result INTEGER NOT NULL,"
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
-    "CREATE INDEX games_source ON games(source);"
-    /* The explorer's filters find their games by these (index_filter.c). */
-    "CREATE INDEX games_sente ON games(sente);"
-    "CREATE INDEX games_gote ON games(gote);"
-    "CREATE INDEX games_event ON games(event);"
-    "CREATE INDEX games_rating ON games(sente_rating);"
     "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL, days BLOB) "
@@ -41,6 +35,17 @@ static const char *const schema =
     " last_date TEXT NOT NULL, top BLOB NOT NULL, days BLOB, PRIMARY KEY(key, move)) "
     "WITHOUT "
     "ROWID;";
+
+/* The games' indexes: made with the tables, or by a bulk build once its games are all
+ * in (kifu__index_schema_indexes), when SQLite sorts each instead of inserting a
+ * million names into it in no order. */
+static const char *const indexes =
+    "CREATE INDEX IF NOT EXISTS games_source ON games(source);"
+    /* The explorer's filters find their games by these (index_filter.c). */
+    "CREATE INDEX IF NOT EXISTS games_sente ON games(sente);"
+    "CREATE INDEX IF NOT EXISTS games_gote ON games(gote);"
+    "CREATE INDEX IF NOT EXISTS games_event ON games(event);"
+    "CREATE INDEX IF NOT EXISTS games_rating ON games(sente_rating);";
 
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err)
@@ -58,7 +63,14 @@ int kifu__index_exec(sqlite3 *db, const char *path, const char *sql, kifu_error 
     return 0;
 }
 
-int kifu__index_schema_create(sqlite3 *db, kifu_error *err)
+int kifu__index_schema_indexes(sqlite3 *db, kifu_error *err)
+{
+    if (sqlite3_exec(db, indexes, NULL, NULL, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(db, NULL, "cannot make the index", err);
+    return 0;
+}
+
+int kifu__index_schema_create(sqlite3 *db, int with_indexes, kifu_error *err)
 {
     char meta[160];
     snprintf(meta, sizeof meta,
@@ -66,6 +78,7 @@ int kifu__index_schema_create(sqlite3 *db, kifu_error *err)
              "('hot','%d');",
              KIFU__INDEX_VERSION, KIFU__INDEX_HOT);
     if (sqlite3_exec(db, schema, NULL, NULL, NULL) != SQLITE_OK ||
+        (with_indexes && sqlite3_exec(db, indexes, NULL, NULL, NULL) != SQLITE_OK) ||
         sqlite3_exec(db, meta, NULL, NULL, NULL) != SQLITE_OK)
         return kifu__index_sqlite_error(db, NULL, "cannot make the index", err);
     return 0;

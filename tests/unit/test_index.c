@@ -14,6 +14,7 @@
 #include "harness.h"
 #include "index/index_private.h"
 #include "kifu.h"
+#include "rules/engine.h"
 
 #define GAMES 240
 
@@ -451,6 +452,59 @@ TEST(foreign_and_damaged_files)
     }
 }
 
+static int warnings;
+static char last_warning[1200];
+static void on_warning(void *ctx, const char *msg)
+{
+    (void)ctx;
+    warnings++;
+    snprintf(last_warning, sizeof last_warning, "%s", msg);
+}
+
+/* Games of one file are indexed as the reader finishes each: a bad game costs only
+ * itself (and is named once the file has read), a file that does not read costs all
+ * of its games, those read before the damage too. */
+TEST(bad_games_of_a_file)
+{
+    static const char *const good = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
+    static const char *const illegal = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2877HI\n%TORYO\n";
+    char path[512], kdb[512];
+    snprintf(kdb, sizeof kdb, "%s/bad.kdb", dir);
+    remove(kdb);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    snprintf(path, sizeof path, "%s/three.csa", dir);
+    FILE *f = fopen(path, "w");
+    fputs(good, f), fputs("/\n", f), fputs(illegal, f), fputs("/\n", f), fputs(good, f);
+    fclose(f);
+    warnings = 0;
+    CHECK_INT(kifu_index_add_file(ix, path, on_warning, NULL, &err), KIFU_INDEX_ADDED);
+    CHECK_INT(warnings, 1);
+    CHECK(strstr(last_warning, "game 2 skipped") != NULL);
+    CHECK_INT(kifu_index_stats_get(ix)->records_failed, 1);
+    /* Two good games, then one the reader stops at. */
+    snprintf(path, sizeof path, "%s/broken.csa", dir);
+    f = fopen(path, "w");
+    fputs(good, f), fputs("/\n", f), fputs(good, f), fputs("/\nV2.2\nPI\n+\n+77\n", f);
+    fclose(f);
+    kifu_error_clear(&err);
+    warnings = 0;
+    CHECK_INT(kifu_index_add_file(ix, path, on_warning, NULL, &err), -1);
+    CHECK(err.code != 0);
+    CHECK_INT(warnings, 0);
+    CHECK_INT(kifu_index_stats_get(ix)->files_failed, 1);
+    CHECK(kifu_index_flush(ix, &err) == 0);
+    kifu_index_info info;
+    CHECK(kifu_index_info_get(ix, &info, &err) == 0);
+    CHECK_INT(info.games, 2);
+    CHECK_INT(info.positions, 6);
+    kifu_index_close(ix, NULL);
+}
+
 /* A process killed while it adds leaves the file as it was before that add. */
 TEST(killed_add_leaves_the_file_as_before)
 {
@@ -573,6 +627,52 @@ TEST(yaneuraou_book)
 
 /* Internal: std::mt19937_64 with its default seed (index_book.c). */
 void kifu__index_mt64(uint64_t *out, size_t n);
+
+/* The build's key-only replay (index_build.c) against the engine: at every ply of random
+ * games (captures, drops and promotions in plenty, from the start and from a position
+ * with pieces in hand), the key of the moves so far equals the key of the board reached. */
+TEST(key_only_replay_keeps_engine_keys)
+{
+    static const char *const starts[2] = {
+        "startpos",
+        "sfen lnsgkgsnl/1r5b1/pppppp1pp/9/9/9/PPPPPP1PP/1B5R1/LNSGKGSNL b Pp 1"};
+    kifu__rules_init();
+    long plies = 0, drops = 0, captures = 0, promotions = 0;
+    for (int g = 0; g < 200; g++) {
+        kifu_position *p = kifu_position_new();
+        CHECK(kifu_position_set_sfen(p, starts[g % 2], NULL) == 0);
+        kifu_board b;
+        kifu_position_board(p, &b);
+        kpos start;
+        kifu__pos_from_board(&start, &b);
+        kmove line[300];
+        size_t n = 0;
+        while (n < 300) {
+            kifu_move moves[600];
+            size_t k = kifu_position_legal_moves(p, moves, 600);
+            if (!k)
+                break;
+            kifu_move m = moves[rnd() % k];
+            CHECK(kifu_position_play(p, &m, NULL) == 0);
+            kmove km = kifu__move_pack(&m);
+            drops += MOVE_IS_DROP(km), captures += MOVE_CAPTURE(km) != 0;
+            promotions += MOVE_IS_PROMOTE(km);
+            line[n++] = km;
+            kifu_position_board(p, &b);
+            kpos q;
+            kifu__pos_from_board(&q, &b);
+            if (kifu__index_key_line(&start, line, n) != q.key) {
+                printf("  game %d ply %zu: the key-only replay left the engine's key\n",
+                       g, n);
+                CHECK(0);
+                break;
+            }
+            plies++;
+        }
+        kifu_position_free(p);
+    }
+    CHECK(plies > 10000 && drops > 100 && captures > 1000 && promotions > 100);
+}
 
 TEST(mt19937_64_as_the_cpp_standard_says)
 {
@@ -1002,10 +1102,12 @@ int main(void)
     RUN(date_ranges_from_day_lists);
     RUN(filtered_games_replayed);
     RUN(yaneuraou_book);
+    RUN(key_only_replay_keeps_engine_keys);
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
     RUN(unchanged_and_replaced_files);
     RUN(foreign_and_damaged_files);
+    RUN(bad_games_of_a_file);
     RUN(killed_add_leaves_the_file_as_before);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
