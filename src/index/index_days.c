@@ -205,9 +205,6 @@ size_t kifu__days_bound(size_t n)
 size_t kifu__days_encode(const kifu__day *v, size_t n, int tops, uint8_t *out)
 {
     uint32_t cum[7] = {0};
-    size_t ntops = 0;
-    for (size_t i = 0; i < n; i++)
-        ntops += tops ? v[i].ntop : 0;
     put32(out, (uint32_t)n);
     uint8_t *rec = out + 4, *t = rec + n * WORDS * 4;
     for (size_t i = 0; i < n; i++, rec += WORDS * 4) {

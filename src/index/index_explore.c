@@ -431,8 +431,8 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
         KIFU__BLOCK_SQL,
         "SELECT games, days FROM hot WHERE key=?",
-        "SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-        " last_date, top, days FROM explorer WHERE key=?",
+        ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
+         " last_date, top, days FROM explorer WHERE key=?"),
         "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
         "SELECT path FROM sources WHERE id=?",
         "SELECT handicap, start, moves, date, result FROM games WHERE id=?",
