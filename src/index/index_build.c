@@ -412,18 +412,17 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     uint16_t ply = 0;
     for (;;) {
         const kifu_node *next = kifu_node_next(n);
-        kifu_move m_v;
-        const kifu_move *m = next && kifu_node_get_move(next, &m_v) ? &m_v : NULL;
-        kmove k = m && !(m->flags & KIFU_MOVE_RAW) ? kifu__move_pack(m) : MOVE_NONE;
-        if (m && k == MOVE_NONE) {
+        int is_move = next && next->kind == KIFU_NODE_MOVE;
+        kmove k = is_move ? kifu__node_kmove(next) : MOVE_NONE;
+        if (is_move && k == MOVE_NONE) {
             kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
                         "game %u: move %d is not a checked move", (unsigned)number,
                         ply + 1);
             goto fail;
         }
         ix->pos[ix->npos++] = (kifu__ipos){
-            p.key, g->id, ply, m ? kifu__index_compact(k) : (uint16_t)0, fact};
-        if (!m || ply == UINT16_MAX - 1)
+            p.key, g->id, ply, is_move ? kifu__index_compact(k) : (uint16_t)0, fact};
+        if (!is_move || ply == UINT16_MAX - 1)
             break;
         g->moves[g->nmoves++] = kifu__index_compact(k);
         key_do(&p, k); /* a checked move: its piece and capture fields are right */

@@ -108,7 +108,8 @@ static void *side_array(kifu__page *pg, void *arrayp, size_t elem, int raw)
     return *slot;
 }
 
-kifu__slot_entry *kifu__slot_find(const kifu__slot_list *l, uint32_t slot)
+/* Where slot is, or would go, in l. */
+static uint32_t slot_index(const kifu__slot_list *l, uint32_t slot)
 {
     uint32_t lo = 0, hi = l->n;
     while (lo < hi) {
@@ -118,16 +119,19 @@ kifu__slot_entry *kifu__slot_find(const kifu__slot_list *l, uint32_t slot)
         else
             hi = mid;
     }
-    return lo < l->n && l->v[lo].slot == slot ? &l->v[lo] : NULL;
+    return lo;
 }
 
-/* The entry of slot in l, made (zeroed) when it has none; NULL on NOMEM. Nodes come in
- * slot order mostly, so an entry is mostly appended. */
+kifu__slot_entry *kifu__slot_find(const kifu__slot_list *l, uint32_t slot)
+{
+    uint32_t i = slot_index(l, slot);
+    return i < l->n && l->v[i].slot == slot ? &l->v[i] : NULL;
+}
+
+/* The entry of slot in l, made (zeroed) when it has none; NULL on NOMEM. */
 static kifu__slot_entry *slot_get(kifu_record *r, kifu__slot_list *l, uint32_t slot)
 {
-    uint32_t i = l->n;
-    while (i > 0 && l->v[i - 1].slot >= slot)
-        i--;
+    uint32_t i = slot_index(l, slot);
     if (i < l->n && l->v[i].slot == slot)
         return &l->v[i];
     if (kifu__grow(r, &l->v, &l->cap, l->n, sizeof *l->v))
@@ -198,19 +202,14 @@ void kifu__node_src_page(kifu_node *n, size_t offset)
     kifu__page *pg = kifu__page_of(n);
     kifu__page_side *sd = side_of(pg);
     uint32_t slot = kifu__slot_of(n);
+    /* Not a distance from the node before (kifu__node_src tried): kept whole. */
     n->src = 0;
-    if (offset >= UINT32_MAX || !sd)
-        return;
-    if (sd->src_slot == slot && slot && offset >= sd->src_off &&
-        offset - sd->src_off < 254) {
-        n->src = (unsigned)(offset - sd->src_off) + 1;
-    } else {
-        kifu__slot_entry *e = slot_get(pg->rec, &sd->src, slot);
-        if (!e)
-            return; /* only the place is lost */
-        e->offset = (uint32_t)offset;
-        n->src = 255;
-    }
+    kifu__slot_entry *e =
+        offset < UINT32_MAX && sd ? slot_get(pg->rec, &sd->src, slot) : NULL;
+    if (!e)
+        return; /* only the place is lost */
+    e->offset = (uint32_t)offset;
+    n->src = 255;
     sd->src_slot = slot + 1;
     sd->src_off = (uint32_t)offset;
 }
@@ -251,35 +250,36 @@ static int make_xl(kifu_node *n)
     return 0;
 }
 
-int kifu__set_parent(kifu_node *n, uint32_t link)
+/* Which link of a node. */
+enum { LINK_PARENT, LINK_FIRST, LINK_NEXT };
+
+/* Would n keep link `which` = link (id + 1, 0: none) implicit? Not xl, and what a line
+ * implies: the parent made just before, the first child made just after, no sibling. */
+static int implicit(const kifu_node *n, int which, uint32_t link)
 {
-    if (!n->xl && link == kifu__id_of(n))
+    if (n->xl)
         return 0;
-    if (make_xl(n))
-        return -1;
-    kifu__xlinks(n)->parent = link;
-    return 0;
+    uint32_t id = kifu__id_of(n);
+    return which == LINK_PARENT  ? link == id
+           : which == LINK_FIRST ? !link || link == id + 2
+                                 : !link;
 }
 
-int kifu__set_first(kifu_node *n, uint32_t link)
+/* Set a link of n: kept implicit when it can be, else n becomes xl. 0, or -1 on NOMEM
+ * (nothing changed; callers that change several links make them xl first, can_link). */
+static int set_link(kifu_node *n, int which, uint32_t link)
 {
-    if (!n->xl && (!link || link == kifu__id_of(n) + 2)) {
-        n->fc = link != 0;
+    if (implicit(n, which, link)) {
+        if (which == LINK_FIRST)
+            n->fc = link != 0;
         return 0;
     }
     if (make_xl(n))
         return -1;
-    kifu__xlinks(n)->first = link;
-    return 0;
-}
-
-int kifu__set_next(kifu_node *n, uint32_t link)
-{
-    if (!n->xl && !link)
-        return 0;
-    if (make_xl(n))
-        return -1;
-    kifu__xlinks(n)->next = link;
+    kifu__links *l = kifu__xlinks(n);
+    *(which == LINK_PARENT  ? &l->parent
+      : which == LINK_FIRST ? &l->first
+                            : &l->next) = link;
     return 0;
 }
 
@@ -299,14 +299,13 @@ int kifu__node_link_slow(kifu_record *r, kifu_node *parent, kifu_node *n)
             last = kifu__sibling(last);
         r->forked = 1;
     }
-    /* Which links stay implicit is decided by the setters; those that do not need a
-     * side part, made before anything changes. */
-    int n_xl = pid != id - 1;
-    int p_xl = !last && !(!parent->xl && id == pid + 1);
-    if (can_link(n_xl ? n : NULL, p_xl ? parent : NULL, last))
+    kifu_node *holder = last ? last : parent; /* whose link will point at n */
+    int which = last ? LINK_NEXT : LINK_FIRST;
+    if (can_link(implicit(n, LINK_PARENT, pid) ? NULL : n,
+                 implicit(holder, which, id) ? NULL : holder, NULL))
         return -1;
-    kifu__set_parent(n, pid);
-    return last ? kifu__set_next(last, id) : kifu__set_first(parent, id);
+    set_link(n, LINK_PARENT, pid);
+    return set_link(holder, which, id);
 }
 
 kifu_record *kifu_record_new(void)
@@ -593,6 +592,15 @@ const char *kifu_foul_name(int foul)
     return foul >= 0 && foul < (int)(sizeof names / sizeof names[0]) ? names[foul] : "";
 }
 
+uint32_t kifu__node_kmove(const kifu_node *n)
+{
+    if (n->kind != KIFU_NODE_MOVE || (kifu__move_flags(n) & KIFU_MOVE_RAW))
+        return MOVE_NONE;
+    kifu_move m;
+    kifu__move_get(n, &m);
+    return kifu__move_pack(&m);
+}
+
 int kifu__position_play_node(kifu_position *p, const kifu_node *n, kifu_error *err)
 {
     kifu_move m;
@@ -700,13 +708,14 @@ kifu_node *kifu_node_add_special(kifu_record *r, kifu_node *parent, const char *
     return n;
 }
 
-/* The node whose link points at n: its parent (first) or its previous sibling (next). */
-static kifu_node *link_holder(kifu_node *n, int *is_first)
+/* The node whose link points at n, and which link: its parent's first or its previous
+ * sibling's next. */
+static kifu_node *link_holder(kifu_node *n, int *which)
 {
     kifu_node *p = kifu__parent(n);
     uint32_t id = kifu__id_of(n) + 1;
-    *is_first = kifu__first_link(p) == id;
-    if (*is_first)
+    *which = kifu__first_link(p) == id ? LINK_FIRST : LINK_NEXT;
+    if (*which == LINK_FIRST)
         return p;
     kifu_node *c = kifu__first(p);
     while (kifu__next_link(c) != id)
@@ -714,24 +723,18 @@ static kifu_node *link_holder(kifu_node *n, int *is_first)
     return c;
 }
 
-/* Point h's link (first or next) at id + 1 = link. */
-static int relink(kifu_node *h, int is_first, uint32_t link)
-{
-    return is_first ? kifu__set_first(h, link) : kifu__set_next(h, link);
-}
-
 int kifu_node_delete(kifu_record *r, kifu_node *n)
 {
     (void)r;
     if (!kifu__parent_link(n))
         return -1;
-    int first;
-    kifu_node *h = link_holder(n, &first);
+    int which;
+    kifu_node *h = link_holder(n, &which);
     if (can_link(n, h, NULL))
         return -1;
-    relink(h, first, kifu__next_link(n));
-    kifu__set_parent(n, 0);
-    kifu__set_next(n, 0);
+    set_link(h, which, kifu__next_link(n));
+    set_link(n, LINK_PARENT, 0);
+    set_link(n, LINK_NEXT, 0);
     return 0;
 }
 
@@ -742,23 +745,23 @@ int kifu_node_reorder(kifu_node *parent, size_t i, size_t j)
         return -1;
     if (i == j)
         return 0;
-    int first;
-    kifu_node *h = link_holder(n, &first);
+    int which;
+    kifu_node *h = link_holder(n, &which);
     /* Unlink child i, then link it in before the child now at j (after it when moving
      * down: j counts the siblings without n). Every node touched gets its side part
      * first, so the links change whole or not at all. */
     kifu_node *before = j == 0 ? NULL : kifu__child(parent, j - 1 + (j > i));
     if (can_link(n, h, before ? before : parent))
         return -1;
-    relink(h, first, kifu__next_link(n));
+    set_link(h, which, kifu__next_link(n));
     uint32_t id = kifu__id_of(n) + 1;
     if (j == 0) {
-        kifu__set_next(n, kifu__first_link(parent));
-        kifu__set_first(parent, id);
+        set_link(n, LINK_NEXT, kifu__first_link(parent));
+        set_link(parent, LINK_FIRST, id);
         return 0;
     }
-    kifu__set_next(n, kifu__next_link(before));
-    kifu__set_next(before, id);
+    set_link(n, LINK_NEXT, kifu__next_link(before));
+    set_link(before, LINK_NEXT, id);
     return 0;
 }
 

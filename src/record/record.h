@@ -181,11 +181,6 @@ static inline uint32_t kifu__next_link(const kifu_node *n)
 {
     return n->xl ? kifu__xlinks(n)->next : 0;
 }
-/* Set a link of n: kept implicit when it can be, else n becomes xl. 0, or -1 on NOMEM
- * (nothing changed). */
-int kifu__set_parent(kifu_node *n, uint32_t link);
-int kifu__set_first(kifu_node *n, uint32_t link);
-int kifu__set_next(kifu_node *n, uint32_t link);
 
 /* The node of a link of n's record (id + 1), or NULL for 0. Links mostly stay in their
  * page: the next move of a line is the next slot. */
@@ -551,6 +546,10 @@ static inline kifu_node *kifu__node_add_blank_move(kifu_record *r, kifu_node *pa
 {
     return kifu__node_add_child(r, parent, KIFU_NODE_MOVE);
 }
+
+/* The engine's move of a checked MOVE node; MOVE_NONE for another kind, a move not
+ * normalized (KIFU_MOVE_RAW) or one the engine cannot pack. */
+uint32_t kifu__node_kmove(const kifu_node *n);
 
 /* Play node n's move on p: as the rules allow it, or, for a foul (n->foul), as it was
  * played. 0, or -1 with err (an illegal move that is no foul, or NOMEM). */

@@ -94,12 +94,7 @@ int kifu_walk_next(kifu_walker *w)
         return ev;
     const kifu_node *n = w->w.node;
     if (ev == KIFU__WALK_ENTER) {
-        kmove m = MOVE_NONE;
-        kifu_move nm;
-        if (n->kind == KIFU_NODE_MOVE && !(kifu__move_flags(n) & KIFU_MOVE_RAW)) {
-            kifu__move_get(n, &nm);
-            m = kifu__move_pack(&nm);
-        }
+        kmove m = kifu__node_kmove(n);
         if (kifu__reserve(&w->played, &w->capplayed, w->nplayed + 1, sizeof *w->played,
                           256))
             return -1;
