@@ -825,9 +825,7 @@ static int entry_member(ctx *c, frame *f)
             kifu_move m = {0};
             if (read_move(c, &m))
                 return -1;
-            if (kifu__move_check(&m))
-                return bad(c, "a move object"); /* every field was checked: never */
-            kifu__move_put(e->node, &m);
+            kifu__move_put(e->node, &m); /* read_move checked every field's range */
         } else {
             if (c->t.type != KIFU__JSON_STRING)
                 return bad(c, "a special word (TORYO, CHUDAN, SENNICHITE, ...)");

@@ -492,11 +492,10 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
         p += 3;
         p += sp(p, end);
         m.same = 1;
-        kifu_move prev_v;
-        const kifu_move *prev = kifu_node_get_move(rd->cur, &prev_v) ? &prev_v : NULL;
-        if (prev) { /* 同 is the square the move before went to */
-            m.to_x = prev->to_x;
-            m.to_y = prev->to_y;
+        if (rd->cur->kind == KIFU_NODE_MOVE) { /* 同 is where the move before went */
+            int tx, ty;
+            kifu__move_to(rd->cur, &tx, &ty);
+            m.to_x = (uint8_t)tx, m.to_y = (uint8_t)ty;
         }
     } else if ((k = kifu__jp_digit(p, end, &x)) != 0) {
         p += k;

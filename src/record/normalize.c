@@ -495,11 +495,8 @@ static inline int play(kifu_position *p, kmove mv, int line)
 /* The square of the parent's move (for 同), or -1. */
 static int prev_square(const kifu_node *parent)
 {
-    int x, y;
-    if (parent->kind != KIFU_NODE_MOVE)
-        return -1;
-    kifu__move_to(parent, &x, &y);
-    return x ? SQ(x, y) : -1;
+    int to = parent->kind == KIFU_NODE_MOVE ? raw_of(parent).to : -1;
+    return to < 0 ? -1 : to;
 }
 
 /* Complete, check and play the move (or fix the ending) of node c, whose parent's position
