@@ -586,7 +586,7 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
         if (seen_reset(&s, j - i))
             goto nomem;
         for (size_t k = i; k < j; k++) {
-            const kifu__ipos *r = &ix->pos[k];
+            const kifu__irow *r = &ix->pos[k];
             shard_buf *b = &pos[r->key % ns];
             if (kifu__sb_reserve(&b->rows, 96))
                 goto nomem;

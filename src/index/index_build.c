@@ -122,7 +122,7 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
     free_batch(ix);
     kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
-    kifu__free(ix->tmp);
+    kifu__free(ix->lane[0]), kifu__free(ix->lane[1]), kifu__free(ix->facts);
     kifu_position_free(ix->replay);
     kifu__sb_free(&ix->json);
     /* The WAL is folded into the file so that it is one file again; a bulk-built file
@@ -403,7 +403,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         (nmoves &&
          !(g->moves = kifu__arena_alloc_raw(&ix->text, nmoves * sizeof *g->moves))))
         goto nomem;
-    uint32_t fact = kifu__index_fact(g->date, g->result);
+    g->fact = kifu__index_fact(g->date, g->result);
     kpos start;
     kifu__pos_from_board(&start, &b);
     keystate p;
@@ -420,8 +420,8 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
                         ply + 1);
             goto fail;
         }
-        ix->pos[ix->npos++] = (kifu__ipos){
-            p.key, g->id, ply, is_move ? kifu__index_compact(k) : (uint16_t)0, fact};
+        ix->pos[ix->npos++] = (kifu__irow){
+            p.key, g->id, ply, is_move ? kifu__index_compact(k) : (uint16_t)0};
         if (!is_move || ply == UINT16_MAX - 1)
             break;
         g->moves[g->nmoves++] = kifu__index_compact(k);
@@ -700,16 +700,26 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
 
 /* ---- Writing a batch ---------------------------------------------------------------- */
 
-/* Rows v[0..n) sorted by key alone, stably, by insertion, unless that takes more than a
- * few moves a row: 0, or 1 (left part sorted). */
-static int insertion_by_key(kifu__ipos *v, size_t n, size_t budget)
+/* Does row a come before row b in the table's order (key, game, ply)? The rows of one
+ * key reach their bucket in no particular order (sort_lanes moves rows about), so the
+ * game and ply decide between them. */
+static inline int before(const kifu__ipos *a, const kifu__ipos *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key;
+    return a->game != b->game ? a->game < b->game : a->ply < b->ply;
+}
+
+/* Rows v[0..n) sorted by insertion, unless that takes more than `budget` moves: 0, or 1
+ * (left part sorted). */
+static int insertion(kifu__ipos *v, size_t n, size_t budget)
 {
     for (size_t k = 1; k < n; k++) {
-        if (v[k - 1].key <= v[k].key)
+        if (!before(&v[k], &v[k - 1]))
             continue;
         kifu__ipos x = v[k];
         size_t m = k;
-        for (; m > 0 && v[m - 1].key > x.key; m--)
+        for (; m > 0 && before(&x, &v[m - 1]); m--)
             v[m] = v[m - 1];
         v[m] = x;
         if (k - m > budget)
@@ -719,25 +729,24 @@ static int insertion_by_key(kifu__ipos *v, size_t n, size_t budget)
     return 0;
 }
 
-/* Rows v[0..n) sorted by key alone, stably: runs of 16 by insertion, then merged
- * bottom-up through t (n rows), the compare inline. Runs already in order are copied,
- * not merged. */
+/* Rows v[0..n) sorted: runs of 16 by insertion, then merged bottom-up through t (n
+ * rows), the compare inline. Runs already in order are copied, not merged. */
 #define RUN_ROWS 16
-static void merge_by_key(kifu__ipos *v, size_t n, kifu__ipos *t)
+static void merge(kifu__ipos *v, size_t n, kifu__ipos *t)
 {
     for (size_t s = 0; s < n; s += RUN_ROWS)
-        insertion_by_key(v + s, n - s < RUN_ROWS ? n - s : RUN_ROWS, SIZE_MAX);
+        insertion(v + s, n - s < RUN_ROWS ? n - s : RUN_ROWS, SIZE_MAX);
     kifu__ipos *a = v, *b = t;
     for (size_t w = RUN_ROWS; w < n; w *= 2) {
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            if (mid == hi || a[mid - 1].key <= a[mid].key) {
+            if (mid == hi || !before(&a[mid], &a[mid - 1])) {
                 memcpy(b + lo, a + lo, (hi - lo) * sizeof *a);
                 continue;
             }
             size_t i = lo, j = mid, k = lo;
             while (i < mid && j < hi)
-                b[k++] = a[j].key < a[i].key ? a[j++] : a[i++];
+                b[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
             while (i < mid)
                 b[k++] = a[i++];
             while (j < hi)
@@ -750,63 +759,97 @@ static void merge_by_key(kifu__ipos *v, size_t n, kifu__ipos *t)
         memcpy(v, a, n * sizeof *v);
 }
 
-/* The batch's rows in (key, game, ply) order, keys unsigned, by a stable LSD radix sort
- * on the key's top 27 bits, 9 a pass (512 destinations a pass stay in the caches;
- * 16-bit digits over all 64 bits spent most of the write in cache misses). The rows came
- * in (game, ply) order and the passes keep it, so what is left is to sort each bucket
- * by key alone, stably (kifu__index_sort_bucket, as the run is written, while the
- * bucket is in the cache: a pass of its own over the batch read it all again): after
- * the 27 bits its rows are in order but for the few that share them (a hot key's rows
- * are all equal), which insertion puts in place; a bucket of many such rows is
- * merge-sorted. (Two passes and a sort per bucket took twice as
- * long: qsort's calls through a pointer and byte-wise copies of 24-byte rows, a tenth of
- * a build.) The second buffer is kept for the next batch: a new one cost its pages'
- * faults again. */
+/* The batch is sorted by its keys' top 27 bits, the order of the table's buckets, in two
+ * steps. sort_lanes puts the rows of each lane (the top 9 bits) together, in place: one
+ * pass, each row moved once. kifu__index_lane then sorts one lane by the next 18 bits, 9
+ * a pass (512 destinations a pass stay in the caches), through two buffers the size of a
+ * lane that stay in the cache while the lane is written. What is left is to sort each
+ * bucket by (key, game, ply) (kifu__index_sort_bucket, as the run is written): after the
+ * 27 bits its rows are in order but for the few that share them (a hot key's rows are all
+ * equal), which insertion puts in place; a bucket of many such rows is merge-sorted.
+ * (A radix sort of the whole batch through a second buffer of its size wrote every row
+ * three times to memory, and that buffer's pages, a third of a bulk build's memory, were
+ * faulted in: this way the build took 8% less CPU time. Two passes and qsort per bucket
+ * took twice as long as that: calls through a pointer, byte-wise copies of rows.) */
 #define RADIX_BITS 9
 #define RADIX_SHIFT (64 - 3 * RADIX_BITS)
+#define LANE(key) ((unsigned)((key) >> (64 - KIFU__LANE_BITS)))
 _Static_assert(RADIX_SHIFT <= KIFU__BUCKET_SHIFT, "the radix passes cover the bucket");
-static int sort_positions(kifu_index *ix)
+_Static_assert(KIFU__LANE_BITS == RADIX_BITS, "a lane is the top radix digit");
+static int sort_lanes(kifu_index *ix)
 {
-    size_t n = ix->npos;
-    if (n < 2)
-        return 0;
-    if (kifu__reserve(&ix->tmp, &ix->captmp, n, sizeof *ix->tmp, 1 << 16))
-        return -1;
-    /* The three digits' counts in one read of the rows, not one each. */
-    size_t counts[3][1 << RADIX_BITS];
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
-    memset(counts, 0, sizeof counts);
-    for (size_t i = 0; i < n; i++) {
-        uint64_t k = ix->pos[i].key >> RADIX_SHIFT;
-        counts[0][k & mask]++;
-        counts[1][(k >> RADIX_BITS) & mask]++;
-        counts[2][k >> 2 * RADIX_BITS]++;
+    size_t n = ix->npos, *at = ix->lane_at, head[KIFU__LANES], big = 0;
+    kifu__irow *v = ix->pos;
+    memset(ix->lane_at, 0, sizeof ix->lane_at);
+    for (size_t i = 0; i < n; i++)
+        at[LANE(v[i].key) + 1]++;
+    for (unsigned l = 0; l < KIFU__LANES; l++) {
+        big = at[l + 1] > big ? at[l + 1] : big;
+        at[l + 1] += at[l];
+        head[l] = at[l];
     }
-    kifu__ipos *src = ix->pos, *dst = ix->tmp;
-    for (int shift = RADIX_SHIFT; shift < 64; shift += RADIX_BITS) {
-        size_t *count = counts[(shift - RADIX_SHIFT) / RADIX_BITS];
-        size_t sum = 0;
-        for (size_t d = 0; d <= mask; d++) {
-            size_t c = count[d];
-            count[d] = sum;
+    /* Each row not in its lane goes to the next free place of its lane, and the row it
+     * finds there is placed next: the lanes before l are full. */
+    for (unsigned l = 0; l < KIFU__LANES; l++)
+        while (head[l] < at[l + 1]) {
+            kifu__irow x = v[head[l]];
+            for (unsigned d; (d = LANE(x.key)) != l;) {
+                kifu__irow y = v[head[d]];
+                v[head[d]++] = x;
+                x = y;
+            }
+            v[head[l]++] = x;
+        }
+    for (int i = 0; i < 2; i++)
+        if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
+                          1 << 12))
+            return -1;
+    /* The games' facts apart: every row takes its game's, and read from the games
+     * themselves (a hundred bytes each) that was a cache miss a row. */
+    if (kifu__reserve(&ix->facts, &ix->capfacts, ix->ngames + 1, sizeof *ix->facts, 1 << 12))
+        return -1;
+    for (size_t i = 0; i < ix->ngames; i++)
+        ix->facts[i] = ix->games[i].fact;
+    return 0;
+}
+
+kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos **t)
+{
+    const kifu__irow *v = ix->pos + ix->lane_at[l];
+    size_t n = *np = ix->lane_at[l + 1] - ix->lane_at[l];
+    if (!n)
+        return NULL;
+    const uint64_t mask = (1u << RADIX_BITS) - 1;
+    size_t count[2][1 << RADIX_BITS];
+    memset(count, 0, sizeof count);
+    for (size_t i = 0; i < n; i++) {
+        count[0][(v[i].key >> RADIX_SHIFT) & mask]++;
+        count[1][(v[i].key >> (RADIX_SHIFT + RADIX_BITS)) & mask]++;
+    }
+    for (int p = 0; p < 2; p++)
+        for (size_t d = 0, sum = 0; d <= mask; d++) {
+            size_t c = count[p][d];
+            count[p][d] = sum;
             sum += c;
         }
-        for (size_t i = 0; i < n; i++)
-            dst[count[(src[i].key >> shift) & mask]++] = src[i];
-        kifu__ipos *t = src;
-        src = dst, dst = t;
+    /* The batch's games have consecutive ids from the first one's. */
+    const uint32_t *facts = ix->facts, first = ix->games[0].id;
+    kifu__ipos *a = ix->lane[0], *b = ix->lane[1];
+    for (size_t i = 0; i < n; i++) {
+        const kifu__irow *r = &v[i];
+        a[count[0][(r->key >> RADIX_SHIFT) & mask]++] =
+            (kifu__ipos){r->key, r->game, r->ply, r->move, facts[r->game - first]};
     }
-    /* Three passes: the rows are in the second buffer, which becomes the batch's. */
-    size_t cap = ix->cappos;
-    ix->pos = src, ix->tmp = dst;
-    ix->cappos = ix->captmp, ix->captmp = cap;
-    return 0;
+    for (size_t i = 0; i < n; i++)
+        b[count[1][(a[i].key >> (RADIX_SHIFT + RADIX_BITS)) & mask]++] = a[i];
+    *t = a;
+    return b;
 }
 
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t)
 {
-    if (insertion_by_key(v, n, 4 * n))
-        merge_by_key(v, n, t);
+    if (insertion(v, n, 4 * n))
+        merge(v, n, t);
 }
 
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
@@ -971,7 +1014,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
     sqlite3_stmt *src = NULL, *game = NULL;
     keyset touched = {0}, dead = {0};
     int rc = -1;
-    if (sort_positions(ix)) {
+    if (sort_lanes(ix)) {
         nomem(err);
         goto out;
     }

@@ -83,11 +83,29 @@ typedef struct kifu__ipos {
                     * and the explorer counts need without reading the game's row */
 } kifu__ipos;
 
+/* One position of a batch as the games are read, in (game, ply) order: 16 bytes where
+ * a kifu__ipos takes 24, since a bulk build holds a few hundred megabytes of them. The
+ * game's date and result (its kifu__igame's fact) join it as the batch is sorted
+ * (kifu__index_lane). */
+typedef struct kifu__irow {
+    uint64_t key;
+    uint32_t game;
+    uint16_t ply;
+    uint16_t move;
+} kifu__irow;
+
+/* The batch's rows are sorted lane by lane, a lane for each value of the key's top
+ * KIFU__LANE_BITS bits: one pass over the batch in place puts each lane together, and
+ * each is then sorted while it is in the cache (index_build.c). */
+#define KIFU__LANE_BITS 9
+#define KIFU__LANES (1u << KIFU__LANE_BITS)
+
 /* One game waiting in a batch: its `games` row. */
 typedef struct kifu__igame {
     uint32_t id;
     uint32_t source;
     uint32_t number; /* 1-based game number in its file */
+    uint32_t fact;   /* kifu__index_fact of its date and result */
     uint8_t result;
     char *sente, *gote, *date, *event, *start; /* the batch's; start: SFEN or NULL */
     char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
@@ -106,10 +124,13 @@ struct kifu_index {
     int bulk;      /* KIFU_INDEX_BULK: no journal until closed */
     int unindexed; /* a bulk build's new file: the games' indexes made at each commit */
     uint32_t next_game, next_source;
-    kifu__ipos *pos;
+    kifu__irow *pos; /* the batch's positions; in lanes once sorted (lane_at) */
     size_t npos, cappos;
-    kifu__ipos *tmp; /* the sort's second buffer (index_build.c), kept between batches */
-    size_t captmp;
+    size_t lane_at[KIFU__LANES + 1]; /* where each lane of pos starts */
+    kifu__ipos *lane[2]; /* a lane being sorted and written, kept between batches */
+    size_t caplane[2];
+    uint32_t *facts; /* the fact of each game of the batch, in order, as lanes sort */
+    size_t capfacts;
     kifu__igame *games;
     size_t ngames, capgames;
     kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
@@ -162,8 +183,12 @@ int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_
                         size_t *cap);
 
 /* index_build.c: the rows of one bucket of a batch, in order but for keys that share
- * the radix sort's top bits, sorted by key, stably (t: scratch room for n rows). */
+ * the radix sort's top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
+/* The batch's lane l sorted by its key's top 27 bits, as kifu__ipos (the game's fact
+ * added): its rows, or NULL when the lane is empty, with its count in *n and a buffer of
+ * as many rows in *t (for kifu__index_sort_bucket). */
+kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *n, kifu__ipos **t);
 
 /* (key, game, ply) order of entries, for qsort. */
 int kifu__ipos_cmp(const void *x, const void *y);

@@ -564,10 +564,14 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
          * exact (as one build makes them) at a read per key. A bulk build does not: it
          * would read its earlier batches once per key. */
         w.exact = r.n && !ix->bulk;
-        rc = load_hot(&w) || append_run(&w, (uint64_t)run, ix->pos, ix->npos, ix->tmp) ||
-                     set_entries(&w, run, (int64_t)ix->npos)
-                 ? -1
-                 : 0;
+        rc = load_hot(&w);
+        /* The batch lane by lane, each sorted as it comes (kifu__index_lane). */
+        for (unsigned l = 0; !rc && l < KIFU__LANES; l++) {
+            size_t n;
+            kifu__ipos *t, *v = kifu__index_lane(ix, l, &n, &t);
+            rc = v ? append_run(&w, (uint64_t)run, v, n, t) : 0;
+        }
+        rc = rc || set_entries(&w, run, (int64_t)ix->npos) ? -1 : 0;
         if (!rc && !kifu__reserve(&r.id, &r.cap, r.n + 1, sizeof *r.id, 16) &&
             !kifu__reserve(&r.entries, &r.cape, r.n + 1, sizeof *r.entries, 16)) {
             r.id[r.n] = run;
