@@ -45,10 +45,11 @@ struct kifu_record *bench_random_game_plies(uint64_t *rng, int index, int plies,
                                             char *why, size_t cap);
 /* Games first .. first+per-1 (none from total on) of a generated collection, drawn from
  * rng, written as one CSA file at path; the records are left in rs (room for per) and *n,
- * for the caller to write in other forms and then free with bench_free_games. 0, or -1
- * with a message (every record freed). */
-int bench_csa_file(uint64_t *rng, int first, int total, int per, const char *path,
-                   struct kifu_record **rs, size_t *n);
+ * for the caller to write in other forms and then free with bench_free_games. mean: 0,
+ * games of 80 to 200 plies, else mean / 2 to 3 * mean / 2. 0, or -1 with a message (every
+ * record freed). */
+int bench_csa_file(uint64_t *rng, int first, int total, int per, int mean,
+                   const char *path, struct kifu_record **rs, size_t *n);
 void bench_free_games(struct kifu_record **rs, size_t n);
 /* mkdir that accepts an existing directory; write a whole file. */
 int bench_make_dir(const char *path);

@@ -87,7 +87,7 @@ static int generate(const bench_opts *o, const char *dir)
     for (int first = 0; first < o->search_games; first += PER_FILE) {
         size_t n;
         snprintf(path, sizeof path, "%s/csa/s%03d.csa", dir, first / PER_FILE);
-        if (bench_csa_file(&rng, first, o->search_games, PER_FILE, path, rs, &n))
+        if (bench_csa_file(&rng, first, o->search_games, PER_FILE, 0, path, rs, &n))
             return -1;
         snprintf(path, sizeof path, "%s/posjson/s%03d.posjson", dir, first / PER_FILE);
         int rc = write_posjson(path, rs, n);

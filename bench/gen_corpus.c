@@ -282,13 +282,14 @@ void bench_free_games(kifu_record **rs, size_t n)
         kifu_record_free(rs[i]);
 }
 
-int bench_csa_file(uint64_t *rng, int first, int total, int per, const char *path,
-                   kifu_record **rs, size_t *n)
+int bench_csa_file(uint64_t *rng, int first, int total, int per, int mean,
+                   const char *path, kifu_record **rs, size_t *n)
 {
     *n = 0;
     for (int g = first; g < total && *n < (size_t)per; g++) {
         char why[600];
-        if (!(rs[*n] = bench_random_game(rng, g, why, sizeof why))) {
+        int plies = mean ? mean / 2 + (int)below(rng, (unsigned)mean + 1) : 0;
+        if (!(rs[*n] = bench_random_game_plies(rng, g, plies, why, sizeof why))) {
             fprintf(stderr, "kifu_bench: %s\n", why);
             bench_free_games(rs, *n);
             return -1;

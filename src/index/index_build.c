@@ -806,7 +806,8 @@ static int sort_lanes(kifu_index *ix)
             return -1;
     /* The games' facts apart: every row takes its game's, and read from the games
      * themselves (a hundred bytes each) that was a cache miss a row. */
-    if (kifu__reserve(&ix->facts, &ix->capfacts, ix->ngames + 1, sizeof *ix->facts, 1 << 12))
+    if (kifu__reserve(&ix->facts, &ix->capfacts, ix->ngames + 1, sizeof *ix->facts,
+                      1 << 12))
         return -1;
     for (size_t i = 0; i < ix->ngames; i++)
         ix->facts[i] = ix->games[i].fact;
