@@ -68,6 +68,7 @@ typedef struct writer {
     sqlite3_stmt *hotput, *rowput, *unhot, *unrow;
     uint64_t *hot; /* the hot keys, sorted */
     size_t nhot, caphot;
+    size_t hotat;  /* hot_next's place in hot */
     kifu__ipos *v; /* entries being read, merged or counted */
     size_t nv, capv;
     uint8_t *buf, *dbuf; /* a block, a day list being encoded */
@@ -137,12 +138,22 @@ static int load_hot(writer *w)
     if (s != SQLITE_DONE)
         return -1;
     w->nhot = sort_unique(w->hot, w->nhot);
+    w->hotat = 0;
     return 0;
 }
 
 static int is_hot(const writer *w, uint64_t key)
 {
     return w->nhot && bsearch(&key, w->hot, w->nhot, sizeof key, cmp_u64) != NULL;
+}
+
+/* is_hot for keys asked in increasing order, as a run is appended: a cursor moved along
+ * the hot keys, where a binary search a key was most of the run's own loop. */
+static int hot_next(writer *w, uint64_t key)
+{
+    while (w->hotat < w->nhot && w->hot[w->hotat] < key)
+        w->hotat++;
+    return w->hotat < w->nhot && w->hot[w->hotat] == key;
 }
 
 /* Distinct games among n entries of one key (in game order). */
@@ -380,7 +391,7 @@ static int append_run(writer *w, uint64_t run, kifu__ipos *v, size_t n, kifu__ip
         for (size_t k = i, l; k < j; k = l) {
             for (l = k; l < j && v[l].key == v[k].key; l++)
                 ;
-            if (is_hot(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
+            if (hot_next(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
                 : distinct_games(v + k, l - k) >= KIFU__INDEX_HOT
                     ? hot_full(w, v[k].key, v + k, l - k, 0)
                 : w->exact ? crossing(w, v[k].key, v + k, l - k)
