@@ -36,8 +36,8 @@
 #define KIFU__BLOCK_SQL                                                                  \
     "SELECT p.block FROM runs r JOIN positions p ON p.id = (r.id << 20 | ?1) ORDER BY "  \
     "r.id"
-/* Occurrences held in memory before they are merged into the table (16 bytes each, and
- * as much again while sorted): what bounds the memory of a build. The batches of one
+/* Occurrences held in memory before they are merged into the table (16 bytes each,
+ * sorted in place but for a lane's worth): what bounds the memory of a build. The batches of one
  * add still commit together. A variable so that tests can make many small batches. */
 #define KIFU__INDEX_BATCH ((size_t)1 << 25)
 extern size_t kifu__index_batch;

@@ -148,7 +148,7 @@ static int is_hot(const writer *w, uint64_t key)
 }
 
 /* is_hot for keys asked in increasing order, as a run is appended: a cursor moved along
- * the hot keys, where a binary search a key was most of the run's own loop. */
+ * the hot keys instead of a binary search for each of a batch's 30 million keys. */
 static int hot_next(writer *w, uint64_t key)
 {
     while (w->hotat < w->nhot && w->hot[w->hotat] < key)
