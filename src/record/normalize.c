@@ -143,23 +143,12 @@ typedef struct raw_move {
     unsigned rel, flags; /* kifu__mv_rel_code; KIFU_MOVE_* (and KIFU__MOVE_FROM_NULL) */
 } raw_move;
 
-/* x * 10 + y to the engine's square (-1: 0, -2: no square). */
-static const int8_t code_sq[128] = {
-    -1, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, 0,  1,  2,  3,  4,  5,  6,  7,
-    8,  -2, 9,  10, 11, 12, 13, 14, 15, 16, 17, -2, 18, 19, 20, 21, 22, 23, 24,
-    25, 26, -2, 27, 28, 29, 30, 31, 32, 33, 34, 35, -2, 36, 37, 38, 39, 40, 41,
-    42, 43, 44, -2, 45, 46, 47, 48, 49, 50, 51, 52, 53, -2, 54, 55, 56, 57, 58,
-    59, 60, 61, 62, -2, 63, 64, 65, 66, 67, 68, 69, 70, 71, -2, 72, 73, 74, 75,
-    76, 77, 78, 79, 80, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2,
-    -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2, -2,
-};
-
 static inline raw_move raw_of(const kifu_node *n)
 {
     uint64_t v = n->mv;
     unsigned from = (v >> 1) & 127, to = (v >> 8) & 127;
-    return (raw_move){.from = code_sq[from],
-                      .to = code_sq[to],
+    return (raw_move){.from = kifu__mv_sq[from],
+                      .to = kifu__mv_sq[to],
                       .from_given = from >= 10,
                       .to_given = to >= 10,
                       .color = (int)(v & 1),

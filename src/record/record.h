@@ -243,8 +243,10 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
 enum { KIFU__MV_FROM_NULL = 0x80 }; /* fmt.h's KIFU__MOVE_FROM_NULL: checked there */
 
 /* Tables of the packed move (record.c): a square's x and y (x | y << 8) by x * 10 + y
- * (0..99), and the relative word's letters (as two bytes) by its 5 bits. */
+ * (0..99), the engine's square by the same (-1 for 0, -2 for no square), and the
+ * relative word's letters (as two bytes) by its 5 bits. */
 extern const uint16_t kifu__mv_xy[128];
+extern const int8_t kifu__mv_sq[128];
 extern const uint16_t kifu__mv_rel[32];
 
 /* The move of node n (a MOVE node), unpacked into *m. Inline, by tables, and written

@@ -357,24 +357,31 @@ void kifu__move_unpack(kmove m, int color, kifu_move *out)
         out->promote = (int8_t)MOVE_IS_PROMOTE(m);
 }
 
-kmove kifu__move_pack(const kifu_move *m)
+kmove kifu__move_of(int color, int from, int to, int kind, int capture, int promote)
 {
     kifu__rules_init();
+    if (to < 0 || to >= SQ_NB)
+        return MOVE_NONE;
+    if (from == -1)
+        return kind >= PAWN && kind <= GOLD ? move_make_drop(kind, to) : MOVE_NONE;
+    if (from < 0 || from >= SQ_NB || kind < PAWN || kind >= PIECE_KIND_NB ||
+        capture < 0 || capture >= PIECE_KIND_NB || capture == KING)
+        return MOVE_NONE;
+    /* promote -1 means "no choice": promote exactly when the piece has to. */
+    return move_make(from, to, kind, capture,
+                     promote == 1 || (promote < 0 && must_promote(color, kind, to)));
+}
+
+kmove kifu__move_pack(const kifu_move *m)
+{
     if (m->to_x < 1 || m->to_x > 9 || m->to_y < 1 || m->to_y > 9 || m->color > 1)
         return MOVE_NONE;
-    int to = SQ(m->to_x, m->to_y), k = m->piece;
-    if (m->from_x == 0 && m->from_y == 0) {
-        if (k < PAWN || k > GOLD)
-            return MOVE_NONE;
-        return move_make_drop(k, to);
-    }
-    if (m->from_x < 1 || m->from_x > 9 || m->from_y < 1 || m->from_y > 9 || k < PAWN ||
-        k >= PIECE_KIND_NB || m->capture >= PIECE_KIND_NB || m->capture == KING)
-        return MOVE_NONE;
-    int from = SQ(m->from_x, m->from_y);
-    /* promote -1 means "no choice": promote exactly when the piece has to. */
-    int promote = m->promote == 1 || (m->promote < 0 && must_promote(m->color, k, to));
-    return move_make(from, to, k, m->capture, promote);
+    int from = m->from_x == 0 && m->from_y == 0 ? -1
+               : m->from_x >= 1 && m->from_x <= 9 && m->from_y >= 1 && m->from_y <= 9
+                   ? SQ(m->from_x, m->from_y)
+                   : -2;
+    return kifu__move_of(m->color, from, SQ(m->to_x, m->to_y), m->piece, m->capture,
+                         m->promote);
 }
 
 /* The packed move of a public one on p: color is the side to move, a missing piece kind is

@@ -94,5 +94,8 @@ const struct kpos *kifu__position_kpos(const kifu_position *p);
 void kifu__move_unpack(kmove m, int color, kifu_move *out);
 /* Pack a complete public move (from/to/piece/promote/capture); MOVE_NONE if malformed. */
 kmove kifu__move_pack(const kifu_move *m);
+/* The same from its fields: engine squares (from -1 for a drop, -2 for no square), the
+ * kinds, promote -1 (no choice: promoted when the piece must be), 0 or 1. */
+kmove kifu__move_of(int color, int from, int to, int kind, int capture, int promote);
 
 #endif

@@ -10,6 +10,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "record/record.h"
+#include "rules/engine.h"
 #include "testutil.h"
 
 /* Nodes per 4 KiB page. The ids and plies below (406, 407, 813, 1220, 4069 ...) aim at
@@ -62,6 +63,14 @@ static int same_move(const kifu_node *n, const kifu_move *m)
     return kifu_node_get_move(n, &got) == 1 && memcmp(&got, m, sizeof got) == 0;
 }
 
+/* The engine's move of node n is what kifu__move_pack makes of its public move (none for
+ * a raw one): kifu__node_kmove reads the packed bits directly. */
+static int same_kmove(const kifu_node *n, const kifu_move *m)
+{
+    kmove want = (m->flags & KIFU_MOVE_RAW) ? MOVE_NONE : kifu__move_pack(m);
+    return kifu__node_kmove(n) == want;
+}
+
 static void print_move(const char *what, const kifu_move *m)
 {
     printf("    %s: color %d from %d%d to %d%d piece %d cap %d promote %d same %d rel "
@@ -97,7 +106,8 @@ TEST(move_squares_round_trip_by_add_move)
             }
     int bad = 0;
     for (k = 0; k < N; k++)
-        if (!same_move(nodes[k], &want[k]) && bad++ < 5) {
+        if ((!same_move(nodes[k], &want[k]) || !same_kmove(nodes[k], &want[k])) &&
+            bad++ < 5) {
             kifu_move got;
             kifu_node_get_move(nodes[k], &got);
             print_move("set", &want[k]);
@@ -129,7 +139,8 @@ TEST(move_fields_round_trip_by_set_move)
                             kifu_move m = make(c, (piece + fk) % 10, cap % 10, ri % 10,
                                                (piece + cap) % 10, piece, cap, pr, sm,
                                                rels[ri], flags_of(fk));
-                            if (kifu_node_set_move(r, n, &m) != 0 || !same_move(n, &m)) {
+                            if (kifu_node_set_move(r, n, &m) != 0 || !same_move(n, &m) ||
+                                !same_kmove(n, &m)) {
                                 if (bad++ < 5)
                                     print_move("set_move refused or changed", &m);
                             }
