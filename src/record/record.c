@@ -607,7 +607,7 @@ uint32_t kifu__node_kmove(const kifu_node *n)
     if (n->kind != KIFU_NODE_MOVE || (kifu__move_flags(n) & KIFU_MOVE_RAW))
         return MOVE_NONE;
     /* Straight from the packed bits: unpacked into a kifu_move and packed again, it took
-     * 210 instructions a move, a twentieth of an index build's reading. */
+     * 212 instructions a move (103 now), a twentieth of an index build's reading. */
     uint64_t v = n->mv;
     return kifu__move_of((int)(v & 1), kifu__mv_sq[(v >> 1) & 127],
                          kifu__mv_sq[(v >> 8) & 127], (int)((v >> 15) & 15),
