@@ -358,7 +358,9 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
     static const char *const date_keys[] = {"開始日時", "対局日", "終了日時",
                                             "日時",     "date",   NULL};
     static const char *const event_keys[] = {"棋戦", "event", "EVENT", NULL};
-    if (kifu__reserve(&ix->games, &ix->capgames, ix->ngames + 1, sizeof *ix->games, 256))
+    if (kifu__reserve(&ix->games, &ix->capgames, ix->ngames + 1, sizeof *ix->games,
+                      256) ||
+        kifu__reserve(&ix->facts, &ix->capfacts, ix->ngames + 1, sizeof *ix->facts, 256))
         return nomem(err);
     size_t pos0 = ix->npos;
     kifu__igame *g = &ix->games[ix->ngames];
@@ -403,7 +405,7 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         (nmoves &&
          !(g->moves = kifu__arena_alloc_raw(&ix->text, nmoves * sizeof *g->moves))))
         goto nomem;
-    g->fact = kifu__index_fact(g->date, g->result);
+    ix->facts[ix->ngames] = kifu__index_fact(g->date, g->result);
     kpos start;
     kifu__pos_from_board(&start, &b);
     keystate p;
@@ -544,8 +546,11 @@ typedef struct file_reader {
     const uint32_t *done; /* ClickHouse: game numbers indexed already (sorted) */
     size_t ndone;
     size_t added, skipped;
-    kifu_error *failed; /* the games that failed, reported once the file has read */
-    size_t *failed_at, nfailed, capfailed, capfailed_at;
+    struct failed_game {
+        kifu_error e;
+        size_t index;
+    } * failed; /* the games that failed, reported once the file has read */
+    size_t nfailed, capfailed;
     int nomem;
 } file_reader;
 
@@ -567,13 +572,10 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
         add_game(ix, r, fr->source, number, &e) == 0) {
         fr->added++;
     } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
-                             sizeof *fr->failed, 4) ||
-               kifu__reserve(&fr->failed_at, &fr->capfailed_at, fr->nfailed + 1,
-                             sizeof *fr->failed_at, 4)) {
+                             sizeof *fr->failed, 4)) {
         fr->nomem = 1;
     } else {
-        fr->failed[fr->nfailed] = e;
-        fr->failed_at[fr->nfailed++] = index;
+        fr->failed[fr->nfailed++] = (struct failed_game){e, index};
     }
     kifu_record_free(r);
     return 1;
@@ -653,7 +655,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     if (rc || fr.nomem) {
         /* Nothing of a file that does not read is indexed. */
         ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
-        kifu__free(fr.failed), kifu__free(fr.failed_at), kifu__free(gone.v);
+        kifu__free(fr.failed), kifu__free(gone.v);
         ix->stats.files_failed++;
         if (!rc)
             return nomem(err);
@@ -662,13 +664,13 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         return -1;
     }
     for (size_t i = 0; i < fr.nfailed; i++) {
-        kifu_error *f = &fr.failed[i];
+        kifu_error *f = &fr.failed[i].e;
         if (!f->source[0])
             snprintf(f->source, sizeof f->source, "%s", path);
-        warn_record(warn, warn_ctx, path, fr.failed_at[i], n, f);
+        warn_record(warn, warn_ctx, path, fr.failed[i].index, n, f);
         ix->stats.records_failed++;
     }
-    kifu__free(fr.failed), kifu__free(fr.failed_at);
+    kifu__free(fr.failed);
     size_t added = fr.added, skipped = fr.skipped;
     /* The old games go at the next flush, before the batch that holds the new ones. */
     for (size_t i = 0; i < gone.n; i++)
@@ -804,13 +806,6 @@ static int sort_lanes(kifu_index *ix)
         if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
                           1 << 12))
             return -1;
-    /* The games' facts apart: every row takes its game's, and read from the games
-     * themselves (a hundred bytes each) that was a cache miss a row. */
-    if (kifu__reserve(&ix->facts, &ix->capfacts, ix->ngames + 1, sizeof *ix->facts,
-                      1 << 12))
-        return -1;
-    for (size_t i = 0; i < ix->ngames; i++)
-        ix->facts[i] = ix->games[i].fact;
     return 0;
 }
 

@@ -85,7 +85,7 @@ typedef struct kifu__ipos {
 
 /* One position of a batch as the games are read, in (game, ply) order: 16 bytes where
  * a kifu__ipos takes 24, since a bulk build holds a few hundred megabytes of them. The
- * game's date and result (its kifu__igame's fact) join it as the batch is sorted
+ * game's date and result (kifu_index's facts) join it as the batch is sorted
  * (kifu__index_lane). */
 typedef struct kifu__irow {
     uint64_t key;
@@ -105,7 +105,6 @@ typedef struct kifu__igame {
     uint32_t id;
     uint32_t source;
     uint32_t number; /* 1-based game number in its file */
-    uint32_t fact;   /* kifu__index_fact of its date and result */
     uint8_t result;
     char *sente, *gote, *date, *event, *start; /* the batch's; start: SFEN or NULL */
     char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
@@ -129,7 +128,10 @@ struct kifu_index {
     size_t lane_at[KIFU__LANES + 1]; /* where each lane of pos starts */
     kifu__ipos *lane[2]; /* a lane being sorted and written, kept between batches */
     size_t caplane[2];
-    uint32_t *facts; /* the fact of each game of the batch, in order, as lanes sort */
+    /* Each game's kifu__index_fact (date and result), beside games: every row takes its
+     * game's as its lane is sorted, and read from the games (a hundred bytes each) that
+     * was a cache miss a row. */
+    uint32_t *facts;
     size_t capfacts;
     kifu__igame *games;
     size_t ngames, capgames;
