@@ -470,15 +470,7 @@ static char *wr(const kifu_record *r, unsigned flags)
 
 static kifu_move mv(int color, int fx, int fy, int tx, int ty, int piece, int promote)
 {
-    kifu_move m;
-    memset(&m, 0, sizeof m);
-    m.color = (uint8_t)color;
-    m.from_x = (uint8_t)fx, m.from_y = (uint8_t)fy;
-    m.to_x = (uint8_t)tx, m.to_y = (uint8_t)ty;
-    m.piece = (uint8_t)piece;
-    m.promote = (int8_t)promote;
-    m.same = -1;
-    return m;
+    return t_move_make(color, fx, fy, tx, ty, piece, 0, promote, -1, "", 0);
 }
 
 /* A normalized-looking record: hirate, a few moves with times, comments, a fork. */

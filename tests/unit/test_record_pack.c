@@ -28,24 +28,6 @@ static const char *const rels[] = {"",   "L",  "C",  "R",  "U",  "M",  "D",
 static const uint8_t flagbits[] = {KIFU_MOVE_PIECE_AFTER, KIFU_MOVE_DROP, KIFU_MOVE_RAW,
                                    KIFU_MOVE_NO_COLOR, FROM_NULL};
 
-/* A move with every byte set (relative's bytes after its NUL are 0). */
-static kifu_move make(int color, int fx, int fy, int tx, int ty, int piece, int cap,
-                      int promote, int same, const char *rel, int flags)
-{
-    kifu_move m;
-    memset(&m, 0, sizeof m);
-    m.color = (uint8_t)color;
-    m.from_x = (uint8_t)fx, m.from_y = (uint8_t)fy;
-    m.to_x = (uint8_t)tx, m.to_y = (uint8_t)ty;
-    m.piece = (uint8_t)piece;
-    m.capture = (uint8_t)cap;
-    m.promote = (int8_t)promote;
-    m.same = (int8_t)same;
-    memcpy(m.relative, rel, strlen(rel));
-    m.flags = (uint8_t)flags;
-    return m;
-}
-
 static int flags_of(unsigned k)
 {
     int f = 0;
@@ -93,9 +75,9 @@ TEST(move_squares_round_trip_by_add_move)
     for (int c = 0; c < 2; c++)
         for (int from = 0; from < 100; from++)
             for (int to = 0; to < 100; to++, k++) {
-                want[k] = make(c, from / 10, from % 10, to / 10, to % 10, k % 16,
-                               (k / 16) % 16, k % 3 - 1, (k / 3) % 3 - 1, rels[k % NRELS],
-                               flags_of((unsigned)k % 32));
+                want[k] = t_move_make(c, from / 10, from % 10, to / 10, to % 10, k % 16,
+                                      (k / 16) % 16, k % 3 - 1, (k / 3) % 3 - 1,
+                                      rels[k % NRELS], flags_of((unsigned)k % 32));
                 /* Lines and forks both: every 7th node forks off its parent. */
                 kifu_node *p = k % 7 == 6 ? kifu_node_parent(parent) : parent;
                 nodes[k] = kifu_node_add_move(r, p, &want[k]);
@@ -125,7 +107,7 @@ out:
 TEST(move_fields_round_trip_by_set_move)
 {
     kifu_record *r = kifu_record_new();
-    kifu_move first = make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
+    kifu_move first = t_move_make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
     kifu_node *n = kifu_node_add_move(r, kifu_record_root(r), &first);
     kifu_node *neighbour = kifu_node_add_move(r, n, &first);
     long bad = 0;
@@ -136,9 +118,10 @@ TEST(move_fields_round_trip_by_set_move)
                     for (unsigned ri = 0; ri < NRELS; ri++)
                         for (unsigned fk = 0; fk < 32; fk++) {
                             int c = (int)(fk + ri) & 1;
-                            kifu_move m = make(c, (piece + fk) % 10, cap % 10, ri % 10,
-                                               (piece + cap) % 10, piece, cap, pr, sm,
-                                               rels[ri], flags_of(fk));
+                            kifu_move m =
+                                t_move_make(c, (piece + fk) % 10, cap % 10, ri % 10,
+                                            (piece + cap) % 10, piece, cap, pr, sm,
+                                            rels[ri], flags_of(fk));
                             if (kifu_node_set_move(r, n, &m) != 0 || !same_move(n, &m) ||
                                 !same_kmove(n, &m)) {
                                 if (bad++ < 5)
@@ -150,7 +133,8 @@ TEST(move_fields_round_trip_by_set_move)
     /* Every relative word and flag set by add_move too, as a fork of the root. */
     for (unsigned ri = 0; ri < NRELS; ri++)
         for (unsigned fk = 0; fk < 32; fk++) {
-            kifu_move m = make(1, 0, 0, 9, 9, 15, 15, 1, 1, rels[ri], flags_of(fk));
+            kifu_move m =
+                t_move_make(1, 0, 0, 9, 9, 15, 15, 1, 1, rels[ri], flags_of(fk));
             kifu_node *x = kifu_node_add_move(r, kifu_record_root(r), &m);
             CHECK(x != NULL && same_move(x, &m));
         }
@@ -162,7 +146,8 @@ TEST(move_fields_round_trip_by_set_move)
 TEST(move_refusals)
 {
     kifu_record *r = kifu_record_new();
-    kifu_move ok = make(1, 3, 4, 5, 6, KIFU_KA, KIFU_HI, 1, 0, "RU", KIFU_MOVE_RAW);
+    kifu_move ok =
+        t_move_make(1, 3, 4, 5, 6, KIFU_KA, KIFU_HI, 1, 0, "RU", KIFU_MOVE_RAW);
     kifu_node *root = kifu_record_root(r);
     kifu_node *n = kifu_node_add_move(r, root, &ok);
     CHECK(n != NULL);
@@ -276,8 +261,8 @@ static void model_free(model *m)
  * another's move is seen. */
 static kifu_move id_move(int id)
 {
-    return make(id & 1, id % 10, (id / 10) % 10, (id / 100) % 10, (id / 1000) % 10,
-                (id / 10000) % 16, 0, -1, -1, "", 0);
+    return t_move_make(id & 1, id % 10, (id / 10) % 10, (id / 100) % 10, (id / 1000) % 10,
+                       (id / 10000) % 16, 0, -1, -1, "", 0);
 }
 
 /* Add a move (or, special nonzero, an ending) under id p; the new id, or -1. */
@@ -1419,7 +1404,7 @@ static void texts_on_page(int order)
     kifu_node **nodes = malloc(3 * PAGE * sizeof *nodes);
     kifu_node *n = kifu_record_root(r);
     nodes[0] = n;
-    kifu_move m = make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
+    kifu_move m = t_move_make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
     for (int i = 1; i < 3 * PAGE; i++)
         nodes[i] = n = kifu_node_add_move(r, n, &m);
     char buf[64];
@@ -1526,7 +1511,7 @@ TEST(texts_specials_at_page_ends)
     kifu_record *r = kifu_record_new();
     kifu_node *n = kifu_record_root(r);
     CHECK_INT(kifu_node_add_comment(r, n, "root"), 0);
-    kifu_move m = make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
+    kifu_move m = t_move_make(0, 7, 7, 7, 6, KIFU_FU, 0, -1, -1, "", 0);
     while (kifu_record_node_count(r) < PAGE - 1)
         n = kifu_node_add_move(r, n, &m);
     kifu_node *e1 = kifu_node_add_special(r, n, "TORYO"); /* slot 406 */

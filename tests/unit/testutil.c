@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 kifu_record *t_read_text(const char *s, size_t len, int format, unsigned flags,
                          kifu_error *err)
@@ -31,6 +32,23 @@ kifu_node *t_node_at(const kifu_record *r, int ply)
     for (int i = 0; i < ply && n; i++)
         n = kifu_node_next(n);
     return n;
+}
+
+kifu_move t_move_make(int color, int fx, int fy, int tx, int ty, int piece, int cap,
+                      int promote, int same, const char *rel, int flags)
+{
+    kifu_move m;
+    memset(&m, 0, sizeof m);
+    m.color = (uint8_t)color;
+    m.from_x = (uint8_t)fx, m.from_y = (uint8_t)fy;
+    m.to_x = (uint8_t)tx, m.to_y = (uint8_t)ty;
+    m.piece = (uint8_t)piece;
+    m.capture = (uint8_t)cap;
+    m.promote = (int8_t)promote;
+    m.same = (int8_t)same;
+    memcpy(m.relative, rel, strlen(rel));
+    m.flags = (uint8_t)flags;
+    return m;
 }
 
 const kifu_move *t_move(const kifu_node *n)

@@ -21,6 +21,9 @@ kifu_node *t_node_at(const kifu_record *r, int ply);
 const kifu_move *t_move(const kifu_node *n);
 /* Its move, or NULL (past the end, the root or a special). */
 const kifu_move *t_move_at(const kifu_record *r, int ply);
+/* A move with every field given (relative: a JKF word; its bytes after the NUL are 0). */
+kifu_move t_move_make(int color, int fx, int fy, int tx, int ty, int piece, int cap,
+                      int promote, int same, const char *rel, int flags);
 
 /* A text picture of the record (free()): header, start position, and every field the
  * readers set on every node, forks indented. Two records that dump alike hold the same
