@@ -1,4 +1,4 @@
-/* jp.h: what the KIF and KI2 readers (kif_read.c) and writers (jp_write.c) share: the
+/* jp.h: what the KIF and KI2 readers (jp_read.c) and writers (jp_write.c) share: the
  * line-by-line reader state and the writers' header, notes, summary and fork order. The
  * words themselves are the notation module's (notation/words.h). */
 #ifndef KIFU_FMT_JP_H
@@ -12,7 +12,7 @@
 #include "kifu_private.h"
 #include "notation/words.h"
 
-/* ---- What the KIF and KI2 readers share (kif_read.c) ------------------------------- */
+/* ---- What the KIF and KI2 readers share (jp_read.c) -------------------------------- */
 
 /* A reader's state: the record, the BOD being read, and the node the next move follows. */
 typedef struct kifu__jp_reader {
@@ -97,12 +97,15 @@ int kifu__jp_read(const char *text, size_t len,
 /* Report a syntax error at `at` in the current line. Returns -1. */
 int kifu__jp_fail(kifu__jp_reader *rd, const char *at, const char *expected,
                   const char *what);
+/* Report out of memory at the current line. Returns -1. */
+int kifu__jp_nomem(kifu__jp_reader *rd);
 /* Handle a line both formats share: `#`, header, BOD, `*` comment, `&` bookmark, `変化`.
  * 1 handled, 0 not such a line, -1 error. */
 int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end);
 /* Apply the header and BOD as the initial position (once, before the first move). 0/-1. */
 int kifu__jp_start(kifu__jp_reader *rd);
-/* A move mark ▲ △ ☗ ☖ ▽ ▼: bytes, and *color. */
+/* A move mark ▲ △ ☗ ☖ ▽ ▼: bytes, and *color (kif_read.c; KI2 reads its marks with
+ * kifu__jp_mark_fast). */
 size_t kifu__jp_mark(const char *s, const char *end, int *color);
 /* The ending of a foul that names its side (`named` lost when foul_lose, else won):
  * 反則負け when the side to move lost, else the ±ILLEGAL_ACTION of the side that fouled. */
