@@ -19,10 +19,6 @@
 #include "notation/words.h"
 #include "record/record.h"
 
-/* A record node packs the private drop bit as its own flag bit. */
-_Static_assert(KIFU__MOVE_FROM_NULL == KIFU__MV_FROM_NULL,
-               "the drop bit of fmt.h and record.h");
-
 typedef struct ctx {
     kifu_record *r;
     kifu_error *err;

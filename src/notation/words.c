@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kifu_private.h"
+#include "rules/types.h"
 
 static const struct {
     const char *name;
@@ -67,6 +68,21 @@ const char *kifu__kanji_piece_one(int kind)
 /* CSA's and JKF's two-letter names, by kind; "" for none. */
 const char kifu__csa_names[16][3] = {"",   "FU", "KY", "KE", "GI", "KA", "HI", "KI",
                                      "OU", "TO", "NY", "NK", "NG", "UM", "RY", ""};
+
+const char *kifu_piece_csa(int piece)
+{
+    return piece > 0 && piece < PIECE_KIND_NB ? kifu__csa_names[piece] : NULL;
+}
+
+int kifu_piece_from_csa(const char *name)
+{
+    if (!name)
+        return KIFU_NO_PIECE;
+    for (int k = 1; k < PIECE_KIND_NB; k++)
+        if (strcmp(kifu__csa_names[k], name) == 0)
+            return k;
+    return KIFU_NO_PIECE;
+}
 
 static const char *const fw_digits[10] = {"０", "１", "２", "３", "４",
                                           "５", "６", "７", "８", "９"};
@@ -223,6 +239,37 @@ static const char *rtrim(const char *s, const char *end)
         else
             return end;
     }
+}
+
+/* Handicap presets in kifu_preset order: CSA's and JKF's names, and the 手合割 word. */
+static const struct {
+    const char *name;
+    const char *japanese;
+} presets[KIFU_PRESET_COUNT_] = {
+    {"HIRATE", "平手"},    {"KY", "香落ち"},      {"KY_R", "右香落ち"},
+    {"KA", "角落ち"},      {"HI", "飛車落ち"},    {"HIKY", "飛香落ち"},
+    {"2", "二枚落ち"},     {"3", "三枚落ち"},     {"4", "四枚落ち"},
+    {"5", "五枚落ち"},     {"5_L", "左五枚落ち"}, {"6", "六枚落ち"},
+    {"7_L", "左七枚落ち"}, {"7_R", "右七枚落ち"}, {"8", "八枚落ち"},
+    {"10", "十枚落ち"},    {"OTHER", "その他"},
+};
+
+const char *kifu_preset_name(int preset)
+{
+    return preset >= 0 && preset < KIFU_PRESET_COUNT_ ? presets[preset].name : NULL;
+}
+
+const char *kifu_preset_japanese(int preset)
+{
+    return preset >= 0 && preset < KIFU_PRESET_COUNT_ ? presets[preset].japanese : NULL;
+}
+
+int kifu_preset_from_name(const char *name)
+{
+    for (int i = 0; name && i < KIFU_PRESET_COUNT_; i++)
+        if (strcmp(presets[i].name, name) == 0)
+            return i;
+    return KIFU_PRESET_NONE;
 }
 
 int kifu__jp_preset(const char *s, const char *end)

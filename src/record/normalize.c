@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/notation.h"
 #include "notation/relative.h"

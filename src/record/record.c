@@ -38,7 +38,7 @@ int kifu__move_check(const kifu_move *m)
 {
     if (m->color > 1 || m->from_x > 9 || m->from_y > 9 || m->to_x > 9 || m->to_y > 9 ||
         m->piece > 15 || m->capture > 15 || m->promote < -1 || m->promote > 1 ||
-        m->same < -1 || m->same > 1 || (m->flags & ~(15u | KIFU__MV_FROM_NULL)))
+        m->same < -1 || m->same > 1 || (m->flags & ~(15u | KIFU__MOVE_FROM_NULL)))
         return -1;
     /* The word must read back as it was: [LCR]?[UMDH]? and nothing after. */
     uint16_t w = kifu__mv_rel[kifu__mv_rel_code(m->relative)];

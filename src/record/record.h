@@ -240,7 +240,9 @@ static inline kifu_node *kifu__child(const kifu_node *n, size_t i)
  * y), piece 15-18, capture 19-22, promote + 1 23-24, same + 1 25-26, the relative word's
  * side 27-28 (L C R) and direction 29-31 (U M D H), flags 32-36 (KIFU_MOVE_* and
  * KIFU__MOVE_FROM_NULL as bit 4). */
-enum { KIFU__MV_FROM_NULL = 0x80 }; /* fmt.h's KIFU__MOVE_FROM_NULL: checked there */
+/* A private bit of kifu_move.flags: the JKF source wrote `"from": null` for this drop (kept
+ * so that JKF -> record -> JKF gives the same JSON value). */
+#define KIFU__MOVE_FROM_NULL 0x80
 
 /* Tables of the packed move (record.c): a square's x and y (x | y << 8) by x * 10 + y
  * (0..99), the engine's square by the same (-1 for 0, -2 for no square), and the
@@ -293,7 +295,7 @@ static inline unsigned kifu__mv_rel_code(const char *r)
 }
 
 /* The packed bits of a move from its fields: squares as x * 10 + y, promote and same
- * -1..1, rel a kifu__mv_rel_code, flags KIFU_MOVE_* and KIFU__MV_FROM_NULL. */
+ * -1..1, rel a kifu__mv_rel_code, flags KIFU_MOVE_* and KIFU__MOVE_FROM_NULL. */
 static inline uint64_t kifu__mv_bits(unsigned color, unsigned from, unsigned to,
                                      unsigned piece, unsigned capture, int promote,
                                      int same, unsigned rel, unsigned flags)
@@ -302,7 +304,7 @@ static inline uint64_t kifu__mv_bits(unsigned color, unsigned from, unsigned to,
            (uint64_t)piece << 15 | (uint64_t)capture << 19 |
            (uint64_t)(unsigned)(promote + 1) << 23 |
            (uint64_t)(unsigned)(same + 1) << 25 | (uint64_t)rel << 27 |
-           (uint64_t)((flags & 15) | (flags & KIFU__MV_FROM_NULL) >> 3) << 32;
+           (uint64_t)((flags & 15) | (flags & KIFU__MOVE_FROM_NULL) >> 3) << 32;
 }
 /* The relative word's 5 bits of a packed move. */
 static inline unsigned kifu__mv_rel_of(const kifu_node *n)
@@ -319,7 +321,7 @@ static inline void kifu__move_put(kifu_node *n, const kifu_move *m)
                           kifu__mv_rel_code(m->relative), m->flags);
 }
 
-/* The KIFU_MOVE_* flags (and KIFU__MV_FROM_NULL) of n's move; set more of them. */
+/* The KIFU_MOVE_* flags (and KIFU__MOVE_FROM_NULL) of n's move; set more of them. */
 static inline unsigned kifu__move_flags(const kifu_node *n)
 {
     unsigned f = (unsigned)(n->mv >> 32) & 31;
@@ -327,7 +329,7 @@ static inline unsigned kifu__move_flags(const kifu_node *n)
 }
 static inline void kifu__move_flag(kifu_node *n, unsigned f)
 {
-    n->mv |= (uint64_t)((f & 15) | (f & KIFU__MV_FROM_NULL) >> 3) << 32;
+    n->mv |= (uint64_t)((f & 15) | (f & KIFU__MOVE_FROM_NULL) >> 3) << 32;
 }
 /* The square a move went to, as SQ-style file and rank: the 同 of the next move. */
 static inline void kifu__move_to(const kifu_node *n, int *x, int *y)

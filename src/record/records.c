@@ -1,5 +1,6 @@
 /* records.c: the list of records a reader fills (one per game of the input). */
-#include "fmt/fmt.h"
+#include "record/records.h"
+
 #include "kifu_private.h"
 #include "record/record.h"
 

@@ -10,6 +10,7 @@
 #include "jsoncmp.h"
 #include "kifu.h"
 #include "node_time.h"
+#include "record/record.h"
 #include "testutil.h"
 
 #define FIXTURES "corpus/jkf-fixtures"
