@@ -77,5 +77,8 @@ typedef struct kifu__text_cursor {
 } kifu__text_cursor;
 /* Moves c to byte `off` of text (back to the start first when off is behind it). */
 void kifu__text_cursor_to(kifu__text_cursor *c, const char *text, size_t off);
+/* The next line of [*s, end) that is not blank, without its line end and surrounding
+ * blanks (start returned, *eol its end); *s moves past it. NULL at the end. */
+const char *kifu__next_line(const char **s, const char *end, const char **eol);
 
 #endif

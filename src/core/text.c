@@ -1,5 +1,5 @@
 /* text.c: what every reader may assume of decoded text: lines end with LF (or CRLF),
- * and no NUL byte hides in it. */
+ * and no NUL byte hides in it; places in it as line and column; its lines one by one. */
 #include <stdio.h>
 #include <string.h>
 
@@ -76,4 +76,24 @@ int kifu__text_clean(char **text, size_t *len, int lenient,
     kifu__warn(warn, ctx, "%d:%d: %zu NUL byte%s replaced with U+FFFD", line, col, count,
                count == 1 ? "" : "s");
     return 0;
+}
+
+const char *kifu__next_line(const char **s, const char *end, const char **eol)
+{
+    while (*s < end) {
+        const char *p = *s, *e = memchr(p, '\n', (size_t)(end - p));
+        if (!e)
+            e = end;
+        *s = e < end ? e + 1 : end;
+        while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
+            p++;
+        const char *t = e;
+        while (t > p && (t[-1] == '\r' || t[-1] == ' ' || t[-1] == '\t'))
+            t--;
+        if (p < t) {
+            *eol = t;
+            return p;
+        }
+    }
+    return NULL;
 }

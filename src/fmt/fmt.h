@@ -91,9 +91,6 @@ const kifu__format *kifu__format_get(int format);
 int kifu__format_refine(int format, const char *path, const char *text, size_t len);
 /* The format of decoded text by the sniffers' bids, or KIFU_FMT_AUTO. */
 int kifu__format_sniff(const char *text, size_t len);
-/* The next line of [*s, end) that is not blank, without its line end and surrounding
- * blanks (start returned, *eol its end); *s moves past it. NULL at the end. */
-const char *kifu__next_line(const char **s, const char *end, const char **eol);
 
 /* The legal move that leads from p to the position `target` (board and hands; the side to
  * move follows): played on p and returned in *m. `to` (1 + KIFU_SQ of a square, 0: none)

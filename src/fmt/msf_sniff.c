@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "fmt/fmt.h"
+#include "kifu_private.h"
 
 int kifu__sniff_msf(const char *text, size_t len, size_t *at)
 {

@@ -239,23 +239,3 @@ int kifu_format_detect(const void *data, size_t len)
     kifu__free(text);
     return f;
 }
-
-const char *kifu__next_line(const char **s, const char *end, const char **eol)
-{
-    while (*s < end) {
-        const char *p = *s, *e = memchr(p, '\n', (size_t)(end - p));
-        if (!e)
-            e = end;
-        *s = e < end ? e + 1 : end;
-        while (p < e && (*p == ' ' || *p == '\t' || *p == '\r'))
-            p++;
-        const char *t = e;
-        while (t > p && (t[-1] == '\r' || t[-1] == ' ' || t[-1] == '\t'))
-            t--;
-        if (p < t) {
-            *eol = t;
-            return p;
-        }
-    }
-    return NULL;
-}
