@@ -35,8 +35,6 @@ static kifu_node *clone_child(kifu_record *r, kifu_node *dst, const kifu_node *c
     return d;
 }
 
-/* Copies the subtree below src into dst. Walks each line iteratively and recurses only
- * into forks, so a long game does not use a stack frame per move. */
 /* The subtrees of src under dst, by the record walk: a stack of the copies holds the
  * node each child goes under, so forks of any depth are copied without recursion. */
 static int clone_tree(kifu_record *r, kifu_node *dst, const kifu_node *src)
