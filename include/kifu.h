@@ -783,7 +783,7 @@ enum {
 /** What to look for: a position (its board, hands and side to move, as flags say), a
  *  PCRE2 regular expression over the 81 board letters, or a grid a person types (nine
  *  rows like a BOD diagram with wildcards * ? ^? v?, optional hand and side lines; see
- *  README "kifu search"). New (kifu_search_free), or NULL with err (for a pattern, the
+ *  kifu(1), "kifu search"). New (kifu_search_free), or NULL with err (for a pattern, the
  *  line and column of the fault). A search is not thread-safe: one per thread. */
 KIFU_EXPORT kifu_search *kifu_search_position(const kifu_board *b, unsigned flags,
                                               kifu_error *err);
@@ -883,7 +883,7 @@ KIFU_EXPORT const kifu_trace_step *kifu_trace_step_at(const kifu_trace *t, size_
 KIFU_EXPORT int kifu_trace_end(const kifu_trace *t, int *ply);
 
 /* ------------------------------------------------------------------------------------ */
-/* Collection index and opening explorer (SQLite file; schema in README "The index")     */
+/* Collection index and opening explorer (SQLite file; its tables in docs/index.md)     */
 
 typedef struct kifu_index kifu_index;
 
@@ -1162,7 +1162,7 @@ typedef struct kifu_msf_read_options {
 } kifu_msf_read_options;
 
 /** Read and check an MSF document (UTF-8 JSON; o may be NULL). Every violation of the
- *  format (README "Xelto records") is reported through o->problem with its JSON path
+ *  format (docs/msf.md) is reported through o->problem with its JSON path
  *  ("seslax[14].slax.korol[2]: ...") in the message and its line and column (the first
  *  200; then one message says how many more there were); the first is also put in err (KIFU_ERR_SYNTAX for bad JSON, KIFU_ERR_SCHEMA for the document's
  *  types, KIFU_ERR_ILLEGAL for a state that does not follow from the one before). New
@@ -1293,7 +1293,7 @@ KIFU_EXPORT long kifu_index_find(kifu_index *ix, const kifu_position *p,
                                  kifu_index_row_fn fn, void *ctx, kifu_error *err);
 
 /* ------------------------------------------------------------------------------------ */
-/* The index on ClickHouse (README "The index on ClickHouse"): the same kifu_index calls
+/* The index on ClickHouse (docs/clickhouse.md): the same kifu_index calls
  * on a ClickHouse server, or on a cluster of shards behind Distributed tables.            */
 
 /** Where the tables are and how hard to try; all zero: database and tables "kifu", one
