@@ -14,6 +14,8 @@
 #include "rules/engine.h"
 #include "rules/position.h"
 
+long kifu__index_replay = KIFU__INDEX_REPLAY;
+
 struct kifu_explore {
     long long games;
     kifu_explore_move *moves;

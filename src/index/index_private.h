@@ -184,8 +184,11 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap);
 
-/* index_build.c: the rows of one bucket of a batch, in order but for keys that share
- * the radix sort's top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
+/* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
+ * buffers made as large as the largest lane. 0, or -1 out of memory. */
+int kifu__index_sort_lanes(kifu_index *ix);
+/* The rows of one bucket of a batch, in order but for keys that share the radix sort's
+ * top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
 /* The batch's lane l sorted by its key's top 27 bits, as kifu__ipos (the game's fact
  * added): its rows, or NULL when the lane is empty, with its count in *n and a buffer of
