@@ -349,8 +349,8 @@ int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a)
     kifu_error *err = ix->ch->explore_err;
     if (kifu__ch_count(ix, key, flipped, ix->ch->explore_o, a, err) == 0)
         return 0;
-    /* A failure that said nothing (none should) still reads as one. */
-    return kifu__index_sqlite_error(NULL, ix->path, "cannot read the index", err);
+    kifu__error_source(err, ix->path); /* an explorer's error names the index */
+    return -1;
 }
 
 int kifu__ch_explore_game(void *q, long long id, kifu__explore_row *row)
