@@ -203,6 +203,12 @@ def main():
              "cb": "", "cw": "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"}], f)
     cpage = os.path.join(tmp, "catalogue.html")
     kifu("html", catalogue, "-o", cpage)
+    walk = os.path.join(tmp, "walk.kif")
+    with open(walk, "w", encoding="utf-8") as f:
+        f.write("手合割：平手\n   1 ５八玉(59)\n   2 ３四歩(33)\n   3 ４八玉(58)\n"
+                "   4 ８四歩(83)\n   5 ３八玉(48)\n   6 ８五歩(84)\n")
+    walk_page = os.path.join(tmp, "walk.html")
+    kifu("html", walk, "-o", walk_page)
     mpage = os.path.join(tmp, "two.html")
     kifu("html", game, forks, "-o", mpage)
 
@@ -284,25 +290,41 @@ def main():
         b.click("input[data-kind='0']")
         same_as_kifu(b, game, 0, "filter 歩 back on")
 
-        # -- trace: footprints of the piece on 2八 (the rook) as kifu trace finds them
+        # -- trace: the footprints a piece leaves as the record steps on ("足跡のように残
+        #    しながら"): none yet where it was chosen, then one more at each of its moves,
+        #    all of them kept at the end of the line, as kifu trace finds them
         b.click("input[data-aid='trace']")
+        feet_js = ("return [...document.querySelectorAll('.kifu-svg text.foot-n')]"
+                   ".map(t => [+t.textContent, Math.floor((+t.getAttribute('x') - 12) / 40),"
+                   " Math.floor((+t.getAttribute('y') - 64) / 40)])")
         for sq in ("28", "88", "77", "39"):
             b.key(HOME)
             t = json.loads(kifu("trace", game, "--square", sq, "--json"))
             x, y = int(sq[0]), int(sq[1])
             b.click_at(".kifu-svg svg", (12 + (9 - x) * 40 + 20) / 398, (64 + (y - 1) * 40 + 20) / 488)
-            feet = b.run("return [...document.querySelectorAll('.kifu-svg text.foot-n')]"
-                         ".map(t => [+t.textContent, Math.floor((+t.getAttribute('x') - 12) / 40),"
-                         " Math.floor((+t.getAttribute('y') - 64) / 40)])")
-            got = sorted((n, 9 - c, r + 1) for n, c, r in feet)
+            check(dom_position(b)["ply"] == 0, "a click on a piece while tracing does not step")
+            check(b.run(feet_js) == [], "trace of %s: no footprint before it moved" % sq)
+            # Where it stands is marked.
+            at = b.run("return document.querySelectorAll('.kifu-svg rect.trace-at').length")
+            check(at == 1, "trace of %s: its square marked (%d)" % (sq, at))
+            # Step to the ply of its first move: one footprint, on the square it went to.
+            if t["steps"]:
+                first = t["steps"][0]
+                for _ in range(first["ply"]):
+                    b.key(RIGHT)
+                got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+                want = [(1, first["to"]["x"], first["to"]["y"])]
+                check(got == want, "trace of %s at ply %d: footprints %s, want %s"
+                      % (sq, first["ply"], got, want))
+            b.key(END)
+            got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
             want = [(k + 1, s["to"]["x"], s["to"]["y"]) for k, s in enumerate(t["steps"])]
             # A square visited twice shows its last step number.
             last_step = {}
             for k, xx, yy in want:
                 last_step[(xx, yy)] = k
             want = sorted((k, xx, yy) for (xx, yy), k in last_step.items())
-            check(got == want, "trace of %s: footprints %s, kifu trace %s" % (sq, got, want))
-            check(dom_position(b)["ply"] == 0, "a click on a piece while tracing does not step")
+            check(got == want, "trace of %s at the end: footprints %s, kifu trace %s" % (sq, got, want))
             caps = b.run("return document.querySelectorAll('.kifu-svg rect.capture').length")
             # Marked: where it took something, and where it was taken.
             want_caps = {(s["to"]["x"], s["to"]["y"]) for s in t["steps"] if s.get("capture")}
@@ -311,6 +333,8 @@ def main():
                 want_caps.add((at["x"], at["y"]))
             check(caps == len(want_caps), "trace of %s: %d capture marks, kifu trace %d (%s)"
                   % (sq, caps, len(want_caps), t))
+            if sq == "88":
+                b.screenshot(os.path.join(ARTEFACTS, "trace.png"))
         b.click("input[data-aid='trace']")
 
         # -- match: the positions kifu search finds, by a regex and by a grid pattern
@@ -340,6 +364,23 @@ def main():
         b.run("const t = document.querySelector('.kifu-pattern'); t.value = '';"
               "t.dispatchEvent(new Event('input'));")
         check(console_errors(b) == [], "console errors after the aids: %s" % console_errors(b))
+
+        # -- trace, step by step: the king walks 5九 5八 4八 3八; after its three steps
+        #    three footprints, numbered, on the squares it left behind it and where it
+        #    stands; a step back takes the last one away
+        b.open("file://" + walk_page)
+        b.click("input[data-aid='trace']")
+        b.click_at(".kifu-svg svg", (12 + 4 * 40 + 20) / 398, (64 + 8 * 40 + 20) / 488)
+        for _ in range(5):
+            b.key(RIGHT)
+        got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+        check(dom_position(b)["ply"] == 5 and got == [(1, 5, 8), (2, 4, 8), (3, 3, 8)],
+              "footprints after three steps of the king: %s" % got)
+        b.screenshot(os.path.join(ARTEFACTS, "trace-steps.png"))
+        b.key(LEFT)
+        b.key(LEFT)
+        got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+        check(got == [(1, 5, 8), (2, 4, 8)], "two steps back: footprints %s" % got)
 
         # -- forks: switch to the alternative and the board is kifu's --path
         b.open("file://" + fpage)
