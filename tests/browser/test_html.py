@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Browser, SkipTest  # noqa: E402
@@ -174,6 +175,163 @@ def make_game(path, plies=80):
         f.write(line + "\n")
     kifu("convert", path, "-t", "kif", "-o", path[:-4] + ".kif")
     return path[:-4] + ".kif"
+
+
+# The document's sample 2 (tsume.html): a one-move problem, a failed answer, the right
+# answer (a fork of the problem, `prev` naming it by its sid) and an even game's start,
+# each named by a sid the page's prose links to.
+SID_DOC = [
+    {"sid": "q1", "bd": "oooooooov" + "o" * 9 + "ooooooooa" + "o" * 54, "cb": "i", "cw": ""},
+    {"sid": "q1-ng", "bd": "oooooooov" + "oooooooio" + "ooooooooa" + "o" * 54, "cb": "", "cw": ""},
+    {"sid": "q1-ok", "prev": "q1", "bd": "oooooooov" + "ooooooooi" + "ooooooooa" + "o" * 54,
+     "cb": "", "cw": ""},
+    {"sid": "hirate", "bd": "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec",
+     "cb": "", "cw": ""}]
+
+# Every piece of the board as drawn: a koma's pentagon (its corners), where its apex and
+# its centre land on the screen, and whether it is gote's.
+KOMA = """
+const svg = document.querySelectorAll('.kifu-svg svg.kifu-board')[arguments[0] || 0];
+const gote = 'bdfhjlntv2468r';
+return [...svg.querySelectorAll('g[data-sq]')].map(g => {
+  const path = g.querySelector('path.koma'), t = g.querySelector('text');
+  if (!path) return {koma: false};
+  const d = path.getAttribute('d'), pts = d.match(/-?[0-9.]+ -?[0-9.]+/g);
+  const m = path.getScreenCTM(), p = svg.createSVGPoint();
+  const at = (x, y) => { p.x = x; p.y = y; const q = p.matrixTransform(m); return [q.x, q.y]; };
+  const apex = pts[0].split(' ').map(Number);
+  return {koma: true, corners: pts.length, closed: /Z$/.test(d),
+          gote: gote.includes(g.getAttribute('data-p')),
+          apexY: at(apex[0], apex[1])[1], centreY: at(+t.getAttribute('x'), +t.getAttribute('y'))[1]};
+});
+"""
+
+
+def seed002(b, tmp, game):
+    """The position-list document's viewer, to the letter (issue 26)."""
+    # -- koma, the default: every piece a pentagon pointing at the other side
+    page = os.path.join(tmp, "game.html")
+    b.open("file://" + page + "#ply=30")
+    pieces = b.run(KOMA)
+    check(pieces and all(p["koma"] and p["corners"] == 5 and p["closed"] for p in pieces),
+          "every piece a closed pentagon: %s" % [p for p in pieces if not p.get("koma")][:3])
+    wrong = [p for p in pieces if p["koma"] and (p["apexY"] > p["centreY"]) != p["gote"]]
+    check(any(p["gote"] for p in pieces) and not wrong,
+          "sente's koma point up the screen, gote's are turned: %d wrong" % len(wrong))
+    same_as_kifu(b, game, 30, "koma board at ply 30")
+    b.click(".kifu-svg svg text.side")  # flipped: gote's point up now
+    pieces = b.run(KOMA)
+    wrong = [p for p in pieces if p["koma"] and (p["apexY"] < p["centreY"]) != p["gote"]]
+    check(not wrong, "flipped: gote's koma point up: %d wrong" % len(wrong))
+    b.click(".kifu-svg svg text.side")
+    b.screenshot(os.path.join(ARTEFACTS, "koma.png"))
+    ppage = os.path.join(tmp, "plain.html")
+    kifu("html", game, "--pieces", "plain", "-o", ppage)
+    b.open("file://" + ppage + "#ply=30")
+    check(b.run("return document.querySelectorAll('.kifu-svg path.koma').length") == 0,
+          "--pieces plain: no koma")
+    same_as_kifu(b, game, 30, "plain board at ply 30")
+    b.screenshot(os.path.join(ARTEFACTS, "plain.png"))
+
+    # -- the pieces readable at a board of 320 px and of 1200 px (--piece-size): the
+    #    board is as wide as the size says, and the names' glyphs as large as it allows
+    for size, want in ((32, 320), (120, 1200)):
+        spage = os.path.join(tmp, "size%d.html" % size)
+        kifu("html", game, "--piece-size", str(size), "-o", spage)
+        with Browser(max(1000, want + 500), 1400 if want > 1000 else 900) as big:
+            big.open("file://" + spage + "#ply=30")
+            got = big.run("const r = document.querySelector('.kifu-svg svg').getBoundingClientRect();"
+                          "const t = document.querySelector('.kifu-svg g[data-sq] text').getBoundingClientRect();"
+                          "const l = document.querySelector('.kifu-moves').getBoundingClientRect();"
+                          "return [r.width, t.height, parseFloat(getComputedStyle("
+                          "document.querySelector('.kifu-viewer')).fontSize)]")
+            check(abs(got[0] - want) <= want * 0.02,
+                  "--piece-size %d: board %.0f px wide, want about %d" % (size, got[0], want))
+            check(got[1] >= size * 0.45, "--piece-size %d: a piece's name %.1f px high" % (size, got[1]))
+            big.screenshot(os.path.join(ARTEFACTS, "board-%dpx.png" % want))
+
+    # -- match: the squares the pattern fixed, at a matching position
+    b.open("file://" + page)
+    grid = "\n".join("* * 歩 * * * * * *" if r == 5 else "香 * * * * * * * 香" if r == 8
+                      else ("* " * 9).strip() for r in range(9))
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = arguments[0];"
+          "t.dispatchEvent(new Event('input'));", grid)
+    b.click("button[data-go='next-match']")
+    sq = b.run("return [...document.querySelectorAll('.kifu-svg rect.match-sq')]"
+               ".map(r => +r.getAttribute('data-msq')).sort((a, b) => a - b)")
+    check(sq == [48, 73, 81], "the grid's fixed squares 7六 9九 1九 highlighted: %s" % sq)
+    b.screenshot(os.path.join(ARTEFACTS, "match.png"))
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = arguments[0];"
+          "t.dispatchEvent(new Event('input'));", "^.{47}a.{24}c")
+    b.key(HOME)
+    b.click("button[data-go='next-match']")
+    sq = b.run("return [...document.querySelectorAll('.kifu-svg rect.match-sq')]"
+               ".map(r => +r.getAttribute('data-msq')).sort((a, b) => a - b)")
+    check(sq == [48, 73], "a regular expression's fixed squares highlighted: %s" % sq)
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = '';"
+          "t.dispatchEvent(new Event('input'));")
+    check(b.run("return document.querySelectorAll('.kifu-svg rect.match-sq').length") == 0,
+          "no pattern, no highlight")
+
+    # -- bookmarks (KIF &): listed, marked in the move list, reached by a click and by
+    #    #bookmark=NAME
+    bk = os.path.join(tmp, "bookmarks.kif")
+    with open(bk, "w", encoding="utf-8") as f:
+        f.write("手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n&角道<開く>\n"
+                "   3 ２六歩(27)\n   4 ８四歩(83)\n&居飛車\n   5 ２五歩(26)\n")
+    bpage = os.path.join(tmp, "bookmarks.html")
+    kifu("html", bk, "-o", bpage)
+    b.open("file://" + bpage)
+    names = b.run("return [...document.querySelectorAll('.kifu-bookmarks button')].map(x => x.textContent)")
+    check(names == ["&角道<開く>", "&居飛車"], "bookmarks listed: %s" % names)
+    b.click(".kifu-bookmarks button:last-child")
+    same_as_kifu(b, bk, 4, "a click on the bookmark 居飛車")
+    marked = b.run("return [...document.querySelectorAll('.kifu-moves li .bookmark')].map(x => x.textContent)")
+    check(marked == ["&角道<開く>", "&居飛車"], "bookmarks in the move list: %s" % marked)
+    b.open("file://" + bpage + "#bookmark=" + urllib.parse.quote("角道<開く>"))
+    same_as_kifu(b, bk, 2, "opened at #bookmark=角道<開く>")
+    b.screenshot(os.path.join(ARTEFACTS, "bookmark.png"))
+
+    # -- sid: the document's IDs through kifu, reached by #sid= in the URL and by the
+    #    page's prose links, and kept in the URL
+    doc = os.path.join(tmp, "tsume.json")
+    with open(doc, "w", encoding="utf-8") as f:
+        json.dump(SID_DOC, f)
+    spage = os.path.join(tmp, "tsume.html")
+    kifu("html", doc, "-o", spage)
+    b.log()
+    b.open("file://" + spage + "#sid=q1-ok")
+    check(console_errors(b) == [], "console errors on the sid page: %s" % console_errors(b))
+    d = dom_position(b)
+    check(d["bd"] == SID_DOC[2]["bd"] and d["hash"] == "#sid=q1-ok",
+          "opened at #sid=q1-ok: %s %s" % (d["bd"], d["hash"]))
+    b.run("const p = document.createElement('p'); p.innerHTML = '<a id=ng href=\"#sid=q1-ng\">失敗</a> "
+          "<a id=hirate href=\"#sid=hirate\">平手</a>'; document.body.prepend(p);")
+    b.click("#ng")
+    for _ in range(100):
+        if dom_position(b)["bd"] == SID_DOC[1]["bd"]:
+            break
+        time.sleep(0.02)
+    check(dom_position(b)["bd"] == SID_DOC[1]["bd"], "the prose link #sid=q1-ng")
+    b.click("#hirate")
+    for _ in range(100):
+        if dom_position(b, 1)["hash"] == "#sid=hirate":
+            break
+        time.sleep(0.02)
+    d = dom_position(b, 1)
+    check(d["bd"] == SID_DOC[3]["bd"] and d["hash"] == "#sid=hirate",
+          "the prose link #sid=hirate reaches the second record: %s" % d["hash"])
+
+    # -- the result names the winner, in the record's words
+    hc = os.path.join(tmp, "handicap.kif")
+    with open(hc, "w", encoding="utf-8") as f:
+        f.write("手合割：香落ち\n上手：上手氏\n下手：下手氏\n   1 ３四歩(33)\n"
+                "   2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n")
+    hpage = os.path.join(tmp, "handicap.html")
+    kifu("html", hc, "-o", hpage)
+    b.open("file://" + hpage)
+    head = b.run("return document.querySelector('.kifu-header').textContent")
+    check("結果：まで3手で上手の勝ち" in head, "the result names the winner: %s" % head)
 
 
 def main():
@@ -471,6 +629,8 @@ def main():
         same_as_kifu(b, game, 0, "the first record untouched", which=0)
         pages = len(re.findall(rb"/Type\s*/Page[^s]", b.print_pdf(os.path.join(ARTEFACTS, "print2.pdf"))))
         check(pages == 2, "two records print one diagram per page (%d pages)" % pages)
+
+        seed002(b, tmp, game)
 
     with Browser(390, 844, phone=True) as b:
         b.open("file://" + fpage + "#ply=3")

@@ -142,8 +142,6 @@
         o.bwcolor && p ? (p.color ? "owner-w" : "owner-b") : "";
       if (cls) s += '<rect class="' + cls + '" x="' + x + '" y="' + y + '" width="' + CELL +
         '" height="' + CELL + '"/>';
-      if (msq[sq]) s += '<rect class="match-sq" data-msq="' + sq + '" x="' + (x + 1.5) +
-        '" y="' + (y + 1.5) + '" width="' + (CELL - 3) + '" height="' + (CELL - 3) + '"/>';
       if (foot[sq] && sq !== o.at) s += '<rect class="foot-sq" x="' + x + '" y="' + y +
         '" width="' + CELL + '" height="' + CELL + '"/>';
       if (sq === o.at) s += '<rect class="trace-at" x="' + (x + 1) + '" y="' + (y + 1) +
@@ -151,7 +149,10 @@
       if (p && !hidden[BASE[p.kind]])
         pieces += pieceSvg(p, x + CELL / 2, y + CELL / 2, p.color !== (flip ? 1 : 0), sq,
           node.bd[i], o);
-      // Footprints and captures above the pieces, in a corner, so both stay readable.
+      // A pattern's squares, footprints and captures above the pieces (a koma covers
+      // most of its square), see-through or in a corner, so both stay readable.
+      if (msq[sq]) pieces += '<rect class="match-sq" data-msq="' + sq + '" x="' + (x + 2) +
+        '" y="' + (y + 2) + '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>';
       if (foot[sq]) pieces += '<circle class="foot" data-fsq="' + sq + '" cx="' + (x + 8) +
         '" cy="' + (y + 8) + '" r="7"/><text class="foot-n" x="' + (x + 8) + '" y="' +
         (y + 8) + '">' + foot[sq] + "</text>";
