@@ -523,6 +523,9 @@ static int entry(rd *d, size_t i, const vals *e)
         return -1;
     /* `end`: the word, or an object with the word and what the ending carries. */
     int end_obj = (e->has & 1u << K_END) && e->type[K_END] == KIFU__JSON_OBJECT;
+    if ((e->has & 1u << K_END) && !end_obj && e->type[K_END] != KIFU__JSON_STRING)
+        return fail(d, i, "end", "an ending word, or {\"word\": an ending word, ...}",
+                    "another JSON type", "not an ending");
     const char *end = end_obj ? NULL : string_of(d, i, e, K_END, &bad);
     if (bad)
         return -1;

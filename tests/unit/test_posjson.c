@@ -432,6 +432,11 @@ TEST(document_sids_are_kept)
     free_all(recs, n);
     /* A sid that is no ID, and a prev that names none. */
     expect_error("[{\"bd\":\"" HIRATE_ "\",\"sid\":[1]}]", "entry 0, sid", 1);
+    /* An ending that is neither a word nor an object with one. */
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"end\":[1]}]", "entry 0, end: not an ending",
+                 1);
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"end\":{\"comments\":[]}}]",
+                 "entry 0, end: the ending has no word", 1);
     expect_error("[{\"bd\":\"" HIRATE_ "\",\"sid\":\"a\"},{\"bd\":\"" HIRATE_
                  "\",\"prev\":\"b\"}]",
                  "entry 1, prev", 1);
