@@ -196,6 +196,10 @@ static int data_block(kifu__strbuf *out, const kifu_record *const *rs, size_t co
         }
         kifu__sb_puts(out, i ? ",\n{\"positions\":" : "{\"positions\":");
         put_script_json(out, pj.data, pj.len);
+        /* The sides' words when the record has no names for them: 下手/上手 in a
+         * handicap game, as its own KIF says them. */
+        if (kifu__jp_uses_handicap_names(rs[i]))
+            kifu__sb_puts(out, ",\"sideWords\":[\"下手\",\"上手\"]");
         pj.len = 0;
         result_line(&pj, rs[i]);
         if (pj.len) {

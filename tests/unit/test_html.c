@@ -212,6 +212,32 @@ TEST(result_names_the_winner)
     expect_result("手合割：平手\n   1 ７六歩(77)\n", "(none)");
 }
 
+/* A handicap game without names: its sides are 下手 and 上手 on the board, as its KIF
+ * says them; an even game leaves the page's own 先手 and 後手. */
+TEST(handicap_sides_in_the_records_words)
+{
+    static const char *const texts[2] = {"手合割：香落ち\n   1 ３四歩(33)\n",
+                                         "手合割：平手\n   1 ７六歩(77)\n"};
+    for (int k = 0; k < 2; k++) {
+        kifu_record *r = read_kif(texts[k]);
+        const kifu_record *rs[1] = {r};
+        char *page = r ? kifu_html_write(rs, 1, NULL, NULL, NULL) : NULL;
+        json_t *data = page ? data_of(page) : NULL;
+        json_t *rec = json_array_get(json_object_get(data, "records"), 0);
+        json_t *words = json_object_get(rec, "sideWords");
+        CHECK(rec != NULL);
+        if (k == 0)
+            CHECK(json_is_array(words) &&
+                  strcmp(json_string_value(json_array_get(words, 0)), "下手") == 0 &&
+                  strcmp(json_string_value(json_array_get(words, 1)), "上手") == 0);
+        else
+            CHECK(words == NULL);
+        json_decref(data);
+        kifu_free(page);
+        kifu_record_free(r);
+    }
+}
+
 TEST(assets_are_the_files)
 {
     const char *js = kifu_html_asset("viewer.js");
@@ -272,6 +298,7 @@ int main(void)
     RUN(options_reach_the_page);
     RUN(piece_style_and_size_reach_the_page);
     RUN(result_names_the_winner);
+    RUN(handicap_sides_in_the_records_words);
     RUN(assets_are_the_files);
     RUN(no_record_is_an_argument_error);
     RUN(out_of_memory_is_an_error);

@@ -201,7 +201,7 @@
     }
     if (result && !h["結果"]) info.push(["結果", result]);
     return { title: b && w ? "☗" + b + " 対 ☖" + w : h["棋戦"] || "",
-      info: info, sides: b && w ? [b, w] : null, nodes: nodes, sids: sids, bookmarks: marks,
+      info: info, sides: b && w ? [b, w] : null, sideWords: rec.sideWords, nodes: nodes, sids: sids, bookmarks: marks,
       caption: list[0] && list[0].comments ? list[0].comments[0] : "" };
   }
 
@@ -497,7 +497,7 @@
     var node = this.rec.nodes[n], o = {
       id: n, small: !!small, flip: small ? false : this.flip, style: this.style,
       intl: this.intl, twoChar: this.twoChar, hidden: this.hidden, bwcolor: this.bwcolor,
-      sides: this.rec.sides
+      sides: this.rec.sides || (this.intl ? null : this.rec.sideWords)
     };
     if (!small) {
       if (this.mvlight) { o.last = node.mv; o.from = node.from; }
