@@ -179,12 +179,17 @@ def make_game(path, plies=80):
 
 # The document's sample 2 (tsume.html): a one-move problem, a failed answer, the right
 # answer (a fork of the problem, `prev` naming it by its sid) and an even game's start,
-# each named by a sid the page's prose links to.
+# each named by a sid the page's prose links to. The right answer is the document's own
+# second example (the horse mates on 2四), the even game its first.
+TSUME_CW = "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"
 SID_DOC = [
-    {"sid": "q1", "bd": "oooooooov" + "o" * 9 + "ooooooooa" + "o" * 54, "cb": "i", "cw": ""},
-    {"sid": "q1-ng", "bd": "oooooooov" + "oooooooio" + "ooooooooa" + "o" * 54, "cb": "", "cw": ""},
-    {"sid": "q1-ok", "prev": "q1", "bd": "oooooooov" + "ooooooooi" + "ooooooooa" + "o" * 54,
-     "cb": "", "cw": ""},
+    {"sid": "q1", "bd": "oooooooooooooooojdooooosqbvooooooooooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "", "cw": TSUME_CW},
+    {"sid": "q1-ng", "bd": "ooooooooooooooooqdooooosobvooooooooooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "i", "cw": TSUME_CW},
+    {"sid": "q1-ok", "prev": "q1",
+     "bd": "oooooooooooooooojdooooosobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "", "cw": TSUME_CW},
     {"sid": "hirate", "bd": "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec",
      "cb": "", "cw": ""}]
 
@@ -205,6 +210,15 @@ return [...svg.querySelectorAll('g[data-sq]')].map(g => {
           apexY: at(apex[0], apex[1])[1], centreY: at(+t.getAttribute('x'), +t.getAttribute('y'))[1]};
 });
 """
+
+
+def record_page(tmp, name, text, *options):
+    """A record written to TMP/NAME.kif and its page, TMP/NAME.html: (record, page)."""
+    record, page = os.path.join(tmp, name + ".kif"), os.path.join(tmp, name + ".html")
+    with open(record, "w", encoding="utf-8") as f:
+        f.write(text)
+    kifu("html", record, *options, "-o", page)
+    return record, page
 
 
 def seed002(b, tmp, game):
@@ -275,12 +289,9 @@ def seed002(b, tmp, game):
 
     # -- bookmarks (KIF &): listed, marked in the move list, reached by a click and by
     #    #bookmark=NAME
-    bk = os.path.join(tmp, "bookmarks.kif")
-    with open(bk, "w", encoding="utf-8") as f:
-        f.write("手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n&角道<開く>\n"
-                "   3 ２六歩(27)\n   4 ８四歩(83)\n&居飛車\n   5 ２五歩(26)\n")
-    bpage = os.path.join(tmp, "bookmarks.html")
-    kifu("html", bk, "-o", bpage)
+    bk, bpage = record_page(tmp, "bookmarks", "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+                            "&角道<開く>\n   3 ２六歩(27)\n   4 ８四歩(83)\n&居飛車\n"
+                            "   5 ２五歩(26)\n")
     b.open("file://" + bpage)
     names = b.run("return [...document.querySelectorAll('.kifu-bookmarks button')].map(x => x.textContent)")
     check(names == ["&角道<開く>", "&居飛車"], "bookmarks listed: %s" % names)
@@ -305,6 +316,7 @@ def seed002(b, tmp, game):
     d = dom_position(b)
     check(d["bd"] == SID_DOC[2]["bd"] and d["hash"] == "#sid=q1-ok",
           "opened at #sid=q1-ok: %s %s" % (d["bd"], d["hash"]))
+    b.screenshot(os.path.join(ARTEFACTS, "sid.png"))
     b.run("const p = document.createElement('p'); p.innerHTML = '<a id=ng href=\"#sid=q1-ng\">失敗</a> "
           "<a id=hirate href=\"#sid=hirate\">平手</a>'; document.body.prepend(p);")
     b.click("#ng")
@@ -323,12 +335,8 @@ def seed002(b, tmp, game):
           "the prose link #sid=hirate reaches the second record: %s" % d["hash"])
 
     # -- the result names the winner, in the record's words
-    hc = os.path.join(tmp, "handicap.kif")
-    with open(hc, "w", encoding="utf-8") as f:
-        f.write("手合割：香落ち\n上手：上手氏\n下手：下手氏\n   1 ３四歩(33)\n"
-                "   2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n")
-    hpage = os.path.join(tmp, "handicap.html")
-    kifu("html", hc, "-o", hpage)
+    hc, hpage = record_page(tmp, "handicap", "手合割：香落ち\n上手：上手氏\n下手：下手氏\n"
+                            "   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n")
     b.open("file://" + hpage)
     head = b.run("return document.querySelector('.kifu-header').textContent")
     check("結果：まで3手で上手の勝ち" in head, "the result names the winner: %s" % head)
@@ -361,12 +369,9 @@ def main():
              "cb": "", "cw": "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"}], f)
     cpage = os.path.join(tmp, "catalogue.html")
     kifu("html", catalogue, "-o", cpage)
-    walk = os.path.join(tmp, "walk.kif")
-    with open(walk, "w", encoding="utf-8") as f:
-        f.write("手合割：平手\n   1 ５八玉(59)\n   2 ３四歩(33)\n   3 ４八玉(58)\n"
-                "   4 ８四歩(83)\n   5 ３八玉(48)\n   6 ８五歩(84)\n")
-    walk_page = os.path.join(tmp, "walk.html")
-    kifu("html", walk, "-o", walk_page)
+    walk, walk_page = record_page(tmp, "walk", "手合割：平手\n   1 ５八玉(59)\n   2 ３四歩(33)\n"
+                                  "   3 ４八玉(58)\n   4 ８四歩(83)\n   5 ３八玉(48)\n"
+                                  "   6 ８五歩(84)\n")
     mpage = os.path.join(tmp, "two.html")
     kifu("html", game, forks, "-o", mpage)
 

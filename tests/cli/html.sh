@@ -104,8 +104,9 @@ printf '.kifu-board .bg { fill: #abcdef; }\n' >"$tmp/my.css"
 "$kifu" html "$sample" --css "$tmp/my.css" -o "$tmp/css.html" && grep -q 'fill: #abcdef' "$tmp/css.html" &&
     ! grep -q -- '--kifu-board:' "$tmp/css.html" && ok || bad "--css replaces the stylesheet"
 
-# The document's sids reach the page as given (#sid= links need them).
-printf '[{"sid":"q1","bd":"oooooooovoooooooooooooooooaoooooooooooooooooooooooooooooooooooooooooooooooooooooo","cb":"i","cw":""},\n{"sid":"q1-ok","bd":"oooooooovooooooooiooooooooaoooooooooooooooooooooooooooooooooooooooooooooooooooooo","cb":"","cw":""}]\n' >"$tmp/sid.json"
+# The document's sids reach the page as given (#sid= links need them): its sample 2's
+# problem, failed answer and right answer (its own example's position).
+printf '[{"sid":"q1","bd":"oooooooooooooooojdooooosqbvooooooooooooooooaooooooooooooooooooooooooooooooooooooo","cb":"","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"},{"sid":"q1-ng","bd":"ooooooooooooooooqdooooosobvooooooooooooooooaooooooooooooooooooooooooooooooooooooo","cb":"i","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"},{"sid":"q1-ok","prev":"q1","bd":"oooooooooooooooojdooooosobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo","cb":"","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"}]\n' >"$tmp/sid.json"
 "$kifu" html "$tmp/sid.json" -o "$tmp/sid.html" && grep -q '"sid":"q1-ok"' "$tmp/sid.html" && ok || bad "sids in the page"
 
 # Errors: distinct exit codes, messages naming the file (and line and column), no page.

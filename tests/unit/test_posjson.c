@@ -386,21 +386,20 @@ static void expect_error(const char *text, const char *needle, int line)
 
 /* The document's sample 2 (tsume.html): positions with IDs (`sid`) that the page's prose
  * links to: a one-move problem, a failed answer, the right answer, and the start of an
- * even game out of the blue. kifu keeps every given sid, string or number, through read
- * and write; `prev` may name the position an answer follows by its sid. */
-/* Rows 4 to 9 of the problem: empty. */
-#define EMPTY6 "oooooooooooooooooooooooooooooooooooooooooooooooooooooo"
+ * even game out of the blue. The right answer's position is the document's own second
+ * example (gote's king mated by the horse on 2四, the pawn on 2三 pinned by the dragon),
+ * the even game its first; the problem has the horse on 3三. kifu keeps every given
+ * sid, string or number, through read and write; `prev` may name the position an answer
+ * follows by its sid. */
+#define TSUME_CW "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"
 static const char sid_doc[] =
     "[\n"
-    "{\"sid\":\"q1\",\"bd\":\"oooooooov"
-    "ooooooooo"
-    "ooooooooa" EMPTY6 "\",\"cb\":\"i\",\"cw\":\"\"},\n"
-    "{\"sid\":\"q1-ng\",\"bd\":\"oooooooov"
-    "oooooooio"
-    "ooooooooa" EMPTY6 "\",\"cb\":\"\",\"cw\":\"\"},\n"
-    "{\"sid\":\"q1-ok\",\"prev\":\"q1\",\"bd\":\"oooooooov"
-    "ooooooooi"
-    "ooooooooa" EMPTY6 "\",\"cb\":\"\",\"cw\":\"\"},\n"
+    "{\"sid\":\"q1\",\"bd\":\"oooooooooooooooojdooooosqbvooooooooooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"\",\"cw\":\"" TSUME_CW "\"},\n"
+    "{\"sid\":\"q1-ng\",\"bd\":\"ooooooooooooooooqdooooosobvooooooooooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"i\",\"cw\":\"" TSUME_CW "\"},\n"
+    "{\"sid\":\"q1-ok\",\"prev\":\"q1\",\"bd\":\"oooooooooooooooojdooooosobvoooooooqooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"\",\"cw\":\"" TSUME_CW "\"},\n"
     "{\"sid\":7,\"bd\":\"" HIRATE_ "\",\"cb\":\"\",\"cw\":\"\"}\n"
     "]\n";
 
@@ -416,7 +415,7 @@ TEST(document_sids_are_kept)
     CHECK(s && strstr(s, "\"sid\":\"q1\"") != NULL);
     CHECK(s && strstr(s, "\"sid\":\"q1-ng\"") != NULL);
     /* The right answer is a fork of the problem, not a record of its own. */
-    CHECK(s && strstr(s, "\"sid\":\"q1-ok\",\"mv\":18") != NULL);
+    CHECK(s && strstr(s, "\"sid\":\"q1-ok\",\"mv\":35") != NULL);
     CHECK(s && strstr(s, "\"sid\":7,") != NULL); /* a number stays a number */
     CHECK(s && strstr(s, "\"sid\":0") == NULL && strstr(s, "\"sid\":1") == NULL);
     if (s) {
