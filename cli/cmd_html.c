@@ -9,7 +9,8 @@ void cmd_html_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu html FILE... [-o PAGE] [--css FILE] [--intl] [--two-char] [--flip]\n"
+        "usage: kifu html FILE... [-o PAGE] [--css FILE] [--pieces koma|plain] [--intl]\n"
+        "                 [--two-char] [--flip] [--piece-size N]\n"
         "                 [--catalogue | --no-catalogue] [--title T]\n"
         "       kifu html --default-css\n"
         "\n"
@@ -17,14 +18,20 @@ void cmd_html_usage(FILE *f)
         "the records: click the right half of the board to go forward, the left half to\n"
         "go back, the 先手/後手 label to flip; keys ← → Home End PageUp PageDown; "
         "moves,\n"
-        "forks, comments, times and the header; the ply in the URL (#ply=42); trace,\n"
-        "match, filter, mvlight and bwcolor aids. FILE is any format ('-' for stdin) or "
-        "a\n"
-        "directory; every game of every file gets a viewer on the page.\n"
+        "forks, comments, bookmarks, times, the header and the result; positions in the\n"
+        "URL (#ply=42, #ply=12,1 for a fork, #sid=ID for a posjson document's IDs,\n"
+        "#bookmark=NAME); trace, match, filter, mvlight and bwcolor aids. FILE is any\n"
+        "format ('-' for stdin) or a directory; every game of every file gets a viewer.\n"
         "\n"
         "  -o, --output PAGE  write the page there (default: standard output)\n"
         "  --css FILE         use this stylesheet instead of the built-in one\n"
         "  --default-css      print the built-in stylesheet (a start for --css), exit\n"
+        "  --pieces STYLE     koma (the default: wooden pentagons with their names,\n"
+        "                     gote's turned, drawn by the page) or plain (the names\n"
+        "                     alone on the squares)\n"
+        "  --piece-size N     a square of the board N CSS pixels (default 48); the\n"
+        "                     whole viewer is laid out from it (so is a --css file\n"
+        "                     that uses var(--kifu-piece-size), as the built-in does)\n"
         "  --intl             boards in the international piece set (P L N S G B R K,\n"
         "                     +P), moves in western notation (P-7f)\n"
         "  --two-char         成香 成桂 成銀 in two characters instead of 杏 圭 全\n"
@@ -135,6 +142,28 @@ int cmd_html(int argc, char **argv)
             css_path = v, i++;
         } else if (v && strcmp(a, "--title") == 0) {
             o.title = v, i++;
+        } else if (v && strcmp(a, "--pieces") == 0) {
+            if (strcmp(v, "koma") == 0) {
+                o.flags &= ~(unsigned)KIFU_HTML_PLAIN;
+            } else if (strcmp(v, "plain") == 0) {
+                o.flags |= KIFU_HTML_PLAIN;
+            } else {
+                cli_err("kifu: html: --pieces: '%s' is no piece style (koma, plain)\n",
+                        v);
+                rc = EXIT_USAGE;
+            }
+            i++;
+        } else if (v && strcmp(a, "--piece-size") == 0) {
+            char *end;
+            long n = strtol(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end || n < 8 || n > 400) {
+                cli_err("kifu: html: --piece-size: '%s' is not a size from 8 to 400 "
+                        "(CSS pixels)\n",
+                        v);
+                rc = EXIT_USAGE;
+            }
+            o.piece_size = (int)n;
+            i++;
         } else {
             cli_err("kifu: html: unknown option or missing value '%s'\n", a);
             cmd_html_usage(stderr);

@@ -698,6 +698,8 @@ enum {
     KIFU_HTML_FLIP = 4,      /* boards drawn from gote's side at first */
     KIFU_HTML_CATALOGUE = 8, /* a grid of every record's first position, each opening the
                                 viewer (for unrelated positions: a posjson catalogue) */
+    KIFU_HTML_PLAIN = 16,    /* pieces as their names alone on the squares, instead of
+                                koma (wooden pentagons, gote's turned: the default) */
 };
 
 /** How kifu_html_write builds the page; all zero: the defaults. */
@@ -708,6 +710,8 @@ typedef struct kifu_html_options {
     kifu_warn_fn warn; /* told what a page cannot show (an illegal move and what follows
                            it); may be NULL */
     void *warn_ctx;
+    int piece_size; /* a square's size in CSS pixels, from which the stylesheet lays out
+                       the whole viewer (--kifu-piece-size); 0: the stylesheet's own */
 } kifu_html_options;
 
 /** One self-contained HTML page (no network, no external file) that replays the records:
@@ -719,8 +723,10 @@ typedef struct kifu_html_options {
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   const kifu_html_options *o, size_t *len,
                                   kifu_error *err);
-/** The page's built-in parts, static: "viewer.js" (the viewer script) or "viewer.css"
- *  (the stylesheet a --css file replaces); NULL for any other name. For pages that embed
+/** The page's built-in parts, static: "board.js" (a position drawn as SVG, every piece
+ *  style: any page may use it alone), "viewer.js" (the replay viewer, which needs
+ *  board.js before it) or "viewer.css" (the stylesheet a --css file replaces); NULL for
+ *  any other name. For pages that embed
  *  the viewer themselves and for styles made from the default one. */
 KIFU_EXPORT const char *kifu_html_asset(const char *name);
 

@@ -22,6 +22,10 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
     for (size_t i = 0; i < kifu_node_bookmark_count(src); i++)
         if (kifu_node_add_bookmark(r, dst, kifu_node_bookmark(src, i)))
             return -1;
+    int number;
+    const char *sid = kifu__node_sid(src, &number);
+    if (sid && kifu__node_set_sid(r, dst, sid, number))
+        return -1;
     return 0;
 }
 

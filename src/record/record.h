@@ -24,6 +24,8 @@ typedef struct kifu__node_text {
     uint32_t nbookmarks, capbookmarks;
     const char *special;  /* a SPECIAL node's word */
     kifu_move_time *time; /* a time that does not pack (see kifu__ptime) */
+    const char *sid;      /* the position's ID a posjson document gave (seeds/002) */
+    int sid_number;       /* sid was a JSON number: its literal, written back as one */
 } kifu__node_text;
 
 /* A node is 10 bytes: what every pass over the moves reads (kind, move, ply) and nothing
@@ -353,6 +355,12 @@ static inline const char *kifu__special(const kifu_node *n)
 }
 /* n's text part, made when first needed; NULL on NOMEM. */
 kifu__node_text *kifu__text_make(kifu_node *n);
+/* The ID a position-list document gave n's position (`sid`, a string or a number's
+ * literal, *number saying which; may be NULL), or NULL when it gave none. Kept so that
+ * the document's own links (#sid=q1-ok) still reach the position after kifu wrote it. */
+const char *kifu__node_sid(const kifu_node *n, int *number);
+/* Set it (copied). 0, or -1 on NOMEM. */
+int kifu__node_set_sid(kifu_record *r, kifu_node *n, const char *sid, int number);
 
 /* n's packed time, for a reader to fill in (node bits too), now marked present; NULL
  * on NOMEM. Inline: CSA and KIF readers set a time per move; the page's times are made
