@@ -73,10 +73,11 @@ int kifu__write_sfen(KIFU__WRITER_PARAMS)
     warn_lost(r, opt, "SFEN");
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_preset_match(&b) == KIFU_PRESET_HIRATE) {
+    int number = kifu_record_start_number(r);
+    if (kifu_preset_match(&b) == KIFU_PRESET_HIRATE && number == 1) {
         kifu__sb_puts(out, "position startpos");
     } else {
-        char *sfen = kifu_position_sfen(p, 1);
+        char *sfen = kifu_position_sfen(p, number);
         if (!sfen) {
             kifu_position_free(p);
             return nomem(err);
@@ -111,7 +112,7 @@ int kifu__write_sfenlist(KIFU__WRITER_PARAMS)
     if (start(r, &p, err))
         return -1;
     warn_lost(r, opt, "sfenlist");
-    int rc = 0, number = 1;
+    int rc = 0, number = kifu_record_start_number(r);
     const kifu_node *n = kifu_record_root(r);
     for (;;) {
         char *sfen = kifu_position_sfen(p, number);

@@ -454,6 +454,16 @@ int kifu_record_header_set(kifu_record *r, const char *key, const char *value)
 
 /* ---- initial position ---- */
 
+int kifu_record_start_number(const kifu_record *r)
+{
+    return r->start_number > 1 ? r->start_number : 1;
+}
+
+void kifu_record_set_start_number(kifu_record *r, int number)
+{
+    r->start_number = number > 1 && number <= 999999999 ? number : 1;
+}
+
 int kifu_record_preset(const kifu_record *r)
 {
     return r->preset;
@@ -847,6 +857,7 @@ kifu_record *kifu_record_clone(const kifu_record *src)
     r->preset = src->preset;
     r->has_data = src->has_data;
     r->initial = src->initial;
+    r->start_number = src->start_number;
     for (size_t i = 0; i < src->nheader; i++)
         if (kifu_record_header_add(r, src->header[i].key, src->header[i].value))
             goto fail;

@@ -148,6 +148,8 @@ struct kifu_record {
      * and checks the fields JKF may give against the position (capture, same,
      * relative), the piece may be the kind after the move (CSA-level JKF). */
     int from_jkf;
+    /* The SFEN move number of the start position (0 or 1: the first move is 1). */
+    int start_number;
 };
 
 /* The page of node n, its first node, and n's slot in it. */
