@@ -593,7 +593,9 @@ static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_starts(s, end, "手数----") || kifu__jp_starts(s, end, "手数－－")) {
         return kifu__jp_start(rd);
     }
-    if (s < end && *s != '*' && *s != '#' && *s != '&') {
+    /* A BOD's half-width file labels (`  9 8 7 ...`) would read as move 9. */
+    if (s < end && *s != '*' && *s != '#' && *s != '&' &&
+        !(!rd->started && kifu__bod_files(s, end))) {
         int rc = move_line(rd, s, end);
         if (rc)
             return rc < 0 ? -1 : 0;

@@ -1,0 +1,106 @@
+/* test_kif_doc.c: issue 26, the KIF document (seed 001) to the letter: its own examples
+ * read as printed. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "kifu.h"
+#include "testutil.h"
+
+static kifu_error err;
+
+static kifu_record *rd(const char *text, int format)
+{
+    kifu_record *r = t_read_text(text, strlen(text), format, 0, &err);
+    if (!r)
+        printf("  read error: %d:%d %s\n", err.line, err.column, err.message);
+    return r;
+}
+
+/* The document's tsume sample header, as printed: file labels in half-width digits. */
+static const char *const tsume = "作者:二代伊藤宗印\n"
+                                 "出典:将棋精妙\n"
+                                 "作品番号:1\n"
+                                 "手数:33\n"
+                                 "完全性:余詰\n"
+                                 "後手の持駒:金四 銀二 香三 歩十三 \n"
+                                 "  9 8 7 6 5 4 3 2 1\n"
+                                 "+---------------------------+\n"
+                                 "| ・ ・ ・v桂 ・ ・ ・ ・ ・|一\n"
+                                 "|v玉 角v歩 馬 ・ ・ ・ ・ ・|二\n"
+                                 "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
+                                 "| 桂 ・ ・v歩 ・ ・ ・ ・ ・|四\n"
+                                 "|vとv桂 ・ ・v歩 ・ ・ ・ ・|五\n"
+                                 "| ・ ・ 飛 ・v全 ・ ・ ・ ・|六\n"
+                                 "|v歩 桂 ・ ・ ・ ・ ・ ・ ・|七\n"
+                                 "| ・ 香 ・ ・ ・ ・ ・ ・ ・|八\n"
+                                 "| ・v銀 ・ ・ 龍 ・ ・ ・ ・|九\n"
+                                 "+---------------------------+\n"
+                                 "先手の持駒:なし\n";
+
+#define TSUME_SFEN "3n5/kBp+B5/9/N2p5/+pn2p4/2R1+s4/pN7/1L7/1s2+R4 b 4g2s3l13p 1"
+
+static void expect_tsume(const char *text, int format, const char *what)
+{
+    kifu_record *r = rd(text, format);
+    CHECK(r != NULL);
+    if (!r) {
+        printf("  (%s)\n", what);
+        return;
+    }
+    kifu_board b;
+    kifu_record_initial(r, &b);
+    kifu_position *p = kifu_position_new();
+    CHECK(p && kifu_position_set_board(p, &b, NULL) == 0);
+    char *s = p ? kifu_position_sfen(p, 1) : NULL;
+    CHECK_STR(s, TSUME_SFEN);
+    CHECK_STR(kifu_record_header_get(r, "作者"), "二代伊藤宗印");
+    kifu_free(s);
+    kifu_position_free(p);
+    kifu_record_free(r);
+}
+
+/* s with every `from` replaced by `to` (free()). */
+static char *replaced(const char *s, const char *from, const char *to)
+{
+    size_t fl = strlen(from), tl = strlen(to), n = 0;
+    for (const char *q = s; (q = strstr(q, from)); q += fl)
+        n++;
+    char *out = malloc(strlen(s) + n * tl + 1), *o = out;
+    for (const char *q; (q = strstr(s, from)); s = q + fl) {
+        memcpy(o, s, (size_t)(q - s));
+        o += q - s;
+        memcpy(o, to, tl);
+        o += tl;
+    }
+    strcpy(o, s);
+    return out;
+}
+
+TEST(tsume_sample_as_printed)
+{
+    expect_tsume(tsume, KIFU_FMT_KIF, "KIF");
+    expect_tsume(tsume, KIFU_FMT_KI2, "KI2");
+    /* Full-width as Kifu for Windows writes, and mixed. */
+    char *full = replaced(tsume, "  9 8 7 6 5 4 3 2 1", "  ９ ８ ７ ６ ５ ４ ３ ２ １");
+    char *mixed = replaced(tsume, "  9 8 7 6 5 4 3 2 1", "  ９ 8 ７ 6 ５ 4 ３ 2 １");
+    expect_tsume(full, KIFU_FMT_KIF, "full-width");
+    expect_tsume(mixed, KIFU_FMT_KIF, "mixed");
+    /* With moves after it: the labels are no move 9. */
+    char *moves = malloc(strlen(tsume) + 200);
+    strcpy(moves, tsume);
+    strcat(moves, "手数----指手---------消費時間--\n   1 ７二飛成(76)\n");
+    kifu_record *r = rd(moves, KIFU_FMT_KIF);
+    CHECK(r != NULL);
+    const kifu_move *m = r ? t_move_at(r, 1) : NULL;
+    CHECK(m && m->from_x == 7 && m->from_y == 6 && m->promote == 1);
+    kifu_record_free(r);
+    free(full);
+    free(mixed);
+    free(moves);
+}
+
+int main(void)
+{
+    RUN(tsume_sample_as_printed);
+    return t_finish();
+}
