@@ -99,8 +99,54 @@ TEST(tsume_sample_as_printed)
     free(moves);
 }
 
+/* `(00)` after a drop is its from-square as some writers put it, not a time; only the
+ * document's time syntax (with ':' or '/') is a time. */
+TEST(drop_from_00_is_no_time)
+{
+    const char *kif = "手合割：平手\n手数----指手---------消費時間--\n"
+                      "   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ２二角成(88)\n"
+                      "   4 同　銀(31)\n   5 ５五角打(00)\n   6 ２八飛(22)(00)\n";
+    /* The last line is bad on purpose: a board move has no (00); read up to it. */
+    kifu_record *r = rd(kif, KIFU_FMT_KIFU);
+    CHECK(r == NULL);
+    CHECK_INT(err.line, 8);
+    char ok[400];
+    snprintf(ok, sizeof ok, "%.*s", (int)(strstr(kif, "   6 ") - kif), kif);
+    r = rd(ok, KIFU_FMT_KIFU);
+    CHECK(r != NULL);
+    const kifu_move *m = r ? t_move_at(r, 5) : NULL;
+    CHECK(m && (m->flags & KIFU_MOVE_DROP) && m->to_x == 5 && m->to_y == 5);
+    kifu_move_time t;
+    CHECK(r && !kifu_node_get_time(t_node_at(r, 5), &t));
+    kifu_record_free(r);
+    /* (00) straight after the piece, without 打, is a drop too. */
+    r = rd("手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+           "   3 ２二角成(88)\n   4 同　銀(31)\n   5 ５五角(00)\n",
+           KIFU_FMT_KIFU);
+    m = r ? t_move_at(r, 5) : NULL;
+    CHECK(m && (m->flags & KIFU_MOVE_DROP));
+    kifu_record_free(r);
+    /* (5) is no 5 seconds. */
+    r = rd("手数----指手---------消費時間--\n   1 ７六歩(77) (5)\n", KIFU_FMT_KIFU);
+    CHECK(r == NULL);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 14);
+    CHECK(strstr(err.message, "bad move time") != NULL);
+    /* The real forms are times: mm:ss, mm:ss/, mm:ss/hh:mm:ss. */
+    r = rd("手数----指手---------消費時間--\n   1 ７六歩(77) ( 0:16/00:00:16)\n"
+           "   2 ３四歩(33) (0:07)\n   3 ２六歩(27) ( 0:5/)\n",
+           KIFU_FMT_KIFU);
+    CHECK(r != NULL);
+    for (int ply = 1; r && ply <= 3; ply++) {
+        CHECK(kifu_node_get_time(t_node_at(r, ply), &t));
+        CHECK_INT(kifu_time_seconds(&t.now), ply == 1 ? 16 : ply == 2 ? 7 : 5);
+    }
+    kifu_record_free(r);
+}
+
 int main(void)
 {
+    RUN(drop_from_00_is_no_time);
     RUN(tsume_sample_as_printed);
     return t_finish();
 }
