@@ -144,8 +144,34 @@ TEST(drop_from_00_is_no_time)
     kifu_record_free(r);
 }
 
+/* 対局日, the document's alternative to 開始日時, is CSA's $START_TIME when there is no
+ * 開始日時; read back, the start is 開始日時. With both, 開始日時 is the start. */
+TEST(taikyokubi_is_the_start_time)
+{
+    kifu_record *r = rd("対局日：1999/07/15(木)\n手数----指手---------消費時間--\n"
+                        "   1 ７六歩(77)\n",
+                        KIFU_FMT_KIFU);
+    char *csa = r ? t_write_as(r, KIFU_FMT_CSA, KIFU_ENC_UTF8, NULL, &err) : NULL;
+    CHECK(csa && strstr(csa, "\n$START_TIME:1999/07/15(木)\n") != NULL);
+    CHECK(csa && !strstr(csa, "対局日"));
+    kifu_record *back = csa ? rd(csa, KIFU_FMT_CSA) : NULL;
+    CHECK_STR(back ? kifu_record_header_get(back, "開始日時") : NULL, "1999/07/15(木)");
+    kifu_record_free(back);
+    kifu_free(csa);
+    kifu_record_free(r);
+    r = rd("開始日時：1999/07/15 19:07:12\n対局日：1999/07/15(木)\n"
+           "手数----指手---------消費時間--\n   1 ７六歩(77)\n",
+           KIFU_FMT_KIFU);
+    csa = r ? t_write_as(r, KIFU_FMT_CSA, KIFU_ENC_UTF8, NULL, &err) : NULL;
+    CHECK(csa &&
+          strstr(csa, "\n$START_TIME:1999/07/15 19:07:12\n'対局日：1999/07/15(木)\n"));
+    kifu_free(csa);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
+    RUN(taikyokubi_is_the_start_time);
     RUN(drop_from_00_is_no_time);
     RUN(tsume_sample_as_printed);
     return t_finish();
