@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt/jp.h"
 #include "notation/notation.h"
 #include "rules/types.h"
 
@@ -31,8 +32,11 @@ void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
     out->side = d->board.color & 1;
 }
 
-static const char *hand_label(int color)
+/* The side's word: the record's (先手/後手, or 下手/上手 in a handicap game). */
+const char *kifu__diagram_side(const kifu__diagram *d, int color)
 {
+    if (d->handicap)
+        return color == BLACK ? "下手" : "上手";
     return color == BLACK ? "先手" : "後手";
 }
 
@@ -52,7 +56,9 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
     char extra[160] = "";
     if (d->ply > 0)
         snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->ply, d->last_text);
-    kifu__bod_write(out, &d->board, d->flip ? KIFU__BOD_FLIP : 0, extra);
+    kifu__bod_write(
+        out, &d->board,
+        (d->flip ? KIFU__BOD_FLIP : 0u) | (d->handicap ? KIFU__BOD_HANDICAP : 0u), extra);
 }
 
 #define SGR_RESET "\033[0m"
@@ -61,20 +67,21 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 #define SGR_LAST "\033[43;30m"     /* last move: black on yellow */
 #define SGR_DIM "\033[2m"
 
-static void term_hand(const kifu__layout *l, int color, int colour, kifu__strbuf *out)
+static void term_hand(const kifu__diagram *d, const kifu__layout *l, int color,
+                      int colour, kifu__strbuf *out)
 {
     const char *mark = color == BLACK ? "☗" : "☖";
     const char *turn =
         l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
-    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color],
-                    turn);
+    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, kifu__diagram_side(d, color),
+                    l->hand[color], turn);
 }
 
 void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
 {
     kifu__layout l;
     kifu__diagram_layout(d, &l);
-    term_hand(&l, l.top_color, colour, out);
+    term_hand(d, &l, l.top_color, colour, out);
     kifu__sb_puts(out, "   ");
     for (int c = 0; c < 9; c++)
         kifu__sb_printf(out, " %s", kifu__zen_digit(l.col_label[c]));
@@ -111,7 +118,7 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     for (int c = 0; c < 27; c++)
         kifu__sb_puts(out, "─");
     kifu__sb_puts(out, "┘\n");
-    term_hand(&l, l.bottom_color, colour, out);
+    term_hand(d, &l, l.bottom_color, colour, out);
     if (d->ply > 0)
         kifu__sb_printf(out, "  %d手目 %s", d->ply, d->last_text);
     else
@@ -153,6 +160,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     memset(out, 0, sizeof *out);
     kifu_position_board(kifu_player_position(pl), &out->board);
     out->flip = flip;
+    out->handicap = kifu__jp_uses_handicap_names(kifu_player_record(pl));
     const kifu_node *n = kifu_player_node(pl);
     /* On an ending, the diagram is that of the move before it (as KIF writes 手数＝N). */
     const kifu_node *mv = n;

@@ -196,8 +196,13 @@
     while (nodes.length && nodes[last].children.length) last = nodes[last].children[0];
     if (nodes.length && nodes[last].special && !h["結果"])
       info.push(["結果", "まで" + (nodes[last].ply - 1) + "手で" + nodes[last].special]);
+    // The sides' words are the record's: 下手/上手 when it names them, 先手/後手 when it
+    // names those, 下手/上手 in a handicap game that names neither (as kifu writes KIF).
+    var hc = "下手" in h || "上手" in h ||
+      (!("先手" in h) && !("後手" in h) && h["手合割"] && h["手合割"] !== "平手");
     return { title: b && w ? "☗" + b + " 対 ☖" + w : h["棋戦"] || "",
       info: info, sides: b && w ? [b, w] : null, nodes: nodes,
+      words: hc ? ["下手", "上手"] : ["先手", "後手"],
       caption: list[0] && list[0].comments ? list[0].comments[0] : "" };
   }
 
@@ -431,7 +436,8 @@
   };
 
   Viewer.prototype.sideName = function (color) {
-    var names = this.rec.sides || (this.intl ? ["Sente", "Gote"] : ["先手", "後手"]);
+    var names = this.rec.sides ||
+      (this.intl ? ["Sente", "Gote"] : this.rec.words || ["先手", "後手"]);
     return (color ? "☖" : "☗") + names[color];
   };
 
