@@ -466,6 +466,8 @@ KIFU_EXPORT int kifu_normalize_warn(kifu_record *r, unsigned flags,
 enum {
     KIFU_WRITE_PRETTY = 1, /* JKF: two-space indent */
     KIFU_WRITE_CSA_V3 = 2, /* CSA: V3.0 instead of V2.2 */
+    KIFU_WRITE_CRLF = 4,   /* KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for
+                              Windows writes; other formats refuse it (KIFU_ERR_ARG) */
 };
 
 typedef void (*kifu_warn_fn)(void *ctx, const char *message);
