@@ -11,6 +11,7 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "record/record.h"
+#include "record/walk.h"
 
 /* Are the bytes already the text every reader takes (UTF-8 without a BOM, no NUL, no CR
  * but before LF)? Then they are read where they are. Cheaper than the copy it saves: the
@@ -243,6 +244,29 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
     kifu_record *r = kifu_read(data, len, &o, err);
     kifu__free(data);
     return r;
+}
+
+void kifu__warn_cut_times(const kifu_record *r, const kifu_write_options *opt,
+                          const char *fmt)
+{
+    if (!opt || !opt->warn)
+        return;
+    kifu__walk w;
+    kifu__walk_init(&w, r->root, KIFU__WALK_TREE); /* read only */
+    size_t cut = 0;
+    int ev;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        kifu_move_time t;
+        cut += ev == KIFU__WALK_ENTER && kifu_node_get_time(w.node, &t) &&
+               (t.now.ms || (t.has_total && t.total.ms));
+    }
+    kifu__walk_free(&w);
+    if (cut)
+        kifu__warn(
+            opt->warn, opt->warn_ctx,
+            "%s has no fractions of a second: the times of %zu move(s) were cut to "
+            "whole seconds",
+            fmt, cut);
 }
 
 /* Every LF of sb as CR LF (writers put LF only), in one buffer of the final size. 0, or

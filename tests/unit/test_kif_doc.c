@@ -169,8 +169,80 @@ TEST(taikyokubi_is_the_start_time)
     kifu_record_free(r);
 }
 
+static char said[2048];
+static int nsaid;
+static void collect(void *ctx, const char *msg)
+{
+    (void)ctx;
+    size_t l = strlen(said);
+    snprintf(said + l, sizeof said - l, "%s\n", msg);
+    nsaid++;
+}
+
+static void written(const kifu_record *r, int format)
+{
+    kifu_write_options o = {format, KIFU_ENC_UTF8, 0, collect, NULL};
+    said[0] = 0;
+    nsaid = 0;
+    kifu_error e;
+    kifu_error_clear(&e);
+    char *s = kifu_write(r, &o, NULL, &e);
+    CHECK(s != NULL);
+    kifu_free(s);
+}
+
+/* Every writer says what its format cannot hold (issue 26): SFEN and sfenlist the header,
+ * times, bookmarks and the ending; KI2 the times; KIF and JKF fractions of seconds. */
+TEST(writers_say_what_they_leave_out)
+{
+    kifu_record *r = rd("開始日時：2020/01/01\n先手：A\n手合割：平手\n"
+                        "手数----指手---------消費時間--\n"
+                        "   1 ７六歩(77) ( 0:16/00:00:16)\n&mark\n   2 中断\n",
+                        KIFU_FMT_KIFU);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    for (int f = 0; f < 2; f++) {
+        written(r, f ? KIFU_FMT_SFENLIST : KIFU_FMT_SFEN);
+        const char *name = f ? "sfenlist" : "SFEN";
+        char want[128];
+        CHECK_INT(nsaid, 4);
+        snprintf(want, sizeof want, "%s holds no header: 2 entries left out\n", name);
+        CHECK(strstr(said, want) != NULL); /* 手合割 is the position itself */
+        snprintf(want, sizeof want, "%s holds no times: the times of 1 move(s)", name);
+        CHECK(strstr(said, want) != NULL);
+        snprintf(want, sizeof want, "%s holds no bookmarks: 1 left out", name);
+        CHECK(strstr(said, want) != NULL);
+        snprintf(want, sizeof want, "%s holds no ending: 中断 left out", name);
+        CHECK(strstr(said, want) != NULL);
+        if (nsaid != 4)
+            printf("%s", said);
+    }
+    written(r, KIFU_FMT_KI2U);
+    CHECK_INT(nsaid, 1);
+    CHECK(strstr(said, "KI2 holds no times: the times of 1 move(s) left out") != NULL);
+    written(r, KIFU_FMT_KIFU);
+    CHECK_INT(nsaid, 0);
+    written(r, KIFU_FMT_JKF);
+    CHECK_INT(nsaid, 0);
+    kifu_record_free(r);
+    /* CSA V3.0 fractions: KIF and JKF cut them and say so; CSA V3.0 keeps them. */
+    r = rd("V3.0\nPI\n+\n+7776FU\nT1.500\n-3334FU\nT2\n", KIFU_FMT_CSA);
+    CHECK(r != NULL);
+    written(r, KIFU_FMT_KIFU);
+    CHECK_INT(nsaid, 1);
+    CHECK(strstr(said,
+                 "KIF has no fractions of a second: the times of 1 move(s) were cut") !=
+          NULL);
+    written(r, KIFU_FMT_JKF);
+    CHECK_INT(nsaid, 1);
+    CHECK(strstr(said, "JKF has no fractions of a second") != NULL);
+    kifu_record_free(r);
+}
+
 int main(void)
 {
+    RUN(writers_say_what_they_leave_out);
     RUN(taikyokubi_is_the_start_time);
     RUN(drop_from_00_is_no_time);
     RUN(tsume_sample_as_printed);
