@@ -181,10 +181,10 @@ static int resolve_board_move(const kifu_position *p, int side, const raw_move *
 {
     int from = m->from;
     int cp = kifu__position_at(p, from);
-    if (!cp)
-        return fail(err, KIFU_ERR_ILLEGAL, "no piece there");
-    if (CPIECE_COLOR(cp) != side)
-        return fail(err, KIFU_ERR_ILLEGAL, "not your piece");
+    if (!cp || CPIECE_COLOR(cp) != side) {
+        cl->field = "from";
+        return fail(err, KIFU_ERR_ILLEGAL, !cp ? "no piece there" : "not your piece");
+    }
     int bk = CPIECE_KIND(cp), kind = m->piece, promote = m->promote == 1;
     if (kind == 0) {
         kind = bk;
@@ -218,10 +218,12 @@ static int resolve_board_move(const kifu_position *p, int side, const raw_move *
 static int resolve_drop(const kifu_position *p, int side, int kind, int to, kmove *out,
                         cand_list *cl, kifu_error *err)
 {
+    cl->field = "piece"; /* when it fails here */
     if (kind < PAWN || kind > GOLD)
         return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kifu__kanji_piece(kind));
     if (!kifu__position_hand(p, side, kind))
         return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kifu__kanji_piece(kind));
+    cl->field = NULL;
     return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
@@ -274,9 +276,11 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
     } else {
         return fail(err, KIFU_ERR_ILLEGAL, "同 (same square) with no previous move");
     }
-    if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side)
+    if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side) {
+        cl->field = "color";
         return fail(err, KIFU_ERR_ILLEGAL, "not your turn (%s to move)",
                     side ? "☖ gote" : "☗ sente");
+    }
     if (m->from_given) {
         if (m->from < 0)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
@@ -329,6 +333,7 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
         }
         return 0;
     }
+    cl->field = "relative"; /* what fails below: the word fits none, or several */
     if (k == 0)
         return fail(err, KIFU_ERR_ILLEGAL,
                     "cannot reach: no %s fits the relative word %s",

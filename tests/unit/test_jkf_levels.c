@@ -271,12 +271,51 @@ TEST(refusals_name_their_path)
                  "\"to\":{\"x\":4,\"y\":5},\"color\":0,\"piece\":\"HI\"");
     r = rd(fork, &w, &err);
     CHECK(r == NULL);
-    CHECK(strstr(err.message, "moves[3].forks[0][2].move: ply 5 (fork 1 at ply 3)") ==
-          err.message);
+    CHECK(
+        strstr(err.message, "moves[3].forks[0][2].move.piece: ply 5 (fork 1 at ply 3)") ==
+        err.message);
     if (r == NULL && strstr(err.message, "moves[3].forks[0][2]") != err.message)
         printf("    %s\n", err.message);
     kifu_record_free(r);
     free(fork);
+}
+
+/* Each refusal names the field it is about. */
+TEST(refusals_name_the_field)
+{
+    static const struct {
+        const char *move, *path;
+    } cases[] = {
+        {"{\"to\":{\"x\":7,\"y\":6},\"color\":1,\"piece\":\"FU\"}",
+         "moves[1].move.color: "},
+        {"{\"from\":{\"x\":5,\"y\":5},\"to\":{\"x\":5,\"y\":4},\"piece\":\"FU\"}",
+         "moves[1].move.from: "},
+        {"{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"KY\"}",
+         "moves[1].move.piece: "},
+        {"{\"to\":{\"x\":5,\"y\":5},\"piece\":\"KA\",\"relative\":\"H\"}",
+         "moves[1].move.piece: "},
+        {"{\"to\":{\"x\":5,\"y\":8},\"piece\":\"KI\",\"relative\":\"C\"}",
+         "moves[1].move.relative: "},
+        {"{\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char json[300];
+        snprintf(json, sizeof json, "{\"header\":{},\"moves\":[{},{\"move\":%s}]}",
+                 cases[i].move);
+        warnings w;
+        kifu_error err;
+        kifu_record *r = rd(json, &w, &err);
+        if (!cases[i].path) {
+            CHECK(r != NULL);
+        } else {
+            CHECK(r == NULL);
+            if (strstr(err.message, cases[i].path) != err.message) {
+                t_failed_checks++;
+                printf("    %s: %s\n", cases[i].path, err.message);
+            }
+        }
+        kifu_record_free(r);
+    }
 }
 
 /* A move in moves[0] is told where moves go, not the keys moves[0] takes. */
@@ -302,5 +341,6 @@ int main(void)
     RUN(contradictions_corrected_with_their_path);
     RUN(refusals_name_their_path);
     RUN(move_in_the_start_entry);
+    RUN(refusals_name_the_field);
     return t_finish();
 }
