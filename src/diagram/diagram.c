@@ -55,7 +55,7 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 {
     char extra[160] = "";
     if (d->ply > 0)
-        snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->ply, d->last_text);
+        snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->number, d->last_text);
     kifu__bod_write(
         out, &d->board,
         (d->flip ? KIFU__BOD_FLIP : 0u) | (d->handicap ? KIFU__BOD_HANDICAP : 0u), extra);
@@ -120,7 +120,7 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     kifu__sb_puts(out, "┘\n");
     term_hand(d, &l, l.bottom_color, colour, out);
     if (d->ply > 0)
-        kifu__sb_printf(out, "  %d手目 %s", d->ply, d->last_text);
+        kifu__sb_printf(out, "  %d手目 %s", d->number, d->last_text);
     else
         kifu__sb_puts(out, "  開始局面");
     if (d->ending[0])
@@ -177,6 +177,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
         out->from_y = m.from_y;
     }
     out->ply = mv ? kifu_node_ply(mv) : 0;
+    out->number = kifu_record_start_number(kifu_player_record(pl)) - 1 + out->ply;
     if (mv)
         kifu_node_text(mv, out->last_text, sizeof out->last_text);
 }

@@ -14,6 +14,7 @@ typedef struct kifu__diagram {
     int last_x, last_y; /* destination of the last move, highlighted; 0 if none */
     int from_x, from_y; /* where that move came from (0: a drop or none), lighter */
     int ply;            /* number of moves played; 0 hides the 手数 line */
+    int number;         /* the move number of that ply (a SFEN's own goes on), as shown */
     char last_text[64]; /* readable last move ("☗７六歩(77)"), may be empty */
     char ending[64];    /* the ending at the cursor ("投了"), "" if none */
     int handicap;       /* the sides are 下手 (sente) and 上手, as the record says */

@@ -138,6 +138,17 @@ for c in uwate:上手:下手 sente:後手:先手 none:上手:下手; do
 done
 expect_has "handicap keys kept" "$("$KIFU" convert "$tmp/hc_uwate.kifu" -t kifu -o -)" "上手：羽生"
 
+# A SFEN's move number goes on (issue 26, seed 004): the next SFEN, BOD's 手数 and the
+# board's N手目 count from it.
+echo 'position sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5 moves B*5e' \
+  >"$tmp/five.sfen"
+expect_eq "sfen number goes on" "$("$KIFU" show "$tmp/five.sfen" --format sfen)" \
+  "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6"
+expect_has "BOD 手数 goes on" "$("$KIFU" show "$tmp/five.sfen" --format bod)" "手数＝5  ☗５五角打  まで"
+expect_has "text N手目 goes on" "$("$KIFU" show "$tmp/five.sfen" --format text)" "5手目 ☗５五角打"
+expect_eq "sfen at the start" "$("$KIFU" show "$tmp/five.sfen" --ply 0 --format sfen)" \
+  "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5"
+
 # kifu moves
 out=$("$KIFU" moves startpos); rc=$?
 expect_eq "moves exit" "$rc" 0
