@@ -132,6 +132,53 @@ static const char *const forks_csa =
     "{\"move\":{\"to\":{\"x\":3,\"y\":3},\"color\":1,\"piece\":\"KE\"}}"
     "]}";
 
+/* The document's third example (駒落ち, 六枚落ち: gote moves first), and at KI2 level. */
+static const char *const six_full =
+    "{\"header\":{},\"initial\":{\"preset\":\"6\"},\"moves\":[{},"
+    "{\"move\":{\"from\":{\"x\":5,\"y\":1},\"to\":{\"x\":4,\"y\":2},\"color\":1,"
+    "\"piece\":\"OU\"}},"
+    "{\"move\":{\"from\":{\"x\":7,\"y\":7},\"to\":{\"x\":7,\"y\":6},\"color\":0,"
+    "\"piece\":\"FU\"}},"
+    "{\"move\":{\"from\":{\"x\":6,\"y\":1},\"to\":{\"x\":7,\"y\":2},\"color\":1,"
+    "\"piece\":\"KI\"}}]}";
+static const char *const six_ki2 =
+    "{\"header\":{},\"initial\":{\"preset\":\"6\"},\"moves\":[{},"
+    "{\"move\":{\"to\":{\"x\":4,\"y\":2},\"piece\":\"OU\"}},"
+    "{\"move\":{\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}},"
+    "{\"move\":{\"to\":{\"x\":7,\"y\":2},\"piece\":\"KI\"}}]}";
+
+/* The fourth (初形変則: a board given whole), complete as printed, and at KI2 and CSA
+ * level (the rook's promotion as RY). */
+#define OTHER_START                                                                      \
+    "{\"header\":{},\"initial\":{\"preset\":\"OTHER\",\"data\":{\"board\":[[{\"color\":" \
+    "1,\"kind\":\"KY\"},{},{\"color\":1,\"kind\":\"FU\"},{},{},{},{\"color\":0,"         \
+    "\"kind\":\"FU\"},{},{\"color\":0,\"kind\":\"KY\"}],[{\"color\":1,\"kind\":\"KE\"}," \
+    "{\"color\":1,\"kind\":\"KA\"},{\"color\":1,\"kind\":\"FU\"},{},{},{},{},{"          \
+    "\"color\":0,\"kind\":\"HI\"},{\"color\":0,\"kind\":\"KE\"}],[{\"color\":1,"         \
+    "\"kind\":\"GI\"},{},{\"color\":1,\"kind\":\"FU\"},{},{},{},{\"color\":0,\"kind\":"  \
+    "\"FU\"},{},{\"color\":0,\"kind\":\"GI\"}],[{\"color\":1,\"kind\":\"KI\"},{},{"      \
+    "\"color\":1,\"kind\":\"FU\"},{},{},{},{\"color\":0,\"kind\":\"FU\"},{},{\"color\":" \
+    "0,\"kind\":\"KI\"}],[{\"color\":1,\"kind\":\"OU\"},{},{\"color\":1,\"kind\":"       \
+    "\"FU\"},{},{},{},{\"color\":0,\"kind\":\"FU\"},{},{\"color\":0,\"kind\":\"OU\"}],[" \
+    "{\"color\":1,\"kind\":\"KI\"},{},{\"color\":1,\"kind\":\"FU\"},{},{},{},{"          \
+    "\"color\":0,\"kind\":\"FU\"},{},{\"color\":0,\"kind\":\"KI\"}],[{\"color\":1,"      \
+    "\"kind\":\"GI\"},{},{\"color\":1,\"kind\":\"FU\"},{},{},{},{},{},{\"color\":0,"     \
+    "\"kind\":\"GI\"}],[{\"color\":1,\"kind\":\"KE\"},{\"color\":1,\"kind\":\"HI\"},{"   \
+    "\"color\":1,\"kind\":\"FU\"},{},{},{},{\"color\":0,\"kind\":\"FU\"},{\"color\":0,"  \
+    "\"kind\":\"KA\"},{\"color\":0,\"kind\":\"KE\"}],[{\"color\":1,\"kind\":\"KY\"},{}," \
+    "{\"color\":1,\"kind\":\"FU\"},{},{},{},{\"color\":0,\"kind\":\"FU\"},{},{"          \
+    "\"color\":0,\"kind\":\"KY\"}]],\"color\":0,\"hands\":[{\"FU\":0,\"KY\":0,\"KE\":0," \
+    "\"GI\":0,\"KI\":0,\"KA\":0,\"HI\":0},{\"FU\":0,\"KY\":0,\"KE\":0,\"GI\":0,\"KI\":"  \
+    "0,\"KA\":0,\"HI\":0}]}},\"moves\":[{\"comments\":[\"飛車角先落ち.\"]},"
+static const char *const other_full =
+    OTHER_START "{\"move\":{\"from\":{\"x\":2,\"y\":8},\"to\":{\"x\":2,\"y\":3},"
+                "\"color\":0,\"piece\":\"HI\",\"promote\":true,\"capture\":\"FU\"}}]}";
+static const char *const other_ki2 = OTHER_START
+    "{\"move\":{\"to\":{\"x\":2,\"y\":3},\"piece\":\"HI\",\"promote\":true}}]}";
+static const char *const other_csa =
+    OTHER_START "{\"move\":{\"from\":{\"x\":2,\"y\":8},\"to\":{\"x\":2,\"y\":3},"
+                "\"color\":0,\"piece\":\"RY\"}}]}";
+
 /* s with the first `from` replaced by `to` (free()). */
 static char *replaced(const char *s, const char *from, const char *to)
 {
@@ -168,6 +215,9 @@ TEST(every_level_completes_to_the_full_record)
     same_as(usual_ki2, usual_full, "通常 at KI2 level");
     same_as(forks_ki2, forks_full, "分岐 at KI2 level");
     same_as(forks_csa, forks_full, "分岐 at CSA level");
+    same_as(six_ki2, six_full, "駒落ち at KI2 level");
+    same_as(other_ki2, other_full, "初形変則 at KI2 level");
+    same_as(other_csa, other_full, "初形変則 at CSA level");
 }
 
 /* The issue's own KI2-level move, refused before with "no 歩 in hand". */
