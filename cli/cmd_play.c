@@ -361,8 +361,13 @@ int cmd_play(int argc, char **argv)
         const char *a = argv[i];
         if (strcmp(a, "--sfen") == 0 && i + 1 < argc) {
             sfen = argv[++i];
-        } else if (strcmp(a, "--replay") == 0 && i + 1 < argc && argc == 3) {
+        } else if (strcmp(a, "--replay") == 0 && i + 1 < argc) {
             /* The document's `./main --replay FILE`: step through a saved game. */
+            if (argc != 3) {
+                cli_err("kifu: play: --replay FILE takes no other argument (see kifu "
+                        "replay --help for its options)\n");
+                return EXIT_USAGE;
+            }
             char *args[] = {"replay", argv[i + 1], NULL};
             return cmd_replay(2, args);
         } else if (strcmp(a, "--readsfen") == 0 && i + 1 < argc) {

@@ -115,6 +115,10 @@ printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/
 "$KIFU" play --from "$tmp/none.sfen" </dev/null >/dev/null 2>&1; expect_eq "missing --from" "$?" 3
 "$KIFU" play -o out.unknown </dev/null >/dev/null 2>&1; expect_eq "bad -o" "$?" 2
 "$KIFU" play --ply 3 </dev/null >/dev/null 2>&1; expect_eq "--ply without --from" "$?" 2
+"$KIFU" play --replay x.sfenlist --flip </dev/null >/dev/null 2>&1; expect_eq "--replay with more" "$?" 2
+"$KIFU" play --readsfen "$tmp/none.sfen" </dev/null >/dev/null 2>&1; expect_eq "missing --readsfen" "$?" 3
+"$KIFU" play --readsfen "$tmp/doc/five.sfen" --sfen startpos </dev/null >/dev/null 2>&1
+expect_eq "--readsfen with --sfen" "$?" 2
 
 # 7. The session of the C program's document (seed 004, 2.7), typed as it shows it: moves
 # as "77 76 fu", the promotion asked <<成りますか？>>(naru, narazu), revert, quit saving to
