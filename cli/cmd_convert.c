@@ -37,6 +37,8 @@ static const char convert_usage[] =
     "                        files found in a directory argument\n"
     "      --pretty          indent JKF output\n"
     "      --csa-v3          write CSA V3.0 (default V2.2)\n"
+    "      --crlf            KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for\n"
+    "                        Windows writes them\n"
     "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
     "      --input-encoding ENC  input encoding (default: detected)\n"
@@ -748,6 +750,8 @@ static int run_command(int argc, char **argv, int validate)
             o.wflags |= KIFU_WRITE_PRETTY;
         } else if (!validate && strcmp(a, "--csa-v3") == 0) {
             o.wflags |= KIFU_WRITE_CSA_V3;
+        } else if (!validate && strcmp(a, "--crlf") == 0) {
+            o.wflags |= KIFU_WRITE_CRLF;
         } else if (!validate && strcmp(a, "--states") == 0) {
             o.states = 1;
         } else if (validate && strcmp(a, "--no-transitions") == 0) {
@@ -782,6 +786,13 @@ static int run_command(int argc, char **argv, int validate)
         }
         if (o.out && o.out_dir) {
             cli_err("kifu: -o and --out-dir exclude each other\n");
+            status = EXIT_USAGE;
+        }
+        if ((o.wflags & KIFU_WRITE_CRLF) && o.to != KIFU_FMT_KIF &&
+            o.to != KIFU_FMT_KIFU && o.to != KIFU_FMT_KI2 && o.to != KIFU_FMT_KI2U &&
+            o.to != KIFU_FMT_CSA) {
+            cli_err("kifu: --crlf is for KIF, KI2 and CSA output, not %s\n",
+                    kifu_format_name(o.to));
             status = EXIT_USAGE;
         }
     }

@@ -94,9 +94,11 @@ int cmd_show(int argc, char **argv)
             cli_err("kifu: out of memory\n");
             rc = EXIT_INTERNAL;
         } else if (strcmp(format, "sfen") == 0) {
-            /* The number of the next move: an ending node has a ply but plays no move. */
+            /* The number of the next move: an ending node has a ply but plays no move;
+             * counted from the record's own (a SFEN's `... w b 6`). */
             const kifu_position *pos = kifu_player_position(pl);
-            char *s = kifu_position_sfen(pos, kifu_position_history_length(pos) + 1);
+            char *s = kifu_position_sfen(pos, kifu_record_start_number(rec) +
+                                                  kifu_position_history_length(pos));
             if (s)
                 fprintf(out, "%s\n", s);
             kifu_free(s);

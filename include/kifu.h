@@ -239,6 +239,12 @@ KIFU_EXPORT int kifu_record_set_preset(kifu_record *r, int preset);
 KIFU_EXPORT int kifu_record_set_initial(kifu_record *r, const kifu_board *b);
 /** The start position as a board, preset or not (HIRATE when none was given). */
 KIFU_EXPORT void kifu_record_initial(const kifu_record *r, kifu_board *out);
+/** The number of the move to be made at the start position, as a SFEN gives it
+ * (`... w b 6`: 6); 1 when the record did not say. The move of ply N is move number
+ * start + N - 1. */
+KIFU_EXPORT int kifu_record_start_number(const kifu_record *r);
+/** Set it (1 to 999999999; anything else means 1). */
+KIFU_EXPORT void kifu_record_set_start_number(kifu_record *r, int number);
 
 /* The move tree. The root node stands for the initial position (JKF moves[0]): it holds
  * only comments. Every node's child 0 continues its line; children 1.. are forks, i.e.
@@ -460,6 +466,8 @@ KIFU_EXPORT int kifu_normalize_warn(kifu_record *r, unsigned flags,
 enum {
     KIFU_WRITE_PRETTY = 1, /* JKF: two-space indent */
     KIFU_WRITE_CSA_V3 = 2, /* CSA: V3.0 instead of V2.2 */
+    KIFU_WRITE_CRLF = 4,   /* KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for
+                              Windows writes; other formats refuse it (KIFU_ERR_ARG) */
 };
 
 typedef void (*kifu_warn_fn)(void *ctx, const char *message);

@@ -46,6 +46,11 @@ int kifu__read_sfenlist(KIFU__READER_PARAMS);
 /* The position-list JSON format (seeds/002): an array of whole positions. */
 int kifu__read_posjson(KIFU__READER_PARAMS);
 
+/* A writer whose times are whole seconds (KIF, JKF) says when it cuts fractions (CSA V3.0
+ * `T1.500`): through opt->warn, naming `fmt` and how many moves' times were cut. */
+void kifu__warn_cut_times(const kifu_record *r, const kifu_write_options *opt,
+                          const char *fmt);
+
 int kifu__write_jkf(KIFU__WRITER_PARAMS);
 int kifu__write_csa(KIFU__WRITER_PARAMS);
 int kifu__write_kif(KIFU__WRITER_PARAMS);

@@ -245,6 +245,29 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
     return r;
 }
 
+/* Every LF of sb as CR LF (writers put LF only), in one buffer of the final size. 0, or
+ * -1 on NOMEM. */
+static int to_crlf(kifu__strbuf *sb, kifu_error *err)
+{
+    size_t lf = 0;
+    for (size_t i = 0; i < sb->len; i++)
+        lf += sb->data[i] == '\n';
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    if (kifu__sb_reserve(&out, sb->len + lf + 1))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    for (size_t i = 0, from = 0; i <= sb->len; i++)
+        if (i == sb->len || sb->data[i] == '\n') {
+            kifu__sb_putn(&out, sb->data + from, i - from);
+            if (i < sb->len)
+                kifu__sb_putn(&out, "\r\n", 2);
+            from = i + 1;
+        }
+    kifu__sb_free(sb);
+    *sb = out;
+    return 0;
+}
+
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
@@ -265,6 +288,14 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                     "no output format given");
         return NULL;
     }
+    int crlf = (opt->flags & KIFU_WRITE_CRLF) != 0;
+    if (crlf && opt->format != KIFU_FMT_KIF && opt->format != KIFU_FMT_KIFU &&
+        opt->format != KIFU_FMT_KI2 && opt->format != KIFU_FMT_KI2U &&
+        opt->format != KIFU_FMT_CSA) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "KIF, KI2 or CSA", f->info.name,
+                    "CR LF line ends are for KIF, KI2 and CSA, not %s", f->info.name);
+        return NULL;
+    }
     if (count != 1 && !f->write_many && !f->between) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
                     "%s holds one game per file", f->info.name);
@@ -282,6 +313,8 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
             rc = f->write(rs[i], opt, &sb, err);
         }
     }
+    if (!rc && crlf)
+        rc = to_crlf(&sb, err);
     if (rc) {
         kifu__sb_free(&sb);
         return NULL;

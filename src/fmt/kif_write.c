@@ -81,6 +81,7 @@ int kifu__write_kif(KIFU__WRITER_PARAMS)
                     enc == KIFU_ENC_CP932   ? "Shift_JIS"
                     : enc == KIFU_ENC_EUCJP ? "EUC-JP"
                                             : "UTF-8");
+    kifu__warn_cut_times(r, opt, "KIF");
     kifu__jp_write_header(r, out);
     kifu__sb_puts(out, "手数----指手---------消費時間--\n");
     return kifu__jp_walk(r, out, err, put_line);

@@ -188,6 +188,25 @@ static int int_of(const rd *d, size_t i, const vals *e, int key, long lo, long h
     return 0;
 }
 
+/* The member to blame for a start the rules refuse: a hand when the board alone would
+ * do (too many pieces of a kind counted with cb or cw), else the board. */
+static const char *start_field(rd *d, const kifu_board *b)
+{
+    int ok[2];
+    for (int c = 0; c < 2; c++) {
+        kifu_board t = *b;
+        memset(t.hands[c], 0, sizeof t.hands[c]);
+        ok[c] = kifu__position_set_board_loose(d->p, &t, NULL) == 0;
+    }
+    if (ok[0] != ok[1])
+        return ok[0] ? "cb" : "cw";
+    kifu_board t = *b;
+    memset(t.hands, 0, sizeof t.hands);
+    if (ok[0] || kifu__position_set_board_loose(d->p, &t, NULL) == 0)
+        return "cb and cw";
+    return "bd";
+}
+
 /* A new record starting at b (from entry i); its node is the root. */
 static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
 {
@@ -196,7 +215,8 @@ static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
      * only): real records start from positions no game reaches, such as nine pawns on one
      * file, and kifu writes them; a stricter check here refused its own output. */
     if (kifu__position_set_board_loose(d->p, b, &e))
-        return fail(d, i, "bd", "a position the rules allow", e.found, "%s", e.message);
+        return fail(d, i, start_field(d, b), "a position the rules allow", e.found, "%s",
+                    e.message);
     /* Without `turn`, sente moves unless the position says otherwise (gote's king in
      * check, as in a diagram of a mate: then gote is to move). */
     if (turn < 0 && kifu_position_set_board(d->p, b, NULL)) {

@@ -453,6 +453,16 @@ int kifu_record_header_set(kifu_record *r, const char *key, const char *value)
 
 /* ---- initial position ---- */
 
+int kifu_record_start_number(const kifu_record *r)
+{
+    return r->start_number > 1 ? r->start_number : 1;
+}
+
+void kifu_record_set_start_number(kifu_record *r, int number)
+{
+    r->start_number = number > 1 && number <= 999999999 ? number : 1;
+}
+
 int kifu_record_preset(const kifu_record *r)
 {
     return r->preset;

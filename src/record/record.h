@@ -146,6 +146,12 @@ struct kifu_record {
     int forked;
     /* So many nodes that a ply could pass KIFU__PLY_MAX (kifu__node_add_child checks). */
     int deep;
+    /* Read from JKF: the normalizer names a move by its JSON path (moves[3].forks[0][1])
+     * and checks the fields JKF may give against the position (capture, same,
+     * relative), the piece may be the kind after the move (CSA-level JKF). */
+    int from_jkf;
+    /* The SFEN move number of the start position (0 or 1: the first move is 1). */
+    int start_number;
 };
 
 /* The page of node n, its first node, and n's slot in it. */
@@ -332,6 +338,10 @@ static inline unsigned kifu__move_flags(const kifu_node *n)
 static inline void kifu__move_flag(kifu_node *n, unsigned f)
 {
     n->mv |= (uint64_t)((f & 15) | (f & KIFU__MOVE_FROM_NULL) >> 3) << 32;
+}
+static inline void kifu__move_unflag(kifu_node *n, unsigned f)
+{
+    n->mv &= ~((uint64_t)((f & 15) | (f & KIFU__MOVE_FROM_NULL) >> 3) << 32);
 }
 /* The square a move went to, as SQ-style file and rank: the 同 of the next move. */
 static inline void kifu__move_to(const kifu_node *n, int *x, int *y)

@@ -586,6 +586,21 @@ def main():
             forked += "," in path
             same_as_kifu(b, tree, path, "node %d of the tree at #ply=%s" % (i, path))
         check(count >= 12 and forked >= 4, "the tree has %d nodes, %d in forks" % (count, forked))
+        # -- a handicap game's sides are the record's words (issue 26): 下手/上手 when it
+        #    names neither side, 先手/後手 when it names those
+        body = "手数----指手---------消費時間--\n   1 ４二銀(31)\n   2 ７六歩(77)\n"
+        for name, head, want in (("hc_none", "手合割：角落ち\n", ("☗下手", "☖上手")),
+                                 ("hc_sente", "手合割：角落ち\n先手：\n後手：\n",
+                                  ("☗先手", "☖後手"))):
+            src = os.path.join(tmp, name + ".kifu")
+            with open(src, "w", encoding="utf-8") as f:
+                f.write(head + body)
+            hpage = os.path.join(tmp, name + ".html")
+            kifu("html", src, "-o", hpage)
+            b.open("file://" + hpage)
+            svg = b.run("return document.querySelector('.kifu-svg').textContent")
+            check(all(w in svg for w in want), "%s: sides %s on the board: %s" %
+                  (name, want, svg[:80]))
         # -- the URL fragment opens the page at a position, forks included
         b.open("file://" + fpage + "#ply=4,1")
         same_as_kifu(b, forks, "4,1", "opened at #ply=4,1")

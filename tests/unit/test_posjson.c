@@ -535,6 +535,11 @@ TEST(errors_name_entry_and_field)
         "[{\"bd\":\"dfhjvjhfdonooooolobbbbbbbbbooooooooooooooooooooooooooooaaaaaaaaao"
         "kooooomoceguuigec\"}]",
         "entry 0, bd", 1);
+    /* A nineteenth pawn in a hand: the hand is named, not the board (issue 26). */
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cb\":\"a\"}]", "entry 0, cb: ", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cw\":\"b\"}]", "entry 0, cw: ", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cb\":\"mm\",\"cw\":\"n\"}]",
+                 "entry 0, cb and cw: ", 1);
 }
 
 TEST(unknown_keys_warn)
