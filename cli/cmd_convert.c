@@ -701,121 +701,133 @@ static int usage_error(const char *cmd)
     return EXIT_USAGE;
 }
 
-static int run_command(int argc, char **argv, int validate)
+/* The option of argv[*i] (a valued one may take argv[++*i]) into o; -t's name into
+ * *to_name, for settle_output. 0, or EXIT_USAGE (said on stderr). */
+static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_name)
 {
+    int validate = o->validate;
     const char *cmd = validate ? "validate" : "convert";
-    opts o = {0};
-    o.validate = validate;
-    o.to = KIFU_FMT_AUTO;
-    const char *to_name = NULL;
-    char **files = malloc((size_t)argc * sizeof *files);
-    int nfiles = 0;
-    if (!files) {
-        cli_err("kifu: out of memory\n");
-        return EXIT_INTERNAL;
+    const char *a = argv[*i], *v;
+    int missing = 0, status = EXIT_OK;
+    if ((v = valued(argc, argv, i, "-f", "--from", &missing))) {
+        status = parse_format(v, &o->from) ? EXIT_USAGE : status;
+    } else if (!validate && (v = valued(argc, argv, i, "-t", "--to", &missing))) {
+        *to_name = v;
+    } else if (!validate && (v = valued(argc, argv, i, "-o", "--output", &missing))) {
+        o->out = v;
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--out-dir", &missing))) {
+        o->out_dir = v;
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--encoding", &missing))) {
+        status = parse_encoding(v, &o->out_enc) ? EXIT_USAGE : status;
+    } else if ((v = valued(argc, argv, i, NULL, "--input-encoding", &missing))) {
+        status = parse_encoding(v, &o->in_enc) ? EXIT_USAGE : status;
+    } else if ((v = valued(argc, argv, i, "-j", "--jobs", &missing))) {
+        if (cli_parse_int(v, &o->jobs) || o->jobs < 0 || o->jobs > 1024) {
+            cli_err("kifu: %s: -j takes a number of threads (0: one per "
+                    "processor), not '%s'\n",
+                    cmd, v);
+            status = EXIT_USAGE;
+        }
+    } else if (missing) {
+        status = EXIT_USAGE;
+    } else if (!validate && strcmp(a, "--pretty") == 0) {
+        o->wflags |= KIFU_WRITE_PRETTY;
+    } else if (!validate && strcmp(a, "--csa-v3") == 0) {
+        o->wflags |= KIFU_WRITE_CSA_V3;
+    } else if (!validate && strcmp(a, "--crlf") == 0) {
+        o->wflags |= KIFU_WRITE_CRLF;
+    } else if (!validate && strcmp(a, "--states") == 0) {
+        o->states = 1;
+    } else if (validate && strcmp(a, "--no-transitions") == 0) {
+        o->msf_flags |= KIFU_MSF_NO_TRANSITIONS;
+    } else if (!validate && strcmp(a, "--lenient") == 0) {
+        o->lenient = 1;
+    } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        o->quiet = 1, o->verbose = 0;
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+        o->verbose = 1, o->quiet = 0;
+    } else {
+        cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
+        status = EXIT_USAGE;
     }
+    return missing ? EXIT_USAGE : status;
+}
+
+/* convert's output format: -t's, else -o's extension's, else JKF; and -o or --out-dir.
+ * 0, or EXIT_USAGE (said on stderr). */
+static int settle_output(opts *o, const char *to_name)
+{
+    int status = EXIT_OK;
+    o->to_given = to_name != NULL;
+    if (to_name) {
+        if (parse_format(to_name, &o->to)) {
+            status = EXIT_USAGE;
+        } else if (o->to == KIFU_FMT_AUTO) {
+            cli_err("kifu: -t needs a format, not 'auto'\n");
+            status = EXIT_USAGE;
+        }
+    } else {
+        /* -o game.csa says what it wants; otherwise JKF. */
+        o->to = o->out ? kifu_format_from_path(o->out) : KIFU_FMT_AUTO;
+        if (o->to == KIFU_FMT_AUTO)
+            o->to = KIFU_FMT_JKF;
+    }
+    /* said too when -t was wrong: both are to be fixed */
+    if (o->out && o->out_dir) {
+        cli_err("kifu: -o and --out-dir exclude each other\n");
+        status = EXIT_USAGE;
+    }
+    if ((o->wflags & KIFU_WRITE_CRLF) && o->to != KIFU_FMT_KIF &&
+        o->to != KIFU_FMT_KIFU && o->to != KIFU_FMT_KI2 && o->to != KIFU_FMT_KI2U &&
+        o->to != KIFU_FMT_CSA) {
+        cli_err("kifu: --crlf is for KIF, KI2 and CSA output, not %s\n",
+                kifu_format_name(o->to));
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* The command line into o and files (the operands, options and operands in any order,
+ * "--" ends the options). 0, or an exit code (said on stderr, but not the pointer to
+ * --help). */
+static int parse_args(int argc, char **argv, opts *o, char **files, int *nfiles)
+{
+    const char *cmd = o->validate ? "validate" : "convert";
+    const char *to_name = NULL;
     int status = EXIT_OK, only_files = 0;
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
-        const char *a = argv[i], *v;
-        int missing = 0;
-        if (only_files || a[0] != '-' || !a[1]) {
-            files[nfiles++] = argv[i];
-        } else if (strcmp(a, "--") == 0) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || !a[1])
+            files[(*nfiles)++] = argv[i];
+        else if (strcmp(a, "--") == 0)
             only_files = 1;
-        } else if ((v = valued(argc, argv, &i, "-f", "--from", &missing))) {
-            status = parse_format(v, &o.from) ? EXIT_USAGE : status;
-        } else if (!validate && (v = valued(argc, argv, &i, "-t", "--to", &missing))) {
-            to_name = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, "-o", "--output", &missing))) {
-            o.out = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, NULL, "--out-dir", &missing))) {
-            o.out_dir = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
-            status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
-        } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
-            status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
-        } else if ((v = valued(argc, argv, &i, "-j", "--jobs", &missing))) {
-            if (cli_parse_int(v, &o.jobs) || o.jobs < 0 || o.jobs > 1024) {
-                cli_err("kifu: %s: -j takes a number of threads (0: one per "
-                        "processor), not '%s'\n",
-                        cmd, v);
-                status = EXIT_USAGE;
-            }
-        } else if (missing) {
-            status = EXIT_USAGE;
-        } else if (!validate && strcmp(a, "--pretty") == 0) {
-            o.wflags |= KIFU_WRITE_PRETTY;
-        } else if (!validate && strcmp(a, "--csa-v3") == 0) {
-            o.wflags |= KIFU_WRITE_CSA_V3;
-        } else if (!validate && strcmp(a, "--crlf") == 0) {
-            o.wflags |= KIFU_WRITE_CRLF;
-        } else if (!validate && strcmp(a, "--states") == 0) {
-            o.states = 1;
-        } else if (validate && strcmp(a, "--no-transitions") == 0) {
-            o.msf_flags |= KIFU_MSF_NO_TRANSITIONS;
-        } else if (!validate && strcmp(a, "--lenient") == 0) {
-            o.lenient = 1;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o.quiet = 1, o.verbose = 0;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            o.verbose = 1, o.quiet = 0;
-        } else {
-            cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
-            status = EXIT_USAGE;
-        }
-        if (missing)
-            status = EXIT_USAGE;
+        else
+            status = parse_option(argc, argv, &i, o, &to_name);
     }
-    if (status == EXIT_OK && !validate) {
-        o.to_given = to_name != NULL;
-        if (to_name) {
-            if (parse_format(to_name, &o.to)) {
-                status = EXIT_USAGE;
-            } else if (o.to == KIFU_FMT_AUTO) {
-                cli_err("kifu: -t needs a format, not 'auto'\n");
-                status = EXIT_USAGE;
-            }
-        } else {
-            /* -o game.csa says what it wants; otherwise JKF. */
-            o.to = o.out ? kifu_format_from_path(o.out) : KIFU_FMT_AUTO;
-            if (o.to == KIFU_FMT_AUTO)
-                o.to = KIFU_FMT_JKF;
-        }
-        if (o.out && o.out_dir) {
-            cli_err("kifu: -o and --out-dir exclude each other\n");
-            status = EXIT_USAGE;
-        }
-        if ((o.wflags & KIFU_WRITE_CRLF) && o.to != KIFU_FMT_KIF &&
-            o.to != KIFU_FMT_KIFU && o.to != KIFU_FMT_KI2 && o.to != KIFU_FMT_KI2U &&
-            o.to != KIFU_FMT_CSA) {
-            cli_err("kifu: --crlf is for KIF, KI2 and CSA output, not %s\n",
-                    kifu_format_name(o.to));
-            status = EXIT_USAGE;
-        }
-    }
-    if (status == EXIT_OK && nfiles == 0) {
+    if (status == EXIT_OK && !o->validate)
+        status = settle_output(o, to_name);
+    if (status == EXIT_OK && *nfiles == 0) {
         cli_err("kifu: %s: no input (name files, directories, or - for stdin)\n", cmd);
         status = EXIT_USAGE;
     }
-    if (status != EXIT_OK) {
-        free(files);
-        return status == EXIT_USAGE ? usage_error(cmd) : status;
-    }
+    return status;
+}
 
-    cli_inputs in = {0};
-    in.other_games = 1; /* MSF files are read (and checked) too */
+/* The files and directories named, into in (MSF files too: they are read and checked).
+ * The worst exit code of one (0 when all are there). */
+static int gather_inputs(const char *cmd, char **files, int nfiles, cli_inputs *in)
+{
+    int status = EXIT_OK;
+    in->other_games = 1;
     for (int i = 0; i < nfiles; i++) {
-        size_t before = in.n;
+        size_t before = in->n;
         struct stat st;
         int dir =
             strcmp(files[i], "-") != 0 && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode);
-        int rc = cli_inputs_add(&in, files[i]);
+        int rc = cli_inputs_add(in, files[i]);
         worse(&status, rc);
         /* A directory without a record is most likely the wrong directory. */
-        if (rc == EXIT_OK && dir && in.n == before) {
+        if (rc == EXIT_OK && dir && in->n == before) {
             cli_err("kifu: %s: %s: no record files found (extensions: ", cmd, files[i]);
             char exts[256];
             cli_format_list(exts, sizeof exts, 1);
@@ -823,6 +835,82 @@ static int run_command(int argc, char **argv, int validate)
             worse(&status, EXIT_INPUT);
         }
     }
+    return status;
+}
+
+/* The last line of a run over several files (or -v): files and games apart, as a CSA
+ * file may hold many games. */
+static void summary(const run *r, double secs)
+{
+    const char *done = r->o->validate ? "valid" : "converted";
+    size_t files = r->done + r->failed, games = r->games_ok + r->games_bad;
+    cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
+            "(%.2f s)\n",
+            files, files == 1 ? "" : "s", r->done, done, r->failed, games,
+            games == 1 ? "" : "s", r->games_ok, done, r->games_bad, secs);
+}
+
+/* Every input through the batch (work on the threads, commit in input order), the
+ * worst exit code; `status` is the worst so far. */
+static int run_batch(const opts *o, const cli_inputs *in, int status)
+{
+    run r = {0};
+    r.o = o;
+    r.in = in;
+    r.status = status;
+    unsigned char *keep_ext = calloc(in->n + 1, 1);
+    size_t *clash = calloc(in->n + 1, sizeof *clash);
+    r.items = calloc(in->n + 1, sizeof *r.items);
+    if (!keep_ext || !clash || !r.items || cli_out_plan(&o->dest, in, keep_ext, clash)) {
+        cli_err("kifu: out of memory\n");
+        free(keep_ext);
+        free(clash);
+        free(r.items);
+        return EXIT_INTERNAL;
+    }
+    r.keep_ext = keep_ext;
+    r.clash = clash;
+    double t0 = cli_now();
+    cli_progress_start(&r.bar, in->n, !o->quiet && in->n >= PROGRESS_MIN && isatty(2));
+    int jobs = o->jobs ? o->jobs : cli_batch_default_jobs();
+    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
+    static char obuf[1 << 18];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    cli_batch_run(in->n, jobs, work, commit, &r);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        worse(&r.status, EXIT_IO);
+    }
+    cli_progress_end(&r.bar);
+    if (!o->quiet && (o->verbose || in->n > 1))
+        summary(&r, cli_now() - t0);
+    free(keep_ext);
+    free(clash);
+    free(r.items);
+    cli_written_free(&r.out);
+    return r.status;
+}
+
+static int run_command(int argc, char **argv, int validate)
+{
+    const char *cmd = validate ? "validate" : "convert";
+    opts o = {0};
+    o.validate = validate;
+    o.to = KIFU_FMT_AUTO;
+    char **files = malloc((size_t)argc * sizeof *files);
+    int nfiles = 0;
+    if (!files) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    int status = parse_args(argc, argv, &o, files, &nfiles);
+    if (status != EXIT_OK) {
+        free(files);
+        return status == EXIT_USAGE ? usage_error(cmd) : status;
+    }
+    cli_inputs in = {0};
+    status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
@@ -837,53 +925,9 @@ static int run_command(int argc, char **argv, int validate)
                            kifu_format_name(o.to)};
     o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
               !(o.wflags & KIFU_WRITE_PRETTY);
-
-    run r = {0};
-    r.o = &o;
-    r.in = &in;
-    r.status = status;
-    unsigned char *keep_ext = calloc(in.n + 1, 1);
-    size_t *clash = calloc(in.n + 1, sizeof *clash);
-    r.items = calloc(in.n + 1, sizeof *r.items);
-    if (!keep_ext || !clash || !r.items || cli_out_plan(&o.dest, &in, keep_ext, clash)) {
-        cli_err("kifu: out of memory\n");
-        free(keep_ext);
-        free(clash);
-        free(r.items);
-        cli_inputs_free(&in);
-        return EXIT_INTERNAL;
-    }
-    r.keep_ext = keep_ext;
-    r.clash = clash;
-    double t0 = cli_now();
-    cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
-    int jobs = o.jobs ? o.jobs : cli_batch_default_jobs();
-    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
-    static char obuf[1 << 18];
-    if (!isatty(STDOUT_FILENO))
-        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    cli_batch_run(in.n, jobs, work, commit, &r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
-        worse(&r.status, EXIT_IO);
-    }
-    cli_progress_end(&r.bar);
-    double secs = cli_now() - t0;
-    if (!o.quiet && (o.verbose || in.n > 1)) {
-        /* Files and games apart: a CSA file may hold many games. */
-        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
-                "(%.2f s)\n",
-                r.done + r.failed, r.done + r.failed == 1 ? "" : "s", r.done,
-                validate ? "valid" : "converted", r.failed, r.games_ok + r.games_bad,
-                r.games_ok + r.games_bad == 1 ? "" : "s", r.games_ok,
-                validate ? "valid" : "converted", r.games_bad, secs);
-    }
-    free(keep_ext);
-    free(clash);
-    free(r.items);
+    status = run_batch(&o, &in, status);
     cli_inputs_free(&in);
-    cli_written_free(&r.out);
-    return r.status;
+    return status;
 }
 
 int cmd_convert(int argc, char **argv)
