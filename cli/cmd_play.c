@@ -352,6 +352,80 @@ static int setup(game *g, const char *sfen, const char *readsfen, const char *fr
     return EXIT_OK;
 }
 
+/* End of input at a prompt: the game is saved to -o's OUT, else its unsaved moves are
+ * said to be lost. */
+static void end_of_input(game *g)
+{
+    printf("\n");
+    if (g->dirty && g->out)
+        save(g, g->out);
+    else if (g->dirty)
+        cli_err("kifu: play: end of input: the unsaved moves are not kept\n");
+}
+
+/* One line typed at the prompt: a command, else a move. 1 to leave the game, else 0. */
+static int command(game *g, const char *buf)
+{
+    int side = kifu_position_side(kifu_player_position(g->pl));
+    if (!buf[0] || !strcmp(buf, "board")) {
+        show_board(g);
+    } else if (!strcmp(buf, "help") || !strcmp(buf, "?")) {
+        cmd_play_usage(stdout);
+    } else if (!strcmp(buf, "undo") || !strcmp(buf, "待った") || !strcmp(buf, "revert")) {
+        undo(g);
+        show_board(g);
+    } else if (!strcmp(buf, "resign") || !strcmp(buf, "投了")) {
+        if (g->over) {
+            printf("the game is over already\n");
+        } else {
+            char msg[80];
+            snprintf(msg, sizeof msg, "投了: %s wins", side_name(!side));
+            finish(g, "TORYO", msg);
+        }
+    } else if (!strcmp(buf, "declare") || !strcmp(buf, "宣言")) {
+        if (g->over) {
+            printf("the game is over already\n");
+        } else if (kifu_position_can_declare(kifu_player_position(g->pl))) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
+            finish(g, "KACHI", msg);
+        } else {
+            printf("the declaration does not hold (CSA 27-point rule: king in the enemy "
+                   "camp and not in check, 10 more pieces there, 28 points for sente, 27 "
+                   "for gote)\n");
+        }
+    } else if (!strcmp(buf, "flip")) {
+        g->flip = !g->flip;
+        show_board(g);
+    } else if (!strcmp(buf, "moves")) {
+        list_moves(g);
+    } else if (!strncmp(buf, "save", 4) && (buf[4] == ' ' || !buf[4])) {
+        const char *f = buf + 4;
+        while (*f == ' ')
+            f++;
+        if (!*f)
+            printf("save FILE: give a file name\n");
+        else
+            save(g, f);
+    } else if (!strcmp(buf, "quit") || !strcmp(buf, "exit") || !strcmp(buf, "q") ||
+               !strncmp(buf, "quit ", 5)) {
+        const char *f = buf[0] == 'q' && buf[1] == 'u' ? buf + 4 : buf + strlen(buf);
+        while (*f == ' ')
+            f++;
+        if (quit(g, *f ? f : NULL))
+            return 1;
+    } else {
+        int r = try_move(g, buf);
+        if (r == 0) {
+            end_of_input(g);
+            return 1;
+        }
+        if (r == 2)
+            show_board(g);
+    }
+    return 0;
+}
+
 int cmd_play(int argc, char **argv)
 {
     const char *sfen = NULL, *readsfen = NULL, *from = NULL, *path = NULL;
@@ -417,84 +491,18 @@ int cmd_play(int argc, char **argv)
     show_board(&g);
     for (;;) {
         char prompt[96], buf[512];
-        int side = kifu_position_side(kifu_player_position(g.pl));
         if (g.over)
             snprintf(prompt, sizeof prompt, "game over> ");
         else
-            snprintf(prompt, sizeof prompt, "%s %d手目> ", side_name(side),
+            snprintf(prompt, sizeof prompt, "%s %d手目> ",
+                     side_name(kifu_position_side(kifu_player_position(g.pl))),
                      number(&g, kifu_player_ply(g.pl) + 1));
         if (read_line(prompt, buf, sizeof buf)) {
-            printf("\n");
-            if (g.dirty && g.out)
-                save(&g, g.out);
-            else if (g.dirty)
-                cli_err("kifu: play: end of input: the unsaved moves are not kept\n");
+            end_of_input(&g);
             break;
         }
-        if (!buf[0] || !strcmp(buf, "board")) {
-            show_board(&g);
-        } else if (!strcmp(buf, "help") || !strcmp(buf, "?")) {
-            cmd_play_usage(stdout);
-        } else if (!strcmp(buf, "undo") || !strcmp(buf, "待った") ||
-                   !strcmp(buf, "revert")) {
-            undo(&g);
-            show_board(&g);
-        } else if (!strcmp(buf, "resign") || !strcmp(buf, "投了")) {
-            if (g.over) {
-                printf("the game is over already\n");
-            } else {
-                char msg[80];
-                snprintf(msg, sizeof msg, "投了: %s wins", side_name(!side));
-                finish(&g, "TORYO", msg);
-            }
-        } else if (!strcmp(buf, "declare") || !strcmp(buf, "宣言")) {
-            if (g.over) {
-                printf("the game is over already\n");
-            } else if (kifu_position_can_declare(kifu_player_position(g.pl))) {
-                char msg[80];
-                snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
-                finish(&g, "KACHI", msg);
-            } else {
-                printf(
-                    "the declaration does not hold (CSA 27-point rule: king in the enemy "
-                    "camp "
-                    "and not in check, 10 more pieces there, 28 points for sente, 27 for "
-                    "gote)\n");
-            }
-        } else if (!strcmp(buf, "flip")) {
-            g.flip = !g.flip;
-            show_board(&g);
-        } else if (!strcmp(buf, "moves")) {
-            list_moves(&g);
-        } else if (!strncmp(buf, "save", 4) && (buf[4] == ' ' || !buf[4])) {
-            const char *f = buf + 4;
-            while (*f == ' ')
-                f++;
-            if (!*f)
-                printf("save FILE: give a file name\n");
-            else
-                save(&g, f);
-        } else if (!strcmp(buf, "quit") || !strcmp(buf, "exit") || !strcmp(buf, "q") ||
-                   !strncmp(buf, "quit ", 5)) {
-            const char *f = buf[0] == 'q' && buf[1] == 'u' ? buf + 4 : buf + strlen(buf);
-            while (*f == ' ')
-                f++;
-            if (quit(&g, *f ? f : NULL))
-                break;
-        } else {
-            int r = try_move(&g, buf);
-            if (r == 0) {
-                printf("\n");
-                if (g.dirty && g.out)
-                    save(&g, g.out);
-                else if (g.dirty)
-                    cli_err("kifu: play: end of input: the unsaved moves are not "
-                            "kept\n");
-                break;
-            }
-            if (r == 2)
-                show_board(&g);
-        }
+        if (command(&g, buf))
+            break;
     }
     kifu_player_free(g.pl);
     kifu_record_free(g.rec);
