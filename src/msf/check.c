@@ -596,7 +596,7 @@ int kifu__msf_check(const kifu_msf *m, unsigned flags, kifu__msf_report *rep)
 int kifu_msf_check(const kifu_msf *m, unsigned flags, kifu_msf_problem_fn fn, void *ctx,
                    kifu_error *err)
 {
-    kifu__msf_report rep = {fn, ctx, err, NULL, 0, NULL, 0};
+    kifu__msf_report rep = {fn, ctx, err, NULL, 0, NULL, NULL};
     int n = kifu__msf_check(m, flags, &rep);
     kifu__msf_more(&rep);
     return n;
