@@ -82,8 +82,12 @@ static void describe(const val *v, char *buf, size_t cap)
         snprintf(buf, cap, "\"%.60s\"", v->s);
         break;
     case KIFU__JSON_NUMBER:
+        /* an integer beyond long long as written (a real's digits would be lost) */
         if (v->is_int)
             snprintf(buf, cap, "%lld", v->i);
+        else if (!memchr(v->s, '.', v->n) && !memchr(v->s, 'e', v->n) &&
+                 !memchr(v->s, 'E', v->n))
+            snprintf(buf, cap, "%.*s", v->n > 60 ? 60 : (int)v->n, v->s);
         else
             snprintf(buf, cap, "%g", v->d);
         break;

@@ -678,6 +678,48 @@ TEST(deep_variations_without_recursion)
     kifu_msf_free(m);
 }
 
+/* The reader nests as deep as memory lets it: 5000 variation levels are 20000 levels of
+ * JSON, ten times what jansson read (its limit stopped MSF at about 500). A problem at the
+ * bottom is found at its line. */
+TEST(deep_variations_read_back)
+{
+    kifu_msf_node *n;
+    kifu_msf *m = nested(5000, &n);
+    size_t len;
+    char *text = kifu_msf_write(m, &len, NULL);
+    kifu_error err = {0};
+    kifu_msf *back = text ? kifu_msf_read(text, len, NULL, &err) : NULL;
+    if (!back)
+        printf("  %s\n", err.message);
+    CHECK(back != NULL);
+    kifu_msf_node *deepest = back ? kifu_msf_find(back, "5000", NULL) : NULL;
+    CHECK(deepest != NULL && kifu_msf_node_ply(deepest) == 5000);
+    char *again = back ? kifu_msf_write(back, NULL, NULL) : NULL;
+    CHECK(again && strcmp(again, text) == 0);
+    kifu_free(again);
+    kifu_msf_free(back);
+    /* the deepest move's "kor" made a type error: reported at its place (its path is
+     * longer than a message holds: the found value tells it) */
+    char *last = text ? strstr(text, "\"pit\": \"kor\"") : NULL;
+    for (char *p = last; p && (p = strstr(p + 1, "\"pit\": \"kor\""));)
+        last = p;
+    CHECK(last != NULL);
+    if (last) {
+        memcpy(last + 7, "\"kox\"", 5);
+        int line = 1;
+        for (const char *p = text; p < last; p++)
+            line += *p == '\n';
+        kifu_error_clear(&err);
+        CHECK(kifu_msf_read(text, len, NULL, &err) == NULL);
+        CHECK_INT(err.code, KIFU_ERR_SCHEMA);
+        CHECK_INT(err.line, line);
+        CHECK_STR(err.found, "\"kox\"");
+        CHECK(strncmp(err.offset + text, "\"kox\"", 5) == 0);
+    }
+    kifu_free(text);
+    kifu_msf_free(m);
+}
+
 TEST(the_format_table_knows_msf_as_another_game)
 {
     int f = kifu_format_from_path("game.msf");
@@ -792,6 +834,7 @@ int main(void)
     RUN(sed_through_the_api);
     RUN(build_edit_and_paths);
     RUN(deep_variations_without_recursion);
+    RUN(deep_variations_read_back);
     RUN(the_format_table_knows_msf_as_another_game);
     RUN(a_file_broken_everywhere_reports_200_problems_and_a_count);
     RUN(values_out_of_range_are_refused);
