@@ -52,6 +52,8 @@ void cmd_show_usage(FILE *f)
         "  kifu show game.msf --path seslax[14] --flip\n");
 }
 
+static int show_record(const cli_cursor_args *a, const void *data, size_t dlen, int fmt);
+
 int cmd_show(int argc, char **argv)
 {
     cli_cursor_args a;
@@ -59,9 +61,27 @@ int cmd_show(int argc, char **argv)
         "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
-    /* a Xelto record has a view of its own */
-    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
-        return cli_msf_show(&a, a.format);
+    /* the format is decided once, here: a Xelto record has a view of its own */
+    size_t dlen;
+    int fmt;
+    char *data = cli_input_read(a.file, &dlen, &fmt, &rc);
+    if (!data)
+        return rc;
+    if (cli_other_game(fmt)) {
+        rc = cli_msf_show(&a, a.format, data, dlen);
+        kifu_free(data);
+        return rc;
+    }
+    rc = show_record(&a, data, dlen, fmt);
+    kifu_free(data);
+    return rc;
+}
+
+/* A shogi record's bytes, of format fmt. */
+static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen, int fmt)
+{
+    cli_cursor_args a = *ap;
+    int rc = EXIT_OK;
     const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
@@ -76,7 +96,8 @@ int cmd_show(int argc, char **argv)
     }
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
+    kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt,
+                                           a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     char msg[640];
