@@ -399,9 +399,12 @@ int cmd_replay(int argc, char **argv)
     /* the format is decided once, here: a Xelto record has a replay of its own */
     size_t len;
     int fmt;
-    char *data = cli_input_read(a.file, &len, &fmt, &rc);
-    if (!data)
-        return rc;
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, &len, &fmt, &err);
+    if (!data) {
+        cli_print_error(&err);
+        return cli_exit_code(err.code);
+    }
     if (cli_other_game(fmt)) {
         rc = cli_msf_replay(&a, data, len);
         kifu_free(data);

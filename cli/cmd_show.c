@@ -52,7 +52,8 @@ void cmd_show_usage(FILE *f)
         "  kifu show game.msf --path seslax[14] --flip\n");
 }
 
-static int show_record(const cli_cursor_args *a, const void *data, size_t dlen, int fmt);
+static int show_record(const cli_cursor_args *a, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err);
 
 int cmd_show(int argc, char **argv)
 {
@@ -62,23 +63,21 @@ int cmd_show(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     /* the format is decided once, here: a Xelto record has a view of its own */
-    size_t dlen;
+    size_t dlen = 0;
     int fmt;
-    char *data = cli_input_read(a.file, &dlen, &fmt, &rc);
-    if (!data)
-        return rc;
-    if (cli_other_game(fmt)) {
-        rc = cli_msf_show(&a, a.format, data, dlen);
-        kifu_free(data);
-        return rc;
-    }
-    rc = show_record(&a, data, dlen, fmt);
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, &dlen, &fmt, &err);
+    if (cli_other_game(fmt))
+        rc = cli_msf_show(&a, a.format, data, dlen, &err);
+    else
+        rc = show_record(&a, data, dlen, fmt, &err);
     kifu_free(data);
     return rc;
 }
 
-/* A shogi record's bytes, of format fmt. */
-static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen, int fmt)
+/* A shogi record's bytes, of format fmt (NULL: the file did not read, err says why). */
+static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err)
 {
     cli_cursor_args a = *ap;
     int rc = EXIT_OK;
@@ -96,6 +95,10 @@ static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen,
     }
     kifu_record *rec;
     int broken = EXIT_OK;
+    if (!data) {
+        cli_print_error(err);
+        return cli_exit_code(err->code);
+    }
     kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt,
                                            a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)

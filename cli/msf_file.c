@@ -13,13 +13,11 @@ int cli_other_game(int format)
     return info && info->game != KIFU_GAME_SHOGI;
 }
 
-char *cli_input_read(const char *path, size_t *len, int *format, int *code)
+char *cli_input_read(const char *path, size_t *len, int *format, kifu_error *err)
 {
-    kifu_error err = {0};
-    char *data = kifu_file_read(path, len, &err);
+    char *data = kifu_file_read(path, len, err);
     if (!data) {
-        cli_print_error(&err);
-        *code = cli_exit_code(err.code);
+        *format = kifu_format_from_path(path);
         return NULL;
     }
     kifu_read_options ro = {.source = path};

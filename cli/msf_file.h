@@ -14,8 +14,9 @@
 int cli_other_game(int format);
 /* A file's bytes ("-": standard input), in new memory (kifu_free), and in *format what
  * they are, decided once by the library (kifu_format_decide) for the reading to be told.
- * NULL with the error printed and *code set. */
-char *cli_input_read(const char *path, size_t *len, int *format, int *code);
+ * NULL with err set (not printed: a command checks its options first) and *format the
+ * path's extension's. */
+char *cli_input_read(const char *path, size_t *len, int *format, kifu_error *err);
 /* Read and check an MSF record from data (flags: KIFU_MSF_*), printing every problem as
  * FILE:LINE:COLUMN: message. The record (kifu_msf_free), or NULL with *code set. */
 kifu_msf *cli_msf_open(const char *name, const void *data, size_t len, unsigned flags,
@@ -23,9 +24,11 @@ kifu_msf *cli_msf_open(const char *name, const void *data, size_t len, unsigned 
 /* Number of nodes after the root, and of variations. */
 void cli_msf_counts(const kifu_msf *m, size_t *moves, size_t *variations);
 
-/* `kifu show` and `kifu replay` of an MSF file's bytes (msf_view.c, msf_replay.c). */
+/* `kifu show` and `kifu replay` of an MSF file's bytes (msf_view.c, msf_replay.c);
+ * show's data NULL: the file did not read, and after the options are checked err says
+ * why. */
 int cli_msf_show(const cli_cursor_args *a, const char *format, const void *data,
-                 size_t len);
+                 size_t len, const kifu_error *err);
 int cli_msf_replay(const cli_cursor_args *a, const void *data, size_t len);
 /* What the record says at node n: its time, comment, the moves that may follow (the one
  * `chosen` in brackets) and, at the end of a line, the line's result. */

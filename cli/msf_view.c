@@ -84,7 +84,7 @@ void cli_msf_info(FILE *out, const kifu_msf *m, const kifu_msf_node *n,
 }
 
 int cli_msf_show(const cli_cursor_args *a, const char *format, const void *data,
-                 size_t dlen)
+                 size_t dlen, const kifu_error *err)
 {
     if (!format)
         format = "text";
@@ -96,6 +96,10 @@ int cli_msf_show(const cli_cursor_args *a, const char *format, const void *data,
     if (a->path && a->ply >= 0) {
         cli_err("kifu: show: give --ply or --path, not both\n");
         return EXIT_USAGE;
+    }
+    if (!data) {
+        cli_print_error(err);
+        return cli_exit_code(err->code);
     }
     int rc = EXIT_OK;
     kifu_msf *m =

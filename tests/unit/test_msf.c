@@ -774,6 +774,47 @@ TEST(a_file_broken_everywhere_reports_200_problems_and_a_count)
     json_decref(doc);
 }
 
+/* kifu_format_decide is the reading's own rule, asked once: the options' format, else
+ * the extension, overridden by a first line only one format writes (MSF, SFEN) and chosen
+ * by the content among the formats sharing it; kifu_read_all told the answer reads so. */
+static int decide(const char *text, const char *source, int format)
+{
+    kifu_read_options o = {.format = format, .source = source};
+    return kifu_format_decide(text, strlen(text), &o);
+}
+
+TEST(the_format_is_decided_once)
+{
+    const char msf[] = "\n  {\n  \"aptex\": {},\n  \"kit\": {}\n}\n";
+    const char jkf[] = "{\"header\": {}, \"moves\": [{}]}";
+    const char usi[] = "position startpos moves 7g7f\n";
+    const char kif[] =
+        "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    CHECK_INT(decide(msf, "game.msf", 0), KIFU_FMT_MSF);
+    CHECK_INT(decide(msf, "valid.json", 0), KIFU_FMT_MSF); /* the validator's tests */
+    CHECK_INT(decide(msf, "game.kif", 0), KIFU_FMT_MSF);   /* a first line wins */
+    CHECK_INT(decide(msf, NULL, 0), KIFU_FMT_MSF);
+    CHECK_INT(decide(msf, "game.kif", KIFU_FMT_JKF), KIFU_FMT_JKF); /* as told */
+    CHECK_INT(decide(jkf, "game.json", 0), KIFU_FMT_JKF);
+    CHECK_INT(decide(usi, "game.kif", 0), KIFU_FMT_SFEN);
+    CHECK_INT(decide(kif, "game.kif", 0), KIFU_FMT_KIF);
+    CHECK_INT(decide(kif, "game", 0), kifu_format_detect(kif, strlen(kif)));
+    CHECK_INT(decide("", "game", 0), KIFU_FMT_AUTO);
+    /* the reading decides the same: MSF in a .json is refused as another game's */
+    kifu_read_options o = {.source = "valid.json"};
+    kifu_error err = {0};
+    CHECK(kifu_read(msf, strlen(msf), &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_UNSUPPORTED);
+    CHECK(strstr(err.message, "another game than shogi") != NULL);
+    o.format = decide(jkf, "game.json", 0);
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(jkf, strlen(jkf), &o, &err);
+    if (!r)
+        printf("  %s\n", err.message);
+    CHECK(r != NULL);
+    kifu_record_free(r);
+}
+
 TEST(values_out_of_range_are_refused)
 {
     kifu_msf_state st;
@@ -836,6 +877,7 @@ int main(void)
     RUN(deep_variations_without_recursion);
     RUN(deep_variations_read_back);
     RUN(the_format_table_knows_msf_as_another_game);
+    RUN(the_format_is_decided_once);
     RUN(a_file_broken_everywhere_reports_200_problems_and_a_count);
     RUN(values_out_of_range_are_refused);
     RUN(out_of_memory_is_an_error);
