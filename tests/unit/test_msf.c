@@ -800,6 +800,27 @@ TEST(the_format_is_decided_once)
     CHECK_INT(decide(kif, "game.kif", 0), KIFU_FMT_KIF);
     CHECK_INT(decide(kif, "game", 0), kifu_format_detect(kif, strlen(kif)));
     CHECK_INT(decide("", "game", 0), KIFU_FMT_AUTO);
+    /* a SFEN list from its first line (after a BOM) is one in a .kif, its first two
+     * positions deciding sfenlist (past a comment between them); the reading agrees */
+    const char list[] =
+        "\xEF\xBB\xBF"
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+        "# the first move\n"
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n";
+    CHECK_INT(decide(list, "list.kif", 0), KIFU_FMT_SFENLIST);
+    kifu_read_options lo = {.source = "list.kif"};
+    kifu_error lerr = {0};
+    kifu_record *lr = kifu_read(list, strlen(list), &lo, &lerr);
+    size_t moves = 0;
+    for (const kifu_node *nd = lr ? kifu_node_next(kifu_record_root(lr)) : NULL; nd;
+         nd = kifu_node_next(nd))
+        moves++;
+    CHECK(lr != NULL);
+    CHECK_INT(moves, 2);
+    kifu_record_free(lr);
+    /* a line before it: the extension's */
+    CHECK_INT(decide(list + 3 + 66, "list.kif", 0), KIFU_FMT_KIF);
     /* the reading decides the same: MSF in a .json is refused as another game's */
     kifu_read_options o = {.source = "valid.json"};
     kifu_error err = {0};
