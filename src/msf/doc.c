@@ -77,6 +77,20 @@ static size_t duplicate(const kifu__msf_doc *d, size_t o)
     const kifu__msf_val *obj = &d->v[o];
     if (obj->count < 2)
         return (size_t)-1;
+    /* the format's objects have up to five members: compared pairwise, no allocation */
+    if (obj->count <= 8) {
+        size_t at[8], n = 0, i = o + 1;
+        while (n < obj->count && i < d->n) {
+            for (size_t k = 0; k < n; k++)
+                if (strcmp(d->v[at[k]].key, d->v[i].key) == 0)
+                    return i; /* members come in text order: the first repeat */
+            at[n++] = i;
+            if (!d->v[i].skip)
+                break;
+            i += d->v[i].skip;
+        }
+        return (size_t)-1;
+    }
     keyed *ks = kifu__malloc(obj->count * sizeof *ks);
     if (!ks)
         return (size_t)-2;
