@@ -239,10 +239,10 @@ void kifu__msf_doc_free(kifu__msf_doc *d)
     d->n = d->cap = 0;
 }
 
-/* The value at the first plen bytes of path (as json_path.h writes them), or NULL. */
-static const kifu__msf_val *follow(const kifu__msf_doc *d, const char *path, size_t plen)
+/* The value at the first plen bytes of path (as json_path.h writes them) from v, or
+ * NULL. */
+static const kifu__msf_val *follow(const kifu__msf_val *v, const char *path, size_t plen)
 {
-    const kifu__msf_val *v = d->n ? d->v : NULL;
     size_t p = 0;
     char key[512];
     while (p < plen && v) {
@@ -269,17 +269,23 @@ static const kifu__msf_val *follow(const kifu__msf_doc *d, const char *path, siz
     return v;
 }
 
-const kifu__msf_val *kifu__msf_doc_find(const kifu__msf_doc *d, const char *path)
+const kifu__msf_val *kifu__msf_val_find(const kifu__msf_val *from, const char *path)
 {
-    size_t plen = strcmp(path, "(top level)") == 0 ? 0 : strlen(path);
-    const kifu__msf_val *v = follow(d, path, plen);
+    size_t plen = strlen(path);
+    const kifu__msf_val *v = follow(from, path, plen);
     /* a missing member: the nearest value the path does reach, the object lacking it */
     while (!v && plen > 0) {
         while (plen > 0 && path[plen - 1] != '.' && path[plen - 1] != '[')
             plen--;
         if (plen > 0)
             plen--;
-        v = follow(d, path, plen);
+        v = follow(from, path, plen);
     }
     return v;
+}
+
+const kifu__msf_val *kifu__msf_doc_find(const kifu__msf_doc *d, const char *path)
+{
+    return kifu__msf_val_find(d->n ? d->v : NULL,
+                              strcmp(path, "(top level)") == 0 ? "" : path);
 }

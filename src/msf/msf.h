@@ -113,6 +113,8 @@ const kifu__msf_val *kifu__msf_at(const kifu__msf_val *a, size_t i);
  * missing member, the nearest value it reaches (the object lacking it); NULL when the
  * document is empty. */
 const kifu__msf_val *kifu__msf_doc_find(const kifu__msf_doc *d, const char *path);
+/* The same from the value v ("" is v; ".slax.sast" a member of it): NULL when v is. */
+const kifu__msf_val *kifu__msf_val_find(const kifu__msf_val *v, const char *path);
 
 /* A problem found by a check: formats it (path first) into an error, hands it to fn, and
  * keeps the first in err. The checks and the reader share it. */
@@ -126,6 +128,13 @@ typedef struct kifu__msf_report {
      * none) */
     const char *text;
     const kifu__msf_doc *doc;
+    /* each node's value in doc, by node id (the reader's; NULL: none), and the node whose
+     * path (node_path) the check's problems start with: a path too long to be kept whole
+     * is still placed, from its node */
+    const kifu__msf_val *const *node_val;
+    size_t nnode_val;
+    const kifu_msf_node *node;
+    const char *node_path;
 } kifu__msf_report;
 void kifu__msf_problem(kifu__msf_report *rep, int code, const char *path,
                        const char *expected, const char *found, const char *fmt, ...)

@@ -17,7 +17,21 @@ typedef struct ctx {
     kifu_msf *m;
     kifu__msf_report *rep;
     kifu__json_path path; /* of the value being read */
+    /* each node's value, by node id: the checks place their problems from it */
+    const kifu__msf_val **node_val;
+    size_t nnode_val, capnode_val;
 } ctx;
+
+/* Notes v as node n's value. 0, or -1 on NOMEM. */
+static int note_node(ctx *c, const kifu_msf_node *n, const kifu__msf_val *v)
+{
+    if (kifu__reserve(&c->node_val, &c->capnode_val, n->id + 1, sizeof *c->node_val, 64))
+        return -1;
+    while (c->nnode_val <= n->id)
+        c->node_val[c->nnode_val++] = NULL;
+    c->node_val[n->id] = v;
+    return 0;
+}
 
 /* A line still to read: its seslax array and path. */
 typedef struct frame {
@@ -537,7 +551,7 @@ static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
         if (!is_object(c, v, "a NonrootNode object"))
             continue;
         kifu_msf_node *n = kifu__msf_node_new(c->m);
-        if (!n || kifu__msf_line_push(line, n))
+        if (!n || kifu__msf_line_push(line, n) || note_node(c, n, v))
             return -1;
         read_node(c, v, n, 0);
         size_t old;
@@ -590,6 +604,8 @@ static int read_doc(ctx *c, const val *doc)
     }
     const val *kit = member(c, doc, "kit", 1, &old);
     if (kit && is_object(c, kit, "a RootNode object")) {
+        if (note_node(c, m->root, kit))
+            return -1;
         read_node(c, kit, m->root, 1);
         size_t o2;
         const val *mit = member(c, kit, "mit", 1, &o2);
@@ -626,7 +642,8 @@ kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_option
     kifu_msf_read_options none = {0};
     if (!o)
         o = &none;
-    kifu__msf_report rep = {o->problem, o->ctx, err, o->source, 0, data, NULL};
+    kifu__msf_report rep = {o->problem, o->ctx, err, o->source, 0,   data,
+                            NULL,       NULL,   0,   NULL,      NULL};
     kifu__msf_doc doc;
     kifu_error e = {0};
     if (kifu__msf_doc_read(&doc, data, len, &e)) {
@@ -648,10 +665,13 @@ kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_option
     rep.doc = &doc;
     ctx c = {.m = m, .rep = &rep};
     int rc = read_doc(&c, doc.v);
+    rep.node_val = c.node_val;
+    rep.nnode_val = c.nnode_val;
     if (rc)
         kifu__msf_problem(&rep, KIFU_ERR_NOMEM, "", NULL, NULL, "out of memory");
     else if (rep.count == 0)
         kifu__msf_check(m, o->flags, &rep);
+    kifu__free(c.node_val);
     kifu__msf_doc_free(&doc);
     kifu__msf_more(&rep);
     if (rep.count) {

@@ -3,6 +3,7 @@
  * values (doc.c) keep from the text. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "kifu_private.h"
 #include "msf/msf.h"
@@ -52,7 +53,13 @@ void kifu__msf_problem(kifu__msf_report *rep, int code, const char *path,
         rep->count++;
         return;
     }
-    const kifu__msf_val *v = rep->doc ? kifu__msf_doc_find(rep->doc, path) : NULL;
+    const kifu__msf_val *v = NULL;
+    size_t n = rep->node_path ? strlen(rep->node_path) : 0;
+    if (rep->node && rep->node->id < rep->nnode_val && rep->node_val[rep->node->id] &&
+        strncmp(path, rep->node_path, n) == 0 && (path[n] == '.' || !path[n]))
+        v = kifu__msf_val_find(rep->node_val[rep->node->id], path + n);
+    else if (rep->doc)
+        v = kifu__msf_doc_find(rep->doc, path);
     va_list ap;
     va_start(ap, fmt);
     report(rep, v ? v->off : (size_t)-1, code, path, expected, found, fmt, ap);

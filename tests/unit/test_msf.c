@@ -720,6 +720,35 @@ TEST(deep_variations_read_back)
     kifu_msf_free(m);
 }
 
+/* A check's problem 60 variation levels down, whose path is longer than a message
+ * keeps whole, is placed at its value all the same (from its node's value). */
+TEST(deep_problem_at_its_line)
+{
+    kifu_msf_node *n;
+    kifu_msf *m = nested(60, &n);
+    size_t len;
+    char *text = kifu_msf_write(m, &len, NULL);
+    char *sast = NULL;
+    for (char *p = text; p && (p = strstr(p, "\"sast\": \"")); p++)
+        sast = p;
+    CHECK(sast != NULL);
+    if (sast) {
+        sast += 8; /* the value: the side to move, turned the wrong way */
+        memcpy(sast, strncmp(sast, "\"arxe\"", 6) == 0 ? "\"sorn\"" : "\"arxe\"", 6);
+        int line = 1, col = 1;
+        for (const char *p = text; p < sast; p++, col++)
+            if (*p == '\n')
+                line++, col = 0;
+        kifu_error err = {0};
+        CHECK(kifu_msf_read(text, len, NULL, &err) == NULL);
+        CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+        CHECK_INT(err.line, line);
+        CHECK_INT(err.column, col);
+    }
+    kifu_free(text);
+    kifu_msf_free(m);
+}
+
 TEST(the_format_table_knows_msf_as_another_game)
 {
     int f = kifu_format_from_path("game.msf");
@@ -897,6 +926,7 @@ int main(void)
     RUN(build_edit_and_paths);
     RUN(deep_variations_without_recursion);
     RUN(deep_variations_read_back);
+    RUN(deep_problem_at_its_line);
     RUN(the_format_table_knows_msf_as_another_game);
     RUN(the_format_is_decided_once);
     RUN(a_file_broken_everywhere_reports_200_problems_and_a_count);
