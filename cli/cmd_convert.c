@@ -363,7 +363,17 @@ static int process(item *it, const cli_input *in, int keep_ext)
         cli_print_error(&fe);
         return cli_exit_code(fe.code);
     }
-    if (cli_other_game(o->from, in->path, data, len)) {
+    const char *src = display(in);
+    /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
+     * normalized below, strictly first. */
+    unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
+    /* data is freed after the records: they may read it in place (BORROW). */
+    unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
+    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
+    /* The format is decided once, here, and the reading is told it: Xelto records have
+     * a reader of their own. */
+    ro.format = kifu_format_decide(data, len, &ro);
+    if (cli_other_game(ro.format)) {
         int rc = process_msf(it, in, keep_ext, data, len);
         kifu_free(data);
         return rc;
@@ -374,13 +384,6 @@ static int process(item *it, const cli_input *in, int keep_ext)
         kifu_free(data);
         return EXIT_USAGE;
     }
-    const char *src = display(in);
-    /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
-     * normalized below, strictly first. */
-    unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
-    /* data is freed after the records: they may read it in place (BORROW). */
-    unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
-    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
     it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);

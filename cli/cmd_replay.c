@@ -397,11 +397,25 @@ int cmd_replay(int argc, char **argv)
                 "cannot (give a file)\n");
         return EXIT_USAGE;
     }
-    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
-        return cli_msf_replay(&a);
+    /* the format is decided once, here: a Xelto record has a replay of its own */
+    size_t len;
+    int fmt;
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, &len, &fmt, &err);
+    if (!data) {
+        cli_print_error(&err);
+        return cli_exit_code(err.code);
+    }
+    if (cli_other_game(fmt)) {
+        rc = cli_msf_replay(&a, data, len);
+        kifu_free(data);
+        return rc;
+    }
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
+    kifu_player *pl = cli_open_player_from(a.file, data, len, fmt,
+                                           a.lenient ? &broken : NULL, &rec, &rc);
+    kifu_free(data);
     if (!pl)
         return rc;
     view v = {.vw = {.flip = a.flip,

@@ -52,6 +52,9 @@ void cmd_show_usage(FILE *f)
         "  kifu show game.msf --path seslax[14] --flip\n");
 }
 
+static int show_record(const cli_cursor_args *a, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err);
+
 int cmd_show(int argc, char **argv)
 {
     cli_cursor_args a;
@@ -59,9 +62,25 @@ int cmd_show(int argc, char **argv)
         "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
-    /* a Xelto record has a view of its own */
-    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
-        return cli_msf_show(&a, a.format);
+    /* the format is decided once, here: a Xelto record has a view of its own */
+    size_t dlen = 0;
+    int fmt;
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, &dlen, &fmt, &err);
+    if (cli_other_game(fmt))
+        rc = cli_msf_show(&a, a.format, data, dlen, &err);
+    else
+        rc = show_record(&a, data, dlen, fmt, &err);
+    kifu_free(data);
+    return rc;
+}
+
+/* A shogi record's bytes, of format fmt (NULL: the file did not read, err says why). */
+static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err)
+{
+    cli_cursor_args a = *ap;
+    int rc = EXIT_OK;
     const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
@@ -76,7 +95,12 @@ int cmd_show(int argc, char **argv)
     }
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
+    if (!data) {
+        cli_print_error(err);
+        return cli_exit_code(err->code);
+    }
+    kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt,
+                                           a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     char msg[640];

@@ -139,10 +139,10 @@ static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
     return 0;
 }
 
-int cli_msf_replay(const cli_cursor_args *a)
+int cli_msf_replay(const cli_cursor_args *a, const void *data, size_t len)
 {
     int rc = EXIT_OK;
-    kifu_msf *m = cli_msf_open_file(a->file, &rc);
+    kifu_msf *m = cli_msf_open(a->file, data, len, 0, &rc);
     if (!m)
         return rc;
     mview v = {.vw = {.flip = a->flip,

@@ -44,10 +44,31 @@ int cli_parse_int(const char *s, int *out)
 kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
 {
     kifu_error err = {0};
-    kifu_read_options ro = {.warn = cli_print_warning, .warn_ctx = (void *)path};
+    size_t len;
+    char *data = kifu_file_read(path, &len, &err);
+    if (!data) {
+        *rec = NULL;
+        cli_print_error(&err);
+        *code = cli_exit_code(err.code);
+        return NULL;
+    }
+    kifu_player *pl =
+        cli_open_player_from(path, data, len, KIFU_FMT_AUTO, lenient, rec, code);
+    kifu_free(data);
+    return pl;
+}
+
+kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
+                                  int format, int *lenient, kifu_record **rec, int *code)
+{
+    kifu_error err = {0};
+    kifu_read_options ro = {.format = format,
+                            .source = path,
+                            .warn = cli_print_warning,
+                            .warn_ctx = (void *)path};
     if (lenient)
         ro.flags = KIFU_READ_LENIENT;
-    *rec = kifu_read_file(path, &ro, &err);
+    *rec = kifu_read(data, len, &ro, &err);
     if (!*rec) {
         cli_print_error(&err);
         *code = cli_exit_code(err.code);

@@ -22,6 +22,9 @@ int cli_parse_int(const char *s, int *out);
  * be played, the error printed, and *lenient set to its exit code (EXIT_OK: none). */
 kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec,
                              int *code);
+/* The same from a file's bytes and its format (cli_input_read's). */
+kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
+                                  int format, int *lenient, kifu_record **rec, int *code);
 
 /* The command line of a command that looks at one record at one position. */
 typedef struct cli_cursor_args {

@@ -449,6 +449,17 @@ KIFU_EXPORT int kifu_read_all(const void *data, size_t len, const kifu_read_opti
 KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
                                         kifu_error *err);
 
+/** The format kifu_read_all takes the bytes as with these options (NULL: none): the
+ *  options' format when not AUTO, else the source's extension, overridden by a first line
+ *  that only one format writes (SFEN, MSF) and chosen by the content among the formats
+ *  sharing it (.json), else the content's (kifu_format_detect); KIFU_FMT_AUTO when nothing
+ *  fits. kifu_read_all decides the same way: a caller that branches on the format's game
+ *  (kifu_format_info.game: kifu_read_all for shogi, kifu_msf_read for Xelto) passes it
+ *  on in the options, and the bytes are not looked at again. A file of a known extension
+ *  costs the decoding of its first lines only. */
+KIFU_EXPORT int kifu_format_decide(const void *data, size_t len,
+                                   const kifu_read_options *opt);
+
 /** Complete every move of the record (from, piece, capture, promote, same, relative,
  *  color, total times) and check it with the rules engine. On an illegal or ambiguous
  *  move returns -1 with err naming ply, branch, move and reason, and its line, column and
