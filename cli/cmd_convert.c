@@ -812,6 +812,7 @@ static int run_command(int argc, char **argv, int validate)
         }
     }
     free(files);
+    cli_inputs_guard(&in);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
         cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "

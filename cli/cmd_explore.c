@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 
 void cmd_explore_usage(FILE *f)
 {
@@ -364,6 +365,7 @@ int cmd_explore(int argc, char **argv)
         status = cli_exit_code(e.code);
     }
     if (status == EXIT_OK && export) {
+        cli_input_guard(kdb);
         status = export_book(ix, export, &bo, out);
     } else if (status == EXIT_OK) {
         p = kifu_position_new();

@@ -158,6 +158,8 @@ int cmd_html(int argc, char **argv)
         }
         o.css = css;
     }
+    cli_inputs_guard(&in);
+    cli_input_guard(css_path);
     games g = {0};
     for (size_t i = 0; i < in.n && rc == EXIT_OK; i++)
         rc = read_games(in.v[i].path, &g);

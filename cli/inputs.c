@@ -79,6 +79,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
     DIR *d = opendir(dir);
     if (!d) {
         cli_err("kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
+        in->failed++;
         return EXIT_IO;
     }
     char **names = NULL;
@@ -128,7 +129,13 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
             if (push(in, path, sub))
                 rc = EXIT_INTERNAL;
         } else if (stat(path, &st) != 0) {
-            cli_err("kifu: %s: %s\n", path, strerror(errno));
+            int e = errno;
+            struct stat lst;
+            if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+                cli_err("kifu: %s: a link to nothing: skipped\n", path);
+            else
+                cli_err("kifu: %s: %s\n", path, strerror(e));
+            in->failed++;
             rc = rc > EXIT_IO ? rc : EXIT_IO;
         } else if (S_ISDIR(st.st_mode)) {
             if (depth < MAX_DEPTH) {

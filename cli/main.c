@@ -55,6 +55,7 @@ int cli_exit_code(int code)
     case KIFU_OK:
         return EXIT_OK;
     case KIFU_ERR_IO:
+    case KIFU_ERR_BUSY:
         return EXIT_IO;
     case KIFU_ERR_NOMEM:
         return EXIT_INTERNAL;

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/strbuf.h"
 #include "fmt/fmt.h"
@@ -65,6 +66,15 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
         goto fail;
     }
     ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
+    /* One writer at a time (index_lock.c); a bulk file is the builder's own. The file is
+     * looked at again once locked: a build may have put a new one there meanwhile. */
+    if (!ix->readonly && !(flags & KIFU_INDEX_BULK)) {
+        int created;
+        if ((ix->lock_fd = kifu__index_lock_fd(path, flags, &created, err)) < 0)
+            goto fail;
+        ix->locked = 1;
+        exists = stat(path, &st) == 0;
+    }
     int oflags = ix->readonly ? SQLITE_OPEN_READONLY
                               : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -102,6 +112,8 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
     return ix;
 fail:
     sqlite3_close(ix->db);
+    if (ix->locked)
+        close(ix->lock_fd);
     kifu__free(ix->path);
     kifu__free(ix);
     return NULL;
@@ -135,6 +147,9 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
         sqlite3_finalize(ix->explore_st[i]);
     sqlite3_close(ix->db);
+    if (ix->locked)
+        close(
+            ix->lock_fd); /* after SQLite's: closing it first would drop SQLite's locks */
     if (ix->ch)
         kifu__ch_close(ix);
     kifu__free(ix->path);
