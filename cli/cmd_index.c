@@ -335,7 +335,7 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
             snprintf(e.source, sizeof e.source, "%s", out);
             cli_print_error(&e);
             rc = cli_exit_code(e.code);
-            status = rc > EXIT_IO ? rc : EXIT_IO;
+            status = rc > status ? rc : status;
             failed = 1;
         }
     }

@@ -136,7 +136,7 @@ void cli_clean_leftovers(const char *dir)
         return;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!strstr(e->d_name, TMP_MARK) || !stale_temp(e->d_name))
+        if (!stale_temp(e->d_name))
             continue;
         char path[PATH_MAX + NAME_MAX + 2];
         if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
