@@ -21,6 +21,10 @@ typedef struct cli_inputs {
     /* Entries under the directories that could not be looked at (a link to nothing, a
      * directory that does not open): each was named in a message. */
     size_t failed;
+    /* The directories searched, by device and inode (inputs.c): a link back up the
+     * tree, or a second way to a directory, is skipped and said. */
+    struct cli_dir_id *seen;
+    size_t nseen, capseen;
 } cli_inputs;
 
 /* Add a command-line argument: a directory's record files, or the file itself (taken

@@ -6,7 +6,7 @@
 # is refused. Two writers at once: the second waits; an add during a build waits for it
 # and is not lost. A file that does not read is named and counted, the others indexed.
 # kill -9 at random points of build and add leaves the old index or the new one, and the
-# next build removes the leftovers.
+# next build removes the leftovers. Link loops in a tree are searched once.
 # Usage: dataloss.sh KIFU [SHARED_DIR]
 set -u
 kifu=$1
@@ -259,6 +259,19 @@ for try in $(seq 12); do
     ls | grep -q 'kifu-build' && bad "leftovers of a killed build stay: $(ls | grep kifu-build)" || ok
 done
 echo "killed $kills of 12 builds and adds"
+
+# ---- 6. link loops: each directory is searched once, the links skipped are named ----
+mkdir -p L/s && cp A/g00000.csa L/ && ln -s .. L/s/up && ln -s . L/self
+timeout 60 "$kifu" index build L -o l.kdb 2>err
+check "a tree with link loops: build exits 0" 0 $?
+check "a tree with link loops: the record once" 1 "$(games l.kdb)"
+grep -q "L/s/up: a link to a directory searched already: skipped" err && ok ||
+    bad "the link up is named: $(cat err)"
+grep -q "L/self: a link to a directory searched already: skipped" err && ok ||
+    bad "the link to itself is named: $(cat err)"
+timeout 60 "$kifu" convert L --out-dir Lout -t kif 2>err
+check "a tree with link loops: convert exits 0" 0 $?
+check "a tree with link loops: one file converted" 1 "$(find Lout -type f | wc -l)"
 
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]
