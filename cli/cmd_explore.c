@@ -252,6 +252,21 @@ static int number(const char *opt, const char *v, int *out)
     return EXIT_OK;
 }
 
+/* A day of the calendar as YYYY-MM-DD: dates are compared as text, so that 2025-13-45
+ * would be taken without a word and match nothing, or everything. */
+static int valid_date(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+            return 0;
+    if (s[10])
+        return 0;
+    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
+
 int cmd_explore(int argc, char **argv)
 {
     kifu_explore_options o = {0};
@@ -309,10 +324,12 @@ int cmd_explore(int argc, char **argv)
                 cli_err("kifu: --color takes sente or gote\n");
                 status = EXIT_USAGE;
             }
-        } else if (!strcmp(a, "--since")) {
-            o.date_from = v;
-        } else if (!strcmp(a, "--until")) {
-            o.date_to = v;
+        } else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
+            *(!strcmp(a, "--since") ? &o.date_from : &o.date_to) = v;
+            if (!valid_date(v)) {
+                cli_err("kifu: %s takes a date, YYYY-MM-DD, not '%s'\n", a, v);
+                status = EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--event")) {
             o.event = v;
         } else if (!strcmp(a, "--min-rating")) {

@@ -71,6 +71,17 @@ static void warn_skipped(void *ctx, const char *message)
     cli_err("kifu: warning: %s\n", message);
 }
 
+/* A build writes a temp file: its errors name the index being built (the temp name
+ * means nothing to the user and is gone). */
+static const char *temp_name, *temp_for;
+
+static void print_error(kifu_error *e)
+{
+    if (temp_name && strcmp(e->source, temp_name) == 0)
+        snprintf(e->source, sizeof e->source, "%s", temp_for);
+    cli_print_error(e);
+}
+
 /* The files of the arguments. An exit code (EXIT_IO when some could not be looked at:
  * they are named and counted, and the others indexed). */
 static int gather(cli_inputs *in, char **args, int nargs)
@@ -104,7 +115,7 @@ static int add_inputs(kifu_index *ix, const char *kdb, cli_inputs *in, int statu
         size_t failed0 = kifu_index_stats_get(ix)->files_failed;
         if (kifu_index_add_file(ix, in->v[i].path, warn_skipped, &bar, &e) < 0) {
             cli_progress_clear(&bar);
-            cli_print_error(&e);
+            print_error(&e);
             /* A file that could not be read is EXIT_IO, one that does not read as
              * records EXIT_INPUT: counted as failed, the others go on. Out of memory,
              * or a batch that could not be written (no file counted), ends the run. */
@@ -127,7 +138,7 @@ static int add_inputs(kifu_index *ix, const char *kdb, cli_inputs *in, int statu
         return status;
     double t0 = cli_now();
     if (kifu_index_flush(ix, &e)) {
-        cli_print_error(&e);
+        print_error(&e);
         *index_failed = 1;
         return cli_exit_code(e.code);
     }
@@ -152,7 +163,7 @@ static int close_index(kifu_index *ix, int status, int *index_failed)
 {
     kifu_error e = {0};
     if (kifu_index_close(ix, &e)) {
-        cli_print_error(&e);
+        print_error(&e);
         *index_failed = 1;
         int rc = cli_exit_code(e.code);
         return rc > status ? rc : status;
@@ -306,10 +317,10 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     cli_clean_leftovers(dir); /* builds killed before (kill -9) */
     remove_building();
     int failed = 0;
+    temp_name = tmp, temp_for = out;
     kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {
-        snprintf(e.source, sizeof e.source, "%s", out); /* the temp name means nothing */
-        cli_print_error(&e);
+        print_error(&e);
         status = cli_exit_code(e.code);
         failed = 1;
     } else {

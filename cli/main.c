@@ -1,4 +1,5 @@
 /* main.c: the kifu command: subcommand dispatch and the top-level usage. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -78,7 +79,7 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -115,4 +116,24 @@ int main(int argc, char **argv)
     cli_err("kifu: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;
+}
+
+/* Every command's output is checked here once more: a write into stdio's buffer
+ * succeeds, and a full device (/dev/full, a full disk behind `>`) only fails when the
+ * buffer is flushed, which the commands that print a little never do themselves. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        /* A command that failed on I/O has said so (convert names the outputs lost). */
+        if (rc >= EXIT_IO)
+            ;
+        else if (errno)
+            cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        else
+            cli_err("kifu: cannot write to standard output\n");
+        rc = rc > EXIT_IO ? rc : EXIT_IO;
+    }
+    return rc;
 }

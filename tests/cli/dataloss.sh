@@ -6,7 +6,9 @@
 # is refused. Two writers at once: the second waits; an add during a build waits for it
 # and is not lost. A file that does not read is named and counted, the others indexed.
 # kill -9 at random points of build and add leaves the old index or the new one, and the
-# next build removes the leftovers. Link loops in a tree are searched once.
+# next build removes the leftovers. Link loops in a tree are searched once. A full device
+# or a size limit: exit 3, the summary counts what was written, the index is named.
+# html writes the good records and says what it left out; explore checks its dates.
 # Usage: dataloss.sh KIFU [SHARED_DIR]
 set -u
 kifu=$1
@@ -272,6 +274,68 @@ grep -q "L/self: a link to a directory searched already: skipped" err && ok ||
 timeout 60 "$kifu" convert L --out-dir Lout -t kif 2>err
 check "a tree with link loops: convert exits 0" 0 $?
 check "a tree with link loops: one file converted" 1 "$(find Lout -type f | wc -l)"
+
+# ---- 7. a full device: every command checks its writes and its last flush -------------
+for cmd in "index info k.kdb" "perft startpos 3" "index schema --clickhouse" "help" "-V" \
+    "index --help" "convert -t csa A/g00001.csa"; do
+    "$kifu" $cmd >/dev/full 2>err
+    check "$cmd >/dev/full: exit 3" 3 $?
+    grep -q "cannot write to standard output: No space left on device" err && ok ||
+        bad "$cmd >/dev/full: said: $(cat err)"
+done
+# Converting to a stream that takes only 40 KB (a file size limit): the summary counts
+# what was written, one record after another, and the rest as failed.
+(
+    ulimit -f 40
+    trap '' XFSZ
+    "$kifu" convert C -o - -t csa >limited.csa 2>err
+    echo $? >rc
+)
+check "-o - to a stream that fills: exit 3" 3 "$(cat rc)"
+whole=$(grep -c '^%TORYO' limited.csa)
+grep -q "1500 files: $whole converted, $((1500 - whole)) failed" err && ok ||
+    bad "the summary counts the $whole records written: $(cat err)"
+[ "$whole" -gt 0 ] && [ "$whole" -lt 1500 ] && ok || bad "the scene: $whole records fit"
+# A build that cannot write its index names the index, not its temp file, and leaves
+# the old one and nothing beside it.
+# Early (making the file, 100 KB) and late (writing the games, 300 KB).
+"$kifu" index build A -o fs.kdb
+before=$(sqlite3 fs.kdb .dump | md5sum)
+for lim in 100 300; do
+    (
+        ulimit -f $lim
+        trap '' XFSZ
+        "$kifu" index build C -o fs.kdb 2>err
+        echo $? >rc
+    )
+    check "a build that cannot write ($lim KB): exit 3" 3 "$(cat rc)"
+    grep -q "^kifu: fs.kdb: " err && ok || bad "the index is named: $(cat err)"
+    grep -q "kifu-build" err && bad "the temp file is named: $(cat err)" || ok
+    check "a build that cannot write leaves the old index" "$before" "$(sqlite3 fs.kdb .dump | md5sum)"
+    ls | grep -q 'fs.kdb.kifu-build' && bad "a failed build left: $(ls | grep fs.kdb.kifu)" || ok
+done
+
+# ---- 8. html: a bad record costs only itself, and is said ----------------------------------
+mkdir H && cp A/g0000[0-3].csa H/ && echo 'not a record' >H/g00002.csa
+"$kifu" html H/g00000.csa H/g00001.csa H/g00003.csa -o good.html
+"$kifu" html H -o page.html 2>err
+check "html with a bad record: exit 1" 1 $?
+grep -q "H/g00002.csa" err && ok || bad "the bad record is named: $(cat err)"
+grep -q "page.html: written without the 1 file named above" err && ok ||
+    bad "the page says it lacks one: $(cat err)"
+cmp -s good.html page.html && ok || bad "the page holds the good records"
+"$kifu" html H/g00002.csa -o none.html 2>err
+check "html with no good record: exit 1" 1 $?
+grep -q "none.html: not written" err && [ ! -e none.html ] && ok || bad "not written, said: $(cat err)"
+
+# ---- 9. explore: dates are dates ----------------------------------------------------------
+for d in 2025-13-45 2024-02-30 2023-02-29 2024 2024-1-01 2024-06-01x; do
+    "$kifu" explore k.kdb --since "$d" >/dev/null 2>err
+    check "--since $d: a usage error" 2 $?
+    grep -q "takes a date, YYYY-MM-DD, not '$d'" err && ok || bad "--since $d: said: $(cat err)"
+done
+"$kifu" explore k.kdb --since 2024-02-29 --until 2024-12-31 >/dev/null
+check "--since 2024-02-29 (a leap day) is taken" 0 $?
 
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]
