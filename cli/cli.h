@@ -54,6 +54,9 @@ void cli_print_error(const kifu_error *err);
 void cli_print_warning(void *source, const char *message);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
+/* The same for an index that cannot be opened or read: not an index, damaged, another
+ * version are all "the index could not be read" (3), as the help says. */
+int cli_index_exit_code(int kifu_code);
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */

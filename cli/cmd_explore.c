@@ -379,7 +379,7 @@ int cmd_explore(int argc, char **argv)
         !(ix = ch_url ? kifu_index_open_clickhouse(ch_url, KIFU_INDEX_READONLY, &cho, &e)
                       : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e))) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     }
     if (status == EXIT_OK && export) {
         cli_input_guard(kdb);

@@ -140,7 +140,7 @@ static int add_inputs(kifu_index *ix, const char *kdb, cli_inputs *in, int statu
     if (kifu_index_flush(ix, &e)) {
         print_error(&e);
         *index_failed = 1;
-        return cli_exit_code(e.code);
+        return cli_index_exit_code(e.code);
     }
     const kifu_index_stats *s = kifu_index_stats_get(ix);
     if (s->records_failed && status == EXIT_OK)
@@ -165,7 +165,7 @@ static int close_index(kifu_index *ix, int status, int *index_failed)
     if (kifu_index_close(ix, &e)) {
         print_error(&e);
         *index_failed = 1;
-        int rc = cli_exit_code(e.code);
+        int rc = cli_index_exit_code(e.code);
         return rc > status ? rc : status;
     }
     return status;
@@ -200,7 +200,7 @@ static kifu_index *open_writer(const char *kdb, double wait, int *status)
         kifu_error_clear(&e);
     if (!ix) {
         cli_print_error(&e);
-        *status = cli_exit_code(e.code);
+        *status = cli_index_exit_code(e.code);
     }
     return ix;
 }
@@ -321,7 +321,7 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {
         print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
         failed = 1;
     } else {
         status = add_inputs(ix, out, &in, status, verbose, &failed);
@@ -427,7 +427,7 @@ static int compact(const char *kdb, double wait)
         return status;
     if (kifu_index_compact(ix, &e)) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     }
     return close_index(ix, status, &failed);
 }
@@ -441,13 +441,13 @@ static int info(const char *kdb, const ch_target *ch)
         if (ch->url)
             return EXIT_IO;
         cli_print_error(&e);
-        return cli_exit_code(e.code);
+        return cli_index_exit_code(e.code);
     }
     kifu_index_info in;
     int status = EXIT_OK;
     if (kifu_index_info_get(ix, &in, &e)) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     } else {
         printf("games      %lld\n"
                "positions  %lld\n"

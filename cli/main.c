@@ -41,6 +41,12 @@ static void usage(FILE *f)
 
 void cli_print_error(const kifu_error *err)
 {
+    /* An error of no file (a server's, say) is said as it is: "<input>:" in front of it
+     * would name an input that is not there. */
+    if (!err->source[0] && err->line <= 0) {
+        cli_err("kifu: %s\n", err->message);
+        return;
+    }
     char buf[1024];
     cli_err("kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
 }
@@ -65,6 +71,12 @@ int cli_exit_code(int code)
     default:
         return EXIT_INPUT;
     }
+}
+
+int cli_index_exit_code(int code)
+{
+    int rc = cli_exit_code(code);
+    return rc == EXIT_INPUT ? EXIT_IO : rc;
 }
 
 /* -h or --help anywhere before `--`. */

@@ -337,5 +337,28 @@ done
 "$kifu" explore k.kdb --since 2024-02-29 --until 2024-12-31 >/dev/null
 check "--since 2024-02-29 (a leap day) is taken" 0 $?
 
+# ---- 10. messages name the cause; a damaged index is exit 3, as the help says -----------
+echo 'not an index' >text.kdb
+sqlite3 foreign.kdb 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'
+head -c 20000 k.kdb >truncated.kdb
+for f in text.kdb foreign.kdb truncated.kdb; do
+    for cmd in "index info $f" "explore $f" "index add $f A/g00001.csa" "index compact $f" \
+        "search --sfen startpos --index $f"; do
+        "$kifu" $cmd >/dev/null 2>err
+        check "$cmd: exit 3" 3 $?
+    done
+done
+"$kifu" index build A -o dmg.kdb
+sqlite3 dmg.kdb 'UPDATE positions SET block = randomblob(length(block))'
+"$kifu" explore dmg.kdb --moves 7g7f --player P1 >/dev/null 2>err
+check "a block that does not decode: exit 3" 3 $?
+grep -q "dmg.kdb: cannot read the index: its data does not decode" err && ok ||
+    bad "a block that does not decode: said: $(cat err)"
+grep -q "not an error" err && bad "\"not an error\": $(cat err)" || ok
+"$kifu" index info --clickhouse http://127.0.0.1:1 2>err
+check "a server that is not there: exit 3" 3 $?
+grep -q "<input>" err && bad "a server's error says <input>: $(cat err)" || ok
+grep -q "^kifu: .*127.0.0.1:1.*Connection refused" err && ok || bad "said: $(cat err)"
+
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]
