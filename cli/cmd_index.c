@@ -99,11 +99,36 @@ static int gather(cli_inputs *in, char **args, int nargs)
     return status;
 }
 
+/* What a run wrote, said once it is in place (a build's rename, an add's commit): never
+ * "written" for what is not there. */
+typedef struct report {
+    int verbose;
+    kifu_index_stats s;
+    size_t walk_failed; /* entries of the directories that could not be looked at */
+    double t0;          /* when the writing began */
+} report;
+
+/* Said with -v, and when files were left out (the exit code alone would not tell that
+ * the index was written all the same). */
+static void say_written(const char *kdb, const report *r)
+{
+    const kifu_index_stats *s = &r->s;
+    size_t failed = s->files_failed + r->walk_failed;
+    if (r->verbose || failed)
+        cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
+                "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
+                "%.1f s\n",
+                kdb, s->games, s->positions,
+                s->files_added + s->files_replaced + s->files_unchanged + failed,
+                s->files_added, s->files_replaced, s->files_unchanged, failed,
+                s->records_failed, cli_now() - r->t0);
+}
+
 /* Index every input, then write it all in one transaction. An exit code; *index_failed
  * when the index itself could not be written (a file that does not read only costs
- * itself: it is named, counted, and the exit code says so). */
-static int add_inputs(kifu_index *ix, const char *kdb, cli_inputs *in, int status,
-                      int verbose, int *index_failed)
+ * itself: it is named, counted, and the exit code says so). The counts go in *r. */
+static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
+                      int *index_failed)
 {
     cli_progress bar;
     cli_progress_start(&bar, in->n, in->n >= 8 && isatty(STDERR_FILENO));
@@ -141,26 +166,16 @@ static int add_inputs(kifu_index *ix, const char *kdb, cli_inputs *in, int statu
     cli_progress_end(&bar);
     if (*index_failed)
         return status;
-    double t0 = cli_now();
+    r->t0 = cli_now();
+    r->walk_failed = in->failed;
     if (kifu_index_flush(ix, &e)) {
         print_error(&e);
         *index_failed = 1;
         return cli_index_exit_code(e.code);
     }
-    const kifu_index_stats *s = kifu_index_stats_get(ix);
-    if (s->records_failed && status == EXIT_OK)
+    r->s = *kifu_index_stats_get(ix);
+    if (r->s.records_failed && status == EXIT_OK)
         status = EXIT_INPUT;
-    size_t failed = s->files_failed + in->failed;
-    /* Written with some files left out: said even without -v, since the exit code
-     * alone would not tell that the index was written. */
-    if (verbose || failed)
-        cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
-                "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
-                "%.1f s\n",
-                kdb, s->games, s->positions,
-                s->files_added + s->files_replaced + s->files_unchanged + failed,
-                s->files_added, s->files_replaced, s->files_unchanged, failed,
-                s->records_failed, cli_now() - t0);
     return status;
 }
 
@@ -322,6 +337,7 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     cli_clean_leftovers(dir); /* builds killed before (kill -9) */
     remove_building();
     int failed = 0;
+    report rep = {.verbose = verbose};
     temp_name = tmp, temp_for = out;
     kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
     if (!ix) {
@@ -329,7 +345,15 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
         status = cli_index_exit_code(e.code);
         failed = 1;
     } else {
-        status = add_inputs(ix, out, &in, status, verbose, &failed);
+        status = add_inputs(ix, &in, status, &rep, &failed);
+        /* Files named, none of them read (a misspelt directory): an empty index would
+         * replace the old one for nothing. */
+        const kifu_index_stats *s = kifu_index_stats_get(ix);
+        if (!failed && s->files_added + s->files_replaced + s->files_unchanged == 0 &&
+            s->files_failed + in.failed > 0) {
+            cli_err("kifu: %s: not written: no file could be read\n", out);
+            failed = 1;
+        }
         status = close_index(ix, status, &failed);
     }
     cli_inputs_free(&in);
@@ -357,6 +381,8 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     }
     if (failed)
         remove_building();
+    else
+        say_written(out, &rep);
     made_target = 0;
     kifu_index_lock_release(lk); /* removes the empty file it made, unless replaced */
     return status;
@@ -382,9 +408,13 @@ static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
     cli_inputs in = {0};
     int status = gather(&in, args, nargs), failed;
     kifu_index *ix = status == EXIT_INTERNAL ? NULL : open_ch(ch, KIFU_INDEX_CREATE);
-    if (ix)
-        status = close_index(ix, add_inputs(ix, ch->url, &in, status, verbose, &failed),
-                             &failed);
+    report rep = {.verbose = verbose};
+    if (ix) {
+        failed = 0;
+        status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+        if (!failed)
+            say_written(ch->url, &rep);
+    }
     cli_inputs_free(&in);
     return ix ? status : status > EXIT_IO ? status : EXIT_IO;
 }
@@ -415,9 +445,13 @@ static int add(const char *kdb, char **args, int nargs, int verbose, double wait
         kifu_index *ix = open_writer(kdb, wait, &rc);
         if (!ix)
             status = rc > status ? rc : status;
-        else
-            status = close_index(ix, add_inputs(ix, kdb, &in, status, verbose, &failed),
-                                 &failed);
+        else {
+            report rep = {.verbose = verbose};
+            failed = 0;
+            status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+            if (!failed)
+                say_written(kdb, &rep);
+        }
     }
     cli_inputs_free(&in);
     return status;

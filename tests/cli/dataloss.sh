@@ -201,6 +201,12 @@ grep -q "d.kdb: 5 games.* 6 files (5 new, 0 replaced, 0 unchanged, 1 failed" err
 check "build with a missing file: exit 3" 3 $?
 check "build with a missing file: the other game is indexed" 1 "$(games d2.kdb)"
 grep -q "gone.csa" err && grep -q "1 failed" err && ok || bad "named and counted: $(cat err)"
+# Nothing read at all (a misspelt directory): the index is not replaced by an empty one.
+before=$(sqlite3 d.kdb .dump | md5sum)
+"$kifu" index build Dx -o d.kdb 2>err
+check "build of nothing that reads: exit 3" 3 $?
+grep -q "d.kdb: not written: no file could be read" err && ok || bad "said: $(cat err)"
+check "build of nothing that reads: the index stays" "$before" "$(sqlite3 d.kdb .dump | md5sum)"
 "$kifu" index add d.kdb A/g00011.csa gone.csa 2>err
 check "add with a missing file: exit 3" 3 $?
 check "add with a missing file: the good one added" 6 "$(games d.kdb)"
