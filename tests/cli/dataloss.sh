@@ -1,14 +1,21 @@
 #!/usr/bin/env bash
 # dataloss.sh: nothing lost, nothing silent (issue 28), built from the faults themselves.
-# A reader holding a transaction while an add runs leaves a WAL; a build then replaces the
-# index without replaying that WAL into the new file, and waits for (or refuses, "index
-# busy") a reader still there. An output that is one of the inputs (also through a link)
-# is refused. Two writers at once: the second waits; an add during a build waits for it
-# and is not lost. A file that does not read is named and counted, the others indexed.
-# kill -9 at random points of build and add leaves the old index or the new one, and the
-# next build removes the leftovers. Link loops in a tree are searched once. A full device
-# or a size limit: exit 3, the summary counts what was written, the index is named.
-# html writes the good records and says what it left out; explore checks its dates.
+#  1. A reader holding a transaction while an add runs leaves a WAL; a build then replaces
+#     the index without replaying that WAL into the new file, and waits for (or refuses,
+#     "index busy") a reader still there.
+#  2. An output that is one of the inputs (also through a link) is refused.
+#  3. Two writers at once: the second waits; an add during a build waits for it and is
+#     not lost; --wait 0 refuses at once and says nothing was written.
+#  4. A file that does not read (a link to nothing, a file removed midway) is named and
+#     counted, the others indexed; nothing read at all leaves the old index.
+#  5. kill -9 at random points of build and add leaves the old index or the new one, and
+#     the next build removes the leftovers.
+#  6. Link loops in a tree: each directory searched once.
+#  7. A full device or a size limit: exit 3, the summary counts what was written, the
+#     index (not its temp file) is named.
+#  8. html writes the good records and says what it left out.  9. explore checks dates.
+# 10. Messages name the cause; a damaged index is exit 3.  11. Long names.
+# 12. Out of memory fails the build whole (exit 4), never a record "skipped".
 # Usage: dataloss.sh KIFU [SHARED_DIR]
 set -u
 kifu=$1
@@ -104,6 +111,12 @@ check "a build that waited for the reader: exit 0" 0 $?
 wait $reader
 check "a build that waited for the reader: the new games" 479 "$(games r.kdb)"
 check "a build that waited for the reader: integrity" ok "$(integrity r.kdb)"
+
+# A link to an index: its target is locked and replaced, the link kept.
+mkdir sub && "$kifu" index build A -o sub/real.kdb && ln -s sub/real.kdb lnk.kdb
+"$kifu" index build B -o lnk.kdb
+[ -L lnk.kdb ] && ok || bad "a build through a link replaced the link"
+check "a build through a link: the target is the new index" 479 "$(games sub/real.kdb)"
 
 # ---- 2. an output that is one of the inputs ---------------------------------------------
 cp A/g00000.csa g.csa
