@@ -155,7 +155,8 @@ typedef struct run {
     item **items;
     cli_progress bar;
     size_t done, failed, games_ok, games_bad;
-    int status; /* the worst exit code so far */
+    int status;        /* the worst exit code so far */
+    int stdout_failed; /* said once: every output after it fails too */
     cli_written out;
 } run;
 
@@ -521,8 +522,11 @@ static void work(void *ctx, size_t i)
 static int put_stdout(run *r, const void *bytes, size_t len)
 {
     cli_progress_clear(&r->bar);
-    if (fwrite(bytes, 1, len, stdout) != len) {
+    if (r->stdout_failed)
+        return -1;
+    if (fwrite(bytes, 1, len, stdout) != len || ferror(stdout)) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        r->stdout_failed = 1;
         return -1;
     }
     return 0;
@@ -574,7 +578,7 @@ static void commit(void *ctx, size_t i)
         worse(&r->status, EXIT_INTERNAL);
         return;
     }
-    int rc = it->rc;
+    int rc = it->rc, out = 0;
     for (size_t k = 0; k < it->n; k++) {
         const action *a = &it->v[k];
         struct stat st;
@@ -586,6 +590,7 @@ static void commit(void *ctx, size_t i)
             fflush(stderr);
             break;
         case ACT_OUT:
+            out |= a->bytes != NULL;
             if (a->bytes && put_stdout(r, a->bytes, a->len))
                 worse(&rc, EXIT_IO);
             break;
@@ -599,6 +604,7 @@ static void commit(void *ctx, size_t i)
             }
             break;
         case ACT_WRITE: {
+            out |= !a->dest;
             int w = put_output(r, i, a);
             if (w) {
                 worse(&rc, w);
@@ -608,6 +614,17 @@ static void commit(void *ctx, size_t i)
             break;
         }
         }
+    }
+    /* A file's outputs on standard output count as written once they have left the
+     * buffer: to a full disk, the buffer's flush is what fails. */
+    if (out && rc != EXIT_IO && fflush(stdout) != 0 && !r->stdout_failed) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        r->stdout_failed = 1;
+    }
+    if (out && r->stdout_failed) {
+        worse(&rc, EXIT_IO);
+        it->games_bad += it->games_ok;
+        it->games_ok = 0;
     }
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
@@ -881,7 +898,7 @@ static int run_batch(const opts *o, const cli_inputs *in, int status)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in->n, jobs, work, commit, &r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
+    if (!r.stdout_failed && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         worse(&r.status, EXIT_IO);
     }
@@ -915,6 +932,7 @@ static int run_command(int argc, char **argv, int validate)
     cli_inputs in = {0};
     status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
+    cli_inputs_guard(&in);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
         cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 
 void cmd_explore_usage(FILE *f)
 {
@@ -239,6 +240,21 @@ static int position_of(kifu_position *p, const char *sfen, const char *usi, char
 }
 
 /* A whole number option's value. 0, or EXIT_USAGE. */
+/* A day of the calendar as YYYY-MM-DD: dates are compared as text, so that 2025-13-45
+ * would be taken without a word and match nothing, or everything. */
+static int valid_date(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+            return 0;
+    if (s[10])
+        return 0;
+    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
+
 static int number(const char *opt, const char *v, int *out)
 {
     char *end;
@@ -311,10 +327,12 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
             cli_err("kifu: --color takes sente or gote\n");
             status = EXIT_USAGE;
         }
-    } else if (!strcmp(a, "--since")) {
-        x->o.date_from = v;
-    } else if (!strcmp(a, "--until")) {
-        x->o.date_to = v;
+    } else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
+        *(!strcmp(a, "--since") ? &x->o.date_from : &x->o.date_to) = v;
+        if (!valid_date(v)) {
+            cli_err("kifu: %s takes a date, YYYY-MM-DD, not '%s'\n", a, v);
+            status = EXIT_USAGE;
+        }
     } else if (!strcmp(a, "--event")) {
         x->o.event = v;
     } else if (!strcmp(a, "--min-rating")) {
@@ -415,8 +433,10 @@ int cmd_explore(int argc, char **argv)
                    ? kifu_index_open_clickhouse(x.ch_url, KIFU_INDEX_READONLY, &x.cho, &e)
                    : kifu_index_open(x.kdb, KIFU_INDEX_READONLY, &e))) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     }
+    if (status == EXIT_OK && x.export)
+        cli_input_guard(x.kdb);
     if (status == EXIT_OK)
         status = x.export ? export_book(ix, x.export, &x.bo, x.out) : explore(ix, &x);
     if (status == EXIT_USAGE)

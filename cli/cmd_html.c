@@ -187,12 +187,24 @@ int cmd_html(int argc, char **argv)
         }
         o.css = css;
     }
+    cli_inputs_guard(&in);
+    cli_input_guard(css_path);
+    /* A file that does not read is named (read_games) and left out; the page holds
+     * the others and says, once written, how many were left out. */
     games g = {0};
-    for (size_t i = 0; i < in.n && rc == EXIT_OK; i++)
-        rc = read_games(in.v[i].path, &g);
+    size_t bad = 0;
+    int read_rc = EXIT_OK;
+    for (size_t i = 0; i < in.n && rc == EXIT_OK && read_rc != EXIT_INTERNAL; i++) {
+        int r = read_games(in.v[i].path, &g);
+        bad += r != EXIT_OK;
+        read_rc = r > read_rc ? r : read_rc;
+    }
+    if (read_rc == EXIT_INTERNAL)
+        rc = read_rc;
     if (rc == EXIT_OK && g.n == 0) {
-        cli_err("kifu: html: the files hold no game\n");
-        rc = EXIT_INPUT;
+        cli_err("kifu: html: %s: not written: the files hold no game\n",
+                out ? out : "standard output");
+        rc = read_rc > EXIT_INPUT ? read_rc : EXIT_INPUT;
     }
     if (rc == EXIT_OK) {
         if (catalogue == 1 || (catalogue < 0 && all_single_positions(&g)))
@@ -206,6 +218,11 @@ int cmd_html(int argc, char **argv)
             rc = cli_exit_code(e.code);
         } else if (cli_write_file(out, page, len)) {
             rc = EXIT_IO;
+        } else if (bad) {
+            cli_err("kifu: html: %s: written without the %zu file%s named above\n",
+                    out && strcmp(out, "-") ? out : "standard output", bad,
+                    bad == 1 ? "" : "s");
+            rc = read_rc;
         }
         kifu_free(page);
     }

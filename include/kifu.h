@@ -60,6 +60,7 @@ typedef enum kifu_code {
     KIFU_ERR_ILLEGAL,     /* a move that the rules forbid */
     KIFU_ERR_AMBIGUOUS,   /* a move that names more than one piece (KI2) */
     KIFU_ERR_UNSUPPORTED, /* a construct or option this build does not handle */
+    KIFU_ERR_BUSY,        /* another process is writing the index (kifu_index_open) */
 } kifu_code;
 
 /** Where and why something failed. Line and column are 1-based (0 = unknown); column counts
@@ -926,12 +927,40 @@ enum {
                                 index build writes a temp file): no journal while it is
                                 written, WAL from kifu_index_close on. A failure or a
                                 kill meanwhile leaves the file unusable: remove it. */
+    KIFU_INDEX_NOWAIT = 8,   /* another writer holds the index: fail at once with
+                                KIFU_ERR_BUSY rather than wait for it (up to 30 s) */
 };
 
 /** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,
- *  or a damaged one, is an error naming it. New (kifu_index_close), or NULL with err. */
+ *  or a damaged one, is an error naming it. New (kifu_index_close), or NULL with err.
+ *  A handle that writes (neither READONLY nor BULK) holds the index's writer lock until
+ *  it is closed: one writer at a time; another waits up to 30 s, then fails with
+ *  KIFU_ERR_BUSY ("index busy"). Readers are never held up. */
 KIFU_EXPORT kifu_index *kifu_index_open(const char *path, unsigned flags,
                                         kifu_error *err);
+
+/** The writer lock of an index file, held while a new index is built elsewhere (a BULK
+ *  file beside it), then put in its place: adds to the old index wait meanwhile, so that
+ *  nothing they write is lost to the new file. A path that does not exist is made (an
+ *  empty file, removed again on release unless replaced); a link's target is locked and
+ *  replaced. flags: KIFU_INDEX_NOWAIT. New (kifu_index_lock_release), or NULL with err
+ *  (KIFU_ERR_BUSY: another writer). */
+typedef struct kifu_index_lock kifu_index_lock;
+KIFU_EXPORT kifu_index_lock *kifu_index_lock_take(const char *path, unsigned flags,
+                                                  kifu_error *err);
+/** The file locked: the path, or a link's target (borrowed). */
+KIFU_EXPORT const char *kifu_index_lock_path(const kifu_index_lock *lk);
+/** Rename `built` (a closed index, on the same file system) over the locked file. The
+ *  old index's write-ahead log is folded into it and removed first, and the old file is
+ *  held under SQLite's exclusive lock while it is renamed over, so that no log is
+ *  replayed into the new one; while another process has the old index open that cannot
+ *  be done: -1 with KIFU_ERR_BUSY, after waiting up to 30 s for it (at once when the
+ *  lock was taken with KIFU_INDEX_NOWAIT). A file that is not
+ *  an SQLite database is not replaced (KIFU_ERR_ARG). 0, or -1 with err (`built` left). */
+KIFU_EXPORT int kifu_index_lock_replace(kifu_index_lock *lk, const char *built,
+                                        kifu_error *err);
+/** Release the lock. NULL is fine. */
+KIFU_EXPORT void kifu_index_lock_release(kifu_index_lock *lk);
 /** Write what is queued (kifu_index_flush) and close. NULL is fine. 0, or -1 with err (the
  *  handle is closed either way; a failed flush leaves the file as before it). */
 KIFU_EXPORT int kifu_index_close(kifu_index *ix, kifu_error *err);

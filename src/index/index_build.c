@@ -435,6 +435,8 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     if (kifu__normalize_hooked(r, 0, NULL, NULL, NULL, NULL, &ix->replay, &e) == 0 &&
         add_game(ix, r, fr->source, number, &e) == 0) {
         fr->added++;
+    } else if (e.code == KIFU_ERR_NOMEM) {
+        fr->nomem = 1; /* not the game's fault: the file fails, the add says why */
     } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
                              sizeof *fr->failed, 4)) {
         fr->nomem = 1;
@@ -502,8 +504,11 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
         kifu__free(fr.failed), kifu__free(k.gone);
         ix->stats.files_failed++;
-        if (!rc)
-            return nomem(err);
+        if (!rc) {
+            nomem(err);
+            kifu__error_source(err, path);
+            return -1;
+        }
         if (err && !err->code)
             *err = e;
         return -1;

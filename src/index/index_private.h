@@ -160,9 +160,16 @@ struct kifu_index {
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
+    int locked, lock_fd; /* a writer's lock on the file (index_lock.c) */
     /* The SQLite explorer's statements (index_sqlite_explore.c), prepared on first use. */
     sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
 };
+
+/* index_lock.c: the writer lock on the index file at path, waited for up to 30 s but with
+ * KIFU_INDEX_NOWAIT; with KIFU_INDEX_CREATE a missing file is made (*created). The
+ * descriptor holding it (close it after SQLite's connection), or -1 with err
+ * (KIFU_ERR_BUSY: another writer). */
+int kifu__index_lock_fd(const char *path, unsigned flags, int *created, kifu_error *err);
 
 /* index_schema.c */
 /* The tables, and their indexes unless a bulk build makes them at its end (without

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "index/index_private.h"
 #include "index/index_sqlite.h"
@@ -25,6 +26,15 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
         goto fail;
     }
     ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
+    /* One writer at a time (index_lock.c); a bulk file is the builder's own. The file is
+     * looked at again once locked: a build may have put a new one there meanwhile. */
+    if (!ix->readonly && !(flags & KIFU_INDEX_BULK)) {
+        int created;
+        if ((ix->lock_fd = kifu__index_lock_fd(path, flags, &created, err)) < 0)
+            goto fail;
+        ix->locked = 1;
+        exists = stat(path, &st) == 0;
+    }
     int oflags = ix->readonly ? SQLITE_OPEN_READONLY
                               : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -62,6 +72,8 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
     return ix;
 fail:
     sqlite3_close(ix->db);
+    if (ix->locked)
+        close(ix->lock_fd);
     kifu__index_free(ix);
     return NULL;
 }
@@ -79,6 +91,9 @@ static void sqlite_close(kifu_index *ix)
         sqlite3_finalize(ix->explore_st[i]);
     sqlite3_close(ix->db);
     ix->db = NULL;
+    if (ix->locked)
+        close(ix->lock_fd); /* after SQLite's: closing it first would drop SQLite's locks */
+    ix->locked = 0;
 }
 
 /* Id and digest of the source row with this path; 0 when there is none. */

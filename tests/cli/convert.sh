@@ -191,13 +191,13 @@ grep -q '\\x1B\[2J' "$tmp/err" && grep -q 'name\\x1B\]0;t\\x07\\xC2\\x9B.kifu' "
 
 # ---- --crlf (issue 26, seed 001: Kifu for Windows writes CR LF) -----------------------
 printf '手合割：平手\n先手：A\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*a\n   2 投了\n' \
-    >"$tmp/crlf.kifu"
+    >"$tmp/crlf-src.kifu"
 for t in kif kifu ki2 ki2u csa; do
-    expect 0 "--crlf -t $t" -- "$kifu" convert "$tmp/crlf.kifu" -t $t --crlf -o "$tmp/crlf.$t"
+    expect 0 "--crlf -t $t" -- "$kifu" convert "$tmp/crlf-src.kifu" -t $t --crlf -o "$tmp/crlf.$t"
     lf=$(tr -cd '\n' <"$tmp/crlf.$t" | wc -c) crlf=$(grep -c $'\r$' "$tmp/crlf.$t")
     [ "$lf" -gt 3 ] && [ "$lf" -eq "$crlf" ] && ok || bad "--crlf -t $t: $crlf of $lf lines end CR LF"
     # without it: LF alone; read back: the same record
-    "$kifu" convert "$tmp/crlf.kifu" -t $t -o "$tmp/lf.$t" 2>/dev/null
+    "$kifu" convert "$tmp/crlf-src.kifu" -t $t -o "$tmp/lf.$t" 2>/dev/null
     [ "$(tr -d '\r' <"$tmp/crlf.$t" | od -c)" = "$(od -c <"$tmp/lf.$t")" ] && ok ||
         bad "--crlf -t $t differs from the LF output by more than CRs"
     ! grep -q $'\r' "$tmp/lf.$t" && ok || bad "-t $t without --crlf has CRs"
