@@ -1,0 +1,124 @@
+/* serve_api_games.c: /api/games, the indexed games that start from the standard
+ * position (the index's position search of the start: its games and headers), paged; and
+ * /api/players?player=NAME, a player's results as sente and as gote (the explorer's
+ * counts at the start with the player filter). The public index API lists no games by
+ * themselves, so a handicap game is reached through /api/search instead. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "serve.h"
+
+typedef struct games_page {
+    FILE *f;
+    long offset, limit, seen;
+} games_page;
+
+static int one_game(void *ctx, const kifu_index_hit *h)
+{
+    games_page *g = ctx;
+    if (h->ply != 0)
+        return 1;
+    if (g->seen >= g->offset && g->seen < g->offset + g->limit) {
+        fprintf(g->f, "%s{\"file\":", g->seen > g->offset ? "," : "");
+        cli_json_fstring(g->f, h->source);
+        /* The header is the index's own JSON object (index_build.c writes it). */
+        fprintf(g->f, ",\"game\":%d,\"header\":%s}", h->number,
+                h->header && *h->header ? h->header : "{}");
+    }
+    g->seen++;
+    return 1;
+}
+
+static const char *const games_params[] = {"limit", "offset", NULL};
+
+void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
+{
+    games_page g = {0};
+    if (serve_check_params(q, games_params, r) ||
+        serve_number(q, "limit", 1, 500, 50, &g.limit, r) ||
+        serve_number(q, "offset", 0, 100000000, 0, &g.offset, r))
+        return;
+    kifu_position *p = kifu_position_new();
+    kifu_search *s = NULL;
+    kifu_index *ix = NULL;
+    kifu_error e = {0};
+    char *buf;
+    size_t len;
+    if (p && !kifu_position_set_sfen(p, "startpos", &e)) {
+        kifu_board b;
+        kifu_position_board(p, &b);
+        s = kifu_search_position(&b, 0, &e);
+    }
+    if (!s)
+        serve_error(r, 500, "games: %s", e.message);
+    else if ((ix = serve_open(c, r)) && (g.f = serve_begin(&buf, &len))) {
+        fprintf(g.f, "{\"games\":[");
+        long n = kifu_index_search(ix, s, one_game, &g, &e);
+        fprintf(g.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", g.seen, g.offset,
+                g.limit);
+        serve_end(r, g.f, &buf, &len);
+        if (n < 0)
+            serve_error(r, 503, "games: %s", e.message);
+    }
+    kifu_index_close(ix, NULL);
+    kifu_search_free(s);
+    kifu_position_free(p);
+}
+
+static const char *const player_params[] = {"player", "since", "until", "event", NULL};
+
+/* Results at the start for one side of the player: wins, losses, draws, unfinished. */
+static int side_results(kifu_index *ix, const kifu_position *p, kifu_explore_options *o,
+                        int color, FILE *f, kifu_error *e)
+{
+    o->player_color = color;
+    kifu_explore *x = kifu_index_explore(ix, p, o, e);
+    if (!x)
+        return -1;
+    long long sw = 0, gw = 0, dr = 0, un = 0;
+    for (size_t i = 0; i < kifu_explore_count(x); i++) {
+        const kifu_explore_move *m = kifu_explore_move_at(x, i);
+        sw += m->sente_wins, gw += m->gote_wins, un += m->unknown;
+        dr += m->sennichite + m->jishogi + m->draws;
+    }
+    fprintf(f,
+            "\"%s\":{\"games\":%lld,\"wins\":%lld,\"losses\":%lld,\"draws\":%lld,"
+            "\"unfinished\":%lld}",
+            color == 1 ? "sente" : "gote", kifu_explore_games(x), color == 1 ? sw : gw,
+            color == 1 ? gw : sw, dr, un);
+    kifu_explore_free(x);
+    return 0;
+}
+
+void serve_api_players(const serve_config *c, const serve_request *q, serve_response *r)
+{
+    kifu_explore_options o;
+    if (serve_check_params(q, player_params, r) || serve_explore_options(q, &o, r))
+        return;
+    if (!o.player) {
+        serve_error(r, 400, "players: give player=NAME");
+        return;
+    }
+    kifu_position *p = kifu_position_new();
+    kifu_index *ix = NULL;
+    kifu_error e = {0};
+    char *buf;
+    size_t len;
+    FILE *f;
+    if (!p || kifu_position_set_sfen(p, "startpos", &e))
+        serve_error(r, 500, "out of memory");
+    else if ((ix = serve_open(c, r)) && (f = serve_begin(&buf, &len))) {
+        fprintf(f, "{\"player\":");
+        cli_json_fstring(f, o.player);
+        fputc(',', f);
+        int rc = side_results(ix, p, &o, 1, f, &e);
+        fputc(',', f);
+        rc = rc ? rc : side_results(ix, p, &o, 2, f, &e);
+        fprintf(f, "}\n");
+        serve_end(r, f, &buf, &len);
+        if (rc)
+            serve_error(r, 503, "players: %s", e.message);
+    }
+    kifu_index_close(ix, NULL);
+    kifu_position_free(p);
+}
