@@ -129,7 +129,7 @@
     var line = (q.get("moves") || "").split(",").filter(Boolean);
     var at = q.has("at") ? Math.max(0, Math.min(line.length, +q.get("at") || 0)) : line.length;
     var flip = q.get("flip_board") === "1";
-    var sel = 0, drop = "";
+    var sel = 0, drop = "", renders = 0;
 
     function state(newLine, newAt, newFlip) {
       var s = new URLSearchParams();
@@ -140,7 +140,15 @@
       FILTERS.concat(["flip"]).forEach(function (f) { if (q.get(f)) s.set(f, q.get(f)); });
       return s;
     }
-    function go(s) { history.pushState(null, "", "/explore?" + s.toString()); render(); }
+    function go(s) { history.pushState(null, "", "/explore?" + s.toString()); load(); render(); }
+    /* The state from the URL: after a move, and when back/forward changes the URL. */
+    function load() {
+      q = params();
+      line = (q.get("moves") || "").split(",").filter(Boolean);
+      at = q.has("at") ? Math.max(0, Math.min(line.length, +q.get("at") || 0)) : line.length;
+      flip = q.get("flip_board") === "1";
+      FILTERS.forEach(function (f) { form.elements[f].value = q.get(f) || ""; });
+    }
     function play(usi) { go(state(line.slice(0, at).concat([usi]), at + 1, flip)); }
 
     var form = el("form", { class: "filters", id: "filters" });
@@ -181,13 +189,7 @@
     back.addEventListener("click", function () { if (at > 0) go(state(line, at - 1, flip)); });
     fwd.addEventListener("click", function () { if (at < line.length) go(state(line, at + 1, flip)); });
     flipB.addEventListener("click", function () { go(state(line, at, !flip)); });
-    window.addEventListener("popstate", function () {
-      q = params();
-      line = (q.get("moves") || "").split(",").filter(Boolean);
-      at = q.has("at") ? Math.max(0, Math.min(line.length, +q.get("at") || 0)) : line.length;
-      flip = q.get("flip_board") === "1";
-      render();
-    });
+    window.addEventListener("popstate", function () { load(); render(); });
 
     function render() {
       var pos = new URLSearchParams();
@@ -210,7 +212,7 @@
         clear(table), clear(tops);
         add(table, movesTable(x, play));
         add(tops, topGames(x));
-        document.body.setAttribute("data-ready", ex.toString());
+        document.body.setAttribute("data-ready", "r" + (++renders));
       }).catch(function (e) { error(status, e); document.body.setAttribute("data-ready", "error"); });
     }
 
