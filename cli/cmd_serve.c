@@ -84,12 +84,15 @@ int cmd_serve(int argc, char **argv)
     snprintf(host, sizeof host, "%.*s", (int)(colon - listen), listen);
     /* Open once now, so that a wrong path is an error here and not per request. */
     serve_response r = {0};
-    kifu_index *ix = serve_open(&c, &r);
+    serve_stamp at;
+    kifu_index *ix = serve_open(&c, &r, &at);
     if (!ix) {
         cli_err("kifu: %.*s\n", (int)r.len, r.body);
         serve_response_free(&r);
         return EXIT_IO;
     }
-    kifu_index_close(ix, NULL);
-    return serve_run(&c, host, (int)port);
+    serve_close(ix, &at);
+    int status = serve_run(&c, host, (int)port);
+    serve_drain();
+    return status;
 }

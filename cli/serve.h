@@ -64,8 +64,15 @@ int serve_position(const serve_request *q, kifu_position *p, serve_response *r);
 int serve_number(const serve_request *q, const char *key, long lo, long hi, long def,
                  long *out, serve_response *r);
 
-/* serve_index.c: the index for one request, or NULL with a 503 in r. */
-kifu_index *serve_open(const serve_config *c, serve_response *r);
+/* serve_index.c: the index for one request, or NULL with a 503 in r; *at records what
+ * the file looked like. serve_close gives it back (to a pool of open handles, reused
+ * while the file is unchanged); serve_drain closes the pool's handles. */
+typedef struct serve_stamp {
+    unsigned char bytes[32];
+} serve_stamp;
+kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at);
+void serve_close(kifu_index *ix, const serve_stamp *at);
+void serve_drain(void);
 
 /* The API (serve_api_*.c): each answers one path under /api/. */
 void serve_api_explore(const serve_config *c, const serve_request *q, serve_response *r);

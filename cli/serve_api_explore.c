@@ -11,6 +11,7 @@ static const char *const explore_params[] = {
 
 void serve_api_explore(const serve_config *c, const serve_request *q, serve_response *r)
 {
+    serve_stamp stamp;
     kifu_explore_options o;
     if (serve_check_params(q, explore_params, r) || serve_explore_options(q, &o, r))
         return;
@@ -20,7 +21,7 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
         return;
     }
     kifu_index *ix = NULL;
-    if (!serve_position(q, p, r) && (ix = serve_open(c, r))) {
+    if (!serve_position(q, p, r) && (ix = serve_open(c, r, &stamp))) {
         kifu_error e = {0};
         kifu_explore *x = kifu_index_explore(ix, p, &o, &e);
         char *sfen = kifu_position_sfen(p, 1);
@@ -36,7 +37,7 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
         kifu_free(sfen);
         kifu_explore_free(x);
     }
-    kifu_index_close(ix, NULL);
+    serve_close(ix, &stamp);
     kifu_position_free(p);
 }
 

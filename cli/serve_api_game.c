@@ -57,6 +57,7 @@ static const char *const game_params[] = {"file", "game", NULL};
 
 void serve_api_game(const serve_config *c, const serve_request *q, serve_response *r)
 {
+    serve_stamp stamp;
     long number;
     pick k = {serve_get(q, "file"), NULL, 0};
     if (serve_check_params(q, game_params, r) ||
@@ -67,14 +68,14 @@ void serve_api_game(const serve_config *c, const serve_request *q, serve_respons
         return;
     }
     kifu_error e = {0};
-    kifu_index *ix = serve_open(c, r);
+    kifu_index *ix = serve_open(c, r, &stamp);
     if (!ix)
         return;
     if (kifu_index_each_source(ix, pick_source, &k, &e) < 0)
         serve_error(r, 503, "game: %s", e.message);
     else if (!k.path || number > k.games)
         serve_error(r, 404, "no game %ld of that file in the index", number);
-    kifu_index_close(ix, NULL);
+    serve_close(ix, &stamp);
     size_t len = 0, count = 0;
     char *data = k.path && number <= k.games ? slurp(k.path, &len) : NULL;
     kifu_record **rs = NULL;

@@ -33,6 +33,7 @@ static const char *const games_params[] = {"limit", "offset", NULL};
 
 void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
 {
+    serve_stamp stamp;
     games_page g = {0};
     if (serve_check_params(q, games_params, r) ||
         serve_number(q, "limit", 1, 500, 50, &g.limit, r) ||
@@ -51,7 +52,7 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
     }
     if (!s)
         serve_error(r, 500, "games: %s", e.message);
-    else if ((ix = serve_open(c, r)) && (g.f = serve_begin(&buf, &len))) {
+    else if ((ix = serve_open(c, r, &stamp)) && (g.f = serve_begin(&buf, &len))) {
         fprintf(g.f, "{\"games\":[");
         long n = kifu_index_search(ix, s, one_game, &g, &e);
         fprintf(g.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", g.seen, g.offset,
@@ -60,7 +61,7 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
         if (n < 0)
             serve_error(r, 503, "games: %s", e.message);
     }
-    kifu_index_close(ix, NULL);
+    serve_close(ix, &stamp);
     kifu_search_free(s);
     kifu_position_free(p);
 }
@@ -92,6 +93,7 @@ static int side_results(kifu_index *ix, const kifu_position *p, kifu_explore_opt
 
 void serve_api_players(const serve_config *c, const serve_request *q, serve_response *r)
 {
+    serve_stamp stamp;
     kifu_explore_options o;
     if (serve_check_params(q, player_params, r) || serve_explore_options(q, &o, r))
         return;
@@ -107,7 +109,7 @@ void serve_api_players(const serve_config *c, const serve_request *q, serve_resp
     FILE *f;
     if (!p || kifu_position_set_sfen(p, "startpos", &e))
         serve_error(r, 500, "out of memory");
-    else if ((ix = serve_open(c, r)) && (f = serve_begin(&buf, &len))) {
+    else if ((ix = serve_open(c, r, &stamp)) && (f = serve_begin(&buf, &len))) {
         fprintf(f, "{\"player\":");
         cli_json_fstring(f, o.player);
         fputc(',', f);
@@ -119,6 +121,6 @@ void serve_api_players(const serve_config *c, const serve_request *q, serve_resp
         if (rc)
             serve_error(r, 503, "players: %s", e.message);
     }
-    kifu_index_close(ix, NULL);
+    serve_close(ix, &stamp);
     kifu_position_free(p);
 }

@@ -71,10 +71,11 @@ static kifu_search *search_of(const serve_request *q, serve_response *r)
 
 void serve_api_search(const serve_config *c, const serve_request *q, serve_response *r)
 {
+    serve_stamp stamp;
     if (serve_check_params(q, search_params, r))
         return;
     kifu_search *s = search_of(q, r);
-    kifu_index *ix = s ? serve_open(c, r) : NULL;
+    kifu_index *ix = s ? serve_open(c, r, &stamp) : NULL;
     hits h = {0};
     char *buf;
     size_t len;
@@ -88,6 +89,6 @@ void serve_api_search(const serve_config *c, const serve_request *q, serve_respo
         if (n < 0)
             serve_error(r, 503, "search: %s", e.message);
     }
-    kifu_index_close(ix, NULL);
+    serve_close(ix, &stamp);
     kifu_search_free(s);
 }
