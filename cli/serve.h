@@ -83,6 +83,8 @@ void serve_api_game(const serve_config *c, const serve_request *q, serve_respons
 void serve_api_search(const serve_config *c, const serve_request *q, serve_response *r);
 
 /* serve_static.c: the pages and assets, or 0 when path is none of them. */
+/* cli/serve_assets/ compiled in (app.js, app.css; the build generates it), or NULL. */
+const char *serve_asset(const char *name);
 int serve_static(const char *path, serve_response *r);
 
 /* serve_http.c: run the server on host:port until SIGINT or SIGTERM. It prints the URL

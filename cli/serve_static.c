@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include "serve.h"
-#include "serve_assets.inc"
 
 #define SHELL(page)                                                                      \
     "<!DOCTYPE html>\n<html lang=\"ja\"><head><meta charset=\"utf-8\">"                  \
@@ -35,17 +34,17 @@ int serve_static(const char *path, serve_response *r)
     static const struct {
         const char *path, *type;
         const char *lib; /* a kifu_html_asset name, or NULL: own */
-        const unsigned char *own;
+        const char *own; /* a serve_asset name */
     } assets[] = {
         {"/assets/board.js", "text/javascript; charset=utf-8", "board.js", NULL},
         {"/assets/viewer.css", "text/css; charset=utf-8", "viewer.css", NULL},
-        {"/assets/app.js", "text/javascript; charset=utf-8", NULL, app_js},
-        {"/assets/app.css", "text/css; charset=utf-8", NULL, app_css},
+        {"/assets/app.js", "text/javascript; charset=utf-8", NULL, "app.js"},
+        {"/assets/app.css", "text/css; charset=utf-8", NULL, "app.css"},
     };
     for (size_t i = 0; i < sizeof assets / sizeof assets[0]; i++)
         if (!strcmp(path, assets[i].path)) {
             const char *body = assets[i].lib ? kifu_html_asset(assets[i].lib)
-                                             : (const char *)assets[i].own;
+                                             : serve_asset(assets[i].own);
             if (!body)
                 return 0;
             r->status = 200, r->type = assets[i].type;
