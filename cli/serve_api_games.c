@@ -1,5 +1,6 @@
 /* serve_api_games.c: /api/games, the indexed games that start from the standard
- * position (the index's position search of the start: its games and headers), paged; and
+ * position (the index's position search of the start: its games and headers), paged,
+ * with player (and color) as the header names them; and
  * /api/players?player=NAME, a player's results as sente and as gote (the explorer's
  * counts at the start with the player filter). The public index API lists no games by
  * themselves, so a handicap game is reached through /api/search instead. */
@@ -11,12 +12,35 @@
 typedef struct games_page {
     FILE *f;
     long offset, limit, seen;
+    char *name; /* player=NAME as a JSON string ("\"NAME\""), or NULL */
+    int color;  /* 0 either, 1 sente, 2 gote */
 } games_page;
+
+/* Does the header (a JSON object of the record's own keys) name the player on the side?
+ * Sente is 先手 (下手 in a handicap game), gote 後手 (上手), as records write them. */
+static int plays(const char *header, const char *name, int color)
+{
+    static const char *const keys[2][2] = {{"\"先手\":", "\"下手\":"},
+                                           {"\"後手\":", "\"上手\":"}};
+    size_t n = strlen(name);
+    for (int side = 0; side < 2; side++) {
+        if (color && color != side + 1)
+            continue;
+        for (int k = 0; k < 2; k++) {
+            const char *at = strstr(header, keys[side][k]);
+            if (at && !strncmp(at + strlen(keys[side][k]), name, n))
+                return 1;
+        }
+    }
+    return 0;
+}
 
 static int one_game(void *ctx, const kifu_index_hit *h)
 {
     games_page *g = ctx;
     if (h->ply != 0)
+        return 1;
+    if (g->name && !plays(h->header ? h->header : "", g->name, g->color))
         return 1;
     if (g->seen >= g->offset && g->seen < g->offset + g->limit) {
         fprintf(g->f, "%s{\"file\":", g->seen > g->offset ? "," : "");
@@ -29,7 +53,7 @@ static int one_game(void *ctx, const kifu_index_hit *h)
     return 1;
 }
 
-static const char *const games_params[] = {"limit", "offset", NULL};
+static const char *const games_params[] = {"limit", "offset", "player", "color", NULL};
 
 void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
 {
@@ -39,6 +63,26 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
         serve_number(q, "limit", 1, 500, 50, &g.limit, r) ||
         serve_number(q, "offset", 0, 100000000, 0, &g.offset, r))
         return;
+    const char *player = serve_get(q, "player"), *color = serve_get(q, "color");
+    if (color) {
+        g.color = !strcmp(color, "sente") ? 1 : !strcmp(color, "gote") ? 2 : -1;
+        if (g.color < 0 || !player) {
+            serve_error(r, 400, "color takes sente or gote, with player");
+            return;
+        }
+    }
+    char *nbuf = NULL;
+    size_t nlen;
+    if (player && *player) {
+        FILE *nf = serve_begin(&nbuf, &nlen);
+        if (!nf) {
+            serve_error(r, 500, "out of memory");
+            return;
+        }
+        cli_json_fstring(nf, player);
+        fclose(nf);
+        g.name = nbuf;
+    }
     kifu_position *p = kifu_position_new();
     kifu_search *s = NULL;
     kifu_index *ix = NULL;
@@ -64,6 +108,7 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
     serve_close(ix, &stamp);
     kifu_search_free(s);
     kifu_position_free(p);
+    free(nbuf);
 }
 
 static const char *const player_params[] = {"player", "since", "until", "event", NULL};

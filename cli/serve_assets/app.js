@@ -265,8 +265,30 @@
   function gamesPage(app) {
     var q = params(), limit = 50, offset = +(q.get("offset") || 0);
     var out = el("div", { id: "games" });
-    add(app, el("h2", null, "Games"), out);
-    api("games", new URLSearchParams({ limit: limit, offset: offset })).then(function (d) {
+    var form = el("form", { class: "filters", action: "/games", method: "get" });
+    var who = el("input", { name: "player", type: "text" }), side = el("select", { name: "color" });
+    ["", "sente", "gote"].forEach(function (c) { add(side, el("option", { value: c }, c || "either")); });
+    who.value = q.get("player") || "", side.value = q.get("color") || "";
+    add(form, add(el("label"), document.createTextNode("player "), who), side,
+      el("button", { type: "submit" }, "Filter"));
+    form.addEventListener("submit", function (ev) {
+      ev.preventDefault();
+      var s = new URLSearchParams();
+      if (who.value) s.set("player", who.value);
+      if (who.value && side.value) s.set("color", side.value);
+      location.href = "/games?" + s.toString();
+    });
+    add(app, el("h2", null, "Games"), form, out);
+    var aq = new URLSearchParams({ limit: limit, offset: offset });
+    if (q.get("player")) aq.set("player", q.get("player"));
+    if (q.get("player") && q.get("color")) aq.set("color", q.get("color"));
+    function page(off) {
+      var s = new URLSearchParams(aq);
+      s.delete("limit");
+      s.set("offset", off);
+      return s;
+    }
+    api("games", aq).then(function (d) {
       var t = el("table", { class: "games" });
       add(t, add(el("tr"), el("th", null, "Date"), el("th", null, "Sente"), el("th", null, "Gote"),
         el("th", null, "Event"), el("th", null, "Game")));
@@ -285,8 +307,8 @@
       });
       add(out, el("p", null, (offset + 1) + "–" + (offset + d.games.length) + " of " + d.total), t);
       var pager = el("p", { class: "pager" });
-      if (offset > 0) add(pager, link("/games", new URLSearchParams({ offset: Math.max(0, offset - limit) }), "◀ previous"));
-      if (offset + limit < d.total) add(pager, link("/games", new URLSearchParams({ offset: offset + limit }), "next ▶"));
+      if (offset > 0) add(pager, link("/games", page(Math.max(0, offset - limit)), "◀ previous"));
+      if (offset + limit < d.total) add(pager, link("/games", page(offset + limit), "next ▶"));
       add(out, pager);
     }).catch(function (e) { error(out, e); });
   }
@@ -306,7 +328,7 @@
           el("td", { class: "wins" }, r.wins), el("td", { class: "losses" }, r.losses),
           el("td", { class: "draws" }, r.draws), el("td", null, r.unfinished)));
       });
-      add(out, t);
+      add(out, t, add(el("p"), link("/games", new URLSearchParams({ player: name }), "All games of " + name)));
       ["sente", "gote"].forEach(function (c) {
         var q = new URLSearchParams({ player: name, color: c });
         api("explore", q).then(function (x) {

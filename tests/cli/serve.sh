@@ -133,6 +133,16 @@ got=$(body '/api/players?player=%E4%BD%90%E8%97%A4' | python3 -c 'import json,sy
 want=$("$kifu" explore "$tmp/g.kdb" --player 佐藤 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 check "a player's games" "$want" "$got"
 
+# /api/games by player and colour: the games explore counts for them at the start.
+for c in "" sente gote; do
+    want=$("$kifu" explore "$tmp/g.kdb" --player 佐藤 ${c:+--color $c} --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+    got=$(body "/api/games?player=%E4%BD%90%E8%97%A4${c:+&color=$c}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+    check "games of a player ${c:-either side}" "$want" "$got"
+done
+check "games: a part of a name is not the player" 0 "$(body '/api/games?player=%E4%BD%90' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
+check "games: color without player" 400 "$(status '/api/games?color=gote')"
+
 # Games added while it runs are seen without a restart.
 before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 "$kifu" index add "$tmp/g.kdb" "$tmp/later" >/dev/null 2>&1 || bad "index add"
