@@ -372,7 +372,9 @@
         }
         var e = main[i];
         clear(boardBox);
-        add(boardBox, boardNode(e, { sides: [h["先手"] || "先手", h["後手"] || "後手"] }));
+        var bo = { sides: [h["先手"] || h["下手"] || "先手", h["後手"] || h["上手"] || "後手"] };
+        if (e.usi && e.usi.length >= 4) bo.last = sqOf(e.usi.slice(2, 4));
+        add(boardBox, boardNode(e, bo));
         comment.textContent = (e.comments || []).join("\n");
         Array.prototype.forEach.call(movesList.children, function (li) {
           li.classList.toggle("cur", +li.getAttribute("data-ply") === i);
@@ -381,6 +383,7 @@
         api("explore", new URLSearchParams({ sfen: sfenOf(e) })).then(function (x) {
           clear(numbers);
           add(numbers, el("p", { id: "status", "data-games": x.games }, x.games + " games reached this position"),
+            add(el("p"), link("/explore", new URLSearchParams({ sfen: sfenOf(e) }), "Open this position in the explorer")),
             movesTable(x, function (usi) {
               if (main[i + 1] && main[i + 1].usi === usi) show(i + 1, true);
             }));

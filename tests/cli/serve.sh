@@ -164,5 +164,46 @@ pid=
 "$kifu" serve "$tmp/none.kdb" --listen 127.0.0.1:0 2>/dev/null; check "no such index" 3 $?
 "$kifu" serve --help | grep -q '^usage: kifu serve' && ok || bad "--help"
 
+# The same API over the index on ClickHouse (a private server, when it is installed).
+. "$here/../clickhouse/servers.sh"
+if CH_SERVER=$(ch_find_server); then
+    export KIFU_CLICKHOUSE_USER=kifu KIFU_CLICKHOUSE_PASSWORD=${CH_TEST_PASSWORD:-kifu-test}
+    read -r http tcp inter <<<"$(ch_free_ports 3)"
+    trap 'ch_stop_all; cleanup' EXIT
+    if ch_start s "$tmp/ch" "$http" "$tcp" "$inter" >/dev/null 2>&1; then
+        ch=http://127.0.0.1:$http
+        "$kifu" index build "$tmp/games" "$tmp/later" --clickhouse "$ch" >/dev/null 2>&1 ||
+            bad "index build on ClickHouse"
+        "$kifu" serve --clickhouse "$ch" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
+        pid=$!
+        port=
+        for _ in $(seq 100); do
+            port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+            [ -n "$port" ] && break
+            sleep 0.1
+        done
+        for args in "" "--moves 7g7f 3c3d" "--moves 7g7f --player 佐藤"; do
+            want=$(eval "\"\$kifu\" explore --clickhouse \"\$ch\" $args --json")
+            query=$(python3 -c 'import sys, urllib.parse
+a = sys.argv[1:]; q = {}
+while a:
+    k = a.pop(0)[2:]; v = []
+    while a and not a[0].startswith("--"): v.append(a.pop(0))
+    q[k] = ",".join(v)
+print(urllib.parse.urlencode(q))' $args)
+            check "ClickHouse: explore ?$query" "$want" "$(body "/api/explore?$query")"
+        done
+        want=$("$kifu" explore --clickhouse "$ch" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+        check "ClickHouse: games" "$want" "$(body '/api/games' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
+        kill -TERM "$pid"; wait "$pid"; check "ClickHouse: stopped by SIGTERM" 0 $?
+        pid=
+    else
+        bad "a private clickhouse-server starts"
+    fi
+    ch_stop_all
+else
+    echo "skip: the ClickHouse part (clickhouse-server is not installed)"
+fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
