@@ -240,6 +240,22 @@ def run(url, kdb, games):
               == x["games"], "the game page shows the explorer's games for the position")
         b.screenshot(os.path.join(ARTEFACTS, "serve-game.png"))
 
+        # Position search: as many hits as `kifu search --index`, each opening its game at
+        # the ply, on the position searched.
+        b.open(url + "search?" + urllib.parse.urlencode({"moves": ",".join(line)}))
+        shown = wait(b, "var c = document.getElementById('count'); return c && c.textContent",
+                     "the search's hits")
+        want = subprocess.run([KIFU, "search", "--index", kdb, "--usi",
+                               "position startpos moves " + " ".join(line), "--json"],
+                              check=True, capture_output=True, text=True).stdout.count("\n")
+        check(shown.startswith("%d hits" % want), "search: %r, kifu search %d" % (shown, want))
+        b.screenshot(os.path.join(ARTEFACTS, "serve-search.png"))
+        b.click("#hits a")
+        wait(b, "var r = document.body.getAttribute('data-ready'); return r && r.indexOf('ply') == 0",
+             "the game of a hit")
+        bd = b.run("return document.querySelector('#board svg').getAttribute('data-bd')")
+        check(bd == want_bd, "a hit opens its game on the position searched")
+
         # The player page against a count from the records.
         for name in ("佐藤", "鈴木"):
             b.open(url + "player?" + urllib.parse.urlencode({"player": name}))
