@@ -8,6 +8,7 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,17 +55,24 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
                                   const char *upload, size_t *upload_size, void **state)
 {
     (void)version, (void)upload;
-    static int first;
-    /* The first call only announces the request (its headers); answer on the second. */
-    if (*state != &first) {
-        *state = &first;
+    static int seen, body;
+    serve_response r = {0};
+    int get = !strcmp(method, "GET") || !strcmp(method, "HEAD");
+    if (!*state && get) {
+        /* The first call only announces the request (its headers); answer on the last. */
+        *state = &seen;
         return MHD_YES;
     }
-    serve_response r = {0};
     if (*upload_size) {
-        serve_error(&r, 413, "this server takes no request body");
-    } else if (strcmp(method, "GET") && strcmp(method, "HEAD")) {
+        /* A body is read and dropped (up to the connection's memory), then refused. */
+        *upload_size = 0;
+        *state = &body;
+        return MHD_YES;
+    }
+    if (!get) {
         serve_error(&r, 405, "read-only: GET only");
+    } else if (*state == &body) {
+        serve_error(&r, 413, "this server takes no request body");
     } else {
         serve_request q = {0};
         q.path = url;
@@ -74,6 +82,19 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     enum MHD_Result ok = answer(con, &r);
     serve_response_free(&r);
     return ok;
+}
+
+/* libmicrohttpd's own messages (a request too big, a connection closed on error), on
+ * stderr through cli_err: what a client sent never reaches the terminal raw. */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    char text[512];
+    vsnprintf(text, sizeof text, fmt, ap);
+    size_t n = strlen(text);
+    while (n && text[n - 1] == '\n')
+        text[--n] = 0;
+    cli_err("kifu: http: %s\n", text);
 }
 
 static int loopback(const struct in_addr *a)
@@ -106,11 +127,11 @@ int serve_run(const serve_config *c, const char *host, int port)
     signal(SIGPIPE, SIG_IGN);
     struct MHD_Daemon *d = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
-        (void *)c, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
-        MHD_OPTION_THREAD_POOL_SIZE, 4u, MHD_OPTION_CONNECTION_LIMIT, 64u,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, 48u, MHD_OPTION_CONNECTION_TIMEOUT, 10u,
-        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)32768,
-        MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
+        (void *)c, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
+        (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE, 4u,
+        MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 48u,
+        MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+        (size_t)32768, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
     if (!d) {
         cli_err("kifu: cannot listen on %s:%d (in use, or not an address of this "
                 "machine)\n",

@@ -101,6 +101,9 @@ out=$(body '/api/game?file=/etc/passwd&game=1')
 check "a file that is not the index's" 404 "$(status '/api/game?file=/etc/passwd&game=1')"
 echo "$out" | grep -q root && bad "a file outside the index served"
 check "POST refused" 405 "$(status /api/explore POST)"
+check "DELETE refused" 405 "$(status /api/explore DELETE)"
+check "a URL past the memory bound" 414 "$(status "/api/explore?moves=$(printf '7g7f,%.0s' $(seq 8000))")"
+check "too many parameters" 400 "$(status "/api/explore?$(printf 'a%s=1&' $(seq 40))")"
 
 # Pages and assets, and the policy that allows no inline script.
 for p in / /explore /games /player /game /search /assets/board.js /assets/app.js \
@@ -155,7 +158,9 @@ for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$pid" 2>/dev/null && bad "still running after SIGTERM"
 wait "$pid"; check "exit status after SIGTERM" 0 $?
 pid=
-[ -s "$tmp/err" ] && bad "stderr: $(cat "$tmp/err")"
+# Only libmicrohttpd's notes of the refused requests (the URL too big), no other output.
+grep -v '^kifu: http: ' "$tmp/err" | grep -q . && bad "stderr: $(cat "$tmp/err")"
+grep -q '^kifu: http: .*414' "$tmp/err" && ok || bad "the 414 noted on stderr: $(cat "$tmp/err")"
 
 # The command line.
 "$kifu" serve 2>/dev/null; check "no index" 2 $?
