@@ -1,6 +1,8 @@
 /* serve_api_games.c: /api/games, the indexed games that start from the standard
  * position (the index's position search of the start: its games and headers), paged,
- * with player (and color) as the header names them; and
+ * with player (and color) as the header names them, in the order files were indexed or
+ * sorted by a header field (sort=date, sente, gote, event; -date for the latest first);
+ * and
  * /api/players?player=NAME, a player's results as sente and as gote (the explorer's
  * counts at the start with the player filter). The public index API lists no games by
  * themselves, so a handicap game is reached through /api/search instead. */
@@ -9,12 +11,99 @@
 
 #include "serve.h"
 
+/* A game kept for sorting: its key is the header field's JSON text ("" if none). */
+typedef struct kept {
+    char *source, *header, *key;
+    int number;
+    size_t order;
+} kept;
+
+enum { MAX_SORTED = 200000 };
+
 typedef struct games_page {
     FILE *f;
     long offset, limit, seen;
     char *name; /* player=NAME as a JSON string ("\"NAME\""), or NULL */
     int color;  /* 0 either, 1 sente, 2 gote */
+    const char *const
+        *sort_keys; /* header keys to sort by (the first present), or NULL */
+    kept *kept;
+    size_t nkept, cap;
+    int nomem, too_many;
 } games_page;
+
+static const struct {
+    const char *name;
+    const char *keys[4];
+} sorts[] = {
+    {"date", {"開始日時", "対局日", "終了日時", NULL}},
+    {"sente", {"先手", "下手", NULL}},
+    {"gote", {"後手", "上手", NULL}},
+    {"event", {"棋戦", NULL}},
+};
+
+/* The JSON text of the first of keys' string values in the header, or "" (new). */
+static char *field(const char *header, const char *const *keys)
+{
+    for (; *keys; keys++) {
+        char pat[64];
+        snprintf(pat, sizeof pat, "\"%s\":\"", *keys);
+        const char *at = strstr(header, pat);
+        if (!at)
+            continue;
+        at += strlen(pat);
+        const char *end = at;
+        while (*end && *end != '"')
+            end += *end == '\\' && end[1] ? 2 : 1;
+        return strndup(at, (size_t)(end - at));
+    }
+    return strdup("");
+}
+
+static int by_key(const void *a, const void *b)
+{
+    const kept *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : x->order < y->order ? -1 : 1;
+}
+
+static int keep(games_page *g, const kifu_index_hit *h)
+{
+    if (g->nkept == MAX_SORTED) {
+        g->too_many = 1;
+        return 1;
+    }
+    if (g->nkept == g->cap) {
+        size_t cap = g->cap ? g->cap * 2 : 256;
+        kept *k = realloc(g->kept, cap * sizeof *k);
+        if (!k) {
+            g->nomem = 1;
+            return 1;
+        }
+        g->kept = k, g->cap = cap;
+    }
+    kept *k = &g->kept[g->nkept];
+    const char *header = h->header && *h->header ? h->header : "{}";
+    k->source = strdup(h->source), k->header = strdup(header);
+    k->key = field(header, g->sort_keys);
+    k->number = h->number, k->order = g->nkept;
+    if (!k->source || !k->header || !k->key) {
+        free(k->source), free(k->header), free(k->key);
+        g->nomem = 1;
+        return 1;
+    }
+    g->nkept++;
+    return 1;
+}
+
+static void put_game(games_page *g, const char *source, int number, const char *header,
+                     int first)
+{
+    fprintf(g->f, "%s{\"file\":", first ? "" : ",");
+    cli_json_fstring(g->f, source);
+    /* The header is the index's own JSON object (index_build.c writes it). */
+    fprintf(g->f, ",\"game\":%d,\"header\":%s}", number, header);
+}
 
 /* Does the header (a JSON object of the record's own keys) name the player on the side?
  * Sente is 先手 (下手 in a handicap game), gote 後手 (上手), as records write them. */
@@ -42,18 +131,33 @@ static int one_game(void *ctx, const kifu_index_hit *h)
         return 1;
     if (g->name && !plays(h->header ? h->header : "", g->name, g->color))
         return 1;
-    if (g->seen >= g->offset && g->seen < g->offset + g->limit) {
-        fprintf(g->f, "%s{\"file\":", g->seen > g->offset ? "," : "");
-        cli_json_fstring(g->f, h->source);
-        /* The header is the index's own JSON object (index_build.c writes it). */
-        fprintf(g->f, ",\"game\":%d,\"header\":%s}", h->number,
-                h->header && *h->header ? h->header : "{}");
-    }
+    if (g->sort_keys)
+        return keep(g, h);
+    if (g->seen >= g->offset && g->seen < g->offset + g->limit)
+        put_game(g, h->source, h->number, h->header && *h->header ? h->header : "{}",
+                 g->seen == g->offset);
     g->seen++;
     return 1;
 }
 
-static const char *const games_params[] = {"limit", "offset", "player", "color", NULL};
+/* The sorted games' page, then the kept games freed. */
+static void put_sorted(games_page *g, int descending)
+{
+    if (!g->nomem && !g->too_many) {
+        qsort(g->kept, g->nkept, sizeof *g->kept, by_key);
+        for (long i = g->offset; i < g->offset + g->limit && (size_t)i < g->nkept; i++) {
+            const kept *k = &g->kept[descending ? g->nkept - 1 - (size_t)i : (size_t)i];
+            put_game(g, k->source, k->number, k->header, i == g->offset);
+        }
+        g->seen = (long)g->nkept;
+    }
+    for (size_t i = 0; i < g->nkept; i++)
+        free(g->kept[i].source), free(g->kept[i].header), free(g->kept[i].key);
+    free(g->kept);
+}
+
+static const char *const games_params[] = {"limit", "offset", "player",
+                                           "color", "sort",   NULL};
 
 void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
 {
@@ -68,6 +172,20 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
         g.color = !strcmp(color, "sente") ? 1 : !strcmp(color, "gote") ? 2 : -1;
         if (g.color < 0 || !player) {
             serve_error(r, 400, "color takes sente or gote, with player");
+            return;
+        }
+    }
+    const char *sort = serve_get(q, "sort");
+    int descending = sort && *sort == '-';
+    if (sort && strcmp(sort, "file")) {
+        for (size_t i = 0; i < sizeof sorts / sizeof sorts[0]; i++)
+            if (!strcmp(sort + descending, sorts[i].name))
+                g.sort_keys = sorts[i].keys;
+        if (!g.sort_keys) {
+            serve_error(r, 400,
+                        "sort takes file, date, sente, gote or event (-date: "
+                        "the latest first), not '%s'",
+                        sort);
             return;
         }
     }
@@ -99,11 +217,18 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
     else if ((ix = serve_open(c, r, &stamp)) && (g.f = serve_begin(&buf, &len))) {
         fprintf(g.f, "{\"games\":[");
         long n = kifu_index_search(ix, s, one_game, &g, &e);
+        if (g.sort_keys)
+            put_sorted(&g, descending);
         fprintf(g.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", g.seen, g.offset,
                 g.limit);
         serve_end(r, g.f, &buf, &len);
         if (n < 0)
             serve_error(r, 503, "games: %s", e.message);
+        else if (g.nomem)
+            serve_error(r, 500, "games: out of memory");
+        else if (g.too_many)
+            serve_error(r, 400, "more than %d games to sort: filter by player first",
+                        MAX_SORTED);
     }
     serve_close(ix, &stamp);
     kifu_search_free(s);

@@ -80,14 +80,14 @@ void serve_close(kifu_index *ix, const serve_stamp *at)
     if (!ix)
         return;
     pthread_mutex_lock(&lock);
-    int kept = pooled < POOL;
-    if (kept) {
+    int into_pool = pooled < POOL;
+    if (into_pool) {
         pool[pooled].ix = ix;
         memcpy(&pool[pooled].at, at->bytes, sizeof(stamp));
         pooled++;
     }
     pthread_mutex_unlock(&lock);
-    if (!kept)
+    if (!into_pool)
         kifu_index_close(ix, NULL);
 }
 

@@ -269,19 +269,26 @@
     var who = el("input", { name: "player", type: "text" }), side = el("select", { name: "color" });
     ["", "sente", "gote"].forEach(function (c) { add(side, el("option", { value: c }, c || "either")); });
     who.value = q.get("player") || "", side.value = q.get("color") || "";
+    var order = el("select", { name: "sort" });
+    [["", "as indexed"], ["date", "date"], ["-date", "date, latest first"], ["sente", "sente"],
+      ["gote", "gote"], ["event", "event"]].forEach(function (o) { add(order, el("option", { value: o[0] }, o[1])); });
+    order.value = q.get("sort") || "";
     add(form, add(el("label"), document.createTextNode("player "), who), side,
+      add(el("label"), document.createTextNode("sort "), order),
       el("button", { type: "submit" }, "Filter"));
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var s = new URLSearchParams();
       if (who.value) s.set("player", who.value);
       if (who.value && side.value) s.set("color", side.value);
+      if (order.value) s.set("sort", order.value);
       location.href = "/games?" + s.toString();
     });
     add(app, el("h2", null, "Games"), form, out);
     var aq = new URLSearchParams({ limit: limit, offset: offset });
     if (q.get("player")) aq.set("player", q.get("player"));
     if (q.get("player") && q.get("color")) aq.set("color", q.get("color"));
+    if (q.get("sort")) aq.set("sort", q.get("sort"));
     function page(off) {
       var s = new URLSearchParams(aq);
       s.delete("limit");

@@ -146,6 +146,16 @@ done
 check "games: a part of a name is not the player" 0 "$(body '/api/games?player=%E4%BD%90' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
 check "games: color without player" 400 "$(status '/api/games?color=gote')"
 
+# /api/games sorted by a header field, a page of them, and a bad sort.
+dates=$(grep -h '^\$START_TIME:' "$tmp"/games/*.csa | cut -d: -f2- | sort)
+got=$(body '/api/games?sort=date&limit=500' | python3 -c 'import json,sys
+for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
+check "games sorted by date" "$dates" "$got"
+got=$(body '/api/games?sort=-date&limit=2&offset=1' | python3 -c 'import json,sys
+for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
+check "games by date, latest first, a page" "$(printf '%s\n' "$dates" | sort -r | sed -n 2,3p)" "$got"
+check "games: a bad sort" 400 "$(status '/api/games?sort=length')"
+
 # Games added while it runs are seen without a restart.
 before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 "$kifu" index add "$tmp/g.kdb" "$tmp/later" >/dev/null 2>&1 || bad "index add"
