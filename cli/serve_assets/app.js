@@ -309,10 +309,12 @@
         };
         add(tr, el("td", null, h["開始日時"] || h["対局日"] || ""), who(h["先手"] || h["下手"]),
           who(h["後手"] || h["上手"]), el("td", null, h["棋戦"] || ""),
-          add(el("td"), link("/game", new URLSearchParams({ file: g.file, game: g.game }), g.file + " #" + g.game)));
+          add(el("td"), link("/game", new URLSearchParams({ file: g.file, game: g.game }),
+            g.file.replace(/^.*\//, "") + " #" + g.game)));
         add(t, tr);
       });
-      add(out, el("p", null, (offset + 1) + "–" + (offset + d.games.length) + " of " + d.total), t);
+      add(out, el("p", null, (offset + 1) + "–" + (offset + d.games.length) + " of " + d.total),
+        add(el("div", { class: "table-wrap" }), t));
       var pager = el("p", { class: "pager" });
       if (offset > 0) add(pager, link("/games", page(Math.max(0, offset - limit)), "◀ previous"));
       if (offset + limit < d.total) add(pager, link("/games", page(offset + limit), "next ▶"));

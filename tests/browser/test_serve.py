@@ -168,6 +168,10 @@ def main():
             check(False, "kifu serve stops on SIGTERM")
 
 
+def samples_glob():
+    return glob.glob(os.path.join(SRC, "samples", "collection", "*.csa"))
+
+
 def console_errors(b):
     return [e["message"] for e in b.log() if e.get("level") == "SEVERE"
             and "favicon" not in e["message"]]
@@ -303,6 +307,15 @@ def run(url, kdb, games):
         b.open(url + "game?" + urllib.parse.urlencode({"file": os.path.join(games, "game1.csa"), "game": 1, "ply": 3}))
         wait(b, "return document.body.getAttribute('data-ready') === 'ply3'", "the game")
         b.screenshot(os.path.join(ARTEFACTS, "serve-phone-game.png"))
+        b.open(url + "games?sort=-date")
+        wait(b, "return document.querySelectorAll('table.games tr').length > 1", "the games")
+        dates = b.run("return Array.prototype.map.call(document.querySelectorAll('table.games tr td:first-child'),"
+                      " function (td) { return td.textContent; })")
+        check(dates == sorted(dates, reverse=True) and len(dates) == len(samples_glob()) + 1,
+              "the games page, the latest first: %s" % dates)
+        width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width[0] <= width[1], "the games page: no sideways scrolling on a phone (%s)" % width)
+        b.screenshot(os.path.join(ARTEFACTS, "serve-phone-games.png"))
     print("screenshots in", ARTEFACTS)
 
 
