@@ -50,6 +50,28 @@ static enum MHD_Result answer(struct MHD_Connection *con, const serve_response *
     return ok;
 }
 
+/* Bound to loopback: only requests that name a loopback host are answered, so that a
+ * web page whose name was rebound to 127.0.0.1 (DNS rebinding) cannot read the API. */
+static int loopback_only;
+
+static int loopback_host(const char *host)
+{
+    if (!host)
+        return 0;
+    size_t n = strcspn(host, ":");
+    if (host[0] == '[')
+        return !strncmp(host, "[::1]", 5);
+    if (n == 9 && !strncmp(host, "localhost", 9))
+        return 1;
+    char name[64];
+    struct in_addr a;
+    if (n >= sizeof name)
+        return 0;
+    memcpy(name, host, n);
+    name[n] = 0;
+    return inet_pton(AF_INET, name, &a) == 1 && (ntohl(a.s_addr) >> 24) == 127;
+}
+
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const char *url,
                                   const char *method, const char *version,
                                   const char *upload, size_t *upload_size, void **state)
@@ -71,6 +93,9 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     }
     if (!get) {
         serve_error(&r, 405, "read-only: GET only");
+    } else if (loopback_only && !loopback_host(MHD_lookup_connection_value(
+                                    con, MHD_HEADER_KIND, "Host"))) {
+        serve_error(&r, 403, "this server answers requests for 127.0.0.1 or localhost");
     } else if (*state == &body) {
         serve_error(&r, 413, "this server takes no request body");
     } else {
@@ -113,7 +138,8 @@ int serve_run(const serve_config *c, const char *host, int port)
         cli_err("kifu: --listen takes an IPv4 address and a port, not '%s'\n", host);
         return EXIT_USAGE;
     }
-    if (!loopback(&sa.sin_addr))
+    loopback_only = loopback(&sa.sin_addr);
+    if (!loopback_only)
         cli_err("kifu: warning: listening on %s, not loopback: anyone who reaches this "
                 "address can read the index's games\n",
                 host);

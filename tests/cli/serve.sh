@@ -23,12 +23,15 @@ cp "$here"/../../samples/collection/*.csa "$tmp/games/"
 printf 'position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\n' >"$tmp/later/new.usi"
 "$kifu" index build "$tmp/games" -o "$tmp/g.kdb" >/dev/null 2>&1 || { echo "index build failed"; exit 1; }
 
-# GET path -> "status\nheaders-of-interest\nbody" (raw path: nothing normalized).
+# GET path [METHOD [HOST]] -> "status\nheaders-of-interest\nbody" (raw path: nothing
+# normalized).
 get() {
-    python3 - "$port" "$1" "${2:-GET}" <<'PY'
+    python3 - "$port" "$1" "${2:-GET}" "${3:-}" <<'PY'
 import http.client, sys
 c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
-c.putrequest(sys.argv[3], sys.argv[2], skip_accept_encoding=True)
+c.putrequest(sys.argv[3], sys.argv[2], skip_accept_encoding=True, skip_host=bool(sys.argv[4]))
+if sys.argv[4]:
+    c.putheader("Host", sys.argv[4])
 c.endheaders()
 r = c.getresponse()
 body = r.read().decode("utf-8", "replace")
@@ -101,6 +104,10 @@ out=$(body '/api/game?file=/etc/passwd&game=1')
 check "a file that is not the index's" 404 "$(status '/api/game?file=/etc/passwd&game=1')"
 echo "$out" | grep -q root && bad "a file outside the index served"
 check "POST refused" 405 "$(status /api/explore POST)"
+# A page whose name was rebound to 127.0.0.1 (DNS rebinding) is not answered.
+check "Host: another name" 403 "$(status /api/explore GET evil.example:$port)"
+check "Host: localhost" 200 "$(status /api/explore GET localhost:$port)"
+check "Host: 127.0.0.1" 200 "$(status /api/explore GET 127.0.0.1:$port)"
 check "DELETE refused" 405 "$(status /api/explore DELETE)"
 check "a URL past the memory bound" 414 "$(status "/api/explore?moves=$(printf '7g7f,%.0s' $(seq 8000))")"
 check "too many parameters" 400 "$(status "/api/explore?$(printf 'a%s=1&' $(seq 40))")"
