@@ -144,7 +144,8 @@ static int one_game(void *ctx, const kifu_index_hit *h)
 static void put_sorted(games_page *g, int descending)
 {
     if (!g->nomem && !g->too_many) {
-        qsort(g->kept, g->nkept, sizeof *g->kept, by_key);
+        if (g->nkept)
+            qsort(g->kept, g->nkept, sizeof *g->kept, by_key);
         for (long i = g->offset; i < g->offset + g->limit && (size_t)i < g->nkept; i++) {
             const kept *k = &g->kept[descending ? g->nkept - 1 - (size_t)i : (size_t)i];
             put_game(g, k->source, k->number, k->header, i == g->offset);
