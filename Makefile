@@ -50,6 +50,9 @@ run: build-tool
 	@echo "== kifu explore $(BUILD)/samples.kdb --player 佐藤 --json   (佐藤's games only, as JSON)"
 	@./$(BUILD)/kifu explore $(BUILD)/samples.kdb --player 佐藤 --json
 	@echo
+	@echo "== kifu serve $(BUILD)/samples.kdb --listen 127.0.0.1:0   (the explorer in a browser; one API answer, then stopped)"
+	@scripts/serve_once.sh ./$(BUILD)/kifu $(BUILD)/samples.kdb 'api/explore?moves=7g7f,3c3d&top=1'
+	@echo
 	@echo "== kifu perft startpos 4   (the rules engine's leaf count)"
 	@./$(BUILD)/kifu perft startpos 4
 

@@ -41,6 +41,8 @@ int cmd_index(int argc, char **argv);
 void cmd_index_usage(FILE *f);
 int cmd_explore(int argc, char **argv);
 void cmd_explore_usage(FILE *f);
+int cmd_serve(int argc, char **argv);
+void cmd_serve_usage(FILE *f);
 
 /* A message on stderr, printf-style, with control characters (from file names and
  * record text) shown as \xNN; every message of the tool goes through it. */
@@ -67,6 +69,10 @@ void cli_format_list(char *buf, size_t cap, int extensions);
  * only what JSON requires (" \\ and control characters), UTF-8 kept. */
 void cli_put_name(const char *s);
 void cli_json_string(const char *s);
+void cli_json_fstring(FILE *f, const char *s);
+/* The object `kifu explore --json` prints (sfen, games, moves with counts and top
+ * games), on f; `kifu serve` answers /api/explore with the same (explore_json.c). */
+void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x);
 /* The start of a `kifu search --json` hit line, up to the header: file, game, ply, path,
  * sfen, bd, cb, cw, next (the text of what follows, NULL: null) and usi ("" for an
  * ending). The caller adds ,"header":{...}} and the newline. */

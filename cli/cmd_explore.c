@@ -77,48 +77,6 @@ static double share(long long part, long long whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void print_json(const char *sfen, const kifu_explore *x)
-{
-    long long total = 0;
-    for (size_t i = 0; i < kifu_explore_count(x); i++)
-        total += kifu_explore_move_at(x, i)->games;
-    printf("{\"sfen\":");
-    cli_json_string(sfen);
-    printf(",\"games\":%lld,\"moves\":[", kifu_explore_games(x));
-    for (size_t i = 0; i < kifu_explore_count(x); i++) {
-        const kifu_explore_move *m = kifu_explore_move_at(x, i);
-        printf("%s{\"usi\":\"%s\",\"move\":", i ? "," : "", m->usi);
-        cli_json_string(m->text);
-        printf(",\"games\":%lld,\"share\":%.1f,\"sente_wins\":%lld,\"gote_wins\":%lld,"
-               "\"draws\":%lld,\"sennichite\":%lld,\"jishogi\":%lld,\"other_draws\":%lld,"
-               "\"unfinished\":%lld,\"last_date\":",
-               m->games, share(m->games, total), m->sente_wins, m->gote_wins,
-               m->sennichite + m->jishogi + m->draws, m->sennichite, m->jishogi, m->draws,
-               m->unknown);
-        if (m->last_date[0])
-            cli_json_string(m->last_date);
-        else
-            printf("null");
-        printf(",\"top\":[");
-        for (size_t k = 0; k < m->ntop; k++) {
-            const kifu_explore_game *g = &m->top[k];
-            printf("%s{\"sente\":", k ? "," : "");
-            cli_json_string(g->sente);
-            printf(",\"gote\":");
-            cli_json_string(g->gote);
-            printf(",\"date\":");
-            cli_json_string(g->date);
-            printf(",\"event\":");
-            cli_json_string(g->event);
-            printf(",\"result\":\"%s\",\"file\":", result_word(g->result));
-            cli_json_string(g->source);
-            printf(",\"game\":%d,\"ply\":%d}", g->number, g->ply);
-        }
-        printf("]}");
-    }
-    printf("]}\n");
-}
-
 static void print_table(const char *sfen, const kifu_explore *x)
 {
     long long total = 0;
@@ -410,7 +368,7 @@ static int explore(kifu_index *ix, const explore_args *x)
     char *s = ex ? kifu_position_sfen(p, 1) : NULL;
     if (ex && s) {
         if (x->json)
-            print_json(s, ex);
+            cli_explore_json(stdout, s, ex);
         else
             print_table(s, ex);
         if (fflush(stdout))

@@ -26,6 +26,7 @@ static const struct {
      "find a position or a board pattern in records"},
     {"index", cmd_index, cmd_index_usage, "index a collection for the explorer"},
     {"explore", cmd_explore, cmd_explore_usage, "the moves played from a position"},
+    {"serve", cmd_serve, cmd_serve_usage, "the explorer and the collection in a browser"},
 };
 
 static void usage(FILE *f)

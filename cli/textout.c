@@ -12,21 +12,26 @@ void cli_put_name(const char *s)
 
 void cli_json_string(const char *s)
 {
+    cli_json_fstring(stdout, s);
+}
+
+void cli_json_fstring(FILE *f, const char *s)
+{
     if (!s) {
-        fputs("null", stdout);
+        fputs("null", f);
         return;
     }
-    putchar('"');
+    putc('"', f);
     for (; *s; s++) {
         unsigned char c = (unsigned char)*s;
         if (c == '"' || c == '\\')
-            printf("\\%c", c);
+            fprintf(f, "\\%c", c);
         else if (c < 0x20 || c == 0x7f)
-            printf("\\u%04x", c);
+            fprintf(f, "\\u%04x", c);
         else
-            putchar(c);
+            putc(c, f);
     }
-    putchar('"');
+    putc('"', f);
 }
 
 void cli_hit_json(const char *file, size_t game, int ply, const char *path,

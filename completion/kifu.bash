@@ -52,7 +52,7 @@ _kifu()
         -o | --output | --css | --bod | --from-file | --readsfen | --replay)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size)
+        --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --listen)
             return ;;
         --index)
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -68,7 +68,7 @@ _kifu()
         COMPREPLY=($(compgen -W "build add compact info schema" -- "$cur"))
         return
     fi
-    if { [ "$cmd" = explore ] || { [ "$cmd" = index ] && [ "${words[2]:-}" != build ]; }; } &&
+    if { [ "$cmd" = explore ] || [ "$cmd" = serve ] || { [ "$cmd" = index ] && [ "${words[2]:-}" != build ]; }; } &&
         [[ $cur != -* ]] && [ "$cword" -eq $([ "$cmd" = index ] && echo 3 || echo 2) ]; then
         COMPREPLY=($(compgen -f -X '!*.kdb' -- "$cur") $(compgen -d -- "$cur"))
         compopt -o filenames 2>/dev/null

@@ -10,7 +10,7 @@
 set -euo pipefail
 
 what=${1:-build}
-pkgs=(gcc make cmake pkg-config python3 libpcre2-dev libsqlite3-dev sqlite3 tmux groff-base man-db)
+pkgs=(gcc make cmake pkg-config python3 libpcre2-dev libsqlite3-dev libmicrohttpd-dev sqlite3 tmux groff-base man-db)
 # The library and the tool link no JSON library (src/core/json.c reads JSON); the tests
 # and benchmarks, which a build makes too, compare JSON values with jansson.
 pkgs+=(libjansson-dev)
@@ -18,7 +18,7 @@ case "$what" in
   build) ;;
   browser) pkgs+=(chromium chromium-driver fonts-noto-cjk) ;;
   fuzz) pkgs+=(clang libclang-rt-dev) ;;
-  bench) pkgs+=(valgrind chromium chromium-driver fonts-noto-cjk) ;;
+  bench) pkgs+=(valgrind wrk chromium chromium-driver fonts-noto-cjk) ;;
   lint) pkgs=(clang-format) ;;
   clickhouse) pkgs=(clickhouse-server clickhouse-client) ;;
   *) echo "usage: $0 [build|browser|fuzz|bench|lint|clickhouse]" >&2; exit 2 ;;

@@ -1,0 +1,94 @@
+/* serve.h: what the files of `kifu serve` share: a request as the handler sees it (a
+ * path and decoded parameters, whatever the HTTP layer), the answer it fills, and the
+ * helpers the API handlers use. The handler (serve_handle) knows nothing of HTTP, so the
+ * fuzz target calls it directly. */
+#ifndef KIFU_SERVE_H
+#define KIFU_SERVE_H
+
+#include <stdio.h>
+
+#include "cli.h"
+
+enum { SERVE_MAX_PARAMS = 32, SERVE_MAX_HITS = 500 };
+
+typedef struct serve_param {
+    const char *key, *value;
+} serve_param;
+
+typedef struct serve_request {
+    const char *path; /* decoded, without the query */
+    size_t nparams;
+    int too_many; /* more than SERVE_MAX_PARAMS were given: a 400 */
+    serve_param params[SERVE_MAX_PARAMS];
+} serve_request;
+
+typedef struct serve_response {
+    int status;
+    const char *type; /* Content-Type */
+    const char *body; /* static when owned is NULL */
+    size_t len;
+    char *owned; /* malloc'd body (free) */
+} serve_response;
+
+/* Where the index is: a file (opened read-only per request, so games that `kifu index
+ * add` writes meanwhile are seen) or ClickHouse. */
+typedef struct serve_config {
+    const char *kdb;
+    const char *ch_url;
+    kifu_clickhouse_options cho;
+} serve_config;
+
+/* Answer one GET request: always fills r (free with serve_response_free). */
+void serve_handle(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_response_free(serve_response *r);
+
+/* serve_reply.c: answers. A JSON error {"error": message} with the status; a body from
+ * a memory stream (serve_begin opens it, serve_end closes it into r as JSON). */
+void serve_error(serve_response *r, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+FILE *serve_begin(char **buf, size_t *len);
+void serve_end(serve_response *r, FILE *f, char **buf, size_t *len);
+
+/* serve_params.c: parameters. The value of key or NULL. 0 when every parameter is one of
+ * allowed (a NULL-terminated list) and none is repeated, else -1 with a 400 in r. */
+const char *serve_get(const serve_request *q, const char *key);
+int serve_check_params(const serve_request *q, const char *const *allowed,
+                       serve_response *r);
+/* The explorer's filters (player, color, since, until, event, min_rating, flip, top,
+ * tag) into o, and the position (sfen, moves as USI separated by commas or spaces, usi)
+ * into p. 0, or -1 with a 400 in r. */
+int serve_explore_options(const serve_request *q, kifu_explore_options *o,
+                          serve_response *r);
+int serve_position(const serve_request *q, kifu_position *p, serve_response *r);
+/* A whole number parameter in [lo, hi], def when absent. 0, or -1 with a 400. */
+int serve_number(const serve_request *q, const char *key, long lo, long hi, long def,
+                 long *out, serve_response *r);
+
+/* serve_index.c: the index for one request, or NULL with a 503 in r; *at records what
+ * the file looked like. serve_close gives it back (to a pool of open handles, reused
+ * while the file is unchanged); serve_drain closes the pool's handles. */
+typedef struct serve_stamp {
+    unsigned char bytes[32];
+} serve_stamp;
+kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at);
+void serve_close(kifu_index *ix, const serve_stamp *at);
+void serve_drain(void);
+
+/* The API (serve_api_*.c): each answers one path under /api/. */
+void serve_api_explore(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_api_board(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_api_players(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_api_game(const serve_config *c, const serve_request *q, serve_response *r);
+void serve_api_search(const serve_config *c, const serve_request *q, serve_response *r);
+
+/* serve_static.c: the pages and assets, or 0 when path is none of them. */
+/* cli/serve_assets/ compiled in (app.js, app.css; the build generates it), or NULL. */
+const char *serve_asset(const char *name);
+int serve_static(const char *path, serve_response *r);
+
+/* serve_http.c: run the server on host:port until SIGINT or SIGTERM. It prints the URL
+ * (the real port when port is 0) on stdout. Exit code. */
+int serve_run(const serve_config *c, const char *host, int port);
+
+#endif

@@ -1,0 +1,231 @@
+#!/usr/bin/env bash
+# kifu serve: the server started on 127.0.0.1 with a free port (--listen 127.0.0.1:0
+# prints the real one); its API against `kifu explore --json` and `kifu search --index`;
+# 400s with a JSON error for bad parameters; paths that climb out (/../, %2e%2e) and
+# anything not the app's refused; the Content-Security-Policy; games added to the index
+# while it runs seen without a restart; SIGTERM stops it. Stopped by PID at the end.
+# Usage: serve.sh KIFU
+set -u
+kifu=$1
+here=$(cd "$(dirname "$0")" && pwd)
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+check() { # name, expected, actual
+    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
+}
+tmp=$(mktemp -d)
+pid=
+cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+mkdir -p "$tmp/games" "$tmp/later"
+cp "$here"/../../samples/collection/*.csa "$tmp/games/"
+printf 'position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\n' >"$tmp/later/new.usi"
+"$kifu" index build "$tmp/games" -o "$tmp/g.kdb" >/dev/null 2>&1 || { echo "index build failed"; exit 1; }
+
+# GET path [METHOD [HOST]] -> "status\nheaders-of-interest\nbody" (raw path: nothing
+# normalized).
+get() {
+    python3 - "$port" "$1" "${2:-GET}" "${3:-}" <<'PY'
+import http.client, sys
+c = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]), timeout=10)
+c.putrequest(sys.argv[3], sys.argv[2], skip_accept_encoding=True, skip_host=bool(sys.argv[4]))
+if sys.argv[4]:
+    c.putheader("Host", sys.argv[4])
+c.endheaders()
+r = c.getresponse()
+body = r.read().decode("utf-8", "replace")
+print(r.status)
+print(r.getheader("Content-Type"))
+print(r.getheader("Content-Security-Policy"))
+sys.stdout.write(body)
+PY
+}
+status() { get "$@" | sed -n 1p; }
+body() { get "$@" | sed -n '4,$p'; }
+
+"$kifu" serve "$tmp/g.kdb" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
+pid=$!
+port=
+for _ in $(seq 100); do
+    port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+    [ -n "$port" ] && break
+    sleep 0.1
+done
+[ -n "$port" ] || { echo "the server printed no URL"; cat "$tmp/err"; exit 1; }
+ok
+
+# /api/explore is byte for byte what explore --json prints.
+while IFS='|' read -r query args; do
+    want=$(eval "\"\$kifu\" explore \"\$tmp/g.kdb\" $args --json")
+    got=$(body "/api/explore?$query")
+    check "explore ?$query" "$want" "$got"
+done <<'Q'
+|
+moves=7g7f|--moves 7g7f
+moves=7g7f,3c3d|--moves 7g7f 3c3d
+moves=7g7f%203c3d%202g2f|--moves 7g7f 3c3d 2g2f
+moves=7g7f&flip=1|--moves 7g7f --flip
+moves=7g7f&since=2024-06-01|--moves 7g7f --since 2024-06-01
+moves=7g7f&top=1|--moves 7g7f --top 1
+sfen=lnsgkgsnl%2F1r5b1%2Fppppppppp%2F9%2F9%2F2P6%2FPP1PPPPPP%2F1B5R1%2FLNSGKGSNL%20w%20-%202|--sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
+usi=position%20startpos%20moves%207g7f|--usi 'position startpos moves 7g7f'
+player=%E4%BD%90%E8%97%A4|--player 佐藤
+player=%E4%BD%90%E8%97%A4&color=gote|--player 佐藤 --color gote
+min_rating=1|--min-rating 1
+event=%E7%AB%9C|--event 竜
+Q
+
+# Bad parameters: a 400 with a JSON error naming them.
+for q in 'bogus=1' 'since=2024' 'until=2024-1-01' 'color=red&player=x' 'color=sente' \
+    'moves=7g7f,7f7e' 'min_rating=abc' 'min_rating=-1' 'top=11' 'flip=yes' 'moves=7g7f&moves=3c3d' \
+    'sfen=nonsense' 'usi=position%20startpos&moves=7g7f' 'tag=x'; do
+    out=$(get "/api/explore?$q")
+    check "400 for $q" "400" "$(echo "$out" | sed -n 1p)"
+    echo "$out" | sed -n '4,$p' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["error"]' 2>/dev/null ||
+        bad "a JSON error for $q"
+    check "JSON type for $q" "application/json" "$(echo "$out" | sed -n 2p)"
+done
+check "games: limit 0" 400 "$(status '/api/games?limit=0')"
+check "games: offset -1" 400 "$(status '/api/games?offset=-1')"
+check "game without a file" 400 "$(status '/api/game?game=1')"
+check "players without a player" 400 "$(status '/api/players')"
+check "search without a position" 400 "$(status '/api/search')"
+check "search: a bad grid" 400 "$(status '/api/search?grid=zz')"
+
+# Anything but the app's own paths is refused; nothing climbs out.
+for p in '/../etc/passwd' '/assets/../../etc/passwd' '/assets/%2e%2e/%2e%2e/etc/passwd' \
+    '/%2e%2e/%2e%2e/etc/passwd' '/assets/..%2fboard.js' '/etc/passwd' "/$tmp/g.kdb" \
+    '/assets/' '/api/' '/api/explore/../games'; do
+    s=$(status "$p")
+    [ "$s" = 404 ] || [ "$s" = 400 ] && ok || bad "refused: $p ($s)"
+done
+out=$(body '/api/game?file=/etc/passwd&game=1')
+check "a file that is not the index's" 404 "$(status '/api/game?file=/etc/passwd&game=1')"
+echo "$out" | grep -q root && bad "a file outside the index served"
+check "POST refused" 405 "$(status /api/explore POST)"
+# A page whose name was rebound to 127.0.0.1 (DNS rebinding) is not answered.
+check "Host: another name" 403 "$(status /api/explore GET evil.example:$port)"
+check "Host: localhost" 200 "$(status /api/explore GET localhost:$port)"
+check "Host: 127.0.0.1" 200 "$(status /api/explore GET 127.0.0.1:$port)"
+check "DELETE refused" 405 "$(status /api/explore DELETE)"
+check "a URL past the memory bound" 414 "$(status "/api/explore?moves=$(printf '7g7f,%.0s' $(seq 8000))")"
+check "too many parameters" 400 "$(status "/api/explore?$(printf 'a%s=1&' $(seq 40))")"
+
+# Pages and assets, and the policy that allows no inline script.
+for p in / /explore /games /player /game /search /assets/board.js /assets/app.js \
+    /assets/viewer.css /assets/app.css; do
+    check "served: $p" 200 "$(status "$p")"
+done
+csp=$(get / | sed -n 3p)
+case "$csp" in *"script-src 'self'"*) ok ;; *) bad "CSP: $csp" ;; esac
+case "$csp" in *unsafe-inline*) bad "CSP allows inline: $csp" ;; *) ok ;; esac
+body / | grep -q '<script>' && bad "an inline script in the page" || ok
+
+# /api/search against kifu search --index; /api/games counts every game from the start.
+want=$("$kifu" search --index "$tmp/g.kdb" --usi 'position startpos moves 7g7f 3c3d' --json | wc -l)
+got=$(body '/api/search?moves=7g7f,3c3d' | python3 -c 'import json,sys; print(json.load(sys.stdin)["count"])')
+check "search hits" "$want" "$got"
+total=$("$kifu" explore "$tmp/g.kdb" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+got=$(body '/api/games?limit=3&offset=1' | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["total"], len(d["games"]))')
+check "games: total and a page" "$total 3" "$got"
+
+# A game the explorer lists, by its file and number: its positions.
+read -r file game ply < <("$kifu" explore "$tmp/g.kdb" --moves 7g7f --json |
+    python3 -c 'import json,sys; t=json.load(sys.stdin)["moves"][0]["top"][0]; print(t["file"], t["game"], t["ply"])')
+enc=$(python3 -c 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$file")
+got=$(body "/api/game?file=$enc&game=$game" | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["positions"][0]["ply"], len(d["positions"]) > 1)')
+check "a game's positions" "0 True" "$got"
+check "a game past the file's" 404 "$(status "/api/game?file=$enc&game=99")"
+
+# Players: results as sente and gote from the explorer's counts.
+got=$(body '/api/players?player=%E4%BD%90%E8%97%A4' | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["sente"]["games"] + d["gote"]["games"])')
+want=$("$kifu" explore "$tmp/g.kdb" --player 佐藤 --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+check "a player's games" "$want" "$got"
+
+# /api/games by player and colour: the games explore counts for them at the start.
+for c in "" sente gote; do
+    want=$("$kifu" explore "$tmp/g.kdb" --player 佐藤 ${c:+--color $c} --json |
+        python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+    got=$(body "/api/games?player=%E4%BD%90%E8%97%A4${c:+&color=$c}" | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')
+    check "games of a player ${c:-either side}" "$want" "$got"
+done
+check "games: a part of a name is not the player" 0 "$(body '/api/games?player=%E4%BD%90' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
+check "games: color without player" 400 "$(status '/api/games?color=gote')"
+
+# /api/games sorted by a header field, a page of them, and a bad sort.
+dates=$(grep -h '^\$START_TIME:' "$tmp"/games/*.csa | cut -d: -f2- | sort)
+got=$(body '/api/games?sort=date&limit=500' | python3 -c 'import json,sys
+for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
+check "games sorted by date" "$dates" "$got"
+got=$(body '/api/games?sort=-date&limit=2&offset=1' | python3 -c 'import json,sys
+for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
+check "games by date, latest first, a page" "$(printf '%s\n' "$dates" | sort -r | sed -n 2,3p)" "$got"
+check "games: a bad sort" 400 "$(status '/api/games?sort=length')"
+
+# Games added while it runs are seen without a restart.
+before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+"$kifu" index add "$tmp/g.kdb" "$tmp/later" >/dev/null 2>&1 || bad "index add"
+after=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+check "a game added while serving" "$((before + 1))" "$after"
+
+# SIGTERM stops it, with status 0.
+kill -TERM "$pid"
+for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+kill -0 "$pid" 2>/dev/null && bad "still running after SIGTERM"
+wait "$pid"; check "exit status after SIGTERM" 0 $?
+pid=
+# Only libmicrohttpd's notes of the refused requests (the URL too big), no other output.
+grep -v '^kifu: http: ' "$tmp/err" | grep -q . && bad "stderr: $(cat "$tmp/err")"
+grep -q '^kifu: http: .*414' "$tmp/err" && ok || bad "the 414 noted on stderr: $(cat "$tmp/err")"
+
+# The command line.
+"$kifu" serve 2>/dev/null; check "no index" 2 $?
+"$kifu" serve "$tmp/g.kdb" --listen nowhere 2>/dev/null; check "a bad --listen" 2 $?
+"$kifu" serve "$tmp/g.kdb" --listen example.com:80 2>/dev/null; check "a host name" 2 $?
+"$kifu" serve "$tmp/none.kdb" --listen 127.0.0.1:0 2>/dev/null; check "no such index" 3 $?
+"$kifu" serve --help | grep -q '^usage: kifu serve' && ok || bad "--help"
+
+# The same API over the index on ClickHouse (a private server, when it is installed).
+. "$here/../clickhouse/servers.sh"
+if CH_SERVER=$(ch_find_server); then
+    export KIFU_CLICKHOUSE_USER=kifu KIFU_CLICKHOUSE_PASSWORD=${CH_TEST_PASSWORD:-kifu-test}
+    read -r http tcp inter <<<"$(ch_free_ports 3)"
+    trap 'ch_stop_all; cleanup' EXIT
+    if ch_start s "$tmp/ch" "$http" "$tcp" "$inter" >/dev/null 2>&1; then
+        ch=http://127.0.0.1:$http
+        "$kifu" index build "$tmp/games" "$tmp/later" --clickhouse "$ch" >/dev/null 2>&1 ||
+            bad "index build on ClickHouse"
+        "$kifu" serve --clickhouse "$ch" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
+        pid=$!
+        port=
+        for _ in $(seq 100); do
+            port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+            [ -n "$port" ] && break
+            sleep 0.1
+        done
+        for args in "" "--moves 7g7f 3c3d" "--moves 7g7f --player 佐藤"; do
+            want=$(eval "\"\$kifu\" explore --clickhouse \"\$ch\" $args --json")
+            query=$(python3 -c 'import sys, urllib.parse
+a = sys.argv[1:]; q = {}
+while a:
+    k = a.pop(0)[2:]; v = []
+    while a and not a[0].startswith("--"): v.append(a.pop(0))
+    q[k] = ",".join(v)
+print(urllib.parse.urlencode(q))' $args)
+            check "ClickHouse: explore ?$query" "$want" "$(body "/api/explore?$query")"
+        done
+        want=$("$kifu" explore --clickhouse "$ch" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+        check "ClickHouse: games" "$want" "$(body '/api/games' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
+        kill -TERM "$pid"; wait "$pid"; check "ClickHouse: stopped by SIGTERM" 0 $?
+        pid=
+    else
+        bad "a private clickhouse-server starts"
+    fi
+    ch_stop_all
+else
+    echo "skip: the ClickHouse part (clickhouse-server is not installed)"
+fi
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
