@@ -207,7 +207,7 @@ void jv_quote(kifu__strbuf *b, const char *s, size_t n)
     kifu__sb_putc(b, '"');
 }
 
-/* A real as jansson writes it: %.17g, always with a '.' or an exponent, which has no '+'
+/* A real: %.17g, always with a '.' or an exponent, which has no '+'
  * and no leading zeros. */
 static void put_real(kifu__strbuf *b, double d)
 {

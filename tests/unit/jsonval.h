@@ -40,11 +40,11 @@ long long jv_int(const jv *v);                  /* an integer's value, or 0 */
 double jv_num(const jv *v);                     /* a number's value, or 0 */
 int jv_is(const jv *v, int type);               /* v's type is type (KIFU__JSON_*) */
 
-/* 1 when a and b are equal JSON values, as jansson's json_equal judged: key order
- * aside, an integer never equal to a real, strings byte for byte. */
+/* 1 when a and b are equal JSON values: key order aside, an integer never equal to a
+ * real (1 is not 1.0), strings byte for byte. */
 int jv_equal(const jv *a, const jv *b);
 
-/* The layouts of jv_write, as jansson's json_dumps wrote them. */
+/* The layouts of jv_write (the tests' expected lines and columns depend on them). */
 enum {
     JV_COMPACT = -1, /* {"a":1,"b":[2,3]} */
     JV_SPACED = -2,  /* {"a": 1, "b": [2, 3]} */

@@ -133,7 +133,7 @@ static void header_comments(const char *data, size_t len, kifu__strbuf *a)
     kifu_free(text);
 }
 
-/* The type of a value as jansson's json_typeof saw it: an integer is not a real. */
+/* The type of a value: an integer and a real are two. */
 static int type_of(const jv *v)
 {
     return v->type == KIFU__JSON_NUMBER && !v->is_int ? -2 : v->type;

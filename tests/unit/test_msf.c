@@ -1,6 +1,6 @@
 /* test_msf.c: Xelto records (Mino Seslax Format). Every rule the reader checks is broken
  * in a copy of a real example (the format's own examples in ../shared, changed here in
- * memory with jansson), and the test asserts the problem's JSON path and message; the
+ * memory with tests/unit/jsonval), and the test asserts the problem's JSON path and message; the
  * examples themselves must pass, including what they do around tem. Records built
  * through the API check sed (no example has one), deep variations, editing and paths. */
 #include <stdio.h>
@@ -641,7 +641,7 @@ TEST(deep_variations_without_recursion)
     CHECK(states != NULL && len > (size_t)20000 * 400);
     kifu_free(states);
     kifu_msf_free(m);
-    /* as deep as JSON nesting lets jansson read: 300 levels, read back equal */
+    /* 300 levels, read back equal */
     m = nested(300, &n);
     text = kifu_msf_write(m, &len, NULL);
     kifu_error err = {0};
@@ -658,7 +658,7 @@ TEST(deep_variations_without_recursion)
 }
 
 /* The reader nests as deep as memory lets it: 5000 variation levels are 20000 levels of
- * JSON, ten times what jansson read (its limit stopped MSF at about 500). A problem at the
+ * JSON, far past the nesting limits JSON libraries commonly have. A problem at the
  * bottom is found at its line. */
 TEST(deep_variations_read_back)
 {
