@@ -3,7 +3,6 @@
  * of the CSA games read as one .sfen file and written as JKF, and the same conversion by
  * the JavaScript peers json-kifu-format and tsshogi on a subset, for the ratio. */
 #include <dirent.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,8 @@
 
 #include "bench_formats.h"
 #include "kifu.h"
+#include "kifu_private.h"
+#include "msf/msf.h"
 
 typedef struct file {
     char *path;
@@ -299,6 +300,39 @@ static int install_peers(const bench_opts *o, char *moddir, size_t cap)
     return 0;
 }
 
+/* The peers' report lines are JSON objects, read by the project's one JSON reader (the
+ * flat values of src/msf/doc.c). A number's value (integer or real), or 0. */
+static double num(const kifu__msf_val *v)
+{
+    if (!v || v->type != KIFU__JSON_NUMBER)
+        return 0;
+    return v->is_int ? (double)v->i : v->d;
+}
+
+static const char *str(const kifu__msf_val *v)
+{
+    return v && v->type == KIFU__JSON_STRING ? v->s : NULL;
+}
+
+static size_t size(const kifu__msf_val *v)
+{
+    return v && v->type == KIFU__JSON_ARRAY ? v->count : 0;
+}
+
+/* One line of JSON into d: its object, or NULL (d is then empty). */
+static const kifu__msf_val *read_line(kifu__msf_doc *d, const char *line)
+{
+    kifu_error e;
+    kifu_error_clear(&e);
+    if (kifu__msf_doc_read(d, line, strlen(line), &e))
+        return NULL;
+    if (!d->n || d->v[0].type != KIFU__JSON_OBJECT) {
+        kifu__msf_doc_free(d);
+        return NULL;
+    }
+    return d->v;
+}
+
 typedef struct peer_result {
     char name[64];
     double median, cpu;
@@ -321,40 +355,40 @@ static int run_peers(const bench_opts *o, const char *moddir, const char *fmt,
     char line[8192];
     int n = 0;
     while (n < cap && fgets(line, sizeof line, p)) {
-        json_error_t je;
-        json_t *j = json_loads(line, 0, &je);
+        kifu__msf_doc doc;
+        const kifu__msf_val *j = read_line(&doc, line);
         if (!j)
             continue;
         peer_result *r = &out[n];
         memset(r, 0, sizeof *r);
-        const char *name = json_string_value(json_object_get(j, "peer"));
+        const char *name = str(kifu__msf_get(j, "peer"));
         snprintf(r->name, sizeof r->name, "%s", name ? name : "?");
-        r->failed = (size_t)json_integer_value(json_object_get(j, "failed"));
-        json_t *secs = json_object_get(j, "seconds");
-        size_t k = json_array_size(secs);
-        const char *error = json_string_value(json_object_get(j, "error"));
+        r->failed = (size_t)num(kifu__msf_get(j, "failed"));
+        const kifu__msf_val *secs = kifu__msf_get(j, "seconds");
+        size_t k = size(secs);
+        const char *error = str(kifu__msf_get(j, "error"));
         if (k > 0) {
             double *t = malloc(k * sizeof *t);
             if (t) {
                 for (size_t i = 0; i < k; i++)
-                    t[i] = json_real_value(json_array_get(secs, i));
+                    t[i] = num(kifu__msf_at(secs, i));
                 result res;
                 stats(t, (int)k, &res);
                 r->median = res.median;
                 r->ok = r->median > 0;
                 r->spread = r->ok ? res.stdev / res.median : 0;
-                json_t *cpus = json_object_get(j, "cpu");
-                for (size_t i = 0; i < k && i < json_array_size(cpus); i++)
-                    t[i] = json_real_value(json_array_get(cpus, i));
+                const kifu__msf_val *cpus = kifu__msf_get(j, "cpu");
+                for (size_t i = 0; i < k && i < size(cpus); i++)
+                    t[i] = num(kifu__msf_at(cpus, i));
                 stats(t, (int)k, &res);
-                r->cpu = json_array_size(cpus) == k ? res.median : 0;
+                r->cpu = size(cpus) == k ? res.median : 0;
                 free(t);
             }
         }
         if (error)
             printf("  %s on %s: %s%s\n", r->name, fmt, r->ok ? "some files failed: " : "",
                    error);
-        json_decref(j);
+        kifu__msf_doc_free(&doc);
         n++;
     }
     pclose(p);
@@ -379,25 +413,26 @@ static int peer_accepted(const bench_opts *o, const char *moddir, const char *fm
     if (!fgets(line, sizeof line, p))
         line[0] = 0;
     pclose(p);
-    json_error_t je;
-    json_t *j = json_loads(line, 0, &je);
+    kifu__msf_doc doc;
+    const kifu__msf_val *j = read_line(&doc, line);
     if (!j) {
         printf("  the peers' check did not run\n");
         return -1;
     }
-    size_t checked = (size_t)json_integer_value(json_object_get(j, "checked"));
-    size_t accepted = (size_t)json_integer_value(json_object_get(j, "accepted"));
+    size_t checked = (size_t)num(kifu__msf_get(j, "checked"));
+    size_t accepted = (size_t)num(kifu__msf_get(j, "accepted"));
     if (accepted < checked) {
         printf(
             "  %zu of %zu files left out: a peer cannot read them (valid records; ours "
             "converts them)\n",
             checked - accepted, checked);
-        const char *key;
-        json_t *v;
-        json_object_foreach(json_object_get(j, "errors"), key, v)
-            printf("    %s, e.g. %s\n", key, json_string_value(v));
+        const kifu__msf_val *errs = kifu__msf_get(j, "errors");
+        const kifu__msf_val *v =
+            errs && errs->type == KIFU__JSON_OBJECT ? errs + 1 : NULL;
+        for (size_t i = 0; v && i < errs->count; i++, v = kifu__msf_next(v))
+            printf("    %s, e.g. %s\n", v->key, str(v) ? str(v) : "?");
     }
-    json_decref(j);
+    kifu__msf_doc_free(&doc);
     FILE *f = fopen(ok, "r");
     memset(sub, 0, sizeof *sub);
     if (!f || !(sub->v = malloc((count ? count : 1) * sizeof *sub->v))) {

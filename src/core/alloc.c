@@ -1,5 +1,5 @@
 /* alloc.c: the allocator every library allocation goes through, with a failure switch for
- * the out-of-memory tests (jansson's test_chaos idea). */
+ * the out-of-memory tests. */
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>

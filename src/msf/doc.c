@@ -33,7 +33,7 @@ const kifu__msf_val *kifu__msf_at(const kifu__msf_val *a, size_t i)
     return e;
 }
 
-/* A number as jansson typed it: an integer that fits long long, else a real. */
+/* A number: an integer that fits long long, else a real. */
 static void number(kifu__msf_val *v, const kifu__json_tok *t)
 {
     v->s = t->s;

@@ -59,7 +59,7 @@ def read_table(src_dir):
 def allowed_sets(rows):
     """folder -> the folders it may call (itself not included). "X and below" is X and
     every folder above X's row in the table; other words that name a folder name it;
-    the rest (libc, iconv, jansson) are not folders of src/."""
+    the rest (libc, iconv, sqlite, pcre2) are not folders of src/."""
     order = [f for f, _ in rows]
     allowed = {}
     for folder, may in rows:
@@ -245,7 +245,7 @@ def main():
         for sym in sorted(needs[rel]):
             where = defined.get(sym)
             if where is None or where == rel:
-                continue  # libc, iconv, jansson, sqlite, pcre2
+                continue  # libc, iconv, sqlite, pcre2
             if folder_of(where) == folder_of(rel):
                 call_edges.setdefault(rel, {}).setdefault(where, []).append(sym)
                 continue

@@ -19,11 +19,11 @@
  *
  * Skips (exit 77) when the corpus is missing. */
 #include <dirent.h>
-#include <jansson.h>
 #include <stdlib.h>
 
 #include "core/encoding.h"
 #include "harness.h"
+#include "jsonval.h"
 #include "kifu.h"
 #include "node_time.h"
 #include "testutil.h"
@@ -46,8 +46,16 @@ static const char *const fixtures[] = {
 };
 #define NFIX (sizeof fixtures / sizeof fixtures[0])
 
-/* Read bytes as CSA (normalized) and write JKF; NULL on failure (printed). */
-static json_t *to_jkf_flags(const char *data, size_t len, const char *name,
+static void unload(jv_doc *d)
+{
+    if (d)
+        jv_free(d);
+    free(d);
+}
+
+/* Read bytes as CSA (normalized) and write JKF, read back (unload); NULL on failure
+ * (printed). */
+static jv_doc *to_jkf_flags(const char *data, size_t len, const char *name,
                             char **csa_out, unsigned flags)
 {
     kifu_read_options ro = {KIFU_FMT_CSA, KIFU_ENC_AUTO, flags, name, NULL, NULL};
@@ -70,27 +78,43 @@ static json_t *to_jkf_flags(const char *data, size_t len, const char *name,
         printf("  %s: JKF write failed: %s\n", name, e.message);
         return NULL;
     }
-    json_error_t je;
-    json_t *j = json_loads(text, 0, &je);
-    if (!j)
-        printf("  %s: our JKF is not JSON: %s\n", name, je.text);
+    jv_doc *j = malloc(sizeof *j);
+    char je[256];
+    if (j && jv_parse(j, text, strlen(text), je, sizeof je)) {
+        printf("  %s: our JKF is not JSON: %s\n", name, je);
+        free(j);
+        j = NULL;
+    }
     kifu_free(text);
     return j;
 }
 
-static json_t *to_jkf(const char *data, size_t len, const char *name, char **csa_out)
+/* The expected JKF text read (unload), or NULL. */
+static jv_doc *parse(const char *text)
+{
+    jv_doc *j = malloc(sizeof *j);
+    char je[256];
+    if (j && jv_parse(j, text, strlen(text), je, sizeof je)) {
+        printf("  expected JKF: %s\n", je);
+        free(j);
+        j = NULL;
+    }
+    return j;
+}
+
+static jv_doc *to_jkf(const char *data, size_t len, const char *name, char **csa_out)
 {
     return to_jkf_flags(data, len, name, csa_out, 0);
 }
 
-/* The `'` lines above the side-to-move line (see the top of the file), as a JSON array. */
-static json_t *header_comments(const char *data, size_t len)
+/* The `'` lines above the side-to-move line (see the top of the file), as the elements of a JSON
+ * array (a text "\"a\",\"b\"", "" for none) into a. */
+static void header_comments(const char *data, size_t len, kifu__strbuf *a)
 {
-    json_t *a = json_array();
     char *text;
     size_t n;
     if (kifu__decode(data, len, KIFU_ENC_AUTO, &text, &n, NULL, NULL))
-        return a;
+        return;
     for (char *p = text, *end = text + n; p < end;) {
         char *nl = memchr(p, '\n', (size_t)(end - p));
         char *e = nl ? nl : end;
@@ -99,53 +123,95 @@ static json_t *header_comments(const char *data, size_t len)
         if (p < e && (*p == '+' || *p == '-'))
             break;
         if (p < e && *p == '\'' && strncmp(p, "'encoding=", 10) != 0 &&
-            strncmp(p, "'CSA encoding=", 14) != 0)
-            json_array_append_new(a, json_stringn(p + 1, (size_t)(e - p - 1)));
+            strncmp(p, "'CSA encoding=", 14) != 0) {
+            if (a->len)
+                kifu__sb_putc(a, ',');
+            jv_quote(a, p + 1, (size_t)(e - p - 1));
+        }
         p = nl ? nl + 1 : end;
     }
     kifu_free(text);
-    return a;
 }
 
-/* Print where two JSON values first differ. */
-static void diff(const json_t *a, const json_t *b, const char *path)
+/* The type of a value: an integer and a real are two. */
+static int type_of(const jv *v)
 {
-    char sub[512];
-    if (json_typeof(a) != json_typeof(b)) {
-        printf("    at %s: type differs\n", path[0] ? path : "/");
-    } else if (json_is_object(a)) {
-        const char *k;
-        json_t *v;
-        json_object_foreach((json_t *)a, k, v)
-        {
-            snprintf(sub, sizeof sub, "%s/%s", path, k);
-            json_t *w = json_object_get(b, k);
-            if (!w)
-                printf("    at %s: only in ours\n", sub);
-            else if (!json_equal(v, w))
-                diff(v, w, sub);
-        }
-        json_object_foreach((json_t *)b, k, v) if (!json_object_get(a, k))
-            printf("    at %s/%s: only in expected\n", path, k);
+    return v->type == KIFU__JSON_NUMBER && !v->is_int ? -2 : v->type;
+}
+
+/* Print where two JSON values first differ: every differing member of an object, the
+ * first differing element of an array. The walk keeps its own stack of things to do,
+ * in the order they are printed. */
+typedef struct todo {
+    const jv *a, *b;
+    int tail; /* print the members only in b (after a's members were done) */
+    char *path;
+} todo;
+
+static void diff(const jv *a0, const jv *b0, const char *path0)
+{
+    todo *st = NULL, *kids = NULL;
+    size_t n = 0, cap = 0, nk = 0, capk = 0;
+    if (kifu__reserve(&st, &cap, 1, sizeof *st, 16))
         return;
-    } else if (json_is_array(a)) {
-        if (json_array_size(a) != json_array_size(b))
-            printf("    at %s: %zu items vs %zu expected\n", path, json_array_size(a),
-                   json_array_size(b));
-        for (size_t i = 0; i < json_array_size(a) && i < json_array_size(b); i++)
-            if (!json_equal(json_array_get(a, i), json_array_get(b, i))) {
-                snprintf(sub, sizeof sub, "%s/%zu", path, i);
-                diff(json_array_get(a, i), json_array_get(b, i), sub);
-                return;
+    st[n++] = (todo){a0, b0, 0, strdup(path0)};
+    while (n) {
+        todo t = st[--n];
+        const jv *a = t.a, *b = t.b;
+        const char *path = t.path ? t.path : "";
+        char sub[512];
+        nk = 0;
+        if (t.tail) {
+            const jv *v = b + 1;
+            for (size_t k = 0; k < b->count; k++, v = kifu__msf_next(v))
+                if (!jv_get(a, v->key))
+                    printf("    at %s/%s: only in expected\n", path, v->key);
+        } else if (type_of(a) != type_of(b)) {
+            printf("    at %s: type differs\n", path[0] ? path : "/");
+        } else if (a->type == KIFU__JSON_OBJECT) {
+            const jv *v = a + 1;
+            for (size_t k = 0; k < a->count; k++, v = kifu__msf_next(v)) {
+                snprintf(sub, sizeof sub, "%s/%s", path, v->key);
+                const jv *w = jv_get(b, v->key);
+                if (!w)
+                    printf("    at %s: only in ours\n", sub);
+                else if (!jv_equal(v, w) &&
+                         !kifu__reserve(&kids, &capk, nk + 1, sizeof *kids, 16))
+                    kids[nk++] = (todo){v, w, 0, strdup(sub)};
             }
-        return;
+            if (!kifu__reserve(&kids, &capk, nk + 1, sizeof *kids, 16))
+                kids[nk++] = (todo){a, b, 1, strdup(path)};
+        } else if (a->type == KIFU__JSON_ARRAY) {
+            if (a->count != b->count)
+                printf("    at %s: %zu items vs %zu expected\n", path, a->count,
+                       b->count);
+            for (size_t i = 0; i < a->count && i < b->count; i++)
+                if (!jv_equal(jv_idx(a, i), jv_idx(b, i))) {
+                    snprintf(sub, sizeof sub, "%s/%zu", path, i);
+                    if (!kifu__reserve(&kids, &capk, 1, sizeof *kids, 16))
+                        kids[nk++] = (todo){jv_idx(a, i), jv_idx(b, i), 0, strdup(sub)};
+                    break;
+                }
+        } else {
+            char *x = jv_dump(a, JV_COMPACT);
+            char *y = jv_dump(b, JV_COMPACT);
+            printf("    at %s:\n      ours:     %.300s\n      expected: %.300s\n",
+                   path[0] ? path : "/", x, y);
+            free(x);
+            free(y);
+        }
+        free(t.path);
+        /* the children, the first on top */
+        if (nk && kifu__reserve(&st, &cap, n + nk, sizeof *st, 16)) {
+            for (size_t k = 0; k < nk; k++)
+                free(kids[k].path);
+            nk = 0;
+        }
+        while (nk)
+            st[n++] = kids[--nk];
     }
-    char *x = json_dumps(a, JSON_ENCODE_ANY | JSON_COMPACT);
-    char *y = json_dumps(b, JSON_ENCODE_ANY | JSON_COMPACT);
-    printf("    at %s:\n      ours:     %.300s\n      expected: %.300s\n",
-           path[0] ? path : "/", x, y);
-    free(x);
-    free(y);
+    kifu__free(kids);
+    kifu__free(st);
 }
 
 static char *fixture(const char *rel, size_t *len)
@@ -194,41 +260,71 @@ TEST(fixtures_give_expected_jkf)
             free(want_text);
             continue;
         }
-        json_t *ours = to_jkf(data, len, fixtures[i], NULL);
-        json_t *want = json_loads(want_text, 0, NULL);
+        jv_doc *ours = to_jkf(data, len, fixtures[i], NULL);
+        jv_doc *want = parse(want_text);
         CHECK(want != NULL);
         if (ours && want) {
             /* The documented difference: header-area comments kept on the root. */
-            json_t *hc = header_comments(data, len);
-            json_t *m0 = json_array_get(json_object_get(want, "moves"), 0);
-            if (m0 && json_array_size(hc)) {
-                json_t *c = json_object_get(m0, "comments");
-                if (c)
-                    json_array_extend(hc, c);
-                json_object_set(m0, "comments", hc);
+            jv_edit *ed = NULL;
+            size_t ned = 0, caped = 0;
+            kifu__strbuf hc;
+            kifu__sb_init(&hc);
+            header_comments(data, len, &hc);
+            const jv *m0 = jv_idx(jv_get(jv_root(want), "moves"), 0);
+            kifu__strbuf arr;
+            kifu__sb_init(&arr);
+            if (m0 && hc.len) {
+                kifu__sb_putc(&arr, '[');
+                kifu__sb_putn(&arr, hc.data, hc.len);
+                const jv *c = jv_get(m0, "comments");
+                for (size_t j = 0; j < jv_size(c); j++) {
+                    kifu__sb_putc(&arr, ',');
+                    jv_write(&arr, jv_idx(c, j), JV_COMPACT);
+                }
+                kifu__sb_putc(&arr, ']');
+                kifu__sb_putc(&arr, 0);
+                if (!kifu__reserve(&ed, &caped, ned + 1, sizeof *ed, 16))
+                    ed[ned++] = jv_member(m0, "comments", arr.data);
             }
-            json_decref(hc);
             /* The second documented difference: a move comment's `'*` mark. */
-            json_t *mv = json_object_get(want, "moves");
-            for (size_t k = 1; k < json_array_size(mv); k++) {
-                json_t *cs = json_object_get(json_array_get(mv, k), "comments");
-                for (size_t j = 0; j < json_array_size(cs); j++) {
-                    const char *t = json_string_value(json_array_get(cs, j));
-                    if (t && t[0] == '*')
-                        json_array_set_new(cs, j, json_string(t + 1));
+            const jv *mv = jv_get(jv_root(want), "moves");
+            kifu__strbuf strs; /* the new strings, each NUL-terminated */
+            kifu__sb_init(&strs);
+            size_t *at = NULL, nat = 0, capat = 0;
+            for (size_t k = 1; k < jv_size(mv); k++) {
+                const jv *cs = jv_get(jv_idx(mv, k), "comments");
+                for (size_t j = 0; j < jv_size(cs); j++) {
+                    const char *t = jv_str(jv_idx(cs, j));
+                    if (t && t[0] == '*' &&
+                        !kifu__reserve(&ed, &caped, ned + 1, sizeof *ed, 16) &&
+                        !kifu__reserve(&at, &capat, nat + 1, sizeof *at, 16)) {
+                        at[nat++] = strs.len;
+                        jv_quote(&strs, t + 1, jv_idx(cs, j)->n - 1);
+                        kifu__sb_putc(&strs, 0);
+                        ed[ned++] = (jv_edit){jv_idx(cs, j), NULL, NULL};
+                    }
                 }
             }
+            /* the strings are in place now that strs no longer moves */
+            for (size_t k = 0, e = ned - nat; k < nat; k++)
+                ed[e + k].json = strs.data + at[k];
+            CHECK_INT(ned ? jv_apply(want, ed, ned) : 0, 0);
+            kifu__free(at);
+            kifu__free(ed);
+            kifu__sb_free(&strs);
+            kifu__sb_free(&arr);
+            kifu__sb_free(&hc);
             compared++;
-            if (!json_equal(ours, want)) {
+            if (!jv_equal(jv_root(ours), jv_root(want))) {
                 t_failed_checks++;
                 printf("  %s: JKF differs from expected\n", fixtures[i]);
-                diff(ours, want, "");
+                diff(jv_root(ours), jv_root(want), "");
             }
         } else {
             CHECK(ours != NULL);
         }
-        json_decref(ours);
-        json_decref(want);
+        unload(ours);
+        unload(want);
         free(data);
         free(want_text);
     }
@@ -244,23 +340,23 @@ TEST(csa_jkf_csa_jkf_is_stable)
     for (size_t i = 0; i < NFIX; i++) {
         char *data = csa_fixture(i, &len, NULL);
         char *csa = NULL;
-        json_t *first = data ? to_jkf(data, len, fixtures[i], &csa) : NULL;
-        json_t *second =
+        jv_doc *first = data ? to_jkf(data, len, fixtures[i], &csa) : NULL;
+        jv_doc *second =
             first && csa ? to_jkf(csa, strlen(csa), fixtures[i], NULL) : NULL;
         if (first) {
             CHECK(csa != NULL);
             CHECK(second != NULL);
             compared++;
-            if (second && !json_equal(first, second)) {
+            if (second && !jv_equal(jv_root(first), jv_root(second))) {
                 t_failed_checks++;
                 printf("  %s: JKF changed after a CSA round trip\n", fixtures[i]);
-                diff(second, first, "");
+                diff(jv_root(second), jv_root(first), "");
             }
         } else {
             CHECK(first != NULL);
         }
-        json_decref(first);
-        json_decref(second);
+        unload(first);
+        unload(second);
         kifu_free(csa);
         free(data);
     }
@@ -277,17 +373,17 @@ TEST(raw_header_and_initial)
     for (size_t i = 0; i < NFIX; i++) {
         char *want_text;
         char *data = csa_fixture(i, &len, &want_text);
-        json_t *want = want_text ? json_loads(want_text, 0, NULL) : NULL;
-        json_t *ours =
+        jv_doc *want = want_text ? parse(want_text) : NULL;
+        jv_doc *ours =
             data ? to_jkf_flags(data, len, fixtures[i], NULL, KIFU_READ_NO_NORMALIZE)
                  : NULL;
         if (ours && want) {
             compared++;
             static const char *const keys[] = {"header", "initial"};
             for (int k = 0; k < 2; k++) {
-                json_t *a = json_object_get(ours, keys[k]),
-                       *b = json_object_get(want, keys[k]);
-                if (!a || !b || !json_equal(a, b)) {
+                const jv *a = jv_get(jv_root(ours), keys[k]),
+                         *b = jv_get(jv_root(want), keys[k]);
+                if (!a || !b || !jv_equal(a, b)) {
                     t_failed_checks++;
                     printf("  %s: %s differs\n", fixtures[i], keys[k]);
                     if (a && b)
@@ -297,8 +393,8 @@ TEST(raw_header_and_initial)
         } else {
             CHECK(ours && want);
         }
-        json_decref(ours);
-        json_decref(want);
+        unload(ours);
+        unload(want);
         free(data);
         free(want_text);
     }

@@ -2,12 +2,12 @@
  * whose positions are exactly what the posjson writer writes, text from a record cannot
  * end the page's elements, the options reach the page, --css replaces the stylesheet,
  * and running out of memory is an error. The page in a browser: tests/browser/. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "jsoncmp.h"
+#include "jsonval.h"
 #include "kifu_private.h"
 
 static const char *const game =
@@ -36,8 +36,8 @@ static kifu_record *read_kif(const char *text)
     return kifu_read(text, strlen(text), &ro, NULL);
 }
 
-/* The JSON of the page's data block (json_decref), or NULL. */
-static json_t *data_of(const char *page)
+/* The JSON of the page's data block (unload), or NULL. */
+static jv_doc *data_of(const char *page)
 {
     const char *open = "<script type=\"application/json\" id=\"kifu-data\">";
     const char *a = strstr(page, open);
@@ -47,11 +47,27 @@ static json_t *data_of(const char *page)
     const char *b = strstr(a, "</script>");
     if (!b)
         return NULL;
-    json_error_t je;
-    json_t *j = json_loadb(a, (size_t)(b - a), 0, &je);
-    if (!j)
-        printf("  data block: %s at line %d\n", je.text, je.line);
+    jv_doc *j = malloc(sizeof *j);
+    char err[256];
+    if (j && jv_parse(j, a, (size_t)(b - a), err, sizeof err)) {
+        printf("  data block: %s\n", err);
+        free(j);
+        j = NULL;
+    }
     return j;
+}
+
+static void unload(jv_doc *d)
+{
+    if (d)
+        jv_free(d);
+    free(d);
+}
+
+/* The document's value, or NULL. */
+static const jv *R(const jv_doc *d)
+{
+    return d ? jv_root(d) : NULL;
 }
 
 TEST(page_embeds_the_posjson_of_each_record)
@@ -80,18 +96,17 @@ TEST(page_embeds_the_posjson_of_each_record)
     CHECK_INT(count(page, "http"), 1); /* the SVG namespace in the script, not a fetch */
     CHECK(strstr(page, "<title>先手&lt;太郎&gt; 対 後手&amp;花子</title>") != NULL);
 
-    json_t *data = data_of(page);
+    jv_doc *data = data_of(page);
     CHECK(data != NULL);
     kifu_write_options wo = {.format = KIFU_FMT_POSJSON};
     size_t pjlen = 0;
     char *pj = kifu_write(r, &wo, &pjlen, &err);
     CHECK(pj != NULL);
-    json_t *records = json_object_get(data, "records");
-    CHECK_INT(json_array_size(records), 2);
-    for (size_t i = 0; pj && i < json_array_size(records); i++) {
+    const jv *records = jv_get(R(data), "records");
+    CHECK_INT(jv_size(records), 2);
+    for (size_t i = 0; pj && i < jv_size(records); i++) {
         char where[1024] = "";
-        char *got =
-            json_dumps(json_object_get(json_array_get(records, i), "positions"), 0);
+        char *got = jv_dump(jv_get(jv_idx(records, i), "positions"), JV_SPACED);
         int same =
             got && jsoncmp_text(got, strlen(got), pj, pjlen, where, sizeof where) == 1;
         if (!same)
@@ -100,15 +115,12 @@ TEST(page_embeds_the_posjson_of_each_record)
         free(got);
     }
     /* The comment came through whole, markup and all. */
-    json_t *first =
-        json_array_get(json_object_get(json_array_get(records, 0), "positions"), 0);
-    CHECK_STR(json_string_value(json_array_get(json_object_get(first, "comments"), 0)),
-              "開始。</script><!-- #ply=2");
-    CHECK_STR(json_string_value(json_object_get(json_object_get(data, "words"), "TORYO")),
-              "投了");
-    CHECK(json_is_false(json_object_get(data, "catalogue")));
-    CHECK(json_is_false(json_object_get(json_object_get(data, "options"), "intl")));
-    json_decref(data);
+    const jv *first = jv_idx(jv_get(jv_idx(records, 0), "positions"), 0);
+    CHECK_STR(jv_str(jv_idx(jv_get(first, "comments"), 0)), "開始。</script><!-- #ply=2");
+    CHECK_STR(jv_str(jv_get(jv_get(R(data), "words"), "TORYO")), "投了");
+    CHECK(jv_is(jv_get(R(data), "catalogue"), KIFU__JSON_FALSE));
+    CHECK(jv_is(jv_get(jv_get(R(data), "options"), "intl"), KIFU__JSON_FALSE));
+    unload(data);
     kifu_free(pj);
     kifu_free(page);
     kifu_record_free(r);
@@ -137,16 +149,16 @@ TEST(options_reach_the_page)
     CHECK(strstr(page, "--kifu-board") == NULL);
     CHECK_INT(count(page, "</style"), 1);
     CHECK_INT(count(page, "</script"), 2);
-    json_t *data = data_of(page);
-    json_t *opt = json_object_get(data, "options");
-    CHECK(json_is_true(json_object_get(opt, "intl")));
-    CHECK(json_is_true(json_object_get(opt, "flip")));
-    CHECK(json_is_false(json_object_get(opt, "twoChar")));
+    jv_doc *data = data_of(page);
+    const jv *opt = jv_get(R(data), "options");
+    CHECK(jv_is(jv_get(opt, "intl"), KIFU__JSON_TRUE));
+    CHECK(jv_is(jv_get(opt, "flip"), KIFU__JSON_TRUE));
+    CHECK(jv_is(jv_get(opt, "twoChar"), KIFU__JSON_FALSE));
     /* Koma unless told plain; no size of its own unless given one. */
-    CHECK_STR(json_string_value(json_object_get(opt, "pieces")), "koma");
+    CHECK_STR(jv_str(jv_get(opt, "pieces")), "koma");
     CHECK(strstr(page, "--kifu-piece-size: ") == NULL);
-    CHECK(json_is_true(json_object_get(data, "catalogue")));
-    json_decref(data);
+    CHECK(jv_is(jv_get(R(data), "catalogue"), KIFU__JSON_TRUE));
+    unload(data);
     kifu_free(page);
     kifu_record_free(r);
 }
@@ -160,17 +172,15 @@ TEST(piece_style_and_size_reach_the_page)
     kifu_html_options o = {.flags = KIFU_HTML_PLAIN, .piece_size = 32};
     char *page = kifu_html_write(rs, 1, &o, NULL, NULL);
     CHECK(page != NULL);
-    json_t *data = page ? data_of(page) : NULL;
-    CHECK_STR(
-        json_string_value(json_object_get(json_object_get(data, "options"), "pieces")),
-        "plain");
+    jv_doc *data = page ? data_of(page) : NULL;
+    CHECK_STR(jv_str(jv_get(jv_get(R(data), "options"), "pieces")), "plain");
     const char *size = page ? strstr(page, ":root { --kifu-piece-size: 32px; }") : NULL;
     CHECK(size != NULL);
     CHECK(size && size < strstr(page, "</style>"));
     /* The built-in stylesheet lays the viewer out from that size. */
     const char *css = kifu_html_asset("viewer.css");
     CHECK(count(css, "var(--kifu-piece-size)") >= 5);
-    json_decref(data);
+    unload(data);
     kifu_free(page);
     kifu_record_free(r);
 }
@@ -185,11 +195,11 @@ static void expect_result(const char *kif, const char *want)
         return;
     const kifu_record *rs[1] = {r};
     char *page = kifu_html_write(rs, 1, NULL, NULL, NULL);
-    json_t *data = page ? data_of(page) : NULL;
-    json_t *rec = json_array_get(json_object_get(data, "records"), 0);
-    const char *got = json_string_value(json_object_get(rec, "result"));
+    jv_doc *data = page ? data_of(page) : NULL;
+    const jv *rec = jv_idx(jv_get(R(data), "records"), 0);
+    const char *got = jv_str(jv_get(rec, "result"));
     CHECK_STR(got ? got : "(none)", want);
-    json_decref(data);
+    unload(data);
     kifu_free(page);
     kifu_record_free(r);
 }
@@ -222,17 +232,17 @@ TEST(handicap_sides_in_the_records_words)
         kifu_record *r = read_kif(texts[k]);
         const kifu_record *rs[1] = {r};
         char *page = r ? kifu_html_write(rs, 1, NULL, NULL, NULL) : NULL;
-        json_t *data = page ? data_of(page) : NULL;
-        json_t *rec = json_array_get(json_object_get(data, "records"), 0);
-        json_t *words = json_object_get(rec, "sideWords");
+        jv_doc *data = page ? data_of(page) : NULL;
+        const jv *rec = jv_idx(jv_get(R(data), "records"), 0);
+        const jv *words = jv_get(rec, "sideWords");
         CHECK(rec != NULL);
         if (k == 0)
-            CHECK(json_is_array(words) &&
-                  strcmp(json_string_value(json_array_get(words, 0)), "下手") == 0 &&
-                  strcmp(json_string_value(json_array_get(words, 1)), "上手") == 0);
+            CHECK(jv_is(words, KIFU__JSON_ARRAY) &&
+                  strcmp(jv_str(jv_idx(words, 0)), "下手") == 0 &&
+                  strcmp(jv_str(jv_idx(words, 1)), "上手") == 0);
         else
             CHECK(words == NULL);
-        json_decref(data);
+        unload(data);
         kifu_free(page);
         kifu_record_free(r);
     }

@@ -485,7 +485,7 @@ static kifu_record *nested_forks(int depth)
 
 TEST(nested_forks_no_recursion)
 {
-    /* 100000 levels (jansson's depth limit refused more than about 680): written without
+    /* 100000 levels (far past a JSON library's usual depth limit): written without
      * deep C recursion, read back the same (the second text equals the first). */
     kifu_record *r = nested_forks(100000);
     char *out = wr(r, 0);

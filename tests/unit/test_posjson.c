@@ -3,11 +3,11 @@
  * endings, a handicap, a tsume from a BOD diagram, a catalogue of unrelated positions),
  * what another program that knows only bd/cb/cw/sid/mv writes, and every error with its
  * entry and field. */
-#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
+#include "jsonval.h"
 #include "kifu.h"
 #include "testutil.h"
 
@@ -55,15 +55,17 @@ static char *write_all(kifu_record **recs, size_t n)
     return s;
 }
 
-/* Strict JSON (no trailing comma): jansson's own parser accepts it. */
+/* Strict JSON (no trailing comma): the project's own reader, strict, accepts it. */
 static int strict_json(const char *s)
 {
-    json_error_t je;
-    json_t *v = json_loads(s, 0, &je);
-    if (!v)
-        printf("  not JSON: %s (line %d)\n", je.text, je.line);
-    json_decref(v);
-    return v != NULL;
+    jv_doc v;
+    char err[256];
+    if (jv_parse(&v, s, strlen(s), err, sizeof err)) {
+        printf("  not JSON: %s\n", err);
+        return 0;
+    }
+    jv_free(&v);
+    return 1;
 }
 
 /* A record that named no start is hirate; posjson, holding the board, names it. */
@@ -454,19 +456,32 @@ static int line_length(const kifu_record *r)
 /* What a program that knows only bd, cb and cw keeps of kifu's file: the positions. */
 static char *document_keys(const char *posjson)
 {
-    json_t *v = json_loads(posjson, 0, NULL), *out = json_array();
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e)
-    {
-        json_array_append_new(
-            out, json_pack("{s:O,s:O,s:O}", "bd", json_object_get(e, "bd"), "cb",
-                           json_object_get(e, "cb"), "cw", json_object_get(e, "cw")));
+    jv_doc v;
+    if (jv_parse(&v, posjson, strlen(posjson), NULL, 0))
+        return NULL;
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    kifu__sb_putc(&out, '[');
+    static const char *const keys[] = {"bd", "cb", "cw"};
+    const jv *a = jv_root(&v);
+    for (size_t i = 0; i < jv_size(a); i++) {
+        const jv *e = jv_idx(a, i);
+        /* an entry lacking one of them is left out */
+        if (!jv_get(e, "bd") || !jv_get(e, "cb") || !jv_get(e, "cw"))
+            continue;
+        kifu__sb_puts(&out, out.len > 1 ? ", {" : "{");
+        for (int k = 0; k < 3; k++) {
+            kifu__sb_printf(&out, "%s\"%s\": ", k ? ", " : "", keys[k]);
+            jv_write(&out, jv_get(e, keys[k]), JV_SPACED);
+        }
+        kifu__sb_putc(&out, '}');
     }
-    char *s = json_dumps(out, 0);
-    json_decref(v);
-    json_decref(out);
-    return s;
+    kifu__sb_putc(&out, ']');
+    jv_free(&v);
+    char *s = kifu__sb_take(&out, NULL);
+    char *copy = s ? strdup(s) : NULL; /* freed with free() */
+    kifu__free(s);
+    return copy;
 }
 
 /* An ending with a time and a comment rides on its move's entry: no entry repeats the
