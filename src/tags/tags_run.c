@@ -1,0 +1,279 @@
+/* tags_run.c: recognising the tags of one game. Positions come in main-line order; each
+ * side's board conditions (board, rook, moves, from/by/hold) are tested after each of
+ * its own moves, on the board seen from its camp. When the line ends, the names are
+ * decided in their order: needs, opponent and excludes look at names already decided,
+ * and a name decided present gives the names it implies. */
+#include <string.h>
+
+#include "kifu_private.h"
+#include "tags/tags.h"
+
+struct kifu__tagrun {
+    kifu_tagger *t;
+    size_t cap;           /* definitions the arrays hold */
+    int moves[2];         /* own moves played */
+    uint64_t moved[2][2]; /* squares (own view) some own move left */
+    int *run;      /* per definition and side: own moves in a row the conditions held */
+    int *start;    /* the ply where that run began */
+    int *found;    /* the ply of the first run long enough, -1: none */
+    uint8_t *done; /* nothing later can change found */
+    size_t open;   /* (definition, side) pairs not done */
+};
+
+void kifu__tagrun_free(kifu__tagrun *run)
+{
+    if (!run)
+        return;
+    kifu__free(run->run);
+    kifu__free(run->start);
+    kifu__free(run->found);
+    kifu__free(run->done);
+    kifu__free(run);
+}
+
+kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
+{
+    kifu__tagrun *run = t->run;
+    if (!run) {
+        if (!(run = kifu__calloc(1, sizeof *run)))
+            return NULL;
+        run->t = t;
+        t->run = run;
+    }
+    size_t n = t->ndefs * 2;
+    if (run->cap < t->ndefs) {
+        kifu__free(run->run);
+        kifu__free(run->start);
+        kifu__free(run->found);
+        kifu__free(run->done);
+        run->run = kifu__calloc(n + 1, sizeof(int));
+        run->start = kifu__calloc(n + 1, sizeof(int));
+        run->found = kifu__calloc(n + 1, sizeof(int));
+        run->done = kifu__calloc(n + 1, 1);
+        run->cap = 0;
+        if (!run->run || !run->start || !run->found || !run->done)
+            return NULL;
+        run->cap = t->ndefs;
+    }
+    memset(run->moves, 0, sizeof run->moves);
+    memset(run->moved, 0, sizeof run->moved);
+    memset(run->run, 0, n * sizeof(int));
+    run->open = 0;
+    for (size_t i = 0; i < n; i++) {
+        run->found[i] = -1;
+        /* A game's tag has no board conditions: it is decided from the sides' tags. */
+        run->done[i] = t->defs[i / 2].game;
+        run->open += !run->done[i];
+    }
+    return run;
+}
+
+/* The board seen from gote's camp: turned round, owners swapped, hands swapped. */
+static void turn(const kifu_board *b, kifu_board *out)
+{
+    for (int sq = 0; sq < 81; sq++) {
+        uint8_t cp = b->sq[80 - sq];
+        out->sq[sq] = cp ? (uint8_t)(cp ^ (KIFU_WHITE << 4)) : 0;
+    }
+    memcpy(out->hands[0], b->hands[1], sizeof out->hands[0]);
+    memcpy(out->hands[1], b->hands[0], sizeof out->hands[1]);
+    out->color = (uint8_t)(b->color ^ 1);
+}
+
+/* An own rook (not promoted) on files lo..hi, ranks 5 to 9: where a rook that was
+ * swung to that file stands in the opening, and not a rook gone to attack. */
+static int rook_on(const kifu_board *v, int lo, int hi)
+{
+    for (int x = lo; x <= hi; x++)
+        for (int y = 5; y <= 9; y++)
+            if (v->sq[KIFU_SQ(x, y)] == KIFU_HI)
+                return 1;
+    return 0;
+}
+
+static int holds(const kifu__tagdef *d, const kifu_board *v, const uint64_t moved[2],
+                 int k)
+{
+    if (k < d->from)
+        return 0;
+    if ((d->moved[0] & ~moved[0]) || (d->moved[1] & ~moved[1]))
+        return 0;
+    if ((d->unmoved[0] & moved[0]) || (d->unmoved[1] & moved[1]))
+        return 0;
+    if (d->rook_lo && !rook_on(v, d->rook_lo, d->rook_hi))
+        return 0;
+    return !d->pat || kifu__pattern_match(d->pat, v);
+}
+
+/* Test side c's definitions on its view v after its k-th move, at ply. */
+static void test_side(kifu__tagrun *run, int c, const kifu_board *v, int ply)
+{
+    int k = run->moves[c];
+    const kifu_tagger *t = run->t;
+    for (size_t i = 0; i < t->ndefs; i++) {
+        size_t j = i * 2 + (size_t)c;
+        if (run->done[j])
+            continue;
+        const kifu__tagdef *d = &t->defs[i];
+        if (holds(d, v, run->moved[c], k)) {
+            if (run->run[j]++ == 0)
+                run->start[j] = ply;
+            if (d->by >= 0 && k > d->by && run->run[j] == 1) {
+                run->run[j] = 0; /* began too late */
+            } else if (run->run[j] >= d->hold) {
+                run->found[j] = run->start[j];
+                run->done[j] = 1, run->open--;
+                continue;
+            }
+        } else {
+            run->run[j] = 0;
+        }
+        if (d->by >= 0 && k >= d->by && run->run[j] == 0)
+            run->done[j] = 1, run->open--;
+    }
+}
+
+int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
+                          const kifu_board *b)
+{
+    kifu_board g;
+    if (!m) {
+        test_side(run, KIFU_BLACK, b, ply);
+        turn(b, &g);
+        test_side(run, KIFU_WHITE, &g, ply);
+        return run->open == 0;
+    }
+    int c = m->color & 1;
+    if (m->from_x) {
+        int x = c ? 10 - m->from_x : m->from_x, y = c ? 10 - m->from_y : m->from_y;
+        int sq = KIFU_SQ(x, y);
+        run->moved[c][sq >> 6] |= 1ull << (sq & 63);
+    }
+    run->moves[c]++;
+    if (c == KIFU_WHITE)
+        turn(b, &g), b = &g;
+    test_side(run, c, b, ply);
+    return run->open == 0;
+}
+
+static int later(int a, int b)
+{
+    return a > b ? a : b;
+}
+
+/* Is a tag of family f among names 0..upto-1 present for side s? */
+static int family_present(const kifu_tagger *t, const int *present, int upto, int f,
+                          int s)
+{
+    for (int x = 0; x < upto; x++)
+        if (t->family[x] == f && present[x * 3 + s] >= 0)
+            return 1;
+    return 0;
+}
+
+/* The ply where definition d is satisfied for side s, given the names decided so far,
+ * or -1. */
+static int satisfied(const kifu_tagger *t, const kifu__tagdef *d, int ply,
+                     const int *present, int s)
+{
+    for (size_t k = 0; k < d->needs.n && ply >= 0; k++) {
+        int p = present[d->needs.v[k] * 3 + s];
+        ply = p < 0 ? -1 : later(ply, p);
+    }
+    for (size_t k = 0; k < d->opponent.n && ply >= 0; k++) {
+        int p = present[d->opponent.v[k] * 3 + (s ^ 1)];
+        ply = p < 0 ? -1 : later(ply, p);
+    }
+    for (size_t k = 0; k < d->excludes.n && ply >= 0; k++) {
+        int x = d->excludes.v[k];
+        if (x <= -2 ? family_present(t, present, d->name, -2 - x, s)
+                    : present[x * 3 + s] >= 0)
+            ply = -1;
+    }
+    return ply;
+}
+
+int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
+{
+    const kifu_tagger *t = run->t;
+    size_t nn = t->nnames;
+    *out = NULL;
+    *count = 0;
+    /* Per name: sente's, gote's and the game's ply, -1 absent; what is implied so far. */
+    int *present = kifu__malloc((nn * 6 + 1) * sizeof(int));
+    if (!present)
+        return -1;
+    int *implied = present + nn * 3;
+    for (size_t i = 0; i < nn * 6; i++)
+        present[i] = -1;
+    for (size_t x = 0; x < nn; x++) {
+        for (size_t i = 0; i < t->ndefs; i++) {
+            const kifu__tagdef *d = &t->defs[i];
+            if (d->name != (int)x)
+                continue;
+            for (int s = 0; s < (d->game ? 1 : 2); s++) {
+                int ply;
+                if (d->game) {
+                    const int *a = &present[d->sides.v[0] * 3],
+                              *b = &present[d->sides.v[1] * 3];
+                    int p1 = a[0] >= 0 && b[1] >= 0 ? later(a[0], b[1]) : -1;
+                    int p2 = b[0] >= 0 && a[1] >= 0 ? later(b[0], a[1]) : -1;
+                    ply = p1 < 0 ? p2 : p2 < 0 ? p1 : (p1 < p2 ? p1 : p2);
+                } else {
+                    ply = run->found[i * 2 + (size_t)s];
+                    if (ply >= 0)
+                        ply = satisfied(t, d, ply, present, s);
+                }
+                if (ply < 0)
+                    continue;
+                int slot = d->game ? 2 : s;
+                int *p = &present[x * 3 + (size_t)slot];
+                if (*p < 0 || ply < *p)
+                    *p = ply;
+                for (size_t k = 0; k < d->implies.n; k++) {
+                    int *q = &implied[d->implies.v[k] * 3 + slot];
+                    if (*q < 0 || ply < *q)
+                        *q = ply;
+                }
+            }
+        }
+        /* What names above implied (its own definitions may have failed). */
+        for (int s = 0; s < 3; s++) {
+            int q = implied[x * 3 + (size_t)s];
+            int *p = &present[x * 3 + (size_t)s];
+            if (q >= 0 && (*p < 0 || q < *p)) {
+                *p = q;
+                /* and what it implies in turn */
+                for (size_t i = 0; i < t->ndefs; i++)
+                    if (t->defs[i].name == (int)x)
+                        for (size_t k = 0; k < t->defs[i].implies.n; k++) {
+                            int *r = &implied[t->defs[i].implies.v[k] * 3 + s];
+                            if (*r < 0 || q < *r)
+                                *r = q;
+                        }
+            }
+        }
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < nn * 3; i++)
+        n += present[i] >= 0;
+    kifu_tag *v = kifu__calloc(n + 1, sizeof *v);
+    if (!v) {
+        kifu__free(present);
+        return -1;
+    }
+    size_t k = 0;
+    for (int s = 0; s < 3; s++)
+        for (size_t x = 0; x < nn; x++)
+            if (present[x * 3 + (size_t)s] >= 0) {
+                v[k].name = t->names[x];
+                v[k].family = t->family[x];
+                v[k].side = s == 2 ? -1 : s;
+                v[k].ply = present[x * 3 + (size_t)s];
+                k++;
+            }
+    kifu__free(present);
+    *out = v;
+    *count = n;
+    return 0;
+}
