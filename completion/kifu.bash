@@ -49,7 +49,7 @@ _kifu()
         --out-dir)
             COMPREPLY=($(compgen -d -- "$cur"))
             return ;;
-        -o | --output | --css | --bod | --from-file)
+        -o | --output | --css | --bod | --from-file | --tag-file)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size)

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# kifu tags: text and JSON output, directories and stdin, --list, --tag-file (replacing a
+# shipped name, adding one, and an error with its file, line and column), the worked
+# examples of docs/tags.md read as definitions, errors and exit codes.
+# Usage: tags.sh KIFU [SHARED_DIR]
+set -u
+kifu=$1
+src=$(cd "$(dirname "$0")/../.." && pwd)
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+check() { # name, expected, actual
+    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
+}
+tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
+# Sente: 四間飛車 and 美濃; gote: a static rook in 舟囲い.
+echo 'position startpos moves 7g7f 3c3d 6g6f 8c8d 2h6h 8d8e 8h7g 6a5b 5i4h 5a4b 4h3h 4b3b 3h2h 7a6b 3i3h 5c5d 6i5h 1c1d 1g1f 9c9d' >"$tmp/g.usi"
+
+out=$("$kifu" tags "$tmp/g.usi")
+check "text" "先手の戦法：四間飛車 (5)
+先手の囲い：美濃囲い (17), 片美濃囲い (15)
+先手の備考：振り飛車 (5), 対居飛車 (0)
+後手の戦法：力戦 (0)
+後手の囲い：舟囲い (12)
+後手の備考：居飛車 (0), 対振り飛車 (5)
+対局の備考：対抗形 (5)" "$out"
+out=$("$kifu" tags "$tmp/g.usi" --json | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["game"], ",".join("%s:%s:%s:%d" % (t["side"], t["family"], t["name"], t["ply"]) for t in d["tags"] if t["family"] != "備考"))')
+check "json" "1 sente:戦法:四間飛車:5,sente:囲い:美濃囲い:17,sente:囲い:片美濃囲い:15,gote:囲い:舟囲い:12,gote:戦法:力戦:0" "$out"
+out=$("$kifu" tags - <"$tmp/g.usi" | head -1)
+check "stdin" "先手の戦法：四間飛車 (5)" "$out"
+mkdir "$tmp/dir" && cp "$tmp/g.usi" "$tmp/dir/a.sfen" && cp "$tmp/g.usi" "$tmp/dir/b.sfen"
+out=$("$kifu" tags "$tmp/dir" --json | wc -l)
+check "directory: a line per game" 2 "$out"
+out=$("$kifu" tags "$tmp/dir" | grep -c '^[ab].sfen$')
+check "directory: file names" 2 "$out"
+"$kifu" tags --list | grep -qx '囲い	居飛車穴熊' && ok || bad "--list"
+
+# A user file: 四間飛車 only on 6八 by move 2 (this game's rook gets there on move 3), and
+# a new castle.
+cat >"$tmp/mine.tags" <<'T'
+[四間飛車]
+family: 戦法
+by: 2
+rook: 6
+
+[三八玉]
+family: 囲い
+board:
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * * * *|
+| * * * * * * 玉 * *|
+| * * * * * * * * *|
+T
+out=$("$kifu" tags "$tmp/g.usi" --tag-file "$tmp/mine.tags" | head -1)
+check "--tag-file replaces" "先手の戦法：力戦 (0)" "$out"
+echo 'position startpos moves 5i4h 3c3d 4h3h 4c4d 9g9f 5c5d' >"$tmp/h.usi"
+"$kifu" tags "$tmp/h.usi" --tag-file "$tmp/mine.tags" | grep -q '先手の囲い：三八玉 (3)' && ok ||
+    bad "--tag-file adds: $("$kifu" tags "$tmp/h.usi" --tag-file "$tmp/mine.tags")"
+printf '[x]\nfamily: 戦法\nhold: 0\n' >"$tmp/bad.tags"
+"$kifu" tags "$tmp/g.usi" --tag-file "$tmp/bad.tags" 2>"$tmp/err"; check "bad tag file exit" 1 $?
+grep -q "bad.tags:3:7:" "$tmp/err" && ok || bad "bad tag file message: $(cat "$tmp/err")"
+"$kifu" tags "$tmp/g.usi" --tag-file "$tmp/none.tags" 2>/dev/null; check "missing tag file" 3 $?
+
+# The worked examples of docs/tags.md are definitions kifu reads.
+awk '/^```$/ {on = !on; if (!on) print ""; next} on' "$src/docs/tags.md" >"$tmp/doc.tags"
+"$kifu" tags --list --tag-file "$tmp/doc.tags" >/dev/null 2>"$tmp/err" && ok ||
+    bad "docs/tags.md examples: $(cat "$tmp/err")"
+
+echo 'position startpos moves 7g7f 3c3d 8h2c' >"$tmp/illegal.usi"
+"$kifu" tags "$tmp/illegal.usi" 2>/dev/null; check "illegal move exit" 1 $?
+"$kifu" tags 2>/dev/null; check "no file" 2 $?
+"$kifu" tags "$tmp/missing.usi" 2>/dev/null; check "missing file" 3 $?
+"$kifu" tags --bogus "$tmp/g.usi" 2>/dev/null; check "unknown option" 2 $?
+"$kifu" tags --help | grep -q 'usage: kifu tags' && ok || bad "help"
+echo "$pass passed, $fail failed, 0 skipped"
+[ "$fail" -eq 0 ]
