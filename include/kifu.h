@@ -1384,6 +1384,19 @@ typedef struct kifu_tag {
 KIFU_EXPORT int kifu_tags_record(kifu_tagger *t, const kifu_record *r, kifu_tag **out,
                                  size_t *count, kifu_error *err);
 
+/** kifu_normalize_warn and kifu_tags_record in one replay of the moves: normalize r and
+ *  tag its main line as the normalizer plays it. On success *out is a new array
+ *  (kifu_free) of *count tags; 0, or -1 with err as kifu_normalize_warn (no tags). */
+KIFU_EXPORT int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned flags,
+                                    void (*warn)(void *, const char *), void *warn_ctx,
+                                    kifu_tag **out, size_t *count, kifu_error *err);
+/** Write tags into r's header as KIF exports of online games do: 先手の戦法, 先手の囲い,
+ *  先手の備考, 後手の戦法, 後手の囲い, 後手の備考, each a list "A, B" (the game's tags, such
+ *  as 対抗形, go into both sides' 備考). A key the record already has is kept as it is,
+ *  unless `replace`: then every such key is removed first. 0, or -1 (out of memory). */
+KIFU_EXPORT int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count,
+                                    int replace);
+
 /** Called per record of kifu_tags_read, once the whole input has read: the record
  *  (borrowed, normalized; valid during the call, and the callee may change it, to add
  *  the tags to its header say), its index among the input's `games` records, and its tags

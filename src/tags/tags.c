@@ -3,8 +3,10 @@
  * shipped.tags, and their recognition over a game's main line (tags_run.c), run inside
  * the replay that reading does (kifu_tags_read) or over a normalized record. It may call
  * search (board patterns), fmt, record, notation, rules and core. */
+#include <stdio.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "record/record.h"
@@ -145,6 +147,108 @@ int kifu_tags_record(kifu_tagger *t, const kifu_record *r, kifu_tag **out, size_
     return 0;
 }
 
+/* ---- Tagging while normalizing ---------------------------------------------------- */
+
+typedef struct hooked {
+    kifu__tagrun *run;
+    int stop; /* the run needs no more positions of this record */
+} hooked;
+
+static int on_position(void *ctx, const kifu_node *n, const kifu_position *p,
+                       int main_line)
+{
+    hooked *h = ctx;
+    if (!main_line || h->stop)
+        return 1;
+    kifu_board b;
+    kifu_position_board(p, &b);
+    if (n->kind != KIFU_NODE_MOVE) {
+        h->stop = kifu__tagrun_position(h->run, NULL, 0, &b);
+    } else {
+        kifu_move m;
+        kifu__move_get(n, &m);
+        h->stop = kifu__tagrun_position(h->run, &m, n->ply, &b);
+    }
+    return h->stop;
+}
+
+/* Normalize r with the tagging hooked in (keep: the position replayed on, kept between
+ * calls, may be NULL). */
+static int normalize_tagged(kifu_tagger *t, kifu_record *r, unsigned flags,
+                            void (*warn)(void *, const char *), void *warn_ctx,
+                            kifu_position **keep, kifu_tag **out, size_t *count,
+                            kifu_error *err)
+{
+    *out = NULL;
+    *count = 0;
+    hooked h = {kifu__tagrun_start(t), 0};
+    if (!h.run)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    if (kifu__normalize_hooked(r, flags, warn, warn_ctx, on_position, &h, keep, err))
+        return -1;
+    if (kifu__tagrun_finish(h.run, out, count))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return 0;
+}
+
+int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned flags,
+                        void (*warn)(void *, const char *), void *warn_ctx,
+                        kifu_tag **out, size_t *count, kifu_error *err)
+{
+    return normalize_tagged(t, r, flags, warn, warn_ctx, NULL, out, count, err);
+}
+
+/* The header keys of a side and family, as KIF exports write them. */
+static void header_key(int side, int family, char *buf, size_t cap)
+{
+    snprintf(buf, cap, "%sの%s", side ? "後手" : "先手", kifu_tag_family_name(family));
+}
+
+int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count, int replace)
+{
+    char key[64];
+    if (replace) {
+        /* Every stale key goes, whether or not the new tags have that family. */
+        size_t k = 0;
+        for (size_t i = 0; i < r->nheader; i++) {
+            int stale = 0;
+            for (int s = 0; s < 2 && !stale; s++)
+                for (int f = 0; f < 3 && !stale; f++) {
+                    header_key(s, f, key, sizeof key);
+                    stale = strcmp(r->header[i].key, key) == 0;
+                }
+            if (!stale)
+                r->header[k++] = r->header[i];
+        }
+        r->nheader = k;
+    }
+    kifu__strbuf v;
+    kifu__sb_init(&v);
+    int rc = 0;
+    for (int s = 0; s < 2 && !rc; s++)
+        for (int f = 0; f < 3 && !rc; f++) {
+            header_key(s, f, key, sizeof key);
+            if (kifu_record_header_get(r, key))
+                continue; /* the record's own, kept unless replace */
+            v.len = 0;
+            /* The side's own tags, then (備考) the game's, as exports list them. */
+            for (int pass = 0; pass < 2; pass++)
+                for (size_t i = 0; i < count; i++)
+                    if (tags[i].family == f && tags[i].side == (pass ? -1 : s)) {
+                        if (v.len)
+                            kifu__sb_puts(&v, ", ");
+                        kifu__sb_puts(&v, tags[i].name);
+                    }
+            if (!v.len)
+                continue;
+            kifu__sb_putc(&v, 0);
+            if (v.failed || kifu_record_header_add(r, key, v.data))
+                rc = -1;
+        }
+    kifu__sb_free(&v);
+    return rc;
+}
+
 /* ---- Tagging while reading ---------------------------------------------------------- */
 
 typedef struct scan {
@@ -155,8 +259,6 @@ typedef struct scan {
     int rc;
     kifu_error e;
     kifu_position *p;
-    kifu__tagrun *run;
-    int stop; /* the run needs no more positions of this record */
     struct game_tags {
         kifu_tag *v;
         size_t n;
@@ -164,24 +266,6 @@ typedef struct scan {
     size_t cap;
     int nomem;
 } scan;
-
-static int on_position(void *ctx, const kifu_node *n, const kifu_position *p,
-                       int main_line)
-{
-    scan *sc = ctx;
-    if (!main_line || sc->stop)
-        return 1;
-    kifu_board b;
-    kifu_position_board(p, &b);
-    if (n->kind != KIFU_NODE_MOVE) {
-        sc->stop = kifu__tagrun_position(sc->run, NULL, 0, &b);
-    } else {
-        kifu_move m;
-        kifu__move_get(n, &m);
-        sc->stop = kifu__tagrun_position(sc->run, &m, n->ply, &b);
-    }
-    return sc->stop;
-}
 
 static int normalize(void *ctx, kifu_record *r, size_t i)
 {
@@ -195,21 +279,10 @@ static int normalize(void *ctx, kifu_record *r, size_t i)
     }
     sc->tags[i].v = NULL;
     sc->tags[i].n = 0;
-    if (!(sc->run = kifu__tagrun_start(sc->t))) {
-        sc->nomem = 1;
-        sc->rc = -1;
-        return 0;
-    }
-    sc->stop = 0;
-    sc->rc = kifu__normalize_hooked(r, sc->read_flags, sc->o->warn, sc->o->warn_ctx,
-                                    on_position, sc, &sc->p, &sc->e);
+    sc->rc = normalize_tagged(sc->t, r, sc->read_flags, sc->o->warn, sc->o->warn_ctx,
+                              &sc->p, &sc->tags[i].v, &sc->tags[i].n, &sc->e);
     if (sc->rc)
         return 0;
-    if (kifu__tagrun_finish(sc->run, &sc->tags[i].v, &sc->tags[i].n)) {
-        sc->nomem = 1;
-        sc->rc = -1;
-        return 0;
-    }
     sc->ngood++;
     return 0;
 }

@@ -74,6 +74,40 @@ awk '/^```$/ {on = !on; if (!on) print ""; next} on' "$src/docs/tags.md" >"$tmp/
 "$kifu" tags --list --tag-file "$tmp/doc.tags" >/dev/null 2>"$tmp/err" && ok ||
     bad "docs/tags.md examples: $(cat "$tmp/err")"
 
+
+# convert --tags: the header keys in KIF, KIFU, KI2 and JKF; a record's own keys kept,
+# or replaced with --tags-replace.
+for fmt in kifu ki2u; do
+    out=$("$kifu" convert --tags -t $fmt "$tmp/g.usi" | grep -E '^(先手|後手)の(戦法|囲い|備考)：')
+    check "convert --tags -t $fmt" "先手の戦法：四間飛車
+先手の囲い：美濃囲い, 片美濃囲い
+先手の備考：振り飛車, 対居飛車, 対抗形
+後手の戦法：力戦
+後手の囲い：舟囲い
+後手の備考：居飛車, 対振り飛車, 対抗形" "$out"
+done
+out=$("$kifu" convert --tags -t kif "$tmp/g.usi" | iconv -f cp932 -t utf-8 | grep -c '^先手の戦法：四間飛車$')
+check "convert --tags -t kif (Shift_JIS)" 1 "$out"
+out=$("$kifu" convert --tags "$tmp/g.usi" | python3 -c 'import json,sys; h=json.load(sys.stdin)["header"]; print(h["先手の戦法"], "/", h["後手の囲い"])')
+check "convert --tags (JKF)" "四間飛車 / 舟囲い" "$out"
+"$kifu" convert -t kifu "$tmp/g.usi" | sed 's/^手合割：平手$/手合割：平手\n先手の戦法：嬉野流/' >"$tmp/stale.kifu"
+out=$("$kifu" convert --tags -t kifu "$tmp/stale.kifu" | grep -E '^先手の(戦法|囲い)')
+check "convert --tags keeps a record's key" "先手の戦法：嬉野流
+先手の囲い：美濃囲い, 片美濃囲い" "$out"
+out=$("$kifu" convert --tags-replace -t kifu "$tmp/stale.kifu" | grep -E '^先手の(戦法|囲い)')
+check "convert --tags-replace" "先手の戦法：四間飛車
+先手の囲い：美濃囲い, 片美濃囲い" "$out"
+out=$("$kifu" convert -t kifu "$tmp/stale.kifu" | grep -c 'の囲い')
+check "convert without --tags adds none" 0 "$out"
+out=$("$kifu" convert --tag-file "$tmp/mine.tags" -t kifu "$tmp/g.usi" | grep '^先手の戦法')
+check "convert --tag-file" "先手の戦法：力戦" "$out"
+"$kifu" convert --tag-file "$tmp/bad.tags" "$tmp/g.usi" 2>"$tmp/err" >/dev/null; check "convert: bad tag file exit" 1 $?
+grep -q "bad.tags:3:7:" "$tmp/err" && ok || bad "convert: bad tag file message: $(cat "$tmp/err")"
+mkdir "$tmp/out"
+"$kifu" convert --tags -j 2 -q -t kifu --out-dir "$tmp/out" "$tmp/dir" && ok || bad "convert --tags on threads"
+out=$(cat "$tmp/out/a.kifu" "$tmp/out/b.kifu" | grep -c '^後手の囲い：舟囲い$')
+check "convert --tags on threads: every file" 2 "$out"
+
 echo 'position startpos moves 7g7f 3c3d 8h2c' >"$tmp/illegal.usi"
 "$kifu" tags "$tmp/illegal.usi" 2>/dev/null; check "illegal move exit" 1 $?
 "$kifu" tags 2>/dev/null; check "no file" 2 $?
