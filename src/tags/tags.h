@@ -21,9 +21,13 @@ typedef struct kifu__tagref {
  * which gives it). Moves are counted in the side's own moves, squares seen from the
  * side's own camp (gote's board turned round), so one definition serves both sides. */
 typedef struct kifu__tagdef {
-    int name;             /* index into the tagger's names */
-    int game;             /* side: game (the game's tag, from both sides' tags) */
-    kifu__pattern *pat;   /* NULL: no board */
+    int name;           /* index into the tagger's names */
+    int game;           /* side: game (the game's tag, from both sides' tags) */
+    kifu__pattern *pat; /* NULL: no board */
+    /* One square of the pattern, tested inline before the whole match: the one that
+     * allows the fewest pieces (key_sq -1: none, the pattern is all hands). */
+    int key_sq;
+    uint32_t key_allow;
     int from, by, hold;   /* from the side's move `from` to move `by` (-1: any), for
                            `hold` of its moves in a row */
     int rook_lo, rook_hi; /* 0: no condition; else an own rook on these files */
@@ -41,7 +45,7 @@ struct kifu_tagger {
     char **names;
     int *family;
     size_t nnames;
-    kifu__tagdef *defs;
+    kifu__tagdef *defs; /* by name (stable): a name's alternatives side by side */
     size_t ndefs;
     /* Scratch for one game (a tagger serves one game at a time). */
     struct kifu__tagrun *run;

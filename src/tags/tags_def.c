@@ -455,6 +455,22 @@ static int resolve(kifu_tagger *t, rawdef *r, kifu_error *err)
     return 0;
 }
 
+/* The square of d's pattern that allows the fewest pieces, to test first. */
+static void pick_key(kifu__tagdef *d)
+{
+    d->key_sq = -1;
+    const uint8_t *sq;
+    const uint32_t *allow;
+    int n = d->pat ? kifu__pattern_constraints(d->pat, &sq, &allow) : -1;
+    int best = 99;
+    for (int i = 0; i < n; i++) {
+        /* An empty square is common: a piece rejects more positions. */
+        int c = __builtin_popcount(allow[i]) + (allow[i] & 1 ? 32 : 0);
+        if (c < best)
+            best = c, d->key_sq = sq[i], d->key_allow = allow[i];
+    }
+}
+
 int kifu__tags_build(kifu_tagger *t, kifu_error *err)
 {
     kifu__tags_clear(t);
@@ -524,6 +540,17 @@ int kifu__tags_build(kifu_tagger *t, kifu_error *err)
         rawdef_free(&p.v[i]);
     kifu__free(p.v);
     kifu__free(owner);
+    /* A name's definitions side by side, in name order (insertion sort: stable, and the
+     * lists are short), and each one's key square. */
+    for (size_t i = 1; !rc && i < t->ndefs; i++) {
+        kifu__tagdef d = t->defs[i];
+        size_t j = i;
+        for (; j > 0 && t->defs[j - 1].name > d.name; j--)
+            t->defs[j] = t->defs[j - 1];
+        t->defs[j] = d;
+    }
+    for (size_t i = 0; !rc && i < t->ndefs; i++)
+        pick_key(&t->defs[i]);
     if (rc)
         kifu__tags_clear(t);
     return rc;

@@ -8,6 +8,16 @@
 #include "kifu_private.h"
 #include "tags/tags.h"
 
+/* A definition not done for one side, with what rejects most positions at once: its
+ * key square on the real board and the real pieces allowed there (key 0 and every bit
+ * when it has none), and from / by. */
+typedef struct tagact {
+    int def;
+    int key;
+    uint32_t allow;
+    int from, by;
+} tagact;
+
 struct kifu__tagrun {
     kifu_tagger *t;
     size_t cap;           /* definitions the arrays hold */
@@ -18,6 +28,8 @@ struct kifu__tagrun {
     int *found;    /* the ply of the first run long enough, -1: none */
     uint8_t *done; /* nothing later can change found */
     size_t open;   /* (definition, side) pairs not done */
+    struct tagact *active[2]; /* per side: the definitions not done, in no order */
+    size_t nactive[2];
 };
 
 void kifu__tagrun_free(kifu__tagrun *run)
@@ -28,6 +40,8 @@ void kifu__tagrun_free(kifu__tagrun *run)
     kifu__free(run->start);
     kifu__free(run->found);
     kifu__free(run->done);
+    kifu__free(run->active[0]);
+    kifu__free(run->active[1]);
     kifu__free(run);
 }
 
@@ -46,12 +60,17 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
         kifu__free(run->start);
         kifu__free(run->found);
         kifu__free(run->done);
+        kifu__free(run->active[0]);
+        kifu__free(run->active[1]);
+        run->active[0] = kifu__calloc(t->ndefs + 1, sizeof(tagact));
+        run->active[1] = kifu__calloc(t->ndefs + 1, sizeof(tagact));
         run->run = kifu__calloc(n + 1, sizeof(int));
         run->start = kifu__calloc(n + 1, sizeof(int));
         run->found = kifu__calloc(n + 1, sizeof(int));
         run->done = kifu__calloc(n + 1, 1);
         run->cap = 0;
-        if (!run->run || !run->start || !run->found || !run->done)
+        if (!run->run || !run->start || !run->found || !run->done || !run->active[0] ||
+            !run->active[1])
             return NULL;
         run->cap = t->ndefs;
     }
@@ -59,11 +78,31 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
     memset(run->moved, 0, sizeof run->moved);
     memset(run->run, 0, n * sizeof(int));
     run->open = 0;
+    run->nactive[0] = run->nactive[1] = 0;
     for (size_t i = 0; i < n; i++) {
         run->found[i] = -1;
         /* A game's tag has no board conditions: it is decided from the sides' tags. */
         run->done[i] = t->defs[i / 2].game;
-        run->open += !run->done[i];
+        if (!run->done[i]) {
+            int c = (int)(i & 1);
+            const kifu__tagdef *d = &t->defs[i / 2];
+            tagact *a = &run->active[c][run->nactive[c]++];
+            a->def = (int)(i / 2);
+            a->from = d->from;
+            a->by = d->by;
+            if (d->key_sq < 0) {
+                a->key = 0, a->allow = ~0u;
+            } else if (c == KIFU_BLACK) {
+                a->key = d->key_sq, a->allow = d->key_allow;
+            } else {
+                /* Gote's own view turned back: the square turned round, the owners of
+                 * the allowed pieces swapped (bit 0, empty, stays). */
+                uint32_t w = d->key_allow;
+                a->key = 80 - d->key_sq;
+                a->allow = (w & 1) | (w & 0xFFFEu) << 16 | (w >> 16 & 0xFFFEu);
+            }
+            run->open++;
+        }
     }
     return run;
 }
@@ -82,17 +121,19 @@ static void turn(const kifu_board *b, kifu_board *out)
 
 /* An own rook (not promoted) on files lo..hi, ranks 5 to 9: where a rook that was
  * swung to that file stands in the opening, and not a rook gone to attack. */
-static int rook_on(const kifu_board *v, int lo, int hi)
+static int rook_on(const kifu_board *b, int c, int lo, int hi)
 {
+    uint8_t rook = (uint8_t)(KIFU_HI | c << 4);
     for (int x = lo; x <= hi; x++)
         for (int y = 5; y <= 9; y++)
-            if (v->sq[KIFU_SQ(x, y)] == KIFU_HI)
+            if (b->sq[c ? KIFU_SQ(10 - x, 10 - y) : KIFU_SQ(x, y)] == rook)
                 return 1;
     return 0;
 }
 
-static int holds(const kifu__tagdef *d, const kifu_board *v, const uint64_t moved[2],
-                 int k)
+/* Does d hold for side c on board b (view: b seen from c's camp, made on first need)? */
+static int holds(const kifu__tagdef *d, const kifu_board *b, int c, kifu_board *view,
+                 int *turned, const uint64_t moved[2], int k)
 {
     if (k < d->from)
         return 0;
@@ -100,47 +141,59 @@ static int holds(const kifu__tagdef *d, const kifu_board *v, const uint64_t move
         return 0;
     if ((d->unmoved[0] & moved[0]) || (d->unmoved[1] & moved[1]))
         return 0;
-    if (d->rook_lo && !rook_on(v, d->rook_lo, d->rook_hi))
+    if (d->rook_lo && !rook_on(b, c, d->rook_lo, d->rook_hi))
         return 0;
-    return !d->pat || kifu__pattern_match(d->pat, v);
+    if (!d->pat)
+        return 1;
+    if (c && !*turned)
+        turn(b, view), *turned = 1;
+    return kifu__pattern_match(d->pat, c ? view : b);
 }
 
-/* Test side c's definitions on its view v after its k-th move, at ply. */
-static void test_side(kifu__tagrun *run, int c, const kifu_board *v, int ply)
+/* Test side c's definitions on board b after its k-th move, at ply. */
+static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
 {
     int k = run->moves[c];
     const kifu_tagger *t = run->t;
-    for (size_t i = 0; i < t->ndefs; i++) {
-        size_t j = i * 2 + (size_t)c;
-        if (run->done[j])
-            continue;
-        const kifu__tagdef *d = &t->defs[i];
-        if (holds(d, v, run->moved[c], k)) {
+    kifu_board view;
+    int turned = 0;
+    tagact *act = run->active[c];
+    for (size_t a = 0; a < run->nactive[c];) {
+        const tagact *x = &act[a];
+        size_t j = (size_t)x->def * 2 + (size_t)c;
+        const kifu__tagdef *d = &t->defs[x->def];
+        /* Most definitions fail on their key square: decided without the rest. */
+        int ok = (x->allow >> b->sq[x->key] & 1) && k >= x->from &&
+                 holds(d, b, c, &view, &turned, run->moved[c], k);
+        if (ok) {
             if (run->run[j]++ == 0)
                 run->start[j] = ply;
-            if (d->by >= 0 && k > d->by && run->run[j] == 1) {
+            if (x->by >= 0 && k > x->by && run->run[j] == 1) {
                 run->run[j] = 0; /* began too late */
             } else if (run->run[j] >= d->hold) {
                 run->found[j] = run->start[j];
-                run->done[j] = 1, run->open--;
-                continue;
+                run->done[j] = 1;
             }
         } else {
             run->run[j] = 0;
         }
-        if (d->by >= 0 && k >= d->by && run->run[j] == 0)
-            run->done[j] = 1, run->open--;
+        if (!run->done[j] && x->by >= 0 && k >= x->by && run->run[j] == 0)
+            run->done[j] = 1;
+        if (run->done[j]) {
+            run->open--;
+            act[a] = act[--run->nactive[c]]; /* the order of testing does not matter */
+        } else {
+            a++;
+        }
     }
 }
 
 int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b)
 {
-    kifu_board g;
     if (!m) {
         test_side(run, KIFU_BLACK, b, ply);
-        turn(b, &g);
-        test_side(run, KIFU_WHITE, &g, ply);
+        test_side(run, KIFU_WHITE, b, ply);
         return run->open == 0;
     }
     int c = m->color & 1;
@@ -150,8 +203,6 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
         run->moved[c][sq >> 6] |= 1ull << (sq & 63);
     }
     run->moves[c]++;
-    if (c == KIFU_WHITE)
-        turn(b, &g), b = &g;
     test_side(run, c, b, ply);
     return run->open == 0;
 }
@@ -206,11 +257,11 @@ int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
     int *implied = present + nn * 3;
     for (size_t i = 0; i < nn * 6; i++)
         present[i] = -1;
+    size_t i = 0; /* the definitions come by name */
     for (size_t x = 0; x < nn; x++) {
-        for (size_t i = 0; i < t->ndefs; i++) {
+        size_t first = i;
+        for (; i < t->ndefs && t->defs[i].name == (int)x; i++) {
             const kifu__tagdef *d = &t->defs[i];
-            if (d->name != (int)x)
-                continue;
             for (int s = 0; s < (d->game ? 1 : 2); s++) {
                 int ply;
                 if (d->game) {
@@ -244,19 +295,18 @@ int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
             if (q >= 0 && (*p < 0 || q < *p)) {
                 *p = q;
                 /* and what it implies in turn */
-                for (size_t i = 0; i < t->ndefs; i++)
-                    if (t->defs[i].name == (int)x)
-                        for (size_t k = 0; k < t->defs[i].implies.n; k++) {
-                            int *r = &implied[t->defs[i].implies.v[k] * 3 + s];
-                            if (*r < 0 || q < *r)
-                                *r = q;
-                        }
+                for (size_t e = first; e < i; e++)
+                    for (size_t k = 0; k < t->defs[e].implies.n; k++) {
+                        int *r = &implied[t->defs[e].implies.v[k] * 3 + s];
+                        if (*r < 0 || q < *r)
+                            *r = q;
+                    }
             }
         }
     }
     size_t n = 0;
-    for (size_t i = 0; i < nn * 3; i++)
-        n += present[i] >= 0;
+    for (size_t e = 0; e < nn * 3; e++)
+        n += present[e] >= 0;
     kifu_tag *v = kifu__calloc(n + 1, sizeof *v);
     if (!v) {
         kifu__free(present);
