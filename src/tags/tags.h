@@ -28,6 +28,7 @@ typedef struct kifu__tagdef {
      * allows the fewest pieces (key_sq -1: none, the pattern is all hands). */
     int key_sq;
     uint32_t key_allow;
+    int king_sq;          /* the square the pattern puts the own king on, or -1 */
     int from, by, hold;   /* from the side's move `from` to move `by` (-1: any), for
                            `hold` of its moves in a row */
     int rook_lo, rook_hi; /* 0: no condition; else an own rook on these files */

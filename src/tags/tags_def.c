@@ -458,7 +458,7 @@ static int resolve(kifu_tagger *t, rawdef *r, kifu_error *err)
 /* The square of d's pattern that allows the fewest pieces, to test first. */
 static void pick_key(kifu__tagdef *d)
 {
-    d->key_sq = -1;
+    d->key_sq = d->king_sq = -1;
     const uint8_t *sq;
     const uint32_t *allow;
     int n = d->pat ? kifu__pattern_constraints(d->pat, &sq, &allow) : -1;
@@ -468,6 +468,8 @@ static void pick_key(kifu__tagdef *d)
         int c = __builtin_popcount(allow[i]) + (allow[i] & 1 ? 32 : 0);
         if (c < best)
             best = c, d->key_sq = sq[i], d->key_allow = allow[i];
+        if (allow[i] == 1u << KIFU_OU)
+            d->king_sq = sq[i];
     }
 }
 

@@ -13,6 +13,7 @@
  * when it has none), and from / by. */
 typedef struct tagact {
     int def;
+    int king; /* the real square the own king must stand on, or -1 */
     int key;
     uint32_t allow;
     int from, by;
@@ -22,6 +23,7 @@ struct kifu__tagrun {
     kifu_tagger *t;
     size_t cap;           /* definitions the arrays hold */
     int moves[2];         /* own moves played */
+    int king[2];          /* each king's square (real board), -1: none */
     uint64_t moved[2][2]; /* squares (own view) some own move left */
     int *run;      /* per definition and side: own moves in a row the conditions held */
     int *start;    /* the ply where that run began */
@@ -90,6 +92,7 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
             a->def = (int)(i / 2);
             a->from = d->from;
             a->by = d->by;
+            a->king = d->king_sq < 0 ? -1 : c ? 80 - d->king_sq : d->king_sq;
             if (d->key_sq < 0) {
                 a->key = 0, a->allow = ~0u;
             } else if (c == KIFU_BLACK) {
@@ -162,8 +165,11 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
         const tagact *x = &act[a];
         size_t j = (size_t)x->def * 2 + (size_t)c;
         const kifu__tagdef *d = &t->defs[x->def];
-        /* Most definitions fail on their key square: decided without the rest. */
-        int ok = (x->allow >> b->sq[x->key] & 1) && k >= x->from &&
+        /* Most definitions fail on the king's square (castles: the king moves seldom,
+         * so the test is well predicted) or their key square: decided without the
+         * rest. */
+        int ok = (x->king < 0 || x->king == run->king[c]) &&
+                 (x->allow >> b->sq[x->key] & 1) && k >= x->from &&
                  holds(d, b, c, &view, &turned, run->moved[c], k);
         if (ok) {
             if (run->run[j]++ == 0)
@@ -192,6 +198,10 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b)
 {
     if (!m) {
+        run->king[0] = run->king[1] = -1;
+        for (int sq = 0; sq < 81; sq++)
+            if ((b->sq[sq] & 15) == KIFU_OU)
+                run->king[b->sq[sq] >> 4] = sq;
         test_side(run, KIFU_BLACK, b, ply);
         test_side(run, KIFU_WHITE, b, ply);
         return run->open == 0;
@@ -203,6 +213,8 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
         run->moved[c][sq >> 6] |= 1ull << (sq & 63);
     }
     run->moves[c]++;
+    if (m->piece == KIFU_OU)
+        run->king[c] = KIFU_SQ(m->to_x, m->to_y);
     test_side(run, c, b, ply);
     return run->open == 0;
 }
