@@ -108,6 +108,11 @@ mkdir "$tmp/out"
 out=$(cat "$tmp/out/a.kifu" "$tmp/out/b.kifu" | grep -c '^後手の囲い：舟囲い$')
 check "convert --tags on threads: every file" 2 "$out"
 
+# show: the tags in the lines about the record.
+out=$("$kifu" show "$tmp/g.usi" --format text | grep -E '^  (戦型|囲い)：')
+check "show" "  戦型：☗四間飛車 ☖力戦 (対抗形)
+  囲い：☗美濃囲い, 片美濃囲い ☖舟囲い" "$out"
+
 echo 'position startpos moves 7g7f 3c3d 8h2c' >"$tmp/illegal.usi"
 "$kifu" tags "$tmp/illegal.usi" 2>/dev/null; check "illegal move exit" 1 $?
 "$kifu" tags 2>/dev/null; check "no file" 2 $?
