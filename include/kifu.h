@@ -1355,7 +1355,8 @@ typedef enum kifu_tag_family {
 /** The family's Japanese word ("戦法", "囲い", "備考"), or NULL. Static. */
 KIFU_EXPORT const char *kifu_tag_family_name(int family);
 
-/** A tagger with the shipped definitions. New (kifu_tags_free), or NULL with err. */
+/** A tagger with the shipped definitions. New (kifu_tags_free), or NULL with err. A
+ *  tagger tags one game at a time (it keeps its scratch): one per thread. */
 KIFU_EXPORT kifu_tagger *kifu_tags_new(kifu_error *err);
 /** Read definitions (UTF-8 text in the format of docs/tags.md; `source` names it in
  *  errors, may be NULL): a name the tagger has already is replaced (all its

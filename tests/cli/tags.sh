@@ -70,7 +70,9 @@ grep -q "bad.tags:3:7:" "$tmp/err" && ok || bad "bad tag file message: $(cat "$t
 "$kifu" tags "$tmp/g.usi" --tag-file "$tmp/none.tags" 2>/dev/null; check "missing tag file" 3 $?
 
 # The worked examples of docs/tags.md are definitions kifu reads.
-awk '/^```$/ {on = !on; if (!on) print ""; next} on' "$src/docs/tags.md" >"$tmp/doc.tags"
+awk '/^```/ { if (fence) { fence = 0; if (on) print ""; on = 0 } else { fence = 1; on = ($0 == "```") } next } on' \
+    "$src/docs/tags.md" >"$tmp/doc.tags"
+grep -q '^\[四間飛車\]' "$tmp/doc.tags" && ok || bad "the docs' examples were not found"
 "$kifu" tags --list --tag-file "$tmp/doc.tags" >/dev/null 2>"$tmp/err" && ok ||
     bad "docs/tags.md examples: $(cat "$tmp/err")"
 
