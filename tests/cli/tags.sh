@@ -115,6 +115,12 @@ out=$("$kifu" show "$tmp/g.usi" --format text | grep -E '^  (戦型|囲い)：')
 check "show" "  戦型：☗四間飛車 ☖力戦 (対抗形)
   囲い：☗美濃囲い, 片美濃囲い ☖舟囲い" "$out"
 
+# html --tags: the tags in the page's header, which the viewer shows beside the players.
+out=$("$kifu" html --tags "$tmp/g.usi" | grep -o '"先手の戦法":"[^"]*","先手の囲い":"[^"]*"')
+check "html --tags" '"先手の戦法":"四間飛車","先手の囲い":"美濃囲い, 片美濃囲い"' "$out"
+out=$("$kifu" html "$tmp/g.usi" | grep -c '先手の戦法')
+check "html without --tags" 0 "$out"
+
 echo 'position startpos moves 7g7f 3c3d 8h2c' >"$tmp/illegal.usi"
 "$kifu" tags "$tmp/illegal.usi" 2>/dev/null; check "illegal move exit" 1 $?
 "$kifu" tags 2>/dev/null; check "no file" 2 $?
