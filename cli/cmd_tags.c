@@ -141,14 +141,17 @@ int cmd_tags(int argc, char **argv)
         rc = EXIT_USAGE;
     }
     o.several = in.n > 1 || in.dirs;
-    for (size_t i = 0; rc == EXIT_OK && !list && i < in.n; i++) {
+    /* A bad file is reported and the others are tagged: the exit code is the worst. */
+    int go = rc == EXIT_OK && !list;
+    for (size_t i = 0; go && i < in.n; i++) {
         size_t len;
         kifu_error_clear(&err);
         char *data = kifu_file_read(in.v[i].path, &len, &err);
         if (!data) {
             cli_print_error(&err);
-            rc = EXIT_IO;
-            break;
+            if (rc == EXIT_OK)
+                rc = EXIT_IO;
+            continue;
         }
         kifu_read_options ro = {0};
         ro.source = in.v[i].path;
@@ -157,7 +160,8 @@ int cmd_tags(int argc, char **argv)
         o.file = in.v[i].rel;
         if (kifu_tags_read(t, data, len, &ro, print_game, &o, &err)) {
             cli_print_error(&err);
-            rc = cli_exit_code(err.code);
+            if (rc == EXIT_OK)
+                rc = cli_exit_code(err.code);
         }
         kifu_free(data);
     }

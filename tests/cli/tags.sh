@@ -123,6 +123,10 @@ check "html without --tags" 0 "$out"
 
 echo 'position startpos moves 7g7f 3c3d 8h2c' >"$tmp/illegal.usi"
 "$kifu" tags "$tmp/illegal.usi" 2>/dev/null; check "illegal move exit" 1 $?
+cp "$tmp/illegal.usi" "$tmp/dir/c.sfen"
+out=$("$kifu" tags "$tmp/dir" --json 2>/dev/null | wc -l); rc=$?
+check "a bad file in a directory: the others still tagged" 2 "$out"
+"$kifu" tags "$tmp/dir" >/dev/null 2>&1; check "a bad file in a directory: exit" 1 $?
 "$kifu" tags 2>/dev/null; check "no file" 2 $?
 "$kifu" tags "$tmp/missing.usi" 2>/dev/null; check "missing file" 3 $?
 "$kifu" tags --bogus "$tmp/g.usi" 2>/dev/null; check "unknown option" 2 $?
