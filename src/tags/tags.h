@@ -34,6 +34,7 @@ typedef struct kifu__tagdef {
     int rook_lo, rook_hi; /* 0: no condition; else an own rook on these files */
     uint64_t moved[2], unmoved[2]; /* square bits (KIFU_SQ, own view) */
     kifu__tagref implies, excludes, needs, opponent, sides;
+    char *group;    /* of a group only the one first recognised stays (NULL: none) */
     int text, line; /* which text and line it came from, for errors */
 } kifu__tagdef;
 

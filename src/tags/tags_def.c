@@ -60,6 +60,7 @@ static void rawdef_free(rawdef *r)
     kifu__free(r->d.needs.v);
     kifu__free(r->d.opponent.v);
     kifu__free(r->d.sides.v);
+    kifu__free(r->d.group);
 }
 
 static int fail(parser *p, const char *at, const char *expected, const char *fmt,
@@ -297,6 +298,14 @@ static int read_key(parser *p, rawdef *r, const char *s, const char *e, const ch
             return fail(p, v, "a number of moves, 1 or more", "%s", "hold 0");
         return 0;
     }
+    if (key_is(k, ke, "group")) {
+        if (v == ve)
+            return fail(p, v, "a group name", "%s", "an empty group");
+        kifu__free(d->group);
+        if (!(d->group = dup_n(v, (size_t)(ve - v))))
+            return nomem(p);
+        return 0;
+    }
     if (key_is(k, ke, "rook"))
         return read_rook(p, v, ve, d);
     if (key_is(k, ke, "moved"))
@@ -311,8 +320,8 @@ static int read_key(parser *p, rawdef *r, const char *s, const char *e, const ch
             return read_names(p, v, ve, &r->refs[i]);
         }
     return fail(p, k,
-                "family, side, board, by, from, hold, rook, moved, unmoved, implies, "
-                "excludes, needs, opponent or sides",
+                "family, side, board, by, from, hold, rook, moved, unmoved, group, "
+                "implies, excludes, needs, opponent or sides",
                 "%s", "unknown key");
 }
 
@@ -383,6 +392,7 @@ void kifu__tags_clear(kifu_tagger *t)
         kifu__free(d->needs.v);
         kifu__free(d->opponent.v);
         kifu__free(d->sides.v);
+        kifu__free(d->group);
     }
     kifu__free(t->defs);
     for (size_t i = 0; i < t->nnames; i++)

@@ -269,6 +269,26 @@ int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
     int *implied = present + nn * 3;
     for (size_t i = 0; i < nn * 6; i++)
         present[i] = -1;
+    /* Of a group, only what the side did first: a rook swung to the 6th file and later
+     * to the 7th is a 四間飛車. Decided on the board conditions, before the names. */
+    for (int s = 0; s < 2; s++)
+        for (size_t i = 0; i < t->ndefs; i++) {
+            const kifu__tagdef *d = &t->defs[i];
+            int *f = &run->found[i * 2 + (size_t)s];
+            if (!d->group || *f < 0)
+                continue;
+            for (size_t j = 0; j < t->ndefs && *f >= 0; j++) {
+                const kifu__tagdef *e = &t->defs[j];
+                int g = run->found[j * 2 + (size_t)s];
+                if (j != i && e->group && g >= 0 && strcmp(e->group, d->group) == 0 &&
+                    (g < *f || (g == *f && j < i)) && e->name != d->name)
+                    *f =
+                        -2; /* out: the first one is never put out, so every other meets it */
+            }
+        }
+    for (size_t i = 0; i < t->ndefs * 2; i++)
+        if (run->found[i] == -2)
+            run->found[i] = -1;
     size_t i = 0; /* the definitions come by name */
     for (size_t x = 0; x < nn; x++) {
         size_t first = i;

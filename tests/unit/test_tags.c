@@ -163,6 +163,9 @@ TEST(ranging_rooks)
     EXPECT("7g7f 7f7e 2h7h 7h7f 5i4h 4h3h", GOTE_IDLE,
            "b:石田流 b:三間飛車 b:振り飛車 b:!四間飛車");
     EXPECT("7g7f 7f7e 2h7h 5i4h 4h3h 3h2h", GOTE_IDLE, "b:!石田流 b:三間飛車 b:振り飛車");
+    /* The opening is the first file the rook went to (group): 6八 first, 7六 later. */
+    EXPECT("7g7f 2h6h 5i4h 4h3h 7f7e 6h7h 7h7f 3h2h 9g9f", GOTE_IDLE,
+           "b:四間飛車 b:!三間飛車 b:!石田流 b:振り飛車");
     /* 向かい飛車 needs the bishop gone from 8八; the 四間飛車 game is its near miss. */
     EXPECT("7g7f 8h7g 2h8h 5i4h 4h3h 3h2h", GOTE_IDLE, "b:向かい飛車 b:振り飛車");
     EXPECT(SHIKEN, SHIKEN_GOTE, "b:!向かい飛車");
