@@ -22,6 +22,7 @@ typedef struct bench_opts {
     int index_games;        /* games of the index section's collection */
     long memory_moves;      /* moves of the memory section's game */
     const char *clickhouse; /* the clickhouse section's server URL, or NULL */
+    int tags_games;         /* games of the tags section (0: 2000) */
 } bench_opts;
 
 /* Makes <dir>/corpus/{csa,kif,ki2}/ from random legal games written by our writers,
@@ -60,6 +61,9 @@ int bench_write_bytes(const char *path, const char *data, size_t len);
 int bench_stale(const bench_opts *o, const char *dir, const char *what);
 /* Write dir/STAMP for `what` once the corpus is complete. 0, or -1 with a message. */
 int bench_stamp(const char *dir, const char *what);
+
+/* Tagging over conversion: convert --tags against convert, per game. 0, or -1. */
+int bench_tags(const bench_opts *o);
 
 /* Position search over a collection of o->search_games games on disk (CSA, 1000 games a
  * file), exact and by pattern, beside grep -c of a bd string over the same games written

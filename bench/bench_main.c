@@ -18,10 +18,12 @@ static void usage(FILE *f)
     fprintf(
         f,
         "usage: kifu_bench [options]\n"
-        "  --only perft|formats|memory|batch|search|html|index|clickhouse   run one part "
+        "  --only perft|formats|memory|batch|search|html|index|clickhouse|tags   run one "
+        "part "
         "(default: all)\n"
         "  --search-games N       games in the search collection (default 100000)\n"
         "  --index-games N        games in the index collection (default 1000000)\n"
+        "  --tags-games N         games of the tags section (default 2000)\n"
         "  --batch-files N        KI2 files of the batch directory (default 33000)\n"
         "  --batch-runs N         timed runs of kifu convert per thread count (default "
         "3)\n"
@@ -73,8 +75,8 @@ int main(int argc, char **argv)
     static char dir[4096], src[4096];
     exe_dir(dir, sizeof dir);
     peers_src(src, sizeof src);
-    bench_opts o = {dir, src,    5,     5, 60,      2,       1,   0,
-                    1,   100000, 33000, 3, 1000000, 1000000, NULL};
+    bench_opts o = {dir, src,    5,     5, 60,      2,       1,    0,
+                    1,   100000, 33000, 3, 1000000, 1000000, NULL, 0};
     if (argc == 3 && strcmp(argv[1], "--rss-read") == 0)
         return bench_rss_read(argv[2]);
     const char *only = NULL;
@@ -109,6 +111,8 @@ int main(int argc, char **argv)
             o.batch_files = atoi(v), i++;
         } else if (v && strcmp(a, "--batch-runs") == 0) {
             o.batch_runs = atoi(v), i++;
+        } else if (v && strcmp(a, "--tags-games") == 0) {
+            o.tags_games = atoi(v), i++;
         } else if (v && strcmp(a, "--index-games") == 0) {
             o.index_games = atoi(v), i++;
         } else if (v && strcmp(a, "--memory-moves") == 0) {
@@ -172,6 +176,11 @@ int main(int argc, char **argv)
     if (!only || strcmp(only, "index") == 0) {
         fflush(stdout);
         if (bench_index(&o))
+            return 1;
+    }
+    if (!only || strcmp(only, "tags") == 0) {
+        fflush(stdout);
+        if (bench_tags(&o))
             return 1;
     }
     if (!only || strcmp(only, "clickhouse") == 0) {

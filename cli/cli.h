@@ -33,6 +33,8 @@ int cmd_perft(int argc, char **argv);
 void cmd_perft_usage(FILE *f);
 int cmd_moves(int argc, char **argv);
 void cmd_moves_usage(FILE *f);
+int cmd_tags(int argc, char **argv);
+void cmd_tags_usage(FILE *f);
 int cmd_trace(int argc, char **argv);
 void cmd_trace_usage(FILE *f);
 int cmd_search(int argc, char **argv);

@@ -15,6 +15,7 @@
 #include "outnames.h"
 #include "progress.h"
 #include "record_cursor.h"
+#include "tag_pool.h"
 
 /* A progress bar appears from this many inputs on (and only on a terminal). */
 #define PROGRESS_MIN 8
@@ -44,6 +45,12 @@ static const char convert_usage[] =
     "      --input-encoding ENC  input encoding (default: detected)\n"
     "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
     "                        line per node, instead of canonical MSF\n"
+    "      --tags            name the openings and castles of each game (kifu tags)\n"
+    "                        in its header: 先手の戦法, 先手の囲い, 先手の備考, "
+    "後手の...\n"
+    "                        (KIF, KIFU, KI2, JKF); keys the record has are kept\n"
+    "      --tags-replace    --tags, removing the record's own keys of those names\n"
+    "      --tag-file FILE   --tags with more definitions (docs/tags.md)\n"
     "      --lenient         write the output even when a move is illegal (the moves\n"
     "                        after it stay as the file gave them); the error is\n"
     "                        still printed and the exit code still says it\n"
@@ -118,6 +125,9 @@ typedef struct opts {
     int to_given, states; /* -t was given; --states */
     unsigned msf_flags;   /* KIFU_MSF_* for MSF inputs */
     const char *out, *out_dir;
+    int tags, tags_replace; /* --tags, --tags-replace */
+    const char *tag_file;   /* --tag-file */
+    cli_tag_pool *pool;     /* the taggers, with --tags */
     cli_outdest dest; /* where outputs go (out_dir, out unless "-", the extension) */
 } opts;
 
@@ -349,6 +359,15 @@ static int process_msf(item *it, const cli_input *in, int keep_ext, const char *
     return rc;
 }
 
+/* An out-of-memory error in e (the library's own are made the same way). */
+static void oom(kifu_error *e)
+{
+    if (!e->code) {
+        e->code = KIFU_ERR_NOMEM;
+        snprintf(e->message, sizeof e->message, "out of memory");
+    }
+}
+
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
@@ -402,7 +421,23 @@ static int process(item *it, const cli_input *in, int keep_ext)
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
+        int bad;
+        if (o->pool) {
+            /* Normalized and tagged in one replay. */
+            kifu_tagger *tg = cli_tag_pool_get(o->pool);
+            kifu_tag *tags = NULL;
+            size_t ntags = 0;
+            bad = !tg || kifu_tags_normalize(tg, recs[k], 0, on_warn, it, &tags, &ntags,
+                                             &e) != 0;
+            if (!tg)
+                oom(&e);
+            if (!bad && kifu_tags_to_header(recs[k], tags, ntags, o->tags_replace))
+                bad = 1, oom(&e);
+            kifu_free(tags);
+            cli_tag_pool_put(o->pool, tg);
+        } else {
+            bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
+        }
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
@@ -760,6 +795,12 @@ static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_
         o->states = 1;
     } else if (validate && strcmp(a, "--no-transitions") == 0) {
         o->msf_flags |= KIFU_MSF_NO_TRANSITIONS;
+    } else if (!validate && strcmp(a, "--tags") == 0) {
+        o->tags = 1;
+    } else if (!validate && strcmp(a, "--tags-replace") == 0) {
+        o->tags = o->tags_replace = 1;
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--tag-file", &missing))) {
+        o->tags = 1, o->tag_file = v;
     } else if (!validate && strcmp(a, "--lenient") == 0) {
         o->lenient = 1;
     } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
@@ -929,6 +970,10 @@ static int run_command(int argc, char **argv, int validate)
         free(files);
         return status == EXIT_USAGE ? usage_error(cmd) : status;
     }
+    if (o.tags && !(o.pool = cli_tag_pool_new(o.tag_file, &status))) {
+        free(files);
+        return status;
+    }
     cli_inputs in = {0};
     status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
@@ -939,6 +984,7 @@ static int run_command(int argc, char **argv, int validate)
                 "standard output)\n",
                 in.dirs ? "a directory was named" : "several inputs");
         cli_inputs_free(&in);
+        cli_tag_pool_free(o.pool);
         return usage_error(cmd);
     }
     /* -o - of JKF is JSON Lines: one game a line, and the line says its source. */
@@ -948,6 +994,7 @@ static int run_command(int argc, char **argv, int validate)
               !(o.wflags & KIFU_WRITE_PRETTY);
     status = run_batch(&o, &in, status);
     cli_inputs_free(&in);
+    cli_tag_pool_free(o.pool);
     return status;
 }
 

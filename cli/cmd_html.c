@@ -11,7 +11,7 @@ void cmd_html_usage(FILE *f)
         f,
         "usage: kifu html FILE... [-o PAGE] [--css FILE] [--pieces koma|plain] [--intl]\n"
         "                 [--two-char] [--flip] [--piece-size N]\n"
-        "                 [--catalogue | --no-catalogue] [--title T]\n"
+        "                 [--catalogue | --no-catalogue] [--title T] [--tags]\n"
         "       kifu html --default-css\n"
         "\n"
         "Write one self-contained HTML page (no network, no external file) that replays\n"
@@ -41,6 +41,8 @@ void cmd_html_usage(FILE *f)
         "                     position, as in a posjson file of unrelated positions)\n"
         "  --no-catalogue     one viewer per game even then\n"
         "  --title T          the page title (default: the players of the first game)\n"
+        "  --tags             name each game's openings and castles (kifu tags) in the\n"
+        "                     header beside the players: 先手の戦法, 先手の囲い ...\n"
         "\n"
         "examples:\n"
         "  kifu html game.kif -o game.html\n"
@@ -108,11 +110,40 @@ static int all_single_positions(const games *g)
     return 1;
 }
 
+/* --tags: each game's tags in its header keys (先手の戦法 ...), which the page shows with
+ * the rest of the header, beside the players. A key the record has is kept. */
+static int add_tags(games *g)
+{
+    kifu_error e;
+    kifu_error_clear(&e);
+    kifu_tagger *t = kifu_tags_new(&e);
+    if (!t) {
+        cli_print_error(&e);
+        return EXIT_INTERNAL;
+    }
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < g->n && rc == EXIT_OK; i++) {
+        kifu_tag *tags;
+        size_t n;
+        /* A game with an illegal move (read leniently) is shown without tags. */
+        if (kifu_tags_record(t, g->v[i], &tags, &n, NULL))
+            continue;
+        if (kifu_tags_to_header(g->v[i], tags, n, 0)) {
+            cli_err("kifu: out of memory\n");
+            rc = EXIT_INTERNAL;
+        }
+        kifu_free(tags);
+    }
+    kifu_tags_free(t);
+    return rc;
+}
+
 int cmd_html(int argc, char **argv)
 {
     const char *out = NULL, *css_path = NULL;
     kifu_html_options o = {.warn = cli_print_warning, .warn_ctx = "html"};
     int catalogue = -1; /* -1: decided by the games */
+    int tags = 0;
     cli_inputs in = {0};
     int rc = EXIT_OK, only_files = 0;
     for (int i = 1; i < argc && rc == EXIT_OK; i++) {
@@ -136,6 +167,8 @@ int cmd_html(int argc, char **argv)
             catalogue = 1;
         } else if (strcmp(a, "--no-catalogue") == 0) {
             catalogue = 0;
+        } else if (strcmp(a, "--tags") == 0) {
+            tags = 1;
         } else if (v && (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)) {
             out = v, i++;
         } else if (v && strcmp(a, "--css") == 0) {
@@ -206,6 +239,8 @@ int cmd_html(int argc, char **argv)
                 out ? out : "standard output");
         rc = read_rc > EXIT_INPUT ? read_rc : EXIT_INPUT;
     }
+    if (rc == EXIT_OK && tags)
+        rc = add_tags(&g);
     if (rc == EXIT_OK) {
         if (catalogue == 1 || (catalogue < 0 && all_single_positions(&g)))
             o.flags |= KIFU_HTML_CATALOGUE;

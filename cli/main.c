@@ -21,6 +21,7 @@ static const struct {
     {"play", cmd_play, cmd_play_usage, "two players at one terminal"},
     {"perft", cmd_perft, cmd_perft_usage, "count leaf nodes of the legal move tree"},
     {"moves", cmd_moves, cmd_moves_usage, "list the legal moves of a position"},
+    {"tags", cmd_tags, cmd_tags_usage, "name the openings and castles of each game"},
     {"trace", cmd_trace, cmd_trace_usage, "follow one piece through a record"},
     {"search", cmd_search, cmd_search_usage,
      "find a position or a board pattern in records"},

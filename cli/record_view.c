@@ -101,6 +101,44 @@ static int winner(const char *word, int to_move)
     return -1;
 }
 
+/* What was played (kifu tags): "戦型：☗四間飛車 ☖力戦 (対抗形)" and "囲い：☗美濃囲い,
+ * 片美濃囲い ☖舟囲い", the lines a collection's reader looks for. The tagger is made once
+ * (the viewers show one record at a time, on one thread). */
+static void put_tags(FILE *f, const kifu_record *rec)
+{
+    static kifu_tagger *t;
+    if (!t && !(t = kifu_tags_new(NULL)))
+        return;
+    kifu_tag *tags;
+    size_t n;
+    if (kifu_tags_record(t, rec, &tags, &n, NULL))
+        return;
+    static const char *const label[2] = {"戦型", "囲い"};
+    static const char *const mark[2] = {"☗", "☖"};
+    for (int fam = 0; fam < 2; fam++) {
+        int any = 0;
+        for (int s = 0; s < 2; s++) {
+            int first = 1;
+            for (size_t i = 0; i < n; i++) {
+                if (tags[i].family != fam || tags[i].side != s)
+                    continue;
+                if (!any)
+                    fprintf(f, "%s：", label[fam]);
+                fprintf(f, "%s%s%s", first ? (any ? " " : "") : ", ",
+                        first ? mark[s] : "", tags[i].name);
+                any = 1, first = 0;
+            }
+        }
+        /* The game's class after the openings. */
+        for (size_t i = 0; fam == 0 && i < n; i++)
+            if (tags[i].side < 0 && tags[i].family == KIFU_TAG_NOTE)
+                fprintf(f, "%s(%s)", any ? " " : "戦型：", tags[i].name), any = 1;
+        if (any)
+            fputc('\n', f);
+    }
+    kifu_free(tags);
+}
+
 int cli_record_about(cli_lines *l, const kifu_record *rec, int width)
 {
     /* The record's words: 下手/上手 when it has them, 先手/後手 when it has those, else
@@ -143,6 +181,7 @@ int cli_record_about(cli_lines *l, const kifu_record *rec, int width)
         else
             fprintf(f, "まで%zu手で%s\n", moves, what);
     }
+    put_tags(f, rec);
     int rc = fclose(f) ? -1 : 0;
     /* Each line on its own: a wrapped part is indented, the next line is not. */
     for (char *s = buf, *e; rc == 0 && s && (e = strchr(s, '\n')); s = e + 1) {

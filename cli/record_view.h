@@ -26,9 +26,10 @@ void cli_lines_free(cli_lines *l);
  * 0, or -1 when out of memory. */
 int cli_node_notes(cli_lines *l, const kifu_node *n, int width);
 
-/* The record's players, event and date (from the header) and result (from the main
- * line's ending, as a KIF まで line says it: "まで77手で先手の勝ち (投了)"), wrapped to
- * width; nothing for what the record does not say. 0, or -1 when out of memory. */
+/* The record's players, event and date (from the header), result (from the main
+ * line's ending, as a KIF まで line says it: "まで77手で先手の勝ち (投了)") and what was
+ * played (its tags: "戦型：☗四間飛車 ☖力戦 (対抗形)", "囲い：☗美濃囲い ☖舟囲い"), wrapped
+ * to width; nothing for what the record does not say. 0, or -1 when out of memory. */
 int cli_record_about(cli_lines *l, const kifu_record *rec, int width);
 
 #endif

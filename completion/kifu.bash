@@ -49,7 +49,7 @@ _kifu()
         --out-dir)
             COMPREPLY=($(compgen -d -- "$cur"))
             return ;;
-        -o | --output | --css | --bod | --from-file | --readsfen | --replay)
+        -o | --output | --css | --bod | --from-file | --readsfen | --replay | --tag-file)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --listen)

@@ -1390,6 +1390,81 @@ KIFU_EXPORT kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned fl
                                                    const kifu_clickhouse_options *o,
                                                    kifu_error *err);
 
+/* ------------------------------------------------------------------------------------ */
+/* Tags: the openings (戦法), castles (囲い) and classes (備考) a game shows               */
+
+/* Definitions are data: a text format of named board patterns with conditions (which
+ * ply, for how long, pieces moved or not, the rook's file, tags implied or excluded),
+ * described in docs/tags.md. The shipped set is compiled in; a user's file adds to it or
+ * replaces some of it. */
+typedef struct kifu_tagger kifu_tagger;
+
+/** Families of tags, as the KIF header keys name them (先手の戦法, 先手の囲い, 先手の備考). */
+typedef enum kifu_tag_family {
+    KIFU_TAG_STRATEGY = 0, /* 戦法 */
+    KIFU_TAG_CASTLE = 1,   /* 囲い */
+    KIFU_TAG_NOTE = 2, /* 備考: 居飛車, 振り飛車, 相居飛車, 対抗形 ... */
+} kifu_tag_family;
+
+/** The family's Japanese word ("戦法", "囲い", "備考"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_tag_family_name(int family);
+
+/** A tagger with the shipped definitions. New (kifu_tags_free), or NULL with err. A
+ *  tagger tags one game at a time (it keeps its scratch): one per thread. */
+KIFU_EXPORT kifu_tagger *kifu_tags_new(kifu_error *err);
+/** Read definitions (UTF-8 text in the format of docs/tags.md; `source` names it in
+ *  errors, may be NULL): a name the tagger has already is replaced (all its
+ *  alternatives), a new one is added after the others. On an error (its line and column
+ *  in err) the tagger is unchanged. 0, or -1. */
+KIFU_EXPORT int kifu_tags_add(kifu_tagger *t, const char *text, size_t len,
+                              const char *source, kifu_error *err);
+KIFU_EXPORT void kifu_tags_free(kifu_tagger *t);
+/** Number of distinct tag names the tagger knows, and each one's name and family
+ *  (borrowed, valid while t lives). -1 when i is out of range. */
+KIFU_EXPORT size_t kifu_tags_count(const kifu_tagger *t);
+KIFU_EXPORT int kifu_tags_at(const kifu_tagger *t, size_t i, const char **name,
+                             int *family);
+
+/** One tag a game was given. */
+typedef struct kifu_tag {
+    const char *name; /* borrowed from the tagger */
+    int family;       /* kifu_tag_family */
+    int side; /* KIFU_BLACK or KIFU_WHITE; -1: the game's (相居飛車, 対抗形 ...) */
+    int ply;  /* where it was first recognised on the main line (0: the start) */
+} kifu_tag;
+
+/** The tags of a record's main line (the record normalized), sente's first, then gote's,
+ *  then the game's, each side's in the order of the definitions. *out is a new array
+ *  (kifu_free) of *count tags; 0, or -1 with err (an illegal move on the main line). */
+KIFU_EXPORT int kifu_tags_record(kifu_tagger *t, const kifu_record *r, kifu_tag **out,
+                                 size_t *count, kifu_error *err);
+
+/** kifu_normalize_warn and kifu_tags_record in one replay of the moves: normalize r and
+ *  tag its main line as the normalizer plays it. On success *out is a new array
+ *  (kifu_free) of *count tags; 0, or -1 with err as kifu_normalize_warn (no tags). */
+KIFU_EXPORT int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned flags,
+                                    void (*warn)(void *, const char *), void *warn_ctx,
+                                    kifu_tag **out, size_t *count, kifu_error *err);
+/** Write tags into r's header as KIF exports of online games do: 先手の戦法, 先手の囲い,
+ *  先手の備考, 後手の戦法, 後手の囲い, 後手の備考, each a list "A, B" (the game's tags, such
+ *  as 対抗形, go into both sides' 備考). A key the record already has is kept as it is,
+ *  unless `replace`: then every such key is removed first. 0, or -1 (out of memory). */
+KIFU_EXPORT int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count,
+                                    int replace);
+
+/** Called per record of kifu_tags_read, once the whole input has read: the record
+ *  (borrowed, normalized; valid during the call, and the callee may change it, to add
+ *  the tags to its header say), its index among the input's `games` records, and its tags
+ *  (borrowed). Nonzero stops. */
+typedef int (*kifu_tags_read_fn)(void *ctx, kifu_record *r, size_t game, size_t games,
+                                 const kifu_tag *tags, size_t count);
+/** Read every record in the bytes as kifu_read_all does and tag each one while it is
+ *  normalized: one replay of the moves serves both. 0, or -1 with err (as kifu_read_all:
+ *  the first bad record; then fn is not called). */
+KIFU_EXPORT int kifu_tags_read(kifu_tagger *t, const void *data, size_t len,
+                               const kifu_read_options *opt, kifu_tags_read_fn fn,
+                               void *ctx, kifu_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -197,7 +197,8 @@ int kifu__pattern_needs_board(const kifu__pattern *p)
     return p->side >= 0 || p->hand_set[0] || p->hand_set[1] || p->both_sides;
 }
 
-static int match_one(kifu__pattern *p, const char *bd, const kifu_board *b)
+/* The side-to-move and hand conditions. */
+static int side_and_hands(const kifu__pattern *p, const kifu_board *b)
 {
     if (p->side >= 0 && b->color != p->side)
         return 0;
@@ -208,6 +209,13 @@ static int match_one(kifu__pattern *p, const char *bd, const kifu_board *b)
             if (p->hand_empty[c] ? b->hands[c][k] != 0 : b->hands[c][k] < p->hand[c][k])
                 return 0;
     }
+    return 1;
+}
+
+static int match_one(kifu__pattern *p, const char *bd, const kifu_board *b)
+{
+    if (!side_and_hands(p, b))
+        return 0;
     /* The letters are ASCII, written by kifu: no UTF check per position (it cost more
      * than the match). */
     int rc = pcre2_match(p->code, (PCRE2_SPTR)bd, 81, 0, PCRE2_NO_UTF_CHECK, p->md, NULL);
@@ -239,13 +247,22 @@ int kifu__pattern_match_squares(const kifu__pattern *p, const uint8_t *sq)
     return 1;
 }
 
+int kifu__pattern_constraints(const kifu__pattern *p, const uint8_t **sq,
+                              const uint32_t **allow)
+{
+    if (!p->fixed)
+        return -1;
+    *sq = p->square;
+    *allow = p->allow;
+    return p->nsquares;
+}
+
 int kifu__pattern_match(kifu__pattern *p, const kifu_board *b)
 {
-    if (!kifu__pattern_needs_board(p)) {
-        int r = kifu__pattern_match_squares(p, b->sq);
-        if (r >= 0)
-            return r;
-    }
+    /* A grid's hand and side lines are tested here too, so its board needs no letters
+     * (tagging tests grids with hands at every move). */
+    if (p->fixed && !p->both_sides)
+        return side_and_hands(p, b) && kifu__pattern_match_squares(p, b->sq);
     char bd[82], cb[40], cw[40];
     kifu__bd_write(b, bd, cb, cw);
     return kifu__pattern_match_bd(p, bd, b);

@@ -44,6 +44,12 @@ int kifu__pattern_match_bd(kifu__pattern *p, const char *bd, const kifu_board *b
  * or 0, or -1 when the pattern is not of that form (then match the letters). Hand, side
  * and both-sides conditions are not looked at. */
 int kifu__pattern_match_squares(const kifu__pattern *p, const uint8_t *sq);
+/* The squares (KIFU_SQ order) a fixed-width pattern constrains and, for each, the
+ * coloured pieces allowed there as bits (1 << (kind | color << 4); bit 0: empty), both
+ * borrowed: their number, or -1 when the pattern is not of that form. Lets a caller test
+ * one square itself before the whole match. */
+int kifu__pattern_constraints(const kifu__pattern *p, const uint8_t **sq,
+                              const uint32_t **allow);
 /* Does matching look past the board letters (hand or side conditions, both sides)? */
 int kifu__pattern_needs_board(const kifu__pattern *p);
 
