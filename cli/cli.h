@@ -54,6 +54,11 @@ void cli_print_error(const kifu_error *err);
 void cli_print_warning(void *source, const char *message);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
+/* --timeout SECONDS of the ClickHouse options (a decimal number, 0.001 to 86400) into
+ * *ms. 0, or -1 when it is not one. The default is CLI_CH_TIMEOUT_MS: a request that
+ * takes longer than this is a server in trouble, not a busy one. */
+int cli_timeout_ms(const char *s, int *ms);
+#define CLI_CH_TIMEOUT_MS 30000
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */

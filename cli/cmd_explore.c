@@ -44,6 +44,7 @@ void cmd_explore_usage(FILE *f)
         "  --database NAME    its database (default kifu)\n"
         "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
         "\n"
         "book export (over every game; filters do not apply):\n"
         "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
@@ -264,9 +265,9 @@ int cmd_explore(int argc, char **argv)
         "--sfen",       "--usi",      "--player",     "--color",   "--since",
         "--until",      "--event",    "--min-rating", "--top",     "--export",
         "-o",           "--output",   "--min-ply",    "--max-ply", "--min-games",
-        "--clickhouse", "--database", "--table",      "--cluster"};
+        "--clickhouse", "--database", "--table",      "--cluster", "--timeout"};
     const char *ch_url = NULL;
-    kifu_clickhouse_options cho = {0};
+    kifu_clickhouse_options cho = {.timeout_ms = CLI_CH_TIMEOUT_MS};
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         int takes = 0;
@@ -296,6 +297,11 @@ int cmd_explore(int argc, char **argv)
             cho.table = v;
         } else if (!strcmp(a, "--cluster")) {
             cho.cluster = v;
+        } else if (!strcmp(a, "--timeout")) {
+            if (cli_timeout_ms(v, &cho.timeout_ms)) {
+                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+                status = EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--sfen")) {
             sfen = v;
         } else if (!strcmp(a, "--usi")) {

@@ -48,6 +48,8 @@ void cmd_index_usage(FILE *f)
         "  --database NAME    ClickHouse database (default kifu)\n"
         "  --table PREFIX     ClickHouse table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take, answer\n"
+        "                     included (default 30)\n"
         "\n"
         "A record that does not read, or has an illegal move, is reported and\n"
         "skipped, never half-indexed. A progress bar shows on a terminal.\n"
@@ -91,12 +93,21 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
             cli_progress_clear(&bar);
             cli_print_error(&e);
             int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
+            /* An I/O error on a file that reads is the index's own (a server down, a
+             * disk full): every file after would fail the same way, each after its
+             * retries. */
+            if (e.code == KIFU_ERR_IO && access(in.v[i].path, R_OK) == 0) {
+                status = EXIT_IO;
+                break;
+            }
             status = rc > status ? rc : status;
         }
         cli_progress_update(&bar, i + 1, in.v[i].path);
     }
     cli_progress_end(&bar);
     cli_inputs_free(&in);
+    if (status == EXIT_IO)
+        return status; /* nothing more to write: the index failed */
     double t0 = cli_now();
     if (kifu_index_flush(ix, &e)) {
         cli_print_error(&e);
@@ -281,6 +292,7 @@ int cmd_index(int argc, char **argv)
         return EXIT_INTERNAL;
     int status = EXIT_OK, only_files = 0, is_schema = !strcmp(sub, "schema");
     ch_target ch = {0};
+    ch.o.timeout_ms = CLI_CH_TIMEOUT_MS;
     for (int i = 2; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &out
@@ -297,6 +309,11 @@ int cmd_index(int argc, char **argv)
                 status = EXIT_USAGE;
             } else {
                 *value = argv[++i];
+            }
+        } else if (!strcmp(a, "--timeout")) {
+            if (i + 1 >= argc || cli_timeout_ms(argv[++i], &ch.o.timeout_ms)) {
+                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+                status = EXIT_USAGE;
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */

@@ -53,6 +53,7 @@ void cmd_search_usage(FILE *f)
         "  --database NAME    its database (default kifu)\n"
         "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it). Files that\n"
@@ -210,7 +211,7 @@ int cmd_search(int argc, char **argv)
     char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0, only_files = 0;
     const char *index = NULL, *ch_url = NULL;
-    kifu_clickhouse_options cho = {0};
+    kifu_clickhouse_options cho = {.timeout_ms = CLI_CH_TIMEOUT_MS};
     if (!files)
         return EXIT_INTERNAL;
     int status = EXIT_OK;
@@ -225,7 +226,7 @@ int cmd_search(int argc, char **argv)
                      !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
                      !strcmp(a, "--index") || !strcmp(a, "--clickhouse") ||
                      !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster");
+                     !strcmp(a, "--cluster") || !strcmp(a, "--timeout");
         if (only_files || a[0] != '-' || !a[1]) {
             files[nfiles++] = argv[i];
             continue;
@@ -249,6 +250,11 @@ int cmd_search(int argc, char **argv)
             cho.table = argv[++i];
         } else if (!strcmp(a, "--cluster")) {
             cho.cluster = argv[++i];
+        } else if (!strcmp(a, "--timeout")) {
+            if (cli_timeout_ms(argv[++i], &cho.timeout_ms)) {
+                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+                status = EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--cb")) {
             cb = argv[++i];
         } else if (!strcmp(a, "--cw")) {
