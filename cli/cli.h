@@ -61,6 +61,11 @@ int cli_exit_code(int kifu_code);
 /* The same for an index that cannot be opened or read: not an index, damaged, another
  * version are all "the index could not be read" (3), as the help says. */
 int cli_index_exit_code(int kifu_code);
+/* --timeout SECONDS of the ClickHouse options (a decimal number, 0.001 to 86400) into
+ * *ms. 0, or -1 when it is not one. The default is CLI_CH_TIMEOUT_MS: a request that
+ * takes longer than this is a server in trouble, not a busy one. */
+int cli_timeout_ms(const char *s, int *ms);
+#define CLI_CH_TIMEOUT_MS 30000
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */

@@ -45,6 +45,7 @@ void cmd_explore_usage(FILE *f)
         "  --database NAME    its database (default kifu)\n"
         "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
         "\n"
         "book export (over every game; filters do not apply):\n"
         "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
@@ -244,7 +245,7 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
         "--sfen",       "--usi",      "--player",     "--color",   "--since",
         "--until",      "--event",    "--min-rating", "--top",     "--export",
         "-o",           "--output",   "--min-ply",    "--max-ply", "--min-games",
-        "--clickhouse", "--database", "--table",      "--cluster"};
+        "--clickhouse", "--database", "--table",      "--cluster", "--timeout"};
     const char *a = argv[*i];
     int takes = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -273,6 +274,11 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
         x->cho.table = v;
     } else if (!strcmp(a, "--cluster")) {
         x->cho.cluster = v;
+    } else if (!strcmp(a, "--timeout")) {
+        if (cli_timeout_ms(v, &x->cho.timeout_ms)) {
+            cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+            status = EXIT_USAGE;
+        }
     } else if (!strcmp(a, "--sfen")) {
         x->sfen = v;
     } else if (!strcmp(a, "--usi")) {
@@ -382,7 +388,7 @@ static int explore(kifu_index *ix, const explore_args *x)
 
 int cmd_explore(int argc, char **argv)
 {
-    explore_args x = {.bo = {0, 40, 1}};
+    explore_args x = {.bo = {0, 40, 1}, .cho = {.timeout_ms = CLI_CH_TIMEOUT_MS}};
     int status = parse_args(argc, argv, &x);
     kifu_index *ix = NULL;
     kifu_error e = {0};

@@ -53,6 +53,8 @@ void cmd_index_usage(FILE *f)
         "  --database NAME    ClickHouse database (default kifu)\n"
         "  --table PREFIX     ClickHouse table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take, answer\n"
+        "                     included (default 30)\n"
         "\n"
         "A record that does not read, or has an illegal move, is reported and\n"
         "skipped, never half-indexed; a file that cannot be read is named and\n"
@@ -153,8 +155,12 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
             int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL
                      : e.code == KIFU_ERR_IO  ? EXIT_IO
                                               : EXIT_INPUT;
+            /* An I/O error on a file that reads is the index's own (a server down, a
+             * disk full): every file after would fail the same way, each after its
+             * retries. */
             if (e.code == KIFU_ERR_NOMEM ||
-                kifu_index_stats_get(ix)->files_failed == failed0) {
+                kifu_index_stats_get(ix)->files_failed == failed0 ||
+                (e.code == KIFU_ERR_IO && access(in->v[i].path, R_OK) == 0)) {
                 *index_failed = 1;
                 rc = rc > EXIT_IO ? rc : EXIT_IO;
             }
@@ -515,6 +521,7 @@ int cmd_index(int argc, char **argv)
         return EXIT_INTERNAL;
     int status = EXIT_OK, only_files = 0, is_schema = !strcmp(sub, "schema");
     ch_target ch = {0};
+    ch.o.timeout_ms = CLI_CH_TIMEOUT_MS;
     for (int i = 2; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &out
@@ -532,6 +539,11 @@ int cmd_index(int argc, char **argv)
                 status = EXIT_USAGE;
             } else {
                 *value = argv[++i];
+            }
+        } else if (!strcmp(a, "--timeout")) {
+            if (i + 1 >= argc || cli_timeout_ms(argv[++i], &ch.o.timeout_ms)) {
+                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+                status = EXIT_USAGE;
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */

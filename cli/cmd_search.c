@@ -53,6 +53,7 @@ void cmd_search_usage(FILE *f)
         "  --database NAME    its database (default kifu)\n"
         "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it). Files that\n"
@@ -227,7 +228,7 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
                  !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
                  !strcmp(o, "--index") || !strcmp(o, "--clickhouse") ||
                  !strcmp(o, "--database") || !strcmp(o, "--table") ||
-                 !strcmp(o, "--cluster");
+                 !strcmp(o, "--cluster") || !strcmp(o, "--timeout");
     if (valued && *i + 1 >= argc) {
         cli_err("kifu: %s needs a value\n", o);
         return EXIT_USAGE;
@@ -249,6 +250,11 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
         a->cho.table = v;
     } else if (!strcmp(o, "--cluster")) {
         a->cho.cluster = v;
+    } else if (!strcmp(o, "--timeout")) {
+        if (cli_timeout_ms(v, &a->cho.timeout_ms)) {
+            cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+            return EXIT_USAGE;
+        }
     } else if (!strcmp(o, "--cb")) {
         a->cb = v;
     } else if (!strcmp(o, "--cw")) {
@@ -412,7 +418,7 @@ static int search_files(search_run *r, char **files, int nfiles, long *total)
 int cmd_search(int argc, char **argv)
 {
     search_run r = {0};
-    search_args a = {0};
+    search_args a = {.cho = {.timeout_ms = CLI_CH_TIMEOUT_MS}};
     int status = parse_args(argc, argv, &a, &r);
     if (status == EXIT_OK)
         status = make_search(&a, &r);

@@ -1,6 +1,7 @@
 /* main.c: the kifu command: subcommand dispatch and the top-level usage. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -56,6 +57,17 @@ void cli_print_error(const kifu_error *err)
 void cli_print_warning(void *source, const char *message)
 {
     cli_err("kifu: %s: warning: %s\n", (const char *)source, message);
+}
+
+int cli_timeout_ms(const char *s, int *ms)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !(v >= 0.001 && v <= 86400))
+        return -1;
+    *ms = (int)(v * 1000 + 0.5);
+    return 0;
 }
 
 int cli_exit_code(int code)

@@ -59,6 +59,10 @@ typedef struct kifu__ch {
 
 /* ---- clickhouse_http.c ---- */
 
+/* The largest answer kept (bytes): a longer one fails the request. The explorer's and
+ * the searches' answers are a few MB at most. */
+#define KIFU__CH_ANSWER_MAX (256 << 20)
+
 /* Fill s from "http://host[:port][/]". Credentials come from user/password (NULL: none),
  * never from the URL. 0, or -1 with err. */
 int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,

@@ -295,6 +295,11 @@ static int receive(int fd, int sent, long long deadline, int timeout_ms,
     size_t scan = 0;
     *whole = -1, *closing = 1;
     for (;;) {
+        /* A server that streams without end would otherwise take all the memory. */
+        if (resp->len > KIFU__CH_ANSWER_MAX) {
+            snprintf(why, cap, "an answer larger than %d MB", KIFU__CH_ANSWER_MAX >> 20);
+            return -1;
+        }
         if (kifu__sb_reserve(resp, 65536)) {
             snprintf(why, cap, "out of memory");
             return -1;
