@@ -58,6 +58,9 @@ int cli_exit_code(int kifu_code);
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */
 void cli_format_list(char *buf, size_t cap, int extensions);
+/* An encoding's name as --input-encoding and --encoding take it (kifu_encoding_from_name)
+ * into *out. 0, or -1 with the names it knows printed. */
+int cli_parse_encoding(const char *s, int *out);
 
 /* Text on stdout (textout.c): a name (file names, players) with control characters as
  * '?', so that a record cannot drive the terminal; a JSON string (NULL: null), escaping

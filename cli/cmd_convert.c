@@ -37,9 +37,11 @@ static const char convert_usage[] =
     "                        files found in a directory argument\n"
     "      --pretty          indent JKF output\n"
     "      --csa-v3          write CSA V3.0 (default V2.2)\n"
-    "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
+    "      --encoding ENC    output encoding: utf-8, shift_jis (cp932), euc-jp, utf-16\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
-    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --input-encoding ENC  input encoding (default: detected): utf-8,\n"
+    "                        shift_jis (sjis, ms932, cp932, windows-31j), euc-jp,\n"
+    "                        utf-16 (-le, -be); any case\n"
     "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
     "                        line per node, instead of canonical MSF\n"
     "      --lenient         write the output even when a move is illegal (the moves\n"
@@ -87,7 +89,9 @@ static const char validate_usage[] =
     "options:\n"
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "                        FMT: %s\n"
-    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --input-encoding ENC  input encoding (default: detected): utf-8,\n"
+    "                        shift_jis (sjis, ms932, cp932, windows-31j), euc-jp,\n"
+    "                        utf-16 (-le, -be); any case\n"
     "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
     "                        processor); the output is the same for every N\n"
     "      --no-transitions  MSF (Xelto) files: check the document's types and states\n"
@@ -628,31 +632,6 @@ static int parse_format(const char *s, int *out)
     return 0;
 }
 
-static int parse_encoding(const char *s, int *out)
-{
-    static const struct {
-        const char *name;
-        int enc;
-    } names[] = {
-        {"auto", KIFU_ENC_AUTO},       {"utf-8", KIFU_ENC_UTF8},
-        {"utf8", KIFU_ENC_UTF8},       {"cp932", KIFU_ENC_CP932},
-        {"sjis", KIFU_ENC_CP932},      {"shift_jis", KIFU_ENC_CP932},
-        {"shift-jis", KIFU_ENC_CP932}, {"windows-31j", KIFU_ENC_CP932},
-        {"euc-jp", KIFU_ENC_EUCJP},    {"eucjp", KIFU_ENC_EUCJP},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *a = s, *b = names[i].name;
-        while (*a && *b && (*a | 0x20) == *b)
-            a++, b++;
-        if (!*a && !*b) {
-            *out = names[i].enc;
-            return 0;
-        }
-    }
-    cli_err("kifu: unknown encoding '%s' (utf-8 cp932 euc-jp)\n", s);
-    return -1;
-}
-
 /* Matches argv[*i] against a short option ("-o", also "-oVALUE") or a long one ("--out",
  * also "--out=VALUE") that takes a value. Returns the value (advancing *i past a separate
  * one), NULL when it does not match; *missing is set when the value is absent. */
@@ -731,9 +710,9 @@ static int run_command(int argc, char **argv, int validate)
             o.out_dir = v;
         } else if (!validate &&
                    (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
-            status = parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
+            status = cli_parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
         } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
-            status = parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
+            status = cli_parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
         } else if ((v = valued(argc, argv, &i, "-j", "--jobs", &missing))) {
             if (cli_parse_int(v, &o.jobs) || o.jobs < 0 || o.jobs > 1024) {
                 cli_err("kifu: %s: -j takes a number of threads (0: one per "

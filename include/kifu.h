@@ -354,11 +354,29 @@ typedef enum kifu_format {
 } kifu_format;
 
 typedef enum kifu_encoding {
-    KIFU_ENC_AUTO = 0, /* detect: BOM, valid UTF-8, CSA encoding line, else CP932 */
+    KIFU_ENC_AUTO = 0, /* detect: a BOM (UTF-8, UTF-16), UTF-16 by its zero bytes, valid
+                        * UTF-8, a CSA encoding line, else CP932 or EUC-JP */
     KIFU_ENC_UTF8,
     KIFU_ENC_CP932, /* Shift-JIS as Windows writes it */
     KIFU_ENC_EUCJP,
+    /* UTF-16 read by its BOM; without one, the byte order in which the text's ASCII has
+     * its zero bytes, else big-endian (RFC 2781). Written little-endian with a BOM, as
+     * Windows writes it. */
+    KIFU_ENC_UTF16,
+    KIFU_ENC_UTF16LE, /* no BOM written; one read is dropped */
+    KIFU_ENC_UTF16BE,
 } kifu_encoding;
+
+/** Encoding from a name, in any case: auto, UTF-8 (utf8), Shift_JIS (Shift-JIS, SJIS,
+ *  MS932, CP932, Windows-31J: all CP932), EUC-JP (eucjp), UTF-16, UTF-16LE, UTF-16BE.
+ *  -1 for a name it does not know. */
+KIFU_EXPORT int kifu_encoding_from_name(const char *name);
+/** The usual name of an encoding ("UTF-8", "Shift_JIS", "EUC-JP", "UTF-16", "UTF-16LE",
+ *  "UTF-16BE", "auto"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_encoding_name(int encoding);
+/** The names kifu_encoding_from_name takes, for messages: "auto utf-8 shift_jis ...".
+ *  Static. */
+KIFU_EXPORT const char *kifu_encoding_names(void);
 
 /** Short name of a format ("jkf", "csa", "kif", "kifu", "ki2", "ki2u", "sfen", "sfenlist"). */
 KIFU_EXPORT const char *kifu_format_name(int format);
