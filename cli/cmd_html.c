@@ -4,13 +4,15 @@
 
 #include "cli.h"
 #include "inputs.h"
+#include "record_cursor.h"
 
 void cmd_html_usage(FILE *f)
 {
     fprintf(
         f,
         "usage: kifu html FILE... [-o PAGE] [--css FILE] [--intl] [--two-char] [--flip]\n"
-        "                 [--catalogue | --no-catalogue] [--title T]\n"
+        "                 [--catalogue | --no-catalogue] [--title T] [--game N]\n"
+        "                 [--input-encoding ENC]\n"
         "       kifu html --default-css\n"
         "\n"
         "Write one self-contained HTML page (no network, no external file) that replays\n"
@@ -34,6 +36,8 @@ void cmd_html_usage(FILE *f)
         "                     position, as in a posjson file of unrelated positions)\n"
         "  --no-catalogue     one viewer per game even then\n"
         "  --title T          the page title (default: the players of the first game)\n"
+        "  --game N           only game N of each file (FILE#N: of that file)\n"
+        "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "\n"
         "examples:\n"
         "  kifu html game.kif -o game.html\n"
@@ -47,20 +51,32 @@ typedef struct games {
     size_t n, cap;
 } games;
 
-/* Read every game of one input onto g. EXIT_OK, or the exit code (message printed). */
-static int read_games(const char *path, games *g)
+/* Read every game of one input onto g, or game `game` (from 1) when not 0 or when the
+ * input is a reference FILE#N. EXIT_OK, or the exit code (message printed). */
+static int read_games(const char *arg, int enc, int game, games *g)
 {
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
+    char *path;
+    int ref;
+    if (cli_game_ref(arg, &path, &ref)) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (ref)
+        game = ref;
     char *data = kifu_file_read(path, &len, &e);
     if (!data) {
         cli_print_error(&e);
+        free(path);
         return cli_exit_code(e.code);
     }
     const char *src = strcmp(path, "-") == 0 ? "standard input" : path;
-    kifu_read_options ro = {
-        .source = src, .warn = cli_print_warning, .warn_ctx = (void *)src};
+    kifu_read_options ro = {.encoding = enc,
+                            .source = src,
+                            .warn = cli_print_warning,
+                            .warn_ctx = (void *)src};
     kifu_record **recs = NULL;
     size_t count = 0;
     int rc = EXIT_OK;
@@ -71,7 +87,17 @@ static int read_games(const char *path, games *g)
         rc = cli_exit_code(e.code);
     }
     kifu_free(data);
+    if (rc == EXIT_OK && game > 0 && (size_t)game > count) {
+        cli_err("kifu: %s: no game %d: the file holds %zu game%s\n", src, game, count,
+                count == 1 ? "" : "s");
+        rc = EXIT_USAGE;
+    }
+    free(path);
     for (size_t i = 0; i < count; i++) {
+        if (game > 0 && i != (size_t)game - 1) {
+            kifu_record_free(recs[i]);
+            continue;
+        }
         if (g->n == g->cap) {
             size_t cap = g->cap ? g->cap * 2 : 8;
             kifu_record **v = realloc(g->v, cap * sizeof *v);
@@ -106,6 +132,7 @@ int cmd_html(int argc, char **argv)
     const char *out = NULL, *css_path = NULL;
     kifu_html_options o = {.warn = cli_print_warning, .warn_ctx = "html"};
     int catalogue = -1; /* -1: decided by the games */
+    int enc = KIFU_ENC_AUTO, game = 0;
     cli_inputs in = {0};
     int rc = EXIT_OK, only_files = 0;
     for (int i = 1; i < argc && rc == EXIT_OK; i++) {
@@ -135,6 +162,14 @@ int cmd_html(int argc, char **argv)
             css_path = v, i++;
         } else if (v && strcmp(a, "--title") == 0) {
             o.title = v, i++;
+        } else if (v && strcmp(a, "--input-encoding") == 0) {
+            rc = cli_parse_encoding(v, &enc) ? EXIT_USAGE : rc, i++;
+        } else if (v && strcmp(a, "--game") == 0) {
+            if (cli_parse_int(v, &game) || game < 1) {
+                cli_err("kifu: html: --game needs a number >= 1, not '%s'\n", v);
+                rc = EXIT_USAGE;
+            }
+            i++;
         } else {
             cli_err("kifu: html: unknown option or missing value '%s'\n", a);
             cmd_html_usage(stderr);
@@ -160,7 +195,7 @@ int cmd_html(int argc, char **argv)
     }
     games g = {0};
     for (size_t i = 0; i < in.n && rc == EXIT_OK; i++)
-        rc = read_games(in.v[i].path, &g);
+        rc = read_games(in.v[i].path, enc, game, &g);
     if (rc == EXIT_OK && g.n == 0) {
         cli_err("kifu: html: the files hold no game\n");
         rc = EXIT_INPUT;

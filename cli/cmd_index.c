@@ -40,6 +40,7 @@ void cmd_index_usage(FILE *f)
         "options:\n"
         "  -o, --output FILE  the index to build\n"
         "  -v, --verbose      a summary line: games, positions, files by outcome\n"
+        "  --input-encoding ENC  the records' encoding (default: detected per file)\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
         "                     cluster's shards as URLs in remote_servers order, with\n"
         "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
@@ -61,6 +62,9 @@ void cmd_index_usage(FILE *f)
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
+/* --input-encoding, for every file indexed. */
+static int input_encoding = KIFU_ENC_AUTO;
+
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
 {
@@ -80,6 +84,7 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
     }
     cli_progress bar;
     cli_progress_start(&bar, in.n, in.n >= 8 && isatty(STDERR_FILENO));
+    kifu_index_set_encoding(ix, input_encoding);
     kifu_error e = {0};
     for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
         kifu_error_clear(&e);
@@ -299,6 +304,9 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */
+        } else if (!strcmp(a, "--input-encoding") && i + 1 < argc) {
+            if (cli_parse_encoding(argv[++i], &input_encoding))
+                status = EXIT_USAGE;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--")) {

@@ -14,7 +14,10 @@ void cmd_replay_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu replay [--ply N] [--path P] [--flip] [--lenient] FILE\n"
+        "usage: kifu replay [--game N] [--input-encoding ENC] [--ply N] [--path P] "
+        "[--flip]\n"
+        "                   [--lenient] FILE[#GAME]\n"
+        "--game N (or FILE#N) steps through game N of a file of several.\n"
         "\n"
         "Step through a record (any format, including a sfenlist) in the terminal.\n"
         "--lenient steps through a record with an illegal move up to the last move\n"
@@ -400,7 +403,8 @@ int cmd_replay(int argc, char **argv)
         return cli_msf_replay(&a);
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
+    kifu_player *pl =
+        cli_open_game(a.file, a.encoding, a.game, a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     view v = {.vw = {.flip = a.flip, .draw = draw, .act = act},

@@ -45,6 +45,7 @@ void cmd_search_usage(FILE *f)
         "                     move (text and USI) and the header of each hit\n"
         "  -q, --quiet        no output: the exit status says\n"
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+        "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
         "                     files: the same output as searching the indexed files\n"
         "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
@@ -69,7 +70,7 @@ void cmd_search_usage(FILE *f)
 typedef struct search_run {
     kifu_search *s;
     int count, list, json, quiet;
-    int from;
+    int from, enc; /* -f, --input-encoding */
     cli_progress bar;
     /* The file and game being searched, for the hit lines. */
     const char *file;
@@ -141,6 +142,7 @@ static int search_file(search_run *r, const cli_input *in)
     kifu_error e = {0};
     char *data = kifu_file_read(in->path, &len, &e);
     kifu_read_options ro = {.format = r->from,
+                            .encoding = r->enc,
                             .source = name,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)name};
@@ -225,7 +227,7 @@ int cmd_search(int argc, char **argv)
                      !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
                      !strcmp(a, "--index") || !strcmp(a, "--clickhouse") ||
                      !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster");
+                     !strcmp(a, "--cluster") || !strcmp(a, "--input-encoding");
         if (only_files || a[0] != '-' || !a[1]) {
             files[nfiles++] = argv[i];
             continue;
@@ -265,6 +267,8 @@ int cmd_search(int argc, char **argv)
                 cli_err("kifu: unknown format '%s'\n", argv[i]);
                 status = EXIT_USAGE;
             }
+        } else if (!strcmp(a, "--input-encoding")) {
+            status = cli_parse_encoding(argv[++i], &r.enc) ? EXIT_USAGE : status;
         } else if (!strcmp(a, "--any-side")) {
             flags |= KIFU_SEARCH_ANY_SIDE;
         } else if (!strcmp(a, "--board-only")) {

@@ -14,8 +14,8 @@ void cmd_show_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--lenient] [--format "
-        "text|bod|sfen|svg]\n"
+        "usage: kifu show FILE[#GAME] [--game N] [--input-encoding ENC] [--ply N]\n"
+        "                 [--path P] [--flip] [--lenient] [--format text|bod|sfen|svg]\n"
         "\n"
         "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
         "with both hands, the side to move, the last move and the moves around it.\n"
@@ -23,6 +23,9 @@ void cmd_show_usage(FILE *f)
         "sorn's after a 'v', turned pieces with '*', both hands and evol; --path also\n"
         "takes its JSON paths (seslax[3].mit[0].seslax[1]).\n"
         "\n"
+        "  --game N      game N of a file of several (FILE#N too, as search and\n"
+        "                explore print it; default: the first)\n"
+        "  --input-encoding ENC  the file's encoding (default: detected)\n"
         "  --ply N       ply N of the main line (0 = the start; default: the last ply)\n"
         "  --path P      a position in the fork tree: 'PLY[,C1,C2...]' goes to ply PLY\n"
         "                taking fork Ck at the k-th branching point on the way (0 = "
@@ -76,7 +79,8 @@ int cmd_show(int argc, char **argv)
     }
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player(a.file, a.lenient ? &broken : NULL, &rec, &rc);
+    kifu_player *pl =
+        cli_open_game(a.file, a.encoding, a.game, a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     char msg[640];

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,16 +42,88 @@ int cli_parse_int(const char *s, int *out)
     return 0;
 }
 
-kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
+int cli_game_ref(const char *arg, char **file, int *game)
+{
+    struct stat st;
+    const char *hash = strrchr(arg, '#');
+    *game = 0;
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) != 0 && hash && hash > arg && hash[1] &&
+        strspn(hash + 1, "0123456789") == strlen(hash + 1) && strlen(hash + 1) < 9) {
+        char *f = strndup(arg, (size_t)(hash - arg));
+        if (!f)
+            return -1;
+        if (stat(f, &st) == 0 && atoi(hash + 1) > 0) {
+            *file = f;
+            *game = atoi(hash + 1);
+            return 0;
+        }
+        free(f);
+    }
+    *file = strdup(arg);
+    return *file ? 0 : -1;
+}
+
+/* Game `game` (from 1; 0 the first) of the file's records, the others freed. */
+static kifu_record *pick_game(const char *path, const kifu_read_options *ro, int game,
+                              kifu_error *err)
+{
+    size_t len, count = 0;
+    char *data = kifu_file_read(path, &len, err);
+    kifu_record **recs = NULL;
+    if (!data)
+        return NULL;
+    int rc = kifu_read_all(data, len, ro, &recs, &count, err);
+    kifu_free(data);
+    if (rc)
+        return NULL;
+    size_t want = game > 0 ? (size_t)game - 1 : 0;
+    kifu_record *r = want < count ? recs[want] : NULL;
+    for (size_t i = 0; i < count; i++)
+        if (i != want)
+            kifu_record_free(recs[i]);
+    kifu_free(recs);
+    if (!r) {
+        kifu_error_clear(err);
+        err->code = KIFU_ERR_ARG;
+        snprintf(err->source, sizeof err->source, "%s", path);
+        snprintf(err->message, sizeof err->message,
+                 "no game %d: the file holds %zu game%s", game, count,
+                 count == 1 ? "" : "s");
+    }
+    return r;
+}
+
+kifu_player *cli_open_game(const char *arg, int encoding, int game, int *lenient,
+                           kifu_record **rec, int *code)
 {
     kifu_error err = {0};
-    kifu_read_options ro = {.warn = cli_print_warning, .warn_ctx = (void *)path};
+    char *path;
+    int ref;
+    *rec = NULL;
+    if (cli_game_ref(arg, &path, &ref)) {
+        cli_err("kifu: out of memory\n");
+        *code = EXIT_INTERNAL;
+        return NULL;
+    }
+    if (ref && game && ref != game) {
+        cli_err("kifu: %s names game %d, --game %d another\n", arg, ref, game);
+        free(path);
+        *code = EXIT_USAGE;
+        return NULL;
+    }
+    if (ref)
+        game = ref;
+    kifu_read_options ro = {.encoding = encoding,
+                            .source = path,
+                            .warn = cli_print_warning,
+                            .warn_ctx = (void *)path};
     if (lenient)
         ro.flags = KIFU_READ_LENIENT;
-    *rec = kifu_read_file(path, &ro, &err);
+    *rec = pick_game(path, &ro, game, &err);
     if (!*rec) {
         cli_print_error(&err);
-        *code = cli_exit_code(err.code);
+        *code = err.code == KIFU_ERR_ARG ? EXIT_USAGE : cli_exit_code(err.code);
+        free(path);
         return NULL;
     }
     if (lenient) {
@@ -72,7 +145,13 @@ kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, 
         kifu_record_free(*rec);
         *rec = NULL;
     }
+    free(path);
     return pl;
+}
+
+kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
+{
+    return cli_open_game(path, KIFU_ENC_AUTO, 0, lenient, rec, code);
 }
 
 int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accepts,
@@ -106,6 +185,14 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accep
             a->diagram |= KIFU_DIAGRAM_TSUME;
         } else if (with_format && strcmp(s, "--no-last") == 0) {
             a->diagram |= KIFU_DIAGRAM_NO_LAST;
+        } else if (strcmp(s, "--game") == 0 && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], &a->game) || a->game < 1) {
+                cli_err("kifu: %s: --game needs a number >= 1, not '%s'\n", cmd, argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(s, "--input-encoding") == 0 && i + 1 < argc) {
+            if (cli_parse_encoding(argv[++i], &a->encoding))
+                return EXIT_USAGE;
         } else if (strcmp(s, "--flip") == 0) {
             a->flip = 1;
         } else if ((accepts & CLI_CURSOR_LENIENT) && strcmp(s, "--lenient") == 0) {

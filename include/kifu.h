@@ -942,6 +942,9 @@ enum { KIFU_INDEX_ADDED = 1, KIFU_INDEX_REPLACED = 2, KIFU_INDEX_UNCHANGED = 3 }
  *  everything since the last flush is rolled back). */
 KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                                     void *warn_ctx, kifu_error *err);
+/** The encoding kifu_index_add_file reads files in from now on (kifu_encoding; AUTO, the
+ *  default: detected per file). */
+KIFU_EXPORT void kifu_index_set_encoding(kifu_index *ix, int encoding);
 /** Write the queued games and commit, in one transaction with the batches written since
  *  the last flush. Readers see all of it or none of it; a process killed meanwhile leaves
  *  the file as it was. 0, or -1 (all of it rolled back). */

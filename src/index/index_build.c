@@ -142,6 +142,11 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     return rc;
 }
 
+void kifu_index_set_encoding(kifu_index *ix, int encoding)
+{
+    ix->encoding = encoding;
+}
+
 const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
 {
     return &ix->stats;
@@ -636,7 +641,8 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     file_reader fr = {.ix = ix, .source = id, .done = done, .ndone = ndone};
     size_t games0 = ix->ngames, pos0 = ix->npos;
     uint32_t next0 = ix->next_game;
-    kifu_read_options o = {.source = path,
+    kifu_read_options o = {.encoding = ix->encoding,
+                           .source = path,
                            .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW};
     kifu_record **recs = NULL;
     size_t n = 0;
