@@ -57,10 +57,13 @@ static const char convert_usage[] =
     "With one input and no -o/--out-dir the output goes to standard output. Several\n"
     "inputs or a directory need --out-dir (or -o -). A CSA file holding several games\n"
     "('/' lines) gives NAME-1.EXT, NAME-2.EXT ... (with -o OUT: OUT's name plus -1, -2\n"
-    "...); on standard output the games follow one another, each ending in a newline.\n"
-    "'-o -' with JKF (not --pretty) is JSON Lines: one game a line, in input order,\n"
-    "its header naming the file it came from as \"kifu:source\" (and \"kifu:game\": the\n"
-    "game's number in a file of several).\n"
+    "...). Standard output is always one valid file of the -t format, read back as\n"
+    "the same games: csa ('/' lines), sfen/usi (a line a game) and posjson (one\n"
+    "array) hold every game of every input; '-o -' with JKF (not --pretty) is JSON\n"
+    "Lines, one game a line, in input order, its header naming the file it came\n"
+    "from as \"kifu:source\" (and \"kifu:game\": the game's number in a file of\n"
+    "several); kif, kifu, ki2, ki2u, sfenlist and pretty JKF hold one game, so a\n"
+    "second game there is refused (exit 2): use -o FILE or --out-dir.\n"
     "With --out-dir, inputs that differ only by the extension (a.kif, a.kifu) keep it:\n"
     "a.kif.jkf, a.kifu.jkf. Inputs of the very same name (x.kif from two directories)\n"
     "are not converted; the message names both.\n"
@@ -114,8 +117,15 @@ typedef struct opts {
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
-    int jobs;             /* threads (0: one per processor) */
-    int jsonl;            /* -o - with JKF: one line per game, its source in the header */
+    int jobs;  /* threads (0: one per processor) */
+    int jsonl; /* -o - with JKF: one line per game, its source in the header */
+    /* Standard output, of a format that holds several games: every game of every input
+     * kept, and written at the end in one kifu_write_all, so the output is one file of
+     * the format (CSA's '/' lines, one posjson array). */
+    int gather;
+    /* Standard output, of a format that holds one game (not JSON Lines): a second game
+     * is refused. */
+    int single;
     int to_given, states; /* -t was given; --states */
     unsigned msf_flags;   /* KIFU_MSF_* for MSF inputs */
     const char *out, *out_dir;
@@ -146,6 +156,8 @@ typedef struct item {
     size_t errlen, errmark;
     int rc;
     size_t games_ok, games_bad;
+    kifu_record **kept; /* gather: this input's good games, in order */
+    size_t nkept;
 } item;
 
 typedef struct run {
@@ -158,6 +170,8 @@ typedef struct run {
     size_t done, failed, games_ok, games_bad;
     int status; /* the worst exit code so far */
     cli_written out;
+    kifu_record **kept; /* gather: every input's games, in input order */
+    size_t nkept, capkept;
 } run;
 
 static void worse(int *status, int code)
@@ -393,9 +407,26 @@ static int process(item *it, const cli_input *in, int keep_ext)
         return cli_exit_code(e.code);
     }
     int rc = EXIT_OK;
+    int refuse = o->single && count > 1;
+    if (refuse)
+        cli_err("kifu: %s: %zu games: %s holds one game a file, so they cannot all go to "
+                "standard output; use -o FILE (NAME-1, NAME-2 ...) or --out-dir DIR\n",
+                src, count, kifu_format_name(o->to));
+    if (o->gather && !refuse && !(it->kept = calloc(count, sizeof *it->kept))) {
+        cli_err("kifu: out of memory\n");
+        refuse = EXIT_INTERNAL;
+    }
+    if (refuse) {
+        for (size_t k = 0; k < count; k++)
+            kifu_record_free(recs[k]);
+        kifu_free(recs);
+        kifu_free(data);
+        return refuse == EXIT_INTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
+    }
     /* A format that holds several games gets all of an input's games in one output. */
     const kifu_format_info *to = kifu_format_info_of(o->to);
-    int together = !o->validate && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
+    int together =
+        !o->validate && !o->gather && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
@@ -446,6 +477,11 @@ static int process(item *it, const cli_input *in, int keep_ext)
             }
             continue;
         }
+        if (o->gather) {
+            it->kept[it->nkept++] = recs[k];
+            recs[k] = NULL;
+            continue;
+        }
         if (together) {
             /* Kept in input order; the games left out were reported above. */
             kifu_record *t = recs[ngood];
@@ -475,6 +511,9 @@ static void item_free(item *it)
             free(it->v[i].bytes);
         free(it->v[i].dest);
     }
+    for (size_t i = 0; i < it->nkept; i++)
+        kifu_record_free(it->kept[i]);
+    free(it->kept);
     free(it->v);
     free(it->errbuf);
     free(it);
@@ -561,6 +600,48 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
+/* Gather: the item's games join the run's, in input order. 0, or -1 (out of memory). */
+static int keep_games(run *r, item *it)
+{
+    if (r->nkept + it->nkept > r->capkept) {
+        size_t cap = (r->capkept ? r->capkept * 2 : 64) + it->nkept;
+        kifu_record **v = realloc(r->kept, cap * sizeof *v);
+        if (!v) {
+            cli_err("kifu: out of memory\n");
+            return -1;
+        }
+        r->kept = v, r->capkept = cap;
+    }
+    memcpy(r->kept + r->nkept, it->kept, it->nkept * sizeof *it->kept);
+    r->nkept += it->nkept;
+    it->nkept = 0;
+    return 0;
+}
+
+/* Gather: every game kept, written to standard output as one file of the format. */
+static void write_gathered(run *r)
+{
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    kifu_error e;
+    kifu_error_clear(&e);
+    size_t len;
+    char *bytes =
+        kifu_write_all((const kifu_record *const *)r->kept, r->nkept, &wo, &len, &e);
+    if (!bytes) {
+        cli_print_error(&e);
+        worse(&r->status, cli_exit_code(e.code));
+    } else if (put_stdout(r, bytes, len)) {
+        worse(&r->status, EXIT_IO);
+    } else if (o->verbose) {
+        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->nkept, r->nkept == 1 ? "" : "s");
+    }
+    kifu_free(bytes);
+    for (size_t i = 0; i < r->nkept; i++)
+        kifu_record_free(r->kept[i]);
+    free(r->kept);
+}
+
 static void commit(void *ctx, size_t i)
 {
     run *r = ctx;
@@ -607,6 +688,8 @@ static void commit(void *ctx, size_t i)
         }
         }
     }
+    if (it->nkept && keep_games(r, it))
+        worse(&rc, EXIT_INTERNAL);
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
     if (rc) {
@@ -675,6 +758,18 @@ static int usage_error(const char *cmd)
 {
     cli_err("kifu: see 'kifu %s --help'\n", cmd);
     return EXIT_USAGE;
+}
+
+/* Where outputs on standard output go: one kifu_write_all of every game (gather) for
+ * a format that holds several, JSON Lines for JKF (jsonl), else one game only
+ * (single). */
+static void set_stdout_mode(opts *o)
+{
+    const kifu_format_info *to = kifu_format_info_of(o->to);
+    int on_stdout = !o->validate && !o->out_dir && (!o->out || strcmp(o->out, "-") == 0);
+    int several = to && (to->holds & KIFU_HOLDS_GAMES);
+    o->gather = on_stdout && several;
+    o->single = on_stdout && !several && !o->jsonl && o->to != KIFU_FMT_MSF;
 }
 
 static int run_command(int argc, char **argv, int validate)
@@ -804,6 +899,15 @@ static int run_command(int argc, char **argv, int validate)
                            kifu_format_name(o.to)};
     o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
               !(o.wflags & KIFU_WRITE_PRETTY);
+    set_stdout_mode(&o);
+    if (o.single && (in.n > 1 || in.dirs)) {
+        cli_err("kifu: convert: %s holds one game a file: several inputs cannot go to "
+                "one output; use --out-dir DIR, or a format of several games (csa, "
+                "sfen, posjson; jkf with -o - is JSON Lines)\n",
+                kifu_format_name(o.to));
+        cli_inputs_free(&in);
+        return usage_error(cmd);
+    }
 
     run r = {0};
     r.o = &o;
@@ -830,6 +934,8 @@ static int run_command(int argc, char **argv, int validate)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in.n, jobs, work, commit, &r);
+    if (o.gather)
+        write_gathered(&r);
     if (fflush(stdout) != 0 || ferror(stdout)) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         worse(&r.status, EXIT_IO);
