@@ -158,6 +158,7 @@ typedef struct item {
     size_t games_ok, games_bad;
     kifu_record **kept; /* gather: this input's good games, in order */
     size_t nkept;
+    int skipped; /* no record (cli_not_record) */
 } item;
 
 typedef struct run {
@@ -172,6 +173,7 @@ typedef struct run {
     cli_written out;
     kifu_record **kept; /* gather: every input's games, in input order */
     size_t nkept, capkept;
+    cli_skipped skipped;
 } run;
 
 static void worse(int *status, int code)
@@ -402,9 +404,11 @@ static int process(item *it, const cli_input *in, int keep_ext)
     kifu_record **recs = NULL;
     size_t count = 0;
     if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
-        cli_print_error(&e);
+        it->skipped = cli_not_record(in, o->from, &e, data, len);
+        if (!it->skipped)
+            cli_print_error(&e);
         kifu_free(data);
-        return cli_exit_code(e.code);
+        return it->skipped ? EXIT_OK : cli_exit_code(e.code);
     }
     int rc = EXIT_OK;
     int refuse = o->single && count > 1;
@@ -690,6 +694,12 @@ static void commit(void *ctx, size_t i)
     }
     if (it->nkept && keep_games(r, it))
         worse(&rc, EXIT_INTERNAL);
+    if (it->skipped) {
+        cli_skipped_add(&r->skipped, r->in->v[i].path);
+        item_free(it);
+        r->items[i] = NULL;
+        return;
+    }
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
     if (rc) {
@@ -951,6 +961,7 @@ static int run_command(int argc, char **argv, int validate)
                 r.games_ok + r.games_bad == 1 ? "" : "s", r.games_ok,
                 validate ? "valid" : "converted", r.games_bad, secs);
     }
+    cli_skipped_report(&r.skipped, o.quiet);
     free(keep_ext);
     free(clash);
     free(r.items);

@@ -53,8 +53,10 @@ typedef struct games {
 
 /* Read every game of one input onto g, or game `game` (from 1) when not 0 or when the
  * input is a reference FILE#N. EXIT_OK, or the exit code (message printed). */
-static int read_games(const char *arg, int enc, int game, games *g)
+static int read_games(const cli_input *in, int enc, int game, games *g,
+                      cli_skipped *skipped)
 {
+    const char *arg = in->path;
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
@@ -80,7 +82,10 @@ static int read_games(const char *arg, int enc, int game, games *g)
     kifu_record **recs = NULL;
     size_t count = 0;
     int rc = EXIT_OK;
-    if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
+    if (kifu_read_all(data, len, &ro, &recs, &count, &e) &&
+        cli_not_record(in, KIFU_FMT_AUTO, &e, data, len)) {
+        cli_skipped_add(skipped, src);
+    } else if (e.code) {
         if (!e.source[0])
             snprintf(e.source, sizeof e.source, "%s", src);
         cli_print_error(&e);
@@ -194,8 +199,10 @@ int cmd_html(int argc, char **argv)
         o.css = css;
     }
     games g = {0};
+    cli_skipped skipped = {0};
     for (size_t i = 0; i < in.n && rc == EXIT_OK; i++)
-        rc = read_games(in.v[i].path, enc, game, &g);
+        rc = read_games(&in.v[i], enc, game, &g, &skipped);
+    cli_skipped_report(&skipped, 0);
     if (rc == EXIT_OK && g.n == 0) {
         cli_err("kifu: html: the files hold no game\n");
         rc = EXIT_INPUT;

@@ -72,6 +72,19 @@ static void warn_skipped(void *ctx, const char *message)
     cli_err("kifu: warning: %s\n", message);
 }
 
+/* Did a file found in a directory fail as no record (skipped.c)? */
+static int not_record(const cli_input *in, const kifu_error *e)
+{
+    if (!in->found)
+        return 0;
+    size_t len;
+    kifu_error fe = {0};
+    char *data = kifu_file_read(in->path, &len, &fe);
+    int no = data && cli_not_record(in, KIFU_FMT_AUTO, e, data, len);
+    kifu_free(data);
+    return no;
+}
+
 /* Queue every input, then write it all in one transaction. An exit code. */
 static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
                       int verbose)
@@ -86,12 +99,18 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
     cli_progress_start(&bar, in.n, in.n >= 8 && isatty(STDERR_FILENO));
     kifu_index_set_encoding(ix, input_encoding);
     kifu_error e = {0};
+    cli_skipped skipped = {0};
     for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
+        int added = 0;
         kifu_error_clear(&e);
         if (strcmp(in.v[i].path, "-") == 0) {
             cli_err("kifu: an index holds files: stdin cannot be indexed\n");
             status = status > EXIT_USAGE ? status : EXIT_USAGE;
-        } else if (kifu_index_add_file(ix, in.v[i].path, warn_skipped, &bar, &e) < 0) {
+        } else if ((added = kifu_index_add_file(ix, in.v[i].path, warn_skipped, &bar,
+                                                &e)) < 0 &&
+                   not_record(&in.v[i], &e)) {
+            cli_skipped_add(&skipped, in.v[i].path);
+        } else if (added < 0) {
             cli_progress_clear(&bar);
             cli_print_error(&e);
             int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
@@ -107,6 +126,8 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
         return cli_exit_code(e.code);
     }
     const kifu_index_stats *s = kifu_index_stats_get(ix);
+    size_t failed = s->files_failed - skipped.n; /* the library counts them failed */
+    cli_skipped_report(&skipped, 0);
     if (s->records_failed && status == EXIT_OK)
         status = EXIT_INPUT;
     if (verbose)
@@ -114,8 +135,8 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
                 "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
                 "%.1f s\n",
                 kdb, s->games, s->positions,
-                s->files_added + s->files_replaced + s->files_unchanged + s->files_failed,
-                s->files_added, s->files_replaced, s->files_unchanged, s->files_failed,
+                s->files_added + s->files_replaced + s->files_unchanged + failed,
+                s->files_added, s->files_replaced, s->files_unchanged, failed,
                 s->records_failed, cli_now() - t0);
     return status;
 }

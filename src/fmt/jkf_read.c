@@ -1032,11 +1032,27 @@ int kifu__read_jkf(KIFU__READER_PARAMS)
     }
 }
 
-/* JSON: the first thing in the text opens an object or an array. */
+/* Is the key "moves" (every JKF object has it) in text[0..len)? */
+static int has_moves_key(const char *text, size_t len)
+{
+    static const char key[] = "\"moves\"";
+    const char *p = text, *end = text + len;
+    while ((p = memchr(p, '"', (size_t)(end - p))) &&
+           (size_t)(end - p) >= sizeof key - 1) {
+        if (memcmp(p, key, sizeof key - 1) == 0)
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+/* JSON: the first thing in the text opens an object with a "moves" key somewhere (not
+ * any JSON: a package.json among records is no record), or an array. */
 int kifu__sniff_jkf(const char *text, size_t len, size_t *at)
 {
     const char *s = text, *eol, *p = kifu__next_line(&s, text + len, &eol);
-    if (!p || (*p != '{' && *p != '['))
+    if (!p || (*p != '{' && *p != '[') ||
+        (*p == '{' && !has_moves_key(p, (size_t)(text + len - p))))
         return 0;
     *at = (size_t)(p - text);
     return 10;
