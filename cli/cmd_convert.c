@@ -44,9 +44,13 @@ static const char convert_usage[] =
     "                        utf-16 (-le, -be); any case\n"
     "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
     "                        line per node, instead of canonical MSF\n"
-    "      --lenient         write the output even when a move is illegal (the moves\n"
-    "                        after it stay as the file gave them); the error is\n"
-    "                        still printed and the exit code still says it\n"
+    "      --lenient         a move that cannot be played but that one legal move of\n"
+    "                        its piece to its square explains (a relay's miscopied\n"
+    "                        square) is read as that move, with a warning, and the\n"
+    "                        game counts as repaired, not failed; a doubled time\n"
+    "                        field is dropped. Any other illegal move: the output is\n"
+    "                        still written (the moves from it on as the file gave\n"
+    "                        them), the error printed and the exit code says it\n"
     "  -j, --jobs N          files converted at once, on N threads (default 0: one per\n"
     "                        processor); output, messages and exit status are the\n"
     "                        same for every N\n"
@@ -99,6 +103,11 @@ static const char validate_usage[] =
     "                        processor); the output is the same for every N\n"
     "      --no-transitions  MSF (Xelto) files: check the document's types and states\n"
     "                        only, not that each state follows from the one before\n"
+    "      --lenient         a move that cannot be played but that one legal move of\n"
+    "                        its piece to its square explains (a relay's miscopied\n"
+    "                        square) is read as that move, with a warning, and the\n"
+    "                        game counts as repaired, not failed; a doubled time\n"
+    "                        field is dropped. Other illegal moves still fail\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
@@ -155,7 +164,7 @@ typedef struct item {
     char *errbuf;
     size_t errlen, errmark;
     int rc;
-    size_t games_ok, games_bad;
+    size_t games_ok, games_bad, games_repaired;
     kifu_record **kept; /* gather: this input's good games, in order */
     size_t nkept;
     int skipped; /* no record (cli_not_record) */
@@ -168,7 +177,7 @@ typedef struct run {
     const size_t *clash;           /* per input: 0, or 1 + another input of its name */
     item **items;
     cli_progress bar;
-    size_t done, failed, games_ok, games_bad;
+    size_t done, failed, games_ok, games_bad, games_repaired;
     int status; /* the worst exit code so far */
     cli_written out;
     kifu_record **kept; /* gather: every input's games, in input order */
@@ -392,11 +401,13 @@ static int process(item *it, const cli_input *in, int keep_ext)
         return EXIT_USAGE;
     }
     const char *src = display(in);
-    /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
-     * normalized below, strictly first. */
-    unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
-    /* data is freed after the records: they may read it in place (BORROW). */
-    unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
+    /* Lenient reading (a NUL byte replaced, a doubled time field dropped) from the first
+     * read on, and lenient normalizing below: a move repaired where one legal move
+     * explains it, else the rest of its line kept as read. Strict, data is freed after
+     * the records: they may read it in place (BORROW); lenient records may keep moves
+     * unnormalized, and so a copy of the text. */
+    unsigned lenient = o->lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0;
+    unsigned flags = KIFU_READ_NO_NORMALIZE | (lenient ? lenient : KIFU_READ_BORROW);
     kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
     it->warn_source = src;
     kifu_error e;
@@ -434,7 +445,9 @@ static int process(item *it, const cli_input *in, int keep_ext)
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
+        int bad = kifu_normalize_warn(recs[k], lenient, on_warn, it, &e) != 0;
+        /* Played whole after repairs (--lenient): counted apart, told by warnings. */
+        int repaired = !bad && e.code;
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
@@ -449,22 +462,9 @@ static int process(item *it, const cli_input *in, int keep_ext)
                 keep_note(it, in, keep_ext, k + 1, count);
                 continue;
             }
-            /* Lenient: read again and let the normalizer go on past the bad move, so the
-             * other branches are normalized too. If that fails, write what we have. */
-            ro.flags = KIFU_READ_LENIENT;
-            kifu_record **again = NULL;
-            size_t n2 = 0;
-            if (kifu_read_all(data, len, &ro, &again, &n2, NULL) == 0) {
-                if (n2 == count) {
-                    kifu_record *t = recs[k];
-                    recs[k] = again[k];
-                    again[k] = t;
-                }
-                for (size_t i = 0; i < n2; i++)
-                    kifu_record_free(again[i]);
-                kifu_free(again);
-            }
-            ro.flags = flags;
+            /* Lenient: written as it is, the moves from the bad one on as read. */
+        } else if (repaired) {
+            it->games_repaired++;
         } else {
             it->games_ok++;
         }
@@ -476,8 +476,9 @@ static int process(item *it, const cli_input *in, int keep_ext)
                 size_t need = strlen(src) + (size_t)n + 40;
                 if (a && (a->bytes = malloc(need)))
                     a->len =
-                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
-                                         count > 1 ? line : "", main_line_moves(recs[k]));
+                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves%s)\n", src,
+                                         count > 1 ? line : "", main_line_moves(recs[k]),
+                                         repaired ? ", repaired" : "");
             }
             continue;
         }
@@ -702,6 +703,7 @@ static void commit(void *ctx, size_t i)
     }
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
+    r->games_repaired += it->games_repaired;
     if (rc) {
         r->failed++;
         worse(&r->status, rc);
@@ -835,7 +837,7 @@ static int run_command(int argc, char **argv, int validate)
             o.states = 1;
         } else if (validate && strcmp(a, "--no-transitions") == 0) {
             o.msf_flags |= KIFU_MSF_NO_TRANSITIONS;
-        } else if (!validate && strcmp(a, "--lenient") == 0) {
+        } else if (strcmp(a, "--lenient") == 0) {
             o.lenient = 1;
         } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
             o.quiet = 1, o.verbose = 0;
@@ -954,12 +956,18 @@ static int run_command(int argc, char **argv, int validate)
     double secs = cli_now() - t0;
     if (!o.quiet && (o.verbose || in.n > 1)) {
         /* Files and games apart: a CSA file may hold many games. */
-        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
+        /* Games repaired by --lenient are counted apart, when there are any. */
+        size_t games = r.games_ok + r.games_bad + r.games_repaired;
+        char repaired[64] = "";
+        if (r.games_repaired)
+            snprintf(repaired, sizeof repaired, ", %zu repaired (--lenient)",
+                     r.games_repaired);
+        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s%s, %zu failed "
                 "(%.2f s)\n",
                 r.done + r.failed, r.done + r.failed == 1 ? "" : "s", r.done,
-                validate ? "valid" : "converted", r.failed, r.games_ok + r.games_bad,
-                r.games_ok + r.games_bad == 1 ? "" : "s", r.games_ok,
-                validate ? "valid" : "converted", r.games_bad, secs);
+                validate ? "valid" : "converted", r.failed, games, games == 1 ? "" : "s",
+                r.games_ok, validate ? "valid" : "converted", repaired, r.games_bad,
+                secs);
     }
     cli_skipped_report(&r.skipped, o.quiet);
     free(keep_ext);

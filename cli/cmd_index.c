@@ -41,6 +41,10 @@ void cmd_index_usage(FILE *f)
         "  -o, --output FILE  the index to build\n"
         "  -v, --verbose      a summary line: games, positions, files by outcome\n"
         "  --input-encoding ENC  the records' encoding (default: detected per file)\n"
+        "  --lenient          a game with a move that cannot be played but that one\n"
+        "                     legal move of its piece to its square explains (a relay's\n"
+        "                     miscopied square) is indexed with that move, with a\n"
+        "                     warning; a doubled time field is dropped\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
         "                     cluster's shards as URLs in remote_servers order, with\n"
         "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
@@ -62,8 +66,8 @@ void cmd_index_usage(FILE *f)
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
-/* --input-encoding, for every file indexed. */
-static int input_encoding = KIFU_ENC_AUTO;
+/* --input-encoding and --lenient, for every file indexed. */
+static int input_encoding = KIFU_ENC_AUTO, lenient;
 
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
@@ -97,7 +101,8 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
     }
     cli_progress bar;
     cli_progress_start(&bar, in.n, in.n >= 8 && isatty(STDERR_FILENO));
-    kifu_index_set_encoding(ix, input_encoding);
+    kifu_index_set_read(ix, input_encoding,
+                        lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0u);
     kifu_error e = {0};
     cli_skipped skipped = {0};
     for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
@@ -131,13 +136,14 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
     if (s->records_failed && status == EXIT_OK)
         status = EXIT_INPUT;
     if (verbose)
-        cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
-                "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
-                "%.1f s\n",
-                kdb, s->games, s->positions,
-                s->files_added + s->files_replaced + s->files_unchanged + failed,
-                s->files_added, s->files_replaced, s->files_unchanged, failed,
-                s->records_failed, cli_now() - t0);
+        cli_err(
+            "kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
+            "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu repaired); "
+            "written in %.1f s\n",
+            kdb, s->games, s->positions,
+            s->files_added + s->files_replaced + s->files_unchanged + failed,
+            s->files_added, s->files_replaced, s->files_unchanged, failed,
+            s->records_failed, s->records_repaired, cli_now() - t0);
     return status;
 }
 
@@ -328,6 +334,8 @@ int cmd_index(int argc, char **argv)
         } else if (!strcmp(a, "--input-encoding") && i + 1 < argc) {
             if (cli_parse_encoding(argv[++i], &input_encoding))
                 status = EXIT_USAGE;
+        } else if (!strcmp(a, "--lenient")) {
+            lenient = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--")) {

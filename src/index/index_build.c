@@ -142,9 +142,10 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     return rc;
 }
 
-void kifu_index_set_encoding(kifu_index *ix, int encoding)
+void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags)
 {
     ix->encoding = encoding;
+    ix->read_flags = flags & (KIFU_READ_LENIENT | KIFU_READ_REPAIR);
 }
 
 const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
@@ -535,10 +536,14 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
         return;
     char buf[1200], msg[1024];
     kifu_error_format(e, msg, sizeof msg);
+    /* Code OK: a game indexed after a repair (take_record), its message saying which. */
+    const char *what = e->code == KIFU_OK ? "indexed" : "skipped";
+    if (e->code == KIFU_OK)
+        snprintf(msg, sizeof msg, "%s", e->message);
     if (n > 1)
-        snprintf(buf, sizeof buf, "%s: game %zu skipped: %s", path, i + 1, msg);
+        snprintf(buf, sizeof buf, "%s: game %zu %s: %s", path, i + 1, what, msg);
     else
-        snprintf(buf, sizeof buf, "%s skipped: %s", path, msg);
+        snprintf(buf, sizeof buf, "%s %s: %s", path, what, msg);
     warn(ctx, buf);
 }
 
@@ -550,7 +555,7 @@ typedef struct file_reader {
     uint32_t source;
     const uint32_t *done; /* ClickHouse: game numbers indexed already (sorted) */
     size_t ndone;
-    size_t added, skipped;
+    size_t added, skipped, repaired;
     struct failed_game {
         kifu_error e;
         size_t index;
@@ -573,13 +578,25 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     }
     kifu_error e;
     kifu_error_clear(&e);
-    if (kifu__normalize_hooked(r, 0, NULL, NULL, NULL, NULL, &ix->replay, &e) == 0 &&
-        add_game(ix, r, fr->source, number, &e) == 0) {
+    int played = kifu__normalize_hooked(r, ix->read_flags, NULL, NULL, NULL, NULL,
+                                        &ix->replay, &e) == 0;
+    /* Played whole, but for repaired moves (REPAIR): indexed, and told as a warning
+     * (code OK, see warn_record). */
+    int repaired = played && e.code;
+    if (repaired) {
+        char why[sizeof e.message];
+        snprintf(why, sizeof why, "%s", e.message);
+        snprintf(e.message, sizeof e.message, "a move repaired (--lenient): %.400s", why);
+        e.code = KIFU_OK;
+    }
+    if (played && add_game(ix, r, fr->source, number, &e) == 0 && !repaired) {
         fr->added++;
     } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
                              sizeof *fr->failed, 4)) {
         fr->nomem = 1;
     } else {
+        fr->added += repaired && e.code == KIFU_OK;
+        fr->repaired += repaired && e.code == KIFU_OK;
         fr->failed[fr->nfailed++] = (struct failed_game){e, index};
     }
     kifu_record_free(r);
@@ -643,7 +660,8 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     uint32_t next0 = ix->next_game;
     kifu_read_options o = {.encoding = ix->encoding,
                            .source = path,
-                           .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW};
+                           .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW |
+                                    ix->read_flags};
     kifu_record **recs = NULL;
     size_t n = 0;
     kifu_error e;
@@ -674,8 +692,9 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         if (!f->source[0])
             snprintf(f->source, sizeof f->source, "%s", path);
         warn_record(warn, warn_ctx, path, fr.failed[i].index, n, f);
-        ix->stats.records_failed++;
+        ix->stats.records_failed += f->code != KIFU_OK;
     }
+    ix->stats.records_repaired += fr.repaired;
     kifu__free(fr.failed);
     size_t added = fr.added, skipped = fr.skipped;
     /* The old games go at the next flush, before the batch that holds the new ones. */
