@@ -52,6 +52,9 @@ void cli_err_capture(FILE *sink);
 void cli_print_error(const kifu_error *err);
 /* A reader's or writer's warning about `source` (a path), as kifu_warn_fn. */
 void cli_print_warning(void *source, const char *message);
+/* The one answer of every command to an option it does not know: two lines ("kifu: CMD:
+ * unknown option 'X'", "kifu: see 'kifu CMD --help'"), not the whole help. EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *opt);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
 

@@ -844,8 +844,8 @@ static int run_command(int argc, char **argv, int validate)
         } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
             o.verbose = 1, o.quiet = 0;
         } else {
-            cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
-            status = EXIT_USAGE;
+            free(files);
+            return cli_unknown_option(cmd, a);
         }
         if (missing)
             status = EXIT_USAGE;

@@ -333,8 +333,8 @@ int cmd_explore(int argc, char **argv)
         } else if (!strcmp(a, "--min-games")) {
             status = number(a, v, &bo.min_games), book_opts = 1;
         } else {
-            cli_err("kifu: unknown option '%s'\n", a);
-            status = EXIT_USAGE;
+            free(moves);
+            return cli_unknown_option("explore", a);
         }
     }
     if (status == EXIT_OK && !kdb == !ch_url) {

@@ -176,9 +176,17 @@ int cmd_html(int argc, char **argv)
             }
             i++;
         } else {
-            cli_err("kifu: html: unknown option or missing value '%s'\n", a);
-            cmd_html_usage(stderr);
-            rc = EXIT_USAGE;
+            /* A known option without its value, or an unknown one. */
+            static const char *const valued[] = {
+                "-o", "--output", "--css", "--title", "--game", "--input-encoding"};
+            int known = 0;
+            for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+                known |= strcmp(a, valued[k]) == 0;
+            cli_inputs_free(&in);
+            if (!known)
+                return cli_unknown_option("html", a);
+            cli_err("kifu: html: %s needs a value\n", a);
+            return EXIT_USAGE;
         }
     }
     if (rc == EXIT_OK && in.n == 0) {

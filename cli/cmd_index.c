@@ -331,9 +331,13 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */
-        } else if (!strcmp(a, "--input-encoding") && i + 1 < argc) {
-            if (cli_parse_encoding(argv[++i], &input_encoding))
+        } else if (!strcmp(a, "--input-encoding")) {
+            if (i + 1 >= argc) {
+                cli_err("kifu: %s needs a value\n", a);
                 status = EXIT_USAGE;
+            } else if (cli_parse_encoding(argv[++i], &input_encoding)) {
+                status = EXIT_USAGE;
+            }
         } else if (!strcmp(a, "--lenient")) {
             lenient = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
@@ -341,8 +345,8 @@ int cmd_index(int argc, char **argv)
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
-            cli_err("kifu: unknown option '%s'\n", a);
-            status = EXIT_USAGE;
+            free(args);
+            return cli_unknown_option("index", a);
         }
     }
     if (status == EXIT_OK && ch.url && strcmp(sub, "info") && nargs < 1) {

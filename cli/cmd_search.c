@@ -308,8 +308,8 @@ int cmd_search(int argc, char **argv)
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
-            cli_err("kifu: unknown option '%s'\n", a);
-            status = EXIT_USAGE;
+            free(files);
+            return cli_unknown_option("search", a);
         }
     }
     if (status == EXIT_OK && index && ch_url) {

@@ -141,9 +141,14 @@ int cmd_trace(int argc, char **argv)
             json = 1;
         } else if ((a[0] != '-' || strcmp(a, "-") == 0) && !file) {
             file = a;
+        } else if (a[0] == '-' && strcmp(a, "-") != 0) {
+            if (!v && (!strcmp(a, "--path") || !strcmp(a, "--input-encoding"))) {
+                cli_err("kifu: trace: %s needs a value\n", a);
+                return EXIT_USAGE;
+            }
+            return cli_unknown_option("trace", a);
         } else {
-            cli_err("kifu: trace: unknown option or extra argument '%s'\n", a);
-            cmd_trace_usage(stderr);
+            cli_err("kifu: trace: one file only ('%s' is extra)\n", a);
             return EXIT_USAGE;
         }
     }

@@ -198,9 +198,15 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accep
         } else if ((accepts & CLI_CURSOR_LENIENT) && strcmp(s, "--lenient") == 0) {
             a->lenient = 1;
         } else if (s[0] == '-' && s[1]) {
-            cli_err("kifu: %s: unknown option '%s'\n", cmd, s);
-            usage(stderr);
-            return EXIT_USAGE;
+            static const char *const valued[] = {
+                "--ply",     "--path", "--format",        "--size",
+                "--caption", "--game", "--input-encoding"};
+            for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+                if (strcmp(s, valued[k]) == 0 && i + 1 == argc) {
+                    cli_err("kifu: %s: %s needs a value\n", cmd, s);
+                    return EXIT_USAGE;
+                }
+            return cli_unknown_option(cmd, s);
         } else if (!a->file) {
             a->file = s;
         } else {
