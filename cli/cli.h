@@ -57,6 +57,9 @@ void cli_print_warning(void *source, const char *message);
 int cli_unknown_option(const char *cmd, const char *opt);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
+/* The same for an index that cannot be opened or read: not an index, damaged, another
+ * version are all "the index could not be read" (3), as the help says. */
+int cli_index_exit_code(int kifu_code);
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */
@@ -79,5 +82,15 @@ void cli_hit_json(const char *file, size_t game, int ply, const char *path,
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);
+/* The name of a temp file beside path: path then suffix, the file name's start cut (at a
+ * UTF-8 character's start) when the whole would be longer than NAME_MAX less `reserve`
+ * bytes (room for what SQLite appends). 0, or -1 when it does not fit in buf. */
+int cli_temp_name(char *buf, size_t cap, const char *path, const char *suffix,
+                  size_t reserve);
+/* An index being built: NAME.kifu-build-PID (cmd_index.c). */
+#define CLI_BUILD_MARK ".kifu-build-"
+/* Removes the temp files that processes now gone left in dir (outputs being written,
+ * indexes being built): once per run and directory. */
+void cli_clean_leftovers(const char *dir);
 
 #endif

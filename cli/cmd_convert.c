@@ -37,6 +37,8 @@ static const char convert_usage[] =
     "                        files found in a directory argument\n"
     "      --pretty          indent JKF output\n"
     "      --csa-v3          write CSA V3.0 (default V2.2)\n"
+    "      --crlf            KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for\n"
+    "                        Windows writes them\n"
     "      --encoding ENC    output encoding: utf-8, shift_jis (cp932), euc-jp, utf-16\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
     "      --input-encoding ENC  input encoding (default: detected): utf-8,\n"
@@ -112,8 +114,9 @@ static const char validate_usage[] =
     "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
     "\n"
-    "An MSF file (a Xelto record, README \"Xelto records\") is checked against the\n"
-    "Mino Seslax Format: every problem is printed with its JSON path.\n"
+    "An MSF file (a Xelto record; msf.md in share/doc/kifu lists the rules) is\n"
+    "checked against the Mino Seslax Format: every problem is printed with its\n"
+    "JSON path.\n"
     "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
     "record), 2 usage, 3 a file could not be read.\n"
     "\n"
@@ -178,10 +181,16 @@ typedef struct run {
     item **items;
     cli_progress bar;
     size_t done, failed, games_ok, games_bad, games_repaired;
-    int status; /* the worst exit code so far */
+    int status;        /* the worst exit code so far */
+    int stdout_failed; /* said once: every output after it fails too */
     cli_written out;
-    kifu_record **kept; /* gather: every input's games, in input order */
+    kifu_record **kept; /* gather, posjson: every input's games, in input order */
     size_t nkept, capkept;
+    /* gather, a format of games one after another: what goes between two (learnt from
+     * the first game, see stream_games); 0 not learnt yet, 1 learnt, -1 none such */
+    char *sep;
+    size_t seplen, streamed;
+    int sep_state;
     cli_skipped skipped;
 } run;
 
@@ -374,6 +383,36 @@ static int process_msf(item *it, const cli_input *in, int keep_ext, const char *
     return rc;
 }
 
+/* How an input is read: lenient reading (a NUL byte replaced, a doubled time field
+ * dropped) from the first read on, and lenient normalizing after: a move repaired where
+ * one legal move explains it, else the rest of its line kept as read. Strict, data is
+ * freed after the records: they may read it in place (BORROW); lenient records may keep
+ * moves unnormalized, and so a copy of the text. */
+static kifu_read_options read_options(item *it, const char *src, unsigned lenient)
+{
+    unsigned flags = KIFU_READ_NO_NORMALIZE | (lenient ? lenient : KIFU_READ_BORROW);
+    kifu_read_options ro = {it->o->from, it->o->in_enc, flags, src, on_warn, it};
+    return ro;
+}
+
+/* Standard output takes the input's `count` games: a format of one game refuses a
+ * second (EXIT_USAGE, said); gathering makes room to keep them. 0, or an exit code. */
+static int stdout_room(item *it, const char *src, size_t count)
+{
+    const opts *o = it->o;
+    if (o->single && count > 1) {
+        cli_err("kifu: %s: %zu games: %s holds one game a file, so they cannot all go to "
+                "standard output; use -o FILE (NAME-1, NAME-2 ...) or --out-dir DIR\n",
+                src, count, kifu_format_name(o->to));
+        return EXIT_USAGE;
+    }
+    if (o->gather && !(it->kept = calloc(count, sizeof *it->kept))) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
@@ -389,7 +428,13 @@ static int process(item *it, const cli_input *in, int keep_ext)
         cli_print_error(&fe);
         return cli_exit_code(fe.code);
     }
-    if (cli_other_game(o->from, in->path, data, len)) {
+    const char *src = display(in);
+    unsigned lenient = o->lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0;
+    kifu_read_options ro = read_options(it, src, lenient);
+    /* The format is decided once, here, and the reading is told it: Xelto records have
+     * a reader of their own. */
+    ro.format = kifu_format_decide(data, len, &ro);
+    if (cli_other_game(ro.format)) {
         int rc = process_msf(it, in, keep_ext, data, len);
         kifu_free(data);
         return rc;
@@ -400,15 +445,6 @@ static int process(item *it, const cli_input *in, int keep_ext)
         kifu_free(data);
         return EXIT_USAGE;
     }
-    const char *src = display(in);
-    /* Lenient reading (a NUL byte replaced, a doubled time field dropped) from the first
-     * read on, and lenient normalizing below: a move repaired where one legal move
-     * explains it, else the rest of its line kept as read. Strict, data is freed after
-     * the records: they may read it in place (BORROW); lenient records may keep moves
-     * unnormalized, and so a copy of the text. */
-    unsigned lenient = o->lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0;
-    unsigned flags = KIFU_READ_NO_NORMALIZE | (lenient ? lenient : KIFU_READ_BORROW);
-    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
     it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
@@ -421,22 +457,13 @@ static int process(item *it, const cli_input *in, int keep_ext)
         kifu_free(data);
         return it->skipped ? EXIT_OK : cli_exit_code(e.code);
     }
-    int rc = EXIT_OK;
-    int refuse = o->single && count > 1;
-    if (refuse)
-        cli_err("kifu: %s: %zu games: %s holds one game a file, so they cannot all go to "
-                "standard output; use -o FILE (NAME-1, NAME-2 ...) or --out-dir DIR\n",
-                src, count, kifu_format_name(o->to));
-    if (o->gather && !refuse && !(it->kept = calloc(count, sizeof *it->kept))) {
-        cli_err("kifu: out of memory\n");
-        refuse = EXIT_INTERNAL;
-    }
-    if (refuse) {
+    int rc = stdout_room(it, src, count);
+    if (rc != EXIT_OK) {
         for (size_t k = 0; k < count; k++)
             kifu_record_free(recs[k]);
         kifu_free(recs);
         kifu_free(data);
-        return refuse == EXIT_INTERNAL ? EXIT_INTERNAL : EXIT_USAGE;
+        return rc;
     }
     /* A format that holds several games gets all of an input's games in one output. */
     const kifu_format_info *to = kifu_format_info_of(o->to);
@@ -563,8 +590,11 @@ static void work(void *ctx, size_t i)
 static int put_stdout(run *r, const void *bytes, size_t len)
 {
     cli_progress_clear(&r->bar);
-    if (fwrite(bytes, 1, len, stdout) != len) {
+    if (r->stdout_failed)
+        return -1;
+    if (fwrite(bytes, 1, len, stdout) != len || ferror(stdout)) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        r->stdout_failed = 1;
         return -1;
     }
     return 0;
@@ -623,6 +653,64 @@ static int keep_games(run *r, item *it)
     return 0;
 }
 
+/* Gather: what kifu_write_all puts between two games of the format, learnt from game g
+ * written once and twice: one game's text, then the separator, then it again. A format
+ * whose file is more than its games one after another (posjson's one array) has none. */
+static void learn_sep(run *r, const kifu_record *g)
+{
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
+    const kifu_record *two[2] = {g, g};
+    size_t alen = 0, blen = 0;
+    char *a = kifu_write_all(two, 1, &wo, &alen, NULL);
+    char *b = a ? kifu_write_all(two, 2, &wo, &blen, NULL) : NULL;
+    r->sep_state = -1;
+    if (b && blen >= 2 * alen && memcmp(b, a, alen) == 0 &&
+        memcmp(b + blen - alen, a, alen) == 0) {
+        r->seplen = blen - 2 * alen;
+        if ((r->sep = malloc(r->seplen + 1))) {
+            memcpy(r->sep, b + alen, r->seplen);
+            r->sep_state = 1;
+        }
+    }
+    kifu_free(a);
+    kifu_free(b);
+}
+
+/* Gather: the item's games on standard output now, one after another with what the
+ * format puts between two, so that a stream that fills counts what it took (commit);
+ * for a format without such a separator they wait for write_gathered. *out is set when
+ * something was written. 0, or an exit code. */
+static int stream_games(run *r, item *it, int *out)
+{
+    if (r->sep_state == 0)
+        learn_sep(r, it->kept[0]);
+    if (r->sep_state < 0)
+        return keep_games(r, it) ? EXIT_INTERNAL : EXIT_OK;
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < it->nkept && rc == EXIT_OK; k++) {
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t len;
+        char *bytes =
+            kifu_write_all((const kifu_record *const *)&it->kept[k], 1, &wo, &len, &e);
+        if (!bytes) {
+            cli_print_error(&e);
+            rc = cli_exit_code(e.code);
+            break;
+        }
+        *out = 1;
+        if ((r->streamed && put_stdout(r, r->sep, r->seplen)) ||
+            put_stdout(r, bytes, len))
+            rc = EXIT_IO;
+        r->streamed++;
+        kifu_free(bytes);
+    }
+    return rc;
+}
+
 /* Gather: every game kept, written to standard output as one file of the format. */
 static void write_gathered(run *r)
 {
@@ -658,7 +746,7 @@ static void commit(void *ctx, size_t i)
         worse(&r->status, EXIT_INTERNAL);
         return;
     }
-    int rc = it->rc;
+    int rc = it->rc, out = 0;
     for (size_t k = 0; k < it->n; k++) {
         const action *a = &it->v[k];
         struct stat st;
@@ -670,6 +758,7 @@ static void commit(void *ctx, size_t i)
             fflush(stderr);
             break;
         case ACT_OUT:
+            out |= a->bytes != NULL;
             if (a->bytes && put_stdout(r, a->bytes, a->len))
                 worse(&rc, EXIT_IO);
             break;
@@ -683,6 +772,7 @@ static void commit(void *ctx, size_t i)
             }
             break;
         case ACT_WRITE: {
+            out |= !a->dest;
             int w = put_output(r, i, a);
             if (w) {
                 worse(&rc, w);
@@ -693,8 +783,19 @@ static void commit(void *ctx, size_t i)
         }
         }
     }
-    if (it->nkept && keep_games(r, it))
-        worse(&rc, EXIT_INTERNAL);
+    if (it->nkept)
+        worse(&rc, stream_games(r, it, &out));
+    /* A file's outputs on standard output count as written once they have left the
+     * buffer: to a full disk, the buffer's flush is what fails. */
+    if (out && rc != EXIT_IO && fflush(stdout) != 0 && !r->stdout_failed) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        r->stdout_failed = 1;
+    }
+    if (out && r->stdout_failed) {
+        worse(&rc, EXIT_IO);
+        it->games_bad += it->games_ok;
+        it->games_ok = 0;
+    }
     if (it->skipped) {
         cli_skipped_add(&r->skipped, r->in->v[i].path);
         item_free(it);
@@ -784,112 +885,134 @@ static void set_stdout_mode(opts *o)
     o->single = on_stdout && !several && !o->jsonl && o->to != KIFU_FMT_MSF;
 }
 
-static int run_command(int argc, char **argv, int validate)
+/* The option of argv[*i] (a valued one may take argv[++*i]) into o; -t's name into
+ * *to_name, for settle_output. 0, or EXIT_USAGE (said on stderr). */
+static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_name)
 {
+    int validate = o->validate;
     const char *cmd = validate ? "validate" : "convert";
-    opts o = {0};
-    o.validate = validate;
-    o.to = KIFU_FMT_AUTO;
-    const char *to_name = NULL;
-    char **files = malloc((size_t)argc * sizeof *files);
-    int nfiles = 0;
-    if (!files) {
-        cli_err("kifu: out of memory\n");
-        return EXIT_INTERNAL;
+    const char *a = argv[*i], *v;
+    int missing = 0, status = EXIT_OK;
+    if ((v = valued(argc, argv, i, "-f", "--from", &missing))) {
+        status = parse_format(v, &o->from) ? EXIT_USAGE : status;
+    } else if (!validate && (v = valued(argc, argv, i, "-t", "--to", &missing))) {
+        *to_name = v;
+    } else if (!validate && (v = valued(argc, argv, i, "-o", "--output", &missing))) {
+        o->out = v;
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--out-dir", &missing))) {
+        o->out_dir = v;
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--encoding", &missing))) {
+        status = cli_parse_encoding(v, &o->out_enc) ? EXIT_USAGE : status;
+    } else if ((v = valued(argc, argv, i, NULL, "--input-encoding", &missing))) {
+        status = cli_parse_encoding(v, &o->in_enc) ? EXIT_USAGE : status;
+    } else if ((v = valued(argc, argv, i, "-j", "--jobs", &missing))) {
+        if (cli_parse_int(v, &o->jobs) || o->jobs < 0 || o->jobs > 1024) {
+            cli_err("kifu: %s: -j takes a number of threads (0: one per "
+                    "processor), not '%s'\n",
+                    cmd, v);
+            status = EXIT_USAGE;
+        }
+    } else if (missing) {
+        status = EXIT_USAGE;
+    } else if (!validate && strcmp(a, "--pretty") == 0) {
+        o->wflags |= KIFU_WRITE_PRETTY;
+    } else if (!validate && strcmp(a, "--csa-v3") == 0) {
+        o->wflags |= KIFU_WRITE_CSA_V3;
+    } else if (!validate && strcmp(a, "--crlf") == 0) {
+        o->wflags |= KIFU_WRITE_CRLF;
+    } else if (!validate && strcmp(a, "--states") == 0) {
+        o->states = 1;
+    } else if (validate && strcmp(a, "--no-transitions") == 0) {
+        o->msf_flags |= KIFU_MSF_NO_TRANSITIONS;
+    } else if (strcmp(a, "--lenient") == 0) {
+        o->lenient = 1;
+    } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
+        o->quiet = 1, o->verbose = 0;
+    } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
+        o->verbose = 1, o->quiet = 0;
+    } else {
+        /* run_command adds the line pointing to --help */
+        cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
+        status = EXIT_USAGE;
     }
+    return missing ? EXIT_USAGE : status;
+}
+
+/* convert's output format: -t's, else -o's extension's, else JKF; and -o or --out-dir.
+ * 0, or EXIT_USAGE (said on stderr). */
+static int settle_output(opts *o, const char *to_name)
+{
+    int status = EXIT_OK;
+    o->to_given = to_name != NULL;
+    if (to_name) {
+        if (parse_format(to_name, &o->to)) {
+            status = EXIT_USAGE;
+        } else if (o->to == KIFU_FMT_AUTO) {
+            cli_err("kifu: -t needs a format, not 'auto'\n");
+            status = EXIT_USAGE;
+        }
+    } else {
+        /* -o game.csa says what it wants; otherwise JKF. */
+        o->to = o->out ? kifu_format_from_path(o->out) : KIFU_FMT_AUTO;
+        if (o->to == KIFU_FMT_AUTO)
+            o->to = KIFU_FMT_JKF;
+    }
+    /* said too when -t was wrong: both are to be fixed */
+    if (o->out && o->out_dir) {
+        cli_err("kifu: -o and --out-dir exclude each other\n");
+        status = EXIT_USAGE;
+    }
+    if ((o->wflags & KIFU_WRITE_CRLF) && o->to != KIFU_FMT_KIF &&
+        o->to != KIFU_FMT_KIFU && o->to != KIFU_FMT_KI2 && o->to != KIFU_FMT_KI2U &&
+        o->to != KIFU_FMT_CSA) {
+        cli_err("kifu: --crlf is for KIF, KI2 and CSA output, not %s\n",
+                kifu_format_name(o->to));
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* The command line into o and files (the operands, options and operands in any order,
+ * "--" ends the options). 0, or an exit code (said on stderr, but not the pointer to
+ * --help). */
+static int parse_args(int argc, char **argv, opts *o, char **files, int *nfiles)
+{
+    const char *cmd = o->validate ? "validate" : "convert";
+    const char *to_name = NULL;
     int status = EXIT_OK, only_files = 0;
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
-        const char *a = argv[i], *v;
-        int missing = 0;
-        if (only_files || a[0] != '-' || !a[1]) {
-            files[nfiles++] = argv[i];
-        } else if (strcmp(a, "--") == 0) {
+        const char *a = argv[i];
+        if (only_files || a[0] != '-' || !a[1])
+            files[(*nfiles)++] = argv[i];
+        else if (strcmp(a, "--") == 0)
             only_files = 1;
-        } else if ((v = valued(argc, argv, &i, "-f", "--from", &missing))) {
-            status = parse_format(v, &o.from) ? EXIT_USAGE : status;
-        } else if (!validate && (v = valued(argc, argv, &i, "-t", "--to", &missing))) {
-            to_name = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, "-o", "--output", &missing))) {
-            o.out = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, NULL, "--out-dir", &missing))) {
-            o.out_dir = v;
-        } else if (!validate &&
-                   (v = valued(argc, argv, &i, NULL, "--encoding", &missing))) {
-            status = cli_parse_encoding(v, &o.out_enc) ? EXIT_USAGE : status;
-        } else if ((v = valued(argc, argv, &i, NULL, "--input-encoding", &missing))) {
-            status = cli_parse_encoding(v, &o.in_enc) ? EXIT_USAGE : status;
-        } else if ((v = valued(argc, argv, &i, "-j", "--jobs", &missing))) {
-            if (cli_parse_int(v, &o.jobs) || o.jobs < 0 || o.jobs > 1024) {
-                cli_err("kifu: %s: -j takes a number of threads (0: one per "
-                        "processor), not '%s'\n",
-                        cmd, v);
-                status = EXIT_USAGE;
-            }
-        } else if (missing) {
-            status = EXIT_USAGE;
-        } else if (!validate && strcmp(a, "--pretty") == 0) {
-            o.wflags |= KIFU_WRITE_PRETTY;
-        } else if (!validate && strcmp(a, "--csa-v3") == 0) {
-            o.wflags |= KIFU_WRITE_CSA_V3;
-        } else if (!validate && strcmp(a, "--states") == 0) {
-            o.states = 1;
-        } else if (validate && strcmp(a, "--no-transitions") == 0) {
-            o.msf_flags |= KIFU_MSF_NO_TRANSITIONS;
-        } else if (strcmp(a, "--lenient") == 0) {
-            o.lenient = 1;
-        } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
-            o.quiet = 1, o.verbose = 0;
-        } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
-            o.verbose = 1, o.quiet = 0;
-        } else {
-            free(files);
-            return cli_unknown_option(cmd, a);
-        }
-        if (missing)
-            status = EXIT_USAGE;
+        else
+            status = parse_option(argc, argv, &i, o, &to_name);
     }
-    if (status == EXIT_OK && !validate) {
-        o.to_given = to_name != NULL;
-        if (to_name) {
-            if (parse_format(to_name, &o.to)) {
-                status = EXIT_USAGE;
-            } else if (o.to == KIFU_FMT_AUTO) {
-                cli_err("kifu: -t needs a format, not 'auto'\n");
-                status = EXIT_USAGE;
-            }
-        } else {
-            /* -o game.csa says what it wants; otherwise JKF. */
-            o.to = o.out ? kifu_format_from_path(o.out) : KIFU_FMT_AUTO;
-            if (o.to == KIFU_FMT_AUTO)
-                o.to = KIFU_FMT_JKF;
-        }
-        if (o.out && o.out_dir) {
-            cli_err("kifu: -o and --out-dir exclude each other\n");
-            status = EXIT_USAGE;
-        }
-    }
-    if (status == EXIT_OK && nfiles == 0) {
+    if (status == EXIT_OK && !o->validate)
+        status = settle_output(o, to_name);
+    if (status == EXIT_OK && *nfiles == 0) {
         cli_err("kifu: %s: no input (name files, directories, or - for stdin)\n", cmd);
         status = EXIT_USAGE;
     }
-    if (status != EXIT_OK) {
-        free(files);
-        return status == EXIT_USAGE ? usage_error(cmd) : status;
-    }
+    return status;
+}
 
-    cli_inputs in = {0};
-    in.other_games = 1; /* MSF files are read (and checked) too */
+/* The files and directories named, into in (MSF files too: they are read and checked).
+ * The worst exit code of one (0 when all are there). */
+static int gather_inputs(const char *cmd, char **files, int nfiles, cli_inputs *in)
+{
+    int status = EXIT_OK;
+    in->other_games = 1;
     for (int i = 0; i < nfiles; i++) {
-        size_t before = in.n;
+        size_t before = in->n;
         struct stat st;
         int dir =
             strcmp(files[i], "-") != 0 && stat(files[i], &st) == 0 && S_ISDIR(st.st_mode);
-        int rc = cli_inputs_add(&in, files[i]);
+        int rc = cli_inputs_add(in, files[i]);
         worse(&status, rc);
         /* A directory without a record is most likely the wrong directory. */
-        if (rc == EXIT_OK && dir && in.n == before) {
+        if (rc == EXIT_OK && dir && in->n == before) {
             cli_err("kifu: %s: %s: no record files found (extensions: ", cmd, files[i]);
             char exts[256];
             cli_format_list(exts, sizeof exts, 1);
@@ -897,7 +1020,94 @@ static int run_command(int argc, char **argv, int validate)
             worse(&status, EXIT_INPUT);
         }
     }
+    return status;
+}
+
+/* The last line of a run over several files (or -v): files and games apart, as a CSA
+ * file may hold many games. */
+static void summary(const run *r, double secs)
+{
+    const char *done = r->o->validate ? "valid" : "converted";
+    size_t files = r->done + r->failed;
+    size_t games = r->games_ok + r->games_bad + r->games_repaired;
+    /* Games repaired by --lenient are counted apart, when there are any. */
+    char repaired[64] = "";
+    if (r->games_repaired)
+        snprintf(repaired, sizeof repaired, ", %zu repaired (--lenient)",
+                 r->games_repaired);
+    cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s%s, %zu failed "
+            "(%.2f s)\n",
+            files, files == 1 ? "" : "s", r->done, done, r->failed, games,
+            games == 1 ? "" : "s", r->games_ok, done, repaired, r->games_bad, secs);
+}
+
+/* Every input through the batch (work on the threads, commit in input order), the
+ * worst exit code; `status` is the worst so far. */
+static int run_batch(const opts *o, const cli_inputs *in, int status)
+{
+    run r = {0};
+    r.o = o;
+    r.in = in;
+    r.status = status;
+    unsigned char *keep_ext = calloc(in->n + 1, 1);
+    size_t *clash = calloc(in->n + 1, sizeof *clash);
+    r.items = calloc(in->n + 1, sizeof *r.items);
+    if (!keep_ext || !clash || !r.items || cli_out_plan(&o->dest, in, keep_ext, clash)) {
+        cli_err("kifu: out of memory\n");
+        free(keep_ext);
+        free(clash);
+        free(r.items);
+        return EXIT_INTERNAL;
+    }
+    r.keep_ext = keep_ext;
+    r.clash = clash;
+    double t0 = cli_now();
+    cli_progress_start(&r.bar, in->n, !o->quiet && in->n >= PROGRESS_MIN && isatty(2));
+    int jobs = o->jobs ? o->jobs : cli_batch_default_jobs();
+    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
+    static char obuf[1 << 18];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    cli_batch_run(in->n, jobs, work, commit, &r);
+    if (o->gather && r.sep_state <= 0)
+        write_gathered(&r);
+    free(r.sep);
+    if (!r.stdout_failed && (fflush(stdout) != 0 || ferror(stdout))) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        worse(&r.status, EXIT_IO);
+    }
+    cli_progress_end(&r.bar);
+    if (!o->quiet && (o->verbose || in->n > 1))
+        summary(&r, cli_now() - t0);
+    cli_skipped_report(&r.skipped, o->quiet);
+    free(keep_ext);
+    free(clash);
+    free(r.items);
+    cli_written_free(&r.out);
+    return r.status;
+}
+
+static int run_command(int argc, char **argv, int validate)
+{
+    const char *cmd = validate ? "validate" : "convert";
+    opts o = {0};
+    o.validate = validate;
+    o.to = KIFU_FMT_AUTO;
+    char **files = malloc((size_t)argc * sizeof *files);
+    int nfiles = 0;
+    if (!files) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    int status = parse_args(argc, argv, &o, files, &nfiles);
+    if (status != EXIT_OK) {
+        free(files);
+        return status == EXIT_USAGE ? usage_error(cmd) : status;
+    }
+    cli_inputs in = {0};
+    status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
+    cli_inputs_guard(&in);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
         cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "
@@ -920,62 +1130,9 @@ static int run_command(int argc, char **argv, int validate)
         cli_inputs_free(&in);
         return usage_error(cmd);
     }
-
-    run r = {0};
-    r.o = &o;
-    r.in = &in;
-    r.status = status;
-    unsigned char *keep_ext = calloc(in.n + 1, 1);
-    size_t *clash = calloc(in.n + 1, sizeof *clash);
-    r.items = calloc(in.n + 1, sizeof *r.items);
-    if (!keep_ext || !clash || !r.items || cli_out_plan(&o.dest, &in, keep_ext, clash)) {
-        cli_err("kifu: out of memory\n");
-        free(keep_ext);
-        free(clash);
-        free(r.items);
-        cli_inputs_free(&in);
-        return EXIT_INTERNAL;
-    }
-    r.keep_ext = keep_ext;
-    r.clash = clash;
-    double t0 = cli_now();
-    cli_progress_start(&r.bar, in.n, !o.quiet && in.n >= PROGRESS_MIN && isatty(2));
-    int jobs = o.jobs ? o.jobs : cli_batch_default_jobs();
-    /* A large buffer when stdout is a pipe or a file (a terminal stays line-buffered). */
-    static char obuf[1 << 18];
-    if (!isatty(STDOUT_FILENO))
-        setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    cli_batch_run(in.n, jobs, work, commit, &r);
-    if (o.gather)
-        write_gathered(&r);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
-        worse(&r.status, EXIT_IO);
-    }
-    cli_progress_end(&r.bar);
-    double secs = cli_now() - t0;
-    if (!o.quiet && (o.verbose || in.n > 1)) {
-        /* Files and games apart: a CSA file may hold many games. */
-        /* Games repaired by --lenient are counted apart, when there are any. */
-        size_t games = r.games_ok + r.games_bad + r.games_repaired;
-        char repaired[64] = "";
-        if (r.games_repaired)
-            snprintf(repaired, sizeof repaired, ", %zu repaired (--lenient)",
-                     r.games_repaired);
-        cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s%s, %zu failed "
-                "(%.2f s)\n",
-                r.done + r.failed, r.done + r.failed == 1 ? "" : "s", r.done,
-                validate ? "valid" : "converted", r.failed, games, games == 1 ? "" : "s",
-                r.games_ok, validate ? "valid" : "converted", repaired, r.games_bad,
-                secs);
-    }
-    cli_skipped_report(&r.skipped, o.quiet);
-    free(keep_ext);
-    free(clash);
-    free(r.items);
+    status = run_batch(&o, &in, status);
     cli_inputs_free(&in);
-    cli_written_free(&r.out);
-    return r.status;
+    return status;
 }
 
 int cmd_convert(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 
 void cmd_explore_usage(FILE *f)
 {
@@ -239,6 +240,21 @@ static int position_of(kifu_position *p, const char *sfen, const char *usi, char
 }
 
 /* A whole number option's value. 0, or EXIT_USAGE. */
+/* A day of the calendar as YYYY-MM-DD: dates are compared as text, so that 2025-13-45
+ * would be taken without a word and match nothing, or everything. */
+static int valid_date(const char *s)
+{
+    for (int i = 0; i < 10; i++)
+        if (i == 4 || i == 7 ? s[i] != '-' : s[i] < '0' || s[i] > '9')
+            return 0;
+    if (s[10])
+        return 0;
+    int y = atoi(s), m = atoi(s + 5), d = atoi(s + 8);
+    static const int days[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] + (m == 2 && leap);
+}
+
 static int number(const char *opt, const char *v, int *out)
 {
     char *end;
@@ -251,144 +267,182 @@ static int number(const char *opt, const char *v, int *out)
     return EXIT_OK;
 }
 
-int cmd_explore(int argc, char **argv)
+/* What the command line asks. */
+typedef struct explore_args {
+    kifu_explore_options o; /* the filters */
+    kifu_book_options bo;   /* --export's */
+    const char *kdb, *sfen, *usi, *export, *out, *ch_url;
+    kifu_clickhouse_options cho;
+    char **moves; /* --moves (new array; the strings are argv's) */
+    int nmoves;
+    int json, book_opts; /* --json; a book option was given */
+} explore_args;
+
+/* The argument argv[*i] (an option with its value, or the index) into x. 0, or
+ * EXIT_USAGE (said on stderr). */
+static int parse_arg(int argc, char **argv, int *i, explore_args *x)
 {
-    kifu_explore_options o = {0};
-    kifu_book_options bo = {0, 40, 1};
-    const char *kdb = NULL, *sfen = NULL, *usi = NULL, *export = NULL, *out = NULL;
-    int json = 0, nmoves = 0, status = EXIT_OK, book_opts = 0;
-    char **moves = calloc((size_t)argc, sizeof *moves);
-    if (!moves)
-        return EXIT_INTERNAL;
     static const char *const valued[] = {
         "--sfen",       "--usi",      "--player",     "--color",   "--since",
         "--until",      "--event",    "--min-rating", "--top",     "--export",
         "-o",           "--output",   "--min-ply",    "--max-ply", "--min-games",
         "--clickhouse", "--database", "--table",      "--cluster"};
-    const char *ch_url = NULL;
-    kifu_clickhouse_options cho = {0};
-    for (int i = 1; i < argc && status == EXIT_OK; i++) {
-        const char *a = argv[i];
-        int takes = 0;
-        for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
-            takes |= !strcmp(a, valued[k]);
-        const char *v = takes && i + 1 < argc ? argv[i + 1] : NULL;
-        if (takes && !v) {
-            cli_err("kifu: %s needs a value\n", a);
-            status = EXIT_USAGE;
-            break;
-        }
-        i += takes;
-        if (a[0] != '-' || !a[1]) {
-            if (kdb) {
-                cli_err("kifu: one index at a time ('%s' and '%s')\n", kdb, a);
-                status = EXIT_USAGE;
-            }
-            kdb = a;
-        } else if (!strcmp(a, "--moves")) {
-            while (i + 1 < argc && argv[i + 1][0] != '-')
-                moves[nmoves++] = argv[++i];
-        } else if (!strcmp(a, "--clickhouse")) {
-            ch_url = v;
-        } else if (!strcmp(a, "--database")) {
-            cho.database = v;
-        } else if (!strcmp(a, "--table")) {
-            cho.table = v;
-        } else if (!strcmp(a, "--cluster")) {
-            cho.cluster = v;
-        } else if (!strcmp(a, "--sfen")) {
-            sfen = v;
-        } else if (!strcmp(a, "--usi")) {
-            usi = v;
-        } else if (!strcmp(a, "--player")) {
-            o.player = v;
-        } else if (!strcmp(a, "--color")) {
-            o.player_color = !strcmp(v, "sente") ? 1 : !strcmp(v, "gote") ? 2 : -1;
-            if (o.player_color < 0) {
-                cli_err("kifu: --color takes sente or gote\n");
-                status = EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--since")) {
-            o.date_from = v;
-        } else if (!strcmp(a, "--until")) {
-            o.date_to = v;
-        } else if (!strcmp(a, "--event")) {
-            o.event = v;
-        } else if (!strcmp(a, "--min-rating")) {
-            status = number(a, v, &o.min_rating);
-        } else if (!strcmp(a, "--top")) {
-            status = number(a, v, &o.top);
-        } else if (!strcmp(a, "--flip")) {
-            o.flip = 1;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--export")) {
-            export = v;
-        } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-            out = v;
-        } else if (!strcmp(a, "--min-ply")) {
-            status = number(a, v, &bo.min_ply), book_opts = 1;
-        } else if (!strcmp(a, "--max-ply")) {
-            status = number(a, v, &bo.max_ply), book_opts = 1;
-        } else if (!strcmp(a, "--min-games")) {
-            status = number(a, v, &bo.min_games), book_opts = 1;
-        } else {
-            free(moves);
-            return cli_unknown_option("explore", a);
-        }
+    const char *a = argv[*i];
+    int takes = 0;
+    for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+        takes |= !strcmp(a, valued[k]);
+    const char *v = takes && *i + 1 < argc ? argv[*i + 1] : NULL;
+    if (takes && !v) {
+        cli_err("kifu: %s needs a value\n", a);
+        return EXIT_USAGE;
     }
-    if (status == EXIT_OK && !kdb == !ch_url) {
+    *i += takes;
+    int status = EXIT_OK;
+    if (a[0] != '-' || !a[1]) {
+        if (x->kdb) {
+            cli_err("kifu: one index at a time ('%s' and '%s')\n", x->kdb, a);
+            status = EXIT_USAGE;
+        }
+        x->kdb = a;
+    } else if (!strcmp(a, "--moves")) {
+        while (*i + 1 < argc && argv[*i + 1][0] != '-')
+            x->moves[x->nmoves++] = argv[++*i];
+    } else if (!strcmp(a, "--clickhouse")) {
+        x->ch_url = v;
+    } else if (!strcmp(a, "--database")) {
+        x->cho.database = v;
+    } else if (!strcmp(a, "--table")) {
+        x->cho.table = v;
+    } else if (!strcmp(a, "--cluster")) {
+        x->cho.cluster = v;
+    } else if (!strcmp(a, "--sfen")) {
+        x->sfen = v;
+    } else if (!strcmp(a, "--usi")) {
+        x->usi = v;
+    } else if (!strcmp(a, "--player")) {
+        x->o.player = v;
+    } else if (!strcmp(a, "--color")) {
+        x->o.player_color = !strcmp(v, "sente") ? 1 : !strcmp(v, "gote") ? 2 : -1;
+        if (x->o.player_color < 0) {
+            cli_err("kifu: --color takes sente or gote\n");
+            status = EXIT_USAGE;
+        }
+    } else if (!strcmp(a, "--since") || !strcmp(a, "--until")) {
+        *(!strcmp(a, "--since") ? &x->o.date_from : &x->o.date_to) = v;
+        if (!valid_date(v)) {
+            cli_err("kifu: %s takes a date, YYYY-MM-DD, not '%s'\n", a, v);
+            status = EXIT_USAGE;
+        }
+    } else if (!strcmp(a, "--event")) {
+        x->o.event = v;
+    } else if (!strcmp(a, "--min-rating")) {
+        status = number(a, v, &x->o.min_rating);
+    } else if (!strcmp(a, "--top")) {
+        status = number(a, v, &x->o.top);
+    } else if (!strcmp(a, "--flip")) {
+        x->o.flip = 1;
+    } else if (!strcmp(a, "--json")) {
+        x->json = 1;
+    } else if (!strcmp(a, "--export")) {
+        x->export = v;
+    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
+        x->out = v;
+    } else if (!strcmp(a, "--min-ply")) {
+        status = number(a, v, &x->bo.min_ply), x->book_opts = 1;
+    } else if (!strcmp(a, "--max-ply")) {
+        status = number(a, v, &x->bo.max_ply), x->book_opts = 1;
+    } else if (!strcmp(a, "--min-games")) {
+        status = number(a, v, &x->bo.min_games), x->book_opts = 1;
+    } else {
+        /* cmd_explore adds the line pointing to --help */
+        cli_err("kifu: explore: unknown option '%s'\n", a);
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* The command line into x, then what goes together checked. 0, or an exit code (said
+ * on stderr). */
+static int parse_args(int argc, char **argv, explore_args *x)
+{
+    x->moves = calloc((size_t)argc, sizeof *x->moves);
+    if (!x->moves)
+        return EXIT_INTERNAL;
+    int status = EXIT_OK;
+    for (int i = 1; i < argc && status == EXIT_OK; i++)
+        status = parse_arg(argc, argv, &i, x);
+    if (status != EXIT_OK)
+        return status;
+    if (!x->kdb == !x->ch_url) {
         cli_err("kifu: explore: give the index (kifu index build makes one), or "
                 "--clickhouse, not both\n");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && usi && (sfen || nmoves)) {
-        cli_err("kifu: --usi says the whole position: not with --sfen or --moves\n");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && o.player_color && !o.player) {
-        cli_err("kifu: --color goes with --player\n");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && !export && (book_opts || out)) {
-        cli_err("kifu: -o, --min-ply, --max-ply and --min-games go with --export\n");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && bo.max_ply < bo.min_ply) {
-        cli_err("kifu: --max-ply is before --min-ply\n");
-        status = EXIT_USAGE;
+        return EXIT_USAGE;
     }
-    kifu_index *ix = NULL;
-    kifu_position *p = NULL;
+    if (x->usi && (x->sfen || x->nmoves)) {
+        cli_err("kifu: --usi says the whole position: not with --sfen or --moves\n");
+        return EXIT_USAGE;
+    }
+    if (x->o.player_color && !x->o.player) {
+        cli_err("kifu: --color goes with --player\n");
+        return EXIT_USAGE;
+    }
+    if (!x->export && (x->book_opts || x->out)) {
+        cli_err("kifu: -o, --min-ply, --max-ply and --min-games go with --export\n");
+        return EXIT_USAGE;
+    }
+    if (x->bo.max_ply < x->bo.min_ply) {
+        cli_err("kifu: --max-ply is before --min-ply\n");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The moves from the position asked, printed as a table or JSON. 0, or an exit code. */
+static int explore(kifu_index *ix, const explore_args *x)
+{
     kifu_error e = {0};
-    if (status == EXIT_OK &&
-        !(ix = ch_url ? kifu_index_open_clickhouse(ch_url, KIFU_INDEX_READONLY, &cho, &e)
-                      : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e))) {
+    kifu_position *p = kifu_position_new();
+    int status = p ? position_of(p, x->sfen, x->usi, x->moves, x->nmoves) : EXIT_INTERNAL;
+    kifu_explore *ex = NULL;
+    if (status == EXIT_OK && !(ex = kifu_index_explore(ix, p, &x->o, &e))) {
         cli_print_error(&e);
         status = cli_exit_code(e.code);
     }
-    if (status == EXIT_OK && export) {
-        status = export_book(ix, export, &bo, out);
-    } else if (status == EXIT_OK) {
-        p = kifu_position_new();
-        status = p ? position_of(p, sfen, usi, moves, nmoves) : EXIT_INTERNAL;
-        kifu_explore *x = NULL;
-        if (status == EXIT_OK && !(x = kifu_index_explore(ix, p, &o, &e))) {
-            cli_print_error(&e);
-            status = cli_exit_code(e.code);
-        }
-        char *s = x ? kifu_position_sfen(p, 1) : NULL;
-        if (x && s) {
-            if (json)
-                print_json(s, x);
-            else
-                print_table(s, x);
-            if (fflush(stdout))
-                status = EXIT_IO;
-        }
-        kifu_free(s);
-        kifu_explore_free(x);
+    char *s = ex ? kifu_position_sfen(p, 1) : NULL;
+    if (ex && s) {
+        if (x->json)
+            print_json(s, ex);
+        else
+            print_table(s, ex);
+        if (fflush(stdout))
+            status = EXIT_IO;
     }
+    kifu_free(s);
+    kifu_explore_free(ex);
+    kifu_position_free(p);
+    return status;
+}
+
+int cmd_explore(int argc, char **argv)
+{
+    explore_args x = {.bo = {0, 40, 1}};
+    int status = parse_args(argc, argv, &x);
+    kifu_index *ix = NULL;
+    kifu_error e = {0};
+    if (status == EXIT_OK &&
+        !(ix = x.ch_url
+                   ? kifu_index_open_clickhouse(x.ch_url, KIFU_INDEX_READONLY, &x.cho, &e)
+                   : kifu_index_open(x.kdb, KIFU_INDEX_READONLY, &e))) {
+        cli_print_error(&e);
+        status = cli_index_exit_code(e.code);
+    }
+    if (status == EXIT_OK && x.export)
+        cli_input_guard(x.kdb);
+    if (status == EXIT_OK)
+        status = x.export ? export_book(ix, x.export, &x.bo, x.out) : explore(ix, &x);
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu explore --help'\n");
-    kifu_position_free(p);
     kifu_index_close(ix, NULL);
-    free(moves);
+    free(x.moves);
     return status;
 }

@@ -1,10 +1,13 @@
 /* cmd_index.c: `kifu index build|add|compact|info`: a collection's games and positions in
  * one SQLite file (kifu_index_*), built from record files and directories, grown by
  * adding more, compacted, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
+#define _DEFAULT_SOURCE /* usleep */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -25,7 +28,8 @@ void cmd_index_usage(FILE *f)
         "Index a collection of records (any format kifu reads; directories are\n"
         "searched recursively) into one SQLite file: the games with their header\n"
         "fields and every position of their main lines, for `kifu explore` and\n"
-        "`kifu search --index`. The schema is in the README, for sqlite3 queries.\n"
+        "`kifu search --index`. Its tables, for sqlite3 queries: index.md in the\n"
+        "documents (share/doc/kifu; docs/ in the source tree).\n"
         "\n"
         "  build   make a new index (an existing file is replaced when done)\n"
         "  add     add files to an index in one transaction: a file indexed before\n"
@@ -45,6 +49,8 @@ void cmd_index_usage(FILE *f)
         "                     legal move of its piece to its square explains (a relay's\n"
         "                     miscopied square) is indexed with that move, with a\n"
         "                     warning; a doubled time field is dropped\n"
+        "  --wait SECONDS     wait this long for another process writing the index\n"
+        "                     (default 30; 0: give up at once, \"index busy\")\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
         "                     cluster's shards as URLs in remote_servers order, with\n"
         "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
@@ -54,7 +60,10 @@ void cmd_index_usage(FILE *f)
         "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
         "\n"
         "A record that does not read, or has an illegal move, is reported and\n"
-        "skipped, never half-indexed. A progress bar shows on a terminal.\n"
+        "skipped, never half-indexed; a file that cannot be read is named and\n"
+        "counted, and the others are indexed. One process writes an index at a\n"
+        "time; a build keeps the old index locked until the new one replaces it.\n"
+        "A progress bar shows on a terminal.\n"
         "Exit status: 0 done, 1 some records were skipped, 2 usage, 3 a file or the\n"
         "index could not be read or written, 4 out of memory.\n"
         "\n"
@@ -89,79 +98,170 @@ static int not_record(const cli_input *in, const kifu_error *e)
     return no;
 }
 
-/* Queue every input, then write it all in one transaction. An exit code. */
-static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
-                      int verbose)
+/* A build writes a temp file: its errors name the index being built (the temp name
+ * means nothing to the user and is gone). */
+static const char *temp_name, *temp_for;
+
+static void print_error(kifu_error *e)
 {
-    cli_inputs in = {0};
+    if (temp_name && strcmp(e->source, temp_name) == 0)
+        snprintf(e->source, sizeof e->source, "%s", temp_for);
+    cli_print_error(e);
+}
+
+/* The files of the arguments. An exit code (EXIT_IO when some could not be looked at:
+ * they are named and counted, and the others indexed). */
+static int gather(cli_inputs *in, char **args, int nargs)
+{
     int status = EXIT_OK;
     for (int i = 0; i < nargs && status != EXIT_INTERNAL; i++) {
-        int rc = cli_inputs_add(&in, args[i]);
+        int rc = cli_inputs_add(in, args[i]);
         status = rc > status ? rc : status;
     }
+    return status;
+}
+
+/* What a run wrote, said once it is in place (a build's rename, an add's commit): never
+ * "written" for what is not there. */
+typedef struct report {
+    int verbose;
+    kifu_index_stats s;
+    size_t walk_failed; /* entries of the directories that could not be looked at */
+    size_t skipped;     /* files found that are no records (skipped.c), not failed */
+    double t0;          /* when the writing began */
+} report;
+
+/* Said with -v, and when files were left out (the exit code alone would not tell that
+ * the index was written all the same). */
+static void say_written(const char *kdb, const report *r)
+{
+    const kifu_index_stats *s = &r->s;
+    size_t failed = s->files_failed - r->skipped + r->walk_failed;
+    if (r->verbose || failed)
+        cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
+                "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu "
+                "repaired); written in %.1f s\n",
+                kdb, s->games, s->positions,
+                s->files_added + s->files_replaced + s->files_unchanged + failed,
+                s->files_added, s->files_replaced, s->files_unchanged, failed,
+                s->records_failed, s->records_repaired, cli_now() - r->t0);
+}
+
+/* Index every input, then write it all in one transaction. An exit code; *index_failed
+ * when the index itself could not be written (a file that does not read only costs
+ * itself: it is named, counted, and the exit code says so). The counts go in *r. */
+static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
+                      int *index_failed)
+{
     cli_progress bar;
-    cli_progress_start(&bar, in.n, in.n >= 8 && isatty(STDERR_FILENO));
+    cli_progress_start(&bar, in->n, in->n >= 8 && isatty(STDERR_FILENO));
     kifu_index_set_read(ix, input_encoding,
                         lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0u);
     kifu_error e = {0};
     cli_skipped skipped = {0};
-    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
-        int added = 0;
+    *index_failed = 0;
+    for (size_t i = 0; i < in->n && status != EXIT_INTERNAL; i++) {
         kifu_error_clear(&e);
-        if (strcmp(in.v[i].path, "-") == 0) {
+        if (strcmp(in->v[i].path, "-") == 0) {
             cli_err("kifu: an index holds files: stdin cannot be indexed\n");
             status = status > EXIT_USAGE ? status : EXIT_USAGE;
-        } else if ((added = kifu_index_add_file(ix, in.v[i].path, warn_skipped, &bar,
-                                                &e)) < 0 &&
-                   not_record(&in.v[i], &e)) {
-            cli_skipped_add(&skipped, in.v[i].path);
+            cli_progress_update(&bar, i + 1, in->v[i].path);
+            continue;
+        }
+        size_t failed0 = kifu_index_stats_get(ix)->files_failed;
+        int added = kifu_index_add_file(ix, in->v[i].path, warn_skipped, &bar, &e);
+        if (added < 0 && not_record(&in->v[i], &e)) {
+            cli_skipped_add(&skipped, in->v[i].path);
         } else if (added < 0) {
             cli_progress_clear(&bar);
-            cli_print_error(&e);
-            int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
+            print_error(&e);
+            /* A file that could not be read is EXIT_IO, one that does not read as
+             * records EXIT_INPUT: counted as failed, the others go on. Out of memory,
+             * or a batch that could not be written (no file counted), ends the run. */
+            int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL
+                     : e.code == KIFU_ERR_IO  ? EXIT_IO
+                                              : EXIT_INPUT;
+            if (e.code == KIFU_ERR_NOMEM ||
+                kifu_index_stats_get(ix)->files_failed == failed0) {
+                *index_failed = 1;
+                rc = rc > EXIT_IO ? rc : EXIT_IO;
+            }
             status = rc > status ? rc : status;
+            if (*index_failed)
+                break;
         }
-        cli_progress_update(&bar, i + 1, in.v[i].path);
+        cli_progress_update(&bar, i + 1, in->v[i].path);
     }
     cli_progress_end(&bar);
-    cli_inputs_free(&in);
-    double t0 = cli_now();
-    if (kifu_index_flush(ix, &e)) {
-        cli_print_error(&e);
-        return cli_exit_code(e.code);
-    }
-    const kifu_index_stats *s = kifu_index_stats_get(ix);
-    size_t failed = s->files_failed - skipped.n; /* the library counts them failed */
+    r->skipped = skipped.n; /* the library counts them failed */
     cli_skipped_report(&skipped, 0);
-    if (s->records_failed && status == EXIT_OK)
+    if (*index_failed)
+        return status;
+    r->t0 = cli_now();
+    r->walk_failed = in->failed;
+    if (kifu_index_flush(ix, &e)) {
+        print_error(&e);
+        *index_failed = 1;
+        return cli_index_exit_code(e.code);
+    }
+    r->s = *kifu_index_stats_get(ix);
+    if (r->s.records_failed && status == EXIT_OK)
         status = EXIT_INPUT;
-    if (verbose)
-        cli_err(
-            "kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
-            "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu repaired); "
-            "written in %.1f s\n",
-            kdb, s->games, s->positions,
-            s->files_added + s->files_replaced + s->files_unchanged + failed,
-            s->files_added, s->files_replaced, s->files_unchanged, failed,
-            s->records_failed, s->records_repaired, cli_now() - t0);
     return status;
 }
 
-static int close_index(kifu_index *ix, int status)
+static int close_index(kifu_index *ix, int status, int *index_failed)
 {
     kifu_error e = {0};
     if (kifu_index_close(ix, &e)) {
-        cli_print_error(&e);
-        int rc = cli_exit_code(e.code);
+        print_error(&e);
+        *index_failed = 1;
+        int rc = cli_index_exit_code(e.code);
         return rc > status ? rc : status;
     }
     return status;
 }
 
+/* Another process is writing the index: said once, then tried again every 0.1 s until
+ * `wait` seconds have passed. 1: try again; 0: give up (the caller prints the error). */
+static int wait_turn(const char *kdb, double wait, double *since, const char *what)
+{
+    if (*since == 0) {
+        *since = cli_now();
+        if (wait > 0)
+            cli_err("kifu: %s: another process is %s this index; waiting up to %g s "
+                    "(--wait)\n",
+                    kdb, what, wait);
+    }
+    if (cli_now() - *since >= wait)
+        return 0;
+    usleep(100000);
+    return 1;
+}
+
+/* Open an index to write, waiting for the writer before. NULL with a message and
+ * *status the exit code. */
+static kifu_index *open_writer(const char *kdb, double wait, int *status)
+{
+    kifu_error e = {0};
+    kifu_index *ix;
+    double since = 0;
+    while (!(ix = kifu_index_open(kdb, KIFU_INDEX_NOWAIT, &e)) &&
+           e.code == KIFU_ERR_BUSY && wait_turn(kdb, wait, &since, "writing"))
+        kifu_error_clear(&e);
+    if (!ix) {
+        cli_print_error(&e);
+        *status = cli_index_exit_code(e.code);
+    }
+    return ix;
+}
+
 /* The index being built and SQLite's files beside it, removed when the run is
- * interrupted (a signal's default then ends the process). Paths are made before the
+ * interrupted (a signal's default then ends the process), and the empty file made to
+ * hold the lock of a new index ([4], when it was made). Paths are made before the
  * handler can run: it only unlinks. */
-static char building[4][4200];
+static char building[5][PATH_MAX + 16];
+static volatile sig_atomic_t made_target;
 
 static void remove_building(void)
 {
@@ -172,40 +272,150 @@ static void remove_building(void)
 static void on_signal(int sig)
 {
     remove_building();
+    if (made_target)
+        unlink(building[4]);
     signal(sig, SIG_DFL);
     raise(sig);
 }
 
-static int build(char **args, int nargs, const char *out, int verbose)
+static void catch_signals(void (*fn)(int))
 {
-    /* Built beside the target, renamed over it at the end: an index being built is
-     * never seen, and a failed build leaves the old one. */
-    char *tmp = building[0];
-    snprintf(tmp, sizeof building[0], "%s.kifu-build-%ld", out, (long)getpid());
-    static const char *const side[3] = {"-wal", "-shm", "-journal"};
-    for (int i = 0; i < 3; i++)
-        snprintf(building[i + 1], sizeof building[i + 1], "%.4180s%s", tmp, side[i]);
-    remove_building();
-    signal(SIGINT, on_signal);
-    signal(SIGTERM, on_signal);
-    signal(SIGHUP, on_signal);
-    kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
-    if (!ix) {
-        snprintf(e.source, sizeof e.source, "%s", out); /* the temp name means nothing */
-        cli_print_error(&e);
-        return cli_exit_code(e.code);
-    }
-    int status = close_index(ix, add_inputs(ix, out, args, nargs, verbose));
-    if (status > EXIT_INPUT) {
-        remove_building();
+    signal(SIGINT, fn);
+    signal(SIGTERM, fn);
+    signal(SIGHUP, fn);
+}
+
+/* Signals are held while the new index is renamed into place, and from then on to the
+ * end of the process: a build that ends by a signal has left the old index, one that
+ * exits has put the new one (a signal that came just after the rename was lost, not
+ * the index). */
+static void hold_signals(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    sigprocmask(SIG_BLOCK, &set, old);
+}
+
+/* SQLite names its files beside the index by appending to its name: "-journal" is the
+ * longest. */
+#define SQLITE_SUFFIX 8
+
+static int build(char **args, int nargs, const char *out, int verbose, double wait)
+{
+    cli_inputs in = {0};
+    int status = gather(&in, args, nargs);
+    if (status == EXIT_INTERNAL) {
+        cli_inputs_free(&in);
         return status;
     }
-    if (rename(tmp, out)) {
-        cli_err("kifu: %s: cannot replace it with the new index\n", out);
-        remove_building();
-        return EXIT_IO;
+    cli_inputs_guard(&in);
+    if (cli_is_input(out)) {
+        cli_err("kifu: %s: not written: it is one of the inputs\n", out);
+        cli_inputs_free(&in);
+        return EXIT_USAGE;
     }
+    const char *slash = strrchr(out, '/');
+    if (strlen(slash ? slash + 1 : out) + SQLITE_SUFFIX > NAME_MAX) {
+        cli_err("kifu: %s: the name is too long for an index: SQLite adds \"-journal\" "
+                "to it (at most %d bytes)\n",
+                out, NAME_MAX - SQLITE_SUFFIX);
+        cli_inputs_free(&in);
+        return EXIT_USAGE;
+    }
+    /* The old index is locked for the whole build, so that an add meanwhile waits
+     * instead of writing what the new file would then replace. */
+    catch_signals(on_signal);
+    kifu_error e = {0};
+    kifu_index_lock *lk;
+    double since = 0;
+    while (!(lk = kifu_index_lock_take(out, KIFU_INDEX_NOWAIT, &e)) &&
+           e.code == KIFU_ERR_BUSY && wait_turn(out, wait, &since, "writing"))
+        kifu_error_clear(&e);
+    if (!lk) {
+        cli_print_error(&e);
+        cli_inputs_free(&in);
+        return cli_exit_code(e.code);
+    }
+    const char *target = kifu_index_lock_path(lk);
+    struct stat st;
+    if (stat(target, &st) == 0 && st.st_size == 0) {
+        snprintf(building[4], sizeof building[4], "%s", target);
+        made_target =
+            1; /* only ours is empty: another's is locked or has been replaced */
+    }
+    /* Built beside the target, renamed over it at the end: an index being built is
+     * never seen, and a failed build leaves the old one. */
+    char *tmp = building[0], suffix[40];
+    snprintf(suffix, sizeof suffix, CLI_BUILD_MARK "%ld", (long)getpid());
+    static const char *const side[3] = {"-wal", "-shm", "-journal"};
+    if (cli_temp_name(tmp, PATH_MAX, target, suffix, SQLITE_SUFFIX)) {
+        cli_err("kifu: %s: path too long\n", out);
+        made_target = 0;
+        kifu_index_lock_release(lk);
+        cli_inputs_free(&in);
+        return EXIT_USAGE;
+    }
+    for (int i = 0; i < 3; i++)
+        snprintf(building[i + 1], sizeof building[i + 1], "%.*s%s", PATH_MAX - 1, tmp,
+                 side[i]);
+    char dir[PATH_MAX];
+    const char *ts = strrchr(tmp, '/');
+    snprintf(dir, sizeof dir, "%.*s", ts ? (int)(ts - tmp) + (ts == tmp) : 1,
+             ts ? tmp : ".");
+    cli_clean_leftovers(dir); /* builds killed before (kill -9) */
+    remove_building();
+    int failed = 0;
+    report rep = {.verbose = verbose};
+    temp_name = tmp, temp_for = out;
+    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
+    if (!ix) {
+        print_error(&e);
+        status = cli_index_exit_code(e.code);
+        failed = 1;
+    } else {
+        status = add_inputs(ix, &in, status, &rep, &failed);
+        /* Files named, none of them read (a misspelt directory): an empty index would
+         * replace the old one for nothing. */
+        const kifu_index_stats *s = kifu_index_stats_get(ix);
+        if (!failed && s->files_added + s->files_replaced + s->files_unchanged == 0 &&
+            s->files_failed + in.failed > 0) {
+            cli_err("kifu: %s: not written: no file could be read\n", out);
+            failed = 1;
+        }
+        status = close_index(ix, status, &failed);
+    }
+    cli_inputs_free(&in);
+    if (!failed) {
+        /* Readers of the old index hold it up (SQLite's log must be folded in). */
+        since = 0;
+        int rc;
+        for (;;) {
+            sigset_t old;
+            hold_signals(&old);
+            if (!(rc = kifu_index_lock_replace(lk, tmp, &e)))
+                break;
+            sigprocmask(SIG_SETMASK, &old, NULL); /* not replaced: a signal ends it */
+            if (e.code != KIFU_ERR_BUSY || !wait_turn(out, wait, &since, "reading"))
+                break;
+            kifu_error_clear(&e);
+        }
+        if (rc) {
+            snprintf(e.source, sizeof e.source, "%s", out);
+            cli_print_error(&e);
+            rc = cli_exit_code(e.code);
+            status = rc > status ? rc : status;
+            failed = 1;
+        }
+    }
+    if (failed)
+        remove_building();
+    else
+        say_written(out, &rep);
+    made_target = 0;
+    kifu_index_lock_release(lk); /* removes the empty file it made, unless replaced */
     return status;
 }
 
@@ -226,8 +436,18 @@ static kifu_index *open_ch(const ch_target *ch, unsigned flags)
 
 static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
 {
-    kifu_index *ix = open_ch(ch, KIFU_INDEX_CREATE);
-    return ix ? close_index(ix, add_inputs(ix, ch->url, args, nargs, verbose)) : EXIT_IO;
+    cli_inputs in = {0};
+    int status = gather(&in, args, nargs), failed;
+    kifu_index *ix = status == EXIT_INTERNAL ? NULL : open_ch(ch, KIFU_INDEX_CREATE);
+    report rep = {.verbose = verbose};
+    if (ix) {
+        failed = 0;
+        status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+        if (!failed)
+            say_written(ch->url, &rep);
+    }
+    cli_inputs_free(&in);
+    return ix ? status : status > EXIT_IO ? status : EXIT_IO;
 }
 
 static int schema(const ch_target *ch)
@@ -243,31 +463,43 @@ static int schema(const ch_target *ch)
     return EXIT_OK;
 }
 
-static int add(const char *kdb, char **args, int nargs, int verbose)
+static int add(const char *kdb, char **args, int nargs, int verbose, double wait)
 {
-    kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(kdb, 0, &e);
-    if (!ix) {
-        cli_print_error(&e);
-        return cli_exit_code(e.code);
+    cli_inputs in = {0};
+    int status = gather(&in, args, nargs), failed;
+    cli_inputs_guard(&in);
+    if (status != EXIT_INTERNAL && cli_is_input(kdb)) {
+        cli_err("kifu: %s: the index is one of the files to add\n", kdb);
+        status = EXIT_USAGE;
+    } else if (status != EXIT_INTERNAL) {
+        int rc;
+        kifu_index *ix = open_writer(kdb, wait, &rc);
+        if (!ix)
+            status = rc > status ? rc : status;
+        else {
+            report rep = {.verbose = verbose};
+            failed = 0;
+            status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+            if (!failed)
+                say_written(kdb, &rep);
+        }
     }
-    return close_index(ix, add_inputs(ix, kdb, args, nargs, verbose));
+    cli_inputs_free(&in);
+    return status;
 }
 
-static int compact(const char *kdb)
+static int compact(const char *kdb, double wait)
 {
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(kdb, 0, &e);
-    if (!ix) {
-        cli_print_error(&e);
-        return cli_exit_code(e.code);
-    }
-    int status = EXIT_OK;
+    int status = EXIT_OK, failed;
+    kifu_index *ix = open_writer(kdb, wait, &status);
+    if (!ix)
+        return status;
     if (kifu_index_compact(ix, &e)) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     }
-    return close_index(ix, status);
+    return close_index(ix, status, &failed);
 }
 
 static int info(const char *kdb, const ch_target *ch)
@@ -279,13 +511,13 @@ static int info(const char *kdb, const ch_target *ch)
         if (ch->url)
             return EXIT_IO;
         cli_print_error(&e);
-        return cli_exit_code(e.code);
+        return cli_index_exit_code(e.code);
     }
     kifu_index_info in;
     int status = EXIT_OK;
     if (kifu_index_info_get(ix, &in, &e)) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     } else {
         printf("games      %lld\n"
                "positions  %lld\n"
@@ -295,7 +527,54 @@ static int info(const char *kdb, const ch_target *ch)
                in.games, in.positions, in.hot_positions, in.sources, in.bytes,
                in.positions ? (double)in.bytes / (double)in.positions : 0.0);
     }
-    return close_index(ix, status);
+    int failed;
+    return close_index(ix, status, &failed);
+}
+
+/* A subcommand on an index file (build, add, compact, info; info also on ClickHouse),
+ * its arguments checked. An exit code. */
+static int file_command(const char *sub, char **args, int nargs, const char *out,
+                        int verbose, double wait, ch_target *ch)
+{
+    int status = EXIT_OK;
+    if (!strcmp(sub, "build")) {
+        if (!out || !nargs) {
+            cli_err("kifu: index build: %s\n",
+                    !out ? "say where with -o games.kdb" : "no file to index");
+            status = EXIT_USAGE;
+        } else {
+            status = build(args, nargs, out, verbose, wait);
+        }
+    } else if (!strcmp(sub, "add")) {
+        if (nargs < 2 || out) {
+            cli_err("kifu: index add: give the index, then the files to add\n");
+            status = EXIT_USAGE;
+        } else {
+            status = add(args[0], args + 1, nargs - 1, verbose, wait);
+        }
+    } else if (!strcmp(sub, "compact")) {
+        if (nargs != 1 || out) {
+            cli_err("kifu: index compact: give one index\n");
+            status = EXIT_USAGE;
+        } else {
+            status = compact(args[0], wait);
+        }
+    } else if (!strcmp(sub, "info") && ch->url) {
+        status = info(NULL, ch);
+    } else if (!strcmp(sub, "info")) {
+        if (nargs != 1 || out) {
+            cli_err("kifu: index info: give one index\n");
+            status = EXIT_USAGE;
+        } else {
+            status = info(args[0], ch);
+        }
+    } else {
+        cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
+                "schema)\n",
+                sub);
+        status = EXIT_USAGE;
+    }
+    return status;
 }
 
 int cmd_index(int argc, char **argv)
@@ -305,7 +584,7 @@ int cmd_index(int argc, char **argv)
                 "--help'\n");
         return EXIT_USAGE;
     }
-    const char *sub = argv[1], *out = NULL;
+    const char *sub = argv[1], *out = NULL, *wait_arg = NULL;
     int verbose = 0, nargs = 0;
     char **args = calloc((size_t)argc, sizeof *args);
     if (!args)
@@ -318,6 +597,7 @@ int cmd_index(int argc, char **argv)
                              : !strcmp(a, "--database")                 ? &ch.o.database
                              : !strcmp(a, "--table")                    ? &ch.o.table
                              : !strcmp(a, "--cluster")                  ? &ch.o.cluster
+                             : !strcmp(a, "--wait")                     ? &wait_arg
                              : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
                                                                         : NULL;
         if (only_files || a[0] != '-' || !a[1]) {
@@ -349,6 +629,15 @@ int cmd_index(int argc, char **argv)
             return cli_unknown_option("index", a);
         }
     }
+    double wait = 30;
+    if (status == EXIT_OK && wait_arg) {
+        char *end;
+        wait = strtod(wait_arg, &end);
+        if (end == wait_arg || *end || !(wait >= 0 && wait <= 86400)) {
+            cli_err("kifu: --wait takes seconds (0 to 86400), not '%s'\n", wait_arg);
+            status = EXIT_USAGE;
+        }
+    }
     if (status == EXIT_OK && ch.url && strcmp(sub, "info") && nargs < 1) {
         cli_err("kifu: index %s: no file to index\n", sub);
         status = EXIT_USAGE;
@@ -367,43 +656,7 @@ int cmd_index(int argc, char **argv)
             status = schema(&ch);
         }
     } else if (status == EXIT_OK) {
-        if (!strcmp(sub, "build")) {
-            if (!out || !nargs) {
-                cli_err("kifu: index build: %s\n",
-                        !out ? "say where with -o games.kdb" : "no file to index");
-                status = EXIT_USAGE;
-            } else {
-                status = build(args, nargs, out, verbose);
-            }
-        } else if (!strcmp(sub, "add")) {
-            if (nargs < 2 || out) {
-                cli_err("kifu: index add: give the index, then the files to add\n");
-                status = EXIT_USAGE;
-            } else {
-                status = add(args[0], args + 1, nargs - 1, verbose);
-            }
-        } else if (!strcmp(sub, "compact")) {
-            if (nargs != 1 || out) {
-                cli_err("kifu: index compact: give one index\n");
-                status = EXIT_USAGE;
-            } else {
-                status = compact(args[0]);
-            }
-        } else if (!strcmp(sub, "info") && ch.url) {
-            status = info(NULL, &ch);
-        } else if (!strcmp(sub, "info")) {
-            if (nargs != 1 || out) {
-                cli_err("kifu: index info: give one index\n");
-                status = EXIT_USAGE;
-            } else {
-                status = info(args[0], &ch);
-            }
-        } else {
-            cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
-                    "schema)\n",
-                    sub);
-            status = EXIT_USAGE;
-        }
+        status = file_command(sub, args, nargs, out, verbose, wait, &ch);
     }
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu index --help'\n");

@@ -16,27 +16,35 @@ void cmd_play_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu play [--sfen S | --from FILE [--ply N | --path P]] [-o OUT] "
-        "[--flip]\n"
+        "usage: kifu play [--sfen S | --readsfen FILE | --from FILE [--ply N | --path "
+        "P]]\n"
+        "                 [-o OUT] [--flip]\n"
+        "       kifu play --replay FILE     (the same as kifu replay FILE)\n"
         "\n"
         "Two players at one terminal. The game starts from the standard position, a\n"
-        "SFEN / USI position (--sfen), or a record at a ply (--from; moves played there\n"
-        "continue the record, a different move opens a fork).\n"
+        "SFEN / USI position (--sfen, or --readsfen FILE holding one SFEN line), or a\n"
+        "record at a ply (--from; moves played there continue the record, a different\n"
+        "move opens a fork). A SFEN's move number goes on (… b - 6: the next move is "
+        "6).\n"
         "\n"
         "Moves, one per line:\n"
         "  7g7f  8h2b+  P*5e          USI\n"
         "  ７六歩  76歩  同銀  ２二角成  ５五角打  ７八金右   KIF / KI2\n"
         "  77 76   88 22 +   00 55 kaku   00 55 KA        from, to [piece] [+|=]\n"
-        "When a move may promote or not and the text does not say, you are asked;\n"
-        "a promotion the rules force is applied. USI without '+' means no promotion.\n"
+        "When a move may promote or not and the text does not say, you are asked\n"
+        "(<<成りますか？>>: naru or y, narazu or n); a promotion the rules force is\n"
+        "applied. USI without '+' means no promotion.\n"
         "\n"
         "Commands:\n"
-        "  undo          take back the last move        moves    list the legal moves\n"
+        "  undo, revert  take back the last move        moves    list the legal moves\n"
         "  resign        the side to move resigns       declare  入玉宣言 (CSA 27-point "
         "rule)\n"
         "  flip          turn the board                 board    show the board again\n"
         "  save FILE     write the game (the format from the extension)\n"
-        "  quit          leave (asks to save unsaved moves; with -o saves to OUT)\n"
+        "  quit [FILE]   leave; unsaved moves are saved to FILE, to OUT with -o, else\n"
+        "                to ./kifu.sfenlist (an existing file is never overwritten: the\n"
+        "                next free name, kifu-2.sfenlist ..., is taken and shown);\n"
+        "                'quit -' leaves without saving\n"
         "\n"
         "  -o OUT        save the game to OUT when it ends, on quit and at end of input\n"
         "The game ends itself on mate (詰み), repetition (千日手; perpetual check "
@@ -53,6 +61,12 @@ typedef struct game {
     int dirty; /* moves since the last save */
     int over;
 } game;
+
+/* The move number of ply `ply`: a game continued from a SFEN goes on with its number. */
+static int number(const game *g, int ply)
+{
+    return kifu_record_start_number(g->rec) - 1 + ply;
+}
 
 static void show_board(game *g)
 {
@@ -199,14 +213,16 @@ static void list_moves(game *g)
     printf("%zu legal moves\n", n);
 }
 
-/* Ask whether to promote. 1 yes, 0 no, -1 end of input. */
+/* Ask whether to promote, in the words of the C program's document (seed 004) beside
+ * kifu's own. 1 yes, 0 no, -1 end of input. */
 static int ask_promote(const kifu_move *m)
 {
-    char text[64], prompt[128], buf[64];
+    char text[64], prompt[160], buf[64];
     kifu_move plain = *m;
     plain.promote = -1;
     kifu_move_text(&plain, NULL, KIFU_TEXT_FROM, text, sizeof text);
-    snprintf(prompt, sizeof prompt, "%s: promote (成)? [y/n] ", text);
+    snprintf(prompt, sizeof prompt, "%s <<成りますか？>>(naru, narazu) promote? [y/n] ",
+             text);
     for (;;) {
         if (read_line(prompt, buf, sizeof buf))
             return -1;
@@ -216,7 +232,7 @@ static int ask_promote(const kifu_move *m)
         if (!strcmp(buf, "n") || !strcmp(buf, "no") || !strcmp(buf, "不成") ||
             !strcmp(buf, "narazu") || !strcmp(buf, "="))
             return 0;
-        printf("answer y (成) or n (不成)\n");
+        printf("answer naru or y (成), narazu or n (不成)\n");
     }
 }
 
@@ -252,32 +268,42 @@ static int try_move(game *g, const char *text)
     }
     g->dirty = 1;
     char t[80];
-    printf("%d %s\n", kifu_player_ply(g->pl),
+    printf("%d %s\n", number(g, kifu_player_ply(g->pl)),
            kifu_node_text(kifu_player_node(g->pl), t, sizeof t));
     judge(g);
     return 2;
 }
 
-/* quit: 1 to leave, 0 to stay, -1 at end of input. */
-static int quit(game *g)
+/* The name the document's program saves to (seed 004: ./kifu.sfenlist), or, when a file
+ * has it, the first of kifu-2.sfenlist, kifu-3.sfenlist ... that none has: a game saved
+ * before is never overwritten. */
+static void free_name(char *buf, size_t cap)
 {
+    snprintf(buf, cap, "./kifu.sfenlist");
+    for (int i = 2; access(buf, F_OK) == 0 && i < 100000; i++)
+        snprintf(buf, cap, "./kifu-%d.sfenlist", i);
+}
+
+/* quit [FILE]: 1 to leave, 0 to stay. */
+static int quit(game *g, const char *file)
+{
+    if (file && !strcmp(file, "-"))
+        return 1;
+    if (file)
+        return save(g, file) == 0 ? 1 : 0;
     if (!g->dirty)
         return 1;
     if (g->out)
         return save(g, g->out) == 0 ? 1 : 0;
-    char buf[512];
-    for (;;) {
-        if (read_line("save the game first? file name, or empty to quit without saving: ",
-                      buf, sizeof buf))
-            return -1;
-        if (!buf[0])
-            return 1;
-        if (save(g, buf) == 0)
-            return 1;
-    }
+    char name[64];
+    free_name(name, sizeof name);
+    if (strcmp(name, "./kifu.sfenlist") != 0)
+        printf("./kifu.sfenlist exists: saving to %s instead\n", name);
+    return save(g, name) == 0 ? 1 : 0;
 }
 
-static int setup(game *g, const char *sfen, const char *from, int ply, const char *path)
+static int setup(game *g, const char *sfen, const char *readsfen, const char *from,
+                 int ply, const char *path)
 {
     kifu_error err = {0};
     int rc = EXIT_OK;
@@ -303,6 +329,10 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
         if (sfen) {
             kifu_read_options ro = {.format = KIFU_FMT_SFEN, .source = "--sfen"};
             g->rec = kifu_read(sfen, strlen(sfen), &ro, &err);
+        } else if (readsfen) {
+            /* The document's `--readsfen FILE`: a game continued from a SFEN line. */
+            kifu_read_options ro = {.format = KIFU_FMT_SFEN, .source = readsfen};
+            g->rec = kifu_read_file(readsfen, &ro, &err);
         } else {
             g->rec = kifu_record_new();
             if (!g->rec)
@@ -322,15 +352,100 @@ static int setup(game *g, const char *sfen, const char *from, int ply, const cha
     return EXIT_OK;
 }
 
+/* End of input at a prompt: the game is saved to -o's OUT, else its unsaved moves are
+ * said to be lost. */
+static void end_of_input(game *g)
+{
+    printf("\n");
+    if (g->dirty && g->out)
+        save(g, g->out);
+    else if (g->dirty)
+        cli_err("kifu: play: end of input: the unsaved moves are not kept\n");
+}
+
+/* One line typed at the prompt: a command, else a move. 1 to leave the game, else 0. */
+static int command(game *g, const char *buf)
+{
+    int side = kifu_position_side(kifu_player_position(g->pl));
+    if (!buf[0] || !strcmp(buf, "board")) {
+        show_board(g);
+    } else if (!strcmp(buf, "help") || !strcmp(buf, "?")) {
+        cmd_play_usage(stdout);
+    } else if (!strcmp(buf, "undo") || !strcmp(buf, "待った") || !strcmp(buf, "revert")) {
+        undo(g);
+        show_board(g);
+    } else if (!strcmp(buf, "resign") || !strcmp(buf, "投了")) {
+        if (g->over) {
+            printf("the game is over already\n");
+        } else {
+            char msg[80];
+            snprintf(msg, sizeof msg, "投了: %s wins", side_name(!side));
+            finish(g, "TORYO", msg);
+        }
+    } else if (!strcmp(buf, "declare") || !strcmp(buf, "宣言")) {
+        if (g->over) {
+            printf("the game is over already\n");
+        } else if (kifu_position_can_declare(kifu_player_position(g->pl))) {
+            char msg[80];
+            snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
+            finish(g, "KACHI", msg);
+        } else {
+            printf("the declaration does not hold (CSA 27-point rule: king in the enemy "
+                   "camp and not in check, 10 more pieces there, 28 points for sente, 27 "
+                   "for gote)\n");
+        }
+    } else if (!strcmp(buf, "flip")) {
+        g->flip = !g->flip;
+        show_board(g);
+    } else if (!strcmp(buf, "moves")) {
+        list_moves(g);
+    } else if (!strncmp(buf, "save", 4) && (buf[4] == ' ' || !buf[4])) {
+        const char *f = buf + 4;
+        while (*f == ' ')
+            f++;
+        if (!*f)
+            printf("save FILE: give a file name\n");
+        else
+            save(g, f);
+    } else if (!strcmp(buf, "quit") || !strcmp(buf, "exit") || !strcmp(buf, "q") ||
+               !strncmp(buf, "quit ", 5)) {
+        const char *f = buf[0] == 'q' && buf[1] == 'u' ? buf + 4 : buf + strlen(buf);
+        while (*f == ' ')
+            f++;
+        if (quit(g, *f ? f : NULL))
+            return 1;
+    } else {
+        int r = try_move(g, buf);
+        if (r == 0) {
+            end_of_input(g);
+            return 1;
+        }
+        if (r == 2)
+            show_board(g);
+    }
+    return 0;
+}
+
 int cmd_play(int argc, char **argv)
 {
-    const char *sfen = NULL, *from = NULL, *path = NULL;
+    const char *sfen = NULL, *readsfen = NULL, *from = NULL, *path = NULL;
     int ply = -1;
     game g = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--sfen") == 0 && i + 1 < argc) {
             sfen = argv[++i];
+        } else if (strcmp(a, "--replay") == 0 && i + 1 < argc) {
+            /* The document's `./main --replay FILE`: step through a saved game. */
+            if (argc != 3) {
+                cli_err("kifu: play: --replay FILE takes no other argument (see kifu "
+                        "replay --help for its options)\n");
+                return EXIT_USAGE;
+            }
+            char *args[] = {"replay", argv[i + 1], NULL};
+            return cmd_replay(2, args);
+        } else if (strcmp(a, "--readsfen") == 0 && i + 1 < argc) {
+            readsfen = argv[++i];
         } else if (strcmp(a, "--from") == 0 && i + 1 < argc) {
             from = argv[++i];
         } else if (strcmp(a, "--ply") == 0 && i + 1 < argc) {
@@ -352,8 +467,8 @@ int cmd_play(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
-    if (sfen && from) {
-        cli_err("kifu: play: give --sfen or --from, not both\n");
+    if (!!sfen + !!readsfen + !!from > 1) {
+        cli_err("kifu: play: give one of --sfen, --readsfen and --from\n");
         return EXIT_USAGE;
     }
     if (!from && (ply >= 0 || path)) {
@@ -364,7 +479,7 @@ int cmd_play(int argc, char **argv)
         cli_err("kifu: play: -o %s: cannot tell the format from the extension\n", g.out);
         return EXIT_USAGE;
     }
-    int rc = setup(&g, sfen, from, ply, path);
+    int rc = setup(&g, sfen, readsfen, from, ply, path);
     if (rc != EXIT_OK) {
         kifu_player_free(g.pl);
         kifu_record_free(g.rec);
@@ -378,86 +493,18 @@ int cmd_play(int argc, char **argv)
     show_board(&g);
     for (;;) {
         char prompt[96], buf[512];
-        int side = kifu_position_side(kifu_player_position(g.pl));
         if (g.over)
             snprintf(prompt, sizeof prompt, "game over> ");
         else
-            snprintf(prompt, sizeof prompt, "%s %d手目> ", side_name(side),
-                     kifu_player_ply(g.pl) + 1);
+            snprintf(prompt, sizeof prompt, "%s %d手目> ",
+                     side_name(kifu_position_side(kifu_player_position(g.pl))),
+                     number(&g, kifu_player_ply(g.pl) + 1));
         if (read_line(prompt, buf, sizeof buf)) {
-            printf("\n");
-            if (g.dirty && g.out)
-                save(&g, g.out);
-            else if (g.dirty)
-                cli_err("kifu: play: end of input: the unsaved moves are not kept\n");
+            end_of_input(&g);
             break;
         }
-        if (!buf[0] || !strcmp(buf, "board")) {
-            show_board(&g);
-        } else if (!strcmp(buf, "help") || !strcmp(buf, "?")) {
-            cmd_play_usage(stdout);
-        } else if (!strcmp(buf, "undo") || !strcmp(buf, "待った")) {
-            undo(&g);
-            show_board(&g);
-        } else if (!strcmp(buf, "resign") || !strcmp(buf, "投了")) {
-            if (g.over) {
-                printf("the game is over already\n");
-            } else {
-                char msg[80];
-                snprintf(msg, sizeof msg, "投了: %s wins", side_name(!side));
-                finish(&g, "TORYO", msg);
-            }
-        } else if (!strcmp(buf, "declare") || !strcmp(buf, "宣言")) {
-            if (g.over) {
-                printf("the game is over already\n");
-            } else if (kifu_position_can_declare(kifu_player_position(g.pl))) {
-                char msg[80];
-                snprintf(msg, sizeof msg, "入玉宣言: %s wins", side_name(side));
-                finish(&g, "KACHI", msg);
-            } else {
-                printf(
-                    "the declaration does not hold (CSA 27-point rule: king in the enemy "
-                    "camp "
-                    "and not in check, 10 more pieces there, 28 points for sente, 27 for "
-                    "gote)\n");
-            }
-        } else if (!strcmp(buf, "flip")) {
-            g.flip = !g.flip;
-            show_board(&g);
-        } else if (!strcmp(buf, "moves")) {
-            list_moves(&g);
-        } else if (!strncmp(buf, "save", 4) && (buf[4] == ' ' || !buf[4])) {
-            const char *f = buf + 4;
-            while (*f == ' ')
-                f++;
-            if (!*f)
-                printf("save FILE: give a file name\n");
-            else
-                save(&g, f);
-        } else if (!strcmp(buf, "quit") || !strcmp(buf, "exit") || !strcmp(buf, "q")) {
-            int q = quit(&g);
-            if (q != 0) {
-                if (q < 0) {
-                    printf("\n");
-                    cli_err("kifu: play: end of input: the unsaved moves are not "
-                            "kept\n");
-                }
-                break;
-            }
-        } else {
-            int r = try_move(&g, buf);
-            if (r == 0) {
-                printf("\n");
-                if (g.dirty && g.out)
-                    save(&g, g.out);
-                else if (g.dirty)
-                    cli_err("kifu: play: end of input: the unsaved moves are not "
-                            "kept\n");
-                break;
-            }
-            if (r == 2)
-                show_board(&g);
-        }
+        if (command(&g, buf))
+            break;
     }
     kifu_player_free(g.pl);
     kifu_record_free(g.rec);

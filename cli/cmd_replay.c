@@ -45,7 +45,6 @@ typedef struct view {
     const kifu_node *scroll_at; /* the node the comment scroll belongs to */
     int scroll;                 /* first line of the notes shown */
     int page;                   /* lines d and u scroll by */
-    const char *name;
     char search[128];
 } view;
 
@@ -176,63 +175,43 @@ static void around(const kifu_player *pl, int rows, int *before, int *after)
     *after = a;
 }
 
-static void draw(cli_viewer *vw)
+/* The cursor's place (cli_viewer's where). */
+static void where(cli_viewer *vw, cli_viewer_where *w)
 {
-    view *v = (view *)vw;
-    /* The whole screen is composed in memory and written at once: no flicker. */
-    char *text = NULL;
-    size_t len = 0;
-    FILE *sb = open_memstream(&text, &len);
-    if (!sb)
-        return;
-    int rows, cols;
-    term_size(&rows, &cols);
-    if (v->vw.positioned)
-        fputs("\033[H\033[2J", sb);
-    else
-        fputs("----\n", sb);
+    const view *v = (const view *)vw;
+    w->ply = kifu_player_ply(v->pl);
+    w->end = kifu_player_line_end(v->pl);
+    kifu_player_path(v->pl, w->path, sizeof w->path);
+    w->fork = kifu_node_index(kifu_player_node(v->pl)) + 1;
+    w->forks = kifu_player_fork_count(v->pl);
+}
+
+/* The board at the cursor (cli_viewer's diagram). */
+static char *diagram(cli_viewer *vw, const kifu_diagram_options *o)
+{
+    return kifu_player_diagram(((view *)vw)->pl, o, NULL);
+}
+
+/* The lines under the board: the players, event, date and result when they are not
+ * beside it (`about`, else NULL), the alternatives to this move and to the next, the
+ * time, the bookmarks and comments, and the key help; each wrapped to width. */
+static void collect_notes(const view *v, const cli_lines *about, int width,
+                          cli_lines *notes)
+{
     kifu_player *pl = v->pl;
     kifu_node *n = kifu_player_node(pl);
-    char path[128];
-    kifu_player_path(pl, path, sizeof path);
-    put_at(sb, v, 1, 1);
-    fprintf(sb, "%s  ply %d/%d  path %s", v->name, kifu_player_ply(pl),
-            kifu_player_line_end(pl), path);
-    size_t forks = kifu_player_fork_count(pl);
-    if (forks > 1)
-        fprintf(sb, "  fork %zu/%zu", kifu_node_index(n) + 1, forks);
-    fputs(v->vw.positioned ? "" : "\n", sb);
-
-    kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
-                              (v->vw.flip ? KIFU_DIAGRAM_FLIP : 0u) |
-                                  (v->vw.colour ? KIFU_DIAGRAM_COLOUR : 0u),
-                              0,
-                              NULL,
-                              {NULL, NULL}};
-    char *board = kifu_player_diagram(pl, &o, NULL);
-    int row = put_lines(sb, v, board ? board : "", 2, 1, 1);
-    kifu_free(board);
-
-    /* Right of the board when there is room (else below it): the players, event, date
-     * and result, then the moves around the cursor. Below the board: alternatives,
-     * time, bookmarks and comments, whole, wrapped to the width, scrolled with d/u. */
-    int side = !v->vw.positioned || cols >= 70;
-    int width = v->vw.positioned ? cols : 1 << 20;
-    cli_lines about = {0}, notes = {0};
-    cli_record_about(&about, v->rec, side && v->vw.positioned ? cols - 40 : width);
-    if (!side)
-        for (size_t i = 0; i < about.n; i++)
-            cli_lines_wrap(&notes, about.v[i], width, "", "");
-    if (forks > 1) {
+    for (size_t i = 0; about && i < about->n; i++)
+        cli_lines_wrap(notes, about->v[i], width, "", "");
+    if (kifu_player_fork_count(pl) > 1) {
         char *line = alternatives(kifu_node_parent(n), n, "alternatives ([ ]):");
-        cli_lines_wrap(&notes, line, width, "", "  ");
+        cli_lines_wrap(notes, line, width, "", "  ");
         free(line);
     }
     /* the next move has alternatives: say so, they are one step ahead */
     if (kifu_node_child_count(n) > 1 && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL) {
         const kifu_node *next = kifu_player_line_node(pl, kifu_player_ply(pl) + 1);
         char *line = alternatives(n, next, "next move (f, then [ ]):");
-        cli_lines_wrap(&notes, line, width, "", "  ");
+        cli_lines_wrap(notes, line, width, "", "  ");
         free(line);
     }
     kifu_move_time tv;
@@ -242,43 +221,71 @@ static void draw(cli_viewer *vw)
         time_text(&t->now, a, sizeof a);
         time_text(&t->total, b, sizeof b);
         snprintf(line, sizeof line, "time %s / %s", a, b);
-        cli_lines_wrap(&notes, line, width, "", "");
+        cli_lines_wrap(notes, line, width, "", "");
     }
-    cli_node_notes(&notes, n, width);
+    cli_node_notes(notes, n, width);
     if (v->vw.help) {
         const char *h[] = {"-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End",
                            "g N: go to ply or path   [ ]: fork   /TEXT: find, n: again",
                            "d u: scroll the comments   r: flip   ?: help   q: quit"};
         for (int i = 0; i < 3; i++)
-            cli_lines_wrap(&notes, h[i], width, "", "");
+            cli_lines_wrap(notes, h[i], width, "", "");
     }
+}
 
-    /* The notes take the rows they need below the board (all of them, or scrolled);
-     * the move list takes the rest of the height. */
-    int avail = v->vw.positioned ? rows - row : (int)notes.n;
+/* How many of the `count` notes lines fit in `avail` rows; the scroll (d/u) is kept in
+ * range, and starts over at the top on another node. */
+static int fit_notes(view *v, size_t count, int avail)
+{
     if (avail < 0)
         avail = 0;
-    int shown = notes.n < (size_t)avail ? (int)notes.n : avail;
+    int shown = count < (size_t)avail ? (int)count : avail;
+    const kifu_node *n = kifu_player_node(v->pl);
     if (n != v->scroll_at)
         v->scroll = 0, v->scroll_at = n;
-    if (v->scroll > (int)notes.n - shown)
-        v->scroll = (int)notes.n - shown;
+    if (v->scroll > (int)count - shown)
+        v->scroll = (int)count - shown;
     if (v->scroll < 0)
         v->scroll = 0;
+    return shown;
+}
+
+/* Right of the board, from row 3: the players, event, date and result, then the moves
+ * around the cursor, down to the row above the notes (`shown` of them) or at least to
+ * the board's last row (`board_end` is the row under it). The row after the list. */
+static int draw_side(const view *v, FILE *sb, const cli_lines *about, int board_end,
+                     int rows, int shown)
+{
     int lrow = 3;
-    if (side) {
-        for (size_t i = 0; i < about.n; i++)
-            lrow = put_lines(sb, v, about.v[i], lrow, 40, 0);
-        int last = v->vw.positioned ? rows - 1 - shown : lrow + 10;
-        if (last < row - 1)
-            last = row - 1;
-        int before, after;
-        around(pl, last - lrow + 1, &before, &after);
-        char *list =
-            before + after >= 0 ? kifu_player_moves_text(pl, before, after, "") : NULL;
-        lrow = put_lines(sb, v, list ? list : "", lrow, 40, 0);
-        kifu_free(list);
-    }
+    for (size_t i = 0; i < about->n; i++)
+        lrow = put_lines(sb, v, about->v[i], lrow, 40, 0);
+    int last = v->vw.positioned ? rows - 1 - shown : lrow + 10;
+    if (last < board_end - 1)
+        last = board_end - 1;
+    int before, after;
+    around(v->pl, last - lrow + 1, &before, &after);
+    char *list =
+        before + after >= 0 ? kifu_player_moves_text(v->pl, before, after, "") : NULL;
+    lrow = put_lines(sb, v, list ? list : "", lrow, 40, 0);
+    kifu_free(list);
+    return lrow;
+}
+
+/* Beside and under the board (cli_viewer's body). Right of the board when there is room
+ * (else below it): the players, event, date and result, then the moves around the
+ * cursor. Below the board: the notes (collect_notes), whole, wrapped to the width; they
+ * take the rows they need (all of them, or scrolled with d/u), the move list the rest
+ * of the height. */
+static void body(cli_viewer *vw, FILE *sb, int row, int rows, int cols)
+{
+    view *v = (view *)vw;
+    int side = !v->vw.positioned || cols >= 70;
+    int width = v->vw.positioned ? cols : 1 << 20;
+    cli_lines about = {0}, notes = {0};
+    cli_record_about(&about, v->rec, side && v->vw.positioned ? cols - 40 : width);
+    collect_notes(v, side ? NULL : &about, width, &notes);
+    int shown = fit_notes(v, notes.n, v->vw.positioned ? rows - row : (int)notes.n);
+    int lrow = side ? draw_side(v, sb, &about, row, rows, shown) : 3;
     if (lrow > row)
         row = lrow;
     for (int i = 0; i < shown && v->scroll + i < (int)notes.n; i++) {
@@ -292,12 +299,6 @@ static void draw(cli_viewer *vw)
     v->page = shown > 1 ? shown / 2 : 1;
     cli_lines_free(&about);
     cli_lines_free(&notes);
-    put_at(sb, v, rows, 1);
-    fprintf(sb, "%s", v->vw.status[0] ? v->vw.status : "? help  q quit");
-    fputs(v->vw.positioned ? "" : "\n", sb);
-    if (fclose(sb) == 0 && text)
-        term_show(text, len);
-    free(text);
 }
 
 static void go_to(view *v, const char *what)
@@ -387,6 +388,31 @@ static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
     return 0;
 }
 
+/* A shogi record's bytes, of format fmt, replayed under `name` (the FILE argument). */
+static int replay_record(const cli_cursor_args *a, const char *name, const void *data,
+                         size_t len, int fmt)
+{
+    kifu_record *rec;
+    int rc, broken = EXIT_OK;
+    kifu_player *pl = cli_open_player_from(a->file, data, len, fmt, a->encoding, a->game,
+                                           a->lenient ? &broken : NULL, &rec, &rc);
+    if (!pl)
+        return rc;
+    view v = {.vw = {.flip = a->flip,
+                     .name = name,
+                     .where = where,
+                     .diagram = diagram,
+                     .body = body,
+                     .act = act},
+              .pl = pl,
+              .rec = rec};
+    cli_cursor_place(pl, a, v.vw.status, sizeof v.vw.status);
+    rc = cli_viewer_run(&v.vw, "replay");
+    kifu_player_free(pl);
+    kifu_record_free(rec);
+    return rc != EXIT_OK ? rc : broken;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     cli_cursor_args a;
@@ -399,21 +425,26 @@ int cmd_replay(int argc, char **argv)
                 "cannot (give a file)\n");
         return EXIT_USAGE;
     }
-    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
-        return cli_msf_replay(&a);
-    kifu_record *rec;
-    int broken = EXIT_OK;
-    kifu_player *pl =
-        cli_open_game(a.file, a.encoding, a.game, a.lenient ? &broken : NULL, &rec, &rc);
-    if (!pl)
+    /* FILE#N is game N of FILE */
+    const char *name = a.file;
+    char *path;
+    if (cli_cursor_file(a.file, &a.game, &path, &rc))
         return rc;
-    view v = {.vw = {.flip = a.flip, .draw = draw, .act = act},
-              .pl = pl,
-              .rec = rec,
-              .name = a.file};
-    cli_cursor_place(pl, &a, v.vw.status, sizeof v.vw.status);
-    rc = cli_viewer_run(&v.vw, "replay");
-    kifu_player_free(pl);
-    kifu_record_free(rec);
-    return rc != EXIT_OK ? rc : broken;
+    a.file = path;
+    /* the format is decided once, here: a Xelto record has a replay of its own */
+    size_t len;
+    int fmt;
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, a.encoding, &len, &fmt, &err);
+    if (!data) {
+        cli_print_error(&err);
+        rc = cli_exit_code(err.code);
+    } else if (cli_other_game(fmt)) {
+        rc = cli_msf_replay(&a, data, len);
+    } else {
+        rc = replay_record(&a, name, data, len, fmt);
+    }
+    kifu_free(data);
+    free(path);
+    return rc;
 }

@@ -220,189 +220,248 @@ static char *pattern_text(const char *path, size_t *len)
     return t;
 }
 
-int cmd_search(int argc, char **argv)
+/* What the command line asks. */
+typedef struct search_args {
+    const char *what, *value;   /* --sfen ... --pattern, and its value */
+    const char *cb, *cw, *turn; /* --bd's hands and side */
+    unsigned flags;             /* KIFU_SEARCH_* */
+    char **files;               /* the operands (new array; the strings are argv's) */
+    int nfiles;
+    const char *index, *ch_url; /* search an index instead of files */
+    kifu_clickhouse_options cho;
+} search_args;
+
+/* The option of argv[*i] (a valued one takes argv[++*i]): into a, or into r for what
+ * shapes the output. 0, or EXIT_USAGE (said on stderr). */
+static int parse_option(int argc, char **argv, int *i, search_args *a, search_run *r)
 {
-    search_run r = {0};
-    const char *what = NULL, *value = NULL, *cb = NULL, *cw = NULL, *turn = NULL;
-    unsigned flags = 0;
-    char **files = calloc((size_t)argc, sizeof *files);
-    int nfiles = 0, only_files = 0;
-    const char *index = NULL, *ch_url = NULL;
-    kifu_clickhouse_options cho = {0};
-    if (!files)
-        return EXIT_INTERNAL;
-    int status = EXIT_OK;
     static const char *const whats[] = {"--sfen", "--usi",   "--bd",
                                         "--bod",  "--regex", "--pattern"};
+    const char *o = argv[*i];
+    int takes = 0;
+    for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
+        takes |= strcmp(o, whats[k]) == 0;
+    int valued = takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") ||
+                 !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
+                 !strcmp(o, "--index") || !strcmp(o, "--clickhouse") ||
+                 !strcmp(o, "--database") || !strcmp(o, "--table") ||
+                 !strcmp(o, "--cluster") || !strcmp(o, "--input-encoding");
+    if (valued && *i + 1 >= argc) {
+        cli_err("kifu: %s needs a value\n", o);
+        return EXIT_USAGE;
+    }
+    const char *v = valued ? argv[++*i] : NULL;
+    if (takes) {
+        if (a->what) {
+            cli_err("kifu: %s and %s: search for one thing at a time\n", a->what, o);
+            return EXIT_USAGE;
+        }
+        a->what = o, a->value = v;
+    } else if (!strcmp(o, "--index")) {
+        a->index = v;
+    } else if (!strcmp(o, "--clickhouse")) {
+        a->ch_url = v;
+    } else if (!strcmp(o, "--database")) {
+        a->cho.database = v;
+    } else if (!strcmp(o, "--table")) {
+        a->cho.table = v;
+    } else if (!strcmp(o, "--cluster")) {
+        a->cho.cluster = v;
+    } else if (!strcmp(o, "--cb")) {
+        a->cb = v;
+    } else if (!strcmp(o, "--cw")) {
+        a->cw = v;
+    } else if (!strcmp(o, "--turn")) {
+        a->turn = v;
+        if (strcmp(v, "b") && strcmp(v, "w")) {
+            cli_err("kifu: --turn takes b or w\n");
+            return EXIT_USAGE;
+        }
+    } else if (!strcmp(o, "--input-encoding")) {
+        if (cli_parse_encoding(v, &r->enc))
+            return EXIT_USAGE;
+    } else if (!strcmp(o, "-f") || !strcmp(o, "--from")) {
+        r->from = kifu_format_from_name(v);
+        if (r->from == KIFU_FMT_AUTO) {
+            cli_err("kifu: unknown format '%s'\n", v);
+            return EXIT_USAGE;
+        }
+    } else if (!strcmp(o, "--any-side")) {
+        a->flags |= KIFU_SEARCH_ANY_SIDE;
+    } else if (!strcmp(o, "--board-only")) {
+        a->flags |= KIFU_SEARCH_BOARD_ONLY;
+    } else if (!strcmp(o, "--both-sides")) {
+        a->flags |= KIFU_SEARCH_BOTH_SIDES;
+    } else if (!strcmp(o, "--forks")) {
+        a->flags |= KIFU_SEARCH_FORKS;
+    } else if (!strcmp(o, "--first")) {
+        a->flags |= KIFU_SEARCH_FIRST;
+    } else if (!strcmp(o, "-c") || !strcmp(o, "--count")) {
+        r->count = 1;
+    } else if (!strcmp(o, "-l") || !strcmp(o, "--files-with-matches")) {
+        r->list = 1;
+    } else if (!strcmp(o, "--json")) {
+        r->json = 1;
+    } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+        r->quiet = 1;
+    } else if (!strcmp(o, "-s") || !strcmp(o, "--no-messages")) {
+        r->silent = 1;
+    } else {
+        /* cmd_search adds the line pointing to --help */
+        cli_err("kifu: search: unknown option '%s'\n", o);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The command line into a and r, options and operands in any order ("--" ends the
+ * options), then what goes together checked. 0, EXIT_USAGE (said on stderr) or
+ * EXIT_INTERNAL. */
+static int parse_args(int argc, char **argv, search_args *a, search_run *r)
+{
+    a->files = calloc((size_t)argc, sizeof *a->files);
+    if (!a->files)
+        return EXIT_INTERNAL;
+    int only_files = 0, status = EXIT_OK;
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
-        const char *a = argv[i];
-        int takes = 0;
-        for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
-            takes |= strcmp(a, whats[k]) == 0;
-        int valued = takes || !strcmp(a, "--cb") || !strcmp(a, "--cw") ||
-                     !strcmp(a, "--turn") || !strcmp(a, "-f") || !strcmp(a, "--from") ||
-                     !strcmp(a, "--index") || !strcmp(a, "--clickhouse") ||
-                     !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster") || !strcmp(a, "--input-encoding");
-        if (only_files || a[0] != '-' || !a[1]) {
-            files[nfiles++] = argv[i];
-            continue;
-        }
-        if (valued && i + 1 >= argc) {
-            cli_err("kifu: %s needs a value\n", a);
-            status = EXIT_USAGE;
-        } else if (takes) {
-            if (what) {
-                cli_err("kifu: %s and %s: search for one thing at a time\n", what, a);
-                status = EXIT_USAGE;
-            }
-            what = a, value = argv[++i];
-        } else if (!strcmp(a, "--index")) {
-            index = argv[++i];
-        } else if (!strcmp(a, "--clickhouse")) {
-            ch_url = argv[++i];
-        } else if (!strcmp(a, "--database")) {
-            cho.database = argv[++i];
-        } else if (!strcmp(a, "--table")) {
-            cho.table = argv[++i];
-        } else if (!strcmp(a, "--cluster")) {
-            cho.cluster = argv[++i];
-        } else if (!strcmp(a, "--cb")) {
-            cb = argv[++i];
-        } else if (!strcmp(a, "--cw")) {
-            cw = argv[++i];
-        } else if (!strcmp(a, "--turn")) {
-            turn = argv[++i];
-            if (strcmp(turn, "b") && strcmp(turn, "w")) {
-                cli_err("kifu: --turn takes b or w\n");
-                status = EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "-f") || !strcmp(a, "--from")) {
-            r.from = kifu_format_from_name(argv[++i]);
-            if (r.from == KIFU_FMT_AUTO) {
-                cli_err("kifu: unknown format '%s'\n", argv[i]);
-                status = EXIT_USAGE;
-            }
-        } else if (!strcmp(a, "--input-encoding")) {
-            status = cli_parse_encoding(argv[++i], &r.enc) ? EXIT_USAGE : status;
-        } else if (!strcmp(a, "--any-side")) {
-            flags |= KIFU_SEARCH_ANY_SIDE;
-        } else if (!strcmp(a, "--board-only")) {
-            flags |= KIFU_SEARCH_BOARD_ONLY;
-        } else if (!strcmp(a, "--both-sides")) {
-            flags |= KIFU_SEARCH_BOTH_SIDES;
-        } else if (!strcmp(a, "--forks")) {
-            flags |= KIFU_SEARCH_FORKS;
-        } else if (!strcmp(a, "--first")) {
-            flags |= KIFU_SEARCH_FIRST;
-        } else if (!strcmp(a, "-c") || !strcmp(a, "--count")) {
-            r.count = 1;
-        } else if (!strcmp(a, "-l") || !strcmp(a, "--files-with-matches")) {
-            r.list = 1;
-        } else if (!strcmp(a, "--json")) {
-            r.json = 1;
-        } else if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) {
-            r.quiet = 1;
-        } else if (!strcmp(a, "-s") || !strcmp(a, "--no-messages")) {
-            r.silent = 1;
-        } else if (!strcmp(a, "--")) {
+        const char *o = argv[i];
+        if (only_files || o[0] != '-' || !o[1])
+            a->files[a->nfiles++] = argv[i];
+        else if (!strcmp(o, "--"))
             only_files = 1;
-        } else {
-            free(files);
-            return cli_unknown_option("search", a);
-        }
+        else
+            status = parse_option(argc, argv, &i, a, r);
     }
-    if (status == EXIT_OK && index && ch_url) {
-        cli_err("kifu: --index or --clickhouse, not both\n");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && (index || ch_url) && nfiles) {
-        cli_err("kifu: %s searches the index: no files with it\n",
-                index ? "--index" : "--clickhouse");
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && !ch_url &&
-               (cho.database || cho.table || cho.cluster)) {
-        cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
-        status = EXIT_USAGE;
-    }
-    if (status == EXIT_OK && (!what || (!nfiles && !index && !ch_url))) {
-        cli_err("kifu: %s\n", !what ? "say what to search for (--sfen, --usi, --bd, "
-                                      "--bod, --regex or --pattern)"
-                                    : "no file to search");
-        status = EXIT_USAGE;
-    }
-    kifu_error e = {0};
-    if (status == EXIT_OK) {
-        if (!strcmp(what, "--regex")) {
-            r.s = kifu_search_regex(value, flags, &e);
-            snprintf(e.source, sizeof e.source, "--regex");
-        } else if (!strcmp(what, "--pattern")) {
-            size_t len;
-            char *t = pattern_text(value, &len);
-            r.s = t ? kifu_search_grid(t, len, flags, &e) : NULL;
-            if (!t)
-                status = EXIT_IO;
-            else
-                snprintf(e.source, sizeof e.source, "%s", value);
-            kifu_free(t);
-        } else {
-            kifu_board b;
-            /* A bd names no side to move: either, unless --turn says. */
-            if (!strcmp(what, "--bd") && !turn)
-                flags |= KIFU_SEARCH_ANY_SIDE;
-            status = target(what, value, cb, cw, turn, &b);
-            if (status == EXIT_OK)
-                r.s = kifu_search_position(&b, flags, &e);
-        }
-        if (status == EXIT_OK && !r.s) {
-            cli_print_error(&e);
-            status = EXIT_USAGE;
-        }
-    }
-    if (status != EXIT_OK) {
-        if (status == EXIT_USAGE)
-            cli_err("kifu: see 'kifu search --help'\n");
-        free(files);
-        kifu_search_free(r.s);
-        return EXIT_USAGE; /* grep's 2, whatever the error */
-    }
-    if (index || ch_url) {
-        cli_search_index_opts io = {
-            r.count, r.list, r.json, r.quiet, (flags & KIFU_SEARCH_FORKS) != 0,
-            ch_url,  &cho};
-        status = cli_search_index(index, r.s, &io);
-        free(files);
-        kifu_search_free(r.s);
+    if (status != EXIT_OK)
         return status;
+    if (a->index && a->ch_url) {
+        cli_err("kifu: --index or --clickhouse, not both\n");
+        return EXIT_USAGE;
     }
+    if ((a->index || a->ch_url) && a->nfiles) {
+        cli_err("kifu: %s searches the index: no files with it\n",
+                a->index ? "--index" : "--clickhouse");
+        return EXIT_USAGE;
+    }
+    if (!a->ch_url && (a->cho.database || a->cho.table || a->cho.cluster)) {
+        cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
+        return EXIT_USAGE;
+    }
+    if (!a->what || (!a->nfiles && !a->index && !a->ch_url)) {
+        cli_err("kifu: %s\n", !a->what ? "say what to search for (--sfen, --usi, --bd, "
+                                         "--bod, --regex or --pattern)"
+                                       : "no file to search");
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* The search the arguments ask for, into r->s. 0, or an exit code (said on stderr). */
+static int make_search(search_args *a, search_run *r)
+{
+    kifu_error e = {0};
+    int status = EXIT_OK;
+    if (!strcmp(a->what, "--regex")) {
+        r->s = kifu_search_regex(a->value, a->flags, &e);
+        snprintf(e.source, sizeof e.source, "--regex");
+    } else if (!strcmp(a->what, "--pattern")) {
+        size_t len;
+        char *t = pattern_text(a->value, &len);
+        r->s = t ? kifu_search_grid(t, len, a->flags, &e) : NULL;
+        if (!t)
+            status = EXIT_IO;
+        else
+            snprintf(e.source, sizeof e.source, "%s", a->value);
+        kifu_free(t);
+    } else {
+        kifu_board b;
+        /* A bd names no side to move: either, unless --turn says. */
+        if (!strcmp(a->what, "--bd") && !a->turn)
+            a->flags |= KIFU_SEARCH_ANY_SIDE;
+        status = target(a->what, a->value, a->cb, a->cw, a->turn, &b);
+        if (status == EXIT_OK)
+            r->s = kifu_search_position(&b, a->flags, &e);
+    }
+    if (status == EXIT_OK && !r->s) {
+        cli_print_error(&e);
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
+/* --count's and -l's line for a file searched. */
+static void file_summary(search_run *r, const cli_inputs *in)
+{
+    if (r->quiet)
+        return;
+    if (r->count) {
+        cli_progress_clear(&r->bar);
+        if (in->n > 1 || in->dirs) {
+            cli_put_name(r->file);
+            putchar(':');
+        }
+        printf("%ld\n", r->file_hits);
+    } else if (r->list && r->file_hits) {
+        cli_progress_clear(&r->bar);
+        cli_put_name(r->file);
+        putchar('\n');
+    }
+}
+
+/* Search the files and directories named, with a progress bar on a terminal when there
+ * are many. The worst exit code of a file (0 when all were read); *total the hits. */
+static int search_files(search_run *r, char **files, int nfiles, long *total)
+{
+    int status = EXIT_OK;
     cli_inputs in = {0};
     for (int i = 0; i < nfiles && status != EXIT_INTERNAL; i++) {
         int rc = cli_inputs_add(&in, files[i]);
         status = rc > status ? rc : status;
     }
-    free(files);
-    cli_progress_start(&r.bar, in.n, in.n >= 8 && isatty(STDERR_FILENO) && !r.quiet);
-    long total = 0;
-    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL && !(r.quiet && total); i++) {
-        int rc = search_file(&r, &in.v[i]);
+    cli_progress_start(&r->bar, in.n, in.n >= 8 && isatty(STDERR_FILENO) && !r->quiet);
+    *total = 0;
+    /* -q: the first hit says it all */
+    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL && !(r->quiet && *total);
+         i++) {
+        int rc = search_file(r, &in.v[i]);
         status = rc > status ? rc : status;
-        total += r.file_hits;
-        if (rc == EXIT_OK && r.count && !r.quiet) {
-            cli_progress_clear(&r.bar);
-            if (in.n > 1 || in.dirs) {
-                cli_put_name(r.file);
-                putchar(':');
-            }
-            printf("%ld\n", r.file_hits);
-        } else if (rc == EXIT_OK && r.list && r.file_hits && !r.quiet) {
-            cli_progress_clear(&r.bar);
-            cli_put_name(r.file);
-            putchar('\n');
-        }
-        cli_progress_update(&r.bar, i + 1, in.v[i].path);
+        *total += r->file_hits;
+        if (rc == EXIT_OK)
+            file_summary(r, &in);
+        cli_progress_update(&r->bar, i + 1, in.v[i].path);
     }
-    cli_progress_end(&r.bar);
-    cli_skipped_report(&r.skipped, r.quiet || r.silent);
+    cli_progress_end(&r->bar);
+    cli_skipped_report(&r->skipped, r->quiet || r->silent);
     cli_inputs_free(&in);
+    return status;
+}
+
+int cmd_search(int argc, char **argv)
+{
+    search_run r = {0};
+    search_args a = {0};
+    int status = parse_args(argc, argv, &a, &r);
+    if (status == EXIT_OK)
+        status = make_search(&a, &r);
+    if (status != EXIT_OK) {
+        if (status == EXIT_USAGE)
+            cli_err("kifu: see 'kifu search --help'\n");
+        free(a.files);
+        kifu_search_free(r.s);
+        return EXIT_USAGE; /* grep's 2, whatever the error */
+    }
+    if (a.index || a.ch_url) {
+        cli_search_index_opts io = {
+            r.count,  r.list, r.json, r.quiet, (a.flags & KIFU_SEARCH_FORKS) != 0,
+            a.ch_url, &a.cho};
+        status = cli_search_index(a.index, r.s, &io);
+        free(a.files);
+        kifu_search_free(r.s);
+        return status;
+    }
+    long total;
+    status = search_files(&r, a.files, a.nfiles, &total);
+    free(a.files);
     kifu_search_free(r.s);
     if (fflush(stdout) != 0)
         return EXIT_USAGE;

@@ -55,6 +55,9 @@ void cmd_show_usage(FILE *f)
         "  kifu show game.msf --path seslax[14] --flip\n");
 }
 
+static int show_record(const cli_cursor_args *a, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err);
+
 int cmd_show(int argc, char **argv)
 {
     cli_cursor_args a;
@@ -62,9 +65,31 @@ int cmd_show(int argc, char **argv)
         "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
-    /* a Xelto record has a view of its own */
-    if (cli_other_game(KIFU_FMT_AUTO, a.file, NULL, 0))
-        return cli_msf_show(&a, a.format);
+    /* FILE#N is game N of FILE */
+    char *path;
+    if (cli_cursor_file(a.file, &a.game, &path, &rc))
+        return rc;
+    a.file = path;
+    /* the format is decided once, here: a Xelto record has a view of its own */
+    size_t dlen = 0;
+    int fmt;
+    kifu_error err = {0};
+    char *data = cli_input_read(a.file, a.encoding, &dlen, &fmt, &err);
+    if (cli_other_game(fmt))
+        rc = cli_msf_show(&a, a.format, data, dlen, &err);
+    else
+        rc = show_record(&a, data, dlen, fmt, &err);
+    kifu_free(data);
+    free(path);
+    return rc;
+}
+
+/* A shogi record's bytes, of format fmt (NULL: the file did not read, err says why). */
+static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen, int fmt,
+                       const kifu_error *err)
+{
+    cli_cursor_args a = *ap;
+    int rc = EXIT_OK;
     const char *format = a.format;
     if (!format)
         format = isatty(STDOUT_FILENO) ? "text" : "bod";
@@ -79,8 +104,12 @@ int cmd_show(int argc, char **argv)
     }
     kifu_record *rec;
     int broken = EXIT_OK;
-    kifu_player *pl =
-        cli_open_game(a.file, a.encoding, a.game, a.lenient ? &broken : NULL, &rec, &rc);
+    if (!data) {
+        cli_print_error(err);
+        return cli_exit_code(err->code);
+    }
+    kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt, a.encoding, a.game,
+                                           a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;
     char msg[640];
@@ -98,9 +127,11 @@ int cmd_show(int argc, char **argv)
             cli_err("kifu: out of memory\n");
             rc = EXIT_INTERNAL;
         } else if (strcmp(format, "sfen") == 0) {
-            /* The number of the next move: an ending node has a ply but plays no move. */
+            /* The number of the next move: an ending node has a ply but plays no move;
+             * counted from the record's own (a SFEN's `... w b 6`). */
             const kifu_position *pos = kifu_player_position(pl);
-            char *s = kifu_position_sfen(pos, kifu_position_history_length(pos) + 1);
+            char *s = kifu_position_sfen(pos, kifu_record_start_number(rec) +
+                                                  kifu_position_history_length(pos));
             if (s)
                 fprintf(out, "%s\n", s);
             kifu_free(s);

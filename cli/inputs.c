@@ -11,7 +11,8 @@
 
 #include "cli.h"
 
-/* Directories deeper than this are not entered (a guard against symlink loops). */
+/* Directories deeper than this are not entered (said; links back up the tree are caught
+ * by the set of directories searched). */
 #define MAX_DEPTH 32
 
 static char *join(const char *a, const char *sep, const char *b)
@@ -55,6 +56,47 @@ void cli_inputs_free(cli_inputs *in)
         free(in->v[i].rel);
     }
     free(in->v);
+    free(in->seen);
+}
+
+/* The directories searched: an open-addressing set of (device, inode), never more than
+ * half full. */
+struct cli_dir_id {
+    dev_t dev;
+    ino_t ino;
+    int used;
+};
+
+static size_t slot(const cli_inputs *in, dev_t dev, ino_t ino)
+{
+    size_t h = ((size_t)dev * 0x9E3779B97F4A7C15u) ^ ((size_t)ino * 0xC2B2AE3D27D4EB4Fu);
+    size_t i = h & (in->capseen - 1);
+    while (in->seen[i].used && (in->seen[i].dev != dev || in->seen[i].ino != ino))
+        i = (i + 1) & (in->capseen - 1);
+    return i;
+}
+
+/* Marks the directory st as searched. 1 if it was already, 0 if not, -1 out of memory. */
+static int seen_before(cli_inputs *in, const struct stat *st)
+{
+    if (2 * (in->nseen + 1) > in->capseen) {
+        cli_inputs old = *in;
+        in->capseen = in->capseen ? in->capseen * 2 : 64;
+        if (!(in->seen = calloc(in->capseen, sizeof *in->seen))) {
+            *in = old;
+            return -1;
+        }
+        for (size_t i = 0; i < old.capseen; i++)
+            if (old.seen[i].used)
+                in->seen[slot(in, old.seen[i].dev, old.seen[i].ino)] = old.seen[i];
+        free(old.seen);
+    }
+    size_t i = slot(in, st->st_dev, st->st_ino);
+    if (in->seen[i].used)
+        return 1;
+    in->seen[i] = (struct cli_dir_id){st->st_dev, st->st_ino, 1};
+    in->nseen++;
+    return 0;
 }
 
 /* By name, after the type byte in front of it. */
@@ -79,6 +121,7 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
     DIR *d = opendir(dir);
     if (!d) {
         cli_err("kifu: %s: cannot open directory: %s\n", dir, strerror(errno));
+        in->failed++;
         return EXIT_IO;
     }
     char **names = NULL;
@@ -128,10 +171,25 @@ static int add_dir(cli_inputs *in, const char *dir, const char *rel, int depth)
             if (push(in, path, sub))
                 rc = EXIT_INTERNAL;
         } else if (stat(path, &st) != 0) {
-            cli_err("kifu: %s: %s\n", path, strerror(errno));
+            int e = errno;
+            struct stat lst;
+            if (e == ENOENT && lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode))
+                cli_err("kifu: %s: a link to nothing: skipped\n", path);
+            else
+                cli_err("kifu: %s: %s\n", path, strerror(e));
+            in->failed++;
             rc = rc > EXIT_IO ? rc : EXIT_IO;
         } else if (S_ISDIR(st.st_mode)) {
-            if (depth < MAX_DEPTH) {
+            int again = seen_before(in, &st);
+            if (again < 0) {
+                rc = EXIT_INTERNAL;
+            } else if (again) {
+                cli_err("kifu: %s: a link to a directory searched already: skipped\n",
+                        path);
+            } else if (depth >= MAX_DEPTH) {
+                cli_err("kifu: %s: more than %d directories deep: skipped\n", path,
+                        MAX_DEPTH);
+            } else {
                 int r = add_dir(in, path, sub, depth + 1);
                 rc = r > rc ? r : rc;
             }
@@ -155,6 +213,15 @@ int cli_inputs_add(cli_inputs *in, const char *arg)
     struct stat st;
     if (strcmp(arg, "-") != 0 && stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
         in->dirs = 1;
+        int again = seen_before(in, &st);
+        if (again < 0) {
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        if (again) {
+            cli_err("kifu: %s: searched already: skipped\n", arg);
+            return EXIT_OK;
+        }
         size_t first = in->n;
         int rc = add_dir(in, arg, "", 0);
         for (size_t i = first; i < in->n; i++)

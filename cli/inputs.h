@@ -22,6 +22,13 @@ typedef struct cli_inputs {
     /* Set by the caller: directories give files of other games than shogi too (the
      * format table's Xelto rows: .msf); otherwise only shogi records are taken. */
     int other_games;
+    /* Entries under the directories that could not be looked at (a link to nothing, a
+     * directory that does not open): each was named in a message. */
+    size_t failed;
+    /* The directories searched, by device and inode (inputs.c): a link back up the
+     * tree, or a second way to a directory, is skipped and said. */
+    struct cli_dir_id *seen;
+    size_t nseen, capseen;
 } cli_inputs;
 
 /* Add a command-line argument: a directory's record files, or the file itself (taken
@@ -44,5 +51,12 @@ void cli_skipped_add(cli_skipped *s, const char *path);
 /* One line on stderr when any was skipped ("kifu: 2 files skipped, not records by their
  * content: a/package.json, a/README.kif") unless quiet, then free. */
 void cli_skipped_report(cli_skipped *s, int quiet);
+
+/* Outputs never replace an input (input_guard.c): the inputs of the command (borrowed
+ * until the command ends; one list and one more path at most), and the test
+ * cli_write_file makes: is path (through links) one of them, by device and inode? */
+void cli_inputs_guard(const cli_inputs *in);
+void cli_input_guard(const char *path);
+int cli_is_input(const char *path);
 
 #endif

@@ -1,4 +1,5 @@
 /* main.c: the kifu command: subcommand dispatch and the top-level usage. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -40,6 +41,12 @@ static void usage(FILE *f)
 
 void cli_print_error(const kifu_error *err)
 {
+    /* An error of no file (a server's, say) is said as it is: "<input>:" in front of it
+     * would name an input that is not there. */
+    if (!err->source[0] && err->line <= 0) {
+        cli_err("kifu: %s\n", err->message);
+        return;
+    }
     char buf[1024];
     cli_err("kifu: %s\n", kifu_error_format(err, buf, sizeof buf));
 }
@@ -55,6 +62,7 @@ int cli_exit_code(int code)
     case KIFU_OK:
         return EXIT_OK;
     case KIFU_ERR_IO:
+    case KIFU_ERR_BUSY:
         return EXIT_IO;
     case KIFU_ERR_NOMEM:
         return EXIT_INTERNAL;
@@ -63,6 +71,12 @@ int cli_exit_code(int code)
     default:
         return EXIT_INPUT;
     }
+}
+
+int cli_index_exit_code(int code)
+{
+    int rc = cli_exit_code(code);
+    return rc == EXIT_INPUT ? EXIT_IO : rc;
 }
 
 /* -h or --help anywhere before `--`. */
@@ -77,7 +91,7 @@ static int wants_help(int argc, char **argv)
     return 0;
 }
 
-int main(int argc, char **argv)
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -114,4 +128,24 @@ int main(int argc, char **argv)
     cli_err("kifu: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return EXIT_USAGE;
+}
+
+/* Every command's output is checked here once more: a write into stdio's buffer
+ * succeeds, and a full device (/dev/full, a full disk behind `>`) only fails when the
+ * buffer is flushed, which the commands that print a little never do themselves. */
+int main(int argc, char **argv)
+{
+    int rc = run(argc, argv);
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        /* A command that failed on I/O has said so (convert names the outputs lost). */
+        if (rc >= EXIT_IO)
+            ;
+        else if (errno)
+            cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+        else
+            cli_err("kifu: cannot write to standard output\n");
+        rc = rc > EXIT_IO ? rc : EXIT_IO;
+    }
+    return rc;
 }

@@ -7,58 +7,23 @@
 
 #include "cli.h"
 
-static int other(int format)
+int cli_other_game(int format)
 {
     const kifu_format_info *info = kifu_format_info_of(format);
     return info && info->game != KIFU_GAME_SHOGI;
 }
 
-/* The bytes up to the end of the second line that holds more than blanks (all of them
- * when there are fewer). Another game's sniffer (MSF's) bids on the text's first
- * non-blank line and the key that follows it, so these lines tell whether the content is
- * another game's: a shogi format found in them means the whole text is no other game's.
- * A line ends at '\n', a byte that is never part of a character in the encodings read,
- * so the head decodes as the whole does. */
-static size_t head_len(const char *s, size_t len)
+char *cli_input_read(const char *path, int encoding, size_t *len, int *format,
+                     kifu_error *err)
 {
-    int lines = 0, filled = 0;
-    for (size_t i = 0; i < len; i++) {
-        if (s[i] == '\n') {
-            lines += filled;
-            filled = 0;
-            if (lines == 2)
-                return i + 1;
-        } else if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
-            filled = 1;
-        }
+    char *data = kifu_file_read(path, len, err);
+    if (!data) {
+        *format = kifu_format_from_path(path);
+        return NULL;
     }
-    return len;
-}
-
-int cli_other_game(int from, const char *path, const void *data, size_t len)
-{
-    if (from != KIFU_FMT_AUTO)
-        return other(from);
-    /* the content first: an MSF document in a .json file (as the reference validator's
-     * tests are) is still one */
-    char *own = NULL;
-    if (!data && path && strcmp(path, "-") != 0)
-        data = own = kifu_file_read(path, &len, NULL);
-    /* Detection decodes the whole text and lets every sniffer read it, which cost a
-     * record's validation a third more than reading it: the head decides for a shogi
-     * record, and only a head that is another game's or undecided is asked again whole
-     * (the answer is then exactly the whole text's). */
-    int content = KIFU_FMT_AUTO;
-    if (data) {
-        size_t head = head_len(data, len);
-        content = kifu_format_detect(data, head);
-        if (head < len && (content == KIFU_FMT_AUTO || other(content)))
-            content = kifu_format_detect(data, len);
-    }
-    kifu_free(own);
-    if (content != KIFU_FMT_AUTO && other(content))
-        return 1;
-    return path && strcmp(path, "-") != 0 && other(kifu_format_from_path(path));
+    kifu_read_options ro = {.encoding = encoding, .source = path};
+    *format = kifu_format_decide(data, *len, &ro);
+    return data;
 }
 
 static void print_problem(void *ctx, const kifu_error *e)
@@ -75,22 +40,6 @@ kifu_msf *cli_msf_open(const char *name, const void *data, size_t len, unsigned 
     kifu_msf *m = kifu_msf_read(data, len, &o, &err);
     if (!m)
         *code = cli_exit_code(err.code);
-    return m;
-}
-
-kifu_msf *cli_msf_open_file(const char *path, int *code)
-{
-    kifu_error err = {0};
-    size_t len;
-    char *data = kifu_file_read(path, &len, &err);
-    if (!data) {
-        cli_print_error(&err);
-        *code = cli_exit_code(err.code);
-        return NULL;
-    }
-    kifu_msf *m =
-        cli_msf_open(strcmp(path, "-") == 0 ? "<stdin>" : path, data, len, 0, code);
-    kifu_free(data);
     return m;
 }
 

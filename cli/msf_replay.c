@@ -12,7 +12,6 @@ typedef struct mview {
     cli_viewer vw; /* first: the loop's part (flip, help, colour, status ...) */
     const kifu_msf *m;
     kifu_msf_node *n;
-    const char *name;
 } mview;
 
 /* The last ply of the line through n (following child 0 ahead of it). */
@@ -23,60 +22,46 @@ static int line_end(const kifu_msf_node *n)
     return kifu_msf_node_ply(n);
 }
 
-static void draw(cli_viewer *vw)
+/* The cursor's place (cli_viewer's where). */
+static void where(cli_viewer *vw, cli_viewer_where *w)
 {
-    mview *v = (mview *)vw;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *sb = open_memstream(&text, &len);
-    if (!sb)
-        return;
-    int rows, cols, pos = v->vw.positioned;
-    term_size(&rows, &cols);
-    fputs(pos ? "\033[H\033[2J" : "----\n", sb);
-    char path[256];
-    term_put_at(sb, pos, 1, 1);
-    fprintf(sb, "%s  ply %d/%d  path %s", v->name, kifu_msf_node_ply(v->n),
-            line_end(v->n), kifu_msf_node_path(v->n, path, sizeof path));
+    const mview *v = (const mview *)vw;
+    w->ply = kifu_msf_node_ply(v->n);
+    w->end = line_end(v->n);
+    kifu_msf_node_path(v->n, w->path, sizeof w->path);
     kifu_msf_node *par = kifu_msf_node_parent(v->n);
-    size_t forks = par ? kifu_msf_node_child_count(par) : 1;
-    if (forks > 1) {
-        for (size_t i = 0; i < forks; i++)
-            if (kifu_msf_node_child(par, i) == v->n)
-                fprintf(sb, "  fork %zu/%zu", i + 1, forks);
-    }
-    term_end_line(sb, pos);
-    kifu_diagram_options o = {KIFU_DIAGRAM_TERM,
-                              (v->vw.flip ? KIFU_DIAGRAM_FLIP : 0u) |
-                                  (v->vw.colour ? KIFU_DIAGRAM_COLOUR : 0u),
-                              0,
-                              NULL,
-                              {NULL, NULL}};
-    char *board = kifu_msf_diagram(v->n, &o, NULL);
-    int row = term_put_lines(sb, pos, board ? board : "", 2, 1, 1);
-    kifu_free(board);
+    w->forks = par ? kifu_msf_node_child_count(par) : 1;
+    for (size_t i = 0; par && i < w->forks; i++)
+        if (kifu_msf_node_child(par, i) == v->n)
+            w->fork = i + 1;
+}
+
+/* The board of the cursor's state (cli_viewer's diagram). */
+static char *diagram(cli_viewer *vw, const kifu_diagram_options *o)
+{
+    return kifu_msf_diagram(((mview *)vw)->n, o, NULL);
+}
+
+/* Under the board: the state's and the next move's text, the help (cli_viewer's body). */
+static void body(cli_viewer *vw, FILE *sb, int row, int rows, int cols)
+{
+    (void)rows, (void)cols;
+    mview *v = (mview *)vw;
     char *info = NULL;
     size_t ilen = 0;
     FILE *inf = open_memstream(&info, &ilen);
-    if (inf) {
-        cli_msf_info(inf, v->m, v->n, kifu_msf_node_child(v->n, 0));
-        if (v->vw.help)
-            fputs("-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End\n"
-                  "g P: go to a ply or path (12, 12,0,1, /0/0/1, "
-                  "seslax[3].mit[0].seslax[1])\n"
-                  "[ ]: other moves at this ply   r: flip   ?: help   q: quit\n",
-                  inf);
-        if (fclose(inf) == 0)
-            row = term_put_lines(sb, pos, info, row, 1, 1);
-        free(info);
-    }
-    (void)row;
-    term_put_at(sb, pos, rows, 1);
-    fprintf(sb, "%s", v->vw.status[0] ? v->vw.status : "? help  q quit");
-    term_end_line(sb, pos);
-    if (fclose(sb) == 0 && text)
-        term_show(text, len);
-    free(text);
+    if (!inf)
+        return;
+    cli_msf_info(inf, v->m, v->n, kifu_msf_node_child(v->n, 0));
+    if (v->vw.help)
+        fputs("-> f j space: next   <- b k: back   PgDn PgUp: 10   Home/End\n"
+              "g P: go to a ply or path (12, 12,0,1, /0/0/1, "
+              "seslax[3].mit[0].seslax[1])\n"
+              "[ ]: other moves at this ply   r: flip   ?: help   q: quit\n",
+              inf);
+    if (fclose(inf) == 0)
+        term_put_lines(sb, v->vw.positioned, info, row, 1, 1);
+    free(info);
 }
 
 static void go_ply(mview *v, int ply)
@@ -154,16 +139,20 @@ static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
     return 0;
 }
 
-int cli_msf_replay(const cli_cursor_args *a)
+int cli_msf_replay(const cli_cursor_args *a, const void *data, size_t len)
 {
     int rc = EXIT_OK;
-    kifu_msf *m = cli_msf_open_file(a->file, &rc);
+    kifu_msf *m = cli_msf_open(a->file, data, len, 0, &rc);
     if (!m)
         return rc;
-    mview v = {.vw = {.flip = a->flip, .draw = draw, .act = act},
+    mview v = {.vw = {.flip = a->flip,
+                      .name = a->file,
+                      .where = where,
+                      .diagram = diagram,
+                      .body = body,
+                      .act = act},
                .m = m,
-               .n = kifu_msf_root(m),
-               .name = a->file};
+               .n = kifu_msf_root(m)};
     if (a->path || a->ply >= 0) {
         kifu_msf_node *n = cli_msf_place(m, a, v.vw.status, sizeof v.vw.status);
         if (n)

@@ -83,7 +83,8 @@ void cli_msf_info(FILE *out, const kifu_msf *m, const kifu_msf_node *n,
     }
 }
 
-int cli_msf_show(const cli_cursor_args *a, const char *format)
+int cli_msf_show(const cli_cursor_args *a, const char *format, const void *data,
+                 size_t dlen, const kifu_error *err)
 {
     if (!format)
         format = "text";
@@ -96,8 +97,13 @@ int cli_msf_show(const cli_cursor_args *a, const char *format)
         cli_err("kifu: show: give --ply or --path, not both\n");
         return EXIT_USAGE;
     }
+    if (!data) {
+        cli_print_error(err);
+        return cli_exit_code(err->code);
+    }
     int rc = EXIT_OK;
-    kifu_msf *m = cli_msf_open_file(a->file, &rc);
+    kifu_msf *m =
+        cli_msf_open(strcmp(a->file, "-") == 0 ? "<stdin>" : a->file, data, dlen, 0, &rc);
     if (!m)
         return rc;
     char msg[640];

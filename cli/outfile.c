@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "inputs.h"
 
 #define TMP_MARK ".kifu-tmp-"
 
@@ -84,16 +85,25 @@ static void free_cleaned(void)
     free(cleaned);
 }
 
-/* Is `name` a temp file of ours whose process is gone? NAME.kifu-tmp-PID-XXXXXX. */
+/* Is `name` a temp file of ours whose process is gone? NAME.kifu-tmp-PID-XXXXXX, or an
+ * index being built (cmd_index.c) and SQLite's files beside it:
+ * NAME.kifu-build-PID[-journal|-wal|-shm]. */
 static int stale_temp(const char *name)
 {
     const char *m = strstr(name, TMP_MARK);
+    int build = !m;
+    if (build)
+        m = strstr(name, CLI_BUILD_MARK);
     if (!m || m == name)
         return 0;
-    const char *p = m + strlen(TMP_MARK);
+    const char *p = m + strlen(build ? CLI_BUILD_MARK : TMP_MARK);
     char *end;
     long pid = strtol(p, &end, 10);
-    if (end == p || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+    if (end == p || pid <= 0)
+        return 0;
+    if (!build ? *end != '-' || strlen(end + 1) != 6
+               : *end && strcmp(end, "-journal") && strcmp(end, "-wal") &&
+                     strcmp(end, "-shm"))
         return 0;
     /* Our own temp files are gone by the time we look (one at a time, cleaned up): a
      * file with our PID is from an earlier process that had it. */
@@ -102,8 +112,7 @@ static int stale_temp(const char *name)
     return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-/* Removes the stale temp files of the directory `dir` (once per run and directory). */
-static void clean_leftovers(const char *dir)
+void cli_clean_leftovers(const char *dir)
 {
     for (size_t i = 0; i < ncleaned; i++)
         if (strcmp(cleaned[i], dir) == 0)
@@ -127,13 +136,33 @@ static void clean_leftovers(const char *dir)
         return;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (!strstr(e->d_name, TMP_MARK) || !stale_temp(e->d_name))
+        if (!stale_temp(e->d_name))
             continue;
-        char path[PATH_MAX];
+        char path[PATH_MAX + NAME_MAX + 2];
         if (snprintf(path, sizeof path, "%s/%s", dir, e->d_name) < (int)sizeof path)
             unlink(path);
     }
     closedir(d);
+}
+
+int cli_temp_name(char *buf, size_t cap, const char *path, const char *suffix,
+                  size_t reserve)
+{
+    const char *slash = strrchr(path, '/');
+    size_t dirlen = slash ? (size_t)(slash + 1 - path) : 0;
+    size_t base = strlen(path + dirlen), room = NAME_MAX - reserve - strlen(suffix);
+    if (reserve + strlen(suffix) >= NAME_MAX)
+        return -1;
+    if (base > room) {
+        /* A name of up to NAME_MAX bytes has no room for the suffix: its start stands
+         * for it, cut before a UTF-8 continuation byte so that it stays text. */
+        base = room;
+        while (base && ((unsigned char)path[dirlen + base] & 0xC0) == 0x80)
+            base--;
+    }
+    int n = snprintf(buf, cap, "%.*s%.*s%s", (int)dirlen, path, (int)base, path + dirlen,
+                     suffix);
+    return n < 0 || (size_t)n >= cap ? -1 : 0;
 }
 
 static int write_fd(int fd, const void *data, size_t len)
@@ -181,10 +210,11 @@ static int write_atomic(const char *path, const void *data, size_t len)
     else
         dir[0] = 0;
     if (dir[0])
-        clean_leftovers(dir);
+        cli_clean_leftovers(dir);
 
-    if (snprintf(live_path, sizeof live_path, "%s" TMP_MARK "%ld-XXXXXX", path,
-                 (long)getpid()) >= (int)sizeof live_path) {
+    char suffix[48];
+    snprintf(suffix, sizeof suffix, TMP_MARK "%ld-XXXXXX", (long)getpid());
+    if (cli_temp_name(live_path, sizeof live_path, path, suffix, 0)) {
         cli_err("kifu: %s: path too long\n", path);
         return -1;
     }
@@ -240,6 +270,10 @@ int cli_write_file(const char *path, const void *data, size_t len)
             return -1;
         }
         return 0;
+    }
+    if (cli_is_input(path)) {
+        cli_err("kifu: %s: not written: it is one of the inputs\n", path);
+        return -1;
     }
     struct stat st;
     if (lstat(path, &st) != 0)

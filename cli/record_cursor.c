@@ -63,18 +63,13 @@ int cli_game_ref(const char *arg, char **file, int *game)
     return *file ? 0 : -1;
 }
 
-/* Game `game` (from 1; 0 the first) of the file's records, the others freed. */
-static kifu_record *pick_game(const char *path, const kifu_read_options *ro, int game,
-                              kifu_error *err)
+/* Game `game` (from 1; 0 the first) of the records in data, the others freed. */
+static kifu_record *pick_game(const void *data, size_t len, const kifu_read_options *ro,
+                              int game, kifu_error *err)
 {
-    size_t len, count = 0;
-    char *data = kifu_file_read(path, &len, err);
+    size_t count = 0;
     kifu_record **recs = NULL;
-    if (!data)
-        return NULL;
-    int rc = kifu_read_all(data, len, ro, &recs, &count, err);
-    kifu_free(data);
-    if (rc)
+    if (kifu_read_all(data, len, ro, &recs, &count, err))
         return NULL;
     size_t want = game > 0 ? (size_t)game - 1 : 0;
     kifu_record *r = want < count ? recs[want] : NULL;
@@ -85,7 +80,7 @@ static kifu_record *pick_game(const char *path, const kifu_read_options *ro, int
     if (!r) {
         kifu_error_clear(err);
         err->code = KIFU_ERR_ARG;
-        snprintf(err->source, sizeof err->source, "%s", path);
+        snprintf(err->source, sizeof err->source, "%s", ro->source);
         snprintf(err->message, sizeof err->message,
                  "no game %d: the file holds %zu game%s", game, count,
                  count == 1 ? "" : "s");
@@ -93,37 +88,65 @@ static kifu_record *pick_game(const char *path, const kifu_read_options *ro, int
     return r;
 }
 
+int cli_cursor_file(const char *arg, int *game, char **path, int *code)
+{
+    int ref;
+    if (cli_game_ref(arg, path, &ref)) {
+        cli_err("kifu: out of memory\n");
+        *code = EXIT_INTERNAL;
+        return -1;
+    }
+    if (ref && *game && ref != *game) {
+        cli_err("kifu: %s names game %d, --game %d another\n", arg, ref, *game);
+        free(*path);
+        *path = NULL;
+        *code = EXIT_USAGE;
+        return -1;
+    }
+    if (ref)
+        *game = ref;
+    return 0;
+}
+
 kifu_player *cli_open_game(const char *arg, int encoding, int game, int *lenient,
                            kifu_record **rec, int *code)
 {
     kifu_error err = {0};
     char *path;
-    int ref;
     *rec = NULL;
-    if (cli_game_ref(arg, &path, &ref)) {
-        cli_err("kifu: out of memory\n");
-        *code = EXIT_INTERNAL;
+    if (cli_cursor_file(arg, &game, &path, code))
         return NULL;
-    }
-    if (ref && game && ref != game) {
-        cli_err("kifu: %s names game %d, --game %d another\n", arg, ref, game);
+    size_t len;
+    char *data = kifu_file_read(path, &len, &err);
+    if (!data) {
+        cli_print_error(&err);
+        *code = cli_exit_code(err.code);
         free(path);
-        *code = EXIT_USAGE;
         return NULL;
     }
-    if (ref)
-        game = ref;
-    kifu_read_options ro = {.encoding = encoding,
+    kifu_player *pl = cli_open_player_from(path, data, len, KIFU_FMT_AUTO, encoding, game,
+                                           lenient, rec, code);
+    kifu_free(data);
+    free(path);
+    return pl;
+}
+
+kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
+                                  int format, int encoding, int game, int *lenient,
+                                  kifu_record **rec, int *code)
+{
+    kifu_error err = {0};
+    kifu_read_options ro = {.format = format,
+                            .encoding = encoding,
                             .source = path,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)path};
     if (lenient)
         ro.flags = KIFU_READ_LENIENT;
-    *rec = pick_game(path, &ro, game, &err);
+    *rec = pick_game(data, len, &ro, game, &err);
     if (!*rec) {
         cli_print_error(&err);
         *code = err.code == KIFU_ERR_ARG ? EXIT_USAGE : cli_exit_code(err.code);
-        free(path);
         return NULL;
     }
     if (lenient) {
@@ -145,7 +168,6 @@ kifu_player *cli_open_game(const char *arg, int encoding, int game, int *lenient
         kifu_record_free(*rec);
         *rec = NULL;
     }
-    free(path);
     return pl;
 }
 

@@ -31,6 +31,13 @@ kifu_player *cli_open_game(const char *path, int encoding, int game, int *lenien
 /* Split a reference FILE#N when `arg` names no file (stat) but FILE does: *file is new
  * (free), *game N. Else *file is a copy of arg and *game 0. 0, or -1 (out of memory). */
 int cli_game_ref(const char *arg, char **file, int *game);
+/* The file of a FILE#N reference (cli_game_ref) in *path (free), and *game set to N;
+ * an N other than a --game already given is a usage error. 0, or -1 with *code set. */
+int cli_cursor_file(const char *arg, int *game, char **path, int *code);
+/* cli_open_game from a file's bytes and its format (cli_input_read's). */
+kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
+                                  int format, int encoding, int game, int *lenient,
+                                  kifu_record **rec, int *code);
 
 /* The command line of a command that looks at one record at one position: FILE (or
  * FILE#GAME) --game N --input-encoding ENC --ply N --path P --flip. */

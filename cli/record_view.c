@@ -103,7 +103,13 @@ static int winner(const char *word, int to_move)
 
 int cli_record_about(cli_lines *l, const kifu_record *rec, int width)
 {
-    int handicap = kifu_record_header_get(rec, "下手") != NULL;
+    /* The record's words: 下手/上手 when it has them, 先手/後手 when it has those, else
+     * 下手/上手 for a handicap game (as its KIF is written). */
+    int preset = kifu_record_preset(rec);
+    int handicap =
+        kifu_record_header_get(rec, "下手") || kifu_record_header_get(rec, "上手") ||
+        (!kifu_record_header_get(rec, "先手") && !kifu_record_header_get(rec, "後手") &&
+         preset > KIFU_PRESET_HIRATE && preset < KIFU_PRESET_OTHER);
     const char *side[2] = {handicap ? "下手" : "先手", handicap ? "上手" : "後手"};
     const char *black = header(rec, "先手", "下手"), *white = header(rec, "後手", "上手");
     char *buf = NULL;

@@ -114,7 +114,7 @@ int cli_search_index(const char *kdb, kifu_search *s, const cli_search_index_opt
                   : kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
     if (!ix) {
         cli_print_error(&e);
-        return cli_exit_code(e.code) == EXIT_INPUT ? EXIT_IO : cli_exit_code(e.code);
+        return cli_index_exit_code(e.code);
     }
     run r = {o, NULL, 0, 0};
     long hits;

@@ -74,7 +74,7 @@ _kifu()
         --out-dir)
             COMPREPLY=($(compgen -d -- "$cur"))
             return ;;
-        -o | --output | --css | --bod | --from-file)
+        -o | --output | --css | --bod | --from-file | --readsfen | --replay)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
         --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --game)

@@ -7,6 +7,7 @@
  *   bit 5     KIFU_WRITE_CSA_V3
  *   bit 6     write CP932 where the format allows it (KIF/KI2 do by default)
  *   bit 7     the replay page as a catalogue in the international set
+ *   bits 4-5 also name the file for kifu_format_decide (none, .kif, .json, .msf)
  * Beyond not crashing it checks two invariants: a record that normalized cleanly and was
  * written as JKF reads back from that JKF; the replay page of all the records has its two
  * script elements only, whatever text the records hold. */
@@ -57,6 +58,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ro.encoding = (int)(opt & 3);
     ro.flags = ((opt >> 2) & 1 ? KIFU_READ_LENIENT : 0) |
                ((opt >> 3) & 1 ? KIFU_READ_NO_NORMALIZE : 0);
+    /* the one decision of a format: no extension (every sniffer, whole text), one row's
+     * (its head decoded alone), several rows' (.json) */
+    static const char *const names[] = {"fuzz", "fuzz.kif", "fuzz.json", "fuzz.msf"};
+    kifu_read_options d = ro;
+    d.source = names[(opt >> 4) & 3];
+    int f = kifu_format_decide(data + 1, size - 1, &d);
+    if (f < KIFU_FMT_AUTO || f >= KIFU_FMT_COUNT_)
+        __builtin_trap();
     ro.source = "fuzz";
     kifu_record **recs = NULL;
     size_t n = 0;

@@ -60,6 +60,7 @@ typedef enum kifu_code {
     KIFU_ERR_ILLEGAL,     /* a move that the rules forbid */
     KIFU_ERR_AMBIGUOUS,   /* a move that names more than one piece (KI2) */
     KIFU_ERR_UNSUPPORTED, /* a construct or option this build does not handle */
+    KIFU_ERR_BUSY,        /* another process is writing the index (kifu_index_open) */
 } kifu_code;
 
 /** Where and why something failed. Line and column are 1-based (0 = unknown); column counts
@@ -239,6 +240,12 @@ KIFU_EXPORT int kifu_record_set_preset(kifu_record *r, int preset);
 KIFU_EXPORT int kifu_record_set_initial(kifu_record *r, const kifu_board *b);
 /** The start position as a board, preset or not (HIRATE when none was given). */
 KIFU_EXPORT void kifu_record_initial(const kifu_record *r, kifu_board *out);
+/** The number of the move to be made at the start position, as a SFEN gives it
+ * (`... w b 6`: 6); 1 when the record did not say. The move of ply N is move number
+ * start + N - 1. */
+KIFU_EXPORT int kifu_record_start_number(const kifu_record *r);
+/** Set it (1 to 999999999; anything else means 1). */
+KIFU_EXPORT void kifu_record_set_start_number(kifu_record *r, int number);
 
 /* The move tree. The root node stands for the initial position (JKF moves[0]): it holds
  * only comments. Every node's child 0 continues its line; children 1.. are forks, i.e.
@@ -474,6 +481,17 @@ KIFU_EXPORT int kifu_read_all(const void *data, size_t len, const kifu_read_opti
 KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
                                         kifu_error *err);
 
+/** The format kifu_read_all takes the bytes as with these options (NULL: none): the
+ *  options' format when not AUTO, else the source's extension, overridden by a first line
+ *  that only one format writes (SFEN, MSF) and chosen by the content among the formats
+ *  sharing it (.json), else the content's (kifu_format_detect); KIFU_FMT_AUTO when nothing
+ *  fits. kifu_read_all decides the same way: a caller that branches on the format's game
+ *  (kifu_format_info.game: kifu_read_all for shogi, kifu_msf_read for Xelto) passes it
+ *  on in the options, and the bytes are not looked at again. A file of a known extension
+ *  costs the decoding of its first lines only. */
+KIFU_EXPORT int kifu_format_decide(const void *data, size_t len,
+                                   const kifu_read_options *opt);
+
 /** Complete every move of the record (from, piece, capture, promote, same, relative,
  *  color, total times) and check it with the rules engine. On an illegal or ambiguous
  *  move returns -1 with err naming ply, branch, move and reason, and its line, column and
@@ -491,6 +509,8 @@ KIFU_EXPORT int kifu_normalize_warn(kifu_record *r, unsigned flags,
 enum {
     KIFU_WRITE_PRETTY = 1, /* JKF: two-space indent */
     KIFU_WRITE_CSA_V3 = 2, /* CSA: V3.0 instead of V2.2 */
+    KIFU_WRITE_CRLF = 4,   /* KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for
+                              Windows writes; other formats refuse it (KIFU_ERR_ARG) */
 };
 
 typedef void (*kifu_warn_fn)(void *ctx, const char *message);
@@ -729,6 +749,8 @@ enum {
     KIFU_HTML_FLIP = 4,      /* boards drawn from gote's side at first */
     KIFU_HTML_CATALOGUE = 8, /* a grid of every record's first position, each opening the
                                 viewer (for unrelated positions: a posjson catalogue) */
+    KIFU_HTML_PLAIN = 16,    /* pieces as their names alone on the squares, instead of
+                                koma (wooden pentagons, gote's turned: the default) */
 };
 
 /** How kifu_html_write builds the page; all zero: the defaults. */
@@ -739,6 +761,8 @@ typedef struct kifu_html_options {
     kifu_warn_fn warn; /* told what a page cannot show (an illegal move and what follows
                            it); may be NULL */
     void *warn_ctx;
+    int piece_size; /* a square's size in CSS pixels, from which the stylesheet lays out
+                       the whole viewer (--kifu-piece-size); 0: the stylesheet's own */
 } kifu_html_options;
 
 /** One self-contained HTML page (no network, no external file) that replays the records:
@@ -750,8 +774,10 @@ typedef struct kifu_html_options {
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   const kifu_html_options *o, size_t *len,
                                   kifu_error *err);
-/** The page's built-in parts, static: "viewer.js" (the viewer script) or "viewer.css"
- *  (the stylesheet a --css file replaces); NULL for any other name. For pages that embed
+/** The page's built-in parts, static: "board.js" (a position drawn as SVG, every piece
+ *  style: any page may use it alone), "viewer.js" (the replay viewer, which needs
+ *  board.js before it) or "viewer.css" (the stylesheet a --css file replaces); NULL for
+ *  any other name. For pages that embed
  *  the viewer themselves and for styles made from the default one. */
 KIFU_EXPORT const char *kifu_html_asset(const char *name);
 
@@ -814,7 +840,7 @@ enum {
 /** What to look for: a position (its board, hands and side to move, as flags say), a
  *  PCRE2 regular expression over the 81 board letters, or a grid a person types (nine
  *  rows like a BOD diagram with wildcards * ? ^? v?, optional hand and side lines; see
- *  README "kifu search"). New (kifu_search_free), or NULL with err (for a pattern, the
+ *  kifu(1), "kifu search"). New (kifu_search_free), or NULL with err (for a pattern, the
  *  line and column of the fault). A search is not thread-safe: one per thread. */
 KIFU_EXPORT kifu_search *kifu_search_position(const kifu_board *b, unsigned flags,
                                               kifu_error *err);
@@ -914,7 +940,7 @@ KIFU_EXPORT const kifu_trace_step *kifu_trace_step_at(const kifu_trace *t, size_
 KIFU_EXPORT int kifu_trace_end(const kifu_trace *t, int *ply);
 
 /* ------------------------------------------------------------------------------------ */
-/* Collection index and opening explorer (SQLite file; schema in README "The index")     */
+/* Collection index and opening explorer (SQLite file; its tables in docs/index.md)     */
 
 typedef struct kifu_index kifu_index;
 
@@ -933,12 +959,40 @@ enum {
                                 index build writes a temp file): no journal while it is
                                 written, WAL from kifu_index_close on. A failure or a
                                 kill meanwhile leaves the file unusable: remove it. */
+    KIFU_INDEX_NOWAIT = 8,   /* another writer holds the index: fail at once with
+                                KIFU_ERR_BUSY rather than wait for it (up to 30 s) */
 };
 
 /** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,
- *  or a damaged one, is an error naming it. New (kifu_index_close), or NULL with err. */
+ *  or a damaged one, is an error naming it. New (kifu_index_close), or NULL with err.
+ *  A handle that writes (neither READONLY nor BULK) holds the index's writer lock until
+ *  it is closed: one writer at a time; another waits up to 30 s, then fails with
+ *  KIFU_ERR_BUSY ("index busy"). Readers are never held up. */
 KIFU_EXPORT kifu_index *kifu_index_open(const char *path, unsigned flags,
                                         kifu_error *err);
+
+/** The writer lock of an index file, held while a new index is built elsewhere (a BULK
+ *  file beside it), then put in its place: adds to the old index wait meanwhile, so that
+ *  nothing they write is lost to the new file. A path that does not exist is made (an
+ *  empty file, removed again on release unless replaced); a link's target is locked and
+ *  replaced. flags: KIFU_INDEX_NOWAIT. New (kifu_index_lock_release), or NULL with err
+ *  (KIFU_ERR_BUSY: another writer). */
+typedef struct kifu_index_lock kifu_index_lock;
+KIFU_EXPORT kifu_index_lock *kifu_index_lock_take(const char *path, unsigned flags,
+                                                  kifu_error *err);
+/** The file locked: the path, or a link's target (borrowed). */
+KIFU_EXPORT const char *kifu_index_lock_path(const kifu_index_lock *lk);
+/** Rename `built` (a closed index, on the same file system) over the locked file. The
+ *  old index's write-ahead log is folded into it and removed first, and the old file is
+ *  held under SQLite's exclusive lock while it is renamed over, so that no log is
+ *  replayed into the new one; while another process has the old index open that cannot
+ *  be done: -1 with KIFU_ERR_BUSY, after waiting up to 30 s for it (at once when the
+ *  lock was taken with KIFU_INDEX_NOWAIT). A file that is not
+ *  an SQLite database is not replaced (KIFU_ERR_ARG). 0, or -1 with err (`built` left). */
+KIFU_EXPORT int kifu_index_lock_replace(kifu_index_lock *lk, const char *built,
+                                        kifu_error *err);
+/** Release the lock. NULL is fine. */
+KIFU_EXPORT void kifu_index_lock_release(kifu_index_lock *lk);
 /** Write what is queued (kifu_index_flush) and close. NULL is fine. 0, or -1 with err (the
  *  handle is closed either way; a failed flush leaves the file as before it). */
 KIFU_EXPORT int kifu_index_close(kifu_index *ix, kifu_error *err);
@@ -1199,7 +1253,7 @@ typedef struct kifu_msf_read_options {
 } kifu_msf_read_options;
 
 /** Read and check an MSF document (UTF-8 JSON; o may be NULL). Every violation of the
- *  format (README "Xelto records") is reported through o->problem with its JSON path
+ *  format (docs/msf.md) is reported through o->problem with its JSON path
  *  ("seslax[14].slax.korol[2]: ...") in the message and its line and column (the first
  *  200; then one message says how many more there were); the first is also put in err (KIFU_ERR_SYNTAX for bad JSON, KIFU_ERR_SCHEMA for the document's
  *  types, KIFU_ERR_ILLEGAL for a state that does not follow from the one before). New
@@ -1330,7 +1384,7 @@ KIFU_EXPORT long kifu_index_find(kifu_index *ix, const kifu_position *p,
                                  kifu_index_row_fn fn, void *ctx, kifu_error *err);
 
 /* ------------------------------------------------------------------------------------ */
-/* The index on ClickHouse (README "The index on ClickHouse"): the same kifu_index calls
+/* The index on ClickHouse (docs/clickhouse.md): the same kifu_index calls
  * on a ClickHouse server, or on a cluster of shards behind Distributed tables.            */
 
 /** Where the tables are and how hard to try; all zero: database and tables "kifu", one

@@ -97,6 +97,8 @@ const char *kifu_code_name(int code)
         return "ambiguous move";
     case KIFU_ERR_UNSUPPORTED:
         return "unsupported";
+    case KIFU_ERR_BUSY:
+        return "busy";
     }
     return "unknown error";
 }

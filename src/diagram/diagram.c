@@ -5,13 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fmt/jp.h"
 #include "notation/notation.h"
 #include "rules/types.h"
-
-static const char *hand_label(int color)
-{
-    return color == BLACK ? "先手" : "後手";
-}
 
 /* A cell as BOD writes it: " 歩", "v歩", " ・". */
 static void cell_text(kifu__strbuf *out, int piece)
@@ -28,8 +24,10 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 {
     char extra[160] = "";
     if (d->ply > 0)
-        snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->ply, d->last_text);
-    kifu__bod_write(out, &d->board, d->flip ? KIFU__BOD_FLIP : 0, extra);
+        snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->number, d->last_text);
+    kifu__bod_write(
+        out, &d->board,
+        (d->flip ? KIFU__BOD_FLIP : 0u) | (d->handicap ? KIFU__BOD_HANDICAP : 0u), extra);
 }
 
 #define SGR_RESET "\033[0m"
@@ -38,20 +36,21 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
 #define SGR_LAST "\033[43;30m"     /* last move: black on yellow */
 #define SGR_DIM "\033[2m"
 
-static void term_hand(const kifu__layout *l, int color, int colour, kifu__strbuf *out)
+static void term_hand(const kifu__diagram *d, const kifu__layout *l, int color,
+                      int colour, kifu__strbuf *out)
 {
     const char *mark = color == BLACK ? "☗" : "☖";
     const char *turn =
         l->side == color ? (colour ? " \033[7m 手番 \033[0m" : "  <手番>") : "";
-    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, hand_label(color), l->hand[color],
-                    turn);
+    kifu__sb_printf(out, "  %s%s 持駒：%s%s\n", mark, kifu__diagram_side(d, color),
+                    l->hand[color], turn);
 }
 
 void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
 {
     kifu__layout l;
     kifu__diagram_layout(d, &l);
-    term_hand(&l, l.top_color, colour, out);
+    term_hand(d, &l, l.top_color, colour, out);
     kifu__sb_puts(out, "   ");
     for (int c = 0; c < 9; c++)
         kifu__sb_printf(out, " %s", kifu__zen_digit(l.col_label[c]));
@@ -88,9 +87,9 @@ void kifu__diagram_term(const kifu__diagram *d, int colour, kifu__strbuf *out)
     for (int c = 0; c < 27; c++)
         kifu__sb_puts(out, "─");
     kifu__sb_puts(out, "┘\n");
-    term_hand(&l, l.bottom_color, colour, out);
+    term_hand(d, &l, l.bottom_color, colour, out);
     if (d->ply > 0)
-        kifu__sb_printf(out, "  %d手目 %s", d->ply, d->last_text);
+        kifu__sb_printf(out, "  %d手目 %s", d->number, d->last_text);
     else
         kifu__sb_puts(out, "  開始局面");
     if (d->ending[0])
@@ -103,6 +102,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
     memset(out, 0, sizeof *out);
     kifu_position_board(kifu_player_position(pl), &out->board);
     out->flip = flip;
+    out->handicap = kifu__jp_uses_handicap_names(kifu_player_record(pl));
     const kifu_node *n = kifu_player_node(pl);
     /* On an ending, the diagram is that of the move before it (as KIF writes 手数＝N). */
     const kifu_node *mv = n;
@@ -119,6 +119,7 @@ void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *o
         out->from_y = m.from_y;
     }
     out->ply = mv ? kifu_node_ply(mv) : 0;
+    out->number = kifu_record_start_number(kifu_player_record(pl)) - 1 + out->ply;
     if (mv)
         kifu_node_text(mv, out->last_text, sizeof out->last_text);
 }

@@ -14,8 +14,10 @@ typedef struct kifu__diagram {
     int last_x, last_y; /* destination of the last move, highlighted; 0 if none */
     int from_x, from_y; /* where that move came from (0: a drop or none), lighter */
     int ply;            /* number of moves played; 0 hides the 手数 line */
+    int number;         /* the move number of that ply (a SFEN's own goes on), as shown */
     char last_text[64]; /* readable last move ("☗７六歩(77)"), may be empty */
     char ending[64];    /* the ending at the cursor ("投了"), "" if none */
+    int handicap;       /* the sides are 下手 (sente) and 上手, as the record says */
 } kifu__diagram;
 
 typedef struct kifu__cell {
@@ -61,6 +63,8 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
                        kifu__strbuf *out);
 
 /* The diagram at a player's cursor: board, last move (text and square), ply. */
+/* The word of side `color` in d: 先手/後手, or 下手/上手. */
+const char *kifu__diagram_side(const kifu__diagram *d, int color);
 void kifu__diagram_from_player(const kifu_player *pl, int flip, kifu__diagram *out);
 /* The moves of the current line around the cursor, `before` plies back and `after`
  * ahead, one per line: "   12 ☗２二角成(88)", the cursor's line marked with '>', a '+'

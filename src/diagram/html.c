@@ -9,11 +9,14 @@
 
 #include "diagram/diagram.h"
 #include "fmt/fmt.h"
+#include "fmt/jp.h"
 #include "kifu_private.h"
 #include "viewer_assets.inc"
 
 const char *kifu_html_asset(const char *name)
 {
+    if (name && strcmp(name, "board.js") == 0)
+        return (const char *)board_js;
     if (name && strcmp(name, "viewer.js") == 0)
         return (const char *)viewer_js;
     if (name && strcmp(name, "viewer.css") == 0)
@@ -116,16 +119,63 @@ static int ending_words(kifu__strbuf *out, const kifu_record *const *rs, size_t 
     return 0;
 }
 
+/* The main line's result as `kifu show` says it and a KIF まで line begins: "まで117手で
+ * 上手の勝ち", with how it was won when not by resignation ("(時間切れ)", "(先手の反則負け：
+ * 二歩)"), or the ending alone when it names no winner ("まで80手で千日手"). The sides in
+ * the record's own words: 下手/上手 for a handicap game. Empty when the line has no
+ * ending. */
+static void result_line(kifu__strbuf *out, const kifu_record *r)
+{
+    const kifu_node *last = kifu_record_root(r), *before = NULL;
+    for (const kifu_node *n = kifu_node_next(last); n; n = kifu_node_next(n))
+        before = last, last = n;
+    const char *word = kifu_node_special(last);
+    if (!word)
+        return;
+    int hc = kifu__jp_uses_handicap_names(r);
+    const char *side[2] = {hc ? "下手" : "先手", hc ? "上手" : "後手"};
+    int moves = kifu_node_ply(last) - 1;
+    int mover = (kifu__jp_first_color(r) + moves) & 1; /* to move at the ending */
+    int winner = -1;
+    const char *how = NULL;
+    if (strcmp(word, "TORYO") == 0 || strcmp(word, "TSUMI") == 0 ||
+        strcmp(word, "TIME_UP") == 0) {
+        winner = !mover;
+        how = strcmp(word, "TORYO") ? kifu_special_text(word) : NULL;
+    } else if (strcmp(word, "KACHI") == 0) {
+        winner = mover;
+        how = "入玉宣言";
+    } else if (strcmp(word, "ILLEGAL_MOVE") == 0 ||
+               strcmp(word, "+ILLEGAL_ACTION") == 0 ||
+               strcmp(word, "-ILLEGAL_ACTION") == 0) {
+        /* ILLEGAL_MOVE: the side that just moved played a forbidden move; ±: the side the
+         * sign names fouled. */
+        int fouler = word[0] == '+' ? KIFU_BLACK : word[0] == '-' ? KIFU_WHITE : !mover;
+        winner = !fouler;
+        int foul = before ? kifu_node_foul(before) : 0;
+        kifu__sb_printf(out, "まで%d手で%sの勝ち (%sの反則負け%s%s)", moves, side[winner],
+                        side[fouler], foul ? "：" : "", foul ? kifu_foul_name(foul) : "");
+        return;
+    }
+    if (winner < 0)
+        kifu__sb_printf(out, "まで%d手で%s", moves, kifu_special_text(word));
+    else
+        kifu__sb_printf(out, "まで%d手で%sの勝ち%s%s%s", moves, side[winner],
+                        how ? " (" : "", how ? how : "", how ? ")" : "");
+}
+
 static int data_block(kifu__strbuf *out, const kifu_record *const *rs, size_t count,
                       const kifu_html_options *o, kifu_error *err)
 {
-    kifu__sb_printf(out,
-                    "{\"generator\":\"kifu %s\",\"options\":{\"intl\":%s,\"twoChar\":%s,"
-                    "\"flip\":%s},\"catalogue\":%s,\n\"words\":{",
-                    kifu_version_string(), o->flags & KIFU_HTML_INTL ? "true" : "false",
-                    o->flags & KIFU_HTML_TWO_CHAR ? "true" : "false",
-                    o->flags & KIFU_HTML_FLIP ? "true" : "false",
-                    o->flags & KIFU_HTML_CATALOGUE ? "true" : "false");
+    kifu__sb_printf(
+        out,
+        "{\"generator\":\"kifu %s\",\"options\":{\"pieces\":\"%s\",\"intl\":%s,"
+        "\"twoChar\":%s,\"flip\":%s},\"catalogue\":%s,\n\"words\":{",
+        kifu_version_string(), o->flags & KIFU_HTML_PLAIN ? "plain" : "koma",
+        o->flags & KIFU_HTML_INTL ? "true" : "false",
+        o->flags & KIFU_HTML_TWO_CHAR ? "true" : "false",
+        o->flags & KIFU_HTML_FLIP ? "true" : "false",
+        o->flags & KIFU_HTML_CATALOGUE ? "true" : "false");
     kifu__strbuf words;
     kifu__sb_init(&words);
     kifu__sb_puts(&words, "");
@@ -146,6 +196,20 @@ static int data_block(kifu__strbuf *out, const kifu_record *const *rs, size_t co
         }
         kifu__sb_puts(out, i ? ",\n{\"positions\":" : "{\"positions\":");
         put_script_json(out, pj.data, pj.len);
+        /* The sides' words when the record has no names for them: 下手/上手 in a
+         * handicap game, as its own KIF says them. */
+        if (kifu__jp_uses_handicap_names(rs[i]))
+            kifu__sb_puts(out, ",\"sideWords\":[\"下手\",\"上手\"]");
+        pj.len = 0;
+        result_line(&pj, rs[i]);
+        if (pj.len) {
+            kifu__sb_puts(out, ",\"result\":");
+            kifu__strbuf js;
+            kifu__sb_init(&js);
+            kifu__sb_json_string(&js, pj.data);
+            put_script_json(out, js.data, js.len);
+            kifu__sb_free(&js);
+        }
         kifu__sb_putc(out, '}');
         kifu__sb_free(&pj);
     }
@@ -175,6 +239,10 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
     page_title(&sb, rs[0], o->title);
     kifu__sb_puts(&sb, "</title>\n<style id=\"kifu-style\">\n");
     put_style(&sb, o->css ? o->css : kifu_html_asset("viewer.css"));
+    /* One size, and the stylesheet (the built-in one, or a --css file made from it)
+     * lays out the rest from it, as the document's CSS helper did (seeds/002, sample 5). */
+    if (o->piece_size > 0)
+        kifu__sb_printf(&sb, ":root { --kifu-piece-size: %dpx; }\n", o->piece_size);
     kifu__sb_puts(&sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
                        "<noscript><p>This page replays shogi records with JavaScript: "
                        "turn it on to see the board.</p></noscript>\n"
@@ -183,8 +251,9 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
         kifu__sb_free(&sb);
         return NULL;
     }
-    /* The script is ours and holds no "</script" (the unit test checks). */
+    /* The scripts are ours and hold no "</script" (the unit test checks). */
     kifu__sb_puts(&sb, "</script>\n<script>\n");
+    kifu__sb_puts(&sb, kifu_html_asset("board.js"));
     kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
     kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
     char *page = kifu__sb_take(&sb, len);

@@ -30,3 +30,11 @@ void kifu__diagram_layout(const kifu__diagram *d, kifu__layout *out)
     kifu__hand_text(&d->board, WHITE, 0, out->hand[WHITE], sizeof out->hand[WHITE]);
     out->side = d->board.color & 1;
 }
+
+/* The side's word: the record's (先手/後手, or 下手/上手 in a handicap game). */
+const char *kifu__diagram_side(const kifu__diagram *d, int color)
+{
+    if (d->handicap)
+        return color == BLACK ? "下手" : "上手";
+    return color == BLACK ? "先手" : "後手";
+}

@@ -94,8 +94,8 @@ static void fitted_text(kifu__strbuf *out, const char *cls, int x, int y, int ma
 }
 
 /* A hand row: the side's label and its pieces, at baseline y. */
-static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layout *l,
-                 int color, int y)
+static void hand(kifu__strbuf *out, const kifu__diagram *d, const kifu__svg_options *o,
+                 const kifu__layout *l, int color, int y)
 {
     if (o->tsume && color == WHITE)
         return; /* a tsume diagram leaves out the defender's hand */
@@ -106,10 +106,9 @@ static void hand(kifu__strbuf *out, const kifu__svg_options *o, const kifu__layo
         kifu__sb_puts(&label, "持駒");
     else
         kifu__sb_printf(&label, "%s%s%s", color == WHITE ? "☖" : "☗",
-                        o->names[color]  ? o->names[color]
-                        : o->intl        ? (color == WHITE ? "Gote" : "Sente")
-                        : color == WHITE ? "後手"
-                                         : "先手",
+                        o->names[color] ? o->names[color]
+                        : o->intl       ? (color == WHITE ? "Gote" : "Sente")
+                                        : kifu__diagram_side(d, color),
                         l->side == color ? " ◀" : "");
     char pieces[160];
     if (!o->intl) {
@@ -192,8 +191,8 @@ void kifu__diagram_svg(const kifu__diagram *d, const kifu__svg_options *o,
                             X0 + 9 * CELL + 9, Y0 + k * CELL + CELL / 2,
                             kifu__kanji_number(l.row_label[k]));
     }
-    hand(out, o, &l, l.top_color, 22);
-    hand(out, o, &l, l.bottom_color, Y0 + 9 * CELL + 22);
+    hand(out, d, o, &l, l.top_color, 22);
+    hand(out, d, o, &l, l.bottom_color, Y0 + 9 * CELL + 22);
     if (o->caption && *o->caption) {
         kifu__sb_printf(out, "<text class=\"caption\" x=\"%d\" y=\"%d\">", WIDTH / 2,
                         Y0 + 9 * CELL + 50);

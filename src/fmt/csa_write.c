@@ -85,6 +85,9 @@ static void write_header(wr *w, const kifu_record *r)
         for (size_t j = 0; j < sizeof info_keys / sizeof info_keys[0]; j++)
             if (strcmp(info_keys[j].key, k) == 0)
                 csa = info_keys[j].csa;
+        /* The KIF document's 対局日, the alternative to 開始日時, is the start too. */
+        if (!csa && strcmp(k, "対局日") == 0 && !kifu_record_header_get(r, "開始日時"))
+            csa = "START_TIME";
         if (!csa && csa_key(k))
             csa = k;
         if (csa) {

@@ -46,6 +46,11 @@ int kifu__read_sfenlist(KIFU__READER_PARAMS);
 /* The position-list JSON format (seeds/002): an array of whole positions. */
 int kifu__read_posjson(KIFU__READER_PARAMS);
 
+/* A writer whose times are whole seconds (KIF, JKF) says when it cuts fractions (CSA V3.0
+ * `T1.500`): through opt->warn, naming `fmt` and how many moves' times were cut. */
+void kifu__warn_cut_times(const kifu_record *r, const kifu_write_options *opt,
+                          const char *fmt);
+
 int kifu__write_jkf(KIFU__WRITER_PARAMS);
 int kifu__write_csa(KIFU__WRITER_PARAMS);
 int kifu__write_kif(KIFU__WRITER_PARAMS);
@@ -89,6 +94,8 @@ const kifu__format *kifu__format_get(int format);
  * (`.json`), the content chooses among them; a format sure of its first line (SFEN)
  * takes any file; else format. */
 int kifu__format_refine(int format, const char *path, const char *text, size_t len);
+/* Do several rows list path's extension (`.json`)? Then the content chooses among them. */
+int kifu__format_ext_shared(const char *path);
 /* The format of decoded text by the sniffers' bids, or KIFU_FMT_AUTO. */
 int kifu__format_sniff(const char *text, size_t len);
 
@@ -110,6 +117,8 @@ int kifu__move_by_change(const kifu_board *a, const kifu_board *b, kifu_move *m)
 int kifu__sniff_posjson(const char *text, size_t len, size_t *at);
 /* MSF (a Xelto record): only sniffed here, read and written by src/msf/. */
 int kifu__sniff_msf(const char *text, size_t len, size_t *at);
+/* Another game's reader entry (msf.c): refuses, naming the game (kifu_msf_read reads it). */
+int kifu__read_msf(KIFU__READER_PARAMS);
 int kifu__sniff_jkf(const char *text, size_t len, size_t *at);
 int kifu__sniff_csa(const char *text, size_t len, size_t *at);
 int kifu__sniff_kif(const char *text, size_t len, size_t *at);

@@ -50,6 +50,71 @@ static int decode(const void *data, size_t len, int enc, const kifu_read_options
     return 0;
 }
 
+/* A file's head: the bytes through its second line that holds more than blanks and is no
+ * '#' comment. The sure rows decide on it: their first line (a SFEN list's first two
+ * positions, past its comments; the key after an MSF document's '{'). A line ends at
+ * '\n', never part of a character in the encodings read, so the head decodes as the
+ * whole does, and a file of a known extension is decided without decoding all of it. */
+static size_t head_len(const char *s, size_t len)
+{
+    int lines = 0, state = 0; /* 0: blank so far, 1: filled, 2: a comment */
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] == '\n') {
+            lines += state == 1;
+            state = 0;
+            if (lines == 2)
+                return i + 1;
+        } else if (state == 0 && s[i] != ' ' && s[i] != '\t' && s[i] != '\r') {
+            state = s[i] == '#' ? 2 : 1;
+        }
+    }
+    return len;
+}
+
+/* The format of decoded text, `format` being the source's extension's (or AUTO), when the
+ * options name none: the one place a format is decided (kifu_read_all,
+ * kifu_format_decide). An extension of one row yields only to a sure row's bid on the
+ * head; several rows' extension (.json) is chosen among by the whole text; no extension,
+ * by every sniffer on the whole text. */
+static int decide(int format, const kifu_read_options *o, const char *text, size_t tlen)
+{
+    if (o->format != KIFU_FMT_AUTO)
+        return o->format;
+    if (format == KIFU_FMT_AUTO)
+        return kifu__format_sniff(text, tlen);
+    if (!kifu__format_ext_shared(o->source))
+        tlen = head_len(text, tlen);
+    return kifu__format_refine(format, o->source, text, tlen);
+}
+
+int kifu_format_decide(const void *data, size_t len, const kifu_read_options *opt)
+{
+    kifu_read_options o = {0};
+    if (opt)
+        o = *opt;
+    if (o.format != KIFU_FMT_AUTO)
+        return o.format;
+    int format = kifu_format_from_path(o.source);
+    const kifu__format *named = kifu__format_get(format);
+    int enc =
+        named && named->json && o.encoding == KIFU_ENC_AUTO ? KIFU_ENC_UTF8 : o.encoding;
+    /* An extension of one row yields only to a sure row's bid on the head: only the head
+     * is decoded (the reading decodes the whole once). */
+    size_t n = len;
+    if (format != KIFU_FMT_AUTO && !kifu__format_ext_shared(o.source)) {
+        size_t bom = kifu__bom_len(data, len); /* a comment after it is still one */
+        n = bom + head_len((const char *)data + bom, len - bom);
+    }
+    const char *text;
+    char *own;
+    size_t tlen;
+    if (decode(data, n, enc, &o, &text, &own, &tlen, NULL))
+        return format; /* the reading says why */
+    format = decide(format, &o, text, tlen);
+    kifu__free(own);
+    return format;
+}
+
 int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                   kifu_record ***out, size_t *count, kifu_error *err)
 {
@@ -94,10 +159,9 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
         return -1;
     }
     /* The content decides only now, on decoded text (a CP932 KI2 shows its marks). */
-    if (format != KIFU_FMT_AUTO && o.format == KIFU_FMT_AUTO)
-        format = kifu__format_refine(format, o.source, text, tlen);
-    if (format == KIFU_FMT_AUTO) {
-        format = kifu__format_sniff(text, tlen);
+    int sniffed_only = format == KIFU_FMT_AUTO;
+    format = decide(format, &o, text, tlen);
+    if (sniffed_only) {
         const kifu__format *sniffed = kifu__format_get(format);
         if (sniffed && sniffed->json && o.encoding == KIFU_ENC_AUTO &&
             kifu__detect_encoding(data, len) != KIFU_ENC_UTF8) {
@@ -108,14 +172,8 @@ int kifu__read_all_done(const void *data, size_t len, const kifu_read_options *o
             }
         }
     }
+    /* another game's row has a reader entry that refuses it, naming the game */
     const kifu__format *f = kifu__format_get(format);
-    if (f && f->info.game != KIFU_GAME_SHOGI) {
-        kifu__free(own);
-        kifu__error_source(err, o.source);
-        return kifu__error(
-            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "a shogi record", f->info.name,
-            "this is %s, a record of another game than shogi", f->info.description);
-    }
     if (!f || !f->read) {
         kifu__free(own);
         kifu__error_source(err, o.source);
@@ -245,6 +303,29 @@ kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
     return r;
 }
 
+/* Every LF of sb as CR LF (writers put LF only), in one buffer of the final size. 0, or
+ * -1 on NOMEM. */
+static int to_crlf(kifu__strbuf *sb, kifu_error *err)
+{
+    size_t lf = 0;
+    for (size_t i = 0; i < sb->len; i++)
+        lf += sb->data[i] == '\n';
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    if (kifu__sb_reserve(&out, sb->len + lf + 1))
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    for (size_t i = 0, from = 0; i <= sb->len; i++)
+        if (i == sb->len || sb->data[i] == '\n') {
+            kifu__sb_putn(&out, sb->data + from, i - from);
+            if (i < sb->len)
+                kifu__sb_putn(&out, "\r\n", 2);
+            from = i + 1;
+        }
+    kifu__sb_free(sb);
+    *sb = out;
+    return 0;
+}
+
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
@@ -265,6 +346,14 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                     "no output format given");
         return NULL;
     }
+    int crlf = (opt->flags & KIFU_WRITE_CRLF) != 0;
+    if (crlf && opt->format != KIFU_FMT_KIF && opt->format != KIFU_FMT_KIFU &&
+        opt->format != KIFU_FMT_KI2 && opt->format != KIFU_FMT_KI2U &&
+        opt->format != KIFU_FMT_CSA) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "KIF, KI2 or CSA", f->info.name,
+                    "CR LF line ends are for KIF, KI2 and CSA, not %s", f->info.name);
+        return NULL;
+    }
     if (count != 1 && !f->write_many && !f->between) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
                     "%s holds one game per file", f->info.name);
@@ -282,6 +371,8 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
             rc = f->write(rs[i], opt, &sb, err);
         }
     }
+    if (!rc && crlf)
+        rc = to_crlf(&sb, err);
     if (rc) {
         kifu__sb_free(&sb);
         return NULL;

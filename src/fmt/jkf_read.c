@@ -18,6 +18,7 @@
 #include "kifu_private.h"
 #include "notation/words.h"
 #include "record/record.h"
+#include "record/walk.h"
 
 typedef struct ctx {
     kifu_record *r;
@@ -30,6 +31,8 @@ typedef struct ctx {
     kifu__json_path path; /* of the value being read */
     uint32_t *seen_keys;  /* header keys: a hash set of indices into r->header */
     size_t seen_cap;
+    int saw_from;   /* some move has a "from" key: a move without one is a drop */
+    int moves_bare; /* moves without "from" (drops, or KI2-level moves) */
 } ctx;
 
 /* ---- path bookkeeping: push a segment, read, pop back to the saved length ---- */
@@ -648,6 +651,10 @@ static int read_move(ctx *c, kifu_move *m)
     }
     if (!(seen & 1u << FROM) || from_null)
         m->flags |= KIFU_MOVE_DROP | (from_null ? KIFU__MOVE_FROM_NULL : 0);
+    if (seen & 1u << FROM)
+        c->saw_from = 1;
+    else
+        c->moves_bare = 1;
     if (!(seen & 1u << PIECE) && (m->flags & KIFU_MOVE_DROP)) {
         push_key(c, "piece");
         return bad_at(c, NULL, at, "the piece kind of a drop");
@@ -655,6 +662,23 @@ static int read_move(ctx *c, kifu_move *m)
     /* Anything the source did not say is completed by the normalizer. */
     m->flags |= KIFU_MOVE_RAW;
     return 0;
+}
+
+/* A move or special in moves[0]: the list of the keys moves[0] takes would not tell
+ * that the first move is moves[1] (JKF keeps moves[0] for the start position). */
+static int root_move(ctx *c)
+{
+    int line, col;
+    kifu__text_where(c->text, c->t.off, &line, &col);
+    char found[40];
+    snprintf(found, sizeof found, "a \"%s\"", c->t.s);
+    push_key(c, c->t.s);
+    return kifu__error(c->err, KIFU_ERR_SCHEMA, line, col, c->t.off,
+                       "the first move in moves[1]", found,
+                       "%s: moves[0] stands for the start position and holds only its "
+                       "comments: the first move is moves[1] (write {} or the comments "
+                       "before it)",
+                       c->path.s);
 }
 
 static int read_root_entry(ctx *c)
@@ -669,6 +693,8 @@ static int read_root_entry(ctx *c)
     uint32_t seen = 0;
     kifu_node *root = c->r->root;
     while (!next(c) && c->t.type == KIFU__JSON_KEY) {
+        if (strcmp(c->t.s, "move") == 0 || strcmp(c->t.s, "special") == 0)
+            return root_move(c);
         int k = member(c, keys, &seen, &o2);
         if (k < 0 || next(c))
             return -1;
@@ -943,6 +969,29 @@ static int read_moves(ctx *c)
     return read_lines(c);
 }
 
+/* No move of the record has a "from": it is KI2-level JKF (what the KI2 reader gives:
+ * to, piece, relative or same), whose moves the normalizer finds on the board as it does
+ * KI2's; a drop is then one with "relative": "H", or that no board piece can make (as
+ * json-kifu-format's normalizer reads such a record). A record with a "from" anywhere is
+ * KIF-level or complete: a move without one is a drop. */
+static int ki2_level(ctx *c)
+{
+    kifu__walk w;
+    kifu__walk_init(&w, c->r->root, KIFU__WALK_TREE);
+    int ev;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        kifu_node *n = w.node;
+        if (ev != KIFU__WALK_ENTER || n->kind != KIFU_NODE_MOVE)
+            continue;
+        unsigned f = kifu__move_flags(n);
+        if ((f & KIFU_MOVE_DROP) && !(f & KIFU__MOVE_FROM_NULL) &&
+            kifu__mv_rel_of(n) != kifu__mv_rel_code("H"))
+            kifu__move_unflag(n, KIFU_MOVE_DROP);
+    }
+    kifu__walk_free(&w);
+    return ev == KIFU__WALK_NOMEM ? nomem(c) : 0;
+}
+
 static int read_record(ctx *c)
 {
     static const char *const keys[] = {"header", "initial", "moves", NULL};
@@ -971,7 +1020,10 @@ static int read_record(ctx *c)
         push_key(c, "moves");
         return bad_at(c, NULL, at, "the moves array");
     }
-    return next(c); /* the end of the text, or a syntax error */
+    if (next(c)) /* the end of the text, or a syntax error */
+        return -1;
+    c->r->from_jkf = 1;
+    return c->saw_from || !c->moves_bare ? 0 : ki2_level(c);
 }
 
 /* One JKF object starting at byte off; *end is where the text goes on after it (past

@@ -940,6 +940,7 @@ static void write_moves(w *o, const kifu_record *r)
 
 int kifu__write_jkf(KIFU__WRITER_PARAMS)
 {
+    kifu__warn_cut_times(r, opt, "JKF");
     w o;
     memset(&o, 0, sizeof o);
     o.out = out;

@@ -21,8 +21,12 @@ int kifu__jp_width(const char *s)
 
 int kifu__jp_uses_handicap_names(const kifu_record *r)
 {
+    /* The record's own words first (a handicap game may name its sides 先手/後手); a
+     * handicap game that names neither has 下手/上手. */
     if (kifu_record_header_get(r, "上手") || kifu_record_header_get(r, "下手"))
         return 1;
+    if (kifu_record_header_get(r, "先手") || kifu_record_header_get(r, "後手"))
+        return 0;
     int p = kifu_record_preset(r);
     return p > KIFU_PRESET_HIRATE && p < KIFU_PRESET_OTHER;
 }

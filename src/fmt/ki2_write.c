@@ -80,8 +80,29 @@ static int noted_ending(const kifu_record *r)
     return ply;
 }
 
+/* How many moves of the tree have a time (KI2 has no place for one). */
+static size_t timed_moves(const kifu_record *r)
+{
+    kifu__walk w;
+    kifu__walk_init(&w, (kifu_node *)kifu_record_root(r),
+                    KIFU__WALK_TREE); /* read only */
+    size_t n = 0;
+    int ev;
+    while ((ev = kifu__walk_next(&w)) > 0) {
+        kifu_move_time t;
+        n += ev == KIFU__WALK_ENTER && kifu_node_kind_of(w.node) == KIFU_NODE_MOVE &&
+             kifu_node_get_time(w.node, &t);
+    }
+    kifu__walk_free(&w);
+    return n;
+}
+
 int kifu__write_ki2(KIFU__WRITER_PARAMS)
 {
+    size_t timed = opt && opt->warn ? timed_moves(r) : 0;
+    if (timed)
+        kifu__warn(opt->warn, opt->warn_ctx,
+                   "KI2 holds no times: the times of %zu move(s) left out", timed);
     int noted = noted_ending(r);
     if (noted && opt)
         kifu__warn(

@@ -124,12 +124,13 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
     }
     const char *p = s + 1;
     long a[3], b[3];
-    int na, nb = 0;
+    int na, nb = 0, slash = 0;
     size_t k = clock(p, end, a, &na);
     if (!k)
         return 0;
     p += k;
     if (p < end && *p == '/') {
+        slash = 1;
         p++;
         p += sp(p, end);
         /* `( 0:7/)`: some programs leave the total out; the normalizer sums it. */
@@ -140,7 +141,8 @@ static size_t move_time(const char *s, const char *end, kifu_move_time *t)
             p += k;
         }
     }
-    if (p >= end || *p != ')')
+    /* A time has a ':' or a '/': `(5)` is no 5 seconds (nor `(00)` a drop's). */
+    if (p >= end || *p != ')' || (na < 2 && !slash))
         return 0;
     memset(t, 0, sizeof *t);
     long now = na == 3   ? a[0] * 3600 + a[1] * 60 + a[2]
@@ -324,8 +326,13 @@ static int move_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_starts(p, end, "打")) {
         m.flags |= KIFU_MOVE_DROP;
         p += 3;
-    } else if (end - p >= 4 && p[0] == '(' && p[1] >= '1' && p[1] <= '9' && p[2] >= '1' &&
-               p[2] <= '9' && p[3] == ')') {
+    }
+    if (end - p >= 4 && memcmp(p, "(00)", 4) == 0) {
+        /* Some writers give a drop the from-square 00 (`５五角打(00)`): no time. */
+        m.flags |= KIFU_MOVE_DROP;
+        p += 4;
+    } else if (!(m.flags & KIFU_MOVE_DROP) && end - p >= 4 && p[0] == '(' &&
+               p[1] >= '1' && p[1] <= '9' && p[2] >= '1' && p[2] <= '9' && p[3] == ')') {
         m.from_x = (uint8_t)(p[1] - '0');
         m.from_y = (uint8_t)(p[2] - '0');
         p += 4;
@@ -346,7 +353,9 @@ static int kif_line(kifu__jp_reader *rd, const char *s, const char *end)
     if (kifu__jp_starts(s, end, "手数----") || kifu__jp_starts(s, end, "手数－－")) {
         return kifu__jp_start(rd);
     }
-    if (s < end && *s != '*' && *s != '#' && *s != '&') {
+    /* A BOD's half-width file labels (`  9 8 7 ...`) would read as move 9. */
+    if (s < end && *s != '*' && *s != '#' && *s != '&' &&
+        !(!rd->started && kifu__bod_files(s, end))) {
         int rc = move_line(rd, s, end);
         if (rc)
             return rc < 0 ? -1 : 0;

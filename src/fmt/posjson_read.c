@@ -188,6 +188,25 @@ static int int_of(const rd *d, size_t i, const vals *e, int key, long lo, long h
     return 0;
 }
 
+/* The member to blame for a start the rules refuse: a hand when the board alone would
+ * do (too many pieces of a kind counted with cb or cw), else the board. */
+static const char *start_field(rd *d, const kifu_board *b)
+{
+    int ok[2];
+    for (int c = 0; c < 2; c++) {
+        kifu_board t = *b;
+        memset(t.hands[c], 0, sizeof t.hands[c]);
+        ok[c] = kifu__position_set_board_loose(d->p, &t, NULL) == 0;
+    }
+    if (ok[0] != ok[1])
+        return ok[0] ? "cb" : "cw";
+    kifu_board t = *b;
+    memset(t.hands, 0, sizeof t.hands);
+    if (ok[0] || kifu__position_set_board_loose(d->p, &t, NULL) == 0)
+        return "cb and cw";
+    return "bd";
+}
+
 /* A new record starting at b (from entry i); its node is the root. */
 static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
 {
@@ -196,7 +215,8 @@ static int start_record(rd *d, size_t i, kifu_board *b, int turn, placed *pl)
      * only): real records start from positions no game reaches, such as nine pawns on one
      * file, and kifu writes them; a stricter check here refused its own output. */
     if (kifu__position_set_board_loose(d->p, b, &e))
-        return fail(d, i, "bd", "a position the rules allow", e.found, "%s", e.message);
+        return fail(d, i, start_field(d, b), "a position the rules allow", e.found, "%s",
+                    e.message);
     /* Without `turn`, sente moves unless the position says otherwise (gote's king in
      * check, as in a diagram of a mate: then gote is to move). */
     if (turn < 0 && kifu_position_set_board(d->p, b, NULL)) {
@@ -391,30 +411,157 @@ static int extras(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
     return 0;
 }
 
+/* The `sid` of entry i (a string or a number, kept as given), onto node n. A number
+ * equal to the entry's index is what kifu writes when the document gave none: not kept,
+ * so that a record read from kifu's own file costs no memory per position. */
+static int sid_of(rd *d, size_t i, int type, const char *text, int is_int, long long v,
+                  int own_entry, kifu_record *r, kifu_node *n)
+{
+    if (type != KIFU__JSON_STRING && type != KIFU__JSON_NUMBER)
+        return fail(d, i, "sid", "a string or a number", "another JSON type",
+                    "not an ID");
+    if (own_entry && type == KIFU__JSON_NUMBER && is_int && v == (long long)i)
+        return 0;
+    return kifu__node_set_sid(r, n, text, type == KIFU__JSON_NUMBER) ? nomem(d) : 0;
+}
+
+/* The ending of entry i as kifu writes it when it carries more than its word:
+ * {"word": "TORYO", "time": ..., "comments": [...], "bookmarks": [...], "sid": ...},
+ * added after node n. The object is read through d->sub (the entry's own strings in
+ * d->sb stay). */
+static int end_object(rd *d, size_t i, size_t off, kifu_record *r, kifu_node *n)
+{
+    kifu__json_tok t;
+    vals x;
+    memset(&x, 0, sizeof x);
+    kifu__strbuf word, sid;
+    kifu__sb_init(&word);
+    kifu__sb_init(&sid);
+    int sid_type = 0, sid_int = 0, rc = -1;
+    long long sid_v = 0;
+    if (revisit(d, off, &t))
+        goto done;
+    while (kifu__json_next(&d->sub, &t) == KIFU__JSON_KEY) {
+        int k = strcmp(t.s, "word") == 0        ? K_END
+                : strcmp(t.s, "sid") == 0       ? K_SID
+                : strcmp(t.s, "time") == 0      ? K_TIME
+                : strcmp(t.s, "comments") == 0  ? K_COMMENTS
+                : strcmp(t.s, "bookmarks") == 0 ? K_BOOKMARKS
+                                                : K_COUNT;
+        if (k == K_COUNT)
+            warn(d,
+                 "entry %zu: the key \"end.%s\" is not one kifu knows; it was not read",
+                 i, t.s);
+        if (kifu__json_next(&d->sub, &t) == KIFU__JSON_ERROR) {
+            nomem(d);
+            goto done;
+        }
+        if (k == K_END && t.type == KIFU__JSON_STRING) {
+            kifu__sb_puts(&word, t.s);
+        } else if (k == K_END) {
+            fail(d, i, "end.word", "a string", "another JSON type", "not an ending word");
+            goto done;
+        } else if (k == K_SID) {
+            sid_type = t.type, sid_int = t.is_int, sid_v = t.i;
+            if (t.type == KIFU__JSON_STRING)
+                kifu__sb_puts(&sid, t.s);
+            else if (t.type == KIFU__JSON_NUMBER)
+                kifu__sb_putn(&sid, t.s, t.n);
+        } else if (k != K_COUNT) {
+            x.has |= 1u << k;
+            x.type[k] = t.type;
+            x.off[k] = t.off;
+        }
+        if (t.type == KIFU__JSON_ARRAY || t.type == KIFU__JSON_OBJECT) {
+            if (kifu__json_skip(&d->sub, &t)) {
+                nomem(d);
+                goto done;
+            }
+        }
+    }
+    if (word.failed || sid.failed) {
+        nomem(d);
+        goto done;
+    }
+    if (!word.len) {
+        fail(d, i, "end", "{\"word\": an ending word, ...}", "no word",
+             "the ending has no word");
+        goto done;
+    }
+    kifu_node *sp = kifu_node_add_special(r, n, word.data);
+    if (!sp) {
+        nomem(d);
+        goto done;
+    }
+    if (extras(d, i, &x, r, sp) ||
+        (sid_type &&
+         sid_of(d, i, sid_type, sid.len ? sid.data : "", sid_int, sid_v, 0, r, sp)))
+        goto done;
+    rc = 0;
+done:
+    kifu__sb_free(&word);
+    kifu__sb_free(&sid);
+    return rc;
+}
+
+/* `prev` as a string: the earlier entry whose sid it is (a document's own IDs, "q1"),
+ * into *prev; the last such entry when two share it. */
+static int prev_by_sid(const rd *d, size_t i, const char *name, long *prev)
+{
+    for (size_t j = i; j-- > 0;) {
+        int number;
+        const char *s = kifu__node_sid(d->at[j].n, &number);
+        if (s && !number && strcmp(s, name) == 0) {
+            *prev = (long)j;
+            return 0;
+        }
+    }
+    return fail(d, i, "prev", "the sid of an earlier entry", name,
+                "no earlier entry has "
+                "this sid");
+}
+
+/* The entry's `sid`, when given, onto node n. */
+static int entry_sid(rd *d, size_t i, const vals *e, kifu_record *r, kifu_node *n)
+{
+    if (!(e->has & 1u << K_SID))
+        return 0;
+    return sid_of(d, i, e->type[K_SID], d->sb.data + e->str[K_SID], e->is_int[K_SID],
+                  e->i[K_SID], 1, r, n);
+}
+
 static int entry(rd *d, size_t i, const vals *e)
 {
     kifu_board b;
     int turn, bad = 0;
-    long mv, prev, game;
+    long mv, prev = -1, game;
+    int prev_named = (e->has & 1u << K_PREV) && e->type[K_PREV] == KIFU__JSON_STRING;
     if (position_of(d, i, e, &b, &turn) || int_of(d, i, e, K_MV, 1, 81, 0, &mv) ||
-        int_of(d, i, e, K_PREV, 0, (long)i - 1, -1, &prev) ||
+        (prev_named ? prev_by_sid(d, i, d->sb.data + e->str[K_PREV], &prev)
+                    : int_of(d, i, e, K_PREV, 0, (long)i - 1, -1, &prev)) ||
         int_of(d, i, e, K_GAME, 1, LONG_MAX, 0, &game))
         return -1;
-    const char *end = string_of(d, i, e, K_END, &bad);
+    /* `end`: the word, or an object with the word and what the ending carries. */
+    int end_obj = (e->has & 1u << K_END) && e->type[K_END] == KIFU__JSON_OBJECT;
+    if ((e->has & 1u << K_END) && !end_obj && e->type[K_END] != KIFU__JSON_STRING)
+        return fail(d, i, "end", "an ending word, or {\"word\": an ending word, ...}",
+                    "another JSON type", "not an ending");
+    const char *end = end_obj ? NULL : string_of(d, i, e, K_END, &bad);
     if (bad)
         return -1;
     /* `game` starts a record whatever came before. */
     const placed *from = prev >= 0 ? &d->at[prev] : i && !game ? &d->at[d->last] : NULL;
     placed *pl = &d->at[i];
     int rc = 1;
-    /* An ending with a position of its own: the same position as where it ends. */
+    /* An ending with a position of its own: the same position as where it ends (kifu
+     * wrote endings so before it put every ending of a line on its move's entry). */
     if (from && end && !mv && memcmp(from->b.sq, b.sq, sizeof b.sq) == 0 &&
         memcmp(from->b.hands, b.hands, sizeof b.hands) == 0) {
         *pl = *from;
         kifu_node *sp = kifu_node_add_special(pl->r, pl->n, end);
         if (!sp)
             return nomem(d);
-        if (extras(d, i, e, pl->r, sp))
+        if (extras(d, i, e, pl->r, sp) || entry_sid(d, i, e, pl->r, sp))
             return -1;
         /* What follows this entry follows the ending (the writer gives an entry after
          * an ending no `prev`: a second KACHI, as JKF tools keep, stays after the first
@@ -445,10 +592,13 @@ static int entry(rd *d, size_t i, const vals *e)
                     (size_t)(from - d->at));
     if (rc && start_record(d, i, &b, turn, pl))
         return -1;
-    if (extras(d, i, e, pl->r, pl->n))
+    if (extras(d, i, e, pl->r, pl->n) || entry_sid(d, i, e, pl->r, pl->n))
         return -1;
     if (end && !kifu_node_add_special(pl->r, pl->n, end))
         return nomem(d);
+    /* Last: it reads through d->sub and may not return to this entry's members. */
+    if (end_obj && end_object(d, i, e->off[K_END], pl->r, pl->n))
+        return -1;
     d->last = i;
     return 0;
 }
@@ -506,6 +656,12 @@ static int members(rd *d, size_t i, vals *e)
         } else if (t.type == KIFU__JSON_NUMBER) {
             e->is_int[k] = t.is_int;
             e->i[k] = t.i;
+            /* Its literal too: a numeric `sid` is kept as written. */
+            e->str[k] = d->sb.len;
+            kifu__sb_putn(&d->sb, t.s, t.n);
+            kifu__sb_putc(&d->sb, 0);
+            if (d->sb.failed)
+                return nomem(d);
         } else if (kifu__json_skip(j, &t)) {
             return syntax(d, j);
         }

@@ -1,10 +1,12 @@
 /* posjson_write.c: the position-list JSON writer (../shared/seeds/002, README "posjson").
  *
  * One entry per position, one entry per line, strict JSON: `bd`, `cb`, `cw`, `sid` (the
+ * ID the document read gave the position, a string or a number as given, else the
  * entry's index) and `mv` (the bd index of the square moved to) first, as the document
  * defines them, so a program that knows only those reads every position. kifu's own keys
  * follow: `turn`, `ply`, `move` (KIF text), `usi`, `time`, `comments`, `bookmarks`, `end`
- * (the ending after this move), `prev` (the entry a fork's first position follows from:
+ * (the ending after this move: its word, or {"word", "time", "comments", "bookmarks",
+ * "sid"} when it carries more), `prev` (the entry a fork's first position follows from:
  * entries are written main line first, then each fork, from the deepest back, as the
  * record walk visits them), `game` (on the first entry of each game after the first of a
  * file) and, on a game's first entry, `header`. */
@@ -13,6 +15,7 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "notation/bd.h"
+#include "record/record.h"
 
 /* Seconds with the milliseconds as a fraction ("7", "7.25"). */
 static void seconds(kifu__strbuf *out, const kifu_time *t)
@@ -38,20 +41,74 @@ static void strings(kifu__strbuf *out, const char *key, const kifu_node *n,
     kifu__sb_putc(out, ']');
 }
 
-/* The ending that closes n's line and can ride on n's entry: child 0, with nothing of
- * its own to carry (no comment, time or bookmark); else NULL (it gets an entry). An
- * ending's entry carries that ending in `end`, so one after it (a second KACHI) cannot
- * ride there. */
+/* The ending that closes n's line and rides on n's entry: child 0, a leaf; else NULL
+ * (it gets an entry). It rides whatever it carries (`end` is then an object with its
+ * time, comments, bookmarks and sid): an entry of its own repeats its move's board, and
+ * a reader that knows only bd, cb and cw reads that as a second game. What cannot ride
+ * keeps an entry: an ending after an ending (a second KACHI, as JKF tools keep), and an
+ * ending that is an alternative to another child. */
 static const kifu_node *riding_end(const kifu_node *n)
 {
     const kifu_node *c =
         kifu_node_child_count(n) && kifu_node_kind_of(n) != KIFU_NODE_SPECIAL
             ? kifu_node_child(n, 0)
             : NULL;
-    if (!c || kifu_node_kind_of(c) != KIFU_NODE_SPECIAL || kifu_node_comment_count(c) ||
-        kifu_node_bookmark_count(c) || kifu_node_get_time(c, NULL))
+    if (!c || kifu_node_kind_of(c) != KIFU_NODE_SPECIAL || kifu_node_child_count(c))
         return NULL;
     return c;
+}
+
+/* `"sid":` and the ID the document gave n (a string, or a number as written), else the
+ * entry's index. */
+static void put_sid(kifu__strbuf *out, const kifu_node *n, size_t index)
+{
+    int number;
+    const char *given = kifu__node_sid(n, &number);
+    kifu__sb_puts(out, "\"sid\":");
+    if (!given)
+        kifu__sb_printf(out, "%zu", index);
+    else if (number)
+        kifu__sb_puts(out, given);
+    else
+        kifu__sb_json_string(out, given);
+}
+
+/* A node's time, comments and bookmarks, each key only when it has one. */
+static void notes(kifu__strbuf *out, const kifu_node *n)
+{
+    kifu_move_time tv;
+    const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
+    if (t) {
+        kifu__sb_puts(out, ",\"time\":{\"now\":");
+        seconds(out, &t->now);
+        if (t->has_total) {
+            kifu__sb_puts(out, ",\"total\":");
+            seconds(out, &t->total);
+        }
+        kifu__sb_putc(out, '}');
+    }
+    strings(out, "comments", n, kifu_node_comment_count, kifu_node_comment);
+    strings(out, "bookmarks", n, kifu_node_bookmark_count, kifu_node_bookmark);
+}
+
+/* The ending riding on its move's entry: its word, or, when it carries a time, comments,
+ * bookmarks or an ID, {"word": ..., those}. */
+static void ending(kifu__strbuf *out, const kifu_node *end)
+{
+    kifu__sb_puts(out, ",\"end\":");
+    if (!kifu_node_comment_count(end) && !kifu_node_bookmark_count(end) &&
+        !kifu_node_get_time(end, NULL) && !kifu__node_sid(end, NULL)) {
+        kifu__sb_json_string(out, kifu_node_special(end));
+        return;
+    }
+    kifu__sb_puts(out, "{\"word\":");
+    kifu__sb_json_string(out, kifu_node_special(end));
+    if (kifu__node_sid(end, NULL)) {
+        kifu__sb_putc(out, ',');
+        put_sid(out, end, 0);
+    }
+    notes(out, end);
+    kifu__sb_putc(out, '}');
 }
 
 static void header(kifu__strbuf *out, const kifu_record *r)
@@ -75,12 +132,12 @@ static void header(kifu__strbuf *out, const kifu_record *r)
 /* One entry: the position b at node n (a move, the root, or an ending with an entry of
  * its own). */
 static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
-                  const kifu_board *b, size_t sid, long prev, long game)
+                  const kifu_board *b, size_t index, long prev, long game)
 {
     char bd[82], cb[40], cw[40], text[64], usi[8];
     kifu__bd_write(b, bd, cb, cw);
-    kifu__sb_printf(out, "{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"sid\":%zu", bd, cb,
-                    cw, sid);
+    kifu__sb_printf(out, "{\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",", bd, cb, cw);
+    put_sid(out, n, index);
     int kind = kifu_node_kind_of(n);
     kifu_move m_v;
     const kifu_move *m =
@@ -94,23 +151,13 @@ static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
         kifu__sb_json_string(out, kifu_node_text(n, text, sizeof text));
         kifu__sb_printf(out, ",\"usi\":\"%s\"", kifu_move_usi(m, usi));
     }
-    kifu_move_time tv;
-    const kifu_move_time *t = kifu_node_get_time(n, &tv) ? &tv : NULL;
-    if (t) {
-        kifu__sb_puts(out, ",\"time\":{\"now\":");
-        seconds(out, &t->now);
-        if (t->has_total) {
-            kifu__sb_puts(out, ",\"total\":");
-            seconds(out, &t->total);
-        }
-        kifu__sb_putc(out, '}');
-    }
-    strings(out, "comments", n, kifu_node_comment_count, kifu_node_comment);
-    strings(out, "bookmarks", n, kifu_node_bookmark_count, kifu_node_bookmark);
+    notes(out, n);
     const kifu_node *end = kind == KIFU_NODE_SPECIAL ? n : riding_end(n);
-    if (end) {
+    if (end == n) {
         kifu__sb_puts(out, ",\"end\":");
         kifu__sb_json_string(out, kifu_node_special(end));
+    } else if (end) {
+        ending(out, end);
     }
     if (prev >= 0)
         kifu__sb_printf(out, ",\"prev\":%ld", prev);
@@ -141,8 +188,10 @@ static int write_one(const kifu_record *r, size_t game, const kifu_write_options
         if (ev != KIFU_WALK_ENTER)
             continue;
         const kifu_node *parent = kifu_node_parent(n);
-        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL && riding_end(parent) == n)
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL && riding_end(parent) == n) {
+            at[kifu_node_id(n)] = at[kifu_node_id(parent)];
             continue; /* written as the `end` of its move's entry */
+        }
         kifu_board b;
         if (kifu_walk_board(w, &b)) {
             /* A move that is not legal has no position: nothing below it is written. */

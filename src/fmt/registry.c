@@ -71,15 +71,18 @@ static const kifu__format table[] = {
      .json = 1,
      .write_many = kifu__write_posjson_many},
     /* Another game (Xelto): the table lists it so that paths, detection, directory
-     * searches and help texts know it, but kifu_read and kifu_write refuse it (no reader
-     * or writer here); kifu_msf_* in src/msf/ read and write it. */
+     * searches and help texts know it; its reader entry refuses it and kifu_write has no
+     * writer for it: kifu_msf_* in src/msf/ read and write it. Its first line is sure: an
+     * MSF document is one whatever its file's name (the reference validator's tests are
+     * .json files). */
     {.info = {KIFU_FMT_MSF, "msf", "msf",
               "Mino Seslax Format 0.2 (Xelto records, not shogi)", KIFU_ENC_UTF8, H_ALL,
               KIFU_GAME_XELTO},
-     .read = NULL,
+     .read = kifu__read_msf,
      .write = NULL,
      .sniff = kifu__sniff_msf,
-     .json = 1},
+     .json = 1,
+     .sure = 1},
 };
 
 #define NFORMATS (sizeof table / sizeof table[0])
@@ -177,6 +180,16 @@ int kifu_format_from_path(const char *path)
     const char *dot = strrchr(slash ? slash : path, '.');
     int sharers;
     return dot ? ext_format(dot + 1, &sharers) : KIFU_FMT_AUTO;
+}
+
+int kifu__format_ext_shared(const char *path)
+{
+    const char *slash = strrchr(path ? path : "", '/');
+    const char *dot = path ? strrchr(slash ? slash : path, '.') : NULL;
+    int sharers = 0;
+    if (dot)
+        ext_format(dot + 1, &sharers);
+    return sharers > 1;
 }
 
 int kifu__format_refine(int format, const char *path, const char *text, size_t len)

@@ -130,11 +130,44 @@ static int set_line(kifu_position *p, const line *l, kifu_error *err)
     return rc;
 }
 
-/* The record's start from the position: a preset when it is one, else explicit data. */
-static int set_start(kifu_record *r, const kifu_position *p, kifu_error *err)
+/* The move number of the SFEN in [s, s + n) (`position sfen B S H N moves ...`, or a
+ * bare `B S H N`): the fourth field from the board (the word with '/'), or 0 when it
+ * has none (startpos, or a SFEN of three fields). */
+static int move_number(const char *s, size_t n)
+{
+    const char *e = s + n;
+    int field = -1;
+    while (s < e) {
+        while (s < e && (*s == ' ' || *s == '\t'))
+            s++;
+        const char *w = s;
+        while (s < e && *s != ' ' && *s != '\t')
+            s++;
+        if (w == s)
+            break;
+        if (field < 0 && memchr(w, '/', (size_t)(s - w)))
+            field = 0;
+        else if (field >= 0 && ++field == 3) {
+            long v = 0;
+            for (const char *q = w; q < s; q++) {
+                if (*q < '0' || *q > '9' || v > 99999999)
+                    return 0;
+                v = v * 10 + (*q - '0');
+            }
+            return (int)v;
+        }
+    }
+    return 0;
+}
+
+/* The record's start from the position (the SFEN text [s, s + n) for its move number): a
+ * preset when it is one, else explicit data. */
+static int set_start(kifu_record *r, const kifu_position *p, const char *s, size_t n,
+                     kifu_error *err)
 {
     kifu_board b;
     kifu_position_board(p, &b);
+    kifu_record_set_start_number(r, move_number(s, n));
     return kifu__record_start(r, &b) ? nomem(err) : 0;
 }
 
@@ -172,7 +205,7 @@ static int read_game(const char *text, const line *l, const kifu_read_options *o
         nomem(err);
         goto done;
     }
-    if (set_sfen(p, s, l, err) || set_start(r, p, err))
+    if (set_sfen(p, s, l, err) || set_start(r, p, s, strlen(s), err))
         goto done;
     kifu_node *n = kifu_record_root(r);
     int side = kifu_position_side(p);
@@ -307,7 +340,7 @@ int kifu__read_sfenlist(KIFU__READER_PARAMS)
         nomem(err);
         goto done;
     }
-    if (set_line(p, &l, err) || set_start(r, p, err))
+    if (set_line(p, &l, err) || set_start(r, p, l.s, l.n, err))
         goto done;
     kifu_node *n = kifu_record_root(r);
     while (next_line(&in, &l) == 0) {

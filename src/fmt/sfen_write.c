@@ -13,13 +13,28 @@ static void warn_lost(const kifu_record *r, const kifu_write_options *opt,
 {
     if (!opt || !opt->warn)
         return;
-    size_t forks = 0, comments = 0;
+    /* A line of USI moves, or of positions, holds nothing else: every other part of the
+     * record is named. */
+    size_t forks = 0, comments = 0, times = 0, marks = 0;
+    const char *ending = NULL;
     for (const kifu_node *n = kifu_record_root(r); n; n = kifu_node_next(n)) {
         size_t c = kifu_node_child_count(n);
         forks += c > 1 ? c - 1 : 0;
         comments += kifu_node_comment_count(n);
+        marks += kifu_node_bookmark_count(n);
+        kifu_move_time t;
+        times += kifu_node_kind_of(n) == KIFU_NODE_MOVE && kifu_node_get_time(n, &t);
+        if (kifu_node_kind_of(n) == KIFU_NODE_SPECIAL && !ending)
+            ending = kifu_node_special(n);
     }
     char msg[200];
+    /* 手合割 is no loss: the start position says it. */
+    size_t header = kifu_record_header_count(r) - !!kifu_record_header_get(r, "手合割");
+    if (header) {
+        snprintf(msg, sizeof msg, "%s holds no header: %zu entr%s left out", fmt, header,
+                 header == 1 ? "y" : "ies");
+        opt->warn(opt->warn_ctx, msg);
+    }
     if (forks) {
         snprintf(msg, sizeof msg, "%s keeps only the main line: %zu fork(s) left out",
                  fmt, forks);
@@ -28,6 +43,20 @@ static void warn_lost(const kifu_record *r, const kifu_write_options *opt,
     if (comments) {
         snprintf(msg, sizeof msg, "%s holds no comments: %zu comment line(s) left out",
                  fmt, comments);
+        opt->warn(opt->warn_ctx, msg);
+    }
+    if (marks) {
+        snprintf(msg, sizeof msg, "%s holds no bookmarks: %zu left out", fmt, marks);
+        opt->warn(opt->warn_ctx, msg);
+    }
+    if (times) {
+        snprintf(msg, sizeof msg, "%s holds no times: the times of %zu move(s) left out",
+                 fmt, times);
+        opt->warn(opt->warn_ctx, msg);
+    }
+    if (ending) {
+        snprintf(msg, sizeof msg, "%s holds no ending: %s left out", fmt,
+                 kifu_special_text(ending));
         opt->warn(opt->warn_ctx, msg);
     }
 }
@@ -73,10 +102,11 @@ int kifu__write_sfen(KIFU__WRITER_PARAMS)
     warn_lost(r, opt, "SFEN");
     kifu_board b;
     kifu_record_initial(r, &b);
-    if (kifu_preset_match(&b) == KIFU_PRESET_HIRATE) {
+    int number = kifu_record_start_number(r);
+    if (kifu_preset_match(&b) == KIFU_PRESET_HIRATE && number == 1) {
         kifu__sb_puts(out, "position startpos");
     } else {
-        char *sfen = kifu_position_sfen(p, 1);
+        char *sfen = kifu_position_sfen(p, number);
         if (!sfen) {
             kifu_position_free(p);
             return nomem(err);
@@ -111,7 +141,7 @@ int kifu__write_sfenlist(KIFU__WRITER_PARAMS)
     if (start(r, &p, err))
         return -1;
     warn_lost(r, opt, "sfenlist");
-    int rc = 0, number = 1;
+    int rc = 0, number = kifu_record_start_number(r);
     const kifu_node *n = kifu_record_root(r);
     for (;;) {
         char *sfen = kifu_position_sfen(p, number);

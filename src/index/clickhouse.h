@@ -1,4 +1,5 @@
-/* clickhouse.h: the index on ClickHouse (src/index/clickhouse*.c). The same games and
+/* clickhouse.h: the index on ClickHouse (src/index/clickhouse*.c), a backend of the index
+ * (backend.h: its table of operations is in clickhouse_write.c). The same games and
  * position rows as the SQLite index (index_build.c makes them), written over ClickHouse's
  * HTTP interface into tables kifu creates, and the same explorer and exact-search answers
  * read back from them.
@@ -47,9 +48,11 @@ typedef struct kifu__ch {
     size_t nservers;
     char database[64], table[64], cluster[64];
     int retries, backoff_ms, timeout_ms;
-    /* explorer: the games of the latest query */
+    /* explorer: the games of the latest query, its filters and where its error goes */
     kifu__ch_game *games;
     size_t ngames, capgames;
+    const kifu_explore_options *explore_o;
+    kifu_error *explore_err;
     /* writing: the old games of the files the batch replaces, removed first by flush */
     kifu__ch_ids replaced;
 } kifu__ch;
@@ -105,7 +108,6 @@ void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int lo
 /* ---- clickhouse_write.c ---- */
 
 int kifu__ch_flush(kifu_index *ix, kifu_error *err);
-void kifu__ch_close(kifu_index *ix);
 /* The game numbers of `path` with this content already indexed (sorted, new array or
  * NULL when none), and into *old the ids of its games indexed with other content (the
  * file changed since). 0, or -1. */
@@ -131,6 +133,12 @@ int kifu__ch_each_source(kifu_index *ix,
                          kifu_error *err);
 long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                    kifu_error *err);
+/* The explorer's query (backend.h, explore_*): kifu__ch_count and the games it fetched. */
+void *kifu__ch_explore_begin(kifu_index *ix, const kifu_explore_options *o,
+                             kifu_error *err);
+int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a);
+int kifu__ch_explore_game(void *q, long long id, kifu__explore_row *row);
+void kifu__ch_explore_end(void *q);
 
 /* ---- clickhouse_search.c ---- */
 

@@ -286,6 +286,42 @@ void kifu__ch_disconnect(kifu__ch_server *s)
     s->conn = 0;
 }
 
+/* Read the answer to a request (sent: the whole request went out) into resp, until it
+ * is whole (*whole its length, else -1), the server closes, or the deadline passes.
+ * *closing: the server asked to close. 0, or -1 with why. */
+static int receive(int fd, int sent, long long deadline, int timeout_ms,
+                   kifu__strbuf *resp, long *whole, int *closing, char *why, size_t cap)
+{
+    size_t scan = 0;
+    *whole = -1, *closing = 1;
+    for (;;) {
+        if (kifu__sb_reserve(resp, 65536)) {
+            snprintf(why, cap, "out of memory");
+            return -1;
+        }
+        ssize_t r = recv(fd, resp->data + resp->len, resp->cap - resp->len - 1, 0);
+        if (r > 0) {
+            resp->len += (size_t)r;
+            resp->data[resp->len] = 0;
+            if ((*whole = answer_end(resp->data, resp->len, &scan, closing)) >= 0)
+                return 0;
+        } else if (r == 0) {
+            return 0;
+        } else if (errno == EAGAIN || errno == EINTR) {
+            if (!wait_fd(fd, POLLIN, deadline)) {
+                snprintf(why, cap, "no answer within %d ms", timeout_ms);
+                return -1;
+            }
+        } else if (!resp->len) {
+            if (sent)
+                snprintf(why, cap, "connection lost: %s", strerror(errno));
+            return -1;
+        } else {
+            return 0; /* reset after its answer: the answer says what happened */
+        }
+    }
+}
+
 int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err)
@@ -321,35 +357,10 @@ again:
      * an INSERT may have been written, and sent again it would count twice. Only the
      * journal's repair may undo it, so no retry. */
     t = !sent;
-    long whole = -1;
-    size_t scan = 0;
-    int closing = 1;
-    for (;;) {
-        if (kifu__sb_reserve(&resp, 65536)) {
-            snprintf(why, sizeof why, "out of memory");
-            goto fail;
-        }
-        ssize_t r = recv(fd, resp.data + resp.len, resp.cap - resp.len - 1, 0);
-        if (r > 0) {
-            resp.len += (size_t)r;
-            resp.data[resp.len] = 0;
-            if ((whole = answer_end(resp.data, resp.len, &scan, &closing)) >= 0)
-                break;
-        } else if (r == 0) {
-            break;
-        } else if (errno == EAGAIN || errno == EINTR) {
-            if (!wait_fd(fd, POLLIN, deadline)) {
-                snprintf(why, sizeof why, "no answer within %d ms", timeout_ms);
-                goto fail;
-            }
-        } else if (!resp.len) {
-            if (sent)
-                snprintf(why, sizeof why, "connection lost: %s", strerror(errno));
-            goto fail;
-        } else {
-            break; /* reset after its answer: the answer says what happened */
-        }
-    }
+    long whole;
+    int closing;
+    if (receive(fd, sent, deadline, timeout_ms, &resp, &whole, &closing, why, sizeof why))
+        goto fail;
     if (!sent && !resp.len)
         goto fail;
     resp.data[resp.len] = 0;

@@ -331,3 +331,41 @@ int kifu__ch_each_source(kifu_index *ix,
     kifu__sb_free(&sql), kifu__sb_free(&out);
     return rc;
 }
+
+/* ---- The explorer's query (backend.h): the index is its state ---- */
+
+void *kifu__ch_explore_begin(kifu_index *ix, const kifu_explore_options *o,
+                             kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__ch_games_clear(ch);
+    ch->explore_o = o, ch->explore_err = err;
+    return ix;
+}
+
+int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a)
+{
+    kifu_index *ix = q;
+    kifu_error *err = ix->ch->explore_err;
+    if (kifu__ch_count(ix, key, flipped, ix->ch->explore_o, a, err) == 0)
+        return 0;
+    kifu__error_source(err, ix->path); /* an explorer's error names the index */
+    return -1;
+}
+
+int kifu__ch_explore_game(void *q, long long id, kifu__explore_row *row)
+{
+    kifu_index *ix = q;
+    const kifu__ch_game *g = kifu__ch_game_get(ix->ch, id);
+    if (!g)
+        return 0;
+    *row = (kifu__explore_row){g->id,    g->sente,  g->gote,   g->date,
+                               g->event, g->source, g->number, g->result};
+    return 1;
+}
+
+void kifu__ch_explore_end(void *q)
+{
+    kifu_index *ix = q;
+    ix->ch->explore_o = NULL, ix->ch->explore_err = NULL;
+}

@@ -273,6 +273,8 @@ static int repair(kifu__ch *ch, kifu_error *err)
     return rc;
 }
 
+static const kifu__index_ops ch_ops;
+
 kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                        const kifu_clickhouse_options *o, kifu_error *err)
 {
@@ -281,10 +283,11 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
         o = &none;
     if (kifu__ch_names_check(o, err))
         return NULL;
-    kifu__rules_init();
-    kifu_index *ix = kifu__calloc(1, sizeof *ix);
+    kifu_index *ix = kifu__index_new(urls, &ch_ops, err);
+    if (!ix)
+        return NULL;
     kifu__ch *ch = kifu__calloc(1, sizeof *ch);
-    if (!ix || !ch || !(ix->path = kifu__strdup(urls))) {
+    if (!ch) {
         nomem(err);
         goto fail;
     }
@@ -331,13 +334,11 @@ down:
     kifu__ch_name_down(ch, err);
 fail:
     ch_free(ch);
-    if (ix)
-        kifu__free(ix->path);
-    kifu__free(ix);
+    kifu__index_free(ix);
     return NULL;
 }
 
-void kifu__ch_close(kifu_index *ix)
+static void ch_close(kifu_index *ix)
 {
     ch_free(ix->ch);
     ix->ch = NULL;
@@ -643,3 +644,82 @@ out:
     kifu__free(pos), kifu__free(games), kifu__free(s.v);
     return rc;
 }
+
+/* ---- The table of operations (backend.h) ---- */
+
+/* Everything queued written, and the batch emptied: ClickHouse has no transaction to
+ * keep open between batches, so a full batch goes the same way. */
+static int ch_write(kifu_index *ix, kifu_error *err)
+{
+    int rc = kifu__ch_flush(ix, err);
+    kifu__index_batch_free(ix);
+    return rc;
+}
+
+static int ch_lookup(kifu_index *ix, const char *path, uint64_t dig, kifu__known *k,
+                     kifu_error *err)
+{
+    /* The same path in the batch not written yet: the server cannot know it. With
+     * other content, the batch is written first, then replaced as any indexed file. */
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (strcmp(ix->sources[i].path, path) == 0)
+            k->id = ix->sources[i].id, k->digest = ix->sources[i].digest;
+    if (k->id && k->digest != dig) {
+        if (ch_write(ix, err))
+            return -1;
+        k->id = 0;
+    }
+    if (k->id)
+        return 0;
+    kifu__ch_ids gone = {0};
+    if (kifu__ch_indexed(ix, path, dig, &k->done, &k->ndone, &gone, err)) {
+        kifu__error_source(err, path);
+        kifu__free(gone.v);
+        ix->stats.files_failed++;
+        return -1;
+    }
+    k->gone = gone.v, k->ngone = gone.n;
+    return 0;
+}
+
+static int ch_replaced(kifu_index *ix, const uint32_t *games, size_t n, kifu_error *err)
+{
+    for (size_t i = 0; i < n; i++)
+        if (kifu__ch_ids_add(&ix->ch->replaced, games[i]))
+            return nomem(err);
+    return 0;
+}
+
+static int ch_compact(kifu_index *ix, kifu_error *err)
+{
+    (void)ix;
+    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                       "an index on ClickHouse merges its parts itself");
+}
+
+static int ch_export_book(kifu_index *ix, int format, const kifu_book_options *o,
+                          kifu_output_fn out, void *ctx, kifu_error *err)
+{
+    (void)ix, (void)format, (void)o, (void)out, (void)ctx;
+    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                       "book export reads an index file, not ClickHouse");
+}
+
+static const kifu__index_ops ch_ops = {
+    .digest = kifu__index_digest_fnv,
+    .lookup = ch_lookup,
+    .replaced = ch_replaced,
+    .write = ch_write,
+    .flush = ch_write,
+    .compact = ch_compact,
+    .close = ch_close,
+    .info = kifu__ch_info,
+    .explore_begin = kifu__ch_explore_begin,
+    .explore_count = kifu__ch_explore_count,
+    .explore_game = kifu__ch_explore_game,
+    .explore_end = kifu__ch_explore_end,
+    .search = kifu__ch_search,
+    .each_source = kifu__ch_each_source,
+    .find = kifu__ch_find,
+    .export_book = ch_export_book,
+};

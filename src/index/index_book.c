@@ -1,4 +1,4 @@
-/* index_book.c: opening books for engines and GUIs from the index: every game replayed up
+/* index_book.c: opening books for engines and GUIs from the SQLite index: every game replayed up
  * to the last ply asked for, the (position, move) pairs in the ply range sorted by key and
  * counted, then written in the book's order: YaneuraOu's DB2016 text book (by SFEN) or
  * Apery's binary book (16-byte entries by Apery's own position key). */
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "index/index_private.h"
+#include "index/index_sqlite.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
 
@@ -200,29 +201,21 @@ static int write_apery(const entry *v, const line *lines, size_t nlines,
     return 0;
 }
 
-int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *o,
-                           kifu_output_fn out, void *ctx, kifu_error *err)
+static int nomem(kifu_error *err)
 {
-    if (ix->ch)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                           "book export reads an index file, not ClickHouse");
-    if (format != KIFU_BOOK_YANEURAOU && format != KIFU_BOOK_APERY)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                           "unknown book format %d", format);
-    kifu_book_options def = {0, 40, 1};
-    if (!o || (!o->min_ply && !o->max_ply && !o->min_games))
-        o = &def;
-    int lo = o->min_ply, hi = o->max_ply, min_games = o->min_games > 0 ? o->min_games : 1;
-    entry *v = NULL;
-    line *lines = NULL;
-    size_t n = 0, cap = 0, nlines = 0;
+    return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+}
+
+/* Every game's (position, move) entries of plies lo..hi, into *v (n of them). 0, or -1
+ * with err. */
+static int book_entries(kifu_index *ix, int lo, int hi, entry **v, size_t *n,
+                        kifu_error *err)
+{
+    size_t cap = 0;
     sqlite3_stmt *st = NULL;
-    int rc = -1;
     if (sqlite3_prepare_v2(ix->db, "SELECT id, handicap, start, moves FROM games", -1,
-                           &st, NULL) != SQLITE_OK) {
-        kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
-        goto done;
-    }
+                           &st, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     int s;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
         const uint16_t *moves = sqlite3_column_blob(st, 3);
@@ -236,32 +229,35 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
             if (!k)
                 break; /* a damaged row: its line ends */
             if (ply >= lo) {
-                if (kifu__reserve(&v, &cap, n + 1, sizeof *v, 4096))
-                    goto nomem;
-                v[n++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0),
-                                 (uint16_t)ply, moves[ply]};
+                if (kifu__reserve(v, &cap, *n + 1, sizeof **v, 4096)) {
+                    sqlite3_finalize(st);
+                    return nomem(err);
+                }
+                (*v)[(*n)++] = (entry){p.key, (uint32_t)sqlite3_column_int64(st, 0),
+                                       (uint16_t)ply, moves[ply]};
             }
             kifu__pos_do(&p, k);
         }
     }
-    if (s != SQLITE_DONE) {
-        kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
-        goto done;
-    }
-    if (n) /* no entries: no storage, and qsort wants some */
-        qsort(v, n, sizeof *v, by_key);
-    lines = kifu__calloc(n ? n : 1, sizeof *lines);
-    if (!lines)
-        goto nomem;
-    /* One line per position played in enough games, with the SFEN of its first game. */
+    int rc = s == SQLITE_DONE ? 0
+                              : kifu__index_sqlite_error(ix->db, ix->path,
+                                                         "cannot read the index", err);
     sqlite3_finalize(st);
-    st = NULL;
+    return rc;
+}
+
+/* One line per position played in at least min_games games (entries v sorted by key),
+ * with its board as its first game reached it, into lines (room for n): *nlines of them.
+ * 0, or -1 with err. */
+static int book_lines(kifu_index *ix, int format, int min_games, const entry *v, size_t n,
+                      line *lines, size_t *nlines, kifu_error *err)
+{
+    sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(ix->db, "SELECT handicap, start, moves FROM games WHERE id=?",
-                           -1, &st, NULL) != SQLITE_OK) {
-        kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
-        goto done;
-    }
-    for (size_t i = 0, j; i < n; i = j) {
+                           -1, &st, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    int rc = 0;
+    for (size_t i = 0, j; i < n && !rc; i = j) {
         size_t games = 0;
         for (j = i; j < n && v[j].key == v[i].key; j++)
             games += j == i || v[j].game != v[j - 1].game || v[j].move != v[j - 1].move;
@@ -285,31 +281,34 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
         sqlite3_reset(st);
         if (!ok)
             continue;
-        line *l = &lines[nlines];
+        line *l = &lines[*nlines];
         *l = (line){.ply = v[i].ply + 1, .first = i, .n = j - i};
         if (format == KIFU_BOOK_APERY) {
             kifu__pos_to_board(&p, &l->board);
             l->apery = kifu__index_apery_key(&l->board);
         } else if (!(l->sfen = sfen_of(&p))) {
-            goto nomem;
+            rc = nomem(err);
+            break;
         }
-        nlines++;
+        (*nlines)++;
     }
-    if (format == KIFU_BOOK_APERY) {
-        qsort(lines, nlines, sizeof *lines, by_apery);
-        rc = write_apery(v, lines, nlines, out, ctx);
-        if (rc)
-            goto write_fail;
-        goto done;
-    }
-    qsort(lines, nlines, sizeof *lines, by_sfen);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+/* YaneuraOu's DB2016 text book: a "sfen ... ply" line per position (lines sorted by
+ * SFEN), then its moves in USI, most played first, with their games. 0, -1 when out
+ * fails, -2 out of memory. */
+static int write_yaneuraou(const entry *v, const line *lines, size_t nlines,
+                           kifu_output_fn out, void *ctx)
+{
     if (out(ctx, "#YANEURAOU-DB2016 1.00\n", 23))
-        goto write_fail;
+        return -1;
     for (size_t k = 0; k < nlines; k++) {
         char buf[256];
         int len = snprintf(buf, sizeof buf, "sfen %s %d\n", lines[k].sfen, lines[k].ply);
         if (out(ctx, buf, (size_t)len))
-            goto write_fail;
+            return -1;
         /* Count each move's games (entries are sorted by move, then game), most first. */
         count mv[600];
         size_t nm = count_moves(v + lines[k].first, lines[k].n, mv);
@@ -319,7 +318,7 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
         kifu_position *q = kifu_position_new();
         if (!q || kifu_position_set_sfen(q, lines[k].sfen, NULL)) {
             kifu_position_free(q);
-            goto nomem;
+            return -2;
         }
         kifu_position_board(q, &bd);
         kifu_position_free(q);
@@ -334,18 +333,47 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
             kifu_move_usi(&km, usi);
             len = snprintf(buf, sizeof buf, "%s none 0 0 %ld\n", usi, mv[a].games);
             if (out(ctx, buf, (size_t)len))
-                goto write_fail;
+                return -1;
         }
     }
-    rc = 0;
-    goto done;
-write_fail:
-    kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "cannot write the book");
-    goto done;
-nomem:
-    kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-done:
-    sqlite3_finalize(st);
+    return 0;
+}
+
+int kifu__sqlite_export_book(kifu_index *ix, int format, const kifu_book_options *o,
+                             kifu_output_fn out, void *ctx, kifu_error *err)
+{
+    if (format != KIFU_BOOK_YANEURAOU && format != KIFU_BOOK_APERY)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "unknown book format %d", format);
+    kifu_book_options def = {0, 40, 1};
+    if (!o || (!o->min_ply && !o->max_ply && !o->min_games))
+        o = &def;
+    int min_games = o->min_games > 0 ? o->min_games : 1;
+    entry *v = NULL;
+    line *lines = NULL;
+    size_t n = 0, nlines = 0;
+    int rc = book_entries(ix, o->min_ply, o->max_ply, &v, &n, err);
+    if (!rc && n) /* no entries: no storage, and qsort wants some */
+        qsort(v, n, sizeof *v, by_key);
+    if (!rc && !(lines = kifu__calloc(n ? n : 1, sizeof *lines)))
+        rc = nomem(err);
+    if (!rc)
+        rc = book_lines(ix, format, min_games, v, n, lines, &nlines, err);
+    if (!rc) {
+        int w;
+        if (format == KIFU_BOOK_APERY) {
+            qsort(lines, nlines, sizeof *lines, by_apery);
+            w = write_apery(v, lines, nlines, out, ctx);
+        } else {
+            qsort(lines, nlines, sizeof *lines, by_sfen);
+            w = write_yaneuraou(v, lines, nlines, out, ctx);
+        }
+        if (w == -2)
+            rc = nomem(err);
+        else if (w)
+            rc = kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                             "cannot write the book");
+    }
     for (size_t k = 0; k < nlines; k++)
         kifu_free(lines[k].sfen);
     kifu__free(lines);

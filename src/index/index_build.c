@@ -1,17 +1,15 @@
-/* index_build.c: opening an index, turning record files into rows, and writing a batch:
- * games, then the batch's occurrences sorted by bucket and key and written as a run of
- * blocks (index_runs.c: one row a bucket and run, since SQLite's cost is per row). The
- * batches of one add share one transaction, committed by kifu_index_flush. */
+/* index_build.c: record files turned into a batch of rows, the same for every backend:
+ * a games row each, and the positions of each game's main line (key, game, ply, move).
+ * The backend (backend.h) says what it holds of a file already, and writes the batch
+ * when it is full and at kifu_index_flush. Also the compact moves the rows keep. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
 
 #include "core/strbuf.h"
 #include "fmt/fmt.h"
-#include "index/clickhouse.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "record/record.h"
@@ -19,8 +17,6 @@
 #include "rules/position.h"
 
 size_t kifu__index_batch = KIFU__INDEX_BATCH;
-long kifu__index_dated = KIFU__INDEX_DATED;
-long kifu__index_replay = KIFU__INDEX_REPLAY;
 
 static int nomem(kifu_error *err)
 {
@@ -32,127 +28,13 @@ uint16_t kifu__index_compact(uint32_t m)
     return (uint16_t)(m & 0x7fff);
 }
 
-/* ---- Opening and closing ----------------------------------------------------------- */
-
-static uint32_t max_id(sqlite3 *db, const char *table)
-{
-    char sql[64];
-    snprintf(sql, sizeof sql, "SELECT coalesce(max(id),0) FROM %s", table);
-    sqlite3_stmt *st;
-    uint32_t v = 0;
-    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
-        if (sqlite3_step(st) == SQLITE_ROW)
-            v = (uint32_t)sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    return v;
-}
-
-kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
-{
-    kifu__rules_init();
-    kifu_index *ix = kifu__calloc(1, sizeof *ix);
-    if (!ix || !(ix->path = kifu__strdup(path))) {
-        kifu__free(ix);
-        nomem(err);
-        return NULL;
-    }
-    struct stat st;
-    int exists = stat(path, &st) == 0;
-    if (!exists && !(flags & KIFU_INDEX_CREATE)) {
-        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "no index file");
-        kifu__error_source(err, path);
-        goto fail;
-    }
-    ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
-    int oflags = ix->readonly ? SQLITE_OPEN_READONLY
-                              : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
-    if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-        kifu__index_sqlite_error(ix->db, path, "cannot open the index", err);
-        goto fail;
-    }
-    sqlite3_busy_timeout(ix->db, 10000);
-    /* A bulk build's new file gets the games' indexes at its commit, sorted from the
-     * whole table: inserted game by game (names in no order) they were a third of
-     * SQLite's part of a build. */
-    ix->bulk = (flags & KIFU_INDEX_BULK) && !ix->readonly;
-    if (!exists || (st.st_size == 0 && !ix->readonly)) {
-        ix->unindexed = ix->bulk;
-        if (kifu__index_schema_create(ix->db, !ix->unindexed, err)) {
-            kifu__error_source(err, path);
-            goto fail;
-        }
-    } else if (kifu__index_schema_check(ix->db, path, err)) {
-        goto fail;
-    }
-    /* Bulk work: a large page cache; WAL keeps readers going while a batch is written. */
-    sqlite3_exec(ix->db, "PRAGMA cache_size=-262144; PRAGMA synchronous=NORMAL;", NULL,
-                 NULL, NULL);
-    /* A file being built alone is written once, not to the WAL and then again. It only
-     * appends but for the games' indexes, so a small cache holds what it rewrites: 32 MB
-     * wrote 0.2% more pages than 256 MB for 300,000 games, and faulted in 60,000 fewer
-     * pages a 100,000 games. */
-    if (ix->bulk)
-        sqlite3_exec(ix->db,
-                     "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-                     " PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-32768;",
-                     NULL, NULL, NULL);
-    ix->next_game = max_id(ix->db, "games") + 1;
-    ix->next_source = max_id(ix->db, "sources") + 1;
-    return ix;
-fail:
-    sqlite3_close(ix->db);
-    kifu__free(ix->path);
-    kifu__free(ix);
-    return NULL;
-}
-
-static void free_batch(kifu_index *ix)
+void kifu__index_batch_free(kifu_index *ix)
 {
     kifu__arena_free(&ix->text);
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
     ix->ngames = ix->npos = ix->nsources = 0;
 }
-
-int kifu_index_close(kifu_index *ix, kifu_error *err)
-{
-    if (!ix)
-        return 0;
-    int rc = ix->readonly ? 0 : kifu_index_flush(ix, err);
-    free_batch(ix);
-    kifu__free(ix->games), kifu__free(ix->pos), kifu__free(ix->sources);
-    kifu__free(ix->lane[0]), kifu__free(ix->lane[1]), kifu__free(ix->facts);
-    kifu_position_free(ix->replay);
-    kifu__sb_free(&ix->json);
-    /* The WAL is folded into the file so that it is one file again; a bulk-built file
-     * turns to WAL for the readers and writers to come. */
-    if (ix->bulk)
-        sqlite3_exec(ix->db, "PRAGMA locking_mode=NORMAL; PRAGMA journal_mode=WAL;", NULL,
-                     NULL, NULL);
-    if (!ix->readonly && ix->db)
-        sqlite3_exec(ix->db, "PRAGMA wal_checkpoint(TRUNCATE);", NULL, NULL, NULL);
-    for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
-        sqlite3_finalize(ix->explore_st[i]);
-    sqlite3_close(ix->db);
-    if (ix->ch)
-        kifu__ch_close(ix);
-    kifu__free(ix->path);
-    kifu__free(ix);
-    return rc;
-}
-
-void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags)
-{
-    ix->encoding = encoding;
-    ix->read_flags = flags & (KIFU_READ_LENIENT | KIFU_READ_REPAIR);
-}
-
-const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
-{
-    return &ix->stats;
-}
-
 /* ---- Records to rows ---------------------------------------------------------------- */
 
 /* The last node of the main line, and the moves before the first node without one. */
@@ -272,7 +154,7 @@ static int rating(const kifu_record *r, int color)
     return 0;
 }
 
-/* The batch's strings and moves live in one arena (free_batch drops it): a malloc and a
+/* The batch's strings and moves live in one arena (kifu__index_batch_free drops it): a malloc and a
  * free each, eight a game, were a few percent of a build. A copy of s, or NULL. */
 static char *dup_or_null(kifu_index *ix, const char *s)
 {
@@ -457,7 +339,7 @@ int kifu__cmp_u32(const void *x, const void *y)
 
 /* FNV-1a over the file's bytes: tells a changed file from an unchanged one. ClickHouse
  * indexes store it. */
-static uint64_t digest_fnv(const unsigned char *d, size_t n)
+uint64_t kifu__index_digest_fnv(const unsigned char *d, size_t n)
 {
     uint64_t h = 0xcbf29ce484222325u;
     for (size_t i = 0; i < n; i++)
@@ -475,7 +357,7 @@ static uint64_t load64(const unsigned char *p)
 
 /* The same, for SQLite indexes, 32 bytes a step in four independent lanes: FNV's one
  * multiply per byte, each waiting for the last, took a twentieth of a build. */
-static uint64_t digest_fast(const unsigned char *d, size_t n)
+uint64_t kifu__index_digest_fast(const unsigned char *d, size_t n)
 {
     const uint64_t m = 0x9e3779b97f4a7c15u;
     uint64_t h[4] = {n, n ^ 0x6a09e667f3bcc908u, n ^ 0xbb67ae8584caa73bu,
@@ -486,7 +368,7 @@ static uint64_t digest_fast(const unsigned char *d, size_t n)
             uint64_t x = h[k] ^ load64(d + i + 8 * k);
             h[k] = (x << 29 | x >> 35) * m;
         }
-    uint64_t r = digest_fnv(d + i, n - i);
+    uint64_t r = kifu__index_digest_fnv(d + i, n - i);
     for (int k = 0; k < 4; k++) {
         r = (r ^ h[k]) * m;
         r ^= r >> 31;
@@ -507,28 +389,6 @@ static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t di
     return 0;
 }
 
-/* Id and digest of the source row with this path; 0 when there is none. */
-static uint32_t find_source(kifu_index *ix, const char *path, uint64_t *dig)
-{
-    for (size_t i = 0; i < ix->nsources; i++)
-        if (strcmp(ix->sources[i].path, path) == 0) {
-            *dig = ix->sources[i].digest;
-            return ix->sources[i].id;
-        }
-    sqlite3_stmt *st;
-    uint32_t id = 0;
-    if (sqlite3_prepare_v2(ix->db, "SELECT id, digest FROM sources WHERE path=?", -1, &st,
-                           NULL) != SQLITE_OK)
-        return 0;
-    sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
-    if (sqlite3_step(st) == SQLITE_ROW) {
-        id = (uint32_t)sqlite3_column_int64(st, 0);
-        *dig = (uint64_t)sqlite3_column_int64(st, 1);
-    }
-    sqlite3_finalize(st);
-    return id;
-}
-
 static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i,
                         size_t n, const kifu_error *e)
 {
@@ -547,13 +407,11 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
     warn(ctx, buf);
 }
 
-static int write_step(kifu_index *ix, kifu_error *err);
-
 /* A file being read: the games as its reader finishes them (take_record). */
 typedef struct file_reader {
     kifu_index *ix;
     uint32_t source;
-    const uint32_t *done; /* ClickHouse: game numbers indexed already (sorted) */
+    const uint32_t *done; /* game numbers indexed already (sorted) */
     size_t ndone;
     size_t added, skipped, repaired;
     struct failed_game {
@@ -591,6 +449,8 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     }
     if (played && add_game(ix, r, fr->source, number, &e) == 0 && !repaired) {
         fr->added++;
+    } else if (e.code == KIFU_ERR_NOMEM) {
+        fr->nomem = 1; /* not the game's fault: the file fails, the add says why */
     } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
                              sizeof *fr->failed, 4)) {
         fr->nomem = 1;
@@ -615,39 +475,20 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         ix->stats.files_failed++;
         return -1;
     }
-    uint64_t dig = ix->ch ? digest_fnv(data, len) : digest_fast(data, len), old = 0;
-    uint32_t id = 0, *done = NULL; /* ClickHouse: game numbers indexed already */
-    size_t ndone = 0;
-    kifu__ch_ids gone = {0}; /* ClickHouse: the games of the file's old content */
-    if (ix->ch) {
-        /* The same path in the batch not written yet: the server cannot know it. With
-         * other content, the batch is written first, then replaced as any indexed file. */
-        for (size_t i = 0; i < ix->nsources; i++)
-            if (strcmp(ix->sources[i].path, path) == 0)
-                id = ix->sources[i].id, old = ix->sources[i].digest;
-        if (id && old != dig) {
-            if (kifu_index_flush(ix, err)) {
-                kifu_free(data);
-                return -1;
-            }
-            id = 0;
-        }
-        if (!id && kifu__ch_indexed(ix, path, dig, &done, &ndone, &gone, err)) {
-            kifu__error_source(err, path);
-            kifu_free(data);
-            kifu__free(gone.v);
-            ix->stats.files_failed++;
-            return -1;
-        }
-    } else {
-        id = find_source(ix, path, &old);
-    }
-    if (id && old == dig) {
+    uint64_t dig = ix->ops->digest(data, len);
+    kifu__known k = {0};
+    if (ix->ops->lookup(ix, path, dig, &k, err)) {
         kifu_free(data);
+        return -1;
+    }
+    uint32_t id = k.id;
+    if (id && k.digest == dig) {
+        kifu_free(data);
+        kifu__free(k.done), kifu__free(k.gone);
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;
     }
-    int status = id || gone.n ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
+    int status = id || k.ngone ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
     if (!id)
         id = ix->next_source++;
     /* Each game is normalized and indexed as the reader finishes it, while it is in the
@@ -655,7 +496,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
      * records read first, then indexed, were read back from memory, and their pages
      * given back to the system and faulted in again file after file. Normalized one by
      * one, one bad game costs only itself. */
-    file_reader fr = {.ix = ix, .source = id, .done = done, .ndone = ndone};
+    file_reader fr = {.ix = ix, .source = id, .done = k.done, .ndone = k.ndone};
     size_t games0 = ix->ngames, pos0 = ix->npos;
     uint32_t next0 = ix->next_game;
     kifu_read_options o = {.encoding = ix->encoding,
@@ -675,14 +516,17 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         kifu_free(recs);
     }
     kifu_free(data);
-    kifu__free(done);
+    kifu__free(k.done);
     if (rc || fr.nomem) {
         /* Nothing of a file that does not read is indexed. */
         ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
-        kifu__free(fr.failed), kifu__free(gone.v);
+        kifu__free(fr.failed), kifu__free(k.gone);
         ix->stats.files_failed++;
-        if (!rc)
-            return nomem(err);
+        if (!rc) {
+            nomem(err);
+            kifu__error_source(err, path);
+            return -1;
+        }
         if (err && !err->code)
             *err = e;
         return -1;
@@ -698,12 +542,10 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     kifu__free(fr.failed);
     size_t added = fr.added, skipped = fr.skipped;
     /* The old games go at the next flush, before the batch that holds the new ones. */
-    for (size_t i = 0; i < gone.n; i++)
-        if (kifu__ch_ids_add(&ix->ch->replaced, gone.v[i])) {
-            kifu__free(gone.v);
-            return nomem(err);
-        }
-    kifu__free(gone.v);
+    int gone = k.ngone ? ix->ops->replaced(ix, k.gone, k.ngone, err) : 0;
+    kifu__free(k.gone);
+    if (gone)
+        return -1;
     if (skipped && !added && status != KIFU_INDEX_REPLACED) {
         ix->next_source--;
         ix->stats.files_unchanged++;
@@ -715,8 +557,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
     /* A full batch goes to the table now, the add's transaction kept open: memory stays
      * bounded however many files one add reads. */
-    if (ix->npos >= kifu__index_batch &&
-        (ix->ch ? kifu_index_flush(ix, err) : write_step(ix, err)))
+    if (ix->npos >= kifu__index_batch && ix->ops->write(ix, err))
         return -1;
     if (status == KIFU_INDEX_REPLACED)
         ix->stats.files_replaced++;
@@ -725,153 +566,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     return status;
 }
 
-/* ---- Writing a batch ---------------------------------------------------------------- */
-
-/* Does row a come before row b in the table's order (key, game, ply): kifu__ipos_cmp,
- * inline for the sorts below. The rows of one key reach their bucket in no particular
- * order (sort_lanes moves rows about), so the game and ply decide between them. */
-static inline int before(const kifu__ipos *a, const kifu__ipos *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key;
-    return a->game != b->game ? a->game < b->game : a->ply < b->ply;
-}
-
-/* Rows v[0..n) sorted by insertion, unless that takes more than `budget` moves: 0, or 1
- * (left part sorted). */
-static int insertion(kifu__ipos *v, size_t n, size_t budget)
-{
-    for (size_t k = 1; k < n; k++) {
-        if (!before(&v[k], &v[k - 1]))
-            continue;
-        kifu__ipos x = v[k];
-        size_t m = k;
-        for (; m > 0 && before(&x, &v[m - 1]); m--)
-            v[m] = v[m - 1];
-        v[m] = x;
-        if (k - m > budget)
-            return 1;
-        budget -= k - m;
-    }
-    return 0;
-}
-
-/* Rows v[0..n) sorted: runs of 16 by insertion, then merged bottom-up through t (n
- * rows), the compare inline. Runs already in order are copied, not merged. */
-#define RUN_ROWS 16
-static void merge(kifu__ipos *v, size_t n, kifu__ipos *t)
-{
-    for (size_t s = 0; s < n; s += RUN_ROWS)
-        insertion(v + s, n - s < RUN_ROWS ? n - s : RUN_ROWS, SIZE_MAX);
-    kifu__ipos *a = v, *b = t;
-    for (size_t w = RUN_ROWS; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            if (mid == hi || !before(&a[mid], &a[mid - 1])) {
-                memcpy(b + lo, a + lo, (hi - lo) * sizeof *a);
-                continue;
-            }
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                b[k++] = before(&a[j], &a[i]) ? a[j++] : a[i++];
-            while (i < mid)
-                b[k++] = a[i++];
-            while (j < hi)
-                b[k++] = a[j++];
-        }
-        kifu__ipos *x = a;
-        a = b, b = x;
-    }
-    if (a != v)
-        memcpy(v, a, n * sizeof *v);
-}
-
-/* The batch is sorted by its keys' top 27 bits, the order of the table's buckets, in two
- * steps. sort_lanes puts the rows of each lane (the top 9 bits) together, in place: one
- * pass, each row moved once. kifu__index_lane then sorts one lane by the next 18 bits, 9
- * a pass (512 destinations a pass stay in the caches), through two buffers the size of a
- * lane that stay in the cache while the lane is written. What is left is to sort each
- * bucket by (key, game, ply) (kifu__index_sort_bucket, as the run is written): after the
- * 27 bits its rows are in order but for the few that share them (a hot key's rows are all
- * equal), which insertion puts in place; a bucket of many such rows is merge-sorted.
- * (A radix sort of the whole batch needed a second buffer of its size: a bulk build's
- * peak memory went from 1.79 to 0.77 GB without it, and its system time, the faults of
- * those pages, by about 3 s a million games. Two passes and qsort per bucket took twice
- * as long as the radix passes: calls through a pointer, byte-wise copies of rows.) */
-#define RADIX_BITS 9
-#define RADIX_SHIFT (64 - 3 * RADIX_BITS)
-#define LANE(key) ((unsigned)((key) >> (64 - KIFU__LANE_BITS)))
-_Static_assert(RADIX_SHIFT <= KIFU__BUCKET_SHIFT, "the radix passes cover the bucket");
-_Static_assert(KIFU__LANE_BITS == RADIX_BITS, "a lane is the top radix digit");
-static int sort_lanes(kifu_index *ix)
-{
-    size_t n = ix->npos, *at = ix->lane_at, head[KIFU__LANES], big = 0;
-    kifu__irow *v = ix->pos;
-    memset(ix->lane_at, 0, sizeof ix->lane_at);
-    for (size_t i = 0; i < n; i++)
-        at[LANE(v[i].key) + 1]++;
-    for (unsigned l = 0; l < KIFU__LANES; l++) {
-        big = at[l + 1] > big ? at[l + 1] : big;
-        at[l + 1] += at[l];
-        head[l] = at[l];
-    }
-    /* Each row not in its lane goes to the next free place of its lane, and the row it
-     * finds there is placed next: the lanes before l are full. */
-    for (unsigned l = 0; l < KIFU__LANES; l++)
-        while (head[l] < at[l + 1]) {
-            kifu__irow x = v[head[l]];
-            for (unsigned d; (d = LANE(x.key)) != l;) {
-                kifu__irow y = v[head[d]];
-                v[head[d]++] = x;
-                x = y;
-            }
-            v[head[l]++] = x;
-        }
-    for (int i = 0; i < 2; i++)
-        if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
-                          1 << 12))
-            return -1;
-    return 0;
-}
-
-kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos **t)
-{
-    const kifu__irow *v = ix->pos + ix->lane_at[l];
-    size_t n = *np = ix->lane_at[l + 1] - ix->lane_at[l];
-    if (!n)
-        return NULL;
-    const uint64_t mask = (1u << RADIX_BITS) - 1;
-    size_t count[2][1 << RADIX_BITS];
-    memset(count, 0, sizeof count);
-    for (size_t i = 0; i < n; i++) {
-        count[0][(v[i].key >> RADIX_SHIFT) & mask]++;
-        count[1][(v[i].key >> (RADIX_SHIFT + RADIX_BITS)) & mask]++;
-    }
-    for (int p = 0; p < 2; p++)
-        for (size_t d = 0, sum = 0; d <= mask; d++) {
-            size_t c = count[p][d];
-            count[p][d] = sum;
-            sum += c;
-        }
-    /* The batch's games have consecutive ids from the first one's. */
-    const uint32_t *facts = ix->facts, first = ix->games[0].id;
-    kifu__ipos *a = ix->lane[0], *b = ix->lane[1];
-    for (size_t i = 0; i < n; i++) {
-        const kifu__irow *r = &v[i];
-        a[count[0][(r->key >> RADIX_SHIFT) & mask]++] =
-            (kifu__ipos){r->key, r->game, r->ply, r->move, facts[r->game - first]};
-    }
-    for (size_t i = 0; i < n; i++)
-        b[count[1][(a[i].key >> (RADIX_SHIFT + RADIX_BITS)) & mask]++] = a[i];
-    *t = a;
-    return b;
-}
-
-void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t)
-{
-    if (insertion(v, n, 4 * n))
-        merge(v, n, t);
-}
+/* ---- Compact moves ------------------------------------------------------------------ */
 
 int kifu__index_start(const char *handicap, const char *sfen, kpos *p)
 {
@@ -913,276 +608,4 @@ kmove kifu__index_expand(const kpos *p, uint16_t c)
         (promote && !kind_can_promote(kind)))
         return MOVE_NONE;
     return move_make(from, to, kind, CPIECE_KIND(p->board[to]), promote);
-}
-
-/* Buckets touched by deletions, for their blocks to be written again; the ids of the
- * deleted games, whose occurrences those blocks drop. */
-typedef struct keyset {
-    uint64_t *v;
-    size_t n, cap;
-} keyset;
-
-/* Remove the games of a source that is indexed again: their occurrences go when the
- * buckets they are in are written again (each game's keys found by replaying its moves),
- * and the games are no longer live for that merge. */
-static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyset *dead,
-                         kifu_error *err)
-{
-    sqlite3_stmt *sel = NULL;
-    int rc = -1;
-    if (sqlite3_prepare_v2(ix->db,
-                           "SELECT id, handicap, start, moves FROM games WHERE source=?",
-                           -1, &sel, NULL) != SQLITE_OK)
-        goto done;
-    sqlite3_bind_int64(sel, 1, source);
-    int s;
-    while ((s = sqlite3_step(sel)) == SQLITE_ROW) {
-        long long game = sqlite3_column_int64(sel, 0);
-        if (kifu__reserve(&dead->v, &dead->cap, dead->n + 1, sizeof *dead->v, 256)) {
-            nomem(err);
-            goto done;
-        }
-        dead->v[dead->n++] = (uint64_t)game;
-        const uint16_t *moves = sqlite3_column_blob(sel, 3);
-        int nmoves = sqlite3_column_bytes(sel, 3) / 2;
-        kpos p;
-        if (kifu__index_start((const char *)sqlite3_column_text(sel, 1),
-                              (const char *)sqlite3_column_text(sel, 2), &p))
-            continue;
-        for (int ply = 0;; ply++) {
-            if (kifu__reserve(&touched->v, &touched->cap, touched->n + 1,
-                              sizeof *touched->v, 256)) {
-                nomem(err);
-                goto done;
-            }
-            touched->v[touched->n++] = p.key >> KIFU__BUCKET_SHIFT;
-            if (ply >= nmoves)
-                break;
-            kmove k = kifu__index_expand(&p, moves[ply]);
-            if (!k)
-                break;
-            kifu__pos_do(&p, k);
-        }
-    }
-    if (s != SQLITE_DONE)
-        goto done;
-    char sql[96];
-    snprintf(sql, sizeof sql, "DELETE FROM games WHERE source=%u", (unsigned)source);
-    rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
-done:
-    if (rc && (!err || !err->code))
-        kifu__index_sqlite_error(ix->db, ix->path, "cannot replace a file's games", err);
-    sqlite3_finalize(sel);
-    return rc;
-}
-
-static int cmp_key(const void *x, const void *y)
-{
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-
-static int insert_games(kifu_index *ix, sqlite3_stmt *game)
-{
-    for (size_t i = 0; i < ix->ngames; i++) {
-        kifu__igame *g = &ix->games[i];
-        sqlite3_bind_int64(game, 1, g->id);
-        sqlite3_bind_int64(game, 2, g->source);
-        sqlite3_bind_int64(game, 3, g->number);
-        const char *text[4] = {g->sente, g->gote, g->date, g->event};
-        for (int k = 0; k < 4; k++)
-            if (text[k])
-                sqlite3_bind_text(game, 4 + k, text[k], -1, SQLITE_STATIC);
-            else
-                sqlite3_bind_null(game, 4 + k);
-        sqlite3_bind_int(game, 8, g->result);
-        const char *hc =
-            kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
-        sqlite3_bind_text(game, 9, hc ? hc : "OTHER", -1, SQLITE_STATIC);
-        if (g->start)
-            sqlite3_bind_text(game, 10, g->start, -1, SQLITE_STATIC);
-        else
-            sqlite3_bind_null(game, 10);
-        sqlite3_bind_int64(game, 11, g->nmoves);
-        if (g->sente_rating)
-            sqlite3_bind_int(game, 12, g->sente_rating);
-        else
-            sqlite3_bind_null(game, 12);
-        if (g->gote_rating)
-            sqlite3_bind_int(game, 13, g->gote_rating);
-        else
-            sqlite3_bind_null(game, 13);
-        sqlite3_bind_blob(game, 14, g->moves ? (const void *)g->moves : "",
-                          (int)(g->nmoves * 2), SQLITE_STATIC);
-        if (g->ending)
-            sqlite3_bind_text(game, 15, g->ending, -1, SQLITE_STATIC);
-        else
-            sqlite3_bind_null(game, 15);
-        sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
-        if (kifu__index_step(game))
-            return -1;
-        sqlite3_clear_bindings(game);
-    }
-    return 0;
-}
-
-/* Write the queued batch inside the open transaction: sources, games, then the positions
- * as a run of their own (index_runs.c), the replaced games' occurrences dropped first.
- * 0, or -1 with err. */
-static int write_batch(kifu_index *ix, kifu_error *err)
-{
-    sqlite3 *db = ix->db;
-    sqlite3_stmt *src = NULL, *game = NULL;
-    keyset touched = {0}, dead = {0};
-    int rc = -1;
-    if (sort_lanes(ix)) {
-        nomem(err);
-        goto out;
-    }
-    for (size_t i = 0; i < ix->nsources; i++)
-        if (ix->sources[i].replace &&
-            delete_source(ix, ix->sources[i].id, &touched, &dead, err))
-            goto out;
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
-                           &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &game, NULL) != SQLITE_OK)
-        goto sqlfail;
-    for (size_t i = 0; i < ix->nsources; i++) {
-        struct kifu__isource *s = &ix->sources[i];
-        sqlite3_bind_int64(src, 1, s->id);
-        sqlite3_bind_text(src, 2, s->path, -1, SQLITE_STATIC);
-        sqlite3_bind_int64(src, 3, s->size);
-        sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
-        sqlite3_bind_int64(src, 5, s->games);
-        if (kifu__index_step(src))
-            goto sqlfail;
-    }
-    if (insert_games(ix, game))
-        goto sqlfail;
-    /* Sorted, each once (an empty vector has no storage, and qsort wants some). */
-    size_t nt = 0;
-    if (touched.n) {
-        qsort(touched.v, touched.n, sizeof *touched.v, cmp_key);
-        for (size_t i = 0; i < touched.n; i++)
-            if (!nt || touched.v[i] != touched.v[nt - 1])
-                touched.v[nt++] = touched.v[i];
-    }
-    if (dead.n)
-        qsort(dead.v, dead.n, sizeof *dead.v, cmp_key);
-    if (kifu__index_write_run(ix, touched.v, nt, dead.v, dead.n, err))
-        goto out;
-    ix->stats.games += ix->ngames;
-    ix->stats.positions += ix->npos;
-    rc = 0;
-    goto out;
-sqlfail:
-    if (!err || !err->code)
-        kifu__index_sqlite_error(db, ix->path, "cannot write the index", err);
-out:
-    sqlite3_finalize(src), sqlite3_finalize(game);
-    kifu__free(touched.v), kifu__free(dead.v);
-    free_batch(ix);
-    return rc;
-}
-
-/* Write the batch; the first one of an add opens its transaction. 0, or -1: the whole
- * add is rolled back. */
-static int write_step(kifu_index *ix, kifu_error *err)
-{
-    if (!ix->intx) {
-        if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
-            free_batch(ix);
-            return -1;
-        }
-        ix->intx = 1;
-    }
-    if (write_batch(ix, err) == 0)
-        return 0;
-    sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-    ix->intx = 0;
-    /* What the add took from the id counters goes back with it. */
-    ix->next_game = max_id(ix->db, "games") + 1;
-    ix->next_source = max_id(ix->db, "sources") + 1;
-    return -1;
-}
-
-int kifu_index_flush(kifu_index *ix, kifu_error *err)
-{
-    if (ix->ch) {
-        int rc = kifu__ch_flush(ix, err);
-        free_batch(ix);
-        return rc;
-    }
-    if (ix->readonly || (!ix->ngames && !ix->nsources && !ix->intx && !ix->unindexed))
-        return 0;
-    if ((ix->ngames || ix->nsources) && write_step(ix, err))
-        return -1;
-    /* A bulk build's games' indexes, once its games are in (kifu_index_open). */
-    int failed = ix->unindexed && kifu__index_schema_indexes(ix->db, err);
-    if (failed)
-        kifu__error_source(err, ix->path);
-    else
-        ix->unindexed = 0;
-    if (!ix->intx)
-        return failed ? -1 : 0;
-    if (failed || sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        if (!failed)
-            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
-        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-        ix->intx = 0;
-        ix->next_game = max_id(ix->db, "games") + 1;
-        ix->next_source = max_id(ix->db, "sources") + 1;
-        return -1;
-    }
-    ix->intx = 0;
-    return 0;
-}
-
-int kifu_index_compact(kifu_index *ix, kifu_error *err)
-{
-    if (ix->ch)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                           "an index on ClickHouse merges its parts itself");
-    if (ix->readonly)
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
-                           "the index was opened read-only");
-    if (kifu_index_flush(ix, err))
-        return -1;
-    if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-        return kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
-    if (kifu__index_merge_all(ix, err) ||
-        sqlite3_exec(ix->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-        if (!err || !err->code)
-            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
-        sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
-        return -1;
-    }
-    return 0;
-}
-
-int kifu_index_info_get(kifu_index *ix, kifu_index_info *out, kifu_error *err)
-{
-    if (ix->ch)
-        return kifu__ch_info(ix, out, err);
-    memset(out, 0, sizeof *out);
-    static const char *const sql[4] = {
-        "SELECT count(*) FROM games", "SELECT coalesce(sum(plies+1),0) FROM games",
-        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
-    long long *v[4] = {&out->games, &out->positions, &out->sources, &out->hot_positions};
-    for (int i = 0; i < 4; i++) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(ix->db, sql[i], -1, &st, NULL) != SQLITE_OK)
-            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
-                                            err);
-        if (sqlite3_step(st) == SQLITE_ROW)
-            *v[i] = sqlite3_column_int64(st, 0);
-        sqlite3_finalize(st);
-    }
-    struct stat st;
-    if (stat(ix->path, &st) == 0)
-        out->bytes = (long long)st.st_size;
-    return 0;
 }

@@ -1,14 +1,13 @@
 /* index_explore.c: the opening explorer: every move played from a position in the indexed
- * games, counted, with the latest games. A hot position (played in KIFU__INDEX_HOT games
- * or more) is answered from its precomputed rows unless filters ask for a subset; any
- * other is counted from its occurrences (its bucket's block) and their games. */
+ * games, counted, with the latest games. The backend counts the moves of a key
+ * (index_sqlite_explore.c, clickhouse_query.c) and looks up the games it lists; the
+ * position seen from the other side, the moves and the listed games are put together
+ * here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "core/arena.h"
-#include "index/clickhouse.h"
 #include "index/index_agg.h"
-#include "index/index_days.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -65,284 +64,12 @@ static void flip_board(const kifu_board *b, kifu_board *out)
     out->color = (uint8_t)(b->color ^ 1);
 }
 
-/* ---- Reading rows ------------------------------------------------------------------- */
-
-typedef struct query {
-    kifu_index *ix;
-    const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line;
-    /* Source paths looked up in this query (the top games of a position come from few
-     * files, and a join per game cost as much as the game's row). */
-    struct {
-        long long id;
-        const char *path; /* owned by the result */
-    } paths[16];
-    int npaths;
-    int filtered;
-    int dated; /* the filters are dates only: a key's day lists answer them */
-    kifu_error *err;
-} query;
-
-/* Is s a date as the games table writes them, YYYY-MM-DD? */
-static int iso_date(const char *s)
-{
-    for (int i = 0; i < 10; i++)
-        if (i == 4 || i == 7 ? s[i] != '-' : (s[i] < '0' || s[i] > '9'))
-            return 0;
-    return s[10] == 0;
-}
-
-/* Does a game of this date ("" unknown) pass the date filters? */
-static int date_passes(const kifu_explore_options *o, const char *date)
-{
-    if ((o->date_from || o->date_to) && !*date)
-        return 0;
-    if (o->date_from && strcmp(date, o->date_from) < 0)
-        return 0;
-    if (o->date_to && strncmp(date, o->date_to, 10) > 0)
-        return 0;
-    return 1;
-}
-
-/* Does game row `st` (0 sente, 1 gote, 2 event, 3 sente_rating, 4 gote_rating) of a game
- * of this date pass the filters? */
-static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *date,
-                  int flipped)
-{
-    kifu__game_attrs g = {(const char *)sqlite3_column_text(st, 0),
-                          (const char *)sqlite3_column_text(st, 1),
-                          date,
-                          (const char *)sqlite3_column_text(st, 2),
-                          sqlite3_column_int(st, 3),
-                          sqlite3_column_int(st, 4)};
-    return kifu__explore_passes(o, &g, flipped);
-}
-
-/* The counts of one move merged into a, seen from the flipped side when asked. */
-static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[6],
-                      const char *last_date, const int32_t *top, int ntop, int flipped)
-{
-    if (flipped) {
-        long long t = res[KIFU__RES_SENTE];
-        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
-        mv = kifu__flip_move(mv);
-    }
-    return kifu__agg_merge(a, mv, games, res, last_date, top, ntop);
-}
-
-/* A day list that does not decode: SQLITE_CORRUPT, the error said. */
-static int damaged(query *q, uint64_t key)
-{
-    kifu__error(q->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
-                "a damaged day list (key %llu)", (unsigned long long)key);
-    kifu__error_source(q->err, q->ix->path);
-    return SQLITE_CORRUPT;
-}
-
-/* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
- * what its day lists hold between the dates. 1 when they answered, 0 when the key has
- * no such rows (not hot, or no day lists), -1 on an error. */
-static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *a)
-{
-    const kifu_explore_options *o = q->o;
-    kifu__days_sum sum;
-    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
-    int s = sqlite3_step(q->hot);
-    int hot =
-        s == SQLITE_ROW && (!dated || sqlite3_column_type(q->hot, 1) == SQLITE_BLOB);
-    if (hot && !dated)
-        a->games += sqlite3_column_int64(q->hot, 0);
-    else if (hot && kifu__days_range(sqlite3_column_blob(q->hot, 1),
-                                     (size_t)sqlite3_column_bytes(q->hot, 1),
-                                     o->date_from, o->date_to, &sum) == 0)
-        a->games += sum.games;
-    else if (hot)
-        s = damaged(q, key);
-    sqlite3_reset(q->hot);
-    if (!hot)
-        return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
-    sqlite3_stmt *m = q->moves;
-    sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
-    int rc = 0;
-    while (!rc && (s = sqlite3_step(m)) == SQLITE_ROW) {
-        uint16_t mv = (uint16_t)sqlite3_column_int(m, 0);
-        if (dated) {
-            if (kifu__days_range(sqlite3_column_blob(m, 10),
-                                 (size_t)sqlite3_column_bytes(m, 10), o->date_from,
-                                 o->date_to, &sum))
-                rc = damaged(q, key);
-            else if (sum.games)
-                rc = merge_move(a, mv, sum.games, sum.res, sum.last_date, sum.top,
-                                sum.ntop, flipped);
-            continue;
-        }
-        long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
-                            sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
-                            sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
-        /* top: (id, ply, date) triples; the merge wants (id, ply) pairs. */
-        int32_t top[KIFU__INDEX_TOP * 2];
-        int ntop = sqlite3_column_bytes(m, 9) / 12;
-        const uint8_t *t = sqlite3_column_blob(m, 9);
-        if (ntop > KIFU__INDEX_TOP)
-            ntop = KIFU__INDEX_TOP;
-        for (int k = 0; k < ntop; k++)
-            memcpy(&top[2 * k], t + 12 * k, 8);
-        rc = merge_move(a, mv, sqlite3_column_int64(m, 1), res,
-                        (const char *)sqlite3_column_text(m, 8), top, ntop, flipped);
-    }
-    sqlite3_reset(m);
-    return rc || s != SQLITE_DONE ? -1 : 1;
-}
-
-/* The games of a hot key (0: not hot). */
-static long long hot_games(query *q, uint64_t key)
-{
-    sqlite3_bind_int64(q->hot, 1, (sqlite3_int64)key);
-    long long g =
-        sqlite3_step(q->hot) == SQLITE_ROW ? sqlite3_column_int64(q->hot, 0) : 0;
-    sqlite3_reset(q->hot);
-    return g;
-}
-
-/* The occurrences of key in the games of s (sorted ids), found by replaying their lines
- * from the games table, appended to *v in (game, ply) order as the blocks give them. 0,
- * or -1 (SQLite error, NOMEM). */
-static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ipos **v,
-                        size_t *nv, size_t *cap)
-{
-    for (size_t i = 0; i < s->n; i++) {
-        sqlite3_stmt *st = q->line;
-        sqlite3_bind_int64(st, 1, s->id[i]);
-        int r = sqlite3_step(st);
-        if (r != SQLITE_ROW) {
-            sqlite3_reset(st);
-            if (r == SQLITE_DONE)
-                continue;
-            return -1;
-        }
-        kpos p;
-        const uint8_t *mv = sqlite3_column_blob(st, 2);
-        int n = sqlite3_column_bytes(st, 2) / 2;
-        uint32_t fact = kifu__index_fact((const char *)sqlite3_column_text(st, 3),
-                                         sqlite3_column_int(st, 4));
-        int rc = kifu__index_start((const char *)sqlite3_column_text(st, 0),
-                                   (const char *)sqlite3_column_text(st, 1), &p);
-        for (int ply = 0; !rc; ply++) {
-            uint16_t c = ply < n ? (uint16_t)(mv[2 * ply] | mv[2 * ply + 1] << 8) : 0;
-            if (p.key == key) {
-                if (kifu__reserve(v, cap, *nv + 1, sizeof **v, 64)) {
-                    sqlite3_reset(st);
-                    return -1;
-                }
-                (*v)[(*nv)++] = (kifu__ipos){key, s->id[i], (uint16_t)ply, c, fact};
-            }
-            kmove k = c ? kifu__index_expand(&p, c) : MOVE_NONE;
-            if (!k)
-                break;
-            kifu__pos_do(&p, k);
-        }
-        sqlite3_reset(st);
-    }
-    return 0;
-}
-
-/* Count the rows of one key into a. */
-static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
-{
-    if (q->ix->ch)
-        return kifu__ch_count(q->ix, key, flipped, q->o, a, q->err);
-    /* Hot and unfiltered, or filtered by dates alone: the precomputed rows. */
-    if (!q->filtered || q->dated) {
-        int hot = count_hot(q, key, flipped, q->filtered, a);
-        if (hot)
-            return hot < 0 ? -1 : 0;
-    }
-    /* The key's occurrences from its bucket: each carries its game's date and result, so
-     * only a filter by player, event or rating reads the game's row. */
-    kifu__ipos *v = NULL;
-    size_t nv = 0, cap = 0;
-    kifu__gameset gs = {0};
-    /* A much played position and a filter that admits few games (a player's, say):
-     * those games replayed instead of every occurrence decoded. */
-    long long g =
-        q->o->player || q->o->event || q->o->min_rating > 0 ? hot_games(q, key) : 0;
-    int replay = 0;
-    if (g >= kifu__index_replay) {
-        if (kifu__filter_games(q->ix->db, q->o, flipped, (size_t)(g / kifu__index_replay),
-                               &gs)) {
-            kifu__free(gs.id);
-            return -1;
-        }
-        replay = gs.use;
-    }
-    if (replay ? replay_games(q, key, &gs, &v, &nv, &cap)
-               : kifu__index_entries(q->block, key, &v, &nv, &cap)) {
-        kifu__free(v), kifu__free(gs.id);
-        return -1;
-    }
-    if (!replay && kifu__filter_games(q->ix->db, q->o, flipped, nv, &gs)) {
-        kifu__free(v), kifu__free(gs.id);
-        return -1;
-    }
-    int rows = gs.rows, rc = 0;
-    /* Full dates as bounds compare as numbers, the text made only for what passes. */
-    uint32_t lo = q->o->date_from ? kifu__index_fact(q->o->date_from, 0) >> 3 : 0;
-    uint32_t hi = q->o->date_to ? kifu__index_fact(q->o->date_to, 0) >> 3 : UINT32_MAX;
-    int numeric = (!q->o->date_from || (lo && iso_date(q->o->date_from))) &&
-                  (!q->o->date_to || (hi && iso_date(q->o->date_to)));
-    int dated = q->o->date_from || q->o->date_to;
-    for (size_t i = 0; i < nv && !rc; i++) {
-        uint32_t d = v[i].fact >> 3;
-        if (dated && numeric && (!d || d < lo || d > hi))
-            continue;
-        char date[11];
-        kifu__index_fact_date(v[i].fact, date);
-        if (dated && !numeric && !date_passes(q->o, date))
-            continue;
-        if (gs.use && !kifu__gameset_has(&gs, v[i].game))
-            continue;
-        if (rows) {
-            sqlite3_bind_int64(q->rows, 1, v[i].game);
-            int s = sqlite3_step(q->rows),
-                pass = s == SQLITE_ROW && passes(q->o, q->rows, date, flipped);
-            sqlite3_reset(q->rows);
-            if (s != SQLITE_ROW && s != SQLITE_DONE)
-                rc = -1;
-            if (!pass)
-                continue;
-        }
-        uint16_t mv = v[i].move;
-        rc = kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, v[i].game,
-                           v[i].ply, kifu__flip_result((int)(v[i].fact & 7), flipped),
-                           date);
-    }
-    kifu__free(v);
-    kifu__free(gs.id);
-    return rc;
-}
-
 /* A copy owned by the result. */
-static const char *keep(kifu_explore *e, const unsigned char *s)
+static const char *keep(kifu_explore *e, const char *s)
 {
     if (!s)
         return NULL;
-    return kifu__arena_strdup(&e->strings, (const char *)s);
-}
-
-/* The path of source `id`, owned by e (NULL when there is none). */
-static const char *source_path(query *q, kifu_explore *e, long long id)
-{
-    for (int i = 0; i < q->npaths; i++)
-        if (q->paths[i].id == id)
-            return q->paths[i].path;
-    const char *path = NULL;
-    sqlite3_bind_int64(q->source, 1, id);
-    if (sqlite3_step(q->source) == SQLITE_ROW)
-        path = keep(e, sqlite3_column_text(q->source, 0));
-    sqlite3_reset(q->source);
-    int slot = q->npaths < 16 ? q->npaths++ : (int)(id & 15);
-    q->paths[slot].id = id, q->paths[slot].path = path;
-    return path;
+    return kifu__arena_strdup(&e->strings, s);
 }
 
 static int later_game(const void *x, const void *y)
@@ -353,8 +80,8 @@ static int later_game(const void *x, const void *y)
 }
 
 /* The listed games of one move: looked up, latest first, at most `want`. */
-static int top_games(query *q, kifu_explore *e, kifu__agg_move *m, kifu_explore_move *out,
-                     int want, int flipped)
+static void top_games(kifu_index *ix, void *q, kifu_explore *e, kifu__agg_move *m,
+                      kifu_explore_move *out, int want, int flipped)
 {
     out->top = e->games_v + e->ngames_v;
     size_t first = e->ngames_v;
@@ -364,45 +91,48 @@ static int top_games(query *q, kifu_explore *e, kifu__agg_move *m, kifu_explore_
         int dup = 0;
         for (size_t k = first; k < e->ngames_v; k++)
             dup |= e->games_v[k].id == id;
-        if (dup)
+        kifu__explore_row g;
+        if (dup || !ix->ops->explore_game(q, id, &g))
             continue;
-        if (q->ix->ch) {
-            const kifu__ch_game *g = kifu__ch_game_get(q->ix->ch, id);
-            if (!g)
-                continue;
-            kifu_explore_game *x = &e->games_v[e->ngames_v++];
-            x->id = g->id;
-            x->ply = ply;
-            x->sente = keep(e, (const unsigned char *)(flipped ? g->gote : g->sente));
-            x->gote = keep(e, (const unsigned char *)(flipped ? g->sente : g->gote));
-            x->date = keep(e, (const unsigned char *)g->date);
-            x->event = keep(e, (const unsigned char *)g->event);
-            x->number = g->number;
-            x->result = g->result;
-            x->source = keep(e, (const unsigned char *)g->source);
-            continue;
-        }
-        sqlite3_bind_int64(q->game, 1, id);
-        if (sqlite3_step(q->game) == SQLITE_ROW) {
-            sqlite3_stmt *g = q->game;
-            kifu_explore_game *x = &e->games_v[e->ngames_v++];
-            x->id = id;
-            x->ply = ply;
-            x->sente = keep(e, sqlite3_column_text(g, flipped ? 1 : 0));
-            x->gote = keep(e, sqlite3_column_text(g, flipped ? 0 : 1));
-            x->date = keep(e, sqlite3_column_text(g, 2));
-            x->event = keep(e, sqlite3_column_text(g, 3));
-            x->number = sqlite3_column_int(g, 4);
-            x->result = sqlite3_column_int(g, 5);
-            x->source = source_path(q, e, sqlite3_column_int64(g, 6));
-        }
-        sqlite3_reset(q->game);
+        kifu_explore_game *x = &e->games_v[e->ngames_v++];
+        x->id = g.id;
+        x->ply = ply;
+        x->sente = keep(e, flipped ? g.gote : g.sente);
+        x->gote = keep(e, flipped ? g.sente : g.gote);
+        x->date = keep(e, g.date);
+        x->event = keep(e, g.event);
+        x->number = g.number;
+        x->result = g.result;
+        x->source = keep(e, g.source);
     }
     size_t n = e->ngames_v - first;
     qsort(e->games_v + first, n, sizeof *e->games_v, later_game);
     out->ntop = n < (size_t)want ? n : (size_t)want;
     e->ngames_v = first + out->ntop;
-    return 0;
+}
+
+/* The move of one counted row, with its counts and latest games; 0 when it is no move
+ * here (games that ended here, or a damaged row). */
+static int put_move(kifu_index *ix, void *q, kifu_explore *e, const kpos *kp,
+                    const kifu_board *b, kifu__agg_move *m, int want)
+{
+    kmove k = kifu__index_expand(kp, m->move);
+    if (!k)
+        return 0;
+    kifu_explore_move *x = &e->moves[e->n++];
+    kifu__move_unpack(k, b->color, &x->move);
+    kifu_move_usi(&x->move, x->usi);
+    kifu_move_text(&x->move, NULL, KIFU_TEXT_MARK, x->text, sizeof x->text);
+    x->games = m->games;
+    x->sente_wins = m->res[KIFU__RES_SENTE];
+    x->gote_wins = m->res[KIFU__RES_GOTE];
+    x->sennichite = m->res[KIFU__RES_SENNICHITE];
+    x->jishogi = m->res[KIFU__RES_JISHOGI];
+    x->draws = m->res[KIFU__RES_DRAW];
+    x->unknown = m->res[KIFU__RES_UNKNOWN];
+    snprintf(x->last_date, sizeof x->last_date, "%s", m->last_date);
+    top_games(ix, q, e, m, x, want, 0);
+    return 1;
 }
 
 kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
@@ -411,10 +141,6 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
-    query q;
-    memset(&q, 0, sizeof q);
-    q.ix = ix, q.o = o, q.err = err;
-    q.filtered = o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
     kifu__agg_init(&a);
@@ -424,51 +150,13 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         return NULL;
     }
     kifu__arena_init(&e->strings);
-    /* The statements are prepared once per open index (preparing them took a tenth of
-     * a query), and a query is one read transaction (a statement outside one takes and
-     * drops the file's locks, a few system calls, each time). */
-    static const char *const sql[KIFU__EXPLORE_STMTS] = {
-        "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
-        KIFU__BLOCK_SQL,
-        "SELECT games, days FROM hot WHERE key=?",
-        ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-         " last_date, top, days FROM explorer WHERE key=?"),
-        "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
-        "SELECT path FROM sources WHERE id=?",
-        "SELECT handicap, start, moves, date, result FROM games WHERE id=?",
-        "BEGIN",
-        "COMMIT"};
-    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q.rows, &q.block,  &q.hot, &q.moves,
-                                                  &q.game, &q.source, &q.line};
-    int txn = 0;
-    if (ix->ch) {
-        kifu__ch_games_clear(ix->ch);
-    } else {
-        for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
-            if (!ix->explore_st[i] &&
-                sqlite3_prepare_v2(ix->db, sql[i], -1, &ix->explore_st[i], NULL) !=
-                    SQLITE_OK)
-                goto sqlfail;
-        for (int i = 0; i < KIFU__EXPLORE_STMTS - 2; i++)
-            *st[i] = ix->explore_st[i];
-        txn = sqlite3_get_autocommit(ix->db) &&
-              kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 2]) == 0;
-    }
-    /* A filter every game passes (one event in the whole file, say) is no filter: the
-     * precomputed rows answer. */
-    if (!ix->ch && q.filtered && kifu__filter_none(ix->db, o) == 1)
-        q.filtered = 0;
-    /* Dates alone (and an event filter every game passes): the day lists answer. */
-    if (!ix->ch && q.filtered && !o->player && o->min_rating <= 0 &&
-        (o->date_from || o->date_to)) {
-        kifu_explore_options d = *o;
-        d.date_from = d.date_to = NULL;
-        q.dated = !o->event || kifu__filter_none(ix->db, &d) == 1;
-    }
+    void *q = ix->ops->explore_begin(ix, o, err);
+    if (!q)
+        goto fail;
     kifu_board b;
     kifu_position_board(p, &b);
-    if (count_rows(&q, kifu_position_hash(p), 0, &a))
-        goto sqlfail;
+    if (ix->ops->explore_count(q, kifu_position_hash(p), 0, &a))
+        goto fail;
     if (o->flip) {
         kifu_board fb;
         flip_board(&b, &fb);
@@ -477,8 +165,8 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
             goto nomem;
         if (kifu_position_set_board(fp, &fb, NULL) == 0 &&
             kifu_position_hash(fp) != kifu_position_hash(p) &&
-            count_rows(&q, kifu_position_hash(fp), 1, &a))
-            goto sqlfail;
+            ix->ops->explore_count(q, kifu_position_hash(fp), 1, &a))
+            goto fail;
     }
     kifu__agg_sort(&a);
     e->games = a.games;
@@ -491,40 +179,18 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         goto nomem;
     kpos kp;
     kifu__pos_from_board(&kp, &b);
-    for (size_t i = 0; i < a.n; i++) {
-        kifu__agg_move *m = &a.m[i];
-        kmove k = kifu__index_expand(&kp, m->move);
-        if (!k)
-            continue; /* games that ended here, or a damaged row */
-        kifu_explore_move *x = &e->moves[e->n++];
-        kifu__move_unpack(k, b.color, &x->move);
-        kifu_move_usi(&x->move, x->usi);
-        kifu_move_text(&x->move, NULL, KIFU_TEXT_MARK, x->text, sizeof x->text);
-        x->games = m->games;
-        x->sente_wins = m->res[KIFU__RES_SENTE];
-        x->gote_wins = m->res[KIFU__RES_GOTE];
-        x->sennichite = m->res[KIFU__RES_SENNICHITE];
-        x->jishogi = m->res[KIFU__RES_JISHOGI];
-        x->draws = m->res[KIFU__RES_DRAW];
-        x->unknown = m->res[KIFU__RES_UNKNOWN];
-        snprintf(x->last_date, sizeof x->last_date, "%s", m->last_date);
-        top_games(&q, e, m, x, want, 0);
-    }
+    for (size_t i = 0; i < a.n; i++)
+        put_move(ix, q, e, &kp, &b, &a.m[i], want);
     goto out;
 nomem:
     nomem(err);
-    goto fail;
-sqlfail:
-    kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
 fail:
     kifu_explore_free(e);
     e = NULL;
 out:
     kifu_position_free(fp);
     kifu__agg_free(&a);
-    for (int i = 0; !ix->ch && i < KIFU__EXPLORE_STMTS - 2; i++)
-        sqlite3_reset(ix->explore_st[i]);
-    if (txn)
-        kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 1]);
+    if (q)
+        ix->ops->explore_end(q);
     return e;
 }

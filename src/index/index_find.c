@@ -1,15 +1,12 @@
-/* index_find.c: exact search in an index: the stored positions of one key, by game and
+/* index_find.c: exact search in the SQLite index: the stored positions of one key, by game and
  * ply, with the file and game number each came from. */
-#include "index/clickhouse.h"
 #include "index/index_private.h"
+#include "index/index_sqlite.h"
 #include "kifu_private.h"
 
-long kifu_index_find(kifu_index *ix, const kifu_position *p, kifu_index_row_fn fn,
-                     void *ctx, kifu_error *err)
+long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
+                       kifu_error *err)
 {
-    uint64_t key = kifu_position_hash(p);
-    if (ix->ch)
-        return kifu__ch_find(ix, key, fn, ctx, err);
     /* The key's occurrences from its bucket's block, in (game, ply) order; each game's
      * file and number from its row. */
     sqlite3_stmt *block = NULL, *game = NULL;

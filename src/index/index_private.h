@@ -1,10 +1,16 @@
-/* index_private.h: the collection index (src/index/): one SQLite file holding the games of
- * a user's collection and every position of their main lines, keyed by the 64-bit Zobrist
- * key of board + hands + side to move, and the opening explorer over it.
+/* index_private.h: the collection index (src/index/): the games of a user's collection
+ * and every position of their main lines, keyed by the 64-bit Zobrist key of board + hands
+ * + side to move, and the opening explorer over it, kept in one SQLite file or on
+ * ClickHouse (clickhouse.h).
  *
- * The module owns the schema (index_schema.c), building and adding (index_build.c: records
- * to occurrences, sorted by bucket, merged into blocks), the blocks' coding
- * (index_block.c), the explorer (index_explore.c) and book export (index_book.c). It may call fmt (reading records), record, notation, rules and core. */
+ * The module owns the public calls, each passed to its backend (index.c, backend.h),
+ * adding files (index_build.c: records to rows, the same for every backend) and the
+ * explorer's answer (index_explore.c). The SQLite backend (index_sqlite.c) owns the
+ * schema (index_schema.c), the batch's writes (index_sqlite_write.c: rows sorted by
+ * bucket in index_sort.c, merged into blocks in index_runs.c), the blocks' coding
+ * (index_block.c), the explorer's counts (index_sqlite_explore.c), searches
+ * (index_search.c, index_find.c) and book export (index_book.c). It may call fmt (reading
+ * records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
 #define KIFU_INDEX_PRIVATE_H
 
@@ -13,6 +19,7 @@
 
 #include "core/arena.h"
 #include "core/strbuf.h"
+#include "index/backend.h"
 #include "kifu.h"
 #include "rules/position.h"
 
@@ -96,7 +103,7 @@ typedef struct kifu__irow {
 
 /* The batch's rows are sorted lane by lane, a lane for each value of the key's top
  * KIFU__LANE_BITS bits: one pass over the batch in place puts each lane together, and
- * each is then sorted while it is in the cache (index_build.c). */
+ * each is then sorted while it is in the cache (index_sort.c). */
 #define KIFU__LANE_BITS 9
 #define KIFU__LANES (1u << KIFU__LANE_BITS)
 
@@ -116,8 +123,11 @@ typedef struct kifu__igame {
 } kifu__igame;
 
 struct kifu_index {
-    sqlite3 *db;         /* NULL on ClickHouse */
-    struct kifu__ch *ch; /* the ClickHouse backend (clickhouse.h), or NULL */
+    const kifu__index_ops *ops; /* its backend (backend.h), set by the open function */
+    /* The backend's own state: the SQLite file, or the ClickHouse servers
+     * (clickhouse.h). Only that backend's operations read its field. */
+    sqlite3 *db;
+    struct kifu__ch *ch;
     char *path;
     int readonly;
     int encoding;        /* kifu_index_set_read: what add_file reads in, */
@@ -152,9 +162,16 @@ struct kifu_index {
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
-    /* The explorer's statements (index_explore.c), prepared on first use. */
+    int locked, lock_fd; /* a writer's lock on the file (index_lock.c) */
+    /* The SQLite explorer's statements (index_sqlite_explore.c), prepared on first use. */
     sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
 };
+
+/* index_lock.c: the writer lock on the index file at path, waited for up to 30 s but with
+ * KIFU_INDEX_NOWAIT; with KIFU_INDEX_CREATE a missing file is made (*created). The
+ * descriptor holding it (close it after SQLite's connection), or -1 with err
+ * (KIFU_ERR_BUSY: another writer). */
+int kifu__index_lock_fd(const char *path, unsigned flags, int *created, kifu_error *err);
 
 /* index_schema.c */
 /* The tables, and their indexes unless a bulk build makes them at its end (without
@@ -186,8 +203,11 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap);
 
-/* index_build.c: the rows of one bucket of a batch, in order but for keys that share
- * the radix sort's top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
+/* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
+ * buffers made as large as the largest lane. 0, or -1 out of memory. */
+int kifu__index_sort_lanes(kifu_index *ix);
+/* The rows of one bucket of a batch, in order but for keys that share the radix sort's
+ * top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
 /* The batch's lane l sorted by its key's top 27 bits, as kifu__ipos (the game's fact
  * added): its rows, or NULL when the lane is empty, with its count in *n and a buffer of

@@ -23,6 +23,8 @@
  * row read). */
 #define MAX_RUNS 24
 
+long kifu__index_dated = KIFU__INDEX_DATED;
+
 static int nomem(kifu_error *err)
 {
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");

@@ -50,8 +50,12 @@ static const char *const indexes =
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err)
 {
+    /* SQLite's message is "not an error" when the failure was not SQLite's but kifu's
+     * reading what it returned (a block that does not decode). */
     kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "%s: %s", what,
-                db ? sqlite3_errmsg(db) : "out of memory");
+                !db                                ? "out of memory"
+                : sqlite3_errcode(db) == SQLITE_OK ? "its data does not decode (damaged?)"
+                                                   : sqlite3_errmsg(db));
     kifu__error_source(err, path);
     return -1;
 }

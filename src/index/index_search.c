@@ -3,15 +3,15 @@
  * games whose positions carry its key; a pattern has no key and replays every stored
  * game. Either way each game is replayed from its compact moves, so every hit is checked
  * against its board (a key collision cannot report a wrong game) and knows its moves.
- * The index on ClickHouse reads its game rows its own way (kifu__ch_search) and replays
- * them here too. */
+ * Here the SQLite index's reads (kifu__sqlite_search); the index on ClickHouse reads its
+ * game rows its own way (kifu__ch_search) and replays them here too. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "index/clickhouse.h"
 #include "index/index_private.h"
+#include "index/index_sqlite.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
 #include "rules/position.h"
@@ -109,22 +109,26 @@ static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2)
     return json;
 }
 
-long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, void *ctx,
-                       kifu_error *err)
+int kifu__index_search_keys(kifu_search *s, unsigned *flags, uint64_t keys[2])
 {
     kifu_board t;
-    unsigned flags = 0;
-    int exact = kifu_search_target(s, &t, &flags);
-    if (flags & KIFU_SEARCH_BOARD_ONLY)
+    *flags = 0;
+    int exact = kifu_search_target(s, &t, flags);
+    if (*flags & KIFU_SEARCH_BOARD_ONLY)
         exact = 0; /* the key covers the hands: read every game */
-    uint64_t k = 0, k2 = 0;
-    if (exact) {
-        k = key_of(&t, t.color);
-        k2 = flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : k;
-    }
-    if (ix->ch)
-        return kifu__ch_search(ix, s, flags, exact ? 2 : 0, (uint64_t[2]){k, k2}, fn, ctx,
-                               err);
+    keys[0] = keys[1] = 0;
+    if (!exact)
+        return 0;
+    keys[0] = key_of(&t, t.color);
+    keys[1] = *flags & KIFU_SEARCH_ANY_SIDE ? key_of(&t, !t.color) : keys[0];
+    return 2;
+}
+
+long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                         const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
+                         kifu_error *err)
+{
+    int exact = nkeys == 2;
     static const char *const cols =
         "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
         " s.games FROM games g JOIN sources s ON s.id=g.source";
@@ -133,7 +137,7 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
              exact ? " WHERE g.id IN (SELECT value FROM json_each(?1))" : "");
     char *ids = NULL;
     if (exact) {
-        if (!(ids = games_with(ix, k, k2)))
+        if (!(ids = games_with(ix, keys[0], keys[1])))
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
                                             err);
     }
@@ -167,12 +171,10 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     return hits;
 }
 
-int kifu_index_each_source(kifu_index *ix,
-                           int (*fn)(void *ctx, const char *path, int games), void *ctx,
-                           kifu_error *err)
+int kifu__sqlite_each_source(kifu_index *ix,
+                             int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                             kifu_error *err)
 {
-    if (ix->ch)
-        return kifu__ch_each_source(ix, fn, ctx, err);
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(ix->db, "SELECT path, games FROM sources ORDER BY id", -1, &st,
                            NULL) != SQLITE_OK)

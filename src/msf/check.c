@@ -576,8 +576,11 @@ int kifu__msf_check(const kifu_msf *m, unsigned flags, kifu__msf_report *rep)
             continue; /* a node whose append failed: not in the record */
         kifu_msf_node_path(n, npath, sizeof npath);
         snprintf(base, sizeof base, "%s.slax", npath);
+        rep->node = n;
+        rep->node_path = npath;
         check_state(&n->slax, base, rep);
     }
+    rep->node = NULL;
     if (rep->count == before && !(flags & KIFU_MSF_NO_TRANSITIONS)) {
         for (size_t i = 0; i < m->nnodes; i++) {
             const kifu_msf_node *n = m->all_nodes[i];
@@ -585,8 +588,11 @@ int kifu__msf_check(const kifu_msf *m, unsigned flags, kifu__msf_report *rep)
             if (!par)
                 continue;
             kifu_msf_node_path(n, npath, sizeof npath);
+            rep->node = n;
+            rep->node_path = npath;
             check_move(rep, npath, &par->slax, n);
         }
+        rep->node = NULL;
         if (check_times(m, rep))
             kifu__msf_problem(rep, KIFU_ERR_NOMEM, "", NULL, NULL, "out of memory");
     }
@@ -596,7 +602,7 @@ int kifu__msf_check(const kifu_msf *m, unsigned flags, kifu__msf_report *rep)
 int kifu_msf_check(const kifu_msf *m, unsigned flags, kifu_msf_problem_fn fn, void *ctx,
                    kifu_error *err)
 {
-    kifu__msf_report rep = {fn, ctx, err, NULL, 0, NULL, 0};
+    kifu__msf_report rep = {fn, ctx, err, NULL, 0, NULL, NULL, NULL, 0, NULL, NULL};
     int n = kifu__msf_check(m, flags, &rep);
     kifu__msf_more(&rep);
     return n;

@@ -1,9 +1,9 @@
-/* read.c: an MSF document (JSON, read by libjansson) into a kifu_msf, checking every type
- * of the format document as it goes: each violation is reported with its JSON path, and
- * reading goes on so that one run names every problem. The states and transitions are
- * checked after it (check.c), on a record whose types are right. Variations are read
- * from a stack of lines, in file order, without recursion over their depth. */
-#include <jansson.h>
+/* read.c: an MSF document (JSON, its values read by doc.c with core/json.c) into a
+ * kifu_msf, checking every type of the format document as it goes: each violation is
+ * reported with its JSON path and the place of its value, and reading goes on so that one
+ * run names every problem. The states and transitions are checked after it (check.c), on
+ * a record whose types are right. Variations are read from a stack of lines, in file
+ * order, without recursion over their depth. */
 #include <stdio.h>
 #include <string.h>
 
@@ -11,17 +11,34 @@
 #include "kifu_private.h"
 #include "msf/msf.h"
 
+typedef kifu__msf_val val;
+
 typedef struct ctx {
     kifu_msf *m;
     kifu__msf_report *rep;
     kifu__json_path path; /* of the value being read */
+    /* each node's value, by node id: the checks place their problems from it */
+    const kifu__msf_val **node_val;
+    size_t nnode_val, capnode_val;
 } ctx;
+
+/* Notes v as node n's value. 0, or -1 on NOMEM. */
+static int note_node(ctx *c, const kifu_msf_node *n, const kifu__msf_val *v)
+{
+    if (kifu__reserve(&c->node_val, &c->capnode_val, n->id + 1, sizeof *c->node_val, 64))
+        return -1;
+    while (c->nnode_val <= n->id)
+        c->node_val[c->nnode_val++] = NULL;
+    c->node_val[n->id] = v;
+    return 0;
+}
 
 /* A line still to read: its seslax array and path. */
 typedef struct frame {
-    json_t *seslax;
+    const val *seslax;
     kifu_msf_line *line;
-    size_t next;
+    size_t next;   /* index of the next node */
+    const val *at; /* the next node */
     char *path;
 } frame;
 
@@ -40,111 +57,147 @@ static void pop(ctx *c, size_t old)
     kifu__json_path_pop(&c->path, old);
 }
 
-static void describe(const json_t *v, char *buf, size_t cap)
+static int is(const val *v, int type)
 {
-    switch (v ? json_typeof(v) : JSON_NULL) {
-    case JSON_OBJECT:
+    return v && v->type == type;
+}
+
+static int is_array(const val *v)
+{
+    return is(v, KIFU__JSON_ARRAY);
+}
+
+static const char *str(const val *v)
+{
+    return is(v, KIFU__JSON_STRING) ? v->s : NULL;
+}
+
+static size_t size(const val *v)
+{
+    return is_array(v) ? v->count : 0;
+}
+
+static int is_integer(const val *v)
+{
+    return is(v, KIFU__JSON_NUMBER) && v->is_int;
+}
+
+/* The value, as messages name what they found. */
+static void describe(const val *v, char *buf, size_t cap)
+{
+    switch (v ? v->type : KIFU__JSON_NULL) {
+    case KIFU__JSON_OBJECT:
         snprintf(buf, cap, "an object");
         break;
-    case JSON_ARRAY:
-        snprintf(buf, cap, "an array of %zu", json_array_size(v));
+    case KIFU__JSON_ARRAY:
+        snprintf(buf, cap, "an array of %zu", v->count);
         break;
-    case JSON_STRING:
-        snprintf(buf, cap, "\"%.60s\"", json_string_value(v));
+    case KIFU__JSON_STRING:
+        snprintf(buf, cap, "\"%.60s\"", v->s);
         break;
-    case JSON_INTEGER:
-        snprintf(buf, cap, "%lld", (long long)json_integer_value(v));
+    case KIFU__JSON_NUMBER:
+        /* an integer beyond long long as written (a real's digits would be lost) */
+        if (v->is_int)
+            snprintf(buf, cap, "%lld", v->i);
+        else if (!memchr(v->s, '.', v->n) && !memchr(v->s, 'e', v->n) &&
+                 !memchr(v->s, 'E', v->n))
+            snprintf(buf, cap, "%.*s", v->n > 60 ? 60 : (int)v->n, v->s);
+        else
+            snprintf(buf, cap, "%g", v->d);
         break;
-    case JSON_REAL:
-        snprintf(buf, cap, "%g", json_real_value(v));
-        break;
-    case JSON_TRUE:
-    case JSON_FALSE:
+    case KIFU__JSON_TRUE:
+    case KIFU__JSON_FALSE:
         snprintf(buf, cap, "a boolean");
         break;
-    case JSON_NULL:
+    default:
         snprintf(buf, cap, v ? "null" : "nothing");
         break;
     }
 }
 
-/* The value at the current path (NULL: missing) is not `expected`. */
-static void bad(ctx *c, const json_t *v, const char *expected)
+/* The value at the current path is not `expected`; v NULL: the member is missing from
+ * the object `in`, where the problem is then placed. */
+static void bad_in(ctx *c, const val *in, const val *v, const char *expected)
 {
     char found[96];
     describe(v, found, sizeof found);
-    kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path.len ? c->path.s : "(top level)",
-                      expected, found, "expected %s, found %s", expected, found);
+    kifu__msf_problem_at(c->rep, v ? v->off : in->off, KIFU_ERR_SCHEMA,
+                         c->path.len ? c->path.s : "(top level)", expected, found,
+                         "expected %s, found %s", expected, found);
+}
+
+static void bad(ctx *c, const val *v, const char *expected)
+{
+    bad_in(c, NULL, v, expected);
 }
 
 /* The member `key` of object o, with the path pushed; a missing required one is
  * reported (and NULL returned, the path popped back). */
-static json_t *member(ctx *c, json_t *o, const char *key, int required, size_t *old)
+static const val *member(ctx *c, const val *o, const char *key, int required, size_t *old)
 {
     *old = push_key(c, key);
-    json_t *v = json_object_get(o, key);
+    const val *v = kifu__msf_get(o, key);
     if (!v) {
         if (required)
-            bad(c, NULL, "this member");
+            bad_in(c, o, NULL, "this member");
         pop(c, *old);
     }
     return v;
 }
 
 /* Every key of o must be one of `allowed` (NULL-terminated). */
-static void known_keys(ctx *c, json_t *o, const char *const *allowed)
+static void known_keys(ctx *c, const val *o, const char *const *allowed)
 {
-    const char *k;
-    json_t *v;
-    json_object_foreach(o, k, v)
-    {
+    const val *v = o + 1;
+    for (size_t i = 0; i < o->count; i++, v = kifu__msf_next(v)) {
+        const char *k = v->key;
         int ok = 0;
         for (const char *const *a = allowed; *a && !ok; a++)
             ok = strcmp(*a, k) == 0;
         if (!ok) {
             size_t old = push_key(c, k);
-            kifu__msf_problem(c->rep, KIFU_ERR_SCHEMA, c->path.s, "a key of the format",
-                              k, "unknown key \"%.60s\"", k);
+            kifu__msf_problem_at(c->rep, v->off, KIFU_ERR_SCHEMA, c->path.s,
+                                 "a key of the format", k, "unknown key \"%.60s\"", k);
             pop(c, old);
         }
     }
 }
 
-static int is_object(ctx *c, json_t *v, const char *what)
+static int is_object(ctx *c, const val *v, const char *what)
 {
-    if (json_is_object(v))
+    if (is(v, KIFU__JSON_OBJECT))
         return 1;
     bad(c, v, what);
     return 0;
 }
 
-static void read_int(ctx *c, json_t *v, long long lo, long long hi, long *out)
+static void read_int(ctx *c, const val *v, long long lo, long long hi, long *out)
 {
-    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi) {
+    if (!is_integer(v) || v->i < lo || v->i > hi) {
         char want[64];
         snprintf(want, sizeof want, "an integer %lld..%lld", lo, hi);
         bad(c, v, want);
         return;
     }
-    *out = (long)json_integer_value(v);
+    *out = (long)v->i;
 }
 
-static void read_string(ctx *c, json_t *v, char **out)
+static void read_string(ctx *c, const val *v, char **out)
 {
-    if (!json_is_string(v)) {
+    if (!is(v, KIFU__JSON_STRING)) {
         bad(c, v, "a string");
         return;
     }
-    if (kifu__msf_set_string(out, json_string_value(v)))
+    if (kifu__msf_set_string(out, str(v)))
         kifu__msf_problem(c->rep, KIFU_ERR_NOMEM, c->path.s, NULL, NULL, "out of memory");
 }
 
 /* A DateString: RFC 3339 date-time. */
-static void read_date(ctx *c, json_t *v, char **out)
+static void read_date(ctx *c, const val *v, char **out)
 {
     long long secs;
     long nanos;
-    if (!json_is_string(v) || kifu__msf_time(json_string_value(v), &secs, &nanos)) {
+    if (!is(v, KIFU__JSON_STRING) || kifu__msf_time(str(v), &secs, &nanos)) {
         bad(c, v, "an RFC 3339 date-time (2007-07-14T01:28:10+09:00)");
         return;
     }
@@ -152,27 +205,25 @@ static void read_date(ctx *c, json_t *v, char **out)
 }
 
 /* A piece name: any of the 29 (Piece); the side's sets are checked with the state. */
-static void read_piece(ctx *c, json_t *v, int nullable, uint8_t *out)
+static void read_piece(ctx *c, const val *v, int nullable, uint8_t *out)
 {
-    int p = json_is_string(v) ? kifu_msf_piece_from_name(json_string_value(v)) : 0;
+    int p = is(v, KIFU__JSON_STRING) ? kifu_msf_piece_from_name(str(v)) : 0;
     if (p)
         *out = (uint8_t)p;
-    else if (!(nullable && json_is_null(v)))
+    else if (!(nullable && is(v, KIFU__JSON_NULL)))
         bad(c, v, nullable ? "a piece name or null" : "a piece name");
 }
 
 /* Reads an array of pieces into list (at most cap), *n their count. */
-static void read_pieces(ctx *c, json_t *v, uint8_t *list, size_t cap, uint8_t *n,
+static void read_pieces(ctx *c, const val *v, uint8_t *list, size_t cap, uint8_t *n,
                         const char *what)
 {
-    if (!json_is_array(v)) {
+    if (!is_array(v)) {
         bad(c, v, what);
         return;
     }
-    size_t i;
-    json_t *e;
-    json_array_foreach(v, i, e)
-    {
+    const val *e = v + 1;
+    for (size_t i = 0; i < v->count; i++, e = kifu__msf_next(e)) {
         size_t old = push_index(c, i);
         if (i >= cap) {
             bad(c, e, "no more pieces (the list has too many to be without duplicates)");
@@ -185,9 +236,9 @@ static void read_pieces(ctx *c, json_t *v, uint8_t *list, size_t cap, uint8_t *n
     }
 }
 
-static void read_player(ctx *c, json_t *v, uint8_t *out)
+static void read_player(ctx *c, const val *v, uint8_t *out)
 {
-    const char *s = json_string_value(v);
+    const char *s = str(v);
     if (s && strcmp(s, "arxe") == 0)
         *out = KIFU_MSF_ARXE;
     else if (s && strcmp(s, "sorn") == 0)
@@ -196,7 +247,7 @@ static void read_player(ctx *c, json_t *v, uint8_t *out)
         bad(c, v, "\"arxe\" or \"sorn\"");
 }
 
-static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
+static void read_state(ctx *c, const val *v, kifu_msf_state *st)
 {
     static const char *const keys[] = {"sast", "arxe", "sorn", "ele", "korol", NULL};
     memset(st, 0, sizeof *st);
@@ -204,7 +255,7 @@ static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
         return;
     known_keys(c, v, keys);
     size_t old;
-    json_t *x;
+    const val *x;
     if ((x = member(c, v, "sast", 1, &old))) {
         read_player(c, x, &st->sast);
         pop(c, old);
@@ -217,7 +268,7 @@ static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
                       "a CapturedPieces object ({\"txifol\": [], \"evol\": null})")) {
             known_keys(c, x, cp);
             size_t o2;
-            json_t *y;
+            const val *y;
             if ((y = member(c, x, "txifol", 1, &o2))) {
                 read_pieces(c, y, st->txifol[side], 14, &st->ntxifol[side],
                             "an array of piece names");
@@ -231,18 +282,18 @@ static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
         pop(c, old);
     }
     if ((x = member(c, v, "ele", 1, &old))) {
-        if (!json_is_array(x) || json_array_size(x) != 7) {
+        if (!is_array(x) || size(x) != 7) {
             bad(c, x, "a 7x7 array (7 rows)");
         } else {
             for (size_t r = 0; r < 7; r++) {
                 size_t o2 = push_index(c, r);
-                json_t *row = json_array_get(x, r);
-                if (!json_is_array(row) || json_array_size(row) != 7) {
+                const val *row = kifu__msf_at(x, r);
+                if (!is_array(row) || size(row) != 7) {
                     bad(c, row, "a row of 7 squares (piece names or null)");
                 } else {
                     for (size_t col = 0; col < 7; col++) {
                         size_t o3 = push_index(c, col);
-                        read_piece(c, json_array_get(row, col), 1, &st->ele[r][col]);
+                        read_piece(c, kifu__msf_at(row, col), 1, &st->ele[r][col]);
                         pop(c, o3);
                     }
                 }
@@ -257,14 +308,14 @@ static void read_state(ctx *c, json_t *v, kifu_msf_state *st)
     }
 }
 
-static void read_square(ctx *c, json_t *v, kifu_msf_square *sq)
+static void read_square(ctx *c, const val *v, kifu_msf_square *sq)
 {
     static const char *const keys[] = {"alsia", "soom", NULL};
     if (!is_object(c, v, "a Position ({\"alsia\": 0..6, \"soom\": 0..6})"))
         return;
     known_keys(c, v, keys);
     size_t old;
-    json_t *x;
+    const val *x;
     long n = 0;
     if ((x = member(c, v, "alsia", 1, &old))) {
         read_int(c, x, 0, 6, &n);
@@ -279,7 +330,7 @@ static void read_square(ctx *c, json_t *v, kifu_msf_square *sq)
     }
 }
 
-static void read_move(ctx *c, json_t *v, kifu_msf_move *mv)
+static void read_move(ctx *c, const val *v, kifu_msf_move *mv)
 {
     static const char *const kluul[] = {"pit", "luul", NULL};
     static const char *const kkor[] = {"pit", "ka", NULL};
@@ -289,10 +340,10 @@ static void read_move(ctx *c, json_t *v, kifu_msf_move *mv)
     if (!is_object(c, v, "a Move object"))
         return;
     size_t old;
-    json_t *x = member(c, v, "pit", 1, &old);
+    const val *x = member(c, v, "pit", 1, &old);
     if (!x)
         return;
-    const char *pit = json_string_value(x);
+    const char *pit = str(x);
     for (int k = 1; k <= KIFU_MSF_SED && pit; k++)
         if (strcmp(pit, kifu__msf_pits[k]) == 0)
             mv->pit = (uint8_t)k;
@@ -306,13 +357,13 @@ static void read_move(ctx *c, json_t *v, kifu_msf_move *mv)
         size_t want = mv->pit == KIFU_MSF_LEIM ? 1 : 2;
         if (!(x = member(c, v, "luul", 1, &old)))
             break;
-        if (!json_is_array(x) || json_array_size(x) != want) {
+        if (!is_array(x) || size(x) != want) {
             bad(c, x, want == 1 ? "an array of one FromTo" : "an array of two FromTo");
         } else {
             for (size_t k = 0; k < want; k++) {
                 static const char *const ft[] = {"i", "a", NULL};
                 size_t o2 = push_index(c, k), o3;
-                json_t *e = json_array_get(x, k), *y;
+                const val *e = kifu__msf_at(x, k), *y;
                 if (is_object(c, e, "a FromTo ({\"i\": Position, \"a\": Position})")) {
                     known_keys(c, e, ft);
                     if ((y = member(c, e, "i", 1, &o3))) {
@@ -352,7 +403,7 @@ static void read_move(ctx *c, json_t *v, kifu_msf_move *mv)
     }
 }
 
-static void read_result(ctx *c, json_t *v, kifu__msf_result *res)
+static void read_result(ctx *c, const val *v, kifu__msf_result *res)
 {
     static const char *const kwin[] = {"pit", "vastan", "im", "oprens", NULL};
     static const char *const kart[] = {"pit", "vastan", "ito", "im", "oprens", NULL};
@@ -360,10 +411,10 @@ static void read_result(ctx *c, json_t *v, kifu__msf_result *res)
     if (!is_object(c, v, "a Result object"))
         return;
     size_t old;
-    json_t *x = member(c, v, "pit", 1, &old);
+    const val *x = member(c, v, "pit", 1, &old);
     int pit = -1;
     if (x) {
-        const char *s = json_string_value(x);
+        const char *s = str(x);
         for (int k = 0; k < 4 && s; k++)
             if (strcmp(s, kifu__msf_results[k]) == 0)
                 pit = k;
@@ -400,17 +451,17 @@ static void read_result(ctx *c, json_t *v, kifu__msf_result *res)
 
 /* Pushes a frame for every variation of `mit` (an array at the current path) hanging on
  * node n, last first, so that they are read next in file order. -1 on NOMEM. */
-static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t *depth,
-                    size_t *cap)
+static int read_mit(ctx *c, const val *mit, kifu_msf_node *n, frame **stack,
+                    size_t *depth, size_t *cap)
 {
-    if (!json_is_array(mit)) {
+    if (!is_array(mit)) {
         bad(c, mit, "an array of Variation objects");
         return 0;
     }
-    size_t count = json_array_size(mit), first = *depth;
-    for (size_t k = 0; k < count; k++) {
+    size_t first = *depth;
+    const val *var = mit + 1;
+    for (size_t k = 0; k < mit->count; k++, var = kifu__msf_next(var)) {
         size_t old = push_index(c, k);
-        json_t *var = json_array_get(mit, k);
         kifu_msf_line *l = kifu_msf_add_variation(c->m, n);
         if (!l)
             return -1;
@@ -419,13 +470,13 @@ static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t
             static const char *const keys[] = {"fixt", "seslax", NULL};
             known_keys(c, var, keys);
             size_t o2;
-            json_t *x;
+            const val *x;
             if ((x = member(c, var, "fixt", 1, &o2))) {
                 read_result(c, x, &l->fixt);
                 pop(c, o2);
             }
             if ((x = member(c, var, "seslax", 1, &o2))) {
-                if (!json_is_array(x)) {
+                if (!is_array(x)) {
                     bad(c, x, "an array of NonrootNode objects");
                 } else {
                     char *p = kifu__strdup(c->path.s);
@@ -433,7 +484,7 @@ static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t
                         kifu__free(p);
                         return -1;
                     }
-                    (*stack)[(*depth)++] = (frame){x, l, 0, p};
+                    (*stack)[(*depth)++] = (frame){x, l, 0, x + 1, p};
                 }
                 pop(c, o2);
             }
@@ -450,13 +501,13 @@ static int read_mit(ctx *c, json_t *mit, kifu_msf_node *n, frame **stack, size_t
 }
 
 /* The members of a node but `mit`: ov (not at the root), slax, im, oprens. */
-static void read_node(ctx *c, json_t *v, kifu_msf_node *n, int root)
+static void read_node(ctx *c, const val *v, kifu_msf_node *n, int root)
 {
     static const char *const kroot[] = {"fala", "slax", "mit", "im", "oprens", NULL};
     static const char *const knode[] = {"ov", "slax", "mit", "im", "oprens", NULL};
     known_keys(c, v, root ? kroot : knode);
     size_t old;
-    json_t *x;
+    const val *x;
     if (root && (x = member(c, v, "fala", 1, &old))) {
         read_int(c, x, 0, 2147483647LL, &c->m->fala);
         pop(c, old);
@@ -485,7 +536,7 @@ static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
 {
     while (*depth) {
         frame *f = &(*stack)[*depth - 1];
-        if (f->next >= json_array_size(f->seslax)) {
+        if (f->next >= f->seslax->count) {
             kifu__free(f->path);
             (*depth)--;
             continue;
@@ -495,15 +546,16 @@ static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
         kifu__json_path_add(&c->path, f->path, strlen(f->path));
         push_index(c, i);
         kifu_msf_line *line = f->line;
-        json_t *v = json_array_get(f->seslax, i);
+        const val *v = f->at;
+        f->at = kifu__msf_next(v);
         if (!is_object(c, v, "a NonrootNode object"))
             continue;
         kifu_msf_node *n = kifu__msf_node_new(c->m);
-        if (!n || kifu__msf_line_push(line, n))
+        if (!n || kifu__msf_line_push(line, n) || note_node(c, n, v))
             return -1;
         read_node(c, v, n, 0);
         size_t old;
-        json_t *mit = member(c, v, "mit", 1, &old);
+        const val *mit = member(c, v, "mit", 1, &old);
         if (mit) {
             /* f may move when the stack grows: nothing of it is used after this */
             if (read_mit(c, mit, n, stack, depth, cap))
@@ -514,7 +566,7 @@ static int read_lines(ctx *c, frame **stack, size_t *depth, size_t *cap)
     return 0;
 }
 
-static int read_doc(ctx *c, json_t *doc)
+static int read_doc(ctx *c, const val *doc)
 {
     static const char *const keys[] = {"aptex", "kit", "fixt", "seslax", NULL};
     if (!is_object(c, doc, "an MSF record (an object with aptex, kit, fixt, seslax)"))
@@ -522,17 +574,15 @@ static int read_doc(ctx *c, json_t *doc)
     known_keys(c, doc, keys);
     kifu_msf *m = c->m;
     size_t old;
-    json_t *x;
+    const val *x;
     if ((x = member(c, doc, "aptex", 1, &old))) {
         if (is_object(c, x, "a GameTags object (string values)")) {
-            const char *k;
-            json_t *val;
-            json_object_foreach(x, k, val)
-            {
-                size_t o2 = push_key(c, k);
-                if (!json_is_string(val))
-                    bad(c, val, "a string");
-                else if (kifu_msf_tag_set(m, k, json_string_value(val)))
+            const val *tag = x + 1;
+            for (size_t i = 0; i < x->count; i++, tag = kifu__msf_next(tag)) {
+                size_t o2 = push_key(c, tag->key);
+                if (!is(tag, KIFU__JSON_STRING))
+                    bad(c, tag, "a string");
+                else if (kifu_msf_tag_set(m, tag->key, tag->s))
                     return -1;
                 pop(c, o2);
             }
@@ -546,17 +596,19 @@ static int read_doc(ctx *c, json_t *doc)
     frame *stack = NULL;
     size_t depth = 0, cap = 0;
     int rc = 0;
-    json_t *seslax = member(c, doc, "seslax", 1, &old);
+    const val *seslax = member(c, doc, "seslax", 1, &old);
     if (seslax) {
-        if (!json_is_array(seslax))
+        if (!is_array(seslax))
             bad(c, seslax, "an array of NonrootNode objects");
         pop(c, old);
     }
-    json_t *kit = member(c, doc, "kit", 1, &old);
+    const val *kit = member(c, doc, "kit", 1, &old);
     if (kit && is_object(c, kit, "a RootNode object")) {
+        if (note_node(c, m->root, kit))
+            return -1;
         read_node(c, kit, m->root, 1);
         size_t o2;
-        json_t *mit = member(c, kit, "mit", 1, &o2);
+        const val *mit = member(c, kit, "mit", 1, &o2);
         if (mit) {
             rc = read_mit(c, mit, m->root, &stack, &depth, &cap);
             pop(c, o2);
@@ -565,14 +617,14 @@ static int read_doc(ctx *c, json_t *doc)
     if (kit)
         pop(c, old);
     /* the main line is read after kit's variations: it comes last on the stack's bottom */
-    if (rc == 0 && json_is_array(seslax)) {
+    if (rc == 0 && is_array(seslax)) {
         char *p = kifu__strdup("seslax");
         if (!p || kifu__reserve(&stack, &cap, depth + 1, sizeof *stack, 16)) {
             kifu__free(p);
             rc = -1;
         } else {
             memmove(stack + 1, stack, depth * sizeof *stack);
-            stack[0] = (frame){seslax, m->main, 0, p};
+            stack[0] = (frame){seslax, m->main, 0, seslax + 1, p};
             depth++;
         }
     }
@@ -590,13 +642,11 @@ kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_option
     kifu_msf_read_options none = {0};
     if (!o)
         o = &none;
-    kifu__msf_report rep = {o->problem, o->ctx, err, o->source, 0, data, len};
-    json_error_t je;
-    json_t *doc = json_loadb(data, len, JSON_REJECT_DUPLICATES, &je);
-    if (!doc) {
-        kifu_error e = {0};
-        kifu__error(&e, KIFU_ERR_SYNTAX, je.line, je.column, (size_t)je.position, "JSON",
-                    NULL, "not valid JSON: %s", je.text);
+    kifu__msf_report rep = {o->problem, o->ctx, err, o->source, 0,   data,
+                            NULL,       NULL,   0,   NULL,      NULL};
+    kifu__msf_doc doc;
+    kifu_error e = {0};
+    if (kifu__msf_doc_read(&doc, data, len, &e)) {
         if (o->source)
             kifu__error_source(&e, o->source);
         if (o->problem)
@@ -607,18 +657,22 @@ kifu_msf *kifu_msf_read(const void *data, size_t len, const kifu_msf_read_option
     }
     kifu_msf *m = kifu_msf_new(NULL);
     if (!m) {
-        json_decref(doc);
+        kifu__msf_doc_free(&doc);
         kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
         return NULL;
     }
     memset(&m->root->slax, 0, sizeof m->root->slax);
+    rep.doc = &doc;
     ctx c = {.m = m, .rep = &rep};
-    int rc = read_doc(&c, doc);
-    json_decref(doc);
+    int rc = read_doc(&c, doc.v);
+    rep.node_val = c.node_val;
+    rep.nnode_val = c.nnode_val;
     if (rc)
         kifu__msf_problem(&rep, KIFU_ERR_NOMEM, "", NULL, NULL, "out of memory");
     else if (rep.count == 0)
         kifu__msf_check(m, o->flags, &rep);
+    kifu__free(c.node_val);
+    kifu__msf_doc_free(&doc);
     kifu__msf_more(&rep);
     if (rep.count) {
         kifu_msf_free(m);

@@ -517,16 +517,17 @@ static int explain(const kifu_position *p, const pattern *pt, int color, kifu_er
                        square_text(pt->to_x, pt->to_y, sq));
 }
 
-/* Forward distance of a move for its mover: > 0 forward, < 0 backward. */
-int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_to,
-                             kifu_move *out, kifu_error *err)
+/* The text of a move (text; NULL is "") into a pattern, spaces around it dropped, in
+ * the first notation it reads as: USI, two-digit squares, else Japanese. t (256 bytes)
+ * keeps the trimmed text, for the errors. 0, or -1 with err (KIFU_ERR_SYNTAX, or
+ * KIFU_ERR_ILLEGAL for a drop of a piece that cannot be dropped). */
+static int read_pattern(const char *text, int prev_to, pattern *pt, char t[256],
+                        kifu_error *err)
 {
-    pattern pt = {.from_x = -1, .from_y = -1, .promote = -1};
-    char t[256];
     const char *s = text ? text : "";
     skip_space(&s);
     size_t n = strlen(s);
-    if (n >= sizeof t)
+    if (n >= 256)
         return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", "a long line",
                            "that is too long to be a move");
     memcpy(t, s, n + 1);
@@ -535,53 +536,58 @@ int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_
         t[--n] = 0;
     int rc;
     if (is_usi(t))
-        rc = parse_usi(t, &pt);
-    else if (parse_numeric(t, &pt) == 0)
+        rc = parse_usi(t, pt);
+    else if (parse_numeric(t, pt) == 0)
         rc = 0;
     else {
+        /* a fresh pattern: parse_numeric may have filled part of pt before it gave up */
         pattern pj = {.from_x = -1, .from_y = -1, .promote = -1};
         rc = parse_japanese(t, prev_to, &pj);
         if (rc == -2)
             return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", "同",
                                "同 needs a previous move");
-        pt = pj;
+        *pt = pj;
     }
     if (rc)
         return kifu__error(
             err, KIFU_ERR_SYNTAX, 0, 0, 0, "a move", t,
             "not a move: try 7g7f, ７六歩, 76歩, 同銀, 77 76 or 00 55 kaku");
-    if (pt.to_x < 1 || pt.to_x > 9 || pt.to_y < 1 || pt.to_y > 9 || pt.from_x > 9 ||
-        pt.from_y > 9)
+    if (pt->to_x < 1 || pt->to_x > 9 || pt->to_y < 1 || pt->to_y > 9 || pt->from_x > 9 ||
+        pt->from_y > 9)
         return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a square 11..99", t,
                            "not a square on the board");
-    if (pt.drop && !pt.kind)
+    if (pt->drop && !pt->kind)
         return kifu__error(err, KIFU_ERR_SYNTAX, 0, 0, 0, "a piece name", t,
                            "a drop needs the piece: 00 55 kaku, 00 55 KA or ５五角打");
-    if (pt.drop && (pt.kind > GOLD || pt.after_kind))
+    if (pt->drop && (pt->kind > GOLD || pt->after_kind))
         return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
                            "illegal: only 歩 香 桂 銀 金 角 飛 can be dropped");
+    return 0;
+}
 
-    int color = kifu_position_side(p);
+/* The legal moves of p the pattern can mean, into cand (600); their number. A CSA name
+ * after the move settles pt->promote here, as only the candidates tell what it said. */
+static size_t candidates(const kifu_position *p, pattern *pt, kifu_move *cand)
+{
     kifu_move legal[600];
     size_t nl = kifu_position_legal_moves(p, legal, 600);
     if (nl > 600)
         nl = 600;
-    kifu_move cand[600];
     size_t nc = 0;
     int board_moves = 0;
     for (size_t i = 0; i < nl; i++) {
         const kifu_move *m = &legal[i];
-        if (m->to_x != pt.to_x || m->to_y != pt.to_y)
+        if (m->to_x != pt->to_x || m->to_y != pt->to_y)
             continue;
-        if (pt.from_x >= 0 && (m->from_x != pt.from_x || m->from_y != pt.from_y))
+        if (pt->from_x >= 0 && (m->from_x != pt->from_x || m->from_y != pt->from_y))
             continue;
-        if (pt.drop && m->from_x)
+        if (pt->drop && m->from_x)
             continue;
-        if (pt.kind) {
-            int ok = m->piece == pt.kind;
+        if (pt->kind) {
+            int ok = m->piece == pt->kind;
             /* a CSA name after the move ("88 22 UM") names the promotion */
-            if (!ok && pt.after_kind && m->from_x && kind_can_promote(m->piece) &&
-                kind_promoted(m->piece) == pt.kind && kifu__move_promotes(m))
+            if (!ok && pt->after_kind && m->from_x && kind_can_promote(m->piece) &&
+                kind_promoted(m->piece) == pt->kind && kifu__move_promotes(m))
                 ok = 1;
             if (!ok)
                 continue;
@@ -589,74 +595,85 @@ int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_
         cand[nc++] = *m;
         board_moves += m->from_x != 0;
     }
-    if (pt.after_kind && pt.from_x > 0 && pt.promote < 0) {
+    if (pt->after_kind && pt->from_x > 0 && pt->promote < 0) {
         /* "UM" said "promote"; the unpromoted name said "do not" if a choice existed */
         int promo_named = 0;
         for (size_t i = 0; i < nc; i++)
-            promo_named |= cand[i].piece != pt.kind;
-        pt.promote = promo_named ? 1 : -1;
+            promo_named |= cand[i].piece != pt->kind;
+        pt->promote = promo_named ? 1 : -1;
     }
     /* KI2: without 打 a board piece that can reach the square is meant. */
-    if (!pt.drop && board_moves) {
+    if (!pt->drop && board_moves) {
         size_t k = 0;
         for (size_t i = 0; i < nc; i++)
             if (cand[i].from_x)
                 cand[k++] = cand[i];
         nc = k;
     }
-    if (nc == 0)
-        return explain(p, &pt, color, err);
-    if (pt.dir || pt.side) {
-        /* The relative words as the normalizer reads them from KI2 (relative.c); a drop
-         * has none of them. */
-        char word[3] = {pt.side ? pt.side : pt.dir, pt.side ? pt.dir : 0, 0};
-        kmove packed[600];
-        size_t k = 0;
-        for (size_t i = 0; i < nc; i++)
-            if (cand[i].from_x)
-                packed[k++] = kifu__move_pack(&cand[i]);
-        k = kifu__relative_filter(p, word, packed, k);
-        size_t kept = 0;
-        for (size_t i = 0; i < nc; i++) {
-            kmove m = cand[i].from_x ? kifu__move_pack(&cand[i]) : MOVE_NONE;
-            for (size_t j = 0; m && j < k; j++)
-                if (packed[j] == m) {
-                    cand[kept++] = cand[i];
-                    break;
-                }
-        }
-        nc = kept;
+    return nc;
+}
+
+/* The candidates the pattern's relative words (右 左 上 引 寄 直) allow, kept in cand in
+ * their order; their number. The words as the normalizer reads them from KI2
+ * (relative.c); a drop has none of them. */
+static size_t keep_relative(const kifu_position *p, const pattern *pt, kifu_move *cand,
+                            size_t nc)
+{
+    char word[3] = {pt->side ? pt->side : pt->dir, pt->side ? pt->dir : 0, 0};
+    kmove packed[600];
+    size_t k = 0;
+    for (size_t i = 0; i < nc; i++)
+        if (cand[i].from_x)
+            packed[k++] = kifu__move_pack(&cand[i]);
+    k = kifu__relative_filter(p, word, packed, k);
+    size_t kept = 0;
+    for (size_t i = 0; i < nc; i++) {
+        kmove m = cand[i].from_x ? kifu__move_pack(&cand[i]) : MOVE_NONE;
+        for (size_t j = 0; m && j < k; j++)
+            if (packed[j] == m) {
+                cand[kept++] = cand[i];
+                break;
+            }
     }
-    char sq[16];
-    if (nc == 0)
-        return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
-                           "illegal: no %s moves to %s that way",
-                           kifu__kanji_piece(pt.kind), square_text(pt.to_x, pt.to_y, sq));
-    /* Distinct sources left? */
+    return kept;
+}
+
+/* -1 with err (KIFU_ERR_AMBIGUOUS, naming them) when the candidates come from more than
+ * one square; else 0 (they differ at most in promoting). */
+static int one_source(const kifu_move *cand, size_t nc, kifu_error *err)
+{
     int src0 = sq_num(cand[0].from_x, cand[0].from_y);
     int many = 0;
     for (size_t i = 1; i < nc; i++)
         many |= sq_num(cand[i].from_x, cand[i].from_y) != src0;
-    if (many) {
-        char list[400] = "";
-        size_t len = 0;
-        for (size_t i = 0; i < nc; i++) {
-            if (i && sq_num(cand[i].from_x, cand[i].from_y) ==
-                         sq_num(cand[i - 1].from_x, cand[i - 1].from_y))
-                continue;
-            char one[64];
-            kifu_move c = cand[i];
-            c.promote = -1;
-            kifu_move_text(&c, NULL, KIFU_TEXT_FROM, one, sizeof one);
-            int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", one);
-            if (w < 0 || (size_t)w >= sizeof list - len)
-                break;
-            len += (size_t)w;
-        }
-        return kifu__error(
-            err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, NULL, NULL,
-            "ambiguous: %s; add 右 左 上 引 寄 直 or give the source (77 76)", list);
+    if (!many)
+        return 0;
+    char list[400] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < nc; i++) {
+        if (i && sq_num(cand[i].from_x, cand[i].from_y) ==
+                     sq_num(cand[i - 1].from_x, cand[i - 1].from_y))
+            continue;
+        char one[64];
+        kifu_move c = cand[i];
+        c.promote = -1;
+        kifu_move_text(&c, NULL, KIFU_TEXT_FROM, one, sizeof one);
+        int w = snprintf(list + len, sizeof list - len, "%s%s", len ? ", " : "", one);
+        if (w < 0 || (size_t)w >= sizeof list - len)
+            break;
+        len += (size_t)w;
     }
+    return kifu__error(err, KIFU_ERR_AMBIGUOUS, 0, 0, 0, NULL, NULL,
+                       "ambiguous: %s; add 右 左 上 引 寄 直 or give the source (77 76)",
+                       list);
+}
+
+/* Of the candidates from one square, the one the pattern's promotion asks for, into
+ * *out: 0, KIFU_PARSE_ASK_PROMOTE (both are legal and the text did not say; *out
+ * promotes), or -1 with err. */
+static int choose_promotion(const pattern *pt, const kifu_move *cand, size_t nc,
+                            kifu_move *out, kifu_error *err)
+{
     const kifu_move *yes = NULL, *no = NULL;
     for (size_t i = 0; i < nc; i++) {
         if (kifu__move_promotes(&cand[i]))
@@ -664,7 +681,7 @@ int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_
         else
             no = &cand[i];
     }
-    switch (pt.promote) {
+    switch (pt->promote) {
     case 1:
         if (!yes)
             return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
@@ -687,4 +704,29 @@ int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_
     }
     *out = no ? *no : *yes;
     return 0;
+}
+
+/* The text read as a pattern, matched against the legal moves, narrowed by the relative
+ * words, then one source and one promotion chosen; each step says why it fails. */
+int kifu_position_parse_move(const kifu_position *p, const char *text, int prev_to,
+                             kifu_move *out, kifu_error *err)
+{
+    pattern pt = {.from_x = -1, .from_y = -1, .promote = -1};
+    char t[256];
+    if (read_pattern(text, prev_to, &pt, t, err))
+        return -1;
+    kifu_move cand[600];
+    size_t nc = candidates(p, &pt, cand);
+    if (nc == 0)
+        return explain(p, &pt, kifu_position_side(p), err);
+    if (pt.dir || pt.side)
+        nc = keep_relative(p, &pt, cand, nc);
+    char sq[16];
+    if (nc == 0)
+        return kifu__error(err, KIFU_ERR_ILLEGAL, 0, 0, 0, NULL, NULL,
+                           "illegal: no %s moves to %s that way",
+                           kifu__kanji_piece(pt.kind), square_text(pt.to_x, pt.to_y, sq));
+    if (one_source(cand, nc, err))
+        return -1;
+    return choose_promotion(&pt, cand, nc, out, err);
 }

@@ -500,6 +500,30 @@ static int parse_row(kifu__bod *bod, const char *s, const char *end, const char 
     return KIFU__BOD_YES;
 }
 
+int kifu__bod_files(const char *s, const char *end)
+{
+    /* `  ９ ８ ７ ６ ５ ４ ３ ２ １`, full-width as Kifu for Windows writes them; the KIF
+     * document's own tsume sample has `  9 8 7 6 5 4 3 2 1`, and some writers mix the two.
+     * Either way 9 down to 1, one digit each (a move line starts with its number and a
+     * move: it fails at once). */
+    const char *p = s;
+    int files = 0, d;
+    size_t n;
+    while (p < end) {
+        if ((n = kifu__jp_space(p, end)) != 0) {
+            p += n;
+        } else if ((n = kifu__jp_digit(p, end, &d)) != 0 && d == 9 - files) {
+            p += n;
+            files++;
+            if (n == 1 && p < end && *p >= '0' && *p <= '9')
+                return 0;
+        } else {
+            return 0;
+        }
+    }
+    return files == 9;
+}
+
 int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **where,
                    const char **expected)
 {
@@ -517,19 +541,7 @@ int kifu__bod_line(kifu__bod *bod, const char *s, const char *end, const char **
             return KIFU__BOD_YES;
         return KIFU__BOD_NO;
     }
-    /* The file labels `  ９ ８ ７ ６ ５ ４ ３ ２ １`. */
-    const char *p = s;
-    int files = 0, d;
-    size_t n;
-    while (p < end) {
-        if ((n = kifu__jp_space(p, end)) != 0)
-            p += n;
-        else if ((n = kifu__jp_digit(p, end, &d)) != 0 && n == 3)
-            p += n, files++;
-        else
-            break;
-    }
-    if (p == end && files == 9)
+    if (kifu__bod_files(s, end))
         return KIFU__BOD_YES;
     static const struct {
         const char *word;

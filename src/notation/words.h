@@ -102,6 +102,9 @@ typedef struct kifu__bod {
 } kifu__bod;
 
 enum { KIFU__BOD_NO = 0, KIFU__BOD_YES = 1, KIFU__BOD_ERR = -1 };
+/* Is [s, end) a BOD's file labels, 9 down to 1 in full-width digits, half-width or
+ * both? */
+int kifu__bod_files(const char *s, const char *end);
 /* Take one line (without its line end) if it belongs to a BOD: a hand line, the file
  * labels, a rule, a board row or a side-to-move line. KIFU__BOD_ERR sets *where to the
  * offending byte and *expected to what was wanted there. */

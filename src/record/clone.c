@@ -22,6 +22,10 @@ static int clone_payload(kifu_record *r, kifu_node *dst, const kifu_node *src)
     for (size_t i = 0; i < kifu_node_bookmark_count(src); i++)
         if (kifu_node_add_bookmark(r, dst, kifu_node_bookmark(src, i)))
             return -1;
+    int number;
+    const char *sid = kifu__node_sid(src, &number);
+    if (sid && kifu__node_set_sid(r, dst, sid, number))
+        return -1;
     return 0;
 }
 
@@ -71,6 +75,7 @@ kifu_record *kifu_record_clone(const kifu_record *src)
     r->preset = src->preset;
     r->has_data = src->has_data;
     r->initial = src->initial;
+    r->start_number = src->start_number;
     for (size_t i = 0; i < src->nheader; i++)
         if (kifu_record_header_add(r, src->header[i].key, src->header[i].value))
             goto fail;

@@ -35,6 +35,12 @@ static void sq_text(int sq, char *buf, size_t cap)
  * reaches its square: no relative word), else NO_CANDS (the word looks at the board) or
  * the two or more legal moves listed, when reach board pieces reach the square (pinned or
  * not). */
+/* A record read from JKF (kifu_record.from_jkf): where its warnings go. */
+typedef struct jkf_check {
+    void (*warn)(void *, const char *);
+    void *ctx;
+} jkf_check;
+
 typedef struct cand_list {
     kmove v[32];
     size_t n;
@@ -43,6 +49,10 @@ typedef struct cand_list {
      * which, and the move as played. */
     int foul;
     kmove foul_mv;
+    /* JKF: its fields are checked against the position (NULL: another format). */
+    const jkf_check *jkf;
+    /* The JKF field a refusal is about ("piece", "same"), or NULL: the move object. */
+    const char *field;
 } cand_list;
 
 #define NO_CANDS ((size_t)-1)
@@ -170,10 +180,10 @@ static int resolve_board_move(const kifu_position *p, int side, const raw_move *
 {
     int from = m->from;
     int cp = kifu__position_at(p, from);
-    if (!cp)
-        return fail(err, KIFU_ERR_ILLEGAL, "no piece there");
-    if (CPIECE_COLOR(cp) != side)
-        return fail(err, KIFU_ERR_ILLEGAL, "not your piece");
+    if (!cp || CPIECE_COLOR(cp) != side) {
+        cl->field = "from";
+        return fail(err, KIFU_ERR_ILLEGAL, !cp ? "no piece there" : "not your piece");
+    }
     int bk = CPIECE_KIND(cp), kind = m->piece, promote = m->promote == 1;
     if (kind == 0) {
         kind = bk;
@@ -185,8 +195,15 @@ static int resolve_board_move(const kifu_position *p, int side, const raw_move *
             promote = 1;
             kind = bk;
         }
+    } else if (cl->jkf && m->promote != 0 && kind != bk && kind_can_promote(bk) &&
+               kind == kind_promoted(bk)) {
+        /* CSA-level JKF (what the CSA reader gives, with no "promote") names the piece
+         * after the move too: "UM" from a KA is KA promoting. */
+        promote = 1;
+        kind = bk;
     }
     if (kind != bk) {
+        cl->field = "piece";
         char want[64];
         snprintf(want, sizeof want, "%s, not %s", kifu__kanji_piece(bk),
                  kifu__kanji_piece(m->piece));
@@ -200,10 +217,12 @@ static int resolve_board_move(const kifu_position *p, int side, const raw_move *
 static int resolve_drop(const kifu_position *p, int side, int kind, int to, kmove *out,
                         cand_list *cl, kifu_error *err)
 {
+    cl->field = "piece"; /* when it fails here */
     if (kind < PAWN || kind > GOLD)
         return fail(err, KIFU_ERR_ILLEGAL, "cannot drop %s", kifu__kanji_piece(kind));
     if (!kifu__position_hand(p, side, kind))
         return fail(err, KIFU_ERR_ILLEGAL, "no %s in hand", kifu__kanji_piece(kind));
+    cl->field = NULL;
     return check_listed(p, move_make_drop(kind, to), cl, out, err);
 }
 
@@ -246,6 +265,7 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
 {
     cl->n = NO_CANDS;
     cl->foul = KIFU_FOUL_NONE;
+    cl->field = NULL;
     int to = m->to;
     if (m->to_given) {
         if (to < 0)
@@ -255,9 +275,11 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
     } else {
         return fail(err, KIFU_ERR_ILLEGAL, "同 (same square) with no previous move");
     }
-    if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side)
+    if (!(m->flags & KIFU_MOVE_NO_COLOR) && m->color != side) {
+        cl->field = "color";
         return fail(err, KIFU_ERR_ILLEGAL, "not your turn (%s to move)",
                     side ? "☖ gote" : "☗ sente");
+    }
     if (m->from_given) {
         if (m->from < 0)
             return fail(err, KIFU_ERR_ILLEGAL, "no such square");
@@ -310,6 +332,7 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
         }
         return 0;
     }
+    cl->field = "relative"; /* what fails below: the word fits none, or several */
     if (k == 0)
         return fail(err, KIFU_ERR_ILLEGAL,
                     "cannot reach: no %s fits the relative word %s",
@@ -451,20 +474,127 @@ static void branch_name(const kifu_node *n, char *buf, size_t cap)
  * text began and the input is still there (kifu_read keeps it until the normalizer is
  * done): counted only now, for the one move in error, so a reader notes a byte offset
  * per move and no line or column, and any line or column can be told. */
-static void report(kifu_error *err, const kifu_error *why, const kifu_node *n)
+static void jkf_path(const kifu_node *n, char *buf, size_t cap);
+
+static void report(kifu_error *err, const kifu_error *why, const kifu_node *n,
+                   const cand_list *cl)
 {
-    char text[96], branch[64];
+    char text[96], branch[64], path[160] = "";
     kifu_move m;
     kifu__move_get(n, &m);
     move_text(&m, text, sizeof text);
     branch_name(n, branch, sizeof branch);
     const kifu_record *r = kifu__page_of(n)->rec;
+    if (r->from_jkf) {
+        /* JKF names the place by its JSON path, as its reader's errors do. */
+        jkf_path(n, path, sizeof path - 32);
+        size_t l = strlen(path);
+        snprintf(path + l, sizeof path - l, ".move%s%s: ", cl->field ? "." : "",
+                 cl->field ? cl->field : "");
+    }
     size_t off = 0;
     int line = 0, col = 0;
     if (kifu__node_src_get(n, &off) && r->input && off <= r->input->len)
         kifu__text_where(r->input->text, off, &line, &col);
     kifu__error(err, why->code, line, col, line ? off : 0, why->expected, text,
-                "ply %d (%s): %s: %s", n->ply, branch, text, why->message);
+                "%sply %d (%s): %s: %s", path, n->ply, branch, text, why->message);
+}
+
+/* ---- JKF: the fields it may give, against the position ---- */
+
+/* The JSON path of node n's entry in the JKF it was read from: "moves[3]",
+ * "moves[3].forks[0][1]" (a fork is child k of the entry's parent: forks[k - 1] of the
+ * entry holding child 0). Walked up, iteratively; the innermost 16 forks are named. */
+static void jkf_path(const kifu_node *n, char *buf, size_t cap)
+{
+    size_t fork[16], pos[16], nf = 0, at = 0, deeper = 0;
+    const kifu_node *x = n, *pa;
+    while ((pa = kifu__parent(x)) != NULL) {
+        size_t i = kifu_node_index(x);
+        if (i == 0) {
+            if (!kifu__parent(pa))
+                break;
+            at++;
+            x = pa;
+            continue;
+        }
+        if (nf < 16)
+            fork[nf] = i - 1, pos[nf++] = at;
+        else
+            deeper = 1;
+        x = kifu__first(pa);
+        at = 0;
+    }
+    size_t l = (size_t)snprintf(buf, cap, "moves[%zu]%s", at + 1, deeper ? "..." : "");
+    for (size_t k = nf; k-- > 0 && l < cap;)
+        l += (size_t)snprintf(buf + l, cap - l, ".forks[%zu][%zu]", fork[k], pos[k]);
+}
+
+/* Say that the field `field` of node c's move contradicts the position and what it was
+ * corrected to. */
+static void jkf_corrected(const cand_list *cl, const kifu_node *c, const char *field,
+                          const char *what)
+{
+    char path[160];
+    jkf_path(c, path, sizeof path);
+    kifu__warn(cl->jkf->warn, cl->jkf->ctx, "%s.move.%s: %s", path, field, what);
+}
+
+/* Does relative word `word` name legal move mv (p before it) among the moves of its
+ * kind to its square (`right`: the word kifu gives it)? A drop's word is H; a board
+ * move that no other piece of its kind could make takes none; else the word must
+ * single it out, minimal or not (LU where L is enough). */
+static int jkf_word_names(const kifu_position *p, kmove mv, const char *word,
+                          const char *right)
+{
+    if (MOVE_IS_DROP(mv) || strcmp(word, "H") == 0)
+        return MOVE_IS_DROP(mv) && strcmp(word, "H") == 0;
+    if (!right[0])
+        return 0;
+    kmove v[32], cands[32];
+    int reach;
+    size_t n = kifu__position_board_moves_to(p, MOVE_TO(mv), MOVE_PIECE(mv), v, &reach),
+           k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!MOVE_IS_DROP(v[i]) && MOVE_IS_PROMOTE(v[i]) == MOVE_IS_PROMOTE(mv))
+            cands[k++] = v[i];
+    k = kifu__relative_filter(p, word, cands, k);
+    return k == 1 && MOVE_FROM(cands[0]) == MOVE_FROM(mv);
+}
+
+/* The fields a JKF move may give beyond what finds it (capture, same, relative), each
+ * against the legal move mv found: one that contradicts the position is corrected, with
+ * a warning naming its path (m's same and relative, which complete() keeps; the capture
+ * is always the position's). */
+static void jkf_fields(const kifu_position *p, const kifu_node *c, raw_move *m, kmove mv,
+                       int prev_to, const cand_list *cl)
+{
+    char msg[200];
+    int given = (int)((c->mv >> 19) & 15), taken = MOVE_CAPTURE(mv);
+    if (given && given != taken) {
+        snprintf(msg, sizeof msg, "%s, but the move takes %s: corrected",
+                 kifu_piece_csa(given), taken ? kifu_piece_csa(taken) : "nothing");
+        jkf_corrected(cl, c, "capture", msg);
+    }
+    if (m->same == 0 && MOVE_TO(mv) == prev_to) {
+        jkf_corrected(cl, c, "same",
+                      "false, but the move goes to the square of the move before: "
+                      "corrected to true");
+        m->same = 1;
+    }
+    if (m->rel) {
+        char word[3], right[3] = "";
+        rel_text(m, word);
+        kifu__relative(p, mv, right);
+        if (!jkf_word_names(p, mv, word, right)) {
+            snprintf(msg, sizeof msg,
+                     "\"%s\" does not name this move among the pieces that reach its "
+                     "square: corrected to %s%s%s",
+                     word, right[0] ? "\"" : "no word", right, right[0] ? "\"" : "");
+            jkf_corrected(cl, c, "relative", msg);
+            m->rel = 0; /* complete() gives the word */
+        }
+    }
 }
 
 enum { STEP_OK = 0, STEP_BAD = 1, STEP_NOMEM = 2, STEP_FOUL = 3 };
@@ -503,13 +633,17 @@ static inline int step(kifu_position *p, kifu_node *c, const kifu_node *parent,
         int side = kifu_position_side(p);
         raw_move m = raw_of(c);
         int bad = resolve(p, side, &m, prev_to, &mv, cl, e);
-        if (!bad && m.same == 1 && m.to_given && MOVE_TO(mv) != prev_to)
+        if (!bad && m.same == 1 && m.to_given && MOVE_TO(mv) != prev_to) {
+            cl->field = "same";
             bad = kifu__error(e, KIFU_ERR_ILLEGAL, 0, 0, 0, "a legal move", NULL,
                               "同 (same square) but the previous move went elsewhere");
+        }
+        if (!bad && __builtin_expect(cl->jkf != NULL, 0))
+            jkf_fields(p, c, &m, mv, prev_to, cl);
         if (bad && cl->foul && e->code == KIFU_ERR_ILLEGAL)
             return STEP_FOUL;
         if (bad) {
-            report(err, e, c);
+            report(err, e, c, cl);
             if (e->code == KIFU_ERR_NOMEM)
                 return STEP_NOMEM;
             kifu__move_flag(c, KIFU_MOVE_RAW);
@@ -660,7 +794,7 @@ static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node
         if (k == 0)
             return tell(n, c);
         /* More moves after it: an illegal move, as any other. */
-        report(n->err, &n->e, c);
+        report(n->err, &n->e, c, &n->cl);
         kifu__move_flag(c, KIFU_MOVE_RAW);
         st = STEP_BAD;
     }
@@ -698,7 +832,7 @@ static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node
         if ((n->flags & KIFU_READ_REPAIR) && n->repaired && !n->unplayed && n->err) {
             /* err says why the record is not whole: this move, not a repaired one. */
             kifu_error_clear(n->err);
-            report(n->err, &n->e, c);
+            report(n->err, &n->e, c, &n->cl);
         }
         n->unplayed++;
         n->raw = c;
@@ -753,6 +887,8 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
               .hook = hook,
               .hook_ctx = hook_ctx};
     kifu_error_clear(&n.e);
+    jkf_check jc = {warn, ctx};
+    n.cl.jkf = r->from_jkf ? &jc : NULL;
     /* Played with the light calls only: no repetition table to set up per record. */
     int start = r->has_data                     ? KIFU_PRESET_OTHER
                 : r->preset == KIFU_PRESET_NONE ? KIFU_PRESET_HIRATE

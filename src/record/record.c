@@ -453,6 +453,16 @@ int kifu_record_header_set(kifu_record *r, const char *key, const char *value)
 
 /* ---- initial position ---- */
 
+int kifu_record_start_number(const kifu_record *r)
+{
+    return r->start_number > 1 ? r->start_number : 1;
+}
+
+void kifu_record_set_start_number(kifu_record *r, int number)
+{
+    r->start_number = number > 1 && number <= 999999999 ? number : 1;
+}
+
 int kifu_record_preset(const kifu_record *r)
 {
     return r->preset;
@@ -676,6 +686,25 @@ int kifu_node_add_bookmark(kifu_record *r, kifu_node *n, const char *name)
 {
     kifu__node_text *t = kifu__text_make(n);
     return t ? add_string(r, &t->bookmarks, &t->nbookmarks, &t->capbookmarks, name) : -1;
+}
+
+const char *kifu__node_sid(const kifu_node *n, int *number)
+{
+    const kifu__node_text *t = kifu__text(n);
+    if (number)
+        *number = t && t->sid ? t->sid_number : 0;
+    return t ? t->sid : NULL;
+}
+
+int kifu__node_set_sid(kifu_record *r, kifu_node *n, const char *sid, int number)
+{
+    kifu__node_text *t = kifu__text_make(n);
+    const char *s = t ? kifu__arena_strdup(&r->arena, sid) : NULL;
+    if (!s)
+        return -1;
+    t->sid = s;
+    t->sid_number = number;
+    return 0;
 }
 
 int kifu_node_get_time(const kifu_node *n, kifu_move_time *out)

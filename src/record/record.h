@@ -24,6 +24,8 @@ typedef struct kifu__node_text {
     uint32_t nbookmarks, capbookmarks;
     const char *special;  /* a SPECIAL node's word */
     kifu_move_time *time; /* a time that does not pack (see kifu__ptime) */
+    const char *sid;      /* the position's ID a posjson document gave (seeds/002) */
+    int sid_number;       /* sid was a JSON number: its literal, written back as one */
 } kifu__node_text;
 
 /* A node is 10 bytes: what every pass over the moves reads (kind, move, ply) and nothing
@@ -144,6 +146,12 @@ struct kifu_record {
     int forked;
     /* So many nodes that a ply could pass KIFU__PLY_MAX (kifu__node_add_child checks). */
     int deep;
+    /* Read from JKF: the normalizer names a move by its JSON path (moves[3].forks[0][1])
+     * and checks the fields JKF may give against the position (capture, same,
+     * relative), the piece may be the kind after the move (CSA-level JKF). */
+    int from_jkf;
+    /* The SFEN move number of the start position (0 or 1: the first move is 1). */
+    int start_number;
 };
 
 /* The page of node n, its first node, and n's slot in it. */
@@ -331,6 +339,10 @@ static inline void kifu__move_flag(kifu_node *n, unsigned f)
 {
     n->mv |= (uint64_t)((f & 15) | (f & KIFU__MOVE_FROM_NULL) >> 3) << 32;
 }
+static inline void kifu__move_unflag(kifu_node *n, unsigned f)
+{
+    n->mv &= ~((uint64_t)((f & 15) | (f & KIFU__MOVE_FROM_NULL) >> 3) << 32);
+}
 /* The square a move went to, as SQ-style file and rank: the 同 of the next move. */
 static inline void kifu__move_to(const kifu_node *n, int *x, int *y)
 {
@@ -353,6 +365,12 @@ static inline const char *kifu__special(const kifu_node *n)
 }
 /* n's text part, made when first needed; NULL on NOMEM. */
 kifu__node_text *kifu__text_make(kifu_node *n);
+/* The ID a position-list document gave n's position (`sid`, a string or a number's
+ * literal, *number saying which; may be NULL), or NULL when it gave none. Kept so that
+ * the document's own links (#sid=q1-ok) still reach the position after kifu wrote it. */
+const char *kifu__node_sid(const kifu_node *n, int *number);
+/* Set it (copied). 0, or -1 on NOMEM. */
+int kifu__node_set_sid(kifu_record *r, kifu_node *n, const char *sid, int number);
 
 /* n's packed time, for a reader to fill in (node bits too), now marked present; NULL
  * on NOMEM. Inline: CSA and KIF readers set a time per move; the page's times are made

@@ -134,63 +134,62 @@ int kifu__sfen_parse(const char *t, size_t *at, kifu_board *b, int *move_number,
     return kifu__sfen_parse_mode(t, at, b, move_number, 0, err);
 }
 
-int kifu__sfen_parse_mode(const char *t, size_t *at, kifu_board *b, int *move_number,
-                          int loose, kifu_error *err)
+/* The board field from t[*i]: ranks 1..9 separated by '/', each from file 9 to file 1,
+ * into b, with each piece's offset in sq_off (for the errors of the checks after). *i
+ * ends at the first byte after it. 0, or -1 with err. */
+static int parse_board(const char *t, size_t *i, kifu_board *b, size_t *sq_off,
+                       kifu_error *err)
 {
-    size_t sq_off[SQ_NB], i = skip_spaces(t, *at);
     char what[160], fc[16];
-    memset(b, 0, sizeof *b);
-    *move_number = 0;
-    /* Board: ranks 1..9 separated by '/', each from file 9 to file 1. */
     int y = 1, x = 9; /* x: the next file to fill */
-    size_t rank_start = i;
-    if (is_end(t[i]))
-        return sfen_error(err, t, i, "board", "a board", "end of text",
+    size_t rank_start = *i;
+    if (is_end(t[*i]))
+        return sfen_error(err, t, *i, "board", "a board", "end of text",
                           "the board is missing");
-    for (;; i++) {
-        int ch = (unsigned char)t[i];
+    for (;; ++*i) {
+        int ch = (unsigned char)t[*i];
         if (ch == '/' || is_end(ch)) {
             if (x != 0) {
                 snprintf(what, sizeof what, "rank %d has %d squares", y, 9 - x);
-                return sfen_error(err, t, i, "board", "9 squares", NULL, what);
+                return sfen_error(err, t, *i, "board", "9 squares", NULL, what);
             }
             if (is_end(ch))
                 break;
             if (++y > 9)
-                return sfen_error(err, t, i, "board", "9 ranks", "a 10th rank",
+                return sfen_error(err, t, *i, "board", "9 ranks", "a 10th rank",
                                   "more than 9 ranks");
             x = 9;
-            rank_start = i + 1;
+            rank_start = *i + 1;
             continue;
         }
         if (ch >= '1' && ch <= '9') {
-            if (i > rank_start && t[i - 1] >= '0' && t[i - 1] <= '9') {
-                found_char(fc, t, i);
-                return sfen_error(err, t, i, "board", "a piece letter", fc,
+            if (*i > rank_start && t[*i - 1] >= '0' && t[*i - 1] <= '9') {
+                found_char(fc, t, *i);
+                return sfen_error(err, t, *i, "board", "a piece letter", fc,
                                   "two digits in a row");
             }
             x -= ch - '0';
             if (x < 0) {
                 snprintf(what, sizeof what, "rank %d has %d squares", y, 9 - x);
-                return sfen_error(err, t, i, "board", "9 squares", NULL, what);
+                return sfen_error(err, t, *i, "board", "9 squares", NULL, what);
             }
             continue;
         }
-        size_t start = i;
+        size_t start = *i;
         int promoted = 0;
         if (ch == '+') {
             promoted = 1;
-            ch = (unsigned char)t[++i];
+            ch = (unsigned char)t[++*i];
         }
         int k = kind_of_letter(ch);
         if (!k || ch > 'z') {
-            found_char(fc, t, i);
+            found_char(fc, t, *i);
             snprintf(what, sizeof what, "unknown piece letter %s", fc);
-            return sfen_error(err, t, i, "board",
+            return sfen_error(err, t, *i, "board",
                               "one of PLNSGBRK plnsgbrk, a digit or '/'", fc, what);
         }
         if (promoted && !kind_can_promote(k)) {
-            found_char(fc, t, i);
+            found_char(fc, t, *i);
             snprintf(what, sizeof what, "'+' before %s, which cannot promote", fc);
             return sfen_error(err, t, start, "board", "one of PLNSBR plnsbr after '+'",
                               fc, what);
@@ -206,60 +205,86 @@ int kifu__sfen_parse_mode(const char *t, size_t *at, kifu_board *b, int *move_nu
     }
     if (y != 9) {
         snprintf(what, sizeof what, "only %d ranks", y);
-        return sfen_error(err, t, i, "board", "9 ranks", NULL, what);
+        return sfen_error(err, t, *i, "board", "9 ranks", NULL, what);
     }
-    /* Side to move. */
-    i = skip_spaces(t, i);
-    if (t[i] != 'b' && t[i] != 'w') {
-        found_char(fc, t, i);
-        return sfen_error(err, t, i, "side", "'b' or 'w'", fc,
-                          t[i] ? "the side to move is not 'b' or 'w'"
-                               : "the side to move is missing");
+    return 0;
+}
+
+/* The side to move from t[*i] (after spaces): one letter, b or w. 0, or -1 with err. */
+static int parse_side(const char *t, size_t *i, kifu_board *b, kifu_error *err)
+{
+    char fc[16];
+    *i = skip_spaces(t, *i);
+    if (t[*i] != 'b' && t[*i] != 'w') {
+        found_char(fc, t, *i);
+        return sfen_error(err, t, *i, "side", "'b' or 'w'", fc,
+                          t[*i] ? "the side to move is not 'b' or 'w'"
+                                : "the side to move is missing");
     }
-    b->color = t[i] == 'w';
-    if (!is_end(t[++i])) {
-        found_char(fc, t, i);
-        return sfen_error(err, t, i, "side", "a space", fc,
+    b->color = t[*i] == 'w';
+    if (!is_end(t[++*i])) {
+        found_char(fc, t, *i);
+        return sfen_error(err, t, *i, "side", "a space", fc,
                           "the side to move is one letter");
     }
-    /* Hands. */
-    i = skip_spaces(t, i);
-    size_t hands_off = i;
-    if (is_end(t[i]))
-        return sfen_error(err, t, i, "hands", "'-' or pieces in hand", "end of text",
+    return 0;
+}
+
+/* The count before a piece in hand at t[*i], if any (else 1), *i moved past it. The
+ * count, or -1 with err. */
+static int hand_count(const char *t, size_t *i, kifu_error *err)
+{
+    char what[160], fc[16];
+    size_t start = *i;
+    if (t[*i] < '0' || t[*i] > '9')
+        return 1;
+    if (t[*i] == '0') {
+        found_char(fc, t, *i);
+        return sfen_error(err, t, *i, "hands", "a count from 1 to 18", fc,
+                          "a count starts with 0");
+    }
+    int n = 0;
+    while (t[*i] >= '0' && t[*i] <= '9' && n < 100)
+        n = n * 10 + (t[(*i)++] - '0');
+    if (t[*i] >= '0' && t[*i] <= '9') {
+        /* Too many digits to be a count: say so, not "unknown piece". */
+        size_t e = *i;
+        while (t[e] >= '0' && t[e] <= '9')
+            e++;
+        snprintf(what, sizeof what, "a count of %d digits, at most 18 exist",
+                 (int)(e - start));
+        return sfen_error(err, t, start, "hands", "a count from 1 to 18", NULL, what);
+    }
+    return n;
+}
+
+/* The hands from t[*i] (after spaces): '-', or counts and letters (2P, b ...), each kind
+ * of each side once. *hands_off: where they start, for the checks after. 0, or -1 with
+ * err. */
+static int parse_hands(const char *t, size_t *i, kifu_board *b, size_t *hands_off,
+                       kifu_error *err)
+{
+    char what[160], fc[16];
+    *i = skip_spaces(t, *i);
+    *hands_off = *i;
+    if (is_end(t[*i]))
+        return sfen_error(err, t, *i, "hands", "'-' or pieces in hand", "end of text",
                           "the hands are missing");
-    if (t[i] == '-') {
-        i++;
+    if (t[*i] == '-') {
+        ++*i;
     } else {
         int seen[2][8] = {{0}};
-        while (!is_end(t[i])) {
-            size_t start = i;
-            int n = 1;
-            if (t[i] >= '0' && t[i] <= '9') {
-                if (t[i] == '0') {
-                    found_char(fc, t, i);
-                    return sfen_error(err, t, i, "hands", "a count from 1 to 18", fc,
-                                      "a count starts with 0");
-                }
-                n = 0;
-                while (t[i] >= '0' && t[i] <= '9' && n < 100)
-                    n = n * 10 + (t[i++] - '0');
-                if (t[i] >= '0' && t[i] <= '9') {
-                    /* Too many digits to be a count: say so, not "unknown piece". */
-                    size_t e = i;
-                    while (t[e] >= '0' && t[e] <= '9')
-                        e++;
-                    snprintf(what, sizeof what, "a count of %d digits, at most 18 exist",
-                             (int)(e - start));
-                    return sfen_error(err, t, start, "hands", "a count from 1 to 18",
-                                      NULL, what);
-                }
-            }
-            int ch = (unsigned char)t[i], k = kind_of_letter(ch);
+        while (!is_end(t[*i])) {
+            size_t start = *i;
+            int n = hand_count(t, i, err);
+            if (n < 0)
+                return -1;
+            int ch = (unsigned char)t[*i], k = kind_of_letter(ch);
             if (!k || k == KING || ch > 'z') {
-                found_char(fc, t, i);
+                found_char(fc, t, *i);
                 snprintf(what, sizeof what, "unknown piece in hand %s", fc);
-                return sfen_error(err, t, i, "hands", "one of RBGSNLP rbgsnlp", fc, what);
+                return sfen_error(err, t, *i, "hands", "one of RBGSNLP rbgsnlp", fc,
+                                  what);
             }
             int c = ch >= 'a';
             if (seen[c][k]++) {
@@ -272,32 +297,53 @@ int kifu__sfen_parse_mode(const char *t, size_t *at, kifu_board *b, int *move_nu
                 return sfen_error(err, t, start, "hands", NULL, NULL, what);
             }
             b->hands[c][k] = (uint8_t)n;
-            i++;
+            ++*i;
         }
     }
-    if (!is_end(t[i])) {
-        found_char(fc, t, i);
-        return sfen_error(err, t, i, "hands", "a space", fc,
+    if (!is_end(t[*i])) {
+        found_char(fc, t, *i);
+        return sfen_error(err, t, *i, "hands", "a space", fc,
                           "unexpected text after the hands");
     }
-    /* Optional move number. */
-    size_t j = skip_spaces(t, i);
-    if (t[j] >= '0' && t[j] <= '9') {
-        long n = 0;
-        size_t s = j;
-        while (t[j] >= '0' && t[j] <= '9') {
-            if (n < 100000000)
-                n = n * 10 + (t[j] - '0');
-            j++;
-        }
-        if (!is_end(t[j]) || n < 1 || n >= 100000000) {
-            found_char(fc, t, is_end(t[j]) ? s : j);
-            return sfen_error(err, t, s, "move number", "a positive number", fc,
-                              "the move number is not a positive number");
-        }
-        *move_number = (int)n;
-        i = j;
+    return 0;
+}
+
+/* The optional move number from t[*i] (after spaces): *i moves past it only when there
+ * is one. 0, or -1 with err. */
+static int parse_move_number(const char *t, size_t *i, int *move_number, kifu_error *err)
+{
+    char fc[16];
+    size_t j = skip_spaces(t, *i);
+    if (t[j] < '0' || t[j] > '9')
+        return 0;
+    long n = 0;
+    size_t s = j;
+    while (t[j] >= '0' && t[j] <= '9') {
+        if (n < 100000000)
+            n = n * 10 + (t[j] - '0');
+        j++;
     }
+    if (!is_end(t[j]) || n < 1 || n >= 100000000) {
+        found_char(fc, t, is_end(t[j]) ? s : j);
+        return sfen_error(err, t, s, "move number", "a positive number", fc,
+                          "the move number is not a positive number");
+    }
+    *move_number = (int)n;
+    *i = j;
+    return 0;
+}
+
+/* The fields in their order, then the position checked (kifu__board_check_mode). */
+int kifu__sfen_parse_mode(const char *t, size_t *at, kifu_board *b, int *move_number,
+                          int loose, kifu_error *err)
+{
+    size_t sq_off[SQ_NB], hands_off, i = skip_spaces(t, *at);
+    memset(b, 0, sizeof *b);
+    *move_number = 0;
+    if (parse_board(t, &i, b, sq_off, err) || parse_side(t, &i, b, err) ||
+        parse_hands(t, &i, b, &hands_off, err) ||
+        parse_move_number(t, &i, move_number, err))
+        return -1;
     *at = i;
     return kifu__board_check_mode(b, t, sq_off, hands_off, loose, err);
 }

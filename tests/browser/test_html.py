@@ -15,6 +15,7 @@ import sys
 import tempfile
 import time
 import traceback
+import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from webdriver import Browser, SkipTest  # noqa: E402
@@ -176,6 +177,171 @@ def make_game(path, plies=80):
     return path[:-4] + ".kif"
 
 
+# The document's sample 2 (tsume.html): a one-move problem, a failed answer, the right
+# answer (a fork of the problem, `prev` naming it by its sid) and an even game's start,
+# each named by a sid the page's prose links to. The right answer is the document's own
+# second example (the horse mates on 2四), the even game its first.
+TSUME_CW = "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"
+SID_DOC = [
+    {"sid": "q1", "bd": "oooooooooooooooojdooooosqbvooooooooooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "", "cw": TSUME_CW},
+    {"sid": "q1-ng", "bd": "ooooooooooooooooqdooooosobvooooooooooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "i", "cw": TSUME_CW},
+    {"sid": "q1-ok", "prev": "q1",
+     "bd": "oooooooooooooooojdooooosobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo",
+     "cb": "", "cw": TSUME_CW},
+    {"sid": "hirate", "bd": "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec",
+     "cb": "", "cw": ""}]
+
+# Every piece of the board as drawn: a koma's pentagon (its corners), where its apex and
+# its centre land on the screen, and whether it is gote's.
+KOMA = """
+const svg = document.querySelectorAll('.kifu-svg svg.kifu-board')[arguments[0] || 0];
+const gote = 'bdfhjlntv2468r';
+return [...svg.querySelectorAll('g[data-sq]')].map(g => {
+  const path = g.querySelector('path.koma'), t = g.querySelector('text');
+  if (!path) return {koma: false};
+  const d = path.getAttribute('d'), pts = d.match(/-?[0-9.]+ -?[0-9.]+/g);
+  const m = path.getScreenCTM(), p = svg.createSVGPoint();
+  const at = (x, y) => { p.x = x; p.y = y; const q = p.matrixTransform(m); return [q.x, q.y]; };
+  const apex = pts[0].split(' ').map(Number);
+  return {koma: true, corners: pts.length, closed: /Z$/.test(d),
+          gote: gote.includes(g.getAttribute('data-p')),
+          apexY: at(apex[0], apex[1])[1], centreY: at(+t.getAttribute('x'), +t.getAttribute('y'))[1]};
+});
+"""
+
+
+def record_page(tmp, name, text, *options):
+    """A record written to TMP/NAME.kif and its page, TMP/NAME.html: (record, page)."""
+    record, page = os.path.join(tmp, name + ".kif"), os.path.join(tmp, name + ".html")
+    with open(record, "w", encoding="utf-8") as f:
+        f.write(text)
+    kifu("html", record, *options, "-o", page)
+    return record, page
+
+
+def seed002(b, tmp, game):
+    """The position-list document's viewer, to the letter (issue 26)."""
+    # -- koma, the default: every piece a pentagon pointing at the other side
+    page = os.path.join(tmp, "game.html")
+    b.open("file://" + page + "#ply=30")
+    pieces = b.run(KOMA)
+    check(pieces and all(p["koma"] and p["corners"] == 5 and p["closed"] for p in pieces),
+          "every piece a closed pentagon: %s" % [p for p in pieces if not p.get("koma")][:3])
+    wrong = [p for p in pieces if p["koma"] and (p["apexY"] > p["centreY"]) != p["gote"]]
+    check(any(p["gote"] for p in pieces) and not wrong,
+          "sente's koma point up the screen, gote's are turned: %d wrong" % len(wrong))
+    same_as_kifu(b, game, 30, "koma board at ply 30")
+    b.click(".kifu-svg svg text.side")  # flipped: gote's point up now
+    pieces = b.run(KOMA)
+    wrong = [p for p in pieces if p["koma"] and (p["apexY"] < p["centreY"]) != p["gote"]]
+    check(not wrong, "flipped: gote's koma point up: %d wrong" % len(wrong))
+    b.click(".kifu-svg svg text.side")
+    b.screenshot(os.path.join(ARTEFACTS, "koma.png"))
+    ppage = os.path.join(tmp, "plain.html")
+    kifu("html", game, "--pieces", "plain", "-o", ppage)
+    b.open("file://" + ppage + "#ply=30")
+    check(b.run("return document.querySelectorAll('.kifu-svg path.koma').length") == 0,
+          "--pieces plain: no koma")
+    same_as_kifu(b, game, 30, "plain board at ply 30")
+    b.screenshot(os.path.join(ARTEFACTS, "plain.png"))
+
+    # -- the pieces readable at a board of 320 px and of 1200 px (--piece-size): the
+    #    board is as wide as the size says, and the names' glyphs as large as it allows
+    for size, want in ((32, 320), (120, 1200)):
+        spage = os.path.join(tmp, "size%d.html" % size)
+        kifu("html", game, "--piece-size", str(size), "-o", spage)
+        with Browser(max(1000, want + 500), 1400 if want > 1000 else 900) as big:
+            big.open("file://" + spage + "#ply=30")
+            got = big.run("const r = document.querySelector('.kifu-svg svg').getBoundingClientRect();"
+                          "const t = document.querySelector('.kifu-svg g[data-sq] text').getBoundingClientRect();"
+                          "const l = document.querySelector('.kifu-moves').getBoundingClientRect();"
+                          "return [r.width, t.height, parseFloat(getComputedStyle("
+                          "document.querySelector('.kifu-viewer')).fontSize)]")
+            check(abs(got[0] - want) <= want * 0.02,
+                  "--piece-size %d: board %.0f px wide, want about %d" % (size, got[0], want))
+            check(got[1] >= size * 0.45, "--piece-size %d: a piece's name %.1f px high" % (size, got[1]))
+            big.screenshot(os.path.join(ARTEFACTS, "board-%dpx.png" % want))
+
+    # -- match: the squares the pattern fixed, at a matching position
+    b.open("file://" + page)
+    grid = "\n".join("* * 歩 * * * * * *" if r == 5 else "香 * * * * * * * 香" if r == 8
+                      else ("* " * 9).strip() for r in range(9))
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = arguments[0];"
+          "t.dispatchEvent(new Event('input'));", grid)
+    b.click("button[data-go='next-match']")
+    sq = b.run("return [...document.querySelectorAll('.kifu-svg rect.match-sq')]"
+               ".map(r => +r.getAttribute('data-msq')).sort((a, b) => a - b)")
+    check(sq == [48, 73, 81], "the grid's fixed squares 7六 9九 1九 highlighted: %s" % sq)
+    b.screenshot(os.path.join(ARTEFACTS, "match.png"))
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = arguments[0];"
+          "t.dispatchEvent(new Event('input'));", "^.{47}a.{24}c")
+    b.key(HOME)
+    b.click("button[data-go='next-match']")
+    sq = b.run("return [...document.querySelectorAll('.kifu-svg rect.match-sq')]"
+               ".map(r => +r.getAttribute('data-msq')).sort((a, b) => a - b)")
+    check(sq == [48, 73], "a regular expression's fixed squares highlighted: %s" % sq)
+    b.run("const t = document.querySelector('.kifu-pattern'); t.value = '';"
+          "t.dispatchEvent(new Event('input'));")
+    check(b.run("return document.querySelectorAll('.kifu-svg rect.match-sq').length") == 0,
+          "no pattern, no highlight")
+
+    # -- bookmarks (KIF &): listed, marked in the move list, reached by a click and by
+    #    #bookmark=NAME
+    bk, bpage = record_page(tmp, "bookmarks", "手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n"
+                            "&角道<開く>\n   3 ２六歩(27)\n   4 ８四歩(83)\n&居飛車\n"
+                            "   5 ２五歩(26)\n")
+    b.open("file://" + bpage)
+    names = b.run("return [...document.querySelectorAll('.kifu-bookmarks button')].map(x => x.textContent)")
+    check(names == ["&角道<開く>", "&居飛車"], "bookmarks listed: %s" % names)
+    b.click(".kifu-bookmarks button:last-child")
+    same_as_kifu(b, bk, 4, "a click on the bookmark 居飛車")
+    marked = b.run("return [...document.querySelectorAll('.kifu-moves li .bookmark')].map(x => x.textContent)")
+    check(marked == ["&角道<開く>", "&居飛車"], "bookmarks in the move list: %s" % marked)
+    b.open("file://" + bpage + "#bookmark=" + urllib.parse.quote("角道<開く>"))
+    same_as_kifu(b, bk, 2, "opened at #bookmark=角道<開く>")
+    b.screenshot(os.path.join(ARTEFACTS, "bookmark.png"))
+
+    # -- sid: the document's IDs through kifu, reached by #sid= in the URL and by the
+    #    page's prose links, and kept in the URL
+    doc = os.path.join(tmp, "tsume.json")
+    with open(doc, "w", encoding="utf-8") as f:
+        json.dump(SID_DOC, f)
+    spage = os.path.join(tmp, "tsume.html")
+    kifu("html", doc, "-o", spage)
+    b.log()
+    b.open("file://" + spage + "#sid=q1-ok")
+    check(console_errors(b) == [], "console errors on the sid page: %s" % console_errors(b))
+    d = dom_position(b)
+    check(d["bd"] == SID_DOC[2]["bd"] and d["hash"] == "#sid=q1-ok",
+          "opened at #sid=q1-ok: %s %s" % (d["bd"], d["hash"]))
+    b.screenshot(os.path.join(ARTEFACTS, "sid.png"))
+    b.run("const p = document.createElement('p'); p.innerHTML = '<a id=ng href=\"#sid=q1-ng\">失敗</a> "
+          "<a id=hirate href=\"#sid=hirate\">平手</a>'; document.body.prepend(p);")
+    b.click("#ng")
+    for _ in range(100):
+        if dom_position(b)["bd"] == SID_DOC[1]["bd"]:
+            break
+        time.sleep(0.02)
+    check(dom_position(b)["bd"] == SID_DOC[1]["bd"], "the prose link #sid=q1-ng")
+    b.click("#hirate")
+    for _ in range(100):
+        if dom_position(b, 1)["hash"] == "#sid=hirate":
+            break
+        time.sleep(0.02)
+    d = dom_position(b, 1)
+    check(d["bd"] == SID_DOC[3]["bd"] and d["hash"] == "#sid=hirate",
+          "the prose link #sid=hirate reaches the second record: %s" % d["hash"])
+
+    # -- the result names the winner, in the record's words
+    hc, hpage = record_page(tmp, "handicap", "手合割：香落ち\n上手：上手氏\n下手：下手氏\n"
+                            "   1 ３四歩(33)\n   2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n")
+    b.open("file://" + hpage)
+    head = b.run("return document.querySelector('.kifu-header').textContent")
+    check("結果：まで3手で上手の勝ち" in head, "the result names the winner: %s" % head)
+
+
 def main():
     os.makedirs(ARTEFACTS, exist_ok=True)
     tmp = TMP
@@ -203,6 +369,9 @@ def main():
              "cb": "", "cw": "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"}], f)
     cpage = os.path.join(tmp, "catalogue.html")
     kifu("html", catalogue, "-o", cpage)
+    walk, walk_page = record_page(tmp, "walk", "手合割：平手\n   1 ５八玉(59)\n   2 ３四歩(33)\n"
+                                  "   3 ４八玉(58)\n   4 ８四歩(83)\n   5 ３八玉(48)\n"
+                                  "   6 ８五歩(84)\n")
     mpage = os.path.join(tmp, "two.html")
     kifu("html", game, forks, "-o", mpage)
 
@@ -284,25 +453,41 @@ def main():
         b.click("input[data-kind='0']")
         same_as_kifu(b, game, 0, "filter 歩 back on")
 
-        # -- trace: footprints of the piece on 2八 (the rook) as kifu trace finds them
+        # -- trace: the footprints a piece leaves as the record steps on ("足跡のように残
+        #    しながら"): none yet where it was chosen, then one more at each of its moves,
+        #    all of them kept at the end of the line, as kifu trace finds them
         b.click("input[data-aid='trace']")
+        feet_js = ("return [...document.querySelectorAll('.kifu-svg text.foot-n')]"
+                   ".map(t => [+t.textContent, Math.floor((+t.getAttribute('x') - 12) / 40),"
+                   " Math.floor((+t.getAttribute('y') - 64) / 40)])")
         for sq in ("28", "88", "77", "39"):
             b.key(HOME)
             t = json.loads(kifu("trace", game, "--square", sq, "--json"))
             x, y = int(sq[0]), int(sq[1])
             b.click_at(".kifu-svg svg", (12 + (9 - x) * 40 + 20) / 398, (64 + (y - 1) * 40 + 20) / 488)
-            feet = b.run("return [...document.querySelectorAll('.kifu-svg text.foot-n')]"
-                         ".map(t => [+t.textContent, Math.floor((+t.getAttribute('x') - 12) / 40),"
-                         " Math.floor((+t.getAttribute('y') - 64) / 40)])")
-            got = sorted((n, 9 - c, r + 1) for n, c, r in feet)
+            check(dom_position(b)["ply"] == 0, "a click on a piece while tracing does not step")
+            check(b.run(feet_js) == [], "trace of %s: no footprint before it moved" % sq)
+            # Where it stands is marked.
+            at = b.run("return document.querySelectorAll('.kifu-svg rect.trace-at').length")
+            check(at == 1, "trace of %s: its square marked (%d)" % (sq, at))
+            # Step to the ply of its first move: one footprint, on the square it went to.
+            if t["steps"]:
+                first = t["steps"][0]
+                for _ in range(first["ply"]):
+                    b.key(RIGHT)
+                got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+                want = [(1, first["to"]["x"], first["to"]["y"])]
+                check(got == want, "trace of %s at ply %d: footprints %s, want %s"
+                      % (sq, first["ply"], got, want))
+            b.key(END)
+            got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
             want = [(k + 1, s["to"]["x"], s["to"]["y"]) for k, s in enumerate(t["steps"])]
             # A square visited twice shows its last step number.
             last_step = {}
             for k, xx, yy in want:
                 last_step[(xx, yy)] = k
             want = sorted((k, xx, yy) for (xx, yy), k in last_step.items())
-            check(got == want, "trace of %s: footprints %s, kifu trace %s" % (sq, got, want))
-            check(dom_position(b)["ply"] == 0, "a click on a piece while tracing does not step")
+            check(got == want, "trace of %s at the end: footprints %s, kifu trace %s" % (sq, got, want))
             caps = b.run("return document.querySelectorAll('.kifu-svg rect.capture').length")
             # Marked: where it took something, and where it was taken.
             want_caps = {(s["to"]["x"], s["to"]["y"]) for s in t["steps"] if s.get("capture")}
@@ -311,6 +496,8 @@ def main():
                 want_caps.add((at["x"], at["y"]))
             check(caps == len(want_caps), "trace of %s: %d capture marks, kifu trace %d (%s)"
                   % (sq, caps, len(want_caps), t))
+            if sq == "88":
+                b.screenshot(os.path.join(ARTEFACTS, "trace.png"))
         b.click("input[data-aid='trace']")
 
         # -- match: the positions kifu search finds, by a regex and by a grid pattern
@@ -340,6 +527,23 @@ def main():
         b.run("const t = document.querySelector('.kifu-pattern'); t.value = '';"
               "t.dispatchEvent(new Event('input'));")
         check(console_errors(b) == [], "console errors after the aids: %s" % console_errors(b))
+
+        # -- trace, step by step: the king walks 5九 5八 4八 3八; after its three steps
+        #    three footprints, numbered, on the squares it left behind it and where it
+        #    stands; a step back takes the last one away
+        b.open("file://" + walk_page)
+        b.click("input[data-aid='trace']")
+        b.click_at(".kifu-svg svg", (12 + 4 * 40 + 20) / 398, (64 + 8 * 40 + 20) / 488)
+        for _ in range(5):
+            b.key(RIGHT)
+        got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+        check(dom_position(b)["ply"] == 5 and got == [(1, 5, 8), (2, 4, 8), (3, 3, 8)],
+              "footprints after three steps of the king: %s" % got)
+        b.screenshot(os.path.join(ARTEFACTS, "trace-steps.png"))
+        b.key(LEFT)
+        b.key(LEFT)
+        got = sorted((n, 9 - c, r + 1) for n, c, r in b.run(feet_js))
+        check(got == [(1, 5, 8), (2, 4, 8)], "two steps back: footprints %s" % got)
 
         # -- forks: switch to the alternative and the board is kifu's --path
         b.open("file://" + fpage)
@@ -382,6 +586,21 @@ def main():
             forked += "," in path
             same_as_kifu(b, tree, path, "node %d of the tree at #ply=%s" % (i, path))
         check(count >= 12 and forked >= 4, "the tree has %d nodes, %d in forks" % (count, forked))
+        # -- a handicap game's sides are the record's words (issue 26): 下手/上手 when it
+        #    names neither side, 先手/後手 when it names those
+        body = "手数----指手---------消費時間--\n   1 ４二銀(31)\n   2 ７六歩(77)\n"
+        for name, head, want in (("hc_none", "手合割：角落ち\n", ("☗下手", "☖上手")),
+                                 ("hc_sente", "手合割：角落ち\n先手：\n後手：\n",
+                                  ("☗先手", "☖後手"))):
+            src = os.path.join(tmp, name + ".kifu")
+            with open(src, "w", encoding="utf-8") as f:
+                f.write(head + body)
+            hpage = os.path.join(tmp, name + ".html")
+            kifu("html", src, "-o", hpage)
+            b.open("file://" + hpage)
+            svg = b.run("return document.querySelector('.kifu-svg').textContent")
+            check(all(w in svg for w in want), "%s: sides %s on the board: %s" %
+                  (name, want, svg[:80]))
         # -- the URL fragment opens the page at a position, forks included
         b.open("file://" + fpage + "#ply=4,1")
         same_as_kifu(b, forks, "4,1", "opened at #ply=4,1")
@@ -430,6 +649,8 @@ def main():
         same_as_kifu(b, game, 0, "the first record untouched", which=0)
         pages = len(re.findall(rb"/Type\s*/Page[^s]", b.print_pdf(os.path.join(ARTEFACTS, "print2.pdf"))))
         check(pages == 2, "two records print one diagram per page (%d pages)" % pages)
+
+        seed002(b, tmp, game)
 
     with Browser(390, 844, phone=True) as b:
         b.open("file://" + fpage + "#ply=3")

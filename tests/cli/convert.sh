@@ -191,5 +191,24 @@ else ok; fi
 grep -q '\\x1B\[2J' "$tmp/err" && grep -q 'name\\x1B\]0;t\\x07\\xC2\\x9B.kifu' "$tmp/err" && ok ||
     bad "escapes shown as \\xNN: $(cat -v "$tmp/err")"
 
+# ---- --crlf (issue 26, seed 001: Kifu for Windows writes CR LF) -----------------------
+printf '手合割：平手\n先手：A\n手数----指手---------消費時間--\n   1 ７六歩(77)\n*a\n   2 投了\n' \
+    >"$tmp/crlf-src.kifu"
+for t in kif kifu ki2 ki2u csa; do
+    expect 0 "--crlf -t $t" -- "$kifu" convert "$tmp/crlf-src.kifu" -t $t --crlf -o "$tmp/crlf.$t"
+    lf=$(tr -cd '\n' <"$tmp/crlf.$t" | wc -c) crlf=$(grep -c $'\r$' "$tmp/crlf.$t")
+    [ "$lf" -gt 3 ] && [ "$lf" -eq "$crlf" ] && ok || bad "--crlf -t $t: $crlf of $lf lines end CR LF"
+    # without it: LF alone; read back: the same record
+    "$kifu" convert "$tmp/crlf-src.kifu" -t $t -o "$tmp/lf.$t" 2>/dev/null
+    [ "$(tr -d '\r' <"$tmp/crlf.$t" | od -c)" = "$(od -c <"$tmp/lf.$t")" ] && ok ||
+        bad "--crlf -t $t differs from the LF output by more than CRs"
+    ! grep -q $'\r' "$tmp/lf.$t" && ok || bad "-t $t without --crlf has CRs"
+    [ "$("$kifu" convert "$tmp/crlf.$t" -t jkf -o - 2>&1 | sed 's/crlf\.[a-z0-9]*/X/')" = \
+      "$("$kifu" convert "$tmp/lf.$t" -t jkf -o - 2>&1 | sed 's/lf\.[a-z0-9]*/X/')" ] && ok ||
+        bad "--crlf -t $t does not read back the same"
+done
+expect 2 "--crlf with JKF" -- "$kifu" convert "$tmp/crlf.kifu" -t jkf --crlf
+has "$tmp/err" "not jkf" && ok || bad "--crlf with JKF: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]

@@ -86,13 +86,28 @@ J
 
 # Options.
 "$kifu" html "$sample" --intl --two-char --flip --title 'A <game>' -o "$tmp/o.html"
-grep -q '"options":{"intl":true,"twoChar":true,"flip":true}' "$tmp/o.html" && ok || bad "--intl --two-char --flip"
+grep -q '"options":{"pieces":"koma","intl":true,"twoChar":true,"flip":true}' "$tmp/o.html" && ok || bad "--intl --two-char --flip"
+"$kifu" html "$sample" --pieces plain --piece-size 32 -o "$tmp/o2.html" &&
+    grep -q '"options":{"pieces":"plain",' "$tmp/o2.html" && grep -q -- '--kifu-piece-size: 32px;' "$tmp/o2.html" && ok || bad "--pieces plain --piece-size 32"
+"$kifu" html "$sample" --pieces wood -o "$tmp/n.html" 2>"$tmp/err"; [ $? -eq 2 ] && grep -q "no piece style" "$tmp/err" && [ ! -e "$tmp/n.html" ] && ok || bad "--pieces wood: usage"
+for size in 0 7 401 12px ''; do
+    "$kifu" html "$sample" --piece-size "$size" -o "$tmp/n.html" 2>"$tmp/err"; rc=$?
+    [ $rc -eq 2 ] && grep -q "piece-size" "$tmp/err" && [ ! -e "$tmp/n.html" ] && ok || bad "--piece-size '$size': exit $rc"
+done
+# A stylesheet made from the built-in one: the size still lays it out.
+"$kifu" html --default-css >"$tmp/t.css" && "$kifu" html "$sample" --css "$tmp/t.css" --piece-size 60 -o "$tmp/o3.html" &&
+    grep -q 'var(--kifu-piece-size)' "$tmp/o3.html" && grep -q -- '--kifu-piece-size: 60px;' "$tmp/o3.html" && ok || bad "--css template with --piece-size"
 grep -q '<title>A &lt;game&gt;</title>' "$tmp/o.html" && ok || bad "--title"
 "$kifu" html --default-css >"$tmp/d.css" && grep -q -- '--kifu-board' "$tmp/d.css" && ok || bad "--default-css"
 grep -q -- '--kifu-board' "$tmp/p.html" && ok || bad "the built-in stylesheet is in the page"
 printf '.kifu-board .bg { fill: #abcdef; }\n' >"$tmp/my.css"
 "$kifu" html "$sample" --css "$tmp/my.css" -o "$tmp/css.html" && grep -q 'fill: #abcdef' "$tmp/css.html" &&
     ! grep -q -- '--kifu-board:' "$tmp/css.html" && ok || bad "--css replaces the stylesheet"
+
+# The document's sids reach the page as given (#sid= links need them): its sample 2's
+# problem, failed answer and right answer (its own example's position).
+printf '[{"sid":"q1","bd":"oooooooooooooooojdooooosqbvooooooooooooooooaooooooooooooooooooooooooooooooooooooo","cb":"","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"},{"sid":"q1-ng","bd":"ooooooooooooooooqdooooosobvooooooooooooooooaooooooooooooooooooooooooooooooooooooo","cb":"i","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"},{"sid":"q1-ok","prev":"q1","bd":"oooooooooooooooojdooooosobvoooooooqooooooooaooooooooooooooooooooooooooooooooooooo","cb":"","cw":"bbbbbbbbbbbbbbbbdddffffhhhhjjjln"}]\n' >"$tmp/sid.json"
+"$kifu" html "$tmp/sid.json" -o "$tmp/sid.html" && grep -q '"sid":"q1-ok"' "$tmp/sid.html" && ok || bad "sids in the page"
 
 # Errors: distinct exit codes, messages naming the file (and line and column), no page.
 "$kifu" html >/dev/null 2>"$tmp/err"; [ $? -eq 2 ] && grep -q 'no record file' "$tmp/err" && ok || bad "no file: usage"

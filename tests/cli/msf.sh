@@ -139,6 +139,16 @@ T send-keys -t t g; wait_for "go to ply or path:"
 T send-keys -t t 'seslax[0]' Enter; wait_for "path seslax[0]"
 T send-keys -t t q; wait_for "EXIT=0" && wait_for "TTY=icanon echo"
 
+# ---- one decision of the format, by the library, whatever the file's name ----
+cp "$tmp/g.msf" "$tmp/g.json"; cp "$tmp/g.msf" "$tmp/g.kif"
+out=$("$KIFU" validate -v "$tmp/g.json" 2>/dev/null); expect_eq "msf in .json" "$out" "$tmp/g.json: OK (2 moves, 1 variations)"
+out=$("$KIFU" validate -v "$tmp/g.kif" 2>/dev/null); expect_eq "msf in .kif" "$out" "$tmp/g.kif: OK (2 moves, 1 variations)"
+"$KIFU" convert -t msf "$tmp/g.json" | cmp -s - "$tmp/c.msf" || fail "convert of msf in .json"
+out=$("$KIFU" show - <"$tmp/g.msf"); expect_eq "show msf from stdin" "$(echo "$out" | sed -n 1p)" "sorn (to move)  txifol: -  evol: -"
+err=$("$KIFU" html "$tmp/g.json" -o "$tmp/g.html" 2>&1); expect_eq "html of msf exit" "$?" 1
+expect_has "html of msf" "$err" "another game than shogi"
+[ -e "$tmp/g.html" ] && fail "html of msf wrote a page"
+
 # ---- the format's own files ----
 if [ -n "$SHARED" ] && [ -d "$SHARED/corpus/msf" ]; then
   "$KIFU" validate "$SHARED"/corpus/msf/examples/*.msf "$SHARED/corpus/msf/msf-io-ts/valid.json" \

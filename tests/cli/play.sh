@@ -20,8 +20,8 @@ start "'$KIFU' play"
 wait_for "☗先手 1手目>"
 type_line "7g7f";        wait_for "☖後手 2手目>"
 type_line "３四歩";      wait_for "2 ☖３四歩(33)" && wait_for "☗先手 3手目>"
-type_line "88 22";       wait_for "promote (成)? [y/n]"
-type_line "maybe";       wait_for "answer y (成) or n (不成)"
+type_line "88 22";       wait_for "<<成りますか？>>(naru, narazu) promote? [y/n]"
+type_line "maybe";       wait_for "answer naru or y (成), narazu or n (不成)"
 type_line "y";           wait_for "3 ☗２二角成(88)" && wait_for "☖後手 4手目>"
 type_line "7a7b xyz";    wait_for "not a move"
 type_line "５五角打";    wait_for "illegal: no 角 in hand"
@@ -57,7 +57,7 @@ done
 expect_eq "reloaded end position" "$("$KIFU" show "$tmp/game.sfenlist" --format sfen 2>&1)" \
   "$("$KIFU" show "$tmp/want.sfen" --format sfen)"
 
-# 2. Continue the saved game; quit asks to save the new moves.
+# 2. Continue the saved game; quit FILE saves the new moves there.
 start "'$KIFU' play --from game.sfenlist --ply 5"
 wait_for "☖後手 6手目>"
 type_line "8c8d"; wait_for "6 ☖８四歩(83)"
@@ -65,8 +65,7 @@ T resize-window -t t -x 60 -y 30; sleep 0.2
 T send-keys -t t -H ff fe 1b 5b 41 00 07; T send-keys -t t Enter
 wait_for "not a move"
 T resize-window -t t -x 100 -y 50
-type_line "quit"; wait_for "save the game first?"
-type_line "more.sfen"; wait_for "saved more.sfen" && wait_for "EXIT=0"
+type_line "quit more.sfen"; wait_for "saved more.sfen" && wait_for "EXIT=0"
 expect_eq "continued game" "$(cat "$tmp/more.sfen" 2>/dev/null)" \
   "position startpos moves 7g7f 3c3d 8h2b+ 3a2b 6i7h 8c8d"
 
@@ -116,6 +115,68 @@ printf 'declare\n' | timeout 30 "$KIFU" play --sfen 'RRBBGGGGS/4K3S/9/9/9/9/9/9/
 "$KIFU" play --from "$tmp/none.sfen" </dev/null >/dev/null 2>&1; expect_eq "missing --from" "$?" 3
 "$KIFU" play -o out.unknown </dev/null >/dev/null 2>&1; expect_eq "bad -o" "$?" 2
 "$KIFU" play --ply 3 </dev/null >/dev/null 2>&1; expect_eq "--ply without --from" "$?" 2
+"$KIFU" play --replay x.sfenlist --flip </dev/null >/dev/null 2>&1; expect_eq "--replay with more" "$?" 2
+"$KIFU" play --readsfen "$tmp/none.sfen" </dev/null >/dev/null 2>&1; expect_eq "missing --readsfen" "$?" 3
+"$KIFU" play --readsfen "$tmp/doc/five.sfen" --sfen startpos </dev/null >/dev/null 2>&1
+expect_eq "--readsfen with --sfen" "$?" 2
+
+# 7. The session of the C program's document (seed 004, 2.7), typed as it shows it: moves
+# as "77 76 fu", the promotion asked <<成りますか？>>(naru, narazu), revert, quit saving to
+# ./kifu.sfenlist (its 2.6 sample: six positions numbered 1 to 6); quit again never
+# overwrites it (kifu-2.sfenlist, said); --readsfen continues a one-line SFEN with its move
+# number; --replay steps through the list with f, b, q.
+mkdir -p "$tmp/doc"
+start "cd doc && '$KIFU' play"
+wait_for "☗先手 1手目>"
+type_line "77 76 fu";   wait_for "☖後手 2手目>"
+type_line "33 34 fu";   wait_for "☗先手 3手目>"
+type_line "88 22 kaku"; wait_for "<<成りますか？>>(naru, narazu)"
+type_line "naru";       wait_for "3 ☗２二角成(88)"
+type_line "revert";     wait_for "undone: ☗２二角成(88)" && wait_for "☗先手 3手目>"
+type_line "88 22 kaku"; wait_for "<<成りますか？>>(naru, narazu)"
+type_line "narazu";     wait_for "3 ☗２二角不成(88)"
+type_line "31 22 gin";  wait_for "4 ☖同　銀(31)"
+type_line "00 55 kaku"; wait_for "5 ☗５五角打"
+type_line "quit";       wait_for "saved ./kifu.sfenlist" && wait_for "EXIT=0"
+expect_eq "document sfenlist" "$(cat "$tmp/doc/kifu.sfenlist" 2>/dev/null)" \
+"lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1
+lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2
+lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3
+lnsgkgsnl/1r5B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4
+lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5
+lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6"
+# a second game: kifu.sfenlist stays, the next free name is taken and named
+printf '7g7f\nquit\n' | (cd "$tmp/doc" && timeout 30 "$KIFU" play) >"$tmp/doc2.out" 2>&1
+grep -q "kifu.sfenlist exists: saving to ./kifu-2.sfenlist" "$tmp/doc2.out" ||
+  fail "second quit did not name the free name"
+expect_eq "first list kept" "$(wc -l <"$tmp/doc/kifu.sfenlist")" 6
+expect_eq "second list" "$(wc -l <"$tmp/doc/kifu-2.sfenlist" 2>/dev/null)" 2
+# --readsfen: the list's fifth position as a one-line SFEN; the game goes on at move 5
+sed -n 5p "$tmp/doc/kifu.sfenlist" >"$tmp/doc/five.sfen"
+start "cd doc && '$KIFU' play --readsfen five.sfen -o cont.sfenlist"
+wait_for "☗先手 5手目>"
+type_line "00 55 kaku"; wait_for "5 ☗５五角打" && wait_for "☖後手 6手目>"
+type_line "quit";       wait_for "saved cont.sfenlist" && wait_for "EXIT=0"
+expect_eq "continued list numbered on" "$(cat "$tmp/doc/cont.sfenlist" 2>/dev/null)" \
+  "$(sed -n 5,6p "$tmp/doc/kifu.sfenlist")"
+expect_eq "show keeps the number" "$("$KIFU" show "$tmp/doc/five.sfen" --format sfen)" \
+  "$(sed -n 5p "$tmp/doc/kifu.sfenlist")"
+# --replay: f forward, b back, q quits
+start "cd doc && '$KIFU' play --replay kifu.sfenlist"
+# the status line of the pane as it is now (earlier frames stay in the scrollback)
+on_pane() {
+  local i=0
+  while [ $i -lt 200 ]; do
+    T capture-pane -p -t t 2>/dev/null | grep -q "$1" && return 0
+    sleep 0.1; i=$((i + 1))
+  done
+  fail "replay: no '$1' on the pane"
+}
+on_pane "kifu.sfenlist  ply 0/5"
+T send-keys -t t f; on_pane "ply 1/5"
+T send-keys -t t f; on_pane "ply 2/5"
+T send-keys -t t b; on_pane "ply 1/5"
+T send-keys -t t q; wait_for "EXIT=0"
 
 [ $fails -eq 0 ] && echo "play.sh: all passed" || echo "play.sh: $fails failed"
 [ $fails -eq 0 ]

@@ -112,6 +112,43 @@ echo 'position startpos moves 7g7f 7g7e' >"$tmp/bad.sfen"
 expect_eq "illegal move exit" "$rc" 1
 expect_has "illegal move position" "$(cat "$tmp/err")" "bad.sfen:1:30:"
 
+# Handicap games keep the record's words for the sides (issue 26, seed 001): 上手/下手
+# when it names them, 先手/後手 when it names those, 上手/下手 when it names neither; in
+# the board's labels, BOD and the result line, and in KIF and KI2 written.
+hc_body='手数----指手---------消費時間--
+   1 ４二銀(31)
+   2 ７六歩(77)
+   3 投了'
+printf '手合割：角落ち\n上手：羽生\n下手：藤井\n%s\n' "$hc_body" >"$tmp/hc_uwate.kifu"
+printf '手合割：角落ち\n先手：A\n後手：B\n%s\n' "$hc_body" >"$tmp/hc_sente.kifu"
+printf '手合割：角落ち\n%s\n' "$hc_body" >"$tmp/hc_none.kifu"
+for c in uwate:上手:下手 sente:後手:先手 none:上手:下手; do
+  f=${c%%:*} w=${c#*:}; w=${w%%:*} b=${c##*:}
+  out=$("$KIFU" show "$tmp/hc_$f.kifu" --format text)
+  expect_has "handicap $f: top hand" "$out" "☖${w} 持駒"
+  expect_has "handicap $f: bottom hand" "$out" "☗${b} 持駒"
+  expect_has "handicap $f: result" "$out" "まで2手で${b}の勝ち"
+  out=$("$KIFU" show "$tmp/hc_$f.kifu" --format bod)
+  expect_has "handicap $f: BOD hand" "$out" "${w}の持駒"
+  expect_has "handicap $f: BOD turn" "$out" "${w}番"
+  for t in kifu ki2u; do
+    out=$("$KIFU" convert "$tmp/hc_$f.kifu" -t $t -o -)
+    expect_has "handicap $f: $t summary" "$out" "まで2手で${b}の勝ち"
+  done
+done
+expect_has "handicap keys kept" "$("$KIFU" convert "$tmp/hc_uwate.kifu" -t kifu -o -)" "上手：羽生"
+
+# A SFEN's move number goes on (issue 26, seed 004): the next SFEN, BOD's 手数 and the
+# board's N手目 count from it.
+echo 'position sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5 moves B*5e' \
+  >"$tmp/five.sfen"
+expect_eq "sfen number goes on" "$("$KIFU" show "$tmp/five.sfen" --format sfen)" \
+  "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6"
+expect_has "BOD 手数 goes on" "$("$KIFU" show "$tmp/five.sfen" --format bod)" "手数＝5  ☗５五角打  まで"
+expect_has "text N手目 goes on" "$("$KIFU" show "$tmp/five.sfen" --format text)" "5手目 ☗５五角打"
+expect_eq "sfen at the start" "$("$KIFU" show "$tmp/five.sfen" --ply 0 --format sfen)" \
+  "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5"
+
 # kifu moves
 out=$("$KIFU" moves startpos); rc=$?
 expect_eq "moves exit" "$rc" 0

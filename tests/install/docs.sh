@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# The man pages render without a warning, kifu(1) describes every command and every long
-# option the tool's --help texts name, and bash loads the completion and completes
-# commands, options and formats. Usage: docs.sh KIFU BUILD_DIR SOURCE_DIR
+# The man pages render without a warning; kifu(1) describes every command, and in each
+# command's section every option its --help text names; an install holds the documents
+# (share/doc/kifu) that kifu(1) and the help texts send readers to, and no help text or
+# man page sends them to the README, which is not installed; the documents' links lead
+# somewhere; bash loads the completion and completes commands, options and formats.
+# Usage: docs.sh KIFU BUILD_DIR SOURCE_DIR
 set -u
 kifu=$1 build=$2 src=$3
 pass=0 fail=0
@@ -25,18 +28,71 @@ missing=$(grep -o 'kifu_[a-z0-9_]*(' "$src/include/kifu.h" | tr -d '(' | sort -u
     while read -r f; do grep -q "$f" "$build/libkifu.3" || echo "$f"; done)
 [ -z "$missing" ] && ok "libkifu(3) names every function of kifu.h" || bad "not in libkifu(3): $missing"
 
-# kifu(1) against the tool's own help texts (roff's \- is a plain hyphen there).
+# kifu(1) against the tool's own help texts (roff's \- is a plain hyphen there): every
+# option a command's --help names, long or short, is in that command's own section.
 page=$(sed 's/\\-/-/g' "$src/man/kifu.1")
 cmds=$("$kifu" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}')
 [ -n "$cmds" ] && ok "kifu --help lists commands" || bad "no commands in kifu --help"
 for c in $cmds; do
-    printf '%s\n' "$page" | grep -q "^\.SS \"kifu $c" && ok "kifu(1) has a section for $c" ||
-        bad "kifu(1) has no section for '$c'"
-    for o in $("$kifu" "$c" --help 2>&1 | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u); do
-        [ "$o" = --help ] && continue
-        printf '%s\n' "$page" | grep -q -- "$o" || bad "kifu(1) does not describe $c $o"
+    section=$(printf '%s\n' "$page" |
+        awk -v h=".SS \"kifu $c" 'index($0, h) == 1 {on = 1; print; next} /^\.S[SH] / {on = 0} on')
+    if [ -n "$section" ]; then ok "kifu(1) has a section for $c"; else
+        bad "kifu(1) has no section for '$c'"; continue
+    fi
+    help=$("$kifu" "$c" --help 2>&1)
+    missing=
+    for o in $(printf '%s\n' "$help" | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u) \
+        $(printf '%s\n' "$help" | grep -oE -- '^ +-[a-zA-Z]([, ]|$)' | tr -d ' ,' | sort -u); do
+        [ "$o" = --help ] || [ "$o" = -h ] && continue
+        printf '%s\n' "$section" | grep -qE -- "(^|[^a-z0-9-])$o([^a-z0-9-]|\$)" ||
+            missing="$missing $o"
     done
+    [ -z "$missing" ] && ok "kifu(1) describes every option of kifu $c --help" ||
+        bad "kifu(1)'s section for $c does not describe:$missing"
 done
+
+# An install: the documents in share/doc/kifu, and kifu(1) naming that directory.
+stage=$(mktemp -d) || exit 1
+trap 'rm -rf "$stage"' EXIT
+if DESTDIR=$stage cmake --install "$build" --prefix /usr >"$stage/install.log" 2>&1; then
+    ok "staged install (--prefix /usr)"
+else
+    bad "staged install"; cat "$stage/install.log"
+fi
+docdir=$stage/usr/share/doc/kifu
+missing=$(cd "$src/docs" && find . -type f | while read -r f; do
+    cmp -s "$f" "$docdir/$f" || echo "${f#./}"; done)
+[ -d "$docdir" ] && [ -z "$missing" ] && ok "the install holds every file of docs/ in share/doc/kifu" ||
+    bad "not installed in share/doc/kifu:${missing:- the directory}"
+man1=$stage/usr/share/man/man1/kifu.1
+grep -q '/usr/share/doc/kifu' "$man1" 2>/dev/null && ! grep -q '/usr/local/share/doc' "$man1" &&
+    ok "the installed kifu(1) names /usr/share/doc/kifu" || bad "the installed kifu(1) does not name its documents' directory"
+# Every document kifu(1) names (FILES) is installed.
+named=$(grep -oE '[a-z]+\.md|patterns/' "$src/man/kifu.1" | sort -u)
+missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
+[ -n "$named" ] && [ -z "$missing" ] && ok "every document kifu(1) names is installed" ||
+    bad "kifu(1) names documents that are not installed: ${missing:-none named}"
+
+# No help text or man page sends the reader to the README (not installed), and every
+# document a help text names is installed.
+texts=$("$kifu" --help 2>&1; for c in $cmds; do "$kifu" "$c" --help 2>&1; done)
+hits=$( (printf '%s\n' "$texts" | grep -in readme | sed 's/^/--help: /'
+    for m in "$src/man/kifu.1" "$man1" "$build/libkifu.3"; do grep -Hin readme "$m"; done) 2>/dev/null)
+[ -z "$hits" ] && ok "no help text or man page mentions the README" || bad "mentions of the README: $hits"
+named=$(printf '%s\n' "$texts" | grep -oE '[a-z]+\.md' | sort -u)
+missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
+[ -z "$missing" ] && ok "every document a help text names is installed (${named//$'\n'/ })" ||
+    bad "help texts name documents that are not installed: $missing"
+
+# The documents' relative links lead to files of the source tree.
+broken=$(cd "$src" && for md in README.md docs/*.md; do
+    d=$(dirname "$md")
+    grep -oE '\]\([^)#]+' "$md" | sed 's/^](//' | grep -vE '^[a-z]+:' |
+        while read -r l; do [ -e "$d/$l" ] || echo "$md: $l"; done
+done)
+[ -z "$broken" ] && ok "the README's and docs/' links lead to files" || bad "broken links: $broken"
+[ "$(wc -l <"$src/README.md")" -le 250 ] && ok "README.md is at most 250 lines" ||
+    bad "README.md has $(wc -l <"$src/README.md") lines (at most 250)"
 
 # The completion, loaded by bash.
 out=$(PATH="$(dirname "$kifu"):$PATH" bash -c '

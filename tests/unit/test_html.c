@@ -119,8 +119,11 @@ TEST(options_reach_the_page)
     kifu_record *r = read_kif(game);
     const kifu_record *rs[1] = {r};
     kifu_html_options o = {KIFU_HTML_INTL | KIFU_HTML_FLIP | KIFU_HTML_CATALOGUE,
-                           "My <page>", "body{color:red}</style><script>x()</script>",
-                           NULL, NULL};
+                           "My <page>",
+                           "body{color:red}</style><script>x()</script>",
+                           NULL,
+                           NULL,
+                           0};
     char *page = kifu_html_write(rs, 1, &o, NULL, NULL);
     CHECK(page != NULL);
     if (!page) {
@@ -139,10 +142,100 @@ TEST(options_reach_the_page)
     CHECK(json_is_true(json_object_get(opt, "intl")));
     CHECK(json_is_true(json_object_get(opt, "flip")));
     CHECK(json_is_false(json_object_get(opt, "twoChar")));
+    /* Koma unless told plain; no size of its own unless given one. */
+    CHECK_STR(json_string_value(json_object_get(opt, "pieces")), "koma");
+    CHECK(strstr(page, "--kifu-piece-size: ") == NULL);
     CHECK(json_is_true(json_object_get(data, "catalogue")));
     json_decref(data);
     kifu_free(page);
     kifu_record_free(r);
+}
+
+/* --pieces plain and --piece-size: the data says the style, and the one size is set
+ * after the stylesheet (the built-in or the user's), which lays out the rest from it. */
+TEST(piece_style_and_size_reach_the_page)
+{
+    kifu_record *r = read_kif(game);
+    const kifu_record *rs[1] = {r};
+    kifu_html_options o = {.flags = KIFU_HTML_PLAIN, .piece_size = 32};
+    char *page = kifu_html_write(rs, 1, &o, NULL, NULL);
+    CHECK(page != NULL);
+    json_t *data = page ? data_of(page) : NULL;
+    CHECK_STR(
+        json_string_value(json_object_get(json_object_get(data, "options"), "pieces")),
+        "plain");
+    const char *size = page ? strstr(page, ":root { --kifu-piece-size: 32px; }") : NULL;
+    CHECK(size != NULL);
+    CHECK(size && size < strstr(page, "</style>"));
+    /* The built-in stylesheet lays the viewer out from that size. */
+    const char *css = kifu_html_asset("viewer.css");
+    CHECK(count(css, "var(--kifu-piece-size)") >= 5);
+    json_decref(data);
+    kifu_free(page);
+    kifu_record_free(r);
+}
+
+/* The header's result names the winner, as kifu show does, in the record's words. */
+static void expect_result(const char *kif, const char *want)
+{
+    kifu_read_options ro = {.format = KIFU_FMT_KIF};
+    kifu_record *r = kifu_read(kif, strlen(kif), &ro, NULL);
+    CHECK(r != NULL);
+    if (!r)
+        return;
+    const kifu_record *rs[1] = {r};
+    char *page = kifu_html_write(rs, 1, NULL, NULL, NULL);
+    json_t *data = page ? data_of(page) : NULL;
+    json_t *rec = json_array_get(json_object_get(data, "records"), 0);
+    const char *got = json_string_value(json_object_get(rec, "result"));
+    CHECK_STR(got ? got : "(none)", want);
+    json_decref(data);
+    kifu_free(page);
+    kifu_record_free(r);
+}
+
+TEST(result_names_the_winner)
+{
+    expect_result(game, "まで4手で後手の勝ち");
+    /* A handicap game: 上手 moves first and 下手 resigns at ply 3. */
+    expect_result("手合割：香落ち\n上手：上手氏\n下手：下手氏\n   1 ３四歩(33)\n"
+                  "   2 ７六歩(77)\n   3 ８四歩(83)\n   4 投了\n",
+                  "まで3手で上手の勝ち");
+    /* A foul says who won, and which foul. */
+    expect_result("手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩(76)\n"
+                  "   4 ３五歩(34)\n   5 ７四歩(75)\n   6 ３六歩(35)\n   7 ７三歩成(74)\n"
+                  "   8 同　桂(81)\n   9 ２五歩打\n  10 反則負け\n",
+                  "まで9手で後手の勝ち (先手の反則負け：二歩)");
+    expect_result("手合割：平手\n   1 ７六歩(77)\n   2 切れ負け\n",
+                  "まで1手で先手の勝ち (切れ負け)");
+    expect_result("手合割：平手\n   1 ７六歩(77)\n   2 千日手\n", "まで1手で千日手");
+    expect_result("手合割：平手\n   1 ７六歩(77)\n", "(none)");
+}
+
+/* A handicap game without names: its sides are 下手 and 上手 on the board, as its KIF
+ * says them; an even game leaves the page's own 先手 and 後手. */
+TEST(handicap_sides_in_the_records_words)
+{
+    static const char *const texts[2] = {"手合割：香落ち\n   1 ３四歩(33)\n",
+                                         "手合割：平手\n   1 ７六歩(77)\n"};
+    for (int k = 0; k < 2; k++) {
+        kifu_record *r = read_kif(texts[k]);
+        const kifu_record *rs[1] = {r};
+        char *page = r ? kifu_html_write(rs, 1, NULL, NULL, NULL) : NULL;
+        json_t *data = page ? data_of(page) : NULL;
+        json_t *rec = json_array_get(json_object_get(data, "records"), 0);
+        json_t *words = json_object_get(rec, "sideWords");
+        CHECK(rec != NULL);
+        if (k == 0)
+            CHECK(json_is_array(words) &&
+                  strcmp(json_string_value(json_array_get(words, 0)), "下手") == 0 &&
+                  strcmp(json_string_value(json_array_get(words, 1)), "上手") == 0);
+        else
+            CHECK(words == NULL);
+        json_decref(data);
+        kifu_free(page);
+        kifu_record_free(r);
+    }
 }
 
 TEST(assets_are_the_files)
@@ -162,6 +255,13 @@ TEST(assets_are_the_files)
     free(file);
     /* The script can sit in a <script> element as it is. */
     CHECK(js && strstr(js, "</script") == NULL && strstr(js, "<!--") == NULL);
+    /* The board's own script, for every page that draws a position. */
+    const char *board = kifu_html_asset("board.js");
+    snprintf(path, sizeof path, "%s/../src/diagram/assets/board.js", KIFU_TESTS_DIR);
+    file = t_read_file(path, &n);
+    CHECK(file && board && strcmp(file, board) == 0);
+    free(file);
+    CHECK(board && strstr(board, "</script") == NULL && strstr(board, "<!--") == NULL);
     CHECK(css && strchr(css, '<') == NULL);
 }
 
@@ -196,6 +296,9 @@ int main(void)
 {
     RUN(page_embeds_the_posjson_of_each_record);
     RUN(options_reach_the_page);
+    RUN(piece_style_and_size_reach_the_page);
+    RUN(result_names_the_winner);
+    RUN(handicap_sides_in_the_records_words);
     RUN(assets_are_the_files);
     RUN(no_record_is_an_argument_error);
     RUN(out_of_memory_is_an_error);

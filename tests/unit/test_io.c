@@ -14,6 +14,7 @@
 
 /* The CLI's atomic writer (and the message printer it uses) are small files; compile them
  * in rather than link the CLI. */
+#include "../../cli/input_guard.c"
 #include "../../cli/message.c"
 #include "../../cli/outfile.c"
 

@@ -678,6 +678,77 @@ TEST(deep_variations_without_recursion)
     kifu_msf_free(m);
 }
 
+/* The reader nests as deep as memory lets it: 5000 variation levels are 20000 levels of
+ * JSON, ten times what jansson read (its limit stopped MSF at about 500). A problem at the
+ * bottom is found at its line. */
+TEST(deep_variations_read_back)
+{
+    kifu_msf_node *n;
+    kifu_msf *m = nested(5000, &n);
+    size_t len;
+    char *text = kifu_msf_write(m, &len, NULL);
+    kifu_error err = {0};
+    kifu_msf *back = text ? kifu_msf_read(text, len, NULL, &err) : NULL;
+    if (!back)
+        printf("  %s\n", err.message);
+    CHECK(back != NULL);
+    kifu_msf_node *deepest = back ? kifu_msf_find(back, "5000", NULL) : NULL;
+    CHECK(deepest != NULL && kifu_msf_node_ply(deepest) == 5000);
+    char *again = back ? kifu_msf_write(back, NULL, NULL) : NULL;
+    CHECK(again && strcmp(again, text) == 0);
+    kifu_free(again);
+    kifu_msf_free(back);
+    /* the deepest move's "kor" made a type error: reported at its place (its path is
+     * longer than a message holds: the found value tells it) */
+    char *last = text ? strstr(text, "\"pit\": \"kor\"") : NULL;
+    for (char *p = last; p && (p = strstr(p + 1, "\"pit\": \"kor\""));)
+        last = p;
+    CHECK(last != NULL);
+    if (last) {
+        memcpy(last + 7, "\"kox\"", 5);
+        int line = 1;
+        for (const char *p = text; p < last; p++)
+            line += *p == '\n';
+        kifu_error_clear(&err);
+        CHECK(kifu_msf_read(text, len, NULL, &err) == NULL);
+        CHECK_INT(err.code, KIFU_ERR_SCHEMA);
+        CHECK_INT(err.line, line);
+        CHECK_STR(err.found, "\"kox\"");
+        CHECK(strncmp(err.offset + text, "\"kox\"", 5) == 0);
+    }
+    kifu_free(text);
+    kifu_msf_free(m);
+}
+
+/* A check's problem 60 variation levels down, whose path is longer than a message
+ * keeps whole, is placed at its value all the same (from its node's value). */
+TEST(deep_problem_at_its_line)
+{
+    kifu_msf_node *n;
+    kifu_msf *m = nested(60, &n);
+    size_t len;
+    char *text = kifu_msf_write(m, &len, NULL);
+    char *sast = NULL;
+    for (char *p = text; p && (p = strstr(p, "\"sast\": \"")); p++)
+        sast = p;
+    CHECK(sast != NULL);
+    if (sast) {
+        sast += 8; /* the value: the side to move, turned the wrong way */
+        memcpy(sast, strncmp(sast, "\"arxe\"", 6) == 0 ? "\"sorn\"" : "\"arxe\"", 6);
+        int line = 1, col = 1;
+        for (const char *p = text; p < sast; p++, col++)
+            if (*p == '\n')
+                line++, col = 0;
+        kifu_error err = {0};
+        CHECK(kifu_msf_read(text, len, NULL, &err) == NULL);
+        CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+        CHECK_INT(err.line, line);
+        CHECK_INT(err.column, col);
+    }
+    kifu_free(text);
+    kifu_msf_free(m);
+}
+
 TEST(the_format_table_knows_msf_as_another_game)
 {
     int f = kifu_format_from_path("game.msf");
@@ -730,6 +801,68 @@ TEST(a_file_broken_everywhere_reports_200_problems_and_a_count)
               "seslax[0].slax.ele[2][0]: expected a piece name or null, found 1");
     free(text);
     json_decref(doc);
+}
+
+/* kifu_format_decide is the reading's own rule, asked once: the options' format, else
+ * the extension, overridden by a first line only one format writes (MSF, SFEN) and chosen
+ * by the content among the formats sharing it; kifu_read_all told the answer reads so. */
+static int decide(const char *text, const char *source, int format)
+{
+    kifu_read_options o = {.format = format, .source = source};
+    return kifu_format_decide(text, strlen(text), &o);
+}
+
+TEST(the_format_is_decided_once)
+{
+    const char msf[] = "\n  {\n  \"aptex\": {},\n  \"kit\": {}\n}\n";
+    const char jkf[] = "{\"header\": {}, \"moves\": [{}]}";
+    const char usi[] = "position startpos moves 7g7f\n";
+    const char kif[] =
+        "先手：A\n後手：B\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+    CHECK_INT(decide(msf, "game.msf", 0), KIFU_FMT_MSF);
+    CHECK_INT(decide(msf, "valid.json", 0), KIFU_FMT_MSF); /* the validator's tests */
+    CHECK_INT(decide(msf, "game.kif", 0), KIFU_FMT_MSF);   /* a first line wins */
+    CHECK_INT(decide(msf, NULL, 0), KIFU_FMT_MSF);
+    CHECK_INT(decide(msf, "game.kif", KIFU_FMT_JKF), KIFU_FMT_JKF); /* as told */
+    CHECK_INT(decide(jkf, "game.json", 0), KIFU_FMT_JKF);
+    CHECK_INT(decide(usi, "game.kif", 0), KIFU_FMT_SFEN);
+    CHECK_INT(decide(kif, "game.kif", 0), KIFU_FMT_KIF);
+    CHECK_INT(decide(kif, "game", 0), kifu_format_detect(kif, strlen(kif)));
+    CHECK_INT(decide("", "game", 0), KIFU_FMT_AUTO);
+    /* a SFEN list from its first line (after a BOM) is one in a .kif, its first two
+     * positions deciding sfenlist (past a comment between them); the reading agrees */
+    const char list[] =
+        "\xEF\xBB\xBF"
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1\n"
+        "# the first move\n"
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2\n"
+        "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3\n";
+    CHECK_INT(decide(list, "list.kif", 0), KIFU_FMT_SFENLIST);
+    kifu_read_options lo = {.source = "list.kif"};
+    kifu_error lerr = {0};
+    kifu_record *lr = kifu_read(list, strlen(list), &lo, &lerr);
+    size_t moves = 0;
+    for (const kifu_node *nd = lr ? kifu_node_next(kifu_record_root(lr)) : NULL; nd;
+         nd = kifu_node_next(nd))
+        moves++;
+    CHECK(lr != NULL);
+    CHECK_INT(moves, 2);
+    kifu_record_free(lr);
+    /* a line before it: the extension's */
+    CHECK_INT(decide(list + 3 + 66, "list.kif", 0), KIFU_FMT_KIF);
+    /* the reading decides the same: MSF in a .json is refused as another game's */
+    kifu_read_options o = {.source = "valid.json"};
+    kifu_error err = {0};
+    CHECK(kifu_read(msf, strlen(msf), &o, &err) == NULL);
+    CHECK_INT(err.code, KIFU_ERR_UNSUPPORTED);
+    CHECK(strstr(err.message, "another game than shogi") != NULL);
+    o.format = decide(jkf, "game.json", 0);
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(jkf, strlen(jkf), &o, &err);
+    if (!r)
+        printf("  %s\n", err.message);
+    CHECK(r != NULL);
+    kifu_record_free(r);
 }
 
 TEST(values_out_of_range_are_refused)
@@ -792,7 +925,10 @@ int main(void)
     RUN(sed_through_the_api);
     RUN(build_edit_and_paths);
     RUN(deep_variations_without_recursion);
+    RUN(deep_variations_read_back);
+    RUN(deep_problem_at_its_line);
     RUN(the_format_table_knows_msf_as_another_game);
+    RUN(the_format_is_decided_once);
     RUN(a_file_broken_everywhere_reports_200_problems_and_a_count);
     RUN(values_out_of_range_are_refused);
     RUN(out_of_memory_is_an_error);

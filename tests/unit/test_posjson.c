@@ -362,6 +362,8 @@ TEST(document_keys_only)
     kifu_position_free(p);
 }
 
+#define HIRATE_                                                                          \
+    "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec"
 static void expect_error(const char *text, const char *needle, int line)
 {
     kifu_record **recs = NULL;
@@ -381,6 +383,125 @@ static void expect_error(const char *text, const char *needle, int line)
 
 #define HIRATE                                                                           \
     "dfhjvjhfdonooooolobbbbbbbbboooooooooooooooooooooooooooaaaaaaaaaokooooomocegiuigec"
+
+/* The document's sample 2 (tsume.html): positions with IDs (`sid`) that the page's prose
+ * links to: a one-move problem, a failed answer, the right answer, and the start of an
+ * even game out of the blue. The right answer's position is the document's own second
+ * example (gote's king mated by the horse on 2四, the pawn on 2三 pinned by the dragon),
+ * the even game its first; the problem has the horse on 3三. kifu keeps every given
+ * sid, string or number, through read and write; `prev` may name the position an answer
+ * follows by its sid. */
+#define TSUME_CW "bbbbbbbbbbbbbbbbdddffffhhhhjjjln"
+static const char sid_doc[] =
+    "[\n"
+    "{\"sid\":\"q1\",\"bd\":\"oooooooooooooooojdooooosqbvooooooooooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"\",\"cw\":\"" TSUME_CW "\"},\n"
+    "{\"sid\":\"q1-ng\",\"bd\":\"ooooooooooooooooqdooooosobvooooooooooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"i\",\"cw\":\"" TSUME_CW "\"},\n"
+    "{\"sid\":\"q1-ok\",\"prev\":\"q1\",\"bd\":\"oooooooooooooooojdooooosobvoooooooqooooo"
+    "oooaooooooooooooooooooooooooooooooooooooo\",\"cb\":\"\",\"cw\":\"" TSUME_CW "\"},\n"
+    "{\"sid\":7,\"bd\":\"" HIRATE_ "\",\"cb\":\"\",\"cw\":\"\"}\n"
+    "]\n";
+
+TEST(document_sids_are_kept)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(read_all(sid_doc, KIFU_FMT_POSJSON, &recs, &n, &err), 0);
+    CHECK_INT(n, 2); /* the problem with its two answers; the even game's start */
+    char *s = n == 2 ? write_all(recs, n) : NULL;
+    CHECK(s && strict_json(s));
+    CHECK(s && strstr(s, "\"sid\":\"q1\"") != NULL);
+    CHECK(s && strstr(s, "\"sid\":\"q1-ng\"") != NULL);
+    /* The right answer is a fork of the problem, not a record of its own. */
+    CHECK(s && strstr(s, "\"sid\":\"q1-ok\",\"mv\":35") != NULL);
+    CHECK(s && strstr(s, "\"sid\":7,") != NULL); /* a number stays a number */
+    CHECK(s && strstr(s, "\"sid\":0") == NULL && strstr(s, "\"sid\":1") == NULL);
+    if (s) {
+        kifu_record **back = NULL;
+        size_t m = 0;
+        CHECK_INT(read_all(s, KIFU_FMT_POSJSON, &back, &m, &err), 0);
+        char *again = write_all(back, m);
+        CHECK_STR(again, s);
+        kifu_free(again);
+        free_all(back, m);
+    }
+    kifu_free(s);
+    free_all(recs, n);
+    /* A sid that is no ID, and a prev that names none. */
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"sid\":[1]}]", "entry 0, sid", 1);
+    /* An ending that is neither a word nor an object with one. */
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"end\":[1]}]", "entry 0, end: not an ending",
+                 1);
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"end\":{\"comments\":[]}}]",
+                 "entry 0, end: the ending has no word", 1);
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"sid\":\"a\"},{\"bd\":\"" HIRATE_
+                 "\",\"prev\":\"b\"}]",
+                 "entry 1, prev", 1);
+}
+
+/* Nodes after the root along the main line (moves and endings). */
+static int line_length(const kifu_record *r)
+{
+    int k = 0;
+    for (const kifu_node *n = kifu_node_next(kifu_record_root(r)); n;
+         n = kifu_node_next(n))
+        k++;
+    return k;
+}
+
+/* What a program that knows only bd, cb and cw keeps of kifu's file: the positions. */
+static char *document_keys(const char *posjson)
+{
+    json_t *v = json_loads(posjson, 0, NULL), *out = json_array();
+    size_t i;
+    json_t *e;
+    json_array_foreach(v, i, e)
+    {
+        json_array_append_new(
+            out, json_pack("{s:O,s:O,s:O}", "bd", json_object_get(e, "bd"), "cb",
+                           json_object_get(e, "cb"), "cw", json_object_get(e, "cw")));
+    }
+    char *s = json_dumps(out, 0);
+    json_decref(v);
+    json_decref(out);
+    return s;
+}
+
+/* An ending with a time and a comment rides on its move's entry: no entry repeats the
+ * last board, so posjson -> posjson keeps one game, for kifu and for a reader that knows
+ * only bd, cb and cw (it read the repeated board as a second game of 0 moves). */
+TEST(ending_keeps_one_game)
+{
+    static const char kif[] = "手合割：平手\n手数----指手---------消費時間--\n"
+                              "   1 ７六歩(77)   ( 0:01/00:00:01)\n"
+                              "   2 ３四歩(33)   ( 0:02/00:00:02)\n"
+                              "   3 投了   ( 0:03/00:00:04)\n*投了の前に長考\n"
+                              "まで2手で後手の勝ち\n";
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(read_all(kif, KIFU_FMT_KIFU, &recs, &n, &err), 0);
+    char *s = n == 1 ? write_all(recs, n) : NULL;
+    CHECK(s && strstr(s, "\"end\":{\"word\":\"TORYO\",\"time\":{\"now\":3,\"total\":4},"
+                         "\"comments\":[\"投了の前に長考\"]}") != NULL);
+    if (s) {
+        round_trip(recs, n);
+        for (int pass = 0; pass < 2; pass++) {
+            char *plain = pass ? document_keys(s) : NULL;
+            kifu_record **back = NULL;
+            size_t m = 0;
+            CHECK_INT(read_all(pass ? plain : s, KIFU_FMT_POSJSON, &back, &m, &err), 0);
+            CHECK_INT(m, 1);
+            CHECK_INT(m ? line_length(back[0]) : 0, pass ? 2 : 3);
+            free_all(back, m);
+            free(plain);
+        }
+    }
+    kifu_free(s);
+    free_all(recs, n);
+}
 
 TEST(errors_name_entry_and_field)
 {
@@ -414,6 +535,11 @@ TEST(errors_name_entry_and_field)
         "[{\"bd\":\"dfhjvjhfdonooooolobbbbbbbbbooooooooooooooooooooooooooooaaaaaaaaao"
         "kooooomoceguuigec\"}]",
         "entry 0, bd", 1);
+    /* A nineteenth pawn in a hand: the hand is named, not the board (issue 26). */
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cb\":\"a\"}]", "entry 0, cb: ", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cw\":\"b\"}]", "entry 0, cw: ", 1);
+    expect_error("[{\"bd\":\"" HIRATE "\",\"cb\":\"mm\",\"cw\":\"n\"}]",
+                 "entry 0, cb and cw: ", 1);
 }
 
 TEST(unknown_keys_warn)
@@ -456,5 +582,7 @@ int main(void)
     RUN(errors_name_entry_and_field);
     RUN(unknown_keys_warn);
     RUN(json_extension_detects_by_content);
+    RUN(document_sids_are_kept);
+    RUN(ending_keeps_one_game);
     return t_finish();
 }

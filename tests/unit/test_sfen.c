@@ -255,8 +255,77 @@ TEST(set_board_checks)
     kifu_position_free(p);
 }
 
+/* Issue 26 (seed 004): a SFEN's move number is kept through reading and every writer that
+ * has the field (SFEN/USI, sfenlist), from any of the forms a game starts in. */
+static kifu_record *read_as(const char *text, int format)
+{
+    kifu_read_options o = {0};
+    o.format = format;
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_record *r = kifu_read(text, strlen(text), &o, &err);
+    if (!r)
+        printf("  %s: %s\n", text, err.message);
+    return r;
+}
+
+static char *write_as(const kifu_record *r, int format)
+{
+    kifu_write_options o = {0};
+    o.format = format;
+    kifu_error err;
+    kifu_error_clear(&err);
+    return kifu_write(r, &o, NULL, &err);
+}
+
+TEST(move_number_kept)
+{
+#define FIVE "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5"
+#define SIX "lnsgkg1nl/1r5s1/pppppp1pp/6p2/4B4/2P6/PP1PPPPPP/7R1/LNSGKGSNL w b 6"
+    static const struct {
+        const char *in;
+        int format, number;
+        const char *sfen, *list;
+    } cases[] = {
+        {FIVE "\n", KIFU_FMT_SFEN, 5, "position sfen " FIVE "\n", FIVE "\n"},
+        {"position sfen " FIVE " moves B*5e\n", KIFU_FMT_SFEN, 5,
+         "position sfen " FIVE " moves B*5e\n", FIVE "\n" SIX "\n"},
+        {"sfen " FIVE " moves B*5e\n", KIFU_FMT_SFEN, 5,
+         "position sfen " FIVE " moves B*5e\n", FIVE "\n" SIX "\n"},
+        {FIVE "\n" SIX "\n", KIFU_FMT_SFENLIST, 5, "position sfen " FIVE " moves B*5e\n",
+         FIVE "\n" SIX "\n"},
+        /* The start position at move 1 stays startpos; without a number, 1. */
+        {"position startpos moves 7g7f\n", KIFU_FMT_SFEN, 1,
+         "position startpos moves 7g7f\n", NULL},
+        {"lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb\n",
+         KIFU_FMT_SFEN, 1,
+         "position sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb "
+         "1\n",
+         NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        kifu_record *r = read_as(cases[i].in, cases[i].format);
+        CHECK(r != NULL);
+        if (!r)
+            continue;
+        CHECK_INT(kifu_record_start_number(r), cases[i].number);
+        char *sfen = write_as(r, KIFU_FMT_SFEN), *list = write_as(r, KIFU_FMT_SFENLIST);
+        CHECK_STR(sfen, cases[i].sfen);
+        if (cases[i].list)
+            CHECK_STR(list, cases[i].list);
+        /* A copy keeps it. */
+        kifu_record *c = kifu_record_clone(r);
+        CHECK(c && kifu_record_start_number(c) == cases[i].number);
+        kifu_record_free(c);
+        kifu_free(sfen);
+        kifu_free(list);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
+    RUN(move_number_kept);
     RUN(startpos_forms);
     RUN(moves_are_played);
     RUN(round_trip);

@@ -1,50 +1,23 @@
 /* viewer.js: kifu's replay page. Written for kifu (no library): it reads the records that
  * `kifu html` embeds as posjson (the position-list format: bd, cb, cw, sid, mv, and kifu's
- * turn, ply, move, usi, time, comments, end, prev, header), turns each back into a tree
- * of positions, draws the board as SVG and steps through it.
+ * turn, ply, move, usi, time, comments, bookmarks, end, prev, header), turns each back
+ * into a tree of positions and steps through it; the board itself is board.js's
+ * (KifuBoard), which any other page of kifu may use alone.
  *
- * Aids, after the position-list document: trace (footprints of one piece), match
- * (positions matching a board pattern, the syntax of `kifu search`), filter (hide piece
- * kinds), mvlight (last-move highlight), bwcolor (squares tinted by owner). */
+ * Aids, after the position-list document: trace (the footprints one piece leaves as the
+ * record steps on), match (positions matching a board pattern, the syntax of `kifu
+ * search`, with the squares the pattern fixed), filter (hide piece kinds), mvlight
+ * (last-move highlight), bwcolor (squares tinted by owner). Positions are reached by the
+ * URL fragment: #ply=12,1 (kifu's path), #sid=q1-ok (a document's ID), #bookmark=NAME. */
 (function () {
   "use strict";
 
-  // Letters of the position-list format: sente's, gote's is the next character.
-  var SENTE = "acegikm1357qsu";
-  var KANJI = ["歩", "香", "桂", "銀", "金", "角", "飛", "と", "杏", "圭", "全", "馬", "龍", "玉"];
-  var KANJI2 = ["歩", "香", "桂", "銀", "金", "角", "飛", "と", "成香", "成桂", "成銀", "馬", "龍", "玉"];
-  var INTL = ["P", "L", "N", "S", "G", "B", "R", "+P", "+L", "+N", "+S", "+B", "+R", "K"];
-  var BASE = [0, 1, 2, 3, 4, 5, 6, 0, 1, 2, 3, 5, 6, 13]; // a promoted kind's base kind
-  var HAND_ORDER = [6, 5, 4, 3, 2, 1, 0]; // 飛 角 金 銀 桂 香 歩, as KIF lists a hand
-  var NUM = ["", "", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二",
-    "十三", "十四", "十五", "十六", "十七", "十八"];
-  var FILES = "１２３４５６７８９", RANKS = "一二三四五六七八九";
-  var CELL = 40, X0 = 12, Y0 = 64, SVGNS = "http://www.w3.org/2000/svg";
-
-  /* A letter as {kind (0..13, the order above), color (0 sente, 1 gote)}, or null. */
-  function piece(ch) {
-    var i = SENTE.indexOf(ch);
-    if (i >= 0) return { kind: i, color: 0 };
-    for (i = 0; i < SENTE.length; i++)
-      if (String.fromCharCode(SENTE.charCodeAt(i) + 1) === ch) return { kind: i, color: 1 };
-    return null;
-  }
-  function letter(kind, color) {
-    return String.fromCharCode(SENTE.charCodeAt(kind) + color);
-  }
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
-  function handCounts(s) {
-    var n = [0, 0, 0, 0, 0, 0, 0];
-    for (var i = 0; i < (s || "").length; i++) {
-      var p = piece(s[i]);
-      if (p && p.kind < 7) n[p.kind]++;
-    }
-    return n;
-  }
+  var KB = window.KifuBoard;
+  var piece = KB.piece, letter = KB.letter, esc = KB.esc, handCounts = KB.handCounts;
+  var KANJI = KB.KANJI, INTL = KB.INTL;
+  var SENTE = KB.SENTE, LETTERS = "o";
+  for (var li = 0; li < SENTE.length; li++)
+    LETTERS += SENTE.charAt(li) + String.fromCharCode(SENTE.charCodeAt(li) + 1);
 
   /* ---- Patterns: the grid of `kifu search --pattern`, or a regular expression ---- */
 
@@ -162,42 +135,73 @@
     return clock(t.now, false) + (t.total !== undefined ? "/" + clock(t.total, true) : "");
   }
 
-  /* A record of the page: {positions: [posjson entries]} becomes {title, info, sides,
-   * nodes}, nodes[i] = {parent, children, ply, bd, cb, cw, turn, mv, from, move, usi,
-   * special, comments, time}. An entry follows the one before it unless it names its
-   * `prev`; an ending (`end`) on a move's entry becomes a node of its own after it, as
-   * the record has it; `words` gives an ending word's text (TORYO: 投了). */
+  /* A record of the page: {positions: [posjson entries], result} becomes {title, info,
+   * sides, nodes, sids, bookmarks}, nodes[i] = {parent, children, ply, bd, cb, cw, turn,
+   * mv, from, move, usi, special, comments, bookmarks, time, sid}. An entry follows the
+   * one before it unless it names its `prev` (an entry's index, or a sid); an ending
+   * (`end`: its word, or {word, time, comments, bookmarks, sid}) on a move's entry becomes
+   * a node of its own after it, as the record has it; `words` gives an ending word's
+   * text (TORYO: 投了). sids maps each given sid to its node, bookmarks lists [name,
+   * node] in the order of the record. */
   function fromPositions(rec, words) {
-    var list = rec.positions || [], nodes = [], at = {};
+    var list = rec.positions || [], nodes = [], byIndex = [], sids = {}, marks = [];
+    function endWord(e) { return typeof e.end === "object" && e.end ? e.end.word : e.end; }
+    // A sid reaches its node (#sid=); a node keeps it as its name in the URL only when a
+    // document gave it (a string, or a number other than the entry's index, which is
+    // what kifu writes for a position the document did not name).
+    function note(n, k, src, i) {
+      n.comments = src.comments;
+      n.bookmarks = src.bookmarks;
+      if (src.sid !== undefined) {
+        sids[String(src.sid)] = k;
+        if (src.sid !== i) n.sid = String(src.sid);
+      }
+      (src.bookmarks || []).forEach(function (b) { marks.push([b, k]); });
+    }
     list.forEach(function (e, i) {
-      var parent = i === 0 ? -1 : at[e.prev !== undefined ? e.prev : list[i - 1].sid];
-      var isEnd = i > 0 && e.end !== undefined && e.move === undefined;
+      var prev = e.prev;
+      if (typeof prev === "string")
+        for (var j = i - 1; j >= 0; j--) if (String(list[j].sid) === prev) { prev = j; break; }
+      var parent = i === 0 || e.game !== undefined ? -1 :
+        byIndex[typeof prev === "number" ? prev : i - 1];
+      if (parent === undefined) parent = -1;
+      var word = endWord(e);
+      var isEnd = parent >= 0 && word !== undefined && e.move === undefined &&
+        nodes[parent].bd === e.bd;
       var n = { parent: parent, children: [], ply: e.ply || 0, bd: e.bd, cb: e.cb || "",
         cw: e.cw || "", turn: e.turn || "b", mv: e.mv || 0, from: 0, move: e.move,
-        usi: e.usi, comments: e.comments, time: timeText(e.time) };
+        usi: e.usi, time: timeText(e.time) };
       if (e.usi && e.usi.charAt(1) !== "*") n.from = usiSquare(e.usi.substr(0, 2));
-      if (isEnd) { n.special = words[e.end] || e.end; n.mv = 0; }
+      if (isEnd) { n.special = words[word] || word; n.mv = 0; n.ply = nodes[parent].ply + 1; }
       var k = nodes.length;
       nodes.push(n);
+      note(n, k, e, i);
       if (parent >= 0) nodes[parent].children.push(k);
-      at[e.sid !== undefined ? e.sid : i] = k;
-      if (e.end !== undefined && !isEnd) {
+      byIndex[i] = k;
+      if (word !== undefined && !isEnd) {
+        var eo = typeof e.end === "object" && e.end ? e.end : {};
         var end = { parent: k, children: [], ply: n.ply + 1, bd: n.bd, cb: n.cb, cw: n.cw,
-          turn: n.turn, mv: 0, from: 0, special: words[e.end] || e.end };
+          turn: n.turn, mv: 0, from: 0, special: words[word] || word, time: timeText(eo.time) };
         nodes.push(end);
+        note(end, k + 1, eo, -1);
         n.children.push(k + 1);
       }
     });
     var h = (list[0] && list[0].header) || {}, info = [];
     Object.keys(h).forEach(function (key) { info.push([key, h[key]]); });
     var b = h["先手"] || h["下手"], w = h["後手"] || h["上手"];
-    // The result: the ending that closes the main line, as KIF's まで line says it.
-    var last = 0;
-    while (nodes.length && nodes[last].children.length) last = nodes[last].children[0];
-    if (nodes.length && nodes[last].special && !h["結果"])
-      info.push(["結果", "まで" + (nodes[last].ply - 1) + "手で" + nodes[last].special]);
+    // The result, as kifu show says it (html.c: "まで117手で上手の勝ち"); a page of
+    // other making: the ending that closes the main line.
+    var result = rec.result;
+    if (!result) {
+      var last = 0;
+      while (nodes.length && nodes[last].children.length) last = nodes[last].children[0];
+      if (nodes.length && nodes[last].special)
+        result = "まで" + (nodes[last].ply - 1) + "手で" + nodes[last].special;
+    }
+    if (result && !h["結果"]) info.push(["結果", result]);
     return { title: b && w ? "☗" + b + " 対 ☖" + w : h["棋戦"] || "",
-      info: info, sides: b && w ? [b, w] : null, nodes: nodes,
+      info: info, sides: b && w ? [b, w] : null, sideWords: rec.sideWords, nodes: nodes, sids: sids, bookmarks: marks,
       caption: list[0] && list[0].comments ? list[0].comments[0] : "" };
   }
 
@@ -209,6 +213,7 @@
     this.flip = !!data.options.flip;
     this.intl = !!data.options.intl;
     this.twoChar = !!data.options.twoChar;
+    this.style = data.options.pieces === "plain" ? "plain" : "koma";
     this.mvlight = true;
     this.bwcolor = false;
     this.hidden = {};
@@ -233,13 +238,16 @@
       '<button data-go="end" title="End">&gt;|</button>' +
       '<button data-go="flip" title="flip">⇅</button></div></div>' +
       '<div class="kifu-side"><div class="kifu-forks"></div>' +
-      '<div class="kifu-comment"></div><ol class="kifu-moves"></ol>' +
+      '<div class="kifu-comment"></div><div class="kifu-bookmarks"></div>' +
+      '<ol class="kifu-moves"></ol>' +
       '<div class="kifu-aids">' +
       '<label><input type="checkbox" data-aid="mvlight" checked> mvlight</label>' +
       '<label><input type="checkbox" data-aid="bwcolor"> bwcolor</label>' +
       '<label><input type="checkbox" data-aid="trace"> trace</label>' +
       '<label><input type="checkbox" data-aid="intl"' + (this.intl ? " checked" : "") +
       "> ABC</label>" +
+      '<label><input type="checkbox" data-aid="koma"' + (this.style === "koma" ? " checked" : "") +
+      "> 駒</label>" +
       '<span class="kifu-filter">filter: ' +
       [0, 1, 2, 3, 4, 5, 6, 13].map(function (k) {
         // Both names: the filter reads the same in either piece set.
@@ -259,6 +267,7 @@
       var t = e.target, aid = t.getAttribute("data-aid"), kind = t.getAttribute("data-kind");
       if (aid === "trace") { self.tracing = t.checked; self.trace = null; }
       else if (aid === "intl") self.intl = t.checked;
+      else if (aid === "koma") self.style = t.checked ? "koma" : "plain";
       else if (aid === "both") { self.both = t.checked; self.runMatch(); }
       else if (aid) self[aid] = t.checked;
       if (kind !== null) self.hidden[kind] = !t.checked;
@@ -273,6 +282,10 @@
       if (li) self.go(+li.getAttribute("data-node"));
     });
     this.q(".kifu-forks").addEventListener("click", function (e) {
+      var n = e.target.getAttribute("data-node");
+      if (n !== null) self.go(+n);
+    });
+    this.q(".kifu-bookmarks").addEventListener("click", function (e) {
       var n = e.target.getAttribute("data-node");
       if (n !== null) self.go(+n);
     });
@@ -295,6 +308,12 @@
       h += "<span>" + esc(kv[0]) + "：" + esc(kv[1]) + "</span>";
     });
     this.q(".kifu-header").innerHTML = h;
+    // Bookmarks (KIF `&`): each a button to its position, as #bookmark=NAME reaches it.
+    var bm = (r.bookmarks || []).map(function (b) {
+      return '<button data-node="' + b[1] + '" title="#bookmark=' + esc(b[0]) + '">&amp;' +
+        esc(b[0]) + "</button>";
+    }).join("");
+    this.q(".kifu-bookmarks").innerHTML = bm ? "<span>栞 </span>" + bm : "";
     this.runMatch();
     this.go(0);
   };
@@ -367,7 +386,10 @@
 
   Viewer.prototype.updateHash = function () {
     if (!this.data.ownsHash) return;
-    var h = "#ply=" + this.path() + (this.ri ? "&r=" + (this.ri + 1) : "");
+    // A position the document named keeps its name in the URL (#sid=q1-ok).
+    var sid = this.rec.nodes[this.cur].sid;
+    var h = sid !== undefined ? "#sid=" + encodeURIComponent(sid) :
+      "#ply=" + this.path() + (this.ri ? "&r=" + (this.ri + 1) : "");
     if (location.hash !== h) history.replaceState(null, "", h);
   };
 
@@ -393,46 +415,68 @@
     info.textContent = count + " match" + (count === 1 ? "" : "es");
   };
 
-  /* Footprints of the piece on bd index sq (1-based) from the cursor along the line. */
-  Viewer.prototype.makeTrace = function (sq) {
-    var nodes = this.rec.nodes, line = this.line(), at = line.indexOf(this.cur);
-    var steps = [], end = null;
-    for (var i = at + 1; i < line.length; i++) {
-      var n = nodes[line[i]];
-      if (!n.mv) { end = { ply: n.ply, why: "end" }; break; }
-      if (n.from === sq) {
-        var took = nodes[n.parent].bd[n.mv - 1] !== "o";
-        steps.push({ sq: n.mv, ply: n.ply, capture: took });
-        sq = n.mv;
-      } else if (n.mv === sq) { end = { ply: n.ply, why: "captured", sq: sq }; break; }
+  /* The trace of the piece chosen at node trace.start on square trace.sq, at node n: the
+   * footprints it left on the way from there to n ({square: step number}, a square
+   * visited twice shows its last step), the squares where it took a piece or was taken
+   * (caps), and where it stands at n (at: 0 once taken). null when n is not on a line
+   * through the start, or before it. */
+  Viewer.prototype.traceAt = function (n) {
+    var t = this.trace, nodes = this.rec.nodes;
+    if (!t) return null;
+    var path = [];
+    while (n >= 0 && n !== t.start) { path.unshift(n); n = nodes[n].parent; }
+    if (n !== t.start) return null;
+    var sq = t.sq, foot = {}, caps = {}, steps = 0;
+    for (var i = 0; i < path.length && sq; i++) {
+      var m = nodes[path[i]];
+      if (!m.mv) continue; // an ending: nothing moved
+      if (m.from === sq) {
+        steps++;
+        if (nodes[m.parent].bd[m.mv - 1] !== "o") caps[m.mv] = 1;
+        sq = m.mv;
+        foot[sq] = steps;
+      } else if (m.mv === sq) {
+        caps[sq] = 1; // taken here: the trace ends
+        sq = 0;
+      }
     }
-    return { start: this.cur, steps: steps, end: end };
+    return { foot: foot, caps: caps, at: sq, steps: steps };
+  };
+
+  /* The squares (1-based bd index) pattern fixed in the position of node n: those whose
+   * letter the match depends on (any other letter there and it fails). Found by trying
+   * every letter on every square, so a regular expression's fixed part is found as a
+   * grid's is; with "either side", a match of the turned position marks the squares
+   * turned back. */
+  Viewer.prototype.fixedSquares = function (n) {
+    var pat = this.pattern, node = this.rec.nodes[n], out = {};
+    if (!pat || !this.matched[n]) return out;
+    var turned = !matchOne(pat, node), pos = turned ? flipNode(node) : node;
+    for (var i = 0; i < 81; i++) {
+      var head = pos.bd.substr(0, i), tail = pos.bd.substr(i + 1);
+      for (var k = 0; k < LETTERS.length; k++) {
+        var c = LETTERS.charAt(k);
+        if (c === pos.bd[i]) continue;
+        if (!pat.re.test(head + c + tail)) { out[(turned ? 80 - i : i) + 1] = 1; break; }
+      }
+    }
+    return out;
   };
 
   Viewer.prototype.boardClick = function (e) {
     var svg = this.q(".kifu-svg svg");
     if (!svg) return;
     var t = e.target;
-    if (t.getAttribute && t.getAttribute("data-side") !== null) { this.command("flip"); return; }
-    var box = svg.getBoundingClientRect();
-    var x = (e.clientX - box.left) * (svg.viewBox.baseVal.width / box.width);
-    var y = (e.clientY - box.top) * (svg.viewBox.baseVal.height / box.height);
-    var c = Math.floor((x - X0) / CELL), r = Math.floor((y - Y0) / CELL);
-    if (this.tracing && c >= 0 && c < 9 && r >= 0 && r < 9) {
-      var i = this.flip ? (8 - r) * 9 + (8 - c) : r * 9 + c;
-      if (this.rec.nodes[this.cur].bd[i] !== "o") {
-        this.trace = this.makeTrace(i + 1);
-        this.render();
-        return;
-      }
+    if (t.closest && t.closest("[data-side]")) { this.command("flip"); return; }
+    var sq = KB.squareAt(svg, e.clientX, e.clientY, this.flip);
+    if (this.tracing && sq && this.rec.nodes[this.cur].bd[sq - 1] !== "o") {
+      this.trace = { start: this.cur, sq: sq };
+      this.render();
+      return;
     }
     // 電書 style: the left half goes back, the right half forward.
-    this.command(x < svg.viewBox.baseVal.width / 2 ? "-1" : "1");
-  };
-
-  Viewer.prototype.sideName = function (color) {
-    var names = this.rec.sides || (this.intl ? ["Sente", "Gote"] : ["先手", "後手"]);
-    return (color ? "☖" : "☗") + names[color];
+    var box = svg.getBoundingClientRect();
+    this.command(e.clientX - box.left < box.width / 2 ? "-1" : "1");
   };
 
   /* A move in the western notation players who do not read kanji use ("P-7f", "Bx2b+",
@@ -448,111 +492,26 @@
       (u.charAt(4) === "+" ? "+" : "");
   };
 
-  /* The SVG of node n (also for the catalogue's small diagrams). */
+  /* The SVG of node n (also for the catalogue's small diagrams), by KifuBoard. */
   Viewer.prototype.svg = function (n, small) {
-    var nodes = this.rec.nodes, node = nodes[n], flip = small ? false : this.flip;
-    var W = X0 * 2 + CELL * 9 + 14, H = Y0 + CELL * 9 + 64;
-    var s = '<svg xmlns="' + SVGNS + '" class="kifu-board" viewBox="0 0 ' + W + " " + H +
-      '" data-node="' + n + '" data-ply="' + node.ply + '" data-bd="' + node.bd + '" data-cb="' +
-      (node.cb || "") + '" data-cw="' + (node.cw || "") + '" data-turn="' + (node.turn || "b") +
-      '" data-flip="' + (flip ? 1 : 0) + '" role="img" aria-label="' +
-      esc(node.move || "開始局面") + '">';
-    s += '<rect class="bg" x="' + X0 + '" y="' + Y0 + '" width="' + CELL * 9 + '" height="' +
-      CELL * 9 + '"/>';
-    var mv = this.mvlight && !small ? node.mv : 0, from = this.mvlight && !small ? node.from : 0;
-    var foot = {}, caps = {};
-    if (this.trace && this.trace.start === n) {
-      this.trace.steps.forEach(function (st, k) { foot[st.sq] = k + 1; if (st.capture) caps[st.sq] = 1; });
-      if (this.trace.end && this.trace.end.why === "captured") caps[this.trace.end.sq] = 1;
-    }
-    for (var i = 0; i < 81; i++) {
-      var r = Math.floor(i / 9), c = i % 9, dr = flip ? 8 - r : r, dc = flip ? 8 - c : c;
-      var x = X0 + dc * CELL, y = Y0 + dr * CELL, p = piece(node.bd[i]);
-      var cls = i + 1 === mv ? "last" : i + 1 === from ? "last-from" :
-        this.bwcolor && p ? (p.color ? "owner-w" : "owner-b") : "";
-      if (cls) s += '<rect class="' + cls + '" x="' + x + '" y="' + y + '" width="' + CELL +
-        '" height="' + CELL + '"/>';
-      if (p && !this.hidden[BASE[p.kind]])
-        s += this.pieceSvg(p, x + CELL / 2, y + CELL / 2, p.color !== (flip ? 1 : 0), i + 1,
-          node.bd[i]);
-      if (foot[i + 1]) s += '<circle class="foot" cx="' + (x + 8) + '" cy="' + (y + 8) +
-        '" r="7"/><text class="foot-n" x="' + (x + 8) + '" y="' + (y + 8) + '">' + foot[i + 1] + "</text>";
-      if (caps[i + 1]) s += '<rect class="capture" x="' + (x + 2) + '" y="' + (y + 2) +
-        '" width="' + (CELL - 4) + '" height="' + (CELL - 4) + '"/>';
-    }
-    s += '<g class="grid">';
-    for (var k = 1; k < 9; k++) {
-      s += '<line x1="' + (X0 + k * CELL) + '" y1="' + Y0 + '" x2="' + (X0 + k * CELL) + '" y2="' +
-        (Y0 + 9 * CELL) + '"/><line x1="' + X0 + '" y1="' + (Y0 + k * CELL) + '" x2="' +
-        (X0 + 9 * CELL) + '" y2="' + (Y0 + k * CELL) + '"/>';
-    }
-    s += '</g><rect class="frame" x="' + X0 + '" y="' + Y0 + '" width="' + CELL * 9 +
-      '" height="' + CELL * 9 + '"/>';
-    [[3, 3], [3, 6], [6, 3], [6, 6]].forEach(function (d) {
-      s += '<circle class="star" cx="' + (X0 + d[0] * CELL) + '" cy="' + (Y0 + d[1] * CELL) + '" r="2.5"/>';
-    });
-    for (k = 0; k < 9; k++) {
-      var file = flip ? k + 1 : 9 - k, rank = flip ? 9 - k : k + 1;
-      s += '<text class="label" x="' + (X0 + k * CELL + CELL / 2) + '" y="' + (Y0 - 10) + '">' +
-        (this.intl ? String(file) : FILES.charAt(file - 1)) + "</text>";
-      s += '<text class="label" x="' + (X0 + 9 * CELL + 9) + '" y="' + (Y0 + k * CELL + CELL / 2) +
-        '">' + (this.intl ? "abcdefghi".charAt(rank - 1) : RANKS.charAt(rank - 1)) + "</text>";
-    }
-    var top = flip ? 0 : 1;
-    s += this.handSvg(node, top, 22, small) + this.handSvg(node, 1 - top, Y0 + 9 * CELL + 22, small);
-    if (this.pattern && this.matched[n] && !small)
-      s += '<rect class="match-mark" x="' + (X0 - 3) + '" y="' + (Y0 - 3) + '" width="' +
-        (CELL * 9 + 6) + '" height="' + (CELL * 9 + 6) + '"/>';
+    var node = this.rec.nodes[n], o = {
+      id: n, small: !!small, flip: small ? false : this.flip, style: this.style,
+      intl: this.intl, twoChar: this.twoChar, hidden: this.hidden, bwcolor: this.bwcolor,
+      sides: this.rec.sides || (this.intl ? null : this.rec.sideWords)
+    };
     if (!small) {
-      var cap = this.intl ? (node.move ? "after " + node.ply + ". " + this.moveText(n) : "start")
+      if (this.mvlight) { o.last = node.mv; o.from = node.from; }
+      var tr = this.traceAt(n);
+      if (tr) { o.foot = tr.foot; o.caps = tr.caps; o.at = tr.at; }
+      if (this.pattern && this.matched[n]) { o.matchFrame = true; o.matchSq = this.fixedSquares(n); }
+      o.caption = this.intl ? (node.move ? "after " + node.ply + ". " + this.moveText(n) : "start")
         : node.move ? "図は" + node.move.replace(/\(\d+\)$/, "") + "まで" : "開始局面";
-      s += '<text class="caption" x="' + W / 2 + '" y="' + (Y0 + 9 * CELL + 50) + '">' + esc(cap) + "</text>";
     }
-    return s + "</svg>";
-  };
-
-  /* A piece as text centred on (cx, cy), turned when it points down the board; a
-   * two-character name (成香) in two small lines. */
-  Viewer.prototype.pieceSvg = function (p, cx, cy, down, sq, ch) {
-    var name = this.intl ? INTL[p.kind] : this.twoChar ? KANJI2[p.kind] : KANJI[p.kind];
-    var cls = "piece" + (p.kind >= 7 && p.kind < 13 ? " promoted" : "") + (this.intl ? " intl" : "");
-    var turn = down ? ' transform="rotate(180 ' + cx + " " + cy + ')"' : "";
-    var attrs = ' data-sq="' + sq + '" data-p="' + ch + '"';
-    if (this.intl || name.length === 1)
-      return '<text class="' + cls + '" x="' + cx + '" y="' + cy + '"' + attrs + turn + ">" +
-        name + "</text>";
-    return '<g' + attrs + turn + '><text class="' + cls + ' small" x="' + cx + '" y="' +
-      (cy - 9) + '">' + name.charAt(0) + '</text><text class="' + cls + ' small" x="' + cx +
-      '" y="' + (cy + 9) + '">' + name.charAt(1) + "</text></g>";
-  };
-
-  /* Text at (x, y), squeezed to max px when it would be wider (a full hand, a long
-   * name), as svg.c does: a wide character is about 1 em, any other 0.6. */
-  function fitted(cls, x, y, max, text, attrs) {
-    var em = 0;
-    for (var i = 0; i < text.length; i++) em += text.charCodeAt(i) >= 0x1100 ? 1 : 0.6;
-    return '<text class="' + cls + '" x="' + x + '" y="' + y + '"' + (attrs || "") +
-      (em * 16 > max ? ' textLength="' + max + '" lengthAdjust="spacingAndGlyphs"' : "") +
-      ">" + esc(text) + "</text>";
-  }
-
-  Viewer.prototype.handSvg = function (node, color, y, small) {
-    var counts = handCounts(color ? node.cw : node.cb), text = "";
-    HAND_ORDER.forEach(function (k) {
-      if (counts[k]) text += (text ? (this.intl ? " " : "　") : "") +
-        (this.intl ? INTL[k] + (counts[k] > 1 ? counts[k] : "") : KANJI[k] + NUM[counts[k]]);
-    }, this);
-    var label = small ? (color ? "☖" : "☗") : this.sideName(color);
-    var turn = (node.turn === "w" ? 1 : 0) === color ? " ◀" : "";
-    var W = X0 * 2 + CELL * 9 + 14;
-    return fitted("side", X0, y, 140, label + turn, ' data-side="' + color + '"') +
-      fitted("hand", X0 + 150, y, W - X0 - 150 - 4,
-        this.intl ? "In hand: " + (text || "none") : "持駒 " + (text || "なし"));
+    return KB.svg(node, o);
   };
 
   Viewer.prototype.render = function () {
     var nodes = this.rec.nodes, node = nodes[this.cur], self = this;
-    if (this.trace && this.trace.start !== this.cur) this.trace = null;
     this.q(".kifu-svg").innerHTML = this.svg(this.cur);
     // The move list of the current line: built again only when the line, the matches or
     // the notation change (laying out hundreds of moves is most of a step's time);
@@ -567,7 +526,10 @@
         html += '<li data-node="' + i + '"' + (self.matched[i] ? ' class="match"' : "") + ">" +
           n.ply + " " + esc(self.moveText(i)) +
           (n.time ? " <small>" + esc(n.time) + "</small>" : "") +
-          (forks ? '<span class="fork">+</span>' : "") + "</li>";
+          (forks ? '<span class="fork">+</span>' : "") +
+          (n.bookmarks || []).map(function (b) {
+            return ' <span class="bookmark">&amp;' + esc(b) + "</span>";
+          }).join("") + "</li>";
       });
       list.innerHTML = html;
       this.listKey = key;
@@ -597,23 +559,59 @@
     this.q(".kifu-forks").innerHTML = fk;
     var note = (node.comments || []).join("\n");
     if (node.special) note = node.special + (note ? "\n" + note : "");
+    if (node.bookmarks && node.bookmarks.length)
+      note = node.bookmarks.map(function (b) { return "& " + b; }).join("\n") +
+        (note ? "\n" + note : "");
     this.q(".kifu-comment").innerHTML = linkify(note);
   };
 
-  /* Comments may link to positions: "#ply=42" words become links. */
+  /* Comments may link to positions: "#ply=42", "#sid=q1-ok" and "#bookmark=NAME" words
+   * become links (the text is escaped first; a link's target is the escaped word). */
   function linkify(text) {
-    return esc(text).replace(/#ply=([0-9,]+)/g, '<a href="#ply=$1">#ply=$1</a>');
+    return esc(text).replace(/#(ply=[0-9,]+|(?:sid|bookmark)=[^\s<>"'&]+)/g,
+      '<a href="#$1">#$1</a>');
   }
 
   /* ---- The page ---- */
 
   var viewers = [], active = null;
 
+  /* The viewer, record and node a name reaches: a sid (#sid=) or a bookmark
+   * (#bookmark=), searched in record ri first, then in every record of the page. */
+  function findNamed(kind, name, ri) {
+    var v0 = viewers[0];
+    if (!v0) return null;
+    var recs = v0.data.records, order = [];
+    if (ri >= 0 && ri < recs.length) order.push(ri);
+    for (var i = 0; i < recs.length; i++) if (i !== ri) order.push(i);
+    for (var k = 0; k < order.length; k++) {
+      var rec = recs[order[k]], node;
+      if (kind === "sid") node = (rec.sids || {})[name];
+      else (rec.bookmarks || []).some(function (b) { return b[0] === name && (node = b[1], true); });
+      if (node !== undefined) {
+        var v = viewers.length > 1 ? viewers[Math.min(order[k], viewers.length - 1)] : v0;
+        return { v: v, ri: order[k], node: node };
+      }
+    }
+    return null;
+  }
+
   function onHash(hash) {
     if (typeof hash !== "string") hash = location.hash;
     var m = /ply=([0-9,]+)/.exec(hash), r = /[&?]r=(\d+)/.exec(hash);
-    if (!m) return;
+    var named = /^#(sid|bookmark)=([^&]*)/.exec(hash);
     var ri = r ? +r[1] - 1 : 0, v = viewers[0];
+    if (named) {
+      var name;
+      try { name = decodeURIComponent(named[2]); } catch (e) { name = named[2]; }
+      var at = findNamed(named[1], name, r ? ri : -1);
+      if (!at) return;
+      if (at.v.ri !== at.ri) at.v.setRecord(at.ri);
+      at.v.go(at.node);
+      active = at.v;
+      return;
+    }
+    if (!m) return;
     if (viewers.length > 1) v = viewers[Math.min(ri, viewers.length - 1)];
     else if (v && ri !== v.ri && ri < v.data.records.length) v.setRecord(ri);
     if (v) { v.goPath(m[1]); active = v; }

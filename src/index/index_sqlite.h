@@ -1,0 +1,36 @@
+/* index_sqlite.h: the operations of the SQLite index (index_sqlite.c holds their table),
+ * from the files that implement them. */
+#ifndef KIFU_INDEX_SQLITE_H
+#define KIFU_INDEX_SQLITE_H
+
+#include "index/index_private.h"
+
+/* index_sqlite_write.c: the largest id in `table` (0: none). A full batch written inside
+ * the add's transaction (opened by the first); everything queued written and committed.
+ * 0, or -1 with err: the whole add is rolled back. */
+uint32_t kifu__sqlite_max_id(sqlite3 *db, const char *table);
+int kifu__sqlite_write(kifu_index *ix, kifu_error *err);
+int kifu__sqlite_flush(kifu_index *ix, kifu_error *err);
+
+/* index_sqlite_explore.c: the explorer's query (backend.h, explore_*). */
+void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
+                                 kifu_error *err);
+int kifu__sqlite_explore_count(void *q, uint64_t key, int flipped, struct kifu__agg *a);
+int kifu__sqlite_explore_game(void *q, long long id, kifu__explore_row *g);
+void kifu__sqlite_explore_end(void *q);
+
+/* index_search.c */
+long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                         const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
+                         kifu_error *err);
+int kifu__sqlite_each_source(kifu_index *ix,
+                             int (*fn)(void *ctx, const char *path, int games), void *ctx,
+                             kifu_error *err);
+/* index_find.c */
+long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
+                       kifu_error *err);
+/* index_book.c */
+int kifu__sqlite_export_book(kifu_index *ix, int format, const kifu_book_options *o,
+                             kifu_output_fn out, void *ctx, kifu_error *err);
+
+#endif
