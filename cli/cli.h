@@ -56,6 +56,9 @@ void cli_err_capture(FILE *sink);
 void cli_print_error(const kifu_error *err);
 /* A reader's or writer's warning about `source` (a path), as kifu_warn_fn. */
 void cli_print_warning(void *source, const char *message);
+/* The one answer of every command to an option it does not know: two lines ("kifu: CMD:
+ * unknown option 'X'", "kifu: see 'kifu CMD --help'"), not the whole help. EXIT_USAGE. */
+int cli_unknown_option(const char *cmd, const char *opt);
 /* Exit code for a library error code. */
 int cli_exit_code(int kifu_code);
 /* The same for an index that cannot be opened or read: not an index, damaged, another
@@ -70,6 +73,9 @@ int cli_timeout_ms(const char *s, int *ms);
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */
 void cli_format_list(char *buf, size_t cap, int extensions);
+/* An encoding's name as --input-encoding and --encoding take it (kifu_encoding_from_name)
+ * into *out. 0, or -1 with the names it knows printed. */
+int cli_parse_encoding(const char *s, int *out);
 
 /* Text on stdout (textout.c): a name (file names, players) with control characters as
  * '?', so that a record cannot drive the terminal; a JSON string (NULL: null), escaping

@@ -40,9 +40,11 @@ static const char convert_usage[] =
     "      --csa-v3          write CSA V3.0 (default V2.2)\n"
     "      --crlf            KIF, KI2, CSA: Windows line ends (CR LF), as Kifu for\n"
     "                        Windows writes them\n"
-    "      --encoding ENC    output encoding: utf-8, cp932, euc-jp\n"
+    "      --encoding ENC    output encoding: utf-8, shift_jis (cp932), euc-jp, utf-16\n"
     "                        (default: cp932 for kif/ki2, utf-8 for the others)\n"
-    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --input-encoding ENC  input encoding (default: detected): utf-8,\n"
+    "                        shift_jis (sjis, ms932, cp932, windows-31j), euc-jp,\n"
+    "                        utf-16 (-le, -be); any case\n"
     "      --states          an MSF (Xelto) input: write JSON Lines of its states, one\n"
     "                        line per node, instead of canonical MSF\n"
     "      --tags            name the openings and castles of each game (kifu tags)\n"
@@ -51,9 +53,13 @@ static const char convert_usage[] =
     "                        (KIF, KIFU, KI2, JKF); keys the record has are kept\n"
     "      --tags-replace    --tags, removing the record's own keys of those names\n"
     "      --tag-file FILE   --tags with more definitions (docs/tags.md)\n"
-    "      --lenient         write the output even when a move is illegal (the moves\n"
-    "                        after it stay as the file gave them); the error is\n"
-    "                        still printed and the exit code still says it\n"
+    "      --lenient         a move that cannot be played but that one legal move of\n"
+    "                        its piece to its square explains (a relay's miscopied\n"
+    "                        square) is read as that move, with a warning, and the\n"
+    "                        game counts as repaired, not failed; a doubled time\n"
+    "                        field is dropped. Any other illegal move: the output is\n"
+    "                        still written (the moves from it on as the file gave\n"
+    "                        them), the error printed and the exit code says it\n"
     "  -j, --jobs N          files converted at once, on N threads (default 0: one per\n"
     "                        processor); output, messages and exit status are the\n"
     "                        same for every N\n"
@@ -64,10 +70,13 @@ static const char convert_usage[] =
     "With one input and no -o/--out-dir the output goes to standard output. Several\n"
     "inputs or a directory need --out-dir (or -o -). A CSA file holding several games\n"
     "('/' lines) gives NAME-1.EXT, NAME-2.EXT ... (with -o OUT: OUT's name plus -1, -2\n"
-    "...); on standard output the games follow one another, each ending in a newline.\n"
-    "'-o -' with JKF (not --pretty) is JSON Lines: one game a line, in input order,\n"
-    "its header naming the file it came from as \"kifu:source\" (and \"kifu:game\": the\n"
-    "game's number in a file of several).\n"
+    "...). Standard output is always one valid file of the -t format, read back as\n"
+    "the same games: csa ('/' lines), sfen/usi (a line a game) and posjson (one\n"
+    "array) hold every game of every input; '-o -' with JKF (not --pretty) is JSON\n"
+    "Lines, one game a line, in input order, its header naming the file it came\n"
+    "from as \"kifu:source\" (and \"kifu:game\": the game's number in a file of\n"
+    "several); kif, kifu, ki2, ki2u, sfenlist and pretty JKF hold one game, so a\n"
+    "second game there is refused (exit 2): use -o FILE or --out-dir.\n"
     "With --out-dir, inputs that differ only by the extension (a.kif, a.kifu) keep it:\n"
     "a.kif.jkf, a.kifu.jkf. Inputs of the very same name (x.kif from two directories)\n"
     "are not converted; the message names both.\n"
@@ -96,11 +105,18 @@ static const char validate_usage[] =
     "options:\n"
     "  -f, --from FMT        input format (default: by extension, then content)\n"
     "                        FMT: %s\n"
-    "      --input-encoding ENC  input encoding (default: detected)\n"
+    "      --input-encoding ENC  input encoding (default: detected): utf-8,\n"
+    "                        shift_jis (sjis, ms932, cp932, windows-31j), euc-jp,\n"
+    "                        utf-16 (-le, -be); any case\n"
     "  -j, --jobs N          files checked at once, on N threads (default 0: one per\n"
     "                        processor); the output is the same for every N\n"
     "      --no-transitions  MSF (Xelto) files: check the document's types and states\n"
     "                        only, not that each state follows from the one before\n"
+    "      --lenient         a move that cannot be played but that one legal move of\n"
+    "                        its piece to its square explains (a relay's miscopied\n"
+    "                        square) is read as that move, with a warning, and the\n"
+    "                        game counts as repaired, not failed; a doubled time\n"
+    "                        field is dropped. Other illegal moves still fail\n"
     "  -q, --quiet           no summary line\n"
     "  -v, --verbose         an OK line for every valid game, and the summary\n"
     "  -h, --help            this text\n"
@@ -120,8 +136,15 @@ typedef struct opts {
     int from, to, in_enc, out_enc;
     unsigned wflags;
     int lenient, quiet, verbose;
-    int jobs;             /* threads (0: one per processor) */
-    int jsonl;            /* -o - with JKF: one line per game, its source in the header */
+    int jobs;  /* threads (0: one per processor) */
+    int jsonl; /* -o - with JKF: one line per game, its source in the header */
+    /* Standard output, of a format that holds several games: every game of every input
+     * kept, and written at the end in one kifu_write_all, so the output is one file of
+     * the format (CSA's '/' lines, one posjson array). */
+    int gather;
+    /* Standard output, of a format that holds one game (not JSON Lines): a second game
+     * is refused. */
+    int single;
     int to_given, states; /* -t was given; --states */
     unsigned msf_flags;   /* KIFU_MSF_* for MSF inputs */
     const char *out, *out_dir;
@@ -154,7 +177,10 @@ typedef struct item {
     char *errbuf;
     size_t errlen, errmark;
     int rc;
-    size_t games_ok, games_bad;
+    size_t games_ok, games_bad, games_repaired;
+    kifu_record **kept; /* gather: this input's good games, in order */
+    size_t nkept;
+    int skipped; /* no record (cli_not_record) */
 } item;
 
 typedef struct run {
@@ -164,10 +190,18 @@ typedef struct run {
     const size_t *clash;           /* per input: 0, or 1 + another input of its name */
     item **items;
     cli_progress bar;
-    size_t done, failed, games_ok, games_bad;
+    size_t done, failed, games_ok, games_bad, games_repaired;
     int status;        /* the worst exit code so far */
     int stdout_failed; /* said once: every output after it fails too */
     cli_written out;
+    kifu_record **kept; /* gather, posjson: every input's games, in input order */
+    size_t nkept, capkept;
+    /* gather, a format of games one after another: what goes between two (learnt from
+     * the first game, see stream_games); 0 not learnt yet, 1 learnt, -1 none such */
+    char *sep;
+    size_t seplen, streamed;
+    int sep_state;
+    cli_skipped skipped;
 } run;
 
 static void worse(int *status, int code)
@@ -368,6 +402,58 @@ static void oom(kifu_error *e)
     }
 }
 
+/* How an input is read: lenient reading (a NUL byte replaced, a doubled time field
+ * dropped) from the first read on, and lenient normalizing after: a move repaired where
+ * one legal move explains it, else the rest of its line kept as read. Strict, data is
+ * freed after the records: they may read it in place (BORROW); lenient records may keep
+ * moves unnormalized, and so a copy of the text. */
+static kifu_read_options read_options(item *it, const char *src, unsigned lenient)
+{
+    unsigned flags = KIFU_READ_NO_NORMALIZE | (lenient ? lenient : KIFU_READ_BORROW);
+    kifu_read_options ro = {it->o->from, it->o->in_enc, flags, src, on_warn, it};
+    return ro;
+}
+
+/* Standard output takes the input's `count` games: a format of one game refuses a
+ * second (EXIT_USAGE, said); gathering makes room to keep them. 0, or an exit code. */
+static int stdout_room(item *it, const char *src, size_t count)
+{
+    const opts *o = it->o;
+    if (o->single && count > 1) {
+        cli_err("kifu: %s: %zu games: %s holds one game a file, so they cannot all go to "
+                "standard output; use -o FILE (NAME-1, NAME-2 ...) or --out-dir DIR\n",
+                src, count, kifu_format_name(o->to));
+        return EXIT_USAGE;
+    }
+    if (o->gather && !(it->kept = calloc(count, sizeof *it->kept))) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    return EXIT_OK;
+}
+
+/* Normalizes one game (and, with --tags, tags it in the same replay and writes its tags
+ * into its header). 1 when it is bad (e says why), else 0; after repairs, e.code is set
+ * with 0. */
+static int normalize_one(item *it, kifu_record *rec, unsigned lenient, kifu_error *e)
+{
+    const opts *o = it->o;
+    if (!o->pool)
+        return kifu_normalize_warn(rec, lenient, on_warn, it, e) != 0;
+    kifu_tagger *tg = cli_tag_pool_get(o->pool);
+    kifu_tag *tags = NULL;
+    size_t ntags = 0;
+    int bad =
+        !tg || kifu_tags_normalize(tg, rec, lenient, on_warn, it, &tags, &ntags, e) != 0;
+    if (!tg)
+        oom(e);
+    if (!bad && kifu_tags_to_header(rec, tags, ntags, o->tags_replace))
+        bad = 1, oom(e);
+    kifu_free(tags);
+    cli_tag_pool_put(o->pool, tg);
+    return bad;
+}
+
 /* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
  * the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
@@ -384,12 +470,8 @@ static int process(item *it, const cli_input *in, int keep_ext)
         return cli_exit_code(fe.code);
     }
     const char *src = display(in);
-    /* Lenient reading (a NUL byte replaced) from the first read on; the moves are
-     * normalized below, strictly first. */
-    unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
-    /* data is freed after the records: they may read it in place (BORROW). */
-    unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
-    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
+    unsigned lenient = o->lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0;
+    kifu_read_options ro = read_options(it, src, lenient);
     /* The format is decided once, here, and the reading is told it: Xelto records have
      * a reader of their own. */
     ro.format = kifu_format_decide(data, len, &ro);
@@ -410,34 +492,30 @@ static int process(item *it, const cli_input *in, int keep_ext)
     kifu_record **recs = NULL;
     size_t count = 0;
     if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
-        cli_print_error(&e);
+        it->skipped = cli_not_record(in, o->from, &e, data, len);
+        if (!it->skipped)
+            cli_print_error(&e);
         kifu_free(data);
-        return cli_exit_code(e.code);
+        return it->skipped ? EXIT_OK : cli_exit_code(e.code);
     }
-    int rc = EXIT_OK;
+    int rc = stdout_room(it, src, count);
+    if (rc != EXIT_OK) {
+        for (size_t k = 0; k < count; k++)
+            kifu_record_free(recs[k]);
+        kifu_free(recs);
+        kifu_free(data);
+        return rc;
+    }
     /* A format that holds several games gets all of an input's games in one output. */
     const kifu_format_info *to = kifu_format_info_of(o->to);
-    int together = !o->validate && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
+    int together =
+        !o->validate && !o->gather && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
     size_t ngood = 0;
     for (size_t k = 0; k < count; k++) {
         kifu_error_clear(&e);
-        int bad;
-        if (o->pool) {
-            /* Normalized and tagged in one replay. */
-            kifu_tagger *tg = cli_tag_pool_get(o->pool);
-            kifu_tag *tags = NULL;
-            size_t ntags = 0;
-            bad = !tg || kifu_tags_normalize(tg, recs[k], 0, on_warn, it, &tags, &ntags,
-                                             &e) != 0;
-            if (!tg)
-                oom(&e);
-            if (!bad && kifu_tags_to_header(recs[k], tags, ntags, o->tags_replace))
-                bad = 1, oom(&e);
-            kifu_free(tags);
-            cli_tag_pool_put(o->pool, tg);
-        } else {
-            bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
-        }
+        int bad = normalize_one(it, recs[k], lenient, &e);
+        /* Played whole after repairs (--lenient): counted apart, told by warnings. */
+        int repaired = !bad && e.code;
         if (bad) {
             if (count > 1)
                 snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
@@ -452,22 +530,9 @@ static int process(item *it, const cli_input *in, int keep_ext)
                 keep_note(it, in, keep_ext, k + 1, count);
                 continue;
             }
-            /* Lenient: read again and let the normalizer go on past the bad move, so the
-             * other branches are normalized too. If that fails, write what we have. */
-            ro.flags = KIFU_READ_LENIENT;
-            kifu_record **again = NULL;
-            size_t n2 = 0;
-            if (kifu_read_all(data, len, &ro, &again, &n2, NULL) == 0) {
-                if (n2 == count) {
-                    kifu_record *t = recs[k];
-                    recs[k] = again[k];
-                    again[k] = t;
-                }
-                for (size_t i = 0; i < n2; i++)
-                    kifu_record_free(again[i]);
-                kifu_free(again);
-            }
-            ro.flags = flags;
+            /* Lenient: written as it is, the moves from the bad one on as read. */
+        } else if (repaired) {
+            it->games_repaired++;
         } else {
             it->games_ok++;
         }
@@ -479,9 +544,15 @@ static int process(item *it, const cli_input *in, int keep_ext)
                 size_t need = strlen(src) + (size_t)n + 40;
                 if (a && (a->bytes = malloc(need)))
                     a->len =
-                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
-                                         count > 1 ? line : "", main_line_moves(recs[k]));
+                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves%s)\n", src,
+                                         count > 1 ? line : "", main_line_moves(recs[k]),
+                                         repaired ? ", repaired" : "");
             }
+            continue;
+        }
+        if (o->gather) {
+            it->kept[it->nkept++] = recs[k];
+            recs[k] = NULL;
             continue;
         }
         if (together) {
@@ -513,6 +584,9 @@ static void item_free(item *it)
             free(it->v[i].bytes);
         free(it->v[i].dest);
     }
+    for (size_t i = 0; i < it->nkept; i++)
+        kifu_record_free(it->kept[i]);
+    free(it->kept);
     free(it->v);
     free(it->errbuf);
     free(it);
@@ -602,6 +676,106 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
+/* Gather: the item's games join the run's, in input order. 0, or -1 (out of memory). */
+static int keep_games(run *r, item *it)
+{
+    if (r->nkept + it->nkept > r->capkept) {
+        size_t cap = (r->capkept ? r->capkept * 2 : 64) + it->nkept;
+        kifu_record **v = realloc(r->kept, cap * sizeof *v);
+        if (!v) {
+            cli_err("kifu: out of memory\n");
+            return -1;
+        }
+        r->kept = v, r->capkept = cap;
+    }
+    memcpy(r->kept + r->nkept, it->kept, it->nkept * sizeof *it->kept);
+    r->nkept += it->nkept;
+    it->nkept = 0;
+    return 0;
+}
+
+/* Gather: what kifu_write_all puts between two games of the format, learnt from game g
+ * written once and twice: one game's text, then the separator, then it again. A format
+ * whose file is more than its games one after another (posjson's one array) has none. */
+static void learn_sep(run *r, const kifu_record *g)
+{
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
+    const kifu_record *two[2] = {g, g};
+    size_t alen = 0, blen = 0;
+    char *a = kifu_write_all(two, 1, &wo, &alen, NULL);
+    char *b = a ? kifu_write_all(two, 2, &wo, &blen, NULL) : NULL;
+    r->sep_state = -1;
+    if (b && blen >= 2 * alen && memcmp(b, a, alen) == 0 &&
+        memcmp(b + blen - alen, a, alen) == 0) {
+        r->seplen = blen - 2 * alen;
+        if ((r->sep = malloc(r->seplen + 1))) {
+            memcpy(r->sep, b + alen, r->seplen);
+            r->sep_state = 1;
+        }
+    }
+    kifu_free(a);
+    kifu_free(b);
+}
+
+/* Gather: the item's games on standard output now, one after another with what the
+ * format puts between two, so that a stream that fills counts what it took (commit);
+ * for a format without such a separator they wait for write_gathered. *out is set when
+ * something was written. 0, or an exit code. */
+static int stream_games(run *r, item *it, int *out)
+{
+    if (r->sep_state == 0)
+        learn_sep(r, it->kept[0]);
+    if (r->sep_state < 0)
+        return keep_games(r, it) ? EXIT_INTERNAL : EXIT_OK;
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < it->nkept && rc == EXIT_OK; k++) {
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t len;
+        char *bytes =
+            kifu_write_all((const kifu_record *const *)&it->kept[k], 1, &wo, &len, &e);
+        if (!bytes) {
+            cli_print_error(&e);
+            rc = cli_exit_code(e.code);
+            break;
+        }
+        *out = 1;
+        if ((r->streamed && put_stdout(r, r->sep, r->seplen)) ||
+            put_stdout(r, bytes, len))
+            rc = EXIT_IO;
+        r->streamed++;
+        kifu_free(bytes);
+    }
+    return rc;
+}
+
+/* Gather: every game kept, written to standard output as one file of the format. */
+static void write_gathered(run *r)
+{
+    const opts *o = r->o;
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    kifu_error e;
+    kifu_error_clear(&e);
+    size_t len;
+    char *bytes =
+        kifu_write_all((const kifu_record *const *)r->kept, r->nkept, &wo, &len, &e);
+    if (!bytes) {
+        cli_print_error(&e);
+        worse(&r->status, cli_exit_code(e.code));
+    } else if (put_stdout(r, bytes, len)) {
+        worse(&r->status, EXIT_IO);
+    } else if (o->verbose) {
+        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->nkept, r->nkept == 1 ? "" : "s");
+    }
+    kifu_free(bytes);
+    for (size_t i = 0; i < r->nkept; i++)
+        kifu_record_free(r->kept[i]);
+    free(r->kept);
+}
+
 static void commit(void *ctx, size_t i)
 {
     run *r = ctx;
@@ -650,6 +824,8 @@ static void commit(void *ctx, size_t i)
         }
         }
     }
+    if (it->nkept)
+        worse(&rc, stream_games(r, it, &out));
     /* A file's outputs on standard output count as written once they have left the
      * buffer: to a full disk, the buffer's flush is what fails. */
     if (out && rc != EXIT_IO && fflush(stdout) != 0 && !r->stdout_failed) {
@@ -661,8 +837,15 @@ static void commit(void *ctx, size_t i)
         it->games_bad += it->games_ok;
         it->games_ok = 0;
     }
+    if (it->skipped) {
+        cli_skipped_add(&r->skipped, r->in->v[i].path);
+        item_free(it);
+        r->items[i] = NULL;
+        return;
+    }
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
+    r->games_repaired += it->games_repaired;
     if (rc) {
         r->failed++;
         worse(&r->status, rc);
@@ -684,31 +867,6 @@ static int parse_format(const char *s, int *out)
     }
     *out = f;
     return 0;
-}
-
-static int parse_encoding(const char *s, int *out)
-{
-    static const struct {
-        const char *name;
-        int enc;
-    } names[] = {
-        {"auto", KIFU_ENC_AUTO},       {"utf-8", KIFU_ENC_UTF8},
-        {"utf8", KIFU_ENC_UTF8},       {"cp932", KIFU_ENC_CP932},
-        {"sjis", KIFU_ENC_CP932},      {"shift_jis", KIFU_ENC_CP932},
-        {"shift-jis", KIFU_ENC_CP932}, {"windows-31j", KIFU_ENC_CP932},
-        {"euc-jp", KIFU_ENC_EUCJP},    {"eucjp", KIFU_ENC_EUCJP},
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        const char *a = s, *b = names[i].name;
-        while (*a && *b && (*a | 0x20) == *b)
-            a++, b++;
-        if (!*a && !*b) {
-            *out = names[i].enc;
-            return 0;
-        }
-    }
-    cli_err("kifu: unknown encoding '%s' (utf-8 cp932 euc-jp)\n", s);
-    return -1;
 }
 
 /* Matches argv[*i] against a short option ("-o", also "-oVALUE") or a long one ("--out",
@@ -756,6 +914,18 @@ static int usage_error(const char *cmd)
     return EXIT_USAGE;
 }
 
+/* Where outputs on standard output go: one kifu_write_all of every game (gather) for
+ * a format that holds several, JSON Lines for JKF (jsonl), else one game only
+ * (single). */
+static void set_stdout_mode(opts *o)
+{
+    const kifu_format_info *to = kifu_format_info_of(o->to);
+    int on_stdout = !o->validate && !o->out_dir && (!o->out || strcmp(o->out, "-") == 0);
+    int several = to && (to->holds & KIFU_HOLDS_GAMES);
+    o->gather = on_stdout && several;
+    o->single = on_stdout && !several && !o->jsonl && o->to != KIFU_FMT_MSF;
+}
+
 /* The option of argv[*i] (a valued one may take argv[++*i]) into o; -t's name into
  * *to_name, for settle_output. 0, or EXIT_USAGE (said on stderr). */
 static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_name)
@@ -773,9 +943,9 @@ static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_
     } else if (!validate && (v = valued(argc, argv, i, NULL, "--out-dir", &missing))) {
         o->out_dir = v;
     } else if (!validate && (v = valued(argc, argv, i, NULL, "--encoding", &missing))) {
-        status = parse_encoding(v, &o->out_enc) ? EXIT_USAGE : status;
+        status = cli_parse_encoding(v, &o->out_enc) ? EXIT_USAGE : status;
     } else if ((v = valued(argc, argv, i, NULL, "--input-encoding", &missing))) {
-        status = parse_encoding(v, &o->in_enc) ? EXIT_USAGE : status;
+        status = cli_parse_encoding(v, &o->in_enc) ? EXIT_USAGE : status;
     } else if ((v = valued(argc, argv, i, "-j", "--jobs", &missing))) {
         if (cli_parse_int(v, &o->jobs) || o->jobs < 0 || o->jobs > 1024) {
             cli_err("kifu: %s: -j takes a number of threads (0: one per "
@@ -783,6 +953,8 @@ static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_
                     cmd, v);
             status = EXIT_USAGE;
         }
+    } else if (!validate && (v = valued(argc, argv, i, NULL, "--tag-file", &missing))) {
+        o->tags = 1, o->tag_file = v;
     } else if (missing) {
         status = EXIT_USAGE;
     } else if (!validate && strcmp(a, "--pretty") == 0) {
@@ -799,15 +971,14 @@ static int parse_option(int argc, char **argv, int *i, opts *o, const char **to_
         o->tags = 1;
     } else if (!validate && strcmp(a, "--tags-replace") == 0) {
         o->tags = o->tags_replace = 1;
-    } else if (!validate && (v = valued(argc, argv, i, NULL, "--tag-file", &missing))) {
-        o->tags = 1, o->tag_file = v;
-    } else if (!validate && strcmp(a, "--lenient") == 0) {
+    } else if (strcmp(a, "--lenient") == 0) {
         o->lenient = 1;
     } else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0) {
         o->quiet = 1, o->verbose = 0;
     } else if (strcmp(a, "-v") == 0 || strcmp(a, "--verbose") == 0) {
         o->verbose = 1, o->quiet = 0;
     } else {
+        /* run_command adds the line pointing to --help */
         cli_err("kifu: %s: unknown option '%s'\n", cmd, a);
         status = EXIT_USAGE;
     }
@@ -904,11 +1075,17 @@ static int gather_inputs(const char *cmd, char **files, int nfiles, cli_inputs *
 static void summary(const run *r, double secs)
 {
     const char *done = r->o->validate ? "valid" : "converted";
-    size_t files = r->done + r->failed, games = r->games_ok + r->games_bad;
-    cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s, %zu failed "
+    size_t files = r->done + r->failed;
+    size_t games = r->games_ok + r->games_bad + r->games_repaired;
+    /* Games repaired by --lenient are counted apart, when there are any. */
+    char repaired[64] = "";
+    if (r->games_repaired)
+        snprintf(repaired, sizeof repaired, ", %zu repaired (--lenient)",
+                 r->games_repaired);
+    cli_err("kifu: %zu file%s: %zu %s, %zu failed; %zu game%s: %zu %s%s, %zu failed "
             "(%.2f s)\n",
             files, files == 1 ? "" : "s", r->done, done, r->failed, games,
-            games == 1 ? "" : "s", r->games_ok, done, r->games_bad, secs);
+            games == 1 ? "" : "s", r->games_ok, done, repaired, r->games_bad, secs);
 }
 
 /* Every input through the batch (work on the threads, commit in input order), the
@@ -939,6 +1116,9 @@ static int run_batch(const opts *o, const cli_inputs *in, int status)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in->n, jobs, work, commit, &r);
+    if (o->gather && r.sep_state <= 0)
+        write_gathered(&r);
+    free(r.sep);
     if (!r.stdout_failed && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         worse(&r.status, EXIT_IO);
@@ -946,6 +1126,7 @@ static int run_batch(const opts *o, const cli_inputs *in, int status)
     cli_progress_end(&r.bar);
     if (!o->quiet && (o->verbose || in->n > 1))
         summary(&r, cli_now() - t0);
+    cli_skipped_report(&r.skipped, o->quiet);
     free(keep_ext);
     free(clash);
     free(r.items);
@@ -992,6 +1173,15 @@ static int run_command(int argc, char **argv, int validate)
                            kifu_format_name(o.to)};
     o.jsonl = !validate && o.out && strcmp(o.out, "-") == 0 && o.to == KIFU_FMT_JKF &&
               !(o.wflags & KIFU_WRITE_PRETTY);
+    set_stdout_mode(&o);
+    if (o.single && (in.n > 1 || in.dirs)) {
+        cli_err("kifu: convert: %s holds one game a file: several inputs cannot go to "
+                "one output; use --out-dir DIR, or a format of several games (csa, "
+                "sfen, posjson; jkf with -o - is JSON Lines)\n",
+                kifu_format_name(o.to));
+        cli_inputs_free(&in);
+        return usage_error(cmd);
+    }
     status = run_batch(&o, &in, status);
     cli_inputs_free(&in);
     cli_tag_pool_free(o.pool);

@@ -318,7 +318,8 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
     } else if (!strcmp(a, "--min-games")) {
         status = number(a, v, &x->bo.min_games), x->book_opts = 1;
     } else {
-        cli_err("kifu: unknown option '%s'\n", a);
+        /* cmd_explore adds the line pointing to --help */
+        cli_err("kifu: explore: unknown option '%s'\n", a);
         status = EXIT_USAGE;
     }
     return status;

@@ -44,6 +44,11 @@ void cmd_index_usage(FILE *f)
         "options:\n"
         "  -o, --output FILE  the index to build\n"
         "  -v, --verbose      a summary line: games, positions, files by outcome\n"
+        "  --input-encoding ENC  the records' encoding (default: detected per file)\n"
+        "  --lenient          a game with a move that cannot be played but that one\n"
+        "                     legal move of its piece to its square explains (a relay's\n"
+        "                     miscopied square) is indexed with that move, with a\n"
+        "                     warning; a doubled time field is dropped\n"
         "  --wait SECONDS     wait this long for another process writing the index\n"
         "                     (default 30; 0: give up at once, \"index busy\")\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
@@ -72,11 +77,27 @@ void cmd_index_usage(FILE *f)
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
+/* --input-encoding and --lenient, for every file indexed. */
+static int input_encoding = KIFU_ENC_AUTO, lenient;
+
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
 {
     cli_progress_clear(ctx);
     cli_err("kifu: warning: %s\n", message);
+}
+
+/* Did a file found in a directory fail as no record (skipped.c)? */
+static int not_record(const cli_input *in, const kifu_error *e)
+{
+    if (!in->found)
+        return 0;
+    size_t len;
+    kifu_error fe = {0};
+    char *data = kifu_file_read(in->path, &len, &fe);
+    int no = data && cli_not_record(in, KIFU_FMT_AUTO, e, data, len);
+    kifu_free(data);
+    return no;
 }
 
 /* A build writes a temp file: its errors name the index being built (the temp name
@@ -108,6 +129,7 @@ typedef struct report {
     int verbose;
     kifu_index_stats s;
     size_t walk_failed; /* entries of the directories that could not be looked at */
+    size_t skipped;     /* files found that are no records (skipped.c), not failed */
     double t0;          /* when the writing began */
 } report;
 
@@ -116,15 +138,15 @@ typedef struct report {
 static void say_written(const char *kdb, const report *r)
 {
     const kifu_index_stats *s = &r->s;
-    size_t failed = s->files_failed + r->walk_failed;
+    size_t failed = s->files_failed - r->skipped + r->walk_failed;
     if (r->verbose || failed)
         cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
-                "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
-                "%.1f s\n",
+                "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu "
+                "repaired); written in %.1f s\n",
                 kdb, s->games, s->positions,
                 s->files_added + s->files_replaced + s->files_unchanged + failed,
                 s->files_added, s->files_replaced, s->files_unchanged, failed,
-                s->records_failed, cli_now() - r->t0);
+                s->records_failed, s->records_repaired, cli_now() - r->t0);
 }
 
 /* Index every input, then write it all in one transaction. An exit code; *index_failed
@@ -135,7 +157,10 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
 {
     cli_progress bar;
     cli_progress_start(&bar, in->n, in->n >= 8 && isatty(STDERR_FILENO));
+    kifu_index_set_read(ix, input_encoding,
+                        lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0u);
     kifu_error e = {0};
+    cli_skipped skipped = {0};
     *index_failed = 0;
     for (size_t i = 0; i < in->n && status != EXIT_INTERNAL; i++) {
         kifu_error_clear(&e);
@@ -146,7 +171,10 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
             continue;
         }
         size_t failed0 = kifu_index_stats_get(ix)->files_failed;
-        if (kifu_index_add_file(ix, in->v[i].path, warn_skipped, &bar, &e) < 0) {
+        int added = kifu_index_add_file(ix, in->v[i].path, warn_skipped, &bar, &e);
+        if (added < 0 && not_record(&in->v[i], &e)) {
+            cli_skipped_add(&skipped, in->v[i].path);
+        } else if (added < 0) {
             cli_progress_clear(&bar);
             print_error(&e);
             /* A file that could not be read is EXIT_IO, one that does not read as
@@ -171,6 +199,8 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
         cli_progress_update(&bar, i + 1, in->v[i].path);
     }
     cli_progress_end(&bar);
+    r->skipped = skipped.n; /* the library counts them failed */
+    cli_skipped_report(&skipped, 0);
     if (*index_failed)
         return status;
     r->t0 = cli_now();
@@ -507,6 +537,52 @@ static int info(const char *kdb, const ch_target *ch)
     return close_index(ix, status, &failed);
 }
 
+/* A subcommand on an index file (build, add, compact, info; info also on ClickHouse),
+ * its arguments checked. An exit code. */
+static int file_command(const char *sub, char **args, int nargs, const char *out,
+                        int verbose, double wait, ch_target *ch)
+{
+    int status = EXIT_OK;
+    if (!strcmp(sub, "build")) {
+        if (!out || !nargs) {
+            cli_err("kifu: index build: %s\n",
+                    !out ? "say where with -o games.kdb" : "no file to index");
+            status = EXIT_USAGE;
+        } else {
+            status = build(args, nargs, out, verbose, wait);
+        }
+    } else if (!strcmp(sub, "add")) {
+        if (nargs < 2 || out) {
+            cli_err("kifu: index add: give the index, then the files to add\n");
+            status = EXIT_USAGE;
+        } else {
+            status = add(args[0], args + 1, nargs - 1, verbose, wait);
+        }
+    } else if (!strcmp(sub, "compact")) {
+        if (nargs != 1 || out) {
+            cli_err("kifu: index compact: give one index\n");
+            status = EXIT_USAGE;
+        } else {
+            status = compact(args[0], wait);
+        }
+    } else if (!strcmp(sub, "info") && ch->url) {
+        status = info(NULL, ch);
+    } else if (!strcmp(sub, "info")) {
+        if (nargs != 1 || out) {
+            cli_err("kifu: index info: give one index\n");
+            status = EXIT_USAGE;
+        } else {
+            status = info(args[0], ch);
+        }
+    } else {
+        cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
+                "schema)\n",
+                sub);
+        status = EXIT_USAGE;
+    }
+    return status;
+}
+
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
@@ -547,13 +623,22 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */
+        } else if (!strcmp(a, "--input-encoding")) {
+            if (i + 1 >= argc) {
+                cli_err("kifu: %s needs a value\n", a);
+                status = EXIT_USAGE;
+            } else if (cli_parse_encoding(argv[++i], &input_encoding)) {
+                status = EXIT_USAGE;
+            }
+        } else if (!strcmp(a, "--lenient")) {
+            lenient = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
-            cli_err("kifu: unknown option '%s'\n", a);
-            status = EXIT_USAGE;
+            free(args);
+            return cli_unknown_option("index", a);
         }
     }
     double wait = 30;
@@ -583,43 +668,7 @@ int cmd_index(int argc, char **argv)
             status = schema(&ch);
         }
     } else if (status == EXIT_OK) {
-        if (!strcmp(sub, "build")) {
-            if (!out || !nargs) {
-                cli_err("kifu: index build: %s\n",
-                        !out ? "say where with -o games.kdb" : "no file to index");
-                status = EXIT_USAGE;
-            } else {
-                status = build(args, nargs, out, verbose, wait);
-            }
-        } else if (!strcmp(sub, "add")) {
-            if (nargs < 2 || out) {
-                cli_err("kifu: index add: give the index, then the files to add\n");
-                status = EXIT_USAGE;
-            } else {
-                status = add(args[0], args + 1, nargs - 1, verbose, wait);
-            }
-        } else if (!strcmp(sub, "compact")) {
-            if (nargs != 1 || out) {
-                cli_err("kifu: index compact: give one index\n");
-                status = EXIT_USAGE;
-            } else {
-                status = compact(args[0], wait);
-            }
-        } else if (!strcmp(sub, "info") && ch.url) {
-            status = info(NULL, &ch);
-        } else if (!strcmp(sub, "info")) {
-            if (nargs != 1 || out) {
-                cli_err("kifu: index info: give one index\n");
-                status = EXIT_USAGE;
-            } else {
-                status = info(args[0], &ch);
-            }
-        } else {
-            cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
-                    "schema)\n",
-                    sub);
-            status = EXIT_USAGE;
-        }
+        status = file_command(sub, args, nargs, out, verbose, wait, &ch);
     }
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu index --help'\n");

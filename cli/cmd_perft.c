@@ -23,9 +23,7 @@ int cmd_perft(int argc, char **argv)
         if (strcmp(argv[i], "--divide") == 0) {
             divide = 1;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            cli_err("kifu: perft: unknown option '%s'\n", argv[i]);
-            cmd_perft_usage(stderr);
-            return EXIT_USAGE;
+            return cli_unknown_option("perft", argv[i]);
         } else if (!pos_text) {
             pos_text = argv[i];
         } else if (!depth_text) {

@@ -459,6 +459,8 @@ int cmd_play(int argc, char **argv)
             g.out = argv[++i];
         } else if (strcmp(a, "--flip") == 0) {
             g.flip = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return cli_unknown_option("play", a);
         } else {
             cli_err("kifu: play: unknown argument '%s'\n", a);
             cmd_play_usage(stderr);

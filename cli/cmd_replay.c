@@ -14,7 +14,10 @@ void cmd_replay_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu replay [--ply N] [--path P] [--flip] [--lenient] FILE\n"
+        "usage: kifu replay [--game N] [--input-encoding ENC] [--ply N] [--path P] "
+        "[--flip]\n"
+        "                   [--lenient] FILE[#GAME]\n"
+        "--game N (or FILE#N) steps through game N of a file of several.\n"
         "\n"
         "Step through a record (any format, including a sfenlist) in the terminal.\n"
         "--lenient steps through a record with an illegal move up to the last move\n"
@@ -385,6 +388,31 @@ static int act(cli_viewer *vw, term_nav nav, int key, const char *line)
     return 0;
 }
 
+/* A shogi record's bytes, of format fmt, replayed under `name` (the FILE argument). */
+static int replay_record(const cli_cursor_args *a, const char *name, const void *data,
+                         size_t len, int fmt)
+{
+    kifu_record *rec;
+    int rc, broken = EXIT_OK;
+    kifu_player *pl = cli_open_player_from(a->file, data, len, fmt, a->encoding, a->game,
+                                           a->lenient ? &broken : NULL, &rec, &rc);
+    if (!pl)
+        return rc;
+    view v = {.vw = {.flip = a->flip,
+                     .name = name,
+                     .where = where,
+                     .diagram = diagram,
+                     .body = body,
+                     .act = act},
+              .pl = pl,
+              .rec = rec};
+    cli_cursor_place(pl, a, v.vw.status, sizeof v.vw.status);
+    rc = cli_viewer_run(&v.vw, "replay");
+    kifu_player_free(pl);
+    kifu_record_free(rec);
+    return rc != EXIT_OK ? rc : broken;
+}
+
 int cmd_replay(int argc, char **argv)
 {
     cli_cursor_args a;
@@ -397,38 +425,26 @@ int cmd_replay(int argc, char **argv)
                 "cannot (give a file)\n");
         return EXIT_USAGE;
     }
+    /* FILE#N is game N of FILE */
+    const char *name = a.file;
+    char *path;
+    if (cli_cursor_file(a.file, &a.game, &path, &rc))
+        return rc;
+    a.file = path;
     /* the format is decided once, here: a Xelto record has a replay of its own */
     size_t len;
     int fmt;
     kifu_error err = {0};
-    char *data = cli_input_read(a.file, &len, &fmt, &err);
+    char *data = cli_input_read(a.file, a.encoding, &len, &fmt, &err);
     if (!data) {
         cli_print_error(&err);
-        return cli_exit_code(err.code);
-    }
-    if (cli_other_game(fmt)) {
+        rc = cli_exit_code(err.code);
+    } else if (cli_other_game(fmt)) {
         rc = cli_msf_replay(&a, data, len);
-        kifu_free(data);
-        return rc;
+    } else {
+        rc = replay_record(&a, name, data, len, fmt);
     }
-    kifu_record *rec;
-    int broken = EXIT_OK;
-    kifu_player *pl = cli_open_player_from(a.file, data, len, fmt,
-                                           a.lenient ? &broken : NULL, &rec, &rc);
     kifu_free(data);
-    if (!pl)
-        return rc;
-    view v = {.vw = {.flip = a.flip,
-                     .name = a.file,
-                     .where = where,
-                     .diagram = diagram,
-                     .body = body,
-                     .act = act},
-              .pl = pl,
-              .rec = rec};
-    cli_cursor_place(pl, &a, v.vw.status, sizeof v.vw.status);
-    rc = cli_viewer_run(&v.vw, "replay");
-    kifu_player_free(pl);
-    kifu_record_free(rec);
-    return rc != EXIT_OK ? rc : broken;
+    free(path);
+    return rc;
 }

@@ -43,8 +43,10 @@ void cmd_search_usage(FILE *f)
         "  -l, --files-with-matches  the names of the files with a hit\n"
         "  --json             JSON Lines: file, game, ply, path, sfen, bd, cb, cw, next\n"
         "                     move (text and USI) and the header of each hit\n"
-        "  -q, --quiet        no output: the exit status says\n"
+        "  -q, --quiet        no output: the exit status says; stops at the first hit\n"
+        "  -s, --no-messages  no message about a file that cannot be read\n"
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
+        "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
         "                     files: the same output as searching the indexed files\n"
         "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
@@ -56,10 +58,12 @@ void cmd_search_usage(FILE *f)
         "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
-        "several games, PATH for a fork, as --path of show takes it). Files that\n"
-        "cannot be read are reported and skipped.\n"
-        "Exit status: 0 found, 1 nothing found, 2 usage, 3 a file could not be read\n"
-        "(the others were searched), 4 out of memory.\n"
+        "several games, PATH for a fork, as --path of show takes it; show, replay,\n"
+        "trace and html open FILE#GAME). Files that cannot be read are reported and\n"
+        "skipped; a file found in a directory that is no record by its content (a\n"
+        "package.json) is skipped, and named once at the end.\n"
+        "Exit status, as grep's: 0 something was found (even if a file failed), 1\n"
+        "nothing found, 2 nothing found and a file failed, or a usage error.\n"
         "\n"
         "examples:\n"
         "  kifu search --usi 'position startpos moves 7g7f 3c3d 2g2f' games/\n"
@@ -70,7 +74,9 @@ void cmd_search_usage(FILE *f)
 typedef struct search_run {
     kifu_search *s;
     int count, list, json, quiet;
-    int from;
+    int silent;          /* -s: no message about a file that cannot be read */
+    cli_skipped skipped; /* files found among records that are none */
+    int from, enc;       /* -f, --input-encoding */
     cli_progress bar;
     /* The file and game being searched, for the hit lines. */
     const char *file;
@@ -105,7 +111,9 @@ static int on_hit(void *ctx, const kifu_search_hit *h)
 {
     search_run *r = ctx;
     r->file_hits++;
-    if (r->quiet || r->count || r->list)
+    if (r->quiet) /* the exit status says it: no more is needed */
+        return 1;
+    if (r->count || r->list)
         return 0;
     cli_progress_clear(&r->bar);
     char path[256], text[64];
@@ -142,18 +150,28 @@ static int search_file(search_run *r, const cli_input *in)
     kifu_error e = {0};
     char *data = kifu_file_read(in->path, &len, &e);
     kifu_read_options ro = {.format = r->from,
+                            .encoding = r->enc,
                             .source = name,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)name};
     r->file = name;
     r->file_hits = 0;
     if (!data || kifu_search_read(r->s, data, len, &ro, on_read_hit, r, NULL, &e) < 0) {
+        if (cli_not_record(in, r->from, &e, data, len)) {
+            cli_skipped_add(&r->skipped, name);
+            kifu_free(data);
+            return EXIT_OK;
+        }
+        if (r->silent && e.code == KIFU_ERR_IO) {
+            kifu_free(data);
+            return EXIT_IO;
+        }
         if (!e.source[0])
             snprintf(e.source, sizeof e.source, "%s", name);
         cli_progress_clear(&r->bar);
         cli_print_error(&e);
         kifu_free(data);
-        return EXIT_IO; /* 1 means "nothing found" here, as in grep */
+        return EXIT_IO;
     }
     kifu_free(data);
     return EXIT_OK;
@@ -228,7 +246,8 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
                  !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
                  !strcmp(o, "--index") || !strcmp(o, "--clickhouse") ||
                  !strcmp(o, "--database") || !strcmp(o, "--table") ||
-                 !strcmp(o, "--cluster") || !strcmp(o, "--timeout");
+                 !strcmp(o, "--cluster") || !strcmp(o, "--timeout") ||
+                 !strcmp(o, "--input-encoding");
     if (valued && *i + 1 >= argc) {
         cli_err("kifu: %s needs a value\n", o);
         return EXIT_USAGE;
@@ -265,6 +284,9 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
             cli_err("kifu: --turn takes b or w\n");
             return EXIT_USAGE;
         }
+    } else if (!strcmp(o, "--input-encoding")) {
+        if (cli_parse_encoding(v, &r->enc))
+            return EXIT_USAGE;
     } else if (!strcmp(o, "-f") || !strcmp(o, "--from")) {
         r->from = kifu_format_from_name(v);
         if (r->from == KIFU_FMT_AUTO) {
@@ -289,8 +311,11 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
         r->json = 1;
     } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
         r->quiet = 1;
+    } else if (!strcmp(o, "-s") || !strcmp(o, "--no-messages")) {
+        r->silent = 1;
     } else {
-        cli_err("kifu: unknown option '%s'\n", o);
+        /* cmd_search adds the line pointing to --help */
+        cli_err("kifu: search: unknown option '%s'\n", o);
         return EXIT_USAGE;
     }
     return EXIT_OK;
@@ -402,7 +427,9 @@ static int search_files(search_run *r, char **files, int nfiles, long *total)
     }
     cli_progress_start(&r->bar, in.n, in.n >= 8 && isatty(STDERR_FILENO) && !r->quiet);
     *total = 0;
-    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL; i++) {
+    /* -q: the first hit says it all */
+    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL && !(r->quiet && *total);
+         i++) {
         int rc = search_file(r, &in.v[i]);
         status = rc > status ? rc : status;
         *total += r->file_hits;
@@ -411,6 +438,7 @@ static int search_files(search_run *r, char **files, int nfiles, long *total)
         cli_progress_update(&r->bar, i + 1, in.v[i].path);
     }
     cli_progress_end(&r->bar);
+    cli_skipped_report(&r->skipped, r->quiet || r->silent);
     cli_inputs_free(&in);
     return status;
 }
@@ -427,7 +455,7 @@ int cmd_search(int argc, char **argv)
             cli_err("kifu: see 'kifu search --help'\n");
         free(a.files);
         kifu_search_free(r.s);
-        return status;
+        return EXIT_USAGE; /* grep's 2, whatever the error */
     }
     if (a.index || a.ch_url) {
         cli_search_index_opts io = {
@@ -443,9 +471,10 @@ int cmd_search(int argc, char **argv)
     free(a.files);
     kifu_search_free(r.s);
     if (fflush(stdout) != 0)
-        return EXIT_IO;
-    /* As grep: a hit wins over an unreadable file only when nothing failed. */
-    if (status != EXIT_OK)
-        return status;
-    return total ? EXIT_OK : 1; /* grep's "nothing found" */
+        return EXIT_USAGE;
+    /* As grep: 0 when anything was found, even if a file failed; else 1, or 2 when a file
+     * failed (EXIT_USAGE is grep's 2). */
+    if (total)
+        return EXIT_OK;
+    return status != EXIT_OK ? EXIT_USAGE : 1;
 }

@@ -14,8 +14,8 @@ void cmd_show_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu show FILE [--ply N] [--path P] [--flip] [--lenient] [--format "
-        "text|bod|sfen|svg]\n"
+        "usage: kifu show FILE[#GAME] [--game N] [--input-encoding ENC] [--ply N]\n"
+        "                 [--path P] [--flip] [--lenient] [--format text|bod|sfen|svg]\n"
         "\n"
         "Print the position of a record (any format, '-' for stdin) at a ply: the board\n"
         "with both hands, the side to move, the last move and the moves around it.\n"
@@ -23,6 +23,9 @@ void cmd_show_usage(FILE *f)
         "sorn's after a 'v', turned pieces with '*', both hands and evol; --path also\n"
         "takes its JSON paths (seslax[3].mit[0].seslax[1]).\n"
         "\n"
+        "  --game N      game N of a file of several (FILE#N too, as search and\n"
+        "                explore print it; default: the first)\n"
+        "  --input-encoding ENC  the file's encoding (default: detected)\n"
         "  --ply N       ply N of the main line (0 = the start; default: the last ply)\n"
         "  --path P      a position in the fork tree: 'PLY[,C1,C2...]' goes to ply PLY\n"
         "                taking fork Ck at the k-th branching point on the way (0 = "
@@ -62,16 +65,22 @@ int cmd_show(int argc, char **argv)
         "show", argc, argv, CLI_CURSOR_FORMAT | CLI_CURSOR_LENIENT, cmd_show_usage, &a);
     if (rc != EXIT_OK)
         return rc;
+    /* FILE#N is game N of FILE */
+    char *path;
+    if (cli_cursor_file(a.file, &a.game, &path, &rc))
+        return rc;
+    a.file = path;
     /* the format is decided once, here: a Xelto record has a view of its own */
     size_t dlen = 0;
     int fmt;
     kifu_error err = {0};
-    char *data = cli_input_read(a.file, &dlen, &fmt, &err);
+    char *data = cli_input_read(a.file, a.encoding, &dlen, &fmt, &err);
     if (cli_other_game(fmt))
         rc = cli_msf_show(&a, a.format, data, dlen, &err);
     else
         rc = show_record(&a, data, dlen, fmt, &err);
     kifu_free(data);
+    free(path);
     return rc;
 }
 
@@ -99,7 +108,7 @@ static int show_record(const cli_cursor_args *ap, const void *data, size_t dlen,
         cli_print_error(err);
         return cli_exit_code(err->code);
     }
-    kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt,
+    kifu_player *pl = cli_open_player_from(a.file, data, dlen, fmt, a.encoding, a.game,
                                            a.lenient ? &broken : NULL, &rec, &rc);
     if (!pl)
         return rc;

@@ -9,7 +9,8 @@ void cmd_trace_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu trace FILE (--square XY [--ply N] | --moved N) [--path P] [--json]\n"
+        "usage: kifu trace FILE[#GAME] (--square XY [--ply N] | --moved N) [--path P]\n"
+        "                  [--game N] [--input-encoding ENC] [--json]\n"
         "\n"
         "Follow one piece through a line of a record (any format, '-' for stdin): every\n"
         "square it goes to, at which ply, its promotion, what it takes, and how it ends\n"
@@ -19,6 +20,8 @@ void cmd_trace_usage(FILE *f)
         "  --ply N       ... at ply N (default 0, the start)\n"
         "  --moved N     the piece that moved at ply N (that move is its first step)\n"
         "  --path P      the line through fork path P (default: the main line)\n"
+        "  --game N      game N of a file of several (FILE#N too; default: the first)\n"
+        "  --input-encoding ENC  the file's encoding (default: detected)\n"
         "  --json        one JSON object: start, steps, end\n"
         "\n"
         "example:\n"
@@ -114,12 +117,13 @@ static void print_json(const kifu_trace *t)
 int cmd_trace(int argc, char **argv)
 {
     const char *file = NULL, *path = NULL;
-    int square = -1, ply = 0, moved = -1, json = 0;
+    int square = -1, ply = 0, moved = -1, json = 0, game = 0, enc = KIFU_ENC_AUTO;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int *num = strcmp(a, "--square") == 0  ? &square
                    : strcmp(a, "--ply") == 0   ? &ply
                    : strcmp(a, "--moved") == 0 ? &moved
+                   : strcmp(a, "--game") == 0  ? &game
                                                : NULL;
         if (num) {
             if (!v || cli_parse_int(v, num)) {
@@ -129,13 +133,22 @@ int cmd_trace(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--path") == 0 && v) {
             path = v, i++;
+        } else if (strcmp(a, "--input-encoding") == 0 && v) {
+            if (cli_parse_encoding(v, &enc))
+                return EXIT_USAGE;
+            i++;
         } else if (strcmp(a, "--json") == 0) {
             json = 1;
         } else if ((a[0] != '-' || strcmp(a, "-") == 0) && !file) {
             file = a;
+        } else if (a[0] == '-' && strcmp(a, "-") != 0) {
+            if (!v && (!strcmp(a, "--path") || !strcmp(a, "--input-encoding"))) {
+                cli_err("kifu: trace: %s needs a value\n", a);
+                return EXIT_USAGE;
+            }
+            return cli_unknown_option("trace", a);
         } else {
-            cli_err("kifu: trace: unknown option or extra argument '%s'\n", a);
-            cmd_trace_usage(stderr);
+            cli_err("kifu: trace: one file only ('%s' is extra)\n", a);
             return EXIT_USAGE;
         }
     }
@@ -148,7 +161,7 @@ int cmd_trace(int argc, char **argv)
     }
     kifu_record *rec;
     int rc = EXIT_OK;
-    kifu_player *pl = cli_open_player(file, NULL, &rec, &rc);
+    kifu_player *pl = cli_open_game(file, enc, game, NULL, &rec, &rc);
     if (!pl)
         return rc;
     kifu_player_free(pl);

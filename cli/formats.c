@@ -1,4 +1,5 @@
-/* formats.c: the format table (kifu_format_info) as the lists help texts show. */
+/* formats.c: the format table (kifu_format_info) as the lists help texts show, and the
+ * encodings' names as options take them. */
 #include <stdio.h>
 #include <string.h>
 
@@ -35,4 +36,15 @@ void cli_format_list(char *buf, size_t cap, int extensions)
         if (len >= cap)
             break;
     }
+}
+
+int cli_parse_encoding(const char *s, int *out)
+{
+    int e = kifu_encoding_from_name(s);
+    if (e < 0) {
+        cli_err("kifu: unknown encoding '%s' (%s)\n", s, kifu_encoding_names());
+        return -1;
+    }
+    *out = e;
+    return 0;
 }

@@ -222,7 +222,11 @@ int cli_inputs_add(cli_inputs *in, const char *arg)
             cli_err("kifu: %s: searched already: skipped\n", arg);
             return EXIT_OK;
         }
-        return add_dir(in, arg, "", 0);
+        size_t first = in->n;
+        int rc = add_dir(in, arg, "", 0);
+        for (size_t i = first; i < in->n; i++)
+            in->v[i].found = 1;
+        return rc;
     }
     /* A named file is taken whatever its extension; a missing one fails when read. */
     const char *slash = strrchr(arg, '/');
@@ -230,5 +234,6 @@ int cli_inputs_add(cli_inputs *in, const char *arg)
         cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
+    in->v[in->n - 1].found = 0;
     return EXIT_OK;
 }

@@ -6,9 +6,13 @@
 
 #include <stddef.h>
 
+#include "kifu.h"
+
 typedef struct cli_input {
     char *path; /* as given or found; "-" is stdin */
     char *rel;  /* name relative to its directory argument ("stdin" for "-") */
+    int found;  /* found in a directory (not named): a file whose content is no record
+                 * is skipped, not an error (cli_not_record) */
 } cli_input;
 
 typedef struct cli_inputs {
@@ -31,6 +35,22 @@ typedef struct cli_inputs {
  * whatever its extension). EXIT_OK, or an exit code (a message was printed). */
 int cli_inputs_add(cli_inputs *in, const char *arg);
 void cli_inputs_free(cli_inputs *in);
+
+/* Files skipped as no record (skipped.c): a file found in a directory that did not read
+ * (not for want of memory, a read error or bad bytes) and whose content no format bids
+ * on: a package.json or a README among records. Such a file is no failure and changes
+ * no exit status; the summary names it once. */
+int cli_not_record(const cli_input *in, int from, const kifu_error *e, const void *data,
+                   size_t len);
+typedef struct cli_skipped {
+    size_t n;
+    char *names[3]; /* the first three */
+} cli_skipped;
+/* Count a skipped file (its name kept among the first three). */
+void cli_skipped_add(cli_skipped *s, const char *path);
+/* One line on stderr when any was skipped ("kifu: 2 files skipped, not records by their
+ * content: a/package.json, a/README.kif") unless quiet, then free. */
+void cli_skipped_report(cli_skipped *s, int quiet);
 
 /* Outputs never replace an input (input_guard.c): the inputs of the command (borrowed
  * until the command ends; one list and one more path at most), and the test

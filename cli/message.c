@@ -82,3 +82,9 @@ void cli_err(const char *fmt, ...)
     if (text != small)
         free(text);
 }
+
+int cli_unknown_option(const char *cmd, const char *opt)
+{
+    cli_err("kifu: %s: unknown option '%s'\nkifu: see 'kifu %s --help'\n", cmd, opt, cmd);
+    return EXIT_USAGE;
+}

@@ -13,14 +13,15 @@ int cli_other_game(int format)
     return info && info->game != KIFU_GAME_SHOGI;
 }
 
-char *cli_input_read(const char *path, size_t *len, int *format, kifu_error *err)
+char *cli_input_read(const char *path, int encoding, size_t *len, int *format,
+                     kifu_error *err)
 {
     char *data = kifu_file_read(path, len, err);
     if (!data) {
         *format = kifu_format_from_path(path);
         return NULL;
     }
-    kifu_read_options ro = {.source = path};
+    kifu_read_options ro = {.encoding = encoding, .source = path};
     *format = kifu_format_decide(data, *len, &ro);
     return data;
 }

@@ -13,10 +13,11 @@
 /* Is the format (kifu_format_decide's answer) another game's than shogi (MSF)? */
 int cli_other_game(int format);
 /* A file's bytes ("-": standard input), in new memory (kifu_free), and in *format what
- * they are, decided once by the library (kifu_format_decide) for the reading to be told.
+ * they are (read in `encoding`, a kifu_encoding), decided once by the library (kifu_format_decide) for the reading to be told.
  * NULL with err set (not printed: a command checks its options first) and *format the
  * path's extension's. */
-char *cli_input_read(const char *path, size_t *len, int *format, kifu_error *err);
+char *cli_input_read(const char *path, int encoding, size_t *len, int *format,
+                     kifu_error *err);
 /* Read and check an MSF record from data (flags: KIFU_MSF_*), printing every problem as
  * FILE:LINE:COLUMN: message. The record (kifu_msf_free), or NULL with *code set. */
 kifu_msf *cli_msf_open(const char *name, const void *data, size_t len, unsigned flags,

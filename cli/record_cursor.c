@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -41,37 +42,111 @@ int cli_parse_int(const char *s, int *out)
     return 0;
 }
 
-kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
+int cli_game_ref(const char *arg, char **file, int *game)
+{
+    struct stat st;
+    const char *hash = strrchr(arg, '#');
+    *game = 0;
+    if (strcmp(arg, "-") != 0 && stat(arg, &st) != 0 && hash && hash > arg && hash[1] &&
+        strspn(hash + 1, "0123456789") == strlen(hash + 1) && strlen(hash + 1) < 9) {
+        char *f = strndup(arg, (size_t)(hash - arg));
+        if (!f)
+            return -1;
+        if (stat(f, &st) == 0 && atoi(hash + 1) > 0) {
+            *file = f;
+            *game = atoi(hash + 1);
+            return 0;
+        }
+        free(f);
+    }
+    *file = strdup(arg);
+    return *file ? 0 : -1;
+}
+
+/* Game `game` (from 1; 0 the first) of the records in data, the others freed. */
+static kifu_record *pick_game(const void *data, size_t len, const kifu_read_options *ro,
+                              int game, kifu_error *err)
+{
+    size_t count = 0;
+    kifu_record **recs = NULL;
+    if (kifu_read_all(data, len, ro, &recs, &count, err))
+        return NULL;
+    size_t want = game > 0 ? (size_t)game - 1 : 0;
+    kifu_record *r = want < count ? recs[want] : NULL;
+    for (size_t i = 0; i < count; i++)
+        if (i != want)
+            kifu_record_free(recs[i]);
+    kifu_free(recs);
+    if (!r) {
+        kifu_error_clear(err);
+        err->code = KIFU_ERR_ARG;
+        snprintf(err->source, sizeof err->source, "%s", ro->source);
+        snprintf(err->message, sizeof err->message,
+                 "no game %d: the file holds %zu game%s", game, count,
+                 count == 1 ? "" : "s");
+    }
+    return r;
+}
+
+int cli_cursor_file(const char *arg, int *game, char **path, int *code)
+{
+    int ref;
+    if (cli_game_ref(arg, path, &ref)) {
+        cli_err("kifu: out of memory\n");
+        *code = EXIT_INTERNAL;
+        return -1;
+    }
+    if (ref && *game && ref != *game) {
+        cli_err("kifu: %s names game %d, --game %d another\n", arg, ref, *game);
+        free(*path);
+        *path = NULL;
+        *code = EXIT_USAGE;
+        return -1;
+    }
+    if (ref)
+        *game = ref;
+    return 0;
+}
+
+kifu_player *cli_open_game(const char *arg, int encoding, int game, int *lenient,
+                           kifu_record **rec, int *code)
 {
     kifu_error err = {0};
+    char *path;
+    *rec = NULL;
+    if (cli_cursor_file(arg, &game, &path, code))
+        return NULL;
     size_t len;
     char *data = kifu_file_read(path, &len, &err);
     if (!data) {
-        *rec = NULL;
         cli_print_error(&err);
         *code = cli_exit_code(err.code);
+        free(path);
         return NULL;
     }
-    kifu_player *pl =
-        cli_open_player_from(path, data, len, KIFU_FMT_AUTO, lenient, rec, code);
+    kifu_player *pl = cli_open_player_from(path, data, len, KIFU_FMT_AUTO, encoding, game,
+                                           lenient, rec, code);
     kifu_free(data);
+    free(path);
     return pl;
 }
 
 kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
-                                  int format, int *lenient, kifu_record **rec, int *code)
+                                  int format, int encoding, int game, int *lenient,
+                                  kifu_record **rec, int *code)
 {
     kifu_error err = {0};
     kifu_read_options ro = {.format = format,
+                            .encoding = encoding,
                             .source = path,
                             .warn = cli_print_warning,
                             .warn_ctx = (void *)path};
     if (lenient)
         ro.flags = KIFU_READ_LENIENT;
-    *rec = kifu_read(data, len, &ro, &err);
+    *rec = pick_game(data, len, &ro, game, &err);
     if (!*rec) {
         cli_print_error(&err);
-        *code = cli_exit_code(err.code);
+        *code = err.code == KIFU_ERR_ARG ? EXIT_USAGE : cli_exit_code(err.code);
         return NULL;
     }
     if (lenient) {
@@ -94,6 +169,11 @@ kifu_player *cli_open_player_from(const char *path, const void *data, size_t len
         *rec = NULL;
     }
     return pl;
+}
+
+kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec, int *code)
+{
+    return cli_open_game(path, KIFU_ENC_AUTO, 0, lenient, rec, code);
 }
 
 int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accepts,
@@ -127,14 +207,28 @@ int cli_cursor_args_parse(const char *cmd, int argc, char **argv, unsigned accep
             a->diagram |= KIFU_DIAGRAM_TSUME;
         } else if (with_format && strcmp(s, "--no-last") == 0) {
             a->diagram |= KIFU_DIAGRAM_NO_LAST;
+        } else if (strcmp(s, "--game") == 0 && i + 1 < argc) {
+            if (cli_parse_int(argv[++i], &a->game) || a->game < 1) {
+                cli_err("kifu: %s: --game needs a number >= 1, not '%s'\n", cmd, argv[i]);
+                return EXIT_USAGE;
+            }
+        } else if (strcmp(s, "--input-encoding") == 0 && i + 1 < argc) {
+            if (cli_parse_encoding(argv[++i], &a->encoding))
+                return EXIT_USAGE;
         } else if (strcmp(s, "--flip") == 0) {
             a->flip = 1;
         } else if ((accepts & CLI_CURSOR_LENIENT) && strcmp(s, "--lenient") == 0) {
             a->lenient = 1;
         } else if (s[0] == '-' && s[1]) {
-            cli_err("kifu: %s: unknown option '%s'\n", cmd, s);
-            usage(stderr);
-            return EXIT_USAGE;
+            static const char *const valued[] = {
+                "--ply",     "--path", "--format",        "--size",
+                "--caption", "--game", "--input-encoding"};
+            for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
+                if (strcmp(s, valued[k]) == 0 && i + 1 == argc) {
+                    cli_err("kifu: %s: %s needs a value\n", cmd, s);
+                    return EXIT_USAGE;
+                }
+            return cli_unknown_option(cmd, s);
         } else if (!a->file) {
             a->file = s;
         } else {

@@ -22,11 +22,25 @@ int cli_parse_int(const char *s, int *out);
  * be played, the error printed, and *lenient set to its exit code (EXIT_OK: none). */
 kifu_player *cli_open_player(const char *path, int *lenient, kifu_record **rec,
                              int *code);
-/* The same from a file's bytes and its format (cli_input_read's). */
+/* The same for game `game` (from 1; 0: the first) of the file, read in `encoding`
+ * (kifu_encoding). A path that names no file but ends in #N, as search and explore
+ * print references (FILE#GAME), is game N of FILE; a file whose name has a '#' opens
+ * as named. A game past the file's last is an error naming how many it holds. */
+kifu_player *cli_open_game(const char *path, int encoding, int game, int *lenient,
+                           kifu_record **rec, int *code);
+/* Split a reference FILE#N when `arg` names no file (stat) but FILE does: *file is new
+ * (free), *game N. Else *file is a copy of arg and *game 0. 0, or -1 (out of memory). */
+int cli_game_ref(const char *arg, char **file, int *game);
+/* The file of a FILE#N reference (cli_game_ref) in *path (free), and *game set to N;
+ * an N other than a --game already given is a usage error. 0, or -1 with *code set. */
+int cli_cursor_file(const char *arg, int *game, char **path, int *code);
+/* cli_open_game from a file's bytes and its format (cli_input_read's). */
 kifu_player *cli_open_player_from(const char *path, const void *data, size_t len,
-                                  int format, int *lenient, kifu_record **rec, int *code);
+                                  int format, int encoding, int game, int *lenient,
+                                  kifu_record **rec, int *code);
 
-/* The command line of a command that looks at one record at one position. */
+/* The command line of a command that looks at one record at one position: FILE (or
+ * FILE#GAME) --game N --input-encoding ENC --ply N --path P --flip. */
 typedef struct cli_cursor_args {
     const char *file;
     const char *path;   /* --path P, or NULL */
@@ -34,6 +48,8 @@ typedef struct cli_cursor_args {
     int ply;            /* --ply N, or -1 */
     int flip;           /* --flip */
     int lenient;        /* --lenient (only accepted when asked for) */
+    int encoding;       /* --input-encoding ENC (kifu_encoding; AUTO by default) */
+    int game;           /* --game N (from 1), or 0 */
     /* with --format: the diagram's --size, --caption and KIFU_DIAGRAM_* style flags */
     int size;
     const char *caption;

@@ -2,7 +2,10 @@
 # `source completion/kifu.bash` by hand.
 #
 # Commands, options and formats are read from the installed tool's own --help texts, so
-# the completion always matches the binary it completes for.
+# the completion always matches the binary it completes for: options from the lines that
+# define them (an option at the start of a line indented at most six spaces) and the
+# usage lines, never from prose ("`kifu search --index`" in index's help is no option of
+# index).
 
 _kifu_formats()
 {
@@ -14,6 +17,20 @@ _kifu_extensions()
     # The extensions listed in `kifu convert --help` (".kif .kifu ..."), as a glob body.
     "$1" convert --help 2>/dev/null | grep -o '(\.[a-z0-9 .]*)' | head -n 1 |
         tr -d '().' | tr ' ' '|'
+}
+
+_kifu_commands()
+{
+    "$1" --help 2>/dev/null | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}'
+}
+
+# The options of a command: its usage lines, and its option lines.
+_kifu_options()
+{
+    "$1" "$2" --help 2>/dev/null |
+        grep -E '^(usage: |       kifu |Usage: )|^ {1,6}(-[a-zA-Z0-9], )?--?[a-zA-Z0-9]' |
+        sed -E 's/^ {1,6}((-[a-zA-Z0-9], )?--?[a-zA-Z0-9][a-zA-Z0-9-]*).*/\1/' |
+        grep -oE -- '(^|[ ,\[|(])--?[a-zA-Z0-9][a-zA-Z0-9-]*' | sed 's/^[ ,[|(]//' | sort -u
 }
 
 _kifu()
@@ -29,9 +46,11 @@ _kifu()
     local cmd=${words[1]:-}
 
     if [ "$cword" -eq 1 ]; then
-        local cmds
-        cmds=$("$kifu" --help 2>/dev/null | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}')
-        COMPREPLY=($(compgen -W "$cmds help --help --version -V" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kifu_commands "$kifu") help --help --version -V" -- "$cur"))
+        return
+    fi
+    if [ "$cmd" = help ]; then
+        [ "$cword" -eq 2 ] && COMPREPLY=($(compgen -W "$(_kifu_commands "$kifu")" -- "$cur"))
         return
     fi
     case $prev in
@@ -39,7 +58,13 @@ _kifu()
             COMPREPLY=($(compgen -W "$(_kifu_formats "$kifu")" -- "$cur"))
             return ;;
         --encoding | --input-encoding)
-            COMPREPLY=($(compgen -W "utf-8 cp932 euc-jp" -- "$cur"))
+            COMPREPLY=($(compgen -W "utf-8 shift_jis sjis ms932 cp932 windows-31j euc-jp utf-16 utf-16le utf-16be" -- "$cur"))
+            return ;;
+        --pattern)
+            # Pattern files (docs/patterns/*.txt) and directories to find them in.
+            local IFS=$'\n'
+            COMPREPLY=($(compgen -d -- "$cur") $(compgen -f -X '!*.txt' -- "$cur"))
+            compopt -o filenames 2>/dev/null
             return ;;
         --format)
             local f
@@ -52,7 +77,7 @@ _kifu()
         -o | --output | --css | --bod | --from-file | --readsfen | --replay | --tag-file)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
-        --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --listen)
+        --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --listen | --game)
             return ;;
         --index)
             COMPREPLY=($(compgen -f -- "$cur"))
@@ -75,9 +100,7 @@ _kifu()
         return
     fi
     if [[ $cur == -* ]]; then
-        local opts
-        opts=$("$kifu" "$cmd" --help 2>/dev/null | grep -oE -- '(^|[ ,\[])--?[a-zA-Z0-9][a-zA-Z0-9-]*' | sed 's/^[ ,[]//' | sort -u)
-        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+        COMPREPLY=($(compgen -W "$(_kifu_options "$kifu" "$cmd")" -- "$cur"))
         return
     fi
     # Records: directories and files with an extension kifu reads.

@@ -291,6 +291,10 @@ typedef enum kifu_foul {
     KIFU_FOUL_NIFU,       /* 二歩: a second unpromoted pawn of one side on a file */
     KIFU_FOUL_UCHIFUZUME, /* 打ち歩詰め: a pawn drop that mates */
     KIFU_FOUL_DEAD_PIECE, /* 行き所のない駒: a piece left where it can never move */
+    /* 誤記: no foul but a record's error (KIFU_READ_REPAIR): the move as written could
+     * not be played, and the node holds the one legal move of its piece to its square
+     * (a relay's miscopied source square); the game goes on after it. */
+    KIFU_FOUL_MISRECORDED,
 } kifu_foul;
 
 /** The foul of a MOVE node (kifu_foul), KIFU_FOUL_NONE for a legal move or another kind.
@@ -299,7 +303,8 @@ typedef enum kifu_foul {
  *  or by nothing (then it adds the ±ILLEGAL_ACTION ending, with a warning). The position
  *  after it is what the move did (players and walkers play it as played). */
 KIFU_EXPORT int kifu_node_foul(const kifu_node *n);
-/** "王手放置", "自玉への王手" (into check), "二歩", "打ち歩詰め", "行き所のない駒"; "" for NONE. */
+/** "王手放置", "自玉への王手" (into check), "二歩", "打ち歩詰め", "行き所のない駒", "誤記"
+ *  (MISRECORDED); "" for NONE. */
 KIFU_EXPORT const char *kifu_foul_name(int foul);
 
 /** The ending word of a SPECIAL node (borrowed), or NULL. */
@@ -361,11 +366,29 @@ typedef enum kifu_format {
 } kifu_format;
 
 typedef enum kifu_encoding {
-    KIFU_ENC_AUTO = 0, /* detect: BOM, valid UTF-8, CSA encoding line, else CP932 */
+    KIFU_ENC_AUTO = 0, /* detect: a BOM (UTF-8, UTF-16), UTF-16 by its zero bytes, valid
+                        * UTF-8, a CSA encoding line, else CP932 or EUC-JP */
     KIFU_ENC_UTF8,
     KIFU_ENC_CP932, /* Shift-JIS as Windows writes it */
     KIFU_ENC_EUCJP,
+    /* UTF-16 read by its BOM; without one, the byte order in which the text's ASCII has
+     * its zero bytes, else big-endian (RFC 2781). Written little-endian with a BOM, as
+     * Windows writes it. */
+    KIFU_ENC_UTF16,
+    KIFU_ENC_UTF16LE, /* no BOM written; one read is dropped */
+    KIFU_ENC_UTF16BE,
 } kifu_encoding;
+
+/** Encoding from a name, in any case: auto, UTF-8 (utf8), Shift_JIS (Shift-JIS, SJIS,
+ *  MS932, CP932, Windows-31J: all CP932), EUC-JP (eucjp), UTF-16, UTF-16LE, UTF-16BE.
+ *  -1 for a name it does not know. */
+KIFU_EXPORT int kifu_encoding_from_name(const char *name);
+/** The usual name of an encoding ("UTF-8", "Shift_JIS", "EUC-JP", "UTF-16", "UTF-16LE",
+ *  "UTF-16BE", "auto"), or NULL. Static. */
+KIFU_EXPORT const char *kifu_encoding_name(int encoding);
+/** The names kifu_encoding_from_name takes, for messages: "auto utf-8 shift_jis ...".
+ *  Static. */
+KIFU_EXPORT const char *kifu_encoding_names(void);
 
 /** Short name of a format ("jkf", "csa", "kif", "kifu", "ki2", "ki2u", "sfen", "sfenlist"). */
 KIFU_EXPORT const char *kifu_format_name(int format);
@@ -425,6 +448,14 @@ enum {
      * (UTF-8 or ASCII without a BOM) is then read in place instead of being copied for
      * the records to keep (without NO_NORMALIZE it is read in place anyway) */
     KIFU_READ_BORROW = 4,
+    /* with LENIENT: a move that cannot be played but that exactly one legal move of the
+     * same piece to the same square explains (a source square miscopied, as relays
+     * transcribe) is read as that move, marked KIFU_FOUL_MISRECORDED, and the game goes
+     * on; the KIF reader drops a doubled time field. kifu_normalize then returns 0 when
+     * every move was played (err, when given, holds the first repaired move's error, or
+     * none), and -1 when a move stayed unplayed, with err naming it (the record usable
+     * as with LENIENT alone). */
+    KIFU_READ_REPAIR = 8,
 };
 
 typedef struct kifu_read_options {
@@ -918,6 +949,7 @@ typedef struct kifu_index_stats {
     size_t files_added, files_replaced, files_unchanged, files_failed;
     size_t records_failed;
     size_t games, positions;
+    size_t records_repaired; /* indexed with a move repaired (kifu_index_set_read) */
 } kifu_index_stats;
 
 enum {
@@ -978,6 +1010,11 @@ enum { KIFU_INDEX_ADDED = 1, KIFU_INDEX_REPLACED = 2, KIFU_INDEX_UNCHANGED = 3 }
  *  everything since the last flush is rolled back). */
 KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                                     void *warn_ctx, kifu_error *err);
+/** How kifu_index_add_file reads files from now on: the encoding (kifu_encoding; AUTO,
+ *  the default: detected per file), and flags KIFU_READ_LENIENT | KIFU_READ_REPAIR (a
+ *  game whose every move plays after repairs is indexed, counted in records_repaired
+ *  and told to warn; other flags are ignored). */
+KIFU_EXPORT void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags);
 /** Write the queued games and commit, in one transaction with the batches written since
  *  the last flush. Readers see all of it or none of it; a process killed meanwhile leaves
  *  the file as it was. 0, or -1 (all of it rolled back). */

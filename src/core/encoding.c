@@ -1,5 +1,5 @@
-/* encoding.c: CP932 / EUC-JP <-> UTF-8 through glibc iconv, and encoding detection. The
- * only file that knows about iconv. */
+/* encoding.c: CP932 / EUC-JP / UTF-16 <-> UTF-8 through glibc iconv, encoding detection
+ * and the encodings' names. The only file that knows about iconv. */
 #include "core/encoding.h"
 
 #include <errno.h>
@@ -62,6 +62,61 @@ fail:
     return 0;
 }
 
+/* Every name an encoding goes by, in any case; the first of each is its usual name. */
+static const struct {
+    const char *name;
+    int enc;
+} names[] = {
+    {"auto", KIFU_ENC_AUTO},         {"UTF-8", KIFU_ENC_UTF8},
+    {"utf8", KIFU_ENC_UTF8},         {"Shift_JIS", KIFU_ENC_CP932},
+    {"Shift-JIS", KIFU_ENC_CP932},   {"SJIS", KIFU_ENC_CP932},
+    {"MS932", KIFU_ENC_CP932},       {"CP932", KIFU_ENC_CP932},
+    {"Windows-31J", KIFU_ENC_CP932}, {"EUC-JP", KIFU_ENC_EUCJP},
+    {"eucjp", KIFU_ENC_EUCJP},       {"UTF-16", KIFU_ENC_UTF16},
+    {"utf16", KIFU_ENC_UTF16},       {"UTF-16LE", KIFU_ENC_UTF16LE},
+    {"UTF-16BE", KIFU_ENC_UTF16BE},
+};
+#define NNAMES (sizeof names / sizeof names[0])
+
+int kifu_encoding_from_name(const char *name)
+{
+    for (size_t i = 0; name && i < NNAMES; i++)
+        if (strcasecmp(name, names[i].name) == 0)
+            return names[i].enc;
+    return -1;
+}
+
+const char *kifu_encoding_name(int enc)
+{
+    for (size_t i = 0; i < NNAMES; i++)
+        if (names[i].enc == enc)
+            return names[i].name;
+    return NULL;
+}
+
+static char name_list[256];
+static pthread_once_t name_list_once = PTHREAD_ONCE_INIT;
+
+static void name_list_fill(void)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < NNAMES; i++)
+        n += (size_t)snprintf(name_list + n, sizeof name_list - n, "%s%s", i ? " " : "",
+                              names[i].name);
+}
+
+const char *kifu_encoding_names(void)
+{
+    pthread_once(&name_list_once, name_list_fill);
+    return name_list;
+}
+
+static int is_utf16(int enc)
+{
+    return enc == KIFU_ENC_UTF16 || enc == KIFU_ENC_UTF16LE || enc == KIFU_ENC_UTF16BE;
+}
+
+/* The name iconv knows (UTF-16 as written: little-endian, its BOM added by the caller). */
 static const char *iconv_name(int enc)
 {
     switch (enc) {
@@ -69,13 +124,52 @@ static const char *iconv_name(int enc)
         return "CP932";
     case KIFU_ENC_EUCJP:
         return "EUC-JP";
+    case KIFU_ENC_UTF16:
+    case KIFU_ENC_UTF16LE:
+        return "UTF-16LE";
+    case KIFU_ENC_UTF16BE:
+        return "UTF-16BE";
     default:
         return "UTF-8";
     }
 }
 
+/* UTF-16 by its BOM: KIFU_ENC_UTF16LE or _UTF16BE, else AUTO. */
+static int utf16_bom(const char *data, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    if (len >= 2 && s[0] == 0xFF && s[1] == 0xFE)
+        return KIFU_ENC_UTF16LE;
+    if (len >= 2 && s[0] == 0xFE && s[1] == 0xFF)
+        return KIFU_ENC_UTF16BE;
+    return KIFU_ENC_AUTO;
+}
+
+/* UTF-16 without a BOM. Record text is mostly ASCII (digits, marks, line ends), and each
+ * ASCII character is a unit with a zero byte: at odd offsets little-endian, at even ones
+ * big-endian. The other encodings read here have no zero bytes, and a kanji unit seldom
+ * has one (一 U+4E00 does), so: at least a unit in four with a zero on one side, four
+ * times as many as on the other, in the first 1024 bytes. Else AUTO. */
+static int utf16_zeros(const char *data, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    size_t n = (len < 1024 ? len : 1024) & ~(size_t)1, even = 0, odd = 0;
+    if (n < 4)
+        return KIFU_ENC_AUTO;
+    for (size_t i = 0; i < n; i += 2) {
+        even += s[i] == 0;
+        odd += s[i + 1] == 0;
+    }
+    size_t units = n / 2;
+    if (odd * 4 >= units && even * 4 < odd)
+        return KIFU_ENC_UTF16LE;
+    if (even * 4 >= units && odd * 4 < even)
+        return KIFU_ENC_UTF16BE;
+    return KIFU_ENC_AUTO;
+}
+
 /* Converts with iconv into a growing buffer. On an invalid sequence returns -1 with *bad
- * set to the input offset. */
+ * set to the input offset; -4 the same when the input ends inside a character. */
 static int convert(const char *from, const char *to, const char *data, size_t len,
                    char **out, size_t *outlen, size_t *bad)
 {
@@ -108,10 +202,12 @@ static int convert(const char *from, const char *to, const char *data, size_t le
             buf = nb;
             continue;
         }
+        /* EINVAL: the input ends inside a character (a file cut short). */
+        int cut = errno == EINVAL;
         *bad = (size_t)(in - data);
         kifu__free(buf);
         iconv_close(cd);
-        return -1;
+        return cut ? -4 : -1;
     }
     iconv_close(cd);
     buf[used] = 0;
@@ -374,8 +470,10 @@ static int cp932_shape(const unsigned char *s, size_t len, size_t *pairs, size_t
             (*kana)++;
             continue;
         }
-        if (!((c >= 0x81 && c <= 0x9F) || (c >= 0xE0 && c <= 0xFC)) || i + 1 >= len)
+        if (!((c >= 0x81 && c <= 0x9F) || (c >= 0xE0 && c <= 0xFC)))
             return 0;
+        if (i + 1 >= len) /* a lead byte last: a file cut short, still of this shape */
+            break;
         unsigned t = s[++i];
         if (t < 0x40 || t == 0x7F || t > 0xFC)
             return 0;
@@ -454,16 +552,39 @@ static int detect_legacy(const char *data, size_t len)
 
 int kifu__detect_encoding(const char *data, size_t len)
 {
-    if (kifu__bom_len(data, len) || kifu__utf8_valid(data, len, NULL))
+    if (kifu__bom_len(data, len))
+        return KIFU_ENC_UTF8;
+    int u16 = utf16_bom(data, len);
+    if (u16 == KIFU_ENC_AUTO)
+        u16 = utf16_zeros(data, len);
+    if (u16 != KIFU_ENC_AUTO)
+        return u16;
+    if (kifu__utf8_valid(data, len, NULL))
         return KIFU_ENC_UTF8;
     return detect_legacy(data, len);
 }
 
 /* Line and column (in characters) of byte offset `off` of bytes in `enc`: UTF-8 counts
- * code points; CP932 and EUC-JP count a lead byte and its trail byte as one character
+ * code points, UTF-16 code units but low surrogates; CP932 and EUC-JP count a lead byte and its trail byte as one character
  * (CP932 half-width kana and EUC-JP SS2 kana included). */
 static void locate(const char *data, size_t off, int enc, int *line, int *col)
 {
+    if (is_utf16(enc)) {
+        /* Code units: a line ends at U+000A, a low surrogate is no new character. */
+        const unsigned char *s = (const unsigned char *)data;
+        int be = enc == KIFU_ENC_UTF16BE, l = 1, c = 1;
+        for (size_t i = 0; i + 2 <= off; i += 2) {
+            unsigned u =
+                be ? (unsigned)s[i] << 8 | s[i + 1] : (unsigned)s[i + 1] << 8 | s[i];
+            if (u == 0x0A)
+                l++, c = 1;
+            else if (!(u >= 0xDC00 && u <= 0xDFFF) && !(i == 0 && u == 0xFEFF))
+                c++;
+        }
+        *line = l;
+        *col = c;
+        return;
+    }
     int l = 1;
     size_t start = 0;
     for (size_t i = 0; i < off; i++)
@@ -548,11 +669,51 @@ static int nearly_utf8(const char *data, size_t len)
     return bad && good >= 8 * bad;
 }
 
+/* Does invalid UTF-8 go wrong only at its end, inside a character cut short? */
+static int utf8_cut(const char *data, size_t len, size_t bad)
+{
+    const unsigned char *s = (const unsigned char *)data;
+    unsigned c = s[bad];
+    size_t n = c >= 0xC2 && c <= 0xDF   ? 2
+               : c >= 0xE0 && c <= 0xEF ? 3
+               : c >= 0xF0 && c <= 0xF4 ? 4
+                                        : 0;
+    if (!n || bad + n <= len)
+        return 0;
+    for (size_t k = bad + 1; k < len; k++)
+        if ((s[k] & 0xC0) != 0x80)
+            return 0;
+    return 1;
+}
+
+/* The error of text that ends inside a character of `enc`, at byte `bad`. */
+static int cut_error(const char *data, size_t len, size_t bad, int enc, const char *tried,
+                     kifu_error *err)
+{
+    int line, col;
+    locate(data, bad, enc, &line, &col);
+    char found[48];
+    size_t n = 0;
+    for (size_t i = bad; i < len && n + 6 < sizeof found; i++)
+        n += (size_t)snprintf(found + n, sizeof found - n, "%s0x%02X", n ? " " : "",
+                              (unsigned char)data[i]);
+    return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, "a whole character", found,
+                       "the text ends in the middle of a %s character (%s): the file "
+                       "looks truncated%s",
+                       iconv_name(enc), found, tried);
+}
+
 static int utf8_error(const char *data, size_t len, size_t skipped, const char *tried,
                       kifu_error *err)
 {
     size_t bad = 0;
     kifu__utf8_valid(data, len, &bad);
+    if (utf8_cut(data, len, bad)) {
+        int rc = cut_error(data, len, bad, KIFU_ENC_UTF8, tried, err);
+        if (err)
+            err->offset += skipped;
+        return rc;
+    }
     int line, col;
     locate(data, bad, KIFU_ENC_UTF8, &line, &col);
     char found[16];
@@ -570,11 +731,25 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         bom += 3;
     int valid = 0, d; /* valid: known valid UTF-8 after the BOMs (detection checked it) */
     int detected = enc == KIFU_ENC_AUTO;
+    size_t bad = 0;
+    if (!bom && (enc == KIFU_ENC_AUTO || enc == KIFU_ENC_UTF8 || enc == KIFU_ENC_UTF16)) {
+        /* A UTF-16 BOM is sure (its bytes are no UTF-8 or CP932 text). */
+        int u16 = utf16_bom(data, len);
+        if (u16 == KIFU_ENC_AUTO && enc != KIFU_ENC_UTF8)
+            u16 = utf16_zeros(data, len);
+        if (u16 == KIFU_ENC_AUTO && enc == KIFU_ENC_UTF16)
+            u16 = KIFU_ENC_UTF16BE;
+        if (u16 != KIFU_ENC_AUTO)
+            enc = u16;
+    }
     if (enc == KIFU_ENC_AUTO) {
         if (bom)
             enc = KIFU_ENC_UTF8;
         else if (kifu__utf8_valid(data, len, NULL))
             enc = KIFU_ENC_UTF8, valid = 1;
+        else if (kifu__utf8_valid(data, len, &bad), utf8_cut(data, len, bad))
+            /* UTF-8 up to a character cut short at the end. */
+            return utf8_error(data, len, 0, "", err);
         else if (nearly_utf8(data, len))
             return utf8_error(data, len, 0,
                               " (the rest of the text is UTF-8, so not CP932 or EUC-JP)",
@@ -609,10 +784,21 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
             return utf8_error(data, len, bom, "", err);
         return copy_out(data, len, out, outlen, err);
     }
-    size_t bad = 0;
+    bad = 0;
     int rc = enc == KIFU_ENC_CP932 ? cp932_fast(data, len, out, outlen, NULL) : 1;
     if (rc == 1)
         rc = convert(iconv_name(enc), "UTF-8", data, len, out, outlen, &bad);
+    /* How the encoding was chosen, when it was not named. */
+    const char *tried = !detected ? ""
+                        : enc == KIFU_ENC_CP932
+                            ? " (tried: not UTF-8; more like CP932 than EUC-JP; name the "
+                              "encoding with --input-encoding)"
+                        : enc == KIFU_ENC_EUCJP
+                            ? " (tried: not UTF-8; more like EUC-JP than CP932; name the "
+                              "encoding with --input-encoding)"
+                            : " (name the encoding with --input-encoding)";
+    if (rc == -4)
+        return cut_error(data, len, bad, enc, tried, err);
     if (rc == -3)
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     if (rc == -2)
@@ -628,13 +814,7 @@ int kifu__decode(const char *data, size_t len, int enc, char **out, size_t *outl
         else
             snprintf(found, sizeof found, "byte 0x%02X", (unsigned char)data[bad]);
         return kifu__error(err, KIFU_ERR_ENCODING, line, col, bad, iconv_name(enc), found,
-                           "cannot decode %s as %s%s", found, iconv_name(enc),
-                           !detected ? ""
-                           : enc == KIFU_ENC_CP932
-                               ? " (tried: not UTF-8; more like CP932 "
-                                 "than EUC-JP; name it with --encoding)"
-                               : " (tried: not UTF-8; more like EUC-JP "
-                                 "than CP932; name it with --encoding)");
+                           "cannot decode %s as %s%s", found, iconv_name(enc), tried);
     }
     return drop_boms(out, outlen);
 }
@@ -647,6 +827,19 @@ int kifu__encode(const char *text, size_t len, int enc, char **out, size_t *outl
     }
     size_t bad = 0;
     int rc = convert("UTF-8", iconv_name(enc), text, len, out, outlen, &bad);
+    if (rc == 0 && enc == KIFU_ENC_UTF16) {
+        /* Windows' UTF-16: little-endian after a BOM. */
+        char *b = kifu__realloc(*out, *outlen + 3);
+        if (!b) {
+            kifu__free(*out);
+            *out = NULL;
+            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        }
+        memmove(b + 2, b, *outlen + 1);
+        b[0] = (char)0xFF, b[1] = (char)0xFE;
+        *out = b;
+        *outlen += 2;
+    }
     if (rc == 0)
         return 0;
     if (rc == -3)

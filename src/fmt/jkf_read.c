@@ -1026,12 +1026,16 @@ static int read_record(ctx *c)
     return c->saw_from || !c->moves_bare ? 0 : ki2_level(c);
 }
 
-int kifu__read_jkf(KIFU__READER_PARAMS)
+/* One JKF object starting at byte off; *end is where the text goes on after it (past
+ * white space). 0, or -1. */
+static int read_one(const char *text, size_t len, size_t off,
+                    const kifu_read_options *opt, kifu__records *out, kifu_error *err,
+                    size_t *end)
 {
     kifu_error none;
     kifu_error_clear(&none);
     kifu__json j;
-    kifu__json_init(&j, text, len);
+    kifu__json_init_value(&j, text, len, off);
     ctx c;
     memset(&c, 0, sizeof c);
     /* The readers' loops test err->code: give them one even when the caller did not. */
@@ -1042,6 +1046,7 @@ int kifu__read_jkf(KIFU__READER_PARAMS)
     c.j = &j;
     c.r = kifu_record_new();
     int rc = c.r ? read_record(&c) : nomem(&c);
+    *end = c.t.off;
     kifu__json_free(&j);
     kifu__free(c.seen_keys);
     if (rc) {
@@ -1051,11 +1056,55 @@ int kifu__read_jkf(KIFU__READER_PARAMS)
     return kifu__records_push(out, c.r) ? nomem(&c) : 0;
 }
 
-/* JSON: the first thing in the text opens an object or an array. */
+/* A JKF object, or JSON Lines of them (what `kifu convert -o -` writes: one game a
+ * line): after an object only white space or the next object may follow. */
+int kifu__read_jkf(KIFU__READER_PARAMS)
+{
+    size_t off = 0, end;
+    for (;;) {
+        if (read_one(text, len, off, opt, out, err, &end))
+            return -1;
+        while (end < len && (text[end] == ' ' || text[end] == '\t' || text[end] == '\n' ||
+                             text[end] == '\r'))
+            end++;
+        if (end >= len)
+            return 0;
+        if (text[end] != '{') {
+            int line, col;
+            char found[8];
+            kifu__text_where(text, end, &line, &col);
+            snprintf(found, sizeof found, "'%c'", text[end]);
+            return kifu__error(err, KIFU_ERR_SYNTAX, line, col, end,
+                               "the end of the text after the value", found,
+                               "JSON syntax: expected the end of the text after the "
+                               "value (or the next game's object), found %s",
+                               found);
+        }
+        off = end;
+    }
+}
+
+/* Is the key "moves" (every JKF object has it) in text[0..len)? */
+static int has_moves_key(const char *text, size_t len)
+{
+    static const char key[] = "\"moves\"";
+    const char *p = text, *end = text + len;
+    while ((p = memchr(p, '"', (size_t)(end - p))) &&
+           (size_t)(end - p) >= sizeof key - 1) {
+        if (memcmp(p, key, sizeof key - 1) == 0)
+            return 1;
+        p++;
+    }
+    return 0;
+}
+
+/* JSON: the first thing in the text opens an object with a "moves" key somewhere (not
+ * any JSON: a package.json among records is no record), or an array. */
 int kifu__sniff_jkf(const char *text, size_t len, size_t *at)
 {
     const char *s = text, *eol, *p = kifu__next_line(&s, text + len, &eol);
-    if (!p || (*p != '{' && *p != '['))
+    if (!p || (*p != '{' && *p != '[') ||
+        (*p == '{' && !has_moves_key(p, (size_t)(text + len - p))))
         return 0;
     *at = (size_t)(p - text);
     return 10;

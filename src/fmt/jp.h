@@ -31,7 +31,8 @@ typedef struct kifu__jp_reader {
     void *warn_ctx;
     const char *col_at; /* a point of the current line and its column (kifu__jp_column) */
     int col;
-    int trailer; /* lines no reader knows, after an ending or a rule, are comments */
+    int trailer;    /* lines no reader knows, after an ending or a rule, are comments */
+    unsigned flags; /* the caller's KIFU_READ_* */
 } kifu__jp_reader;
 
 /* The characters (bytes that are not UTF-8 continuation bytes 10xxxxxx) in the n bytes

@@ -357,6 +357,7 @@ int kifu__jp_read(const char *text, size_t len,
     if (opt) {
         rd.warn = opt->warn;
         rd.warn_ctx = opt->warn_ctx;
+        rd.flags = opt->flags;
     }
     const char *joined = joined_lines(text, len);
     if (joined) {

@@ -189,6 +189,17 @@ static int move_tail(kifu__jp_reader *rd, const char *p, const char *end, kifu_n
             return nomem(rd);
         p += k;
         p += sp(p, end);
+        /* Relays double the field: ( 0:00/00:00:00) ( 0:00/00:00:00). Repairing, the
+         * second is dropped with a warning; else it stays an error. */
+        kifu_move_time t2;
+        unsigned fix = KIFU_READ_LENIENT | KIFU_READ_REPAIR;
+        if ((rd->flags & fix) == fix && p < end && *p == '(' &&
+            (k = move_time(p, end, &t2))) {
+            kifu__warn(rd->warn, rd->warn_ctx, "line %d: a second time field dropped",
+                       rd->lineno);
+            p += k;
+            p += sp(p, end);
+        }
     }
     if (p < end && *p == '+') /* a variation follows; the tree says so already */
         p++;

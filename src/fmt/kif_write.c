@@ -77,10 +77,7 @@ int kifu__write_kif(KIFU__WRITER_PARAMS)
     int enc = opt->encoding;
     if (enc == KIFU_ENC_AUTO)
         enc = opt->format == KIFU_FMT_KIF ? KIFU_ENC_CP932 : KIFU_ENC_UTF8;
-    kifu__sb_printf(out, "#KIF version=2.0 encoding=%s\n",
-                    enc == KIFU_ENC_CP932   ? "Shift_JIS"
-                    : enc == KIFU_ENC_EUCJP ? "EUC-JP"
-                                            : "UTF-8");
+    kifu__sb_printf(out, "#KIF version=2.0 encoding=%s\n", kifu_encoding_name(enc));
     kifu__warn_cut_times(r, opt, "KIF");
     kifu__jp_write_header(r, out);
     kifu__sb_puts(out, "手数----指手---------消費時間--\n");

@@ -48,6 +48,12 @@ int kifu_index_flush(kifu_index *ix, kifu_error *err)
     return ix->ops->flush(ix, err);
 }
 
+void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags)
+{
+    ix->encoding = encoding;
+    ix->read_flags = flags & (KIFU_READ_LENIENT | KIFU_READ_REPAIR);
+}
+
 const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
 {
     return &ix->stats;

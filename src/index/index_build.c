@@ -396,10 +396,14 @@ static void warn_record(kifu_warn_fn warn, void *ctx, const char *path, size_t i
         return;
     char buf[1200], msg[1024];
     kifu_error_format(e, msg, sizeof msg);
+    /* Code OK: a game indexed after a repair (take_record), its message saying which. */
+    const char *what = e->code == KIFU_OK ? "indexed" : "skipped";
+    if (e->code == KIFU_OK)
+        snprintf(msg, sizeof msg, "%s", e->message);
     if (n > 1)
-        snprintf(buf, sizeof buf, "%s: game %zu skipped: %s", path, i + 1, msg);
+        snprintf(buf, sizeof buf, "%s: game %zu %s: %s", path, i + 1, what, msg);
     else
-        snprintf(buf, sizeof buf, "%s skipped: %s", path, msg);
+        snprintf(buf, sizeof buf, "%s %s: %s", path, what, msg);
     warn(ctx, buf);
 }
 
@@ -409,7 +413,7 @@ typedef struct file_reader {
     uint32_t source;
     const uint32_t *done; /* game numbers indexed already (sorted) */
     size_t ndone;
-    size_t added, skipped;
+    size_t added, skipped, repaired;
     struct failed_game {
         kifu_error e;
         size_t index;
@@ -432,8 +436,18 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     }
     kifu_error e;
     kifu_error_clear(&e);
-    if (kifu__normalize_hooked(r, 0, NULL, NULL, NULL, NULL, &ix->replay, &e) == 0 &&
-        add_game(ix, r, fr->source, number, &e) == 0) {
+    int played = kifu__normalize_hooked(r, ix->read_flags, NULL, NULL, NULL, NULL,
+                                        &ix->replay, &e) == 0;
+    /* Played whole, but for repaired moves (REPAIR): indexed, and told as a warning
+     * (code OK, see warn_record). */
+    int repaired = played && e.code;
+    if (repaired) {
+        char why[sizeof e.message];
+        snprintf(why, sizeof why, "%s", e.message);
+        snprintf(e.message, sizeof e.message, "a move repaired (--lenient): %.400s", why);
+        e.code = KIFU_OK;
+    }
+    if (played && add_game(ix, r, fr->source, number, &e) == 0 && !repaired) {
         fr->added++;
     } else if (e.code == KIFU_ERR_NOMEM) {
         fr->nomem = 1; /* not the game's fault: the file fails, the add says why */
@@ -441,6 +455,8 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
                              sizeof *fr->failed, 4)) {
         fr->nomem = 1;
     } else {
+        fr->added += repaired && e.code == KIFU_OK;
+        fr->repaired += repaired && e.code == KIFU_OK;
         fr->failed[fr->nfailed++] = (struct failed_game){e, index};
     }
     kifu_record_free(r);
@@ -483,8 +499,10 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     file_reader fr = {.ix = ix, .source = id, .done = k.done, .ndone = k.ndone};
     size_t games0 = ix->ngames, pos0 = ix->npos;
     uint32_t next0 = ix->next_game;
-    kifu_read_options o = {.source = path,
-                           .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW};
+    kifu_read_options o = {.encoding = ix->encoding,
+                           .source = path,
+                           .flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW |
+                                    ix->read_flags};
     kifu_record **recs = NULL;
     size_t n = 0;
     kifu_error e;
@@ -518,8 +536,9 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
         if (!f->source[0])
             snprintf(f->source, sizeof f->source, "%s", path);
         warn_record(warn, warn_ctx, path, fr.failed[i].index, n, f);
-        ix->stats.records_failed++;
+        ix->stats.records_failed += f->code != KIFU_OK;
     }
+    ix->stats.records_repaired += fr.repaired;
     kifu__free(fr.failed);
     size_t added = fr.added, skipped = fr.skipped;
     /* The old games go at the next flush, before the batch that holds the new ones. */

@@ -130,7 +130,9 @@ struct kifu_index {
     struct kifu__ch *ch;
     char *path;
     int readonly;
-    int bulk;      /* KIFU_INDEX_BULK: no journal until closed */
+    int encoding;        /* kifu_index_set_read: what add_file reads in, */
+    unsigned read_flags; /* and how (KIFU_READ_LENIENT | KIFU_READ_REPAIR) */
+    int bulk;            /* KIFU_INDEX_BULK: no journal until closed */
     int unindexed; /* a bulk build's new file: the games' indexes made at each commit */
     uint32_t next_game, next_source;
     kifu__irow *pos; /* the batch's positions; in lanes once sorted (lane_at) */

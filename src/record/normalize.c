@@ -677,8 +677,9 @@ typedef struct {
     void *warn_ctx;
     kifu__norm_hook hook; /* NULL: none, or no more for this record */
     void *hook_ctx;
-    int forked; /* the walk has left the main line (its first EXIT came) */
-    int line;   /* the record has no fork: followed child to child, nothing undone */
+    int forked;             /* the walk has left the main line (its first EXIT came) */
+    int repaired, unplayed; /* REPAIR: moves repaired, moves left raw */
+    int line; /* the record has no fork: followed child to child, nothing undone */
 } norm;
 
 static int is_foul_ending(const kifu_node *c)
@@ -730,6 +731,42 @@ static int keep_foul(norm *n, kifu_node *c)
     return 0;
 }
 
+/* Lenient repair (KIFU_READ_REPAIR) of node c, whose move could not be played: the one
+ * legal move of its piece to its square, put in its place (relays miscopy a source
+ * square; the rest of the game shows what was played). 0 put, 1 none or several. */
+static int repair(norm *n, kifu_node *c, const kifu_node *parent)
+{
+    kifu_move m, pick = {0};
+    kifu__move_get(c, &m);
+    int tx = m.to_x, ty = m.to_y;
+    if ((m.same == 1 || !tx) && parent->kind == KIFU_NODE_MOVE)
+        kifu__move_to(parent, &tx, &ty);
+    if (!tx || !m.piece)
+        return 1;
+    kifu_move legal[600];
+    size_t k = kifu_position_legal_moves(n->p, legal, 600), found = 0;
+    int after = (m.flags & KIFU_MOVE_PIECE_AFTER) != 0;
+    for (size_t i = 0; i < k && i < 600; i++) {
+        const kifu_move *l = &legal[i];
+        /* CSA names the piece after the move: a promotion shows in it. */
+        int kind = after && l->promote == 1 ? l->piece | 8 : l->piece;
+        if (l->to_x != tx || l->to_y != ty || kind != m.piece ||
+            ((m.flags & KIFU_MOVE_DROP) && l->from_x) ||
+            (!after && (m.promote == 1) != (l->promote == 1)))
+            continue;
+        pick = *l;
+        found++;
+    }
+    if (found != 1)
+        return 1;
+    pick.color = m.color;
+    pick.flags = 0;
+    pick.same = -1;
+    pick.relative[0] = 0;
+    kifu__move_put(c, &pick);
+    return 0;
+}
+
 /* Tell the hook of the position after node c (a move played; endings have none). 0. */
 static int tell(norm *n, kifu_node *c)
 {
@@ -767,6 +804,37 @@ static int visit(norm *n, kifu_node *c, const kifu_node *parent, const kifu_node
         n->rc = -1;
         if (!(n->flags & KIFU_READ_LENIENT))
             return 1;
+        if ((n->flags & KIFU_READ_REPAIR) && c->kind == KIFU_NODE_MOVE) {
+            kifu_move was;
+            kifu__move_get(c, &was);
+            if (repair(n, c, parent) == 0) {
+                st = step(n->p, c, parent, g, &n->cl, &n->e, n->line, n->err);
+                if (st == STEP_NOMEM)
+                    return -1;
+                if (st == STEP_OK) {
+                    c->foul = KIFU_FOUL_MISRECORDED;
+                    n->repaired++;
+                    char text[96], now[96], branch[64];
+                    kifu_move m;
+                    kifu__move_get(c, &m);
+                    move_text(&was, text, sizeof text);
+                    move_text(&m, now, sizeof now);
+                    branch_name(c, branch, sizeof branch);
+                    kifu__warn(n->warn, n->warn_ctx,
+                               "ply %d (%s): %s cannot be played: read as %s, the one "
+                               "legal move of that piece to that square (a miscopied "
+                               "record), and the game goes on",
+                               c->ply, branch, text, now);
+                    return tell(n, c);
+                }
+            }
+        }
+        if ((n->flags & KIFU_READ_REPAIR) && n->repaired && !n->unplayed && n->err) {
+            /* err says why the record is not whole: this move, not a repaired one. */
+            kifu_error_clear(n->err);
+            report(n->err, &n->e, c, &n->cl);
+        }
+        n->unplayed++;
         n->raw = c;
         return 0;
     }
@@ -879,5 +947,8 @@ static int normalize(kifu_record *r, unsigned flags, void (*warn)(void *, const 
         return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     /* Lenient: the illegal branches stay unnormalized (KIFU_MOVE_RAW) and err, when
      * given, describes the first of them; the record is usable. */
+    if ((flags & (KIFU_READ_LENIENT | KIFU_READ_REPAIR)) ==
+        (KIFU_READ_LENIENT | KIFU_READ_REPAIR))
+        return n.unplayed ? -1 : 0;
     return (flags & KIFU_READ_LENIENT) ? 0 : n.rc;
 }

@@ -606,8 +606,8 @@ int kifu_node_foul(const kifu_node *n)
 
 const char *kifu_foul_name(int foul)
 {
-    static const char *const names[] = {"",     "王手放置",   "自玉への王手",
-                                        "二歩", "打ち歩詰め", "行き所のない駒"};
+    static const char *const names[] = {
+        "", "王手放置", "自玉への王手", "二歩", "打ち歩詰め", "行き所のない駒", "誤記"};
     return foul >= 0 && foul < (int)(sizeof names / sizeof names[0]) ? names[foul] : "";
 }
 

@@ -24,9 +24,12 @@ char *kifu_node_text(const kifu_node *n, char *buf, size_t cap)
             kifu_node_get_move(p, &prev);
         kifu_move_text(&m, &prev, KIFU_TEXT_KIF, buf, cap);
         /* A foul kept because the game ended on it says so wherever the move is shown. */
-        if (kifu_node_foul(n)) {
+        int foul = kifu_node_foul(n);
+        if (foul) {
             size_t l = strlen(buf);
-            snprintf(buf + l, cap - l, "（反則：%s）", kifu_foul_name(kifu_node_foul(n)));
+            snprintf(buf + l, cap - l,
+                     foul == KIFU_FOUL_MISRECORDED ? "（%s）" : "（反則：%s）",
+                     kifu_foul_name(foul));
         }
     }
     return buf;

@@ -24,7 +24,8 @@ for i in $(seq 1 60); do
     printf 'position startpos moves %s\n' "${moves[*]:0:$n}" >"$dir/g$(printf %02d "$i").sfen"
 done
 printf 'position startpos moves 7g7f 7g7f\n' >"$tmp/in/sub/illegal.sfen"
-printf 'hello world\n' >"$tmp/in/garbage.kif"
+# A KIF (its move lines say so) with a line that is none: a failure, not a file skipped.
+printf '手数----指手---------消費時間--\n   1 ７六歩(77)\nhello world\n' >"$tmp/in/garbage.kif"
 printf 'PI\n+\n+7776FU\n-3334FU\n%%TORYO\n/\nPI\n+\n+2726FU\n%%CHUDAN\n/\nPI\n+\n+7775FU\n' >"$tmp/in/two.csa"
 
 # -j1 against -j2 and -j8: convert to JSON Lines, convert to a directory, validate -v.
@@ -42,7 +43,7 @@ for j in 1 2 8; do
 done
 [ "$(cat "$tmp/jsonl1.rc")" = 1 ] && ok || bad "a bad file among many: exit 1 (got $(cat "$tmp/jsonl1.rc"))"
 [ "$(wc -l <"$tmp/jsonl1.out")" -eq 62 ] && ok || bad "62 games on 62 lines: $(wc -l <"$tmp/jsonl1.out")"
-# 60 good files, two.csa with a bad third game, garbage.kif unreadable, and illegal.sfen a
+# 60 good files, two.csa with a bad third game, garbage.kif broken, and illegal.sfen a
 # game that reads but whose second move is illegal.
 grep -q "63 files: 60 converted, 3 failed; 64 games: 62 converted, 2 failed" "$tmp/jsonl1.err" && ok ||
     bad "summary of files and games: $(tail -1 "$tmp/jsonl1.err")"

@@ -335,7 +335,9 @@ for lim in 100 300; do
 done
 
 # ---- 8. html: a bad record costs only itself, and is said ----------------------------------
-mkdir H && cp A/g0000[0-3].csa H/ && echo 'not a record' >H/g00002.csa
+# (A record broken inside: a file that is no record by its content at all is skipped
+# instead, as a README among records, cli_collection.)
+mkdir H && cp A/g0000[0-3].csa H/ && printf 'V2.2\nPI\n+\n+5555FU\n' >H/g00002.csa
 "$kifu" html H/g00000.csa H/g00001.csa H/g00003.csa -o good.html
 "$kifu" html H -o page.html 2>err
 check "html with a bad record: exit 1" 1 $?

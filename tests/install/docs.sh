@@ -102,11 +102,35 @@ out=$(PATH="$(dirname "$kifu"):$PATH" bash -c '
     COMP_WORDS=(kifu con); COMP_CWORD=1; _kifu; echo "cmd:${COMPREPLY[*]}"
     COMP_WORDS=(kifu convert -t k); COMP_CWORD=3; _kifu; echo "fmt:${COMPREPLY[*]}"
     COMP_WORDS=(kifu convert --pre); COMP_CWORD=2; _kifu; echo "opt:${COMPREPLY[*]}"
+    COMP_WORDS=(kifu help con); COMP_CWORD=2; _kifu; echo "help:${COMPREPLY[*]}"
+    COMP_WORDS=(kifu index build --i); COMP_CWORD=3; _kifu; echo "index:${COMPREPLY[*]}"
+    COMP_WORDS=(kifu search --i); COMP_CWORD=2; _kifu; echo "search:${COMPREPLY[*]}"
+    COMP_WORDS=(kifu show --input-encoding shift); COMP_CWORD=3; _kifu; echo "enc:${COMPREPLY[*]}"
+    (cd "$3" && COMP_WORDS=(kifu search --pattern m); COMP_CWORD=3; _kifu; echo "pattern:${COMPREPLY[*]}")
     cd "$2" && COMP_WORDS=(kifu show open); COMP_CWORD=2; _kifu; echo "file:${COMPREPLY[*]}"
-' _ "$src/completion/kifu.bash" "$src/samples" 2>&1)
+' _ "$src/completion/kifu.bash" "$src/samples" "$src/docs/patterns" 2>&1)
 printf '%s\n' "$out" | grep -qx 'cmd:convert' && ok "completes a command" || bad "command completion: $out"
 printf '%s\n' "$out" | grep -q '^fmt:.*kif .*kifu.*ki2' && ok "completes formats" || bad "format completion: $out"
 printf '%s\n' "$out" | grep -qx 'opt:--pretty' && ok "completes an option" || bad "option completion: $out"
 printf '%s\n' "$out" | grep -qx 'file:opening.kifu' && ok "completes a record file" || bad "file completion: $out"
+printf '%s\n' "$out" | grep -qx 'help:convert' && ok "kifu help <TAB>: command names" || bad "help completion: $out"
+# Options come from option lines, not prose: index's help mentions `kifu search --index`.
+printf '%s\n' "$out" | grep -qx 'index:--input-encoding' && ok "index build: no --index scraped from prose" ||
+    bad "index option completion: $out"
+printf '%s\n' "$out" | grep -qx 'search:--index --input-encoding' && ok "search: --index offered" ||
+    bad "search option completion: $out"
+printf '%s\n' "$out" | grep -qx 'enc:shift_jis' && ok "completes encodings" || bad "encoding completion: $out"
+printf '%s\n' "$out" | grep -q '^pattern:.*mino\.txt' && ok "--pattern completes .txt pattern files" ||
+    bad "pattern completion: $out"
+# Every option completion offers is one its command takes (never 'unknown option').
+for c in $cmds; do
+    case $c in play | replay | moves) continue ;; esac # interactive, or no options
+    for o in $(PATH="$(dirname "$kifu"):$PATH" bash -c 'source "$1"; _kifu_options kifu "$2"' _ "$src/completion/kifu.bash" "$c"); do
+        [ "$o" = --help ] || [ "$o" = -h ] && continue
+        (cd "$build" && timeout 10 "$kifu" "$c" "$o" </dev/null 2>&1 | grep -q "unknown option") &&
+            bad "completion offers $c $o, which $c refuses"
+    done
+done
+ok "every option offered is taken"
 echo "$pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]

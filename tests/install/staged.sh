@@ -34,6 +34,29 @@ export PKG_CONFIG_PATH=$pcdir
 [ "$(cd "$(pkg-config --variable=libdir kifu)" 2>/dev/null && pwd)" = "$(cd "$libdir" && pwd)" ] &&
     ok "pkg-config libdir is the installed one" || bad "pkg-config libdir: $(pkg-config --variable=libdir kifu)"
 
+# Every library libkifu.so needs is in what kifu.pc gives a static link (libc and the
+# loader aside; jansson too, which the MSF module is about to drop).
+static_libs=" $(pkg-config --static --libs kifu) "
+for so in $(readelf -d "$libdir/libkifu.so" 2>/dev/null | sed -n 's/.*Shared library: \[lib\([^.]*\)\..*/\1/p'); do
+    case $so in c | ld-linux* | jansson) continue ;; esac
+    case $static_libs in *" -l$so "*) ok "kifu.pc names $so for a static link" ;;
+    *) bad "kifu.pc: libkifu.so needs lib$so, pkg-config --static --libs kifu says:$static_libs" ;; esac
+done
+
+# In a system prefix the tool has no RUNPATH (lintian's binary-or-shlib-defines-rpath);
+# elsewhere it has one, to find the library beside it.
+if command -v readelf >/dev/null; then
+    readelf -d "$root/bin/kifu" | grep -q 'RUNPATH\|RPATH' && ok "RUNPATH under $prefix" ||
+        bad "no RUNPATH under $prefix"
+    if DESTDIR=$tmp/sys cmake --install "$build" --prefix /usr >"$tmp/sys.log" 2>&1; then
+        readelf -d "$tmp/sys/usr/bin/kifu" | grep -q 'RUNPATH\|RPATH' &&
+            bad "RUNPATH in /usr/bin/kifu: $(readelf -d "$tmp/sys/usr/bin/kifu" | grep PATH)" ||
+            ok "no RUNPATH in /usr/bin/kifu"
+    else
+        bad "staged install to /usr"; cat "$tmp/sys.log"
+    fi
+fi
+
 # The installed tool finds its library without LD_LIBRARY_PATH.
 "$root/bin/kifu" --help >/dev/null 2>&1 && ok "installed kifu runs" || bad "installed kifu does not run"
 

@@ -296,6 +296,120 @@ TEST(borrow_reads_unnormalized_records_in_place)
         }
 }
 
+TEST(encoding_names_in_any_case)
+{
+    static const struct {
+        const char *name;
+        int enc;
+    } cases[] = {
+        {"Shift_JIS", KIFU_ENC_CP932},   {"shift_jis", KIFU_ENC_CP932},
+        {"SHIFT-JIS", KIFU_ENC_CP932},   {"SJIS", KIFU_ENC_CP932},
+        {"ms932", KIFU_ENC_CP932},       {"CP932", KIFU_ENC_CP932},
+        {"Windows-31J", KIFU_ENC_CP932}, {"EUC-JP", KIFU_ENC_EUCJP},
+        {"utf-8", KIFU_ENC_UTF8},        {"UTF8", KIFU_ENC_UTF8},
+        {"UTF-16", KIFU_ENC_UTF16},      {"utf-16le", KIFU_ENC_UTF16LE},
+        {"UTF-16BE", KIFU_ENC_UTF16BE},  {"Auto", KIFU_ENC_AUTO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        CHECK_INT(kifu_encoding_from_name(cases[i].name), cases[i].enc);
+    CHECK_INT(kifu_encoding_from_name("shift_jiss"), -1);
+    CHECK_INT(kifu_encoding_from_name("Shift?JIS"), -1);
+    CHECK_INT(kifu_encoding_from_name(NULL), -1);
+    CHECK_STR(kifu_encoding_name(KIFU_ENC_CP932), "Shift_JIS");
+    /* Every usual name reads back as its encoding. */
+    for (int e = KIFU_ENC_AUTO; e <= KIFU_ENC_UTF16BE; e++)
+        CHECK_INT(kifu_encoding_from_name(kifu_encoding_name(e)), e);
+}
+
+/* text as UTF-16 (ASCII and the BMP only), little- or big-endian, with or without a
+ * BOM, into buf; its length. */
+static size_t to_utf16(const char *utf8, int be, int bom, char *buf)
+{
+    char *out = NULL;
+    size_t n = 0;
+    CHECK_INT(kifu__encode(utf8, strlen(utf8), be ? KIFU_ENC_UTF16BE : KIFU_ENC_UTF16LE,
+                           &out, &n, NULL),
+              0);
+    size_t k = 0;
+    if (bom) {
+        buf[k++] = be ? (char)0xFE : (char)0xFF;
+        buf[k++] = be ? (char)0xFF : (char)0xFE;
+    }
+    memcpy(buf + k, out, n);
+    kifu_free(out);
+    return k + n;
+}
+
+TEST(utf16_with_and_without_a_bom)
+{
+    const char *text = "#KIF version=2.0\n" SENTE_UTF8 "\n一二三\n";
+    for (int be = 0; be < 2; be++)
+        for (int bom = 0; bom < 2; bom++) {
+            char buf[256];
+            size_t n = to_utf16(text, be, bom, buf);
+            CHECK_INT(kifu__detect_encoding(buf, n),
+                      be ? KIFU_ENC_UTF16BE : KIFU_ENC_UTF16LE);
+            int encs[] = {KIFU_ENC_AUTO, KIFU_ENC_UTF16};
+            for (int k = 0; k < 2; k++) {
+                char *out = NULL;
+                size_t len = 0;
+                int used = -1;
+                kifu_error err;
+                kifu_error_clear(&err);
+                CHECK_INT(kifu__decode(buf, n, encs[k], &out, &len, &used, &err), 0);
+                CHECK_STR(out, text);
+                CHECK_INT(used, be ? KIFU_ENC_UTF16BE : KIFU_ENC_UTF16LE);
+                kifu_free(out);
+            }
+        }
+    /* Written as UTF-16: a little-endian BOM first, and it reads back. */
+    char *out = NULL, *back = NULL;
+    size_t n = 0, m = 0;
+    CHECK_INT(kifu__encode(text, strlen(text), KIFU_ENC_UTF16, &out, &n, NULL), 0);
+    CHECK(n > 2 && (unsigned char)out[0] == 0xFF && (unsigned char)out[1] == 0xFE);
+    CHECK_INT(kifu__decode(out, n, KIFU_ENC_AUTO, &back, &m, NULL, NULL), 0);
+    CHECK_STR(back, text);
+    kifu_free(out);
+    kifu_free(back);
+}
+
+TEST(a_file_cut_inside_a_character_is_called_truncated)
+{
+    /* 先手：７六歩 cut after the lead byte of its last character, in each encoding. */
+    static const struct {
+        const char *bytes;
+        size_t len;
+        int enc;
+    } cases[] = {
+        {"abc\n" SENTE_UTF8, 4 + 16, KIFU_ENC_AUTO},
+        {"abc\n" SENTE_SJIS, 4 + 11, KIFU_ENC_AUTO},
+        {"abc\n" SENTE_SJIS, 4 + 11, KIFU_ENC_CP932},
+        {"abc\n" SENTE_EUC, 4 + 11, KIFU_ENC_EUCJP},
+        {"a\0b\0\n\0c\0d", 9, KIFU_ENC_AUTO},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *out = NULL;
+        size_t len = 0;
+        kifu_error err;
+        kifu_error_clear(&err);
+        CHECK_INT(kifu__decode(cases[i].bytes, cases[i].len, cases[i].enc, &out, &len,
+                               NULL, &err),
+                  -1);
+        CHECK_INT(err.code, KIFU_ERR_ENCODING);
+        CHECK(strstr(err.message, "truncated") != NULL);
+        CHECK_INT(err.line, 2);
+    }
+    /* A bad byte in the middle is not called truncated, and names the real option. */
+    const char bad[] = "abc\n\x81\x20" SENTE_SJIS "\n";
+    char *out = NULL;
+    size_t len = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu__decode(bad, strlen(bad), KIFU_ENC_AUTO, &out, &len, NULL, &err), -1);
+    CHECK(strstr(err.message, "truncated") == NULL);
+    CHECK(strstr(err.message, "--input-encoding") != NULL);
+}
+
 int main(void)
 {
     RUN(detects_bom_utf8_cp932_eucjp);
@@ -309,5 +423,8 @@ int main(void)
     RUN(ready_text_is_read_in_place_alike);
     RUN(an_unnormalized_record_outlives_the_bytes_it_was_read_from);
     RUN(borrow_reads_unnormalized_records_in_place);
+    RUN(encoding_names_in_any_case);
+    RUN(utf16_with_and_without_a_bom);
+    RUN(a_file_cut_inside_a_character_is_called_truncated);
     return t_finish();
 }

@@ -255,11 +255,61 @@ TEST(foul_ending_words_both_sides)
     }
 }
 
+/* A relay's miscopied source square (KIFU_READ_REPAIR): the one legal move of the piece
+ * to the square is played, marked 誤記, and the game goes on; a doubled time field is
+ * dropped. Without REPAIR both stay errors; where no single move explains the text (two
+ * pieces, or none), the move is not repaired. */
+TEST(repair_reads_a_miscopied_square_and_goes_on)
+{
+    const char *relay = "手数----指手---------消費時間--\n"
+                        "   1 ７六歩(77)   ( 0:00/00:00:00) ( 0:00/00:00:00)\n"
+                        "   2 ３四歩(33)\n"
+                        "   3 ２六歩(27)\n"
+                        "   4 ８四歩(85)\n"
+                        "   5 ２五歩(26)\n"
+                        "   6 ８五歩(84)\n";
+    const unsigned fix = KIFU_READ_LENIENT | KIFU_READ_REPAIR;
+    kifu_error err;
+    kifu_record *r = t_read_text(relay, strlen(relay), KIFU_FMT_KIFU, 0, &err);
+    CHECK(r == NULL);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX); /* the doubled time, strict */
+    r = t_read_text(relay, strlen(relay), KIFU_FMT_KIFU, fix, &err);
+    CHECK(r != NULL);
+    if (r) {
+        const kifu_move *m = t_move_at(r, 4);
+        CHECK(m && m->from_x == 8 && m->from_y == 3 && !(m->flags & KIFU_MOVE_RAW));
+        CHECK_INT(kifu_node_foul(t_node_at(r, 4)), KIFU_FOUL_MISRECORDED);
+        CHECK_STR(kifu_foul_name(KIFU_FOUL_MISRECORDED), "誤記");
+        m = t_move_at(r, 6);
+        CHECK(m && m->from_x == 8 && m->from_y == 4 && !(m->flags & KIFU_MOVE_RAW));
+        CHECK_INT(kifu_node_foul(t_node_at(r, 6)), KIFU_FOUL_NONE);
+        CHECK_INT(err.code, KIFU_ERR_ILLEGAL); /* the repaired move's error, told */
+        CHECK_INT(err.line, 5);
+    }
+    kifu_record_free(r);
+    /* LENIENT alone: the rest of the line stays as read. */
+    r = t_read_text(relay, strlen(relay), KIFU_FMT_KIFU, KIFU_READ_LENIENT, &err);
+    CHECK(r == NULL); /* the doubled time field is only dropped when repairing */
+    /* No single move explains it: a gold to 5八 from either side (two), a pawn to 5五
+     * (none). kifu_read then fails, naming that move. */
+    const char *no[] = {
+        "手数----指手---------消費時間--\n   1 ５八金(99)\n   2 ３四歩(33)\n",
+        "手数----指手---------消費時間--\n   1 ５五歩(99)\n   2 ３四歩(33)\n"};
+    for (size_t i = 0; i < 2; i++) {
+        r = t_read_text(no[i], strlen(no[i]), KIFU_FMT_KIFU, fix, &err);
+        CHECK(r == NULL);
+        CHECK_INT(err.code, KIFU_ERR_ILLEGAL);
+        CHECK_INT(err.line, 2);
+        kifu_record_free(r);
+    }
+}
+
 int main(void)
 {
     RUN(fouls_that_end_a_line);
     RUN(a_foul_ending_a_fork);
     RUN(fouls_with_more_after_them_stay_errors);
     RUN(foul_ending_words_both_sides);
+    RUN(repair_reads_a_miscopied_square_and_goes_on);
     return t_finish();
 }

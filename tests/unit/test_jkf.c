@@ -712,6 +712,40 @@ TEST(strings_are_escaped)
     }
 }
 
+/* JSON Lines of JKF objects (what convert -o - writes) read as a file of several games;
+ * anything but white space or another object after one is an error at its place. */
+TEST(json_lines_are_games)
+{
+    const char *text =
+        "{\"header\":{},\"moves\":[{},{\"move\":{\"from\":{\"x\":7,\"y\":7},"
+        "\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}}]}\n"
+        "{\"header\":{\"先手\":\"甲\"},\"moves\":[{}]}\n\n"
+        "  {\"header\":{},\"moves\":[{}]}\n";
+    kifu_read_options o = {.format = KIFU_FMT_JKF};
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    kifu_error_clear(&err);
+    CHECK_INT(kifu_read_all(text, strlen(text), &o, &recs, &n, &err), 0);
+    CHECK_INT((int)n, 3);
+    if (n == 3) {
+        CHECK_INT((int)kifu_node_child_count(kifu_record_root(recs[0])), 1);
+        CHECK_STR(kifu_record_header_get(recs[1], "先手"), "甲");
+    }
+    for (size_t i = 0; i < n; i++)
+        kifu_record_free(recs[i]);
+    kifu_free(recs);
+    const char *bad = "{\"header\":{},\"moves\":[{}]}\n[1]\n";
+    kifu_error_clear(&err);
+    CHECK_INT(kifu_read_all(bad, strlen(bad), &o, &recs, &n, &err), -1);
+    CHECK_INT(err.code, KIFU_ERR_SYNTAX);
+    CHECK_INT(err.line, 2);
+    CHECK_INT(err.column, 1);
+    /* Content detection: JSON without a "moves" key is no JKF. */
+    CHECK_INT(kifu_format_detect("{\"name\":\"x\"}", 12), KIFU_FMT_AUTO);
+    CHECK_INT(kifu_format_detect("{\"header\":{},\"moves\":[]}", 24), KIFU_FMT_JKF);
+}
+
 int main(void)
 {
     RUN(syntax_error_has_line_and_column);
@@ -734,5 +768,6 @@ int main(void)
     RUN(entry_with_only_time_is_read);
     RUN(schema_errors_have_line_and_column);
     RUN(out_of_memory_fails_cleanly);
+    RUN(json_lines_are_games);
     return t_finish();
 }
