@@ -1,4 +1,4 @@
-/* cmd_index.c: `kifu index build|add|compact|info`: a collection's games and positions in
+/* cmd_index.c: `kifu index build|add|compact|info|players`: a collection's games and positions in
  * one SQLite file (kifu_index_*), built from record files and directories, grown by
  * adding more, compacted, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
 #include <signal.h>
@@ -19,6 +19,7 @@ void cmd_index_usage(FILE *f)
         "       kifu index add games.kdb DIR|FILE...\n"
         "       kifu index compact games.kdb\n"
         "       kifu index info games.kdb\n"
+        "       kifu index players games.kdb [--like TEXT] [--json]\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index schema --clickhouse [--cluster NAME] [--database NAME]\n"
@@ -35,12 +36,20 @@ void cmd_index_usage(FILE *f)
         "  compact merge the runs of positions that adds leave (each add writes its\n"
         "          own, so that it costs what it adds) into one, as a build of the\n"
         "          same games writes them; one transaction\n"
-        "  info    games, positions, hot positions, files and size\n"
+        "  info    games, positions, hot positions, files, duplicates skipped, size\n"
+        "  players each player (by key: the name without spaces, rank, rating or\n"
+        "          affiliation, widths and case folded) with its spellings, games,\n"
+        "          results, rating range, first and last dates\n"
         "  schema  print the ClickHouse tables' DDL, to review and run\n"
         "\n"
         "options:\n"
         "  -o, --output FILE  the index to build\n"
         "  -v, --verbose      a summary line: games, positions, files by outcome\n"
+        "  --keep-duplicates  add a game the index holds already (same moves from\n"
+        "                     the same start, same players and date) again; by\n"
+        "                     default it is skipped and counted\n"
+        "  --like TEXT        players: those whose key contains TEXT's key\n"
+        "  --json             players: one JSON object a line\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
         "                     cluster's shards as URLs in remote_servers order, with\n"
         "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
@@ -59,8 +68,12 @@ void cmd_index_usage(FILE *f)
         "  kifu index add games.kdb new/\n"
         "  kifu index compact games.kdb\n"
         "  kifu index info games.kdb\n"
+        "  kifu index players games.kdb --like 鎌田\n"
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
+
+/* KIFU_INDEX_KEEP_DUPLICATES with --keep-duplicates, for every open that adds. */
+static unsigned add_flags;
 
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
@@ -107,12 +120,12 @@ static int add_inputs(kifu_index *ix, const char *kdb, char **args, int nargs,
         status = EXIT_INPUT;
     if (verbose)
         cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
-                "replaced, %zu unchanged, %zu failed; %zu records skipped); written in "
-                "%.1f s\n",
+                "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu "
+                "duplicates); written in %.1f s\n",
                 kdb, s->games, s->positions,
                 s->files_added + s->files_replaced + s->files_unchanged + s->files_failed,
                 s->files_added, s->files_replaced, s->files_unchanged, s->files_failed,
-                s->records_failed, cli_now() - t0);
+                s->records_failed, s->duplicates, cli_now() - t0);
     return status;
 }
 
@@ -159,7 +172,8 @@ static int build(char **args, int nargs, const char *out, int verbose)
     signal(SIGTERM, on_signal);
     signal(SIGHUP, on_signal);
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
+    kifu_index *ix =
+        kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK | add_flags, &e);
     if (!ix) {
         snprintf(e.source, sizeof e.source, "%s", out); /* the temp name means nothing */
         cli_print_error(&e);
@@ -195,7 +209,7 @@ static kifu_index *open_ch(const ch_target *ch, unsigned flags)
 
 static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
 {
-    kifu_index *ix = open_ch(ch, KIFU_INDEX_CREATE);
+    kifu_index *ix = open_ch(ch, KIFU_INDEX_CREATE | add_flags);
     return ix ? close_index(ix, add_inputs(ix, ch->url, args, nargs, verbose)) : EXIT_IO;
 }
 
@@ -215,7 +229,7 @@ static int schema(const ch_target *ch)
 static int add(const char *kdb, char **args, int nargs, int verbose)
 {
     kifu_error e = {0};
-    kifu_index *ix = kifu_index_open(kdb, 0, &e);
+    kifu_index *ix = kifu_index_open(kdb, add_flags, &e);
     if (!ix) {
         cli_print_error(&e);
         return cli_exit_code(e.code);
@@ -239,7 +253,9 @@ static int compact(const char *kdb)
     return close_index(ix, status);
 }
 
-static int info(const char *kdb, const ch_target *ch)
+/* info, or with players set the players (like, json). */
+static int info(const char *kdb, const ch_target *ch, int players, const char *like,
+                int json)
 {
     kifu_error e = {0};
     kifu_index *ix = ch->url ? open_ch(ch, KIFU_INDEX_READONLY)
@@ -252,16 +268,20 @@ static int info(const char *kdb, const ch_target *ch)
     }
     kifu_index_info in;
     int status = EXIT_OK;
-    if (kifu_index_info_get(ix, &in, &e)) {
+    if (players) {
+        status = cli_index_players(ix, like, json);
+    } else if (kifu_index_info_get(ix, &in, &e)) {
         cli_print_error(&e);
         status = cli_exit_code(e.code);
     } else {
         printf("games      %lld\n"
                "positions  %lld\n"
                "hot        %lld (positions whose explorer rows are counted ahead)\n"
-               "files      %lld\n"
-               "bytes      %lld (%.1f a position)\n",
-               in.games, in.positions, in.hot_positions, in.sources, in.bytes,
+               "files      %lld\n",
+               in.games, in.positions, in.hot_positions, in.sources);
+        if (in.duplicates >= 0)
+            printf("duplicates %lld (games skipped as indexed already)\n", in.duplicates);
+        printf("bytes      %lld (%.1f a position)\n", in.bytes,
                in.positions ? (double)in.bytes / (double)in.positions : 0.0);
     }
     return close_index(ix, status);
@@ -270,12 +290,13 @@ static int info(const char *kdb, const ch_target *ch)
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_err("kifu: index: say build, add, compact, info or schema; see 'kifu index "
-                "--help'\n");
+        cli_err(
+            "kifu: index: say build, add, compact, info, players or schema; see 'kifu "
+            "index --help'\n");
         return EXIT_USAGE;
     }
-    const char *sub = argv[1], *out = NULL;
-    int verbose = 0, nargs = 0;
+    const char *sub = argv[1], *out = NULL, *like = NULL;
+    int verbose = 0, nargs = 0, json = 0;
     char **args = calloc((size_t)argc, sizeof *args);
     if (!args)
         return EXIT_INTERNAL;
@@ -287,6 +308,7 @@ int cmd_index(int argc, char **argv)
                              : !strcmp(a, "--database")                 ? &ch.o.database
                              : !strcmp(a, "--table")                    ? &ch.o.table
                              : !strcmp(a, "--cluster")                  ? &ch.o.cluster
+                             : !strcmp(a, "--like")                     ? &like
                              : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
                                                                         : NULL;
         if (only_files || a[0] != '-' || !a[1]) {
@@ -302,6 +324,10 @@ int cmd_index(int argc, char **argv)
             ; /* schema: the DDL is ClickHouse's anyway */
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(a, "--keep-duplicates")) {
+            add_flags |= KIFU_INDEX_KEEP_DUPLICATES;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
@@ -309,10 +335,16 @@ int cmd_index(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && ch.url && strcmp(sub, "info") && nargs < 1) {
+    int players = !strcmp(sub, "players");
+    if (status == EXIT_OK && (like || json) && !players) {
+        cli_err("kifu: index %s: --like and --json are for index players\n", sub);
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
+               nargs < 1) {
         cli_err("kifu: index %s: no file to index\n", sub);
         status = EXIT_USAGE;
-    } else if (status == EXIT_OK && ch.url && (out || !strcmp(sub, "info") ? nargs : 0)) {
+    } else if (status == EXIT_OK && ch.url &&
+               (out || !strcmp(sub, "info") || players ? nargs : 0)) {
         cli_err("kifu: index %s: --clickhouse names the index: no file%s\n", sub,
                 out ? " and no -o" : "");
         status = EXIT_USAGE;
@@ -349,18 +381,18 @@ int cmd_index(int argc, char **argv)
             } else {
                 status = compact(args[0]);
             }
-        } else if (!strcmp(sub, "info") && ch.url) {
-            status = info(NULL, &ch);
-        } else if (!strcmp(sub, "info")) {
+        } else if ((!strcmp(sub, "info") || players) && ch.url) {
+            status = info(NULL, &ch, players, like, json);
+        } else if (!strcmp(sub, "info") || players) {
             if (nargs != 1 || out) {
-                cli_err("kifu: index info: give one index\n");
+                cli_err("kifu: index %s: give one index\n", sub);
                 status = EXIT_USAGE;
             } else {
-                status = info(args[0], &ch);
+                status = info(args[0], &ch, players, like, json);
             }
         } else {
             cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
-                    "schema)\n",
+                    "players, schema)\n",
                     sub);
             status = EXIT_USAGE;
         }

@@ -892,12 +892,16 @@ typedef struct kifu_index_stats {
     size_t files_added, files_replaced, files_unchanged, files_failed;
     size_t records_failed;
     size_t games, positions;
+    size_t duplicates; /* games skipped: the same game is in the index already */
 } kifu_index_stats;
 
 enum {
     KIFU_INDEX_CREATE = 1,   /* make the file when it does not exist */
     KIFU_INDEX_READONLY = 2, /* open for queries only (others may add meanwhile: WAL) */
-    KIFU_INDEX_BULK = 4,     /* a new file no one else opens until it is closed (kifu
+    KIFU_INDEX_KEEP_DUPLICATES = 8, /* add a game the index holds already (the same moves
+                                       from the same start, players by key, date) again;
+                                       by default it is skipped and counted */
+    KIFU_INDEX_BULK = 4, /* a new file no one else opens until it is closed (kifu
                                 index build writes a temp file): no journal while it is
                                 written, WAL from kifu_index_close on. A failure or a
                                 kill meanwhile leaves the file unusable: remove it. */
@@ -941,7 +945,8 @@ KIFU_EXPORT int kifu_index_compact(kifu_index *ix, kifu_error *err);
 /** What an index holds. */
 typedef struct kifu_index_info {
     long long games, positions, sources, hot_positions;
-    long long bytes; /* size of the file */
+    long long bytes;      /* size of the file */
+    long long duplicates; /* games skipped by adds as already indexed; -1: not kept */
 } kifu_index_info;
 KIFU_EXPORT int kifu_index_info_get(kifu_index *ix, kifu_index_info *out,
                                     kifu_error *err);
@@ -958,7 +963,8 @@ typedef enum kifu_result {
 
 /** Filters and choices of an explorer query; all zero: every game, 5 top games a move. */
 typedef struct kifu_explore_options {
-    const char *player;    /* a player's name (exact), or NULL */
+    const char *player;    /* a player: the games whose player key (kifu_index_player_key)
+                              is this name's key, or NULL */
     int player_color;      /* with player: 0 either side, 1 as sente, 2 as gote */
     const char *date_from; /* "YYYY-MM-DD", inclusive, or NULL */
     const char *date_to;   /* "YYYY-MM-DD", inclusive, or NULL */
@@ -967,7 +973,34 @@ typedef struct kifu_explore_options {
                                   are left out when set), 0: no filter */
     int flip;              /* also the colour-flipped position (its moves flipped back) */
     int top;               /* games listed per move; 0: 5 */
+    const char *player_like; /* a player whose key contains this text's key, or NULL
+                                (player_color applies to it too) */
 } kifu_explore_options;
+
+/** The key the index finds a player by, from a name as records write it: a subset of
+ *  NFKC (full-width ASCII and spaces, half-width katakana, circled numbers and Roman
+ *  numerals), Latin case folded, a leading ':' (Shogi Quest CSA), groups in parentheses
+ *  (a rating, an affiliation) and ranks or titles before or after the name (二段, 女流初段,
+ *  名人, 3dan …) taken out, and the spaces. Into key (cap bytes; 256 hold any); the rank
+ *  the name carried into rank (may be NULL), its rating in parentheses into *rating (may
+ *  be NULL; 0: none). Returns key. */
+KIFU_EXPORT char *kifu_index_player_key(const char *name, char *key, size_t cap,
+                                        char *rank, size_t rank_cap, int *rating);
+
+/** One player of an index (kifu_index_players; borrowed during the callback only). */
+typedef struct kifu_index_player {
+    const char *key;
+    const char *const *names; /* the names as written, sorted, each once */
+    size_t nnames;
+    long long games, wins, losses, draws; /* draws: 千日手, 持将棋 and others */
+    int min_rating, max_rating;           /* 0: no rating known */
+    char first_date[16], last_date[16];   /* "" when no game had a date */
+} kifu_index_player;
+typedef int (*kifu_index_player_fn)(void *ctx, const kifu_index_player *p);
+/** Every player of the indexed games (or those whose key contains like's key), the most
+ *  games first, then by key; nonzero from fn stops. 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_players(kifu_index *ix, const char *like,
+                                   kifu_index_player_fn fn, void *ctx, kifu_error *err);
 
 /** A game the explorer lists (strings borrowed from the result). */
 typedef struct kifu_explore_game {
