@@ -28,7 +28,8 @@ static uint64_t mix(uint64_t h, const void *data, size_t n)
 uint64_t kifu__index_ident(const kifu__igame *g)
 {
     uint64_t h = 0xcbf29ce484222325u;
-    int hc = g->handicap;
+    /* No 手合割 (-1) is 平手, as the games row says. */
+    int hc = g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap;
     h = mix(h, &hc, sizeof hc);
     /* Each string with its NUL, so that ("ab", "c") is not ("a", "bc"). */
     const char *s[4] = {g->start, g->sente_key, g->gote_key, g->date};
