@@ -103,6 +103,13 @@ int kifu__dups_check(kifu_index *ix, uint64_t ident, uint32_t game, kifu_error *
     return rc;
 }
 
+/* (kifu__cmp_u32's order, written here: index_build.c calls this file.) */
+static int cmp_u32(const void *x, const void *y)
+{
+    uint32_t a = *(const uint32_t *)x, b = *(const uint32_t *)y;
+    return a < b ? -1 : a > b;
+}
+
 void kifu__dups_forget(kifu_index *ix, const uint32_t *games, size_t n)
 {
     kifu__dupset *d = ix->dups;
@@ -120,7 +127,7 @@ void kifu__dups_forget(kifu_index *ix, const uint32_t *games, size_t n)
         return;
     }
     for (size_t i = 0; i < cap; i++)
-        if (id[i] && !bsearch(&gm[i], games, n, sizeof *games, kifu__cmp_u32))
+        if (id[i] && !bsearch(&gm[i], games, n, sizeof *games, cmp_u32))
             put(d, id[i], gm[i]);
     kifu__free(id), kifu__free(gm);
 }
