@@ -713,14 +713,17 @@ typedef struct kifu_html_options {
 /** One self-contained HTML page (no network, no external file) that replays the records:
  *  each embedded as posjson (every position, with move texts, comments, times, forks and
  *  the header) and drawn by the built-in viewer script and stylesheet. Several records
- *  give several viewers on one page, or with KIFU_HTML_CATALOGUE one grid of diagrams.
+ *  give one viewer and a list of the games to choose from, or with KIFU_HTML_CATALOGUE one
+ *  grid of diagrams.
  *  New bytes (kifu_free), NUL-terminated, length in *len (may be NULL); NULL with err
  *  (KIFU_ERR_ARG for no record, KIFU_ERR_NOMEM). */
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   const kifu_html_options *o, size_t *len,
                                   kifu_error *err);
-/** The page's built-in parts, static: "viewer.js" (the viewer script) or "viewer.css"
- *  (the stylesheet a --css file replaces); NULL for any other name. For pages that embed
+/** The page's built-in parts, static: "viewer.js" (the viewer script), "viewer.css"
+ *  (the stylesheet a --css file replaces), "gamelist.js" and "gamelist.css" (a page of
+ *  several games: one viewer and a list of the games; empty header fields hidden); NULL
+ *  for any other name. For pages that embed
  *  the viewer themselves and for styles made from the default one. */
 KIFU_EXPORT const char *kifu_html_asset(const char *name);
 

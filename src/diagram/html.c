@@ -18,6 +18,10 @@ const char *kifu_html_asset(const char *name)
         return (const char *)viewer_js;
     if (name && strcmp(name, "viewer.css") == 0)
         return (const char *)viewer_css;
+    if (name && strcmp(name, "gamelist.js") == 0)
+        return (const char *)gamelist_js;
+    if (name && strcmp(name, "gamelist.css") == 0)
+        return (const char *)gamelist_css;
     return NULL;
 }
 
@@ -175,6 +179,9 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
     page_title(&sb, rs[0], o->title);
     kifu__sb_puts(&sb, "</title>\n<style id=\"kifu-style\">\n");
     put_style(&sb, o->css ? o->css : kifu_html_asset("viewer.css"));
+    /* The list of games (gamelist.js), styled apart so that --css keeps it usable. */
+    if (count > 1 && !(o->flags & KIFU_HTML_CATALOGUE))
+        put_style(&sb, kifu_html_asset("gamelist.css"));
     kifu__sb_puts(&sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
                        "<noscript><p>This page replays shogi records with JavaScript: "
                        "turn it on to see the board.</p></noscript>\n"
@@ -186,6 +193,9 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
     /* The script is ours and holds no "</script" (the unit test checks). */
     kifu__sb_puts(&sb, "</script>\n<script>\n");
     kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
+    /* Then: one viewer and a list for many games, and no empty header field. */
+    kifu__sb_puts(&sb, "</script>\n<script>\n");
+    kifu__sb_puts(&sb, kifu_html_asset("gamelist.js"));
     kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
     char *page = kifu__sb_take(&sb, len);
     if (!page)
