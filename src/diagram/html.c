@@ -193,8 +193,8 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
     /* The script is ours and holds no "</script" (the unit test checks). */
     kifu__sb_puts(&sb, "</script>\n<script>\n");
     kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
-    /* Then: one viewer and a list for many games, and no empty header field. */
-    kifu__sb_puts(&sb, "</script>\n<script>\n");
+    /* Then, in the same element: one viewer and a list for many games, and no empty
+     * header field. */
     kifu__sb_puts(&sb, kifu_html_asset("gamelist.js"));
     kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
     char *page = kifu__sb_take(&sb, len);
