@@ -40,6 +40,11 @@ void cmd_search_usage(FILE *f);
 int cmd_index(int argc, char **argv);
 void cmd_index_usage(FILE *f);
 int cmd_explore(int argc, char **argv);
+/* cmd_index_players.c: `kifu index players` of an open index (like: a part of the key, or
+ * NULL), as text or JSON Lines; an exit code. And explore's unknown player: 1 when no
+ * game has name's key (the nearest keys said on stderr), 0 when some has. */
+int cli_index_players(kifu_index *ix, const char *like, int json);
+int cli_player_unknown(kifu_index *ix, const char *name);
 void cmd_explore_usage(FILE *f);
 
 /* A message on stderr, printf-style, with control characters (from file names and
