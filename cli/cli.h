@@ -42,6 +42,11 @@ void cmd_search_usage(FILE *f);
 int cmd_index(int argc, char **argv);
 void cmd_index_usage(FILE *f);
 int cmd_explore(int argc, char **argv);
+/* cmd_index_players.c: `kifu index players` of an open index (like: a part of the key, or
+ * NULL), as text or JSON Lines; an exit code. And explore's unknown player: 1 when no
+ * game has name's key (the nearest keys said on stderr), 0 when some has. */
+int cli_index_players(kifu_index *ix, const char *like, int json);
+int cli_player_unknown(kifu_index *ix, const char *name);
 void cmd_explore_usage(FILE *f);
 int cmd_serve(int argc, char **argv);
 void cmd_serve_usage(FILE *f);
@@ -83,9 +88,13 @@ int cli_parse_encoding(const char *s, int *out);
 void cli_put_name(const char *s);
 void cli_json_string(const char *s);
 void cli_json_fstring(FILE *f, const char *s);
-/* The object `kifu explore --json` prints (sfen, games, moves with counts and top
- * games), on f; `kifu serve` answers /api/explore with the same (explore_json.c). */
-void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x);
+/* The object `kifu explore --json` prints (sfen, games, moves with counts and, unless
+ * no_games, top games), on f; `kifu serve` answers /api/explore with the same
+ * (explore_json.c). */
+void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_games);
+/* The move number an SFEN (or a USI line's) ends its position with: 1 when none
+ * (explore_json.c). */
+int cli_sfen_number(const char *s);
 /* The start of a `kifu search --json` hit line, up to the header: file, game, ply, path,
  * sfen, bd, cb, cw, next (the text of what follows, NULL: null) and usi ("" for an
  * ending). The caller adds ,"header":{...}} and the newline. */

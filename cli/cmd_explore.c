@@ -25,20 +25,28 @@ void cmd_explore_usage(FILE *f)
         "\n"
         "POSITION (default: the start position):\n"
         "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
-        "  --moves M...       USI moves played from the start (or from --sfen):\n"
-        "                     --moves 7g7f 3c3d\n"
+        "  --moves M...       moves played from the start (or from --sfen), USI or\n"
+        "                     as play takes them: --moves 7g7f 3c3d, --moves ７六歩\n"
+        "                     ３四歩, --moves '☗７六歩 ☖３四歩 ☗２二角成 ☖同銀'\n"
         "  --usi LINE         a USI line: 'position startpos moves 7g7f 3c3d'\n"
         "\n"
         "filters:\n"
-        "  --player NAME      games NAME played (exact name)\n"
-        "  --color sente|gote  with --player: NAME played that side\n"
+        "  --player NAME      games NAME played, by the player's key: spaces (also\n"
+        "                     full-width), a rank or title before or after the name,\n"
+        "                     a rating or affiliation in parentheses do not count,\n"
+        "                     nor letter case or width (see kifu index players); a\n"
+        "                     name no game has gets the nearest keys\n"
+        "  --player-like TEXT  games of a player whose key contains TEXT's key\n"
+        "  --color sente|gote  with --player or --player-like: played that side\n"
         "  --since DATE       games played on DATE (YYYY-MM-DD) or later\n"
         "  --until DATE       games played on DATE or earlier\n"
         "  --event TEXT       games whose event contains TEXT\n"
-        "  --min-rating N     games whose players are both rated N or more\n"
+        "  --min-rating N     games whose players are both rated N or more (rating\n"
+        "                     headers, or the rating in the name: hashiryo(1788))\n"
         "  --flip             also the colour-flipped position (its moves turned)\n"
         "  --top N            games listed per move (default 5, at most 10)\n"
         "  --json             one JSON object: sfen, games and the moves array\n"
+        "  --no-games         the moves only, without the games listed under each\n"
         "\n"
         "the index on ClickHouse (see kifu index; the same answers as a file):\n"
         "  --clickhouse URL   the server, or a cluster's shards in remote_servers order\n"
@@ -78,7 +86,7 @@ static double share(long long part, long long whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-static void print_table(const char *sfen, const kifu_explore *x)
+static void print_table(const char *sfen, const kifu_explore *x, int no_games)
 {
     long long total = 0;
     for (size_t i = 0; i < kifu_explore_count(x); i++)
@@ -101,7 +109,7 @@ static void print_table(const char *sfen, const kifu_explore *x)
                m->text, cols < 16 ? 16 - cols : 0, "", m->usi, m->games,
                share(m->games, total), m->sente_wins, m->gote_wins, m->sennichite,
                m->jishogi, m->draws, m->unknown, m->last_date[0] ? m->last_date : "-");
-        for (size_t k = 0; k < m->ntop; k++) {
+        for (size_t k = 0; !no_games && k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];
             printf("    %s ", g->date ? g->date : "----------");
             cli_put_name(g->sente ? g->sente : "?");
@@ -163,37 +171,67 @@ static int export_book(kifu_index *ix, const char *format, const kifu_book_optio
     return status;
 }
 
-/* The position of --sfen/--usi/--moves into p. 0, or an exit code. */
+/* One move of --moves at p: USI (7g7f, P*5e) or as play takes it (７六歩, ☗７六歩, 76歩,
+ * 同歩, ７八金右), then played. 0, or -1 with err. */
+static int play_move(kifu_position *p, const char *text, int *prev_to, kifu_error *err)
+{
+    kifu_move m;
+    kifu_error ignored = {0};
+    int rc = (unsigned char)text[0] < 0x80 && strlen(text) <= 5 &&
+                     kifu_position_parse_usi(p, text, &m, &ignored) == 0
+                 ? 0
+                 : kifu_position_parse_move(p, text, *prev_to, &m, err);
+    if (rc == KIFU_PARSE_ASK_PROMOTE) {
+        kifu_error_clear(err);
+        snprintf(err->message, sizeof err->message,
+                 "it may promote or not: say 成 or 不成 (or + in USI)");
+        err->code = KIFU_ERR_AMBIGUOUS;
+        return -1;
+    }
+    if (rc || kifu_position_play(p, &m, err))
+        return -1;
+    *prev_to = m.to_x * 10 + m.to_y;
+    return 0;
+}
+
+/* The position of --sfen/--usi/--moves into p, and its move number into *number (the
+ * SFEN's, or 1, and one a move after it). 0, or an exit code. Errors quote the option
+ * and the user's own text. */
 static int position_of(kifu_position *p, const char *sfen, const char *usi, char **moves,
-                       int nmoves)
+                       int nmoves, int *number)
 {
     kifu_error e = {0};
-    size_t len = 64 + (sfen ? strlen(sfen) : 0) + (usi ? strlen(usi) : 0);
-    for (int i = 0; i < nmoves; i++)
-        len += strlen(moves[i]) + 1;
-    char *line = malloc(len);
-    if (!line)
-        return EXIT_INTERNAL;
-    if (usi) {
-        snprintf(line, len, "%s", usi);
-    } else {
-        int startpos = !sfen || !strcmp(sfen, "startpos");
-        snprintf(line, len, "position %s%s%s", startpos ? "startpos" : "sfen ",
-                 startpos ? "" : sfen, nmoves ? " moves" : "");
-        for (int i = 0; i < nmoves; i++) {
-            strcat(line, " ");
-            strcat(line, moves[i]);
-        }
-    }
-    int rc = kifu_position_set_sfen(p, line, &e);
-    free(line);
-    if (rc) {
-        snprintf(e.source, sizeof e.source, "%s",
-                 usi      ? "--usi"
-                 : nmoves ? "--moves"
-                          : "--sfen");
+    const char *start = usi ? usi : sfen && strcmp(sfen, "startpos") ? sfen : "startpos";
+    if (kifu_position_set_sfen(p, start, &e)) {
+        snprintf(e.source, sizeof e.source, "%s", usi ? "--usi" : "--sfen");
         cli_print_error(&e);
         return EXIT_INPUT;
+    }
+    *number = cli_sfen_number(usi ? usi : sfen) + kifu_position_history_length(p);
+    int prev_to = 0, k = 0;
+    for (int i = 0; i < nmoves; i++) {
+        /* An argument may hold several moves: '７六歩 ３四歩'. */
+        char *copy = strdup(moves[i]), *save = NULL;
+        if (!copy)
+            return EXIT_INTERNAL;
+        for (char *t = strtok_r(copy, " \t", &save); t;
+             t = strtok_r(NULL, " \t", &save)) {
+            /* A full-width space between moves too (U+3000). */
+            for (char *sp; (sp = strstr(t, "\xe3\x80\x80"));)
+                memset(sp, ' ', 3);
+            char *s2 = NULL;
+            for (char *u = strtok_r(t, " ", &s2); u; u = strtok_r(NULL, " ", &s2)) {
+                k++;
+                kifu_error_clear(&e);
+                if (play_move(p, u, &prev_to, &e)) {
+                    cli_err("kifu: --moves: move %d '%s': %s\n", k, u, e.message);
+                    free(copy);
+                    return EXIT_INPUT;
+                }
+                (*number)++;
+            }
+        }
+        free(copy);
     }
     return EXIT_OK;
 }
@@ -235,6 +273,7 @@ typedef struct explore_args {
     char **moves; /* --moves (new array; the strings are argv's) */
     int nmoves;
     int json, book_opts; /* --json; a book option was given */
+    int no_games;        /* --no-games */
 } explore_args;
 
 /* The argument argv[*i] (an option with its value, or the index) into x. 0, or
@@ -242,10 +281,11 @@ typedef struct explore_args {
 static int parse_arg(int argc, char **argv, int *i, explore_args *x)
 {
     static const char *const valued[] = {
-        "--sfen",       "--usi",      "--player",     "--color",   "--since",
-        "--until",      "--event",    "--min-rating", "--top",     "--export",
-        "-o",           "--output",   "--min-ply",    "--max-ply", "--min-games",
-        "--clickhouse", "--database", "--table",      "--cluster", "--timeout"};
+        "--sfen",        "--usi",        "--player",   "--color",      "--since",
+        "--player-like", "--until",      "--event",    "--min-rating", "--top",
+        "--export",      "-o",           "--output",   "--min-ply",    "--max-ply",
+        "--min-games",   "--clickhouse", "--database", "--table",      "--cluster",
+        "--timeout"};
     const char *a = argv[*i];
     int takes = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -285,6 +325,10 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
         x->usi = v;
     } else if (!strcmp(a, "--player")) {
         x->o.player = v;
+    } else if (!strcmp(a, "--player-like")) {
+        x->o.player_like = v;
+    } else if (!strcmp(a, "--no-games")) {
+        x->no_games = 1;
     } else if (!strcmp(a, "--color")) {
         x->o.player_color = !strcmp(v, "sente") ? 1 : !strcmp(v, "gote") ? 2 : -1;
         if (x->o.player_color < 0) {
@@ -346,8 +390,8 @@ static int parse_args(int argc, char **argv, explore_args *x)
         cli_err("kifu: --usi says the whole position: not with --sfen or --moves\n");
         return EXIT_USAGE;
     }
-    if (x->o.player_color && !x->o.player) {
-        cli_err("kifu: --color goes with --player\n");
+    if (x->o.player_color && !x->o.player && !x->o.player_like) {
+        cli_err("kifu: --color goes with --player or --player-like\n");
         return EXIT_USAGE;
     }
     if (!x->export && (x->book_opts || x->out)) {
@@ -366,18 +410,22 @@ static int explore(kifu_index *ix, const explore_args *x)
 {
     kifu_error e = {0};
     kifu_position *p = kifu_position_new();
-    int status = p ? position_of(p, x->sfen, x->usi, x->moves, x->nmoves) : EXIT_INTERNAL;
+    int number = 1;
+    int status =
+        p ? position_of(p, x->sfen, x->usi, x->moves, x->nmoves, &number) : EXIT_INTERNAL;
+    if (status == EXIT_OK && x->o.player && cli_player_unknown(ix, x->o.player))
+        status = EXIT_INPUT;
     kifu_explore *ex = NULL;
     if (status == EXIT_OK && !(ex = kifu_index_explore(ix, p, &x->o, &e))) {
         cli_print_error(&e);
         status = cli_exit_code(e.code);
     }
-    char *s = ex ? kifu_position_sfen(p, 1) : NULL;
+    char *s = ex ? kifu_position_sfen(p, number) : NULL;
     if (ex && s) {
         if (x->json)
-            cli_explore_json(stdout, s, ex);
+            cli_explore_json(stdout, s, ex, x->no_games);
         else
-            print_table(s, ex);
+            print_table(s, ex, x->no_games);
         if (fflush(stdout))
             status = EXIT_IO;
     }

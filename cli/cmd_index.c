@@ -1,4 +1,4 @@
-/* cmd_index.c: `kifu index build|add|compact|info`: a collection's games and positions in
+/* cmd_index.c: `kifu index build|add|compact|info|players`: a collection's games and positions in
  * one SQLite file (kifu_index_*), built from record files and directories, grown by
  * adding more, compacted, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
 #define _DEFAULT_SOURCE /* usleep */
@@ -22,6 +22,7 @@ void cmd_index_usage(FILE *f)
         "       kifu index add games.kdb DIR|FILE...\n"
         "       kifu index compact games.kdb\n"
         "       kifu index info games.kdb\n"
+        "       kifu index players games.kdb [--like TEXT] [--json]\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index schema --clickhouse [--cluster NAME] [--database NAME]\n"
@@ -38,7 +39,10 @@ void cmd_index_usage(FILE *f)
         "  compact merge the runs of positions that adds leave (each add writes its\n"
         "          own, so that it costs what it adds) into one, as a build of the\n"
         "          same games writes them; one transaction\n"
-        "  info    games, positions, hot positions, files and size\n"
+        "  info    games, positions, hot positions, files, duplicates skipped, size\n"
+        "  players each player (by key: the name without spaces, rank, rating or\n"
+        "          affiliation, widths and case folded) with its spellings, games,\n"
+        "          results, rating range, first and last dates\n"
         "  schema  print the ClickHouse tables' DDL, to review and run\n"
         "\n"
         "options:\n"
@@ -74,11 +78,17 @@ void cmd_index_usage(FILE *f)
         "  kifu index add games.kdb new/\n"
         "  kifu index compact games.kdb\n"
         "  kifu index info games.kdb\n"
+        "  kifu index players games.kdb --like 鎌田\n"
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
 /* --input-encoding and --lenient, for every file indexed. */
 static int input_encoding = KIFU_ENC_AUTO, lenient;
+/* KIFU_INDEX_KEEP_DUPLICATES with --keep-duplicates, for every open that adds. */
+static unsigned add_flags;
+/* index players: --like TEXT and --json. */
+static const char *players_like;
+static int players_json;
 
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
@@ -142,11 +152,11 @@ static void say_written(const char *kdb, const report *r)
     if (r->verbose || failed)
         cli_err("kifu: %s: %zu games, %zu positions from %zu files (%zu new, %zu "
                 "replaced, %zu unchanged, %zu failed; %zu records skipped, %zu "
-                "repaired); written in %.1f s\n",
+                "repaired, %zu duplicates); written in %.1f s\n",
                 kdb, s->games, s->positions,
                 s->files_added + s->files_replaced + s->files_unchanged + failed,
                 s->files_added, s->files_replaced, s->files_unchanged, failed,
-                s->records_failed, s->records_repaired, cli_now() - r->t0);
+                s->records_failed, s->records_repaired, s->duplicates, cli_now() - r->t0);
 }
 
 /* Index every input, then write it all in one transaction. An exit code; *index_failed
@@ -252,7 +262,7 @@ static kifu_index *open_writer(const char *kdb, double wait, int *status)
     kifu_error e = {0};
     kifu_index *ix;
     double since = 0;
-    while (!(ix = kifu_index_open(kdb, KIFU_INDEX_NOWAIT, &e)) &&
+    while (!(ix = kifu_index_open(kdb, KIFU_INDEX_NOWAIT | add_flags, &e)) &&
            e.code == KIFU_ERR_BUSY && wait_turn(kdb, wait, &since, "writing"))
         kifu_error_clear(&e);
     if (!ix) {
@@ -376,7 +386,8 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     int failed = 0;
     report rep = {.verbose = verbose};
     temp_name = tmp, temp_for = out;
-    kifu_index *ix = kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &e);
+    kifu_index *ix =
+        kifu_index_open(tmp, KIFU_INDEX_CREATE | KIFU_INDEX_BULK | add_flags, &e);
     if (!ix) {
         print_error(&e);
         status = cli_index_exit_code(e.code);
@@ -444,7 +455,8 @@ static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
 {
     cli_inputs in = {0};
     int status = gather(&in, args, nargs), failed;
-    kifu_index *ix = status == EXIT_INTERNAL ? NULL : open_ch(ch, KIFU_INDEX_CREATE);
+    kifu_index *ix =
+        status == EXIT_INTERNAL ? NULL : open_ch(ch, KIFU_INDEX_CREATE | add_flags);
     report rep = {.verbose = verbose};
     if (ix) {
         failed = 0;
@@ -508,7 +520,9 @@ static int compact(const char *kdb, double wait)
     return close_index(ix, status, &failed);
 }
 
-static int info(const char *kdb, const ch_target *ch)
+/* info, or with players set the players (like, json). */
+static int info(const char *kdb, const ch_target *ch, int players, const char *like,
+                int json)
 {
     kifu_error e = {0};
     kifu_index *ix = ch->url ? open_ch(ch, KIFU_INDEX_READONLY)
@@ -521,28 +535,32 @@ static int info(const char *kdb, const ch_target *ch)
     }
     kifu_index_info in;
     int status = EXIT_OK;
-    if (kifu_index_info_get(ix, &in, &e)) {
+    if (players) {
+        status = cli_index_players(ix, like, json);
+    } else if (kifu_index_info_get(ix, &in, &e)) {
         cli_print_error(&e);
         status = cli_index_exit_code(e.code);
     } else {
         printf("games      %lld\n"
                "positions  %lld\n"
                "hot        %lld (positions whose explorer rows are counted ahead)\n"
-               "files      %lld\n"
-               "bytes      %lld (%.1f a position)\n",
-               in.games, in.positions, in.hot_positions, in.sources, in.bytes,
+               "files      %lld\n",
+               in.games, in.positions, in.hot_positions, in.sources);
+        if (in.duplicates >= 0)
+            printf("duplicates %lld (games skipped as indexed already)\n", in.duplicates);
+        printf("bytes      %lld (%.1f a position)\n", in.bytes,
                in.positions ? (double)in.bytes / (double)in.positions : 0.0);
     }
     int failed;
     return close_index(ix, status, &failed);
 }
 
-/* A subcommand on an index file (build, add, compact, info; info also on ClickHouse),
- * its arguments checked. An exit code. */
+/* A subcommand on an index file (build, add, compact, info, players; info and players
+ * also on ClickHouse), its arguments checked. An exit code. */
 static int file_command(const char *sub, char **args, int nargs, const char *out,
                         int verbose, double wait, ch_target *ch)
 {
-    int status = EXIT_OK;
+    int status = EXIT_OK, players = !strcmp(sub, "players");
     if (!strcmp(sub, "build")) {
         if (!out || !nargs) {
             cli_err("kifu: index build: %s\n",
@@ -565,18 +583,18 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
         } else {
             status = compact(args[0], wait);
         }
-    } else if (!strcmp(sub, "info") && ch->url) {
-        status = info(NULL, ch);
-    } else if (!strcmp(sub, "info")) {
+    } else if ((!strcmp(sub, "info") || players) && ch->url) {
+        status = info(NULL, ch, players, players_like, players_json);
+    } else if (!strcmp(sub, "info") || players) {
         if (nargs != 1 || out) {
-            cli_err("kifu: index info: give one index\n");
+            cli_err("kifu: index %s: give one index\n", sub);
             status = EXIT_USAGE;
         } else {
-            status = info(args[0], ch);
+            status = info(args[0], ch, players, players_like, players_json);
         }
     } else {
         cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
-                "schema)\n",
+                "players, schema)\n",
                 sub);
         status = EXIT_USAGE;
     }
@@ -586,8 +604,9 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
-        cli_err("kifu: index: say build, add, compact, info or schema; see 'kifu index "
-                "--help'\n");
+        cli_err(
+            "kifu: index: say build, add, compact, info, players or schema; see 'kifu "
+            "index --help'\n");
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL, *wait_arg = NULL;
@@ -605,6 +624,7 @@ int cmd_index(int argc, char **argv)
                              : !strcmp(a, "--table")                    ? &ch.o.table
                              : !strcmp(a, "--cluster")                  ? &ch.o.cluster
                              : !strcmp(a, "--wait")                     ? &wait_arg
+                             : !strcmp(a, "--like")                     ? &players_like
                              : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
                                                                         : NULL;
         if (only_files || a[0] != '-' || !a[1]) {
@@ -634,6 +654,10 @@ int cmd_index(int argc, char **argv)
             lenient = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(a, "--keep-duplicates")) {
+            add_flags |= KIFU_INDEX_KEEP_DUPLICATES;
+        } else if (!strcmp(a, "--json")) {
+            players_json = 1;
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
@@ -650,10 +674,16 @@ int cmd_index(int argc, char **argv)
             status = EXIT_USAGE;
         }
     }
-    if (status == EXIT_OK && ch.url && strcmp(sub, "info") && nargs < 1) {
+    int players = !strcmp(sub, "players");
+    if (status == EXIT_OK && (players_like || players_json) && !players) {
+        cli_err("kifu: index %s: --like and --json are for index players\n", sub);
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
+               nargs < 1) {
         cli_err("kifu: index %s: no file to index\n", sub);
         status = EXIT_USAGE;
-    } else if (status == EXIT_OK && ch.url && (out || !strcmp(sub, "info") ? nargs : 0)) {
+    } else if (status == EXIT_OK && ch.url &&
+               (out || !strcmp(sub, "info") || players ? nargs : 0)) {
         cli_err("kifu: index %s: --clickhouse names the index: no file%s\n", sub,
                 out ? " and no -o" : "");
         status = EXIT_USAGE;

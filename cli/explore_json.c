@@ -1,6 +1,8 @@
 /* explore_json.c: the explorer's answer as JSON, one writer for `kifu explore --json`
  * and `kifu serve`'s /api/explore, so that the two can never differ. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 
@@ -16,7 +18,20 @@ static double share(long long part, long long whole)
     return whole ? 100.0 * (double)part / (double)whole : 0.0;
 }
 
-void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x)
+/* The move number an SFEN (or a USI line's) ends its position with: 1 when none. */
+int cli_sfen_number(const char *s)
+{
+    const char *m = s ? strstr(s, " moves") : NULL;
+    size_t n = s ? (m ? (size_t)(m - s) : strlen(s)) : 0;
+    while (n && s[n - 1] == ' ')
+        n--;
+    size_t k = n;
+    while (k && s[k - 1] >= '0' && s[k - 1] <= '9')
+        k--;
+    return k < n && k && s[k - 1] == ' ' ? atoi(s + k) : 1;
+}
+
+void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_games)
 {
     long long total = 0;
     for (size_t i = 0; i < kifu_explore_count(x); i++)
@@ -40,6 +55,10 @@ void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x)
             cli_json_fstring(f, m->last_date);
         else
             fprintf(f, "null");
+        if (no_games) {
+            fprintf(f, "}");
+            continue;
+        }
         fprintf(f, ",\"top\":[");
         for (size_t k = 0; k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];

@@ -24,12 +24,17 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
     if (!serve_position(q, p, r) && (ix = serve_open(c, r, &stamp))) {
         kifu_error e = {0};
         kifu_explore *x = kifu_index_explore(ix, p, &o, &e);
-        char *sfen = kifu_position_sfen(p, 1);
+        /* The move number, as kifu explore prints it: the given position's, on by the
+         * moves played since. */
+        const char *given =
+            serve_get(q, "usi") ? serve_get(q, "usi") : serve_get(q, "sfen");
+        char *sfen = kifu_position_sfen(p, cli_sfen_number(given) +
+                                               (int)kifu_position_history_length(p));
         char *buf;
         size_t len;
         FILE *f = x && sfen ? serve_begin(&buf, &len) : NULL;
         if (f) {
-            cli_explore_json(f, sfen, x);
+            cli_explore_json(f, sfen, x, 0);
             serve_end(r, f, &buf, &len);
         } else {
             serve_error(r, x ? 500 : 503, "explore: %s", x ? "out of memory" : e.message);

@@ -768,7 +768,8 @@ typedef struct kifu_html_options {
 /** One self-contained HTML page (no network, no external file) that replays the records:
  *  each embedded as posjson (every position, with move texts, comments, times, forks and
  *  the header) and drawn by the built-in viewer script and stylesheet. Several records
- *  give several viewers on one page, or with KIFU_HTML_CATALOGUE one grid of diagrams.
+ *  give one viewer and a list of the games to choose from, or with KIFU_HTML_CATALOGUE one
+ *  grid of diagrams.
  *  New bytes (kifu_free), NUL-terminated, length in *len (may be NULL); NULL with err
  *  (KIFU_ERR_ARG for no record, KIFU_ERR_NOMEM). */
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
@@ -776,8 +777,9 @@ KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   kifu_error *err);
 /** The page's built-in parts, static: "board.js" (a position drawn as SVG, every piece
  *  style: any page may use it alone), "viewer.js" (the replay viewer, which needs
- *  board.js before it) or "viewer.css" (the stylesheet a --css file replaces); NULL for
- *  any other name. For pages that embed
+ *  board.js before it), "viewer.css" (the stylesheet a --css file replaces),
+ *  "gamelist.js" and "gamelist.css" (a page of several games: one viewer and a list of
+ *  the games; empty header fields hidden); NULL for any other name. For pages that embed
  *  the viewer themselves and for styles made from the default one. */
 KIFU_EXPORT const char *kifu_html_asset(const char *name);
 
@@ -950,6 +952,7 @@ typedef struct kifu_index_stats {
     size_t records_failed;
     size_t games, positions;
     size_t records_repaired; /* indexed with a move repaired (kifu_index_set_read) */
+    size_t duplicates;       /* games skipped: the same game is in the index already */
 } kifu_index_stats;
 
 enum {
@@ -961,6 +964,9 @@ enum {
                                 kill meanwhile leaves the file unusable: remove it. */
     KIFU_INDEX_NOWAIT = 8,   /* another writer holds the index: fail at once with
                                 KIFU_ERR_BUSY rather than wait for it (up to 30 s) */
+    KIFU_INDEX_KEEP_DUPLICATES = 16, /* add a game the index holds already (the same
+                                        moves from the same start, players by key, date)
+                                        again; by default it is skipped and counted */
 };
 
 /** Open (or with KIFU_INDEX_CREATE make) an index file. A file that is not a kifu index,
@@ -1032,7 +1038,8 @@ KIFU_EXPORT int kifu_index_compact(kifu_index *ix, kifu_error *err);
 /** What an index holds. */
 typedef struct kifu_index_info {
     long long games, positions, sources, hot_positions;
-    long long bytes; /* size of the file */
+    long long bytes;      /* size of the file */
+    long long duplicates; /* games skipped by adds as already indexed; -1: not kept */
 } kifu_index_info;
 KIFU_EXPORT int kifu_index_info_get(kifu_index *ix, kifu_index_info *out,
                                     kifu_error *err);
@@ -1049,7 +1056,8 @@ typedef enum kifu_result {
 
 /** Filters and choices of an explorer query; all zero: every game, 5 top games a move. */
 typedef struct kifu_explore_options {
-    const char *player;    /* a player's name (exact), or NULL */
+    const char *player;    /* a player: the games whose player key (kifu_index_player_key)
+                              is this name's key, or NULL */
     int player_color;      /* with player: 0 either side, 1 as sente, 2 as gote */
     const char *date_from; /* "YYYY-MM-DD", inclusive, or NULL */
     const char *date_to;   /* "YYYY-MM-DD", inclusive, or NULL */
@@ -1058,7 +1066,34 @@ typedef struct kifu_explore_options {
                                   are left out when set), 0: no filter */
     int flip;              /* also the colour-flipped position (its moves flipped back) */
     int top;               /* games listed per move; 0: 5 */
+    const char *player_like; /* a player whose key contains this text's key, or NULL
+                                (player_color applies to it too) */
 } kifu_explore_options;
+
+/** The key the index finds a player by, from a name as records write it: a subset of
+ *  NFKC (full-width ASCII and spaces, half-width katakana, circled numbers and Roman
+ *  numerals), Latin case folded, a leading ':' (Shogi Quest CSA), groups in parentheses
+ *  (a rating, an affiliation) and ranks or titles before or after the name (二段, 女流初段,
+ *  名人, 3dan …) taken out, and the spaces. Into key (cap bytes; 256 hold any); the rank
+ *  the name carried into rank (may be NULL), its rating in parentheses into *rating (may
+ *  be NULL; 0: none). Returns key. */
+KIFU_EXPORT char *kifu_index_player_key(const char *name, char *key, size_t cap,
+                                        char *rank, size_t rank_cap, int *rating);
+
+/** One player of an index (kifu_index_players; borrowed during the callback only). */
+typedef struct kifu_index_player {
+    const char *key;
+    const char *const *names; /* the names as written, sorted, each once */
+    size_t nnames;
+    long long games, wins, losses, draws; /* draws: 千日手, 持将棋 and others */
+    int min_rating, max_rating;           /* 0: no rating known */
+    char first_date[16], last_date[16];   /* "" when no game had a date */
+} kifu_index_player;
+typedef int (*kifu_index_player_fn)(void *ctx, const kifu_index_player *p);
+/** Every player of the indexed games (or those whose key contains like's key), the most
+ *  games first, then by key; nonzero from fn stops. 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_players(kifu_index *ix, const char *like,
+                                   kifu_index_player_fn fn, void *ctx, kifu_error *err);
 
 /** A game the explorer lists (strings borrowed from the result). */
 typedef struct kifu_explore_game {

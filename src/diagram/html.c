@@ -21,6 +21,10 @@ const char *kifu_html_asset(const char *name)
         return (const char *)viewer_js;
     if (name && strcmp(name, "viewer.css") == 0)
         return (const char *)viewer_css;
+    if (name && strcmp(name, "gamelist.js") == 0)
+        return (const char *)gamelist_js;
+    if (name && strcmp(name, "gamelist.css") == 0)
+        return (const char *)gamelist_css;
     return NULL;
 }
 
@@ -243,6 +247,9 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
      * lays out the rest from it, as the document's CSS helper did (seeds/002, sample 5). */
     if (o->piece_size > 0)
         kifu__sb_printf(&sb, ":root { --kifu-piece-size: %dpx; }\n", o->piece_size);
+    /* The list of games (gamelist.js), styled apart so that --css keeps it usable. */
+    if (count > 1 && !(o->flags & KIFU_HTML_CATALOGUE))
+        put_style(&sb, kifu_html_asset("gamelist.css"));
     kifu__sb_puts(&sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
                        "<noscript><p>This page replays shogi records with JavaScript: "
                        "turn it on to see the board.</p></noscript>\n"
@@ -255,6 +262,9 @@ char *kifu_html_write(const kifu_record *const *rs, size_t count,
     kifu__sb_puts(&sb, "</script>\n<script>\n");
     kifu__sb_puts(&sb, kifu_html_asset("board.js"));
     kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
+    /* Then, in the same element: one viewer and a list for many games, and no empty
+     * header field. */
+    kifu__sb_puts(&sb, kifu_html_asset("gamelist.js"));
     kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
     char *page = kifu__sb_take(&sb, len);
     if (!page)

@@ -32,6 +32,17 @@ typedef struct kifu__explore_row {
     int number, result;
 } kifu__explore_row;
 
+/* One side of one game, for the players' list (players): the player's key and name as
+ * written, rating (0: none), the side (0 sente, 1 gote), the game's result (KIFU__RES_*)
+ * and date (NULL: none); borrowed during the callback. */
+typedef struct kifu__player_row {
+    const char *key, *name, *date;
+    int rating, side, result;
+} kifu__player_row;
+typedef int (*kifu__player_row_fn)(void *ctx, const kifu__player_row *r);
+/* One indexed game's identity (index_dups.c) and id. 0, or nonzero to stop (NOMEM). */
+typedef int (*kifu__ident_fn)(void *ctx, uint64_t ident, uint32_t game);
+
 typedef struct kifu__index_ops {
     /* ---- writing ---- */
     /* The digest that tells a changed file from an unchanged one, as the store keeps it. */
@@ -50,6 +61,8 @@ typedef struct kifu__index_ops {
     int (*compact)(kifu_index *ix, kifu_error *err);
     /* Give back what the backend holds (the batch is the caller's). */
     void (*close)(kifu_index *ix);
+    /* Every indexed game's identity and id (duplicates are told by them). 0, or -1. */
+    int (*idents)(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
     /* ---- reading ---- */
     int (*info)(kifu_index *ix, kifu_index_info *out, kifu_error *err);
     /* One explorer query: begin (its state, or NULL with err), the counts of one key
@@ -69,6 +82,10 @@ typedef struct kifu__index_ops {
                        void *ctx, kifu_error *err);
     long (*find)(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                  kifu_error *err);
+    /* Both sides of every game whose player key contains like (NULL: every game) with a
+     * key. 0, or -1 with err. */
+    int (*players)(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
+                   kifu_error *err);
     int (*export_book)(kifu_index *ix, int format, const kifu_book_options *o,
                        kifu_output_fn out, void *ctx, kifu_error *err);
 } kifu__index_ops;

@@ -33,6 +33,7 @@ typedef struct kifu__ch_server {
 typedef struct kifu__ch_game {
     long long id;
     char *sente, *gote, *date, *event, *source;
+    char *sente_key, *gote_key; /* what the player filters compare */
     int number, result;
     int sente_rating, gote_rating; /* 0: none */
 } kifu__ch_game;
@@ -143,6 +144,12 @@ void *kifu__ch_explore_begin(kifu_index *ix, const kifu_explore_options *o,
 int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a);
 int kifu__ch_explore_game(void *q, long long id, kifu__explore_row *row);
 void kifu__ch_explore_end(void *q);
+
+/* Every game's identity and id; both sides of the games whose player key contains like
+ * (NULL: all). 0, or -1 with err. */
+int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
+int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
+                     kifu_error *err);
 
 /* ---- clickhouse_search.c ---- */
 

@@ -23,6 +23,7 @@ void kifu__ch_games_clear(kifu__ch *ch)
         kifu__ch_game *g = &ch->games[i];
         kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
         kifu__free(g->event), kifu__free(g->source);
+        kifu__free(g->sente_key), kifu__free(g->gote_key);
     }
     ch->ngames = 0;
 }
@@ -62,7 +63,7 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
     kifu__strbuf sql, out;
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT id, sente, gote, date, event, number, result, path, "
-                        "sente_rating, gote_rating FROM ");
+                        "sente_rating, gote_rating, sente_key, gote_key FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
     kifu__sb_printf(&sql, " WHERE %s FORMAT TabSeparated", where);
     int rc = query(ch, &sql, &out, err);
@@ -90,6 +91,8 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
         g->sente_rating = atoi(buf);
         kifu__ch_field(&p, buf, sizeof buf);
         g->gote_rating = atoi(buf);
+        g->sente_key = dup_field(&p, buf, sizeof buf);
+        g->gote_key = dup_field(&p, buf, sizeof buf);
         p += *p == '\n';
         ch->ngames++;
     }
@@ -141,7 +144,7 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
         const kifu__ch_game *g = kifu__ch_game_get(ch, game);
         kifu__game_attrs at = {0};
         if (g) {
-            at.sente = g->sente, at.gote = g->gote, at.date = g->date,
+            at.sente = g->sente_key, at.gote = g->gote_key, at.date = g->date,
             at.event = g->event;
             at.sente_rating = g->sente_rating, at.gote_rating = g->gote_rating;
         }
@@ -158,7 +161,8 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
 int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
                    const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
 {
-    if (o->player || o->date_from || o->date_to || o->event || o->min_rating > 0)
+    if (o->player || o->player_like || o->date_from || o->date_to || o->event ||
+        o->min_rating > 0)
         return count_filtered(ix, key, flipped, o, a, err);
     kifu__ch *ch = ix->ch;
     kifu__strbuf sql, out;
@@ -290,6 +294,7 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     if (!rc && ans.data)
         sscanf(ans.data, "%lld\t%lld\t%lld\t%lld", &out->games, &out->positions,
                &out->sources, &out->hot_positions);
+    out->duplicates = -1; /* the adds' skipped games are not kept here */
     /* Bytes on disk: every shard's parts of our tables. */
     for (size_t i = 0; !rc && i < ch->nservers; i++) {
         sql.len = 0, ans.len = 0;
@@ -368,4 +373,62 @@ void kifu__ch_explore_end(void *q)
 {
     kifu_index *ix = q;
     ix->ch->explore_o = NULL, ix->ch->explore_err = NULL;
+}
+
+int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__sb_puts(&sql, "SELECT ident, id FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " FORMAT TabSeparated");
+    int rc = query(ch, &sql, &out, err);
+    for (const char *p = out.data; !rc && p && *p;) {
+        uint64_t ident = strtoull(p, (char **)&p, 10);
+        uint32_t id = (uint32_t)strtoul(p, (char **)&p, 10);
+        p += *p == '\n';
+        if (fn(ctx, ident, id))
+            rc = nomem(err);
+    }
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}
+
+int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
+                     kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    /* Every game's players; the part of a key is looked for here (no SQL quoting). */
+    kifu__sb_puts(&sql, "SELECT sente_key, sente, sente_rating, gote_key, gote, "
+                        "gote_rating, result, date FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " FORMAT TabSeparated");
+    int rc = query(ch, &sql, &out, err);
+    char key[2][1024], name[2][1024], num[32], date[64];
+    for (const char *p = out.data; !rc && p && *p;) {
+        int nokey[2], rating[2];
+        for (int s = 0; s < 2; s++) {
+            nokey[s] = kifu__ch_field(&p, key[s], sizeof key[s]);
+            kifu__ch_field(&p, name[s], sizeof name[s]);
+            kifu__ch_field(&p, num, sizeof num);
+            rating[s] = atoi(num);
+        }
+        kifu__ch_field(&p, num, sizeof num);
+        int result = atoi(num);
+        int nodate = kifu__ch_field(&p, date, sizeof date);
+        p += *p == '\n';
+        for (int s = 0; s < 2 && !rc; s++) {
+            if (nokey[s] || (like && !strstr(key[s], like)))
+                continue;
+            kifu__player_row r = {key[s],    name[s], nodate ? NULL : date,
+                                  rating[s], s,       result};
+            if (fn(ctx, &r))
+                rc = nomem(err);
+        }
+    }
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
 }

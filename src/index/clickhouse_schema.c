@@ -37,7 +37,9 @@ static const char *const games_cols =
     "id UInt32, path String, digest UInt64, number UInt32, sente Nullable(String),"
     " gote Nullable(String), date Nullable(String), event Nullable(String), result UInt8,"
     " handicap String, start Nullable(String), plies UInt32, sente_rating Int32,"
-    " gote_rating Int32, moves Array(UInt16), ending Nullable(String), header String";
+    " gote_rating Int32, moves Array(UInt16), ending Nullable(String), header String,"
+    " sente_key Nullable(String), gote_key Nullable(String), sente_rank Nullable(String),"
+    " gote_rank Nullable(String), ident UInt64";
 
 void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char *cluster)
 {

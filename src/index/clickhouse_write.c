@@ -293,6 +293,7 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
     }
     ix->ch = ch;
     ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
+    ix->keep_dups = (flags & KIFU_INDEX_KEEP_DUPLICATES) != 0;
     snprintf(ch->database, sizeof ch->database, "%s", o->database ? o->database : "kifu");
     snprintf(ch->table, sizeof ch->table, "%s", o->table ? o->table : "kifu");
     snprintf(ch->cluster, sizeof ch->cluster, "%s", o->cluster ? o->cluster : "");
@@ -314,7 +315,9 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
         goto down;
     kifu__strbuf out, sql;
     kifu__sb_init(&out), kifu__sb_init(&sql);
-    kifu__sb_puts(&sql, "SELECT max(id) FROM ");
+    /* ident: a table of an index made before players' keys and identities (version 6
+     * of the SQLite file) fails here, and is named so. */
+    kifu__sb_puts(&sql, "SELECT max(id), max(ident) FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
     int rc =
         sql.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], sql.data, &out, err);
@@ -325,6 +328,12 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
             snprintf(err->message, sizeof err->message,
                      "no kifu index in ClickHouse database %s (tables %s_*) on %s: "
                      "create it first",
+                     ch->database, ch->table, ch->servers[0].url);
+        else if (err &&
+                 (strstr(err->message, "Code: 47") || strstr(err->message, "ident")))
+            snprintf(err->message, sizeof err->message,
+                     "the kifu index %s.%s_* on %.200s was made by an older kifu (no "
+                     "players' keys): drop its tables and index the records again",
                      ch->database, ch->table, ch->servers[0].url);
         goto down;
     }
@@ -555,7 +564,12 @@ static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g
     kifu__ch_tsv(b, g->ending);
     kifu__sb_putc(b, '\t');
     kifu__ch_tsv(b, g->header ? g->header : "{}");
-    kifu__sb_putc(b, '\n');
+    const char *who[4] = {g->sente_key, g->gote_key, g->sente_rank, g->gote_rank};
+    for (int k = 0; k < 4; k++) {
+        kifu__sb_putc(b, '\t');
+        kifu__ch_tsv(b, who[k]);
+    }
+    kifu__sb_printf(b, "\t%llu\n", (unsigned long long)g->ident);
 }
 
 int kifu__ch_flush(kifu_index *ix, kifu_error *err)
@@ -722,4 +736,6 @@ static const kifu__index_ops ch_ops = {
     .each_source = kifu__ch_each_source,
     .find = kifu__ch_find,
     .export_book = ch_export_book,
+    .idents = kifu__ch_idents,
+    .players = kifu__ch_players,
 };

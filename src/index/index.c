@@ -38,6 +38,7 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     kifu__free(ix->lane[0]), kifu__free(ix->lane[1]), kifu__free(ix->facts);
     kifu_position_free(ix->replay);
     kifu__sb_free(&ix->json);
+    kifu__dups_free(ix);
     ix->ops->close(ix);
     kifu__index_free(ix);
     return rc;

@@ -119,9 +119,13 @@ int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *
 {
     const char *sente = flipped ? g->gote : g->sente;
     const char *gote = flipped ? g->sente : g->gote;
-    if (o->player) {
-        int as_s = sente && strcmp(sente, o->player) == 0;
-        int as_g = gote && strcmp(gote, o->player) == 0;
+    /* The players by key: the whole key, or a part of it. */
+    for (int like = 0; like < 2; like++) {
+        const char *want = like ? o->player_like : o->player;
+        if (!want)
+            continue;
+        int as_s = sente && (like ? strstr(sente, want) != NULL : !strcmp(sente, want));
+        int as_g = gote && (like ? strstr(gote, want) != NULL : !strcmp(gote, want));
         if (o->player_color == 1 ? !as_s : o->player_color == 2 ? !as_g : !(as_s || as_g))
             return 0;
     }

@@ -48,7 +48,8 @@ int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long lon
 /* Most played first. */
 void kifu__agg_sort(kifu__agg *a);
 
-/* What the explorer's filters look at in a game (NULL: not known; ratings 0: none). */
+/* What the explorer's filters look at in a game (NULL: not known; ratings 0: none):
+ * sente and gote are the players' keys (kifu__player_parse). */
 typedef struct kifu__game_attrs {
     const char *sente, *gote, *date, *event;
     int sente_rating, gote_rating;

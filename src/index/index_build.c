@@ -237,7 +237,8 @@ uint64_t kifu__index_key_line(const kpos *start, const kmove *moves, size_t n)
 }
 
 /* Append one game and the positions of its main line. A move the engine cannot pack
- * (a record that is not normalized) fails the game: nothing of it stays queued. */
+ * (a record that is not normalized) fails the game: nothing of it stays queued. 0, 1 when
+ * the game is indexed already (kifu__dups_check: nothing queued), or -1 with err. */
 static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
                     uint32_t number, kifu_error *err)
 {
@@ -280,6 +281,22 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         if (text[i] && !(*to[i] = dup_or_null(ix, text[i])))
             goto nomem;
     g->sente_rating = rating(r, 0), g->gote_rating = rating(r, 1);
+    /* The players' keys, ranks, and ratings from the names when no header gives one. */
+    for (int side = 0; side < 2; side++) {
+        const char *name = side ? g->gote : g->sente;
+        if (!name)
+            continue;
+        kifu__player pl;
+        kifu__player_parse(name, &pl);
+        int *rate = side ? &g->gote_rating : &g->sente_rating;
+        if (!*rate)
+            *rate = pl.rating;
+        if ((pl.key[0] && !(*(side ? &g->gote_key : &g->sente_key) =
+                                kifu__arena_strdup(&ix->text, pl.key))) ||
+            (pl.rank[0] && !(*(side ? &g->gote_rank : &g->sente_rank) =
+                                 kifu__arena_strdup(&ix->text, pl.rank))))
+            goto nomem;
+    }
     if (!(g->header = header_json(ix, r)))
         goto nomem;
     /* Room for every position and move at once (a reserve a ply cost a call each). */
@@ -318,6 +335,14 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
         key_do(&p, k); /* a checked move: its piece and capture fields are right */
         n = next;
         ply++;
+    }
+    g->ident = kifu__index_ident(g);
+    if (!ix->keep_dups) {
+        int seen = kifu__dups_check(ix, g->ident, g->id, err);
+        if (seen) { /* indexed already (1), or no memory for the set (-1) */
+            ix->npos = pos0;
+            return seen;
+        }
     }
     ix->ngames++;
     ix->next_game++;
@@ -385,7 +410,7 @@ static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t di
     char *p = kifu__strdup(path);
     if (!p)
         return -1;
-    ix->sources[ix->nsources++] = (struct kifu__isource){id, p, dig, size, 0, 0};
+    ix->sources[ix->nsources++] = (struct kifu__isource){id, p, dig, size, 0, 0, 0};
     return 0;
 }
 
@@ -413,7 +438,7 @@ typedef struct file_reader {
     uint32_t source;
     const uint32_t *done; /* game numbers indexed already (sorted) */
     size_t ndone;
-    size_t added, skipped, repaired;
+    size_t added, skipped, repaired, dups;
     struct failed_game {
         kifu_error e;
         size_t index;
@@ -447,16 +472,22 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
         snprintf(e.message, sizeof e.message, "a move repaired (--lenient): %.400s", why);
         e.code = KIFU_OK;
     }
-    if (played && add_game(ix, r, fr->source, number, &e) == 0 && !repaired) {
-        fr->added++;
+    int rc = -1; /* add_game's: 0 added, 1 a duplicate, -1 failed */
+    if (played && (rc = add_game(ix, r, fr->source, number, &e)) >= 0 && !repaired) {
+        if (rc)
+            fr->dups++;
+        else
+            fr->added++;
     } else if (e.code == KIFU_ERR_NOMEM) {
         fr->nomem = 1; /* not the game's fault: the file fails, the add says why */
     } else if (kifu__reserve(&fr->failed, &fr->capfailed, fr->nfailed + 1,
                              sizeof *fr->failed, 4)) {
         fr->nomem = 1;
     } else {
-        fr->added += repaired && e.code == KIFU_OK;
-        fr->repaired += repaired && e.code == KIFU_OK;
+        /* a repaired game added (or found a duplicate), its warning kept to be told */
+        fr->added += repaired && rc == 0;
+        fr->dups += repaired && rc == 1;
+        fr->repaired += repaired && rc == 0;
         fr->failed[fr->nfailed++] = (struct failed_game){e, index};
     }
     kifu_record_free(r);
@@ -477,11 +508,17 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     }
     uint64_t dig = ix->ops->digest(data, len);
     kifu__known k = {0};
-    if (ix->ops->lookup(ix, path, dig, &k, err)) {
+    /* The identities first: those of a file read again are forgotten before it is. */
+    if (kifu__dups_load(ix, err) || ix->ops->lookup(ix, path, dig, &k, err)) {
         kifu_free(data);
         return -1;
     }
     uint32_t id = k.id;
+    /* A file read again: its old games are not duplicates of its new ones. */
+    if (k.ngone && !(id && k.digest == dig)) {
+        qsort(k.gone, k.ngone, sizeof *k.gone, kifu__cmp_u32);
+        kifu__dups_forget(ix, k.gone, k.ngone);
+    }
     if (id && k.digest == dig) {
         kifu_free(data);
         kifu__free(k.done), kifu__free(k.gone);
@@ -541,12 +578,15 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     ix->stats.records_repaired += fr.repaired;
     kifu__free(fr.failed);
     size_t added = fr.added, skipped = fr.skipped;
+    ix->stats.duplicates += fr.dups;
     /* The old games go at the next flush, before the batch that holds the new ones. */
     int gone = k.ngone ? ix->ops->replaced(ix, k.gone, k.ngone, err) : 0;
     kifu__free(k.gone);
     if (gone)
         return -1;
-    if (skipped && !added && status != KIFU_INDEX_REPLACED) {
+    /* (A file of duplicates only is kept as a source: it is not read again, and the
+     * games it would have added are counted.) */
+    if (skipped && !added && !fr.dups && status != KIFU_INDEX_REPLACED) {
         ix->next_source--;
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;
@@ -554,6 +594,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     if (add_source(ix, id, path, dig, (int64_t)len))
         return nomem(err);
     ix->sources[ix->nsources - 1].games = (uint32_t)added;
+    ix->sources[ix->nsources - 1].dups = (uint32_t)fr.dups;
     ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
     /* A full batch goes to the table now, the add's transaction kept open: memory stays
      * bounded however many files one add reads. */

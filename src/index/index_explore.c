@@ -141,6 +141,16 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
+    /* Players are found by their keys: the user's text made a key as the names were. */
+    kifu_explore_options by_key = *o;
+    char pkey[256], lkey[256];
+    if (o->player)
+        by_key.player =
+            kifu_index_player_key(o->player, pkey, sizeof pkey, NULL, 0, NULL);
+    if (o->player_like)
+        by_key.player_like =
+            kifu_index_player_key(o->player_like, lkey, sizeof lkey, NULL, 0, NULL);
+    o = &by_key;
     kifu_explore *e = kifu__calloc(1, sizeof *e);
     kifu__agg a;
     kifu__agg_init(&a);

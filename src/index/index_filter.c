@@ -137,7 +137,7 @@ int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
                        size_t limit, kifu__gameset *s)
 {
     s->n = 0;
-    s->rows = o->player || o->event || o->min_rating > 0;
+    s->rows = o->player || o->player_like || o->event || o->min_rating > 0;
     s->use = 0;
     if (!s->rows)
         return 0;
@@ -149,18 +149,25 @@ int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
         return 0;
     }
     sqlite3_stmt *st = NULL;
-    if (o->player) {
+    if (o->player || o->player_like) {
         /* The side the player takes in the stored game (a flipped count swaps them). */
         int color = o->player_color;
         if (flipped && color)
             color = 3 - color;
-        const char *sql = color == 1   ? "SELECT id FROM games WHERE sente=?1"
-                          : color == 2 ? "SELECT id FROM games WHERE gote=?1"
-                                       : "SELECT id FROM games WHERE sente=?1 UNION ALL "
-                                         "SELECT id FROM games WHERE gote=?1";
-        if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+        /* By the key (its index), or by a part of it (every game's keys read). */
+        static const char *const sql[2][3] = {
+            {"SELECT id FROM games WHERE sente_key=?1 UNION ALL SELECT id FROM games "
+             "WHERE "
+             "gote_key=?1",
+             "SELECT id FROM games WHERE sente_key=?1",
+             "SELECT id FROM games WHERE gote_key=?1"},
+            {"SELECT id FROM games WHERE instr(sente_key, ?1) OR instr(gote_key, ?1)",
+             "SELECT id FROM games WHERE instr(sente_key, ?1)",
+             "SELECT id FROM games WHERE instr(gote_key, ?1)"}};
+        if (sqlite3_prepare_v2(db, sql[!o->player][color], -1, &st, NULL) != SQLITE_OK)
             return -1;
-        sqlite3_bind_text(st, 1, o->player, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 1, o->player ? o->player : o->player_like, -1,
+                          SQLITE_STATIC);
     } else if (o->min_rating > 0) {
         if (sqlite3_prepare_v2(db,
                                "SELECT id FROM games WHERE sente_rating >= ?1 AND "
@@ -187,7 +194,8 @@ int kifu__filter_games(sqlite3 *db, const kifu_explore_options *o, int flipped,
         return -1;
     s->use = rc;
     /* What the set does not settle is checked on the rows of its games (few). */
-    s->rows = event == 2 || (o->player && o->min_rating > 0);
+    s->rows = event == 2 || ((o->player || o->player_like) && o->min_rating > 0) ||
+              (o->player && o->player_like);
     if (!rc)
         s->rows = 1, s->n = 0;
     return 0;
@@ -200,7 +208,8 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game)
 
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o)
 {
-    if (o->player || o->min_rating > 0 || o->date_from || o->date_to || !o->event)
+    if (o->player || o->player_like || o->min_rating > 0 || o->date_from || o->date_to ||
+        !o->event)
         return 0;
     return event_state(db, o->event);
 }

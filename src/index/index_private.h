@@ -25,10 +25,10 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    5 /* 2: games.ending and games.header; 3: bucket blocks; \
-                               * 4: runs of blocks, dates in explorer.top; \
-                               * 5: hot.days and explorer.days */
-#define KIFU__INDEX_VERSION_TEXT "5"
+    6 /* 2: games.ending and games.header; 3: bucket blocks; \
+       * 4: runs of blocks, dates in explorer.top; 5: hot.days and explorer.days; \
+       * 6: players' keys and ranks, games.ident, sources.duplicates */
+#define KIFU__INDEX_VERSION_TEXT "6"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -116,6 +116,9 @@ typedef struct kifu__igame {
     char *sente, *gote, *date, *event, *start; /* the batch's; start: SFEN or NULL */
     char *ending;                  /* the main line's ending word (TORYO ...), or NULL */
     char *header;                  /* the whole header as a JSON object */
+    char *sente_key, *gote_key;    /* the players' keys (kifu__player_parse), or NULL */
+    char *sente_rank, *gote_rank;  /* the ranks their names carry, or NULL */
+    uint64_t ident;                /* what tells the same game (index_dups.c) */
     int handicap;                  /* kifu_preset */
     int sente_rating, gote_rating; /* 0: none */
     uint16_t *moves;               /* compact moves of the main line */
@@ -157,12 +160,15 @@ struct kifu_index {
         uint64_t digest;
         int64_t size;
         uint32_t games;
-        int replace; /* the path was indexed before with other content */
+        uint32_t dups; /* its games skipped as indexed already */
+        int replace;   /* the path was indexed before with other content */
     } * sources;
     size_t nsources, capsources;
     kifu_index_stats stats;
     int intx; /* a transaction is open: batches of an add written, not committed */
-    int locked, lock_fd; /* a writer's lock on the file (index_lock.c) */
+    int locked, lock_fd;       /* a writer's lock on the file (index_lock.c) */
+    int keep_dups;             /* KIFU_INDEX_KEEP_DUPLICATES */
+    struct kifu__dupset *dups; /* the identities of the indexed games, once loaded */
     /* The SQLite explorer's statements (index_sqlite_explore.c), prepared on first use. */
     sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
 };
@@ -241,6 +247,28 @@ int kifu__index_start(const char *handicap, const char *sfen, kpos *p);
 
 /* qsort/bsearch order of uint32_t. */
 int kifu__cmp_u32(const void *x, const void *y);
+/* index_player.c: a player's name as written, parsed: the key the index finds players
+ * by (spaces, ranks, ratings and affiliations out, widths and case folded), the rank and
+ * the rating (in parentheses) the name carries ("" and 0: none). */
+typedef struct kifu__player {
+    char key[256];
+    char rank[48];
+    int rating;
+} kifu__player;
+void kifu__player_parse(const char *name, kifu__player *p);
+
+/* index_dups.c: a game's identity: its start (preset or SFEN), its main line, its
+ * players' keys and its date, hashed. */
+uint64_t kifu__index_ident(const kifu__igame *g);
+/* The identities of the indexed games loaded (once; nothing with keep_dups). 0, -1. */
+int kifu__dups_load(kifu_index *ix, kifu_error *err);
+/* Is a game of this identity indexed already (the set loaded from the backend the first
+ * time)? 1 yes, 0 no (and now it is, as game), -1 with err. */
+int kifu__dups_check(kifu_index *ix, uint64_t ident, uint32_t game, kifu_error *err);
+/* The games (sorted ids) of a file's old content forgotten: it is read again. */
+void kifu__dups_forget(kifu_index *ix, const uint32_t *games, size_t n);
+void kifu__dups_free(kifu_index *ix);
+
 /* index_book.c: n outputs of std::mt19937_64 with its default seed (Apery's numbers), and
  * Apery's book key of a position. */
 void kifu__index_mt64(uint64_t *out, size_t n);

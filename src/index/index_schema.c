@@ -16,12 +16,15 @@ static const char *const schema =
     "PRAGMA journal_mode=WAL;"
     "CREATE TABLE kifu_meta(name TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;"
     "CREATE TABLE sources(id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE,"
-    " size INTEGER NOT NULL, digest INTEGER NOT NULL, games INTEGER NOT NULL);"
+    " size INTEGER NOT NULL, digest INTEGER NOT NULL, games INTEGER NOT NULL,"
+    " duplicates INTEGER NOT NULL);"
     "CREATE TABLE games(id INTEGER PRIMARY KEY, source INTEGER NOT NULL, number INTEGER "
     "NOT "
     "NULL, sente TEXT, gote TEXT, date TEXT, event TEXT, result INTEGER NOT NULL,"
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
-    " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL);"
+    " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL,"
+    " sente_key TEXT, gote_key TEXT, sente_rank TEXT, gote_rank TEXT, ident INTEGER NOT "
+    "NULL);"
     "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL, days BLOB) "
@@ -42,8 +45,8 @@ static const char *const schema =
 static const char *const indexes =
     "CREATE INDEX IF NOT EXISTS games_source ON games(source);"
     /* The explorer's filters find their games by these (index_filter.c). */
-    "CREATE INDEX IF NOT EXISTS games_sente ON games(sente);"
-    "CREATE INDEX IF NOT EXISTS games_gote ON games(gote);"
+    "CREATE INDEX IF NOT EXISTS games_sente ON games(sente_key);"
+    "CREATE INDEX IF NOT EXISTS games_gote ON games(gote_key);"
     "CREATE INDEX IF NOT EXISTS games_event ON games(event);"
     "CREATE INDEX IF NOT EXISTS games_rating ON games(sente_rating);";
 

@@ -35,6 +35,7 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
         ix->locked = 1;
         exists = stat(path, &st) == 0;
     }
+    ix->keep_dups = (flags & KIFU_INDEX_KEEP_DUPLICATES) != 0;
     int oflags = ix->readonly ? SQLITE_OPEN_READONLY
                               : SQLITE_OPEN_READWRITE | (exists ? 0 : SQLITE_OPEN_CREATE);
     if (sqlite3_open_v2(path, &ix->db, oflags | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -92,7 +93,8 @@ static void sqlite_close(kifu_index *ix)
     sqlite3_close(ix->db);
     ix->db = NULL;
     if (ix->locked)
-        close(ix->lock_fd); /* after SQLite's: closing it first would drop SQLite's locks */
+        close(
+            ix->lock_fd); /* after SQLite's: closing it first would drop SQLite's locks */
     ix->locked = 0;
 }
 
@@ -118,11 +120,29 @@ static uint32_t find_source(kifu_index *ix, const char *path, uint64_t *dig)
     return id;
 }
 
+/* A file read again with other content: its games are dropped by source at the write
+ * (sqlite_replaced), but their ids go in gone all the same, so that the add forgets
+ * their identities (a game that stays in the file is not a duplicate of itself). */
 static int sqlite_lookup(kifu_index *ix, const char *path, uint64_t dig, kifu__known *k,
                          kifu_error *err)
 {
-    (void)dig, (void)err;
     k->id = find_source(ix, path, &k->digest);
+    if (!k->id || k->digest == dig || ix->keep_dups)
+        return 0;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db, "SELECT id FROM games WHERE source=?", -1, &st,
+                           NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    sqlite3_bind_int64(st, 1, k->id);
+    size_t cap = 0;
+    while (sqlite3_step(st) == SQLITE_ROW) {
+        if (kifu__reserve(&k->gone, &cap, k->ngone + 1, sizeof *k->gone, 64)) {
+            sqlite3_finalize(st);
+            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        }
+        k->gone[k->ngone++] = (uint32_t)sqlite3_column_int64(st, 0);
+    }
+    sqlite3_finalize(st);
     return 0;
 }
 
@@ -157,11 +177,13 @@ static int sqlite_compact(kifu_index *ix, kifu_error *err)
 static int sqlite_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
 {
     memset(out, 0, sizeof *out);
-    static const char *const sql[4] = {
+    static const char *const sql[5] = {
         "SELECT count(*) FROM games", "SELECT coalesce(sum(plies+1),0) FROM games",
-        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot"};
-    long long *v[4] = {&out->games, &out->positions, &out->sources, &out->hot_positions};
-    for (int i = 0; i < 4; i++) {
+        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot",
+        "SELECT coalesce(sum(duplicates),0) FROM sources"};
+    long long *v[5] = {&out->games, &out->positions, &out->sources, &out->hot_positions,
+                       &out->duplicates};
+    for (int i = 0; i < 5; i++) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(ix->db, sql[i], -1, &st, NULL) != SQLITE_OK)
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
@@ -193,4 +215,6 @@ static const kifu__index_ops sqlite_ops = {
     .each_source = kifu__sqlite_each_source,
     .find = kifu__sqlite_find,
     .export_book = kifu__sqlite_export_book,
+    .idents = kifu__sqlite_idents,
+    .players = kifu__sqlite_players,
 };

@@ -29,6 +29,11 @@ int kifu__sqlite_each_source(kifu_index *ix,
 /* index_find.c */
 long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,
                        kifu_error *err);
+/* index_sqlite_players.c: every game's identity; both sides of the games whose player
+ * key contains like (NULL: all). 0, or -1 with err. */
+int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
+int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
+                         void *ctx, kifu_error *err);
 /* index_book.c */
 int kifu__sqlite_export_book(kifu_index *ix, int format, const kifu_book_options *o,
                              kifu_output_fn out, void *ctx, kifu_error *err);

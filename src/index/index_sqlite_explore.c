@@ -53,7 +53,7 @@ static int date_passes(const kifu_explore_options *o, const char *date)
     return 1;
 }
 
-/* Does game row `st` (0 sente, 1 gote, 2 event, 3 sente_rating, 4 gote_rating) of a game
+/* Does game row `st` (0 sente's key, 1 gote's key, 2 event, 3 sente_rating, 4 gote_rating) of a game
  * of this date pass the filters? */
 static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *date,
                   int flipped)
@@ -211,8 +211,9 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
     kifu__gameset gs = {0};
     /* A much played position and a filter that admits few games (a player's, say):
      * those games replayed instead of every occurrence decoded. */
-    long long g =
-        q->o->player || q->o->event || q->o->min_rating > 0 ? hot_games(q, key) : 0;
+    long long g = q->o->player || q->o->player_like || q->o->event || q->o->min_rating > 0
+                      ? hot_games(q, key)
+                      : 0;
     int replay = 0;
     if (g >= kifu__index_replay) {
         if (kifu__filter_games(q->ix->db, q->o, flipped, (size_t)(g / kifu__index_replay),
@@ -318,7 +319,7 @@ int kifu__sqlite_explore_game(void *qv, long long id, kifu__explore_row *g)
  * query), and a query is one read transaction (a statement outside one takes and drops
  * the file's locks, a few system calls, each time). */
 static const char *const explore_sql[KIFU__EXPLORE_STMTS] = {
-    "SELECT sente, gote, event, sente_rating, gote_rating FROM games WHERE id=?",
+    "SELECT sente_key, gote_key, event, sente_rating, gote_rating FROM games WHERE id=?",
     KIFU__BLOCK_SQL,
     "SELECT games, days FROM hot WHERE key=?",
     ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
@@ -338,8 +339,8 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
         return NULL;
     }
     q->ix = ix, q->o = o, q->err = err;
-    q->filtered =
-        o->player || o->date_from || o->date_to || o->event || o->min_rating > 0;
+    q->filtered = o->player || o->player_like || o->date_from || o->date_to || o->event ||
+                  o->min_rating > 0;
     for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
         if (!ix->explore_st[i] &&
             sqlite3_prepare_v2(ix->db, explore_sql[i], -1, &ix->explore_st[i], NULL) !=
@@ -359,7 +360,8 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
     if (q->filtered && kifu__filter_none(ix->db, o) == 1)
         q->filtered = 0;
     /* Dates alone (and an event filter every game passes): the day lists answer. */
-    if (q->filtered && !o->player && o->min_rating <= 0 && (o->date_from || o->date_to)) {
+    if (q->filtered && !o->player && !o->player_like && o->min_rating <= 0 &&
+        (o->date_from || o->date_to)) {
         kifu_explore_options d = *o;
         d.date_from = d.date_to = NULL;
         q->dated = !o->event || kifu__filter_none(ix->db, &d) == 1;

@@ -134,6 +134,13 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
         else
             sqlite3_bind_null(game, 15);
         sqlite3_bind_text(game, 16, g->header, -1, SQLITE_STATIC);
+        const char *who[4] = {g->sente_key, g->gote_key, g->sente_rank, g->gote_rank};
+        for (int k = 0; k < 4; k++)
+            if (who[k])
+                sqlite3_bind_text(game, 17 + k, who[k], -1, SQLITE_STATIC);
+            else
+                sqlite3_bind_null(game, 17 + k);
+        sqlite3_bind_int64(game, 21, (sqlite3_int64)g->ident);
         if (kifu__index_step(game))
             return -1;
         sqlite3_clear_bindings(game);
@@ -158,11 +165,11 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         if (ix->sources[i].replace &&
             delete_source(ix, ix->sources[i].id, &touched, &dead, err))
             goto out;
-    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?)", -1,
+    if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(db,
-                           "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                           -1, &game, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(
+            db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
+            &game, NULL) != SQLITE_OK)
         goto sqlfail;
     for (size_t i = 0; i < ix->nsources; i++) {
         struct kifu__isource *s = &ix->sources[i];
@@ -171,6 +178,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         sqlite3_bind_int64(src, 3, s->size);
         sqlite3_bind_int64(src, 4, (sqlite3_int64)s->digest);
         sqlite3_bind_int64(src, 5, s->games);
+        sqlite3_bind_int64(src, 6, s->dups);
         if (kifu__index_step(src))
             goto sqlfail;
     }

@@ -165,7 +165,8 @@ if [ -n "$kifu" ]; then
   "$kifu" index add "$tmp/games" $ch 2>"$tmp/err" || bad "kifu index add --clickhouse: $(cat "$tmp/err")"
   : >"$tmp/explore.file"; : >"$tmp/explore.ch"
   for pos in "" "--moves 7g7f" "--moves 7g7f 3c3d 2g2f" "--moves 5g5f 5c5d --flip" \
-    "--moves 2g2f --player Sato" "--moves 7g7f 8c8d --since 2024-06-01 --json"; do
+    "--moves 2g2f --player Sato" "--moves 7g7f 8c8d --since 2024-06-01 --json" \
+    "--moves 7g7f --player-like SAT --color gote" "--min-rating 1500 --no-games"; do
     "$kifu" explore "$tmp/cli.kdb" $pos >>"$tmp/explore.file" 2>&1
     "$kifu" explore $ch $pos >>"$tmp/explore.ch" 2>&1
   done
@@ -230,10 +231,26 @@ QUERIES
   else
     bad "the searches find something ($hitq of 11, not 10): $(grep -m3 '^kifu:' "$tmp/search.kdb")"
   fi
+  "$kifu" index players "$tmp/cli.kdb" --json >"$tmp/players.file" 2>&1
+  "$kifu" index players $ch --json >"$tmp/players.ch" 2>&1
+  same "kifu index players --clickhouse prints what kifu index players of the file prints" \
+    "$tmp/players.file" "$tmp/players.ch"
+  [ "$(wc -l <"$tmp/players.file")" -ge 2 ] && ok "index players lists players" ||
+    bad "index players: $(head -3 "$tmp/players.file")"
   "$kifu" index info "$tmp/cli.kdb" | head -4 >"$tmp/info.file"
   "$kifu" index info $ch | head -4 >"$tmp/info.ch"
   same "kifu index info --clickhouse: games, positions, hot, files as the file's (after a second add)" \
     "$tmp/info.file" "$tmp/info.ch"
+  # Each game once on both: more/ repeats games/'s first 20 games (its two renamed files
+  # too), so an add of it adds nothing to either.
+  "$kifu" index add "$tmp/cli.kdb" "$tmp/more" 2>"$tmp/err" || bad "kifu index add more: $(cat "$tmp/err")"
+  "$kifu" index add "$tmp/more" $ch 2>"$tmp/err" || bad "kifu index add more --clickhouse: $(cat "$tmp/err")"
+  "$kifu" index info "$tmp/cli.kdb" | head -3 >"$tmp/info.file"
+  "$kifu" index info $ch | head -3 >"$tmp/info.ch"
+  same "each game once: kifu index info --clickhouse after an add of duplicates as the file's" \
+    "$tmp/info.file" "$tmp/info.ch"
+  grep -q "^duplicates 20 " <("$kifu" index info "$tmp/cli.kdb") && ok "the file counts 20 duplicates" ||
+    bad "the file's duplicates: $("$kifu" index info "$tmp/cli.kdb")"
   "$kifu" index schema --clickhouse --cluster kifu_two >"$tmp/schema.sql"
   [ "$(grep -c 'ENGINE = Distributed(`kifu_two`' "$tmp/schema.sql")" = 3 ] &&
     ok "kifu index schema --clickhouse --cluster prints the Distributed tables" ||

@@ -468,6 +468,8 @@ TEST(bad_games_of_a_file)
 {
     static const char *const good = "V2.2\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
     static const char *const illegal = "V2.2\nPI\n+\n+7776FU\n-3334FU\n+2877HI\n%TORYO\n";
+    /* The same moves by other players: another game (the same twice is one). */
+    static const char *const good2 = "V2.2\nN+A\nN-B\nPI\n+\n+7776FU\n-3334FU\n%TORYO\n";
     char path[512], kdb[512];
     snprintf(kdb, sizeof kdb, "%s/bad.kdb", dir);
     remove(kdb);
@@ -479,7 +481,7 @@ TEST(bad_games_of_a_file)
         return;
     snprintf(path, sizeof path, "%s/three.csa", dir);
     FILE *f = fopen(path, "w");
-    fputs(good, f), fputs("/\n", f), fputs(illegal, f), fputs("/\n", f), fputs(good, f);
+    fputs(good, f), fputs("/\n", f), fputs(illegal, f), fputs("/\n", f), fputs(good2, f);
     fclose(f);
     warnings = 0;
     CHECK_INT(kifu_index_add_file(ix, path, on_warning, NULL, &err), KIFU_INDEX_ADDED);

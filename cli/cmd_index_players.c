@@ -1,0 +1,156 @@
+/* cmd_index_players.c: `kifu index players`: each player of an index, by the key the
+ * index finds players by, with the names it was written as, its games, results, rating
+ * range and first and last dates (kifu_index_players); text or JSON Lines. And the
+ * players nearest a name no game has (explore's "did you mean"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static int put_text(void *ctx, const kifu_index_player *p)
+{
+    (void)ctx;
+    cli_put_name(p->key);
+    printf("  %lld games (+%lld -%lld =%lld)", p->games, p->wins, p->losses, p->draws);
+    if (p->max_rating)
+        printf("  rating %d-%d", p->min_rating, p->max_rating);
+    if (p->first_date[0])
+        printf("  %s..%s", p->first_date, p->last_date);
+    printf("\n");
+    for (size_t i = 0; i < p->nnames; i++) {
+        printf("    ");
+        cli_put_name(p->names[i]);
+        printf("\n");
+    }
+    return 0;
+}
+
+static int put_json(void *ctx, const kifu_index_player *p)
+{
+    (void)ctx;
+    printf("{\"key\":");
+    cli_json_string(p->key);
+    printf(",\"names\":[");
+    for (size_t i = 0; i < p->nnames; i++) {
+        printf(i ? "," : "");
+        cli_json_string(p->names[i]);
+    }
+    printf("],\"games\":%lld,\"wins\":%lld,\"losses\":%lld,\"draws\":%lld", p->games,
+           p->wins, p->losses, p->draws);
+    if (p->max_rating)
+        printf(",\"min_rating\":%d,\"max_rating\":%d", p->min_rating, p->max_rating);
+    printf(",\"first_date\":");
+    cli_json_string(p->first_date[0] ? p->first_date : NULL);
+    printf(",\"last_date\":");
+    cli_json_string(p->last_date[0] ? p->last_date : NULL);
+    printf("}\n");
+    return 0;
+}
+
+int cli_index_players(kifu_index *ix, const char *like, int json)
+{
+    kifu_error e = {0};
+    if (kifu_index_players(ix, like, json ? put_json : put_text, NULL, &e)) {
+        cli_print_error(&e);
+        return cli_exit_code(e.code);
+    }
+    return fflush(stdout) ? EXIT_IO : EXIT_OK;
+}
+
+/* ---- did you mean ---- */
+
+/* Characters (UTF-8 sequences) of s into v, at most cap; the count. */
+static size_t chars(const char *s, unsigned *v, size_t cap)
+{
+    size_t n = 0;
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p && n < cap) {
+        unsigned c = *p++;
+        while ((*p & 0xc0) == 0x80)
+            c = c << 8 | *p++;
+        v[n++] = c;
+    }
+    return n;
+}
+
+/* Edit distance over characters (Levenshtein), keys being short names. */
+static size_t distance(const char *a, const char *b)
+{
+    unsigned x[64], y[64];
+    size_t n = chars(a, x, 64), m = chars(b, y, 64), row[65];
+    for (size_t j = 0; j <= m; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= n; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= m; j++) {
+            size_t up = row[j], best = diag + (x[i - 1] != y[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best, diag = up;
+        }
+    }
+    return row[m];
+}
+
+typedef struct near {
+    const char *want; /* the key asked for */
+    size_t len;       /* its characters */
+    int exists;
+    struct cand {
+        char key[256];
+        size_t d;
+        long long games;
+    } best[5];
+    size_t n;
+} near;
+
+static int consider(void *ctx, const kifu_index_player *p)
+{
+    near *nr = ctx;
+    if (!strcmp(p->key, nr->want)) {
+        nr->exists = 1;
+        return 1;
+    }
+    /* Near: a part of the other, or a few characters apart (a third of the name). */
+    size_t d = distance(nr->want, p->key);
+    int part = strstr(p->key, nr->want) || strstr(nr->want, p->key);
+    size_t limit = nr->len / 3 > 2 ? nr->len / 3 : 2;
+    if (part)
+        d = d < 1 ? d : 1;
+    if (d > limit)
+        return 0;
+    if (nr->n == 5 &&
+        (nr->best[4].d < d || (nr->best[4].d == d && nr->best[4].games >= p->games)))
+        return 0;
+    size_t i = nr->n < 5 ? nr->n++ : 4;
+    snprintf(nr->best[i].key, sizeof nr->best[i].key, "%s", p->key);
+    nr->best[i].d = d, nr->best[i].games = p->games;
+    for (; i > 0 && (nr->best[i].d < nr->best[i - 1].d ||
+                     (nr->best[i].d == nr->best[i - 1].d &&
+                      nr->best[i].games > nr->best[i - 1].games));
+         i--) {
+        struct cand t = nr->best[i];
+        nr->best[i] = nr->best[i - 1], nr->best[i - 1] = t;
+    }
+    return 0;
+}
+
+int cli_player_unknown(kifu_index *ix, const char *name)
+{
+    char key[256];
+    unsigned tmp[64];
+    kifu_index_player_key(name, key, sizeof key, NULL, 0, NULL);
+    near nr = {.want = key, .len = chars(key, tmp, 64)};
+    kifu_error e = {0};
+    if (kifu_index_players(ix, NULL, consider, &nr, &e) || nr.exists)
+        return 0;
+    cli_err("kifu: explore: no player '%s' in the index", name);
+    for (size_t i = 0; i < nr.n; i++)
+        cli_err("%s%s", i ? ", " : "; did you mean ", nr.best[i].key);
+    cli_err("%s\n", nr.n ? "?" : "");
+    return 1;
+}
