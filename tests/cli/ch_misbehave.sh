@@ -64,7 +64,11 @@ timed=()
     --timeout 120 >out 2>err
 check "endless answer: exit 3" 3 $?
 grep -q "an answer larger than 256 MB" err && ok || bad "endless answer: message: $(cat err)"
-if [ -s rss ]; then
+# Under AddressSanitizer freed memory waits in its quarantine, so the peak says nothing
+# of the cap there; the plain build's run asserts it.
+if [ -s rss ] && ldd "$kifu" 2>/dev/null | grep -q libasan; then
+    echo "skip: endless answer's memory under AddressSanitizer (${kb:-$(tail -1 rss)} kB)"
+elif [ -s rss ]; then
     kb=$(tail -1 rss)
     [ "$kb" -lt 600000 ] && ok || bad "endless answer: ${kb} kB of memory"
 fi
