@@ -1,5 +1,7 @@
 // interop.js: what another program makes of a record kifu wrote: its main line as USI
-// moves and who won. Usage: node interop.js MODULES_DIR FORMAT FILE
+// moves and who won. Usage: node interop.js MODULES_DIR FORMAT FILE [FORMAT FILE ...]
+// (one process for all the files of a record: the peers load once). Each line is
+// prefixed with its FORMAT and a tab.
 //   FORMAT kif|kifu|ki2|ki2u|csa|jkf: FILE is read by json-kifu-format and by tsshogi, one
 //   line each: "PEER: MOVES | RESULT | NOTES" (or "PEER: error: TEXT");
 //   FORMAT ref: FILE is kifu's own JKF of the record, read as JSON with no peer: the line
@@ -11,10 +13,7 @@
 const fs = require('fs');
 const path = require('path');
 
-const [modules, format, file] = process.argv.slice(2);
-const bytes = fs.readFileSync(file);
-// kifu writes KIF and KI2 in CP932 (Shift_JIS), the others in UTF-8.
-const text = new TextDecoder(format === 'kif' || format === 'ki2' ? 'shift_jis' : 'utf-8').decode(bytes);
+const [modules, ...pairs] = process.argv.slice(2);
 
 function load(name) {
   return require(path.join(modules, 'node_modules', name));
@@ -35,14 +34,14 @@ function line(jkf, endingNotes) {
   for (const e of jkf.moves || []) {
     if (e.special) {
       if (endingNotes && !special)
-        for (const c of e.comments || []) if (!c.startsWith('&')) notes.push(c.replace(/^\*/, ''));
+        for (const c of e.comments || []) if (!c.startsWith('&')) notes.push(c.replace(/^\*+/, ''));
       special = special || e.special;
       continue;
     }
     if (!e.move || special) continue;
     // Bookmarks (&name) are comments to json-kifu-format and not to tsshogi, and
     // json-kifu-format keeps the star of a CSA '*comment: compared without either.
-    for (const c of e.comments || []) if (!c.startsWith('&')) notes.push(c.replace(/^\*/, ''));
+    for (const c of e.comments || []) if (!c.startsWith('&')) notes.push(c.replace(/^\*+/, ''));
     const m = e.move;
     moves.push(m.from ? `${sq(m.from)}${sq(m.to)}${m.promote ? '+' : ''}` : `${KINDS[m.piece]}*${sq(m.to)}`);
   }
@@ -76,19 +75,14 @@ function line(jkf, endingNotes) {
   return `${moves.join(' ')} | ${result} | ${notes.join('/')}`;
 }
 
-if (format === 'ref' || format === 'ref-ki2') {
-  console.log(`ref: ${line(JSON.parse(text), format === 'ref-ki2')}`);
-  process.exit(0);
-}
-
-const base = format.replace(/u$/, ''); // kifu, ki2u: the same text as kif, ki2
-const peers = {
-  'json-kifu-format': () => {
+// The peers' readers by format; each returns a JKF object.
+const readers = {
+  'json-kifu-format': (base, text) => {
     const { JKFPlayer } = load('json-kifu-format');
     const parse = { kif: JKFPlayer.parseKIF, ki2: JKFPlayer.parseKI2, csa: JKFPlayer.parseCSA, jkf: JKFPlayer.parseJKF }[base];
     return parse.call(JKFPlayer, text).kifu;
   },
-  tsshogi: () => {
+  tsshogi: (base, text) => {
     const t = load('tsshogi');
     const imp = { kif: t.importKIF, ki2: t.importKI2, csa: t.importCSA, jkf: t.importJKFString }[base];
     const r = imp(text);
@@ -96,10 +90,21 @@ const peers = {
     return JSON.parse(t.exportJKFString(r));
   },
 };
-for (const [name, read] of Object.entries(peers)) {
-  try {
-    console.log(`${name}: ${line(read())}`);
-  } catch (e) {
-    console.log(`${name}: error: ${String(e && e.message ? e.message : e).replace(/\s+/g, ' ').slice(0, 200)}`);
+
+for (let i = 0; i + 1 < pairs.length; i += 2) {
+  const [format, file] = [pairs[i], pairs[i + 1]];
+  // kifu writes KIF and KI2 in CP932 (Shift_JIS), the others in UTF-8.
+  const text = new TextDecoder(format === 'kif' || format === 'ki2' ? 'shift_jis' : 'utf-8').decode(fs.readFileSync(file));
+  if (format === 'ref' || format === 'ref-ki2') {
+    console.log(`${format}\tref: ${line(JSON.parse(text), format === 'ref-ki2')}`);
+    continue;
+  }
+  const base = format.replace(/u$/, ''); // kifu, ki2u: the same text as kif, ki2
+  for (const [name, read] of Object.entries(readers)) {
+    try {
+      console.log(`${format}\t${name}: ${line(read(base, text))}`);
+    } catch (e) {
+      console.log(`${format}\t${name}: error: ${String(e && e.message ? e.message : e).replace(/\s+/g, ' ').slice(0, 200)}`);
+    }
   }
 }
