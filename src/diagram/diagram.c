@@ -25,6 +25,8 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
     char extra[160] = "";
     if (d->ply > 0)
         snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->number, d->last_text);
+    else if (d->number > 0) /* the start of a record that begins after move 1 */
+        snprintf(extra, sizeof extra, "手数＝%d\n", d->number);
     kifu__bod_write(
         out, &d->board,
         (d->flip ? KIFU__BOD_FLIP : 0u) | (d->handicap ? KIFU__BOD_HANDICAP : 0u), extra);

@@ -58,13 +58,18 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
         }
         kifu__sb_putc(out, '\n');
     }
-    if (preset == KIFU_PRESET_OTHER || !kifu__preset_common(preset)) {
+    /* A start after move 1 (a SFEN's `... b - 6`) is a BOD's 手数＝N: the moves played
+     * before it, the one place KIF and KI2 have for the number. */
+    int played = kifu_record_start_number(r) - 1;
+    if (preset == KIFU_PRESET_OTHER || !kifu__preset_common(preset) || played) {
         kifu_board b;
         kifu_record_initial(r, &b);
+        char count[32];
+        snprintf(count, sizeof count, "手数＝%d\n", played);
         kifu__bod_write(out, &b,
                         KIFU__BOD_FILE |
                             (kifu__jp_uses_handicap_names(r) ? KIFU__BOD_HANDICAP : 0),
-                        NULL);
+                        played ? count : NULL);
     }
 }
 
