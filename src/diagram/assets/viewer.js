@@ -369,7 +369,9 @@
       n = p;
     }
     while (choices.length && choices[choices.length - 1] === 0) choices.pop();
-    return [this.ply()].concat(choices).join(",");
+    // The path counts steps from the record's start; a node's ply counts moves from the
+    // game's first (posjson: a record that starts at move 6 starts at ply 5).
+    return [this.ply() - nodes[n].ply].concat(choices).join(",");
   };
 
   Viewer.prototype.goPath = function (path) {
