@@ -585,6 +585,13 @@ static const char tsume_001[] = "作者：二代伊藤宗印\n"
                                 "+---------------------------+\n"
                                 "先手の持駒：なし\n";
 
+static int number_warnings;
+static void on_number_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    number_warnings += strstr(msg, "no move number") && strstr(msg, "move 6") ? 1 : 0;
+}
+
 /* A BOD's 手数＝N (the moves played before it, `手数＝171  ▲６二角成  まで` in Kifu for
  * Windows' files) is the record's start number N + 1; the KIF and KI2 writers put it
  * back, and a SFEN's move number goes through them. */
@@ -624,6 +631,16 @@ TEST(bod_move_count_is_the_start_number)
         CHECK_STR(again, sfen);
         kifu_free(again);
         kifu_record_free(b);
+        kifu_free(out);
+    }
+    /* CSA and JKF have no place for it: they say so, once each. */
+    for (int f = 0; f < 2 && r; f++) {
+        kifu_write_options wo = {.format = f ? KIFU_FMT_JKF : KIFU_FMT_CSA,
+                                 .warn = on_number_warn};
+        number_warnings = 0;
+        char *out = kifu_write(r, &wo, NULL, &err);
+        CHECK(out != NULL);
+        CHECK_INT(number_warnings, 1);
         kifu_free(out);
     }
     kifu_record_free(r);
