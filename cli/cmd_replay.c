@@ -181,6 +181,8 @@ static void where(cli_viewer *vw, cli_viewer_where *w)
     const view *v = (const view *)vw;
     w->ply = kifu_player_ply(v->pl);
     w->end = kifu_player_line_end(v->pl);
+    int first = kifu_record_start_number(kifu_player_record(v->pl));
+    w->first = first > 1 ? first : 0;
     kifu_player_path(v->pl, w->path, sizeof w->path);
     w->fork = kifu_node_index(kifu_player_node(v->pl)) + 1;
     w->forks = kifu_player_fork_count(v->pl);

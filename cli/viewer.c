@@ -13,7 +13,11 @@ static void draw_title(cli_viewer *vw, FILE *sb)
     cli_viewer_where w = {0};
     vw->where(vw, &w);
     term_put_at(sb, vw->positioned, 1, 1);
-    fprintf(sb, "%s  ply %d/%d  path %s", vw->name, w.ply, w.end, w.path);
+    if (w.first > 1) /* a record that starts at move 6: its own numbers, as the list */
+        fprintf(sb, "%s  move %d/%d (ply %d)  path %s", vw->name, w.first - 1 + w.ply,
+                w.first - 1 + w.end, w.ply, w.path);
+    else
+        fprintf(sb, "%s  ply %d/%d  path %s", vw->name, w.ply, w.end, w.path);
     if (w.forks > 1 && w.fork)
         fprintf(sb, "  fork %zu/%zu", w.fork, w.forks);
     term_end_line(sb, vw->positioned);

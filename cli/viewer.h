@@ -13,9 +13,11 @@
 #include "kifu.h"
 #include "term.h"
 
-/* Where the cursor is, for the title row: "NAME  ply P/E  path X  fork F/N". */
+/* Where the cursor is, for the title row: "NAME  ply P/E  path X  fork F/N"; a record
+ * that starts after move 1 adds its move numbers: "NAME  move M/ME (ply P)  path X". */
 typedef struct cli_viewer_where {
     int ply, end;       /* the cursor's ply, and the last ply of its line */
+    int first;          /* the number of the record's first move when not 1 (else 0) */
     size_t fork, forks; /* the cursor is fork `fork` (from 1) of the `forks` at its ply */
     char path[256];     /* the cursor's path, as the go-to prompt takes it */
 } cli_viewer_where;

@@ -362,8 +362,10 @@
     var head = el("p", { class: "game-head", id: "game-head" });
     add(info, head, numbers, movesList);
     api("game", new URLSearchParams({ file: q.get("file") || "", game: q.get("game") || "1" })).then(function (d) {
-      var main = [];
-      d.positions.forEach(function (e) { if (e.prev === undefined && e.ply === main.length) main.push(e); });
+      // posjson's ply counts from the game's first move: a record that starts at move 6
+      // starts at ply 5, so the main line is counted from the first entry's.
+      var main = [], base = d.positions.length ? d.positions[0].ply || 0 : 0;
+      d.positions.forEach(function (e) { if (e.prev === undefined && e.ply - base === main.length) main.push(e); });
       var h = main[0].header || {};
       head.textContent = (h["先手"] || h["下手"] || "?") + " - " + (h["後手"] || h["上手"] || "?") +
         (h["棋戦"] ? " · " + h["棋戦"] : "") + (h["開始日時"] ? " · " + h["開始日時"] : "");

@@ -25,6 +25,8 @@ void kifu__diagram_bod(const kifu__diagram *d, kifu__strbuf *out)
     char extra[160] = "";
     if (d->ply > 0)
         snprintf(extra, sizeof extra, "手数＝%d  %s  まで\n", d->number, d->last_text);
+    else if (d->number > 0) /* the start of a record that begins after move 1 */
+        snprintf(extra, sizeof extra, "手数＝%d\n", d->number);
     kifu__bod_write(
         out, &d->board,
         (d->flip ? KIFU__BOD_FLIP : 0u) | (d->handicap ? KIFU__BOD_HANDICAP : 0u), extra);
@@ -129,6 +131,9 @@ void kifu__diagram_moves(const kifu_player *pl, int before, int after, const cha
 {
     int cur = kifu_player_ply(pl);
     int from = cur - before < 0 ? 0 : cur - before;
+    /* Move numbers, as the record counts them: one that starts at move 6 (a SFEN's
+     * `... b - 6`, a BOD's 手数＝5) lists its first move as 6, its start as 5. */
+    int base = kifu_record_start_number(kifu_player_record(pl)) - 1;
     for (int ply = from; ply <= cur + after; ply++) {
         const kifu_node *node = kifu_player_line_node(pl, ply);
         if (!node)
@@ -140,8 +145,8 @@ void kifu__diagram_moves(const kifu_player *pl, int before, int after, const cha
             kifu_node_text(node, text, sizeof text);
         const kifu_node *par = kifu_node_parent(node);
         int forks = par && kifu_node_child_count(par) > 1;
-        kifu__sb_printf(out, "%s%s%5d %s%s\n", indent, ply == cur ? ">" : " ", ply, text,
-                        forks ? " +" : "");
+        kifu__sb_printf(out, "%s%s%5d %s%s\n", indent, ply == cur ? ">" : " ", base + ply,
+                        text, forks ? " +" : "");
     }
 }
 

@@ -252,6 +252,7 @@ static int name_line(rd *r, const char *s, const char *e)
 {
     if (e - s < 2 || (s[1] != '+' && s[1] != '-'))
         return syntax(r, s, e, "N+ or N- and a player name", "bad name line");
+    r->rec->sides_by_sign = 1; /* kept as 先手/後手, as json-kifu-format keeps them */
     return header(r, s[1] == '+' ? "先手" : "後手", s + 2, e);
 }
 

@@ -50,6 +50,14 @@ int kifu__read_posjson(KIFU__READER_PARAMS);
  * `T1.500`): through opt->warn, naming `fmt` and how many moves' times were cut. */
 void kifu__warn_cut_times(const kifu_record *r, const kifu_write_options *opt,
                           const char *fmt);
+/* An output of any format but posjson says when it leaves out the position IDs (`sid`)
+ * a position-list document gave: once for the count records rs, through opt->warn. */
+void kifu__warn_lost_sids(const kifu_record *const *rs, size_t count,
+                          const kifu_write_options *opt, const char *fmt);
+/* An output of a format with no move number (CSA, JKF) says when a record starts after
+ * move 1 (a SFEN's `... b - 6`, a BOD's 手数＝5): once, through opt->warn. */
+void kifu__warn_lost_number(const kifu_record *const *rs, size_t count,
+                            const kifu_write_options *opt, const char *fmt);
 
 int kifu__write_jkf(KIFU__WRITER_PARAMS);
 int kifu__write_csa(KIFU__WRITER_PARAMS);

@@ -359,6 +359,10 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                     "%s holds one game per file", f->info.name);
         return NULL;
     }
+    if (opt->format != KIFU_FMT_POSJSON)
+        kifu__warn_lost_sids(rs, count, opt, f->info.name);
+    if (opt->format == KIFU_FMT_CSA || opt->format == KIFU_FMT_JKF)
+        kifu__warn_lost_number(rs, count, opt, f->info.name);
     kifu__strbuf sb;
     kifu__sb_init(&sb);
     int rc = 0;

@@ -233,8 +233,16 @@ int kifu__jp_common_line(kifu__jp_reader *rd, const char *s, const char *end)
     }
     if (kifu__jp_starts(s, end, "変化"))
         return branch_line(rd, s, end);
-    if (kifu__jp_starts(s, end, "手数＝") || kifu__jp_starts(s, end, "手数="))
-        return 1; /* a BOD's move counter: the moves themselves follow */
+    if (kifu__jp_starts(s, end, "手数＝") || kifu__jp_starts(s, end, "手数=")) {
+        /* A BOD's move counter (`手数＝35  ▲５三銀  まで`): the moves played before this
+         * position, so the next move is number N + 1 (as a SFEN's move number says). */
+        const char *p = s + (kifu__jp_starts(s, end, "手数＝") ? strlen("手数＝") : 3);
+        long v;
+        p += kifu__jp_space(p, end);
+        if (!rd->started && kifu__jp_number(p, end, &v))
+            kifu_record_set_start_number(rd->r, (int)(v + 1));
+        return 1;
+    }
     if (kifu__jp_starts(s, end, "盤面回転") || kifu__jp_starts(s, end, "盤面反転")) {
         tmpstr t;
         const char *k = tmp(&t, s, s + strlen("盤面回転"));

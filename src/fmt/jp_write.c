@@ -25,10 +25,14 @@ int kifu__jp_uses_handicap_names(const kifu_record *r)
      * handicap game that names neither has 下手/上手. */
     if (kifu_record_header_get(r, "上手") || kifu_record_header_get(r, "下手"))
         return 1;
+    int p = kifu_record_preset(r);
+    int handicap = p > KIFU_PRESET_HIRATE && p < KIFU_PRESET_OTHER;
+    /* CSA names sides by sign only: its 先手/後手 are no words of the record. */
+    if (handicap && r->sides_by_sign)
+        return 1;
     if (kifu_record_header_get(r, "先手") || kifu_record_header_get(r, "後手"))
         return 0;
-    int p = kifu_record_preset(r);
-    return p > KIFU_PRESET_HIRATE && p < KIFU_PRESET_OTHER;
+    return handicap;
 }
 
 int kifu__jp_first_color(const kifu_record *r)
@@ -42,6 +46,8 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
 {
     size_t n = kifu_record_header_count(r);
     int preset = kifu_record_preset(r);
+    /* A handicap game read from CSA: its N+/N- names are 下手/上手 (seeds/001). */
+    int by_sign = r->sides_by_sign && kifu__jp_uses_handicap_names(r);
     if (preset >= 0 && preset < KIFU_PRESET_OTHER && !kifu_record_header_get(r, "手合割"))
         kifu__sb_printf(out, "手合割：%s\n", kifu_preset_japanese(preset));
     for (size_t i = 0; i < n; i++) {
@@ -51,6 +57,10 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
          * the KIF 戦型 the CSA writer made it from. */
         if (strcmp(k, "OPENING") == 0 && !kifu_record_header_get(r, "戦型"))
             k = "戦型";
+        else if (by_sign && strcmp(k, "先手") == 0)
+            k = "下手";
+        else if (by_sign && strcmp(k, "後手") == 0)
+            k = "上手";
         kifu__sb_put_flat(out, k); /* a header entry is one line */
         if (*v || (strcmp(k, "盤面回転") != 0 && strcmp(k, "盤面反転") != 0)) {
             kifu__sb_puts(out, "：");
@@ -58,13 +68,18 @@ void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
         }
         kifu__sb_putc(out, '\n');
     }
-    if (preset == KIFU_PRESET_OTHER || !kifu__preset_common(preset)) {
+    /* A start after move 1 (a SFEN's `... b - 6`) is a BOD's 手数＝N: the moves played
+     * before it, the one place KIF and KI2 have for the number. */
+    int played = kifu_record_start_number(r) - 1;
+    if (preset == KIFU_PRESET_OTHER || !kifu__preset_common(preset) || played) {
         kifu_board b;
         kifu_record_initial(r, &b);
+        char count[32];
+        snprintf(count, sizeof count, "手数＝%d\n", played);
         kifu__bod_write(out, &b,
                         KIFU__BOD_FILE |
                             (kifu__jp_uses_handicap_names(r) ? KIFU__BOD_HANDICAP : 0),
-                        NULL);
+                        played ? count : NULL);
     }
 }
 

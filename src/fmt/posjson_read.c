@@ -534,12 +534,13 @@ static int entry(rd *d, size_t i, const vals *e)
 {
     kifu_board b;
     int turn, bad = 0;
-    long mv, prev = -1, game;
+    long mv, prev = -1, game, ply;
     int prev_named = (e->has & 1u << K_PREV) && e->type[K_PREV] == KIFU__JSON_STRING;
     if (position_of(d, i, e, &b, &turn) || int_of(d, i, e, K_MV, 1, 81, 0, &mv) ||
         (prev_named ? prev_by_sid(d, i, d->sb.data + e->str[K_PREV], &prev)
                     : int_of(d, i, e, K_PREV, 0, (long)i - 1, -1, &prev)) ||
-        int_of(d, i, e, K_GAME, 1, LONG_MAX, 0, &game))
+        int_of(d, i, e, K_GAME, 1, LONG_MAX, 0, &game) ||
+        int_of(d, i, e, K_PLY, 0, 999999998, 0, &ply))
         return -1;
     /* `end`: the word, or an object with the word and what the ending carries. */
     int end_obj = (e->has & 1u << K_END) && e->type[K_END] == KIFU__JSON_OBJECT;
@@ -592,6 +593,10 @@ static int entry(rd *d, size_t i, const vals *e)
                     (size_t)(from - d->at));
     if (rc && start_record(d, i, &b, turn, pl))
         return -1;
+    /* A record's first entry: its `ply` is the moves played before it (kifu writes a
+     * record that starts at move 6 with ply 5), so the next move is number ply + 1. */
+    if (rc)
+        kifu_record_set_start_number(pl->r, (int)ply + 1);
     if (extras(d, i, e, pl->r, pl->n) || entry_sid(d, i, e, pl->r, pl->n))
         return -1;
     if (end && !kifu_node_add_special(pl->r, pl->n, end))

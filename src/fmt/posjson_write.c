@@ -144,8 +144,12 @@ static void entry(kifu__strbuf *out, const kifu_record *r, const kifu_node *n,
         kind == KIFU_NODE_MOVE && kifu_node_get_move(n, &m_v) ? &m_v : NULL;
     if (m)
         kifu__sb_printf(out, ",\"mv\":%d", kifu__bd_index(m->to_x, m->to_y));
+    /* `ply` counts the moves played before this position from the game's first, as a
+     * BOD's 手数＝ does: a record that starts at move 6 (a SFEN's `... b - 6`) starts at
+     * ply 5, and the reader takes its start number back from there. */
     kifu__sb_printf(out, ",\"turn\":\"%c\",\"ply\":%d",
-                    b->color == KIFU_BLACK ? 'b' : 'w', kifu_node_ply(n));
+                    b->color == KIFU_BLACK ? 'b' : 'w',
+                    kifu_record_start_number(r) - 1 + kifu_node_ply(n));
     if (m) {
         kifu__sb_puts(out, ",\"move\":");
         kifu__sb_json_string(out, kifu_node_text(n, text, sizeof text));

@@ -4,10 +4,9 @@
  * and club archives vary the spacing (`鎌田　睦生`, `五段　及川　直孝(北上)`): the same person
  * under many strings. The key keeps only the name:
  *
- * - a subset of NFKC: full-width ASCII (U+FF01..FF5E) to ASCII, the ideographic space and
- *   other Unicode spaces (U+00A0, U+2000..200B, U+3000) to a space, circled numbers
- *   ①..⑳ and Roman numerals Ⅰ..Ⅻ (ⅰ..ⅻ) to their ASCII forms, half-width katakana
- *   (U+FF66..FF9D) to full-width (without joining a following voiced mark);
+ * - NFKC as names written in Japanese need it (index_nfkc.c): full-width ASCII, spaces,
+ *   half-width katakana with their voiced marks joined (ｶﾞ to ガ), circled numbers and
+ *   letters, Roman numerals, era squares;
  * - Latin letters folded to lower case;
  * - a group in parentheses taken out: digits in it are a rating, anything else an
  *   affiliation (北上);
@@ -52,43 +51,6 @@ static size_t utf8_put(char *o, int c)
                o[2] = (char)(0x80 | (c & 63)), 3;
     return o[0] = (char)(0xf0 | c >> 18), o[1] = (char)(0x80 | (c >> 12 & 63)),
            o[2] = (char)(0x80 | (c >> 6 & 63)), o[3] = (char)(0x80 | (c & 63)), 4;
-}
-
-/* Half-width katakana ｦ..ﾝ (U+FF66..FF9D) as NFKC writes them. */
-static const char halfkana[] =
-    "ヲァィゥェォャュョッーアイウエオカキクケコサシスセソタチツテト"
-    "ナニヌネノハヒフヘホマミムメモヤユヨラリルレロワン";
-
-/* The NFKC subset above, and case folding, of one character, appended to out (room for
- * 3 more). The count added. */
-static int fold(int c, int *out)
-{
-    static const char *const roman[12] = {"i",   "ii",   "iii", "iv", "v",  "vi",
-                                          "vii", "viii", "ix",  "x",  "xi", "xii"};
-    if (c >= 0xff01 && c <= 0xff5e)
-        c -= 0xfee0;
-    else if (c == 0x3000 || c == 0xa0 || (c >= 0x2000 && c <= 0x200b))
-        c = ' ';
-    else if (c >= 0x2460 && c <= 0x2473) { /* ①..⑳ */
-        int v = c - 0x2460 + 1, n = 0;
-        if (v >= 10)
-            out[n++] = '0' + v / 10;
-        out[n++] = '0' + v % 10;
-        return n;
-    } else if ((c >= 0x2160 && c <= 0x216b) || (c >= 0x2170 && c <= 0x217b)) {
-        const char *r = roman[(c & 0xf)];
-        int n = 0;
-        for (; *r; r++)
-            out[n++] = *r;
-        return n;
-    } else if (c >= 0xff66 && c <= 0xff9d) {
-        const unsigned char *p = (const unsigned char *)halfkana + 3 * (c - 0xff66);
-        c = utf8_get(&p);
-    }
-    if (c >= 'A' && c <= 'Z')
-        c += 32;
-    out[0] = c;
-    return 1;
 }
 
 static int is_num(int c)
@@ -196,8 +158,15 @@ void kifu__player_parse(const char *name, kifu__player *p)
         return;
     int v[MAXCP + 4], n = 0;
     const unsigned char *s = (const unsigned char *)name;
-    while (*s && n < MAXCP)
-        n += fold(utf8_get(&s), v + n);
+    while (*s && n < MAXCP) {
+        n += kifu__nfkc_fold(utf8_get(&s), v + n);
+        /* A voiced mark joins the kana before it, as NFKC's composition does. */
+        int joined = n > 1 && (v[n - 1] == 0x3099 || v[n - 1] == 0x309a)
+                         ? kifu__nfkc_compose(v[n - 2], v[n - 1])
+                         : 0;
+        if (joined)
+            v[n - 2] = joined, n--;
+    }
     /* Groups in parentheses: a rating, or an affiliation; both out of the name. */
     int w[MAXCP + 4], m = 0;
     for (int i = 0; i < n; i++) {

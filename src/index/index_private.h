@@ -256,6 +256,13 @@ typedef struct kifu__player {
     int rating;
 } kifu__player;
 void kifu__player_parse(const char *name, kifu__player *p);
+/* NFKC of character c as names need it (index_nfkc.c), Latin letters folded to lower
+ * case, into out (room for 4); the count. A half-width voiced mark becomes the
+ * combining one, which kifu__nfkc_compose joins with the kana before it. */
+int kifu__nfkc_fold(int c, int *out);
+/* The kana `base` with the combining (semi-)voiced `mark` (U+3099, U+309A) as one
+ * character (カ + ゛ = ガ), or 0 when they do not join. */
+int kifu__nfkc_compose(int base, int mark);
 
 /* index_dups.c: a game's identity: its start (preset or SFEN), its main line, its
  * players' keys and its date, hashed. */

@@ -76,6 +76,7 @@ kifu_record *kifu_record_clone(const kifu_record *src)
     r->has_data = src->has_data;
     r->initial = src->initial;
     r->start_number = src->start_number;
+    r->sides_by_sign = src->sides_by_sign;
     for (size_t i = 0; i < src->nheader; i++)
         if (kifu_record_header_add(r, src->header[i].key, src->header[i].value))
             goto fail;

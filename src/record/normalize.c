@@ -255,6 +255,24 @@ static int foul_candidate(const kifu_position *p, int side, int kind, int to, in
     return 1;
 }
 
+/* JKF at every level in one record (seeds/000): a move without "from" is a drop in
+ * KIF-level JKF, but a KI2-level move (to, piece, relative or same) mixed in has none
+ * either. It is found on the board as KI2's are when it cannot be a drop (no such piece
+ * in hand, or the square taken) or names a relative word other than H; a move that can
+ * be either stays the drop KIF-level JKF means (KI2-level JKF says "H" only when a board
+ * piece could go there too, so one without a word is read as json-kifu-format reads
+ * KIF-level JKF). `from: null` is always a drop. */
+static int jkf_board_move(const kifu_position *p, int side, const raw_move *m, int kind,
+                          int to, const cand_list *cl)
+{
+    if (!cl->jkf || (m->flags & KIFU__MOVE_FROM_NULL) || m->rel == 16)
+        return 0;
+    if (m->rel || m->same == 1)
+        return 1;
+    return kind < PAWN || kind > GOLD || !kifu__position_hand(p, side, kind) ||
+           kifu__position_at(p, to) != 0;
+}
+
 /* side: the side to move in p (passed along: a call per use costs more than the work).
  * Always inline (its one caller is step): as a call of eight arguments, two of them on
  * the stack, it cost 35 instructions a move more (callgrind, issue 9). */
@@ -288,7 +306,8 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
     int kind = m->piece;
     if (kind <= 0 || kind >= PIECE_KIND_NB)
         return fail(err, KIFU_ERR_ILLEGAL, "no piece kind given");
-    if ((m->flags & KIFU_MOVE_DROP) || m->rel == 16 /* H alone */) {
+    if (((m->flags & KIFU_MOVE_DROP) && !jkf_board_move(p, side, m, kind, to, cl)) ||
+        m->rel == 16 /* H alone */) {
         if (m->promote == 1)
             return fail(err, KIFU_ERR_ILLEGAL, "cannot promote: a drop never promotes");
         return resolve_drop(p, side, kind, to, out, cl, err);
@@ -305,8 +324,10 @@ static inline __attribute__((always_inline)) int resolve(const kifu_position *p,
         if (!MOVE_IS_DROP(cl->v[i]) && MOVE_IS_PROMOTE(cl->v[i]) == (m->promote == 1))
             cands[k++] = cl->v[i];
     if (k == 0) {
-        /* No piece on the board gets there: a drop written without 打. */
-        if (kind <= GOLD && kifu__position_hand(p, side, kind) && !m->rel)
+        /* No piece on the board gets there: a drop written without 打 (a JKF move
+         * without from that is neither says so as the drop it was read as). */
+        if (kind <= GOLD && !m->rel &&
+            (kifu__position_hand(p, side, kind) || (m->flags & KIFU_MOVE_DROP)))
             return resolve_drop(p, side, kind, to, out, cl, err);
         if (!m->rel && foul_candidate(p, side, kind, to, m->promote == 1, cl))
             return fail(err, KIFU_ERR_ILLEGAL, "%s",

@@ -150,6 +150,9 @@ struct kifu_record {
      * and checks the fields JKF may give against the position (capture, same,
      * relative), the piece may be the kind after the move (CSA-level JKF). */
     int from_jkf;
+    /* Read from CSA's N+ / N-: the sides were named by sign, so 先手/後手 are the
+     * reader's keys, not the record's words; a handicap game of it says 下手/上手. */
+    int sides_by_sign;
     /* The SFEN move number of the start position (0 or 1: the first move is 1). */
     int start_number;
 };

@@ -605,6 +605,29 @@ def main():
             svg = b.run("return document.querySelector('.kifu-svg').textContent")
             check(all(w in svg for w in want), "%s: sides %s on the board: %s" %
                   (name, want, svg[:80]))
+        # -- a record that starts at move 6 (a SFEN's `... w - 6`): its nodes carry the
+        #    move numbers (posjson's ply), its #ply= paths count from its start
+        src = os.path.join(tmp, "six.sfen")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/"
+                    "LNSGKGSNL w - 6 moves 3c3d 8h2b+\n")
+        hpage = os.path.join(tmp, "six.html")
+        kifu("html", src, "-o", hpage)
+        b.open("file://" + hpage + "#ply=1")
+        got = b.run("var v = kifuViewers[0]; return [v.path(), v.ply(), "
+                    "v.rec.nodes[v.cur].usi]")
+        check(got == ["1", 6, "3c3d"], "from move 6, #ply=1: path, ply, move %s" % got)
+        # -- a handicap game from CSA names its sides by sign only: the page's header
+        #    says 下手/上手, as the KIF of it does
+        src = os.path.join(tmp, "hc.csa")
+        with open(src, "w", encoding="utf-8") as f:
+            f.write("V2.2\nN+佐藤\nN-羽生\nPI22KA\n-\n-3142GI\n+7776FU\n")
+        hpage = os.path.join(tmp, "hc_csa.html")
+        kifu("html", src, "-o", hpage)
+        b.open("file://" + hpage)
+        head = b.run("return document.querySelector('.kifu-header').textContent")
+        check("下手" in head and "上手" in head and "先手" not in head and "後手" not in head,
+              "CSA handicap: the header says 下手/上手: %s" % head[:120])
         # -- the URL fragment opens the page at a position, forks included
         b.open("file://" + fpage + "#ply=4,1")
         same_as_kifu(b, forks, "4,1", "opened at #ply=4,1")

@@ -95,6 +95,15 @@ timeout 20 "$KIFU" replay "$tmp/line.sfenlist" </dev/null >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay at end of input: exit $rc"
 head -c 3000 /dev/urandom | timeout 20 "$KIFU" replay "$tmp/line.sfenlist" >/dev/null; rc=$?
 [ $rc -eq 0 ] || fail "replay on random bytes: exit $rc"
+# a record that starts at move 6 (seeds/004's SFEN `... w - 6`) is numbered from there,
+# as show and play number it: the title, the move list and the diagram's N手目
+echo 'position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 6 moves 3c3d 8h2b+' >"$tmp/six.sfen"
+out=$(printf 'fq' | timeout 20 "$KIFU" replay "$tmp/six.sfen"); rc=$?
+[ $rc -eq 0 ] || fail "replay from move 6: exit $rc"
+case "$out" in *"move 6/7 (ply 1)"*) ;; *) fail "replay from move 6: no 'move 6/7 (ply 1)' title";; esac
+case "$out" in *"6手目 ☖３四歩(33)"*) ;; *) fail "replay from move 6: the diagram does not say 6手目";; esac
+case "$out" in *">    6 ☖３四歩(33)"*) ;; *) fail "replay from move 6: the move list is not numbered from 6";; esac
+case "$out" in *"    1 ☖３四歩"*) fail "replay from move 6: a move numbered by ply";; esac
 # control characters in comments, bookmarks and unknown endings never reach the terminal
 cat >"$tmp/esc.jkf" <<'JKF'
 {"header":{},"moves":[{"comments":["\u001b[2J\u001b]0;owned\u0007 text"]},

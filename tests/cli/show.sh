@@ -163,5 +163,18 @@ expect_eq "moves most" "$("$KIFU" moves 'R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBG
 "$KIFU" moves --help >/dev/null; expect_eq "moves --help" "$?" 0
 "$KIFU" moves >/dev/null 2>&1; expect_eq "moves no arg" "$?" 2
 
+# A record that starts at move 6 (`... w - 6`): the move list and the BOD count from
+# there, and the number goes through KIF's 手数＝ and posjson's ply back to the SFEN.
+six='lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 6'
+echo "position sfen $six moves 3c3d 8h2b+" >"$tmp/six.sfen"
+out=$("$KIFU" show "$tmp/six.sfen" --ply 1 --format text)
+case "$out" in *">    6 ☖３四歩(33)"*"     7 ☗２二角成(88)"*) ;; *) fail "show from move 6: move list $out";; esac
+"$KIFU" show "$tmp/six.sfen" --ply 2 --format bod | grep -q "^手数＝7  ☗２二角成(88)  まで" || fail "show from move 6: bod"
+for t in kif ki2 posjson; do
+  "$KIFU" convert -t $t -o "$tmp/six.$t" "$tmp/six.sfen" 2>/dev/null || fail "six.sfen -> $t"
+  back=$("$KIFU" convert -t sfen -o - "$tmp/six.$t" 2>/dev/null)
+  expect_eq "six.sfen -> $t -> sfen" "$back" "position sfen $six moves 3c3d 8h2b+"
+done
+
 [ $fails -eq 0 ] && echo "show.sh: all passed" || echo "show.sh: $fails failed"
 [ $fails -eq 0 ]

@@ -509,6 +509,47 @@ static kifu_record *sample(void)
     return r;
 }
 
+/* CSA names sides by sign; the record keeps them as 先手/後手 (json-kifu-format's JKF
+ * does), but a handicap game's KIF and KI2 call them 下手 (+) and 上手 (-), as every
+ * Japanese record of one does (seeds/001: "Handicap records use 上手 / 下手"). An even
+ * game keeps 先手/後手. Written back to CSA, they are N+ and N- again. */
+TEST(handicap_names_are_uwate_and_shitate)
+{
+    kifu_record *r = rd("V2.2\nN+佐藤\nN-羽生\nPI11KY\n-\n-3334FU\n+7776FU\n%TORYO\n");
+    CHECK(r && kifu_record_preset(r) == KIFU_PRESET_KY);
+    CHECK_STR(r ? kifu_record_header_get(r, "先手") : NULL, "佐藤");
+    CHECK_STR(r ? kifu_record_header_get(r, "後手") : NULL, "羽生");
+    kifu_write_options ko = {KIFU_FMT_KIFU, KIFU_ENC_UTF8, 0, NULL, NULL};
+    char *k = r ? kifu_write(r, &ko, NULL, &err) : NULL;
+    CHECK(k && strstr(k, "下手：佐藤\n上手：羽生\n") && strstr(k, "まで2手で下手の勝ち"));
+    CHECK(k && !strstr(k, "先手") && !strstr(k, "後手"));
+    kifu_free(k);
+    ko.format = KIFU_FMT_KI2U;
+    k = r ? kifu_write(r, &ko, NULL, &err) : NULL;
+    CHECK(k && strstr(k, "下手：佐藤\n") && strstr(k, "まで2手で下手の勝ち"));
+    kifu_free(k);
+    char *c = r ? wr(r, 0) : NULL;
+    CHECK(c && strstr(c, "N+佐藤\nN-羽生\n"));
+    kifu_free(c);
+    kifu_record_free(r);
+    r = rd("V2.2\nN+佐藤\nN-羽生\nPI\n+\n+7776FU\n%TORYO\n");
+    ko.format = KIFU_FMT_KIFU;
+    k = r ? kifu_write(r, &ko, NULL, &err) : NULL;
+    CHECK(k && strstr(k, "先手：佐藤\n後手：羽生\n") && strstr(k, "まで1手で先手の勝ち"));
+    kifu_free(k);
+    kifu_record_free(r);
+    /* A KIF of a handicap game that says 先手/後手 keeps its words through CSA's
+     * record (the reader of the KIF, not CSA, decides them). */
+    const char *kif = "手合割：香落ち\n先手：佐藤\n後手：羽生\n手数----指手--\n"
+                      "   1 ３四歩(33)\n   2 投了\n";
+    r = t_read_text(kif, strlen(kif), KIFU_FMT_KIFU, 0, &err);
+    ko.format = KIFU_FMT_KIFU;
+    k = r ? kifu_write(r, &ko, NULL, &err) : NULL;
+    CHECK(k && strstr(k, "先手：佐藤\n後手：羽生\n") && strstr(k, "まで1手で後手の勝ち"));
+    kifu_free(k);
+    kifu_record_free(r);
+}
+
 TEST(writer_v22_layout_and_fork_warning)
 {
     kifu_record *r = sample();
@@ -832,6 +873,7 @@ int main(void)
     RUN(full_board_rows_are_hirate);
     RUN(piece_lines_with_00AL);
     RUN(comma_statements);
+    RUN(handicap_names_are_uwate_and_shitate);
     RUN(every_ending);
     RUN(ending_after_ending_is_chained);
     RUN(several_games);

@@ -220,6 +220,37 @@ TEST(every_level_completes_to_the_full_record)
     same_as(other_csa, other_full, "初形変則 at CSA level");
 }
 
+/* Levels mixed in one record: KIF-level moves (with from) and KI2-level ones (without)
+ * side by side. A move without from is found on the board when it cannot be a drop; a
+ * drop stays a drop. Made from the document's own examples by taking out some froms. */
+TEST(mixed_levels_find_each_moving_piece)
+{
+    char *a = replaced(usual_full, "\"from\":{\"x\":3,\"y\":3},", "");
+    char *b = replaced(a, "\"from\":{\"x\":3,\"y\":1},", ""); /* 同銀, same: true */
+    same_as(a, usual_full, "通常, ☖３四歩 without from");
+    same_as(b, usual_full, "通常, ☖３四歩 and ☖同銀 without from");
+    free(a);
+    free(b);
+    a = replaced(forks_full, "\"from\":{\"x\":8,\"y\":9},", ""); /* 7七桂 */
+    b = replaced(a, "\"from\":{\"x\":2,\"y\":2},", "");          /* 同角成 */
+    char *c = replaced(b, "\"from\":{\"x\":3,\"y\":1},", "");    /* the fork's 同銀 */
+    same_as(c, forks_full, "分岐, three moves without from");
+    free(a);
+    free(b);
+    free(c);
+    /* A move without from, no such piece in hand, none on the board to reach: refused
+     * with its path, as a KI2 move is. */
+    const char *bad = "{\"header\":{},\"moves\":[{},{\"move\":{\"from\":{\"x\":7,"
+                      "\"y\":7},\"to\":{\"x\":7,\"y\":6},\"piece\":\"FU\"}},"
+                      "{\"move\":{\"to\":{\"x\":5,\"y\":5},\"piece\":\"KI\"}}]}";
+    warnings w;
+    kifu_error err;
+    kifu_record *r = rd(bad, &w, &err);
+    CHECK(r == NULL);
+    CHECK(!r && strstr(err.message, "moves[2]") && strstr(err.message, "金"));
+    kifu_record_free(r);
+}
+
 /* The issue's own KI2-level move, refused before with "no 歩 in hand". */
 TEST(ki2_level_single_move)
 {
@@ -388,6 +419,7 @@ int main(void)
 {
     RUN(every_level_completes_to_the_full_record);
     RUN(ki2_level_single_move);
+    RUN(mixed_levels_find_each_moving_piece);
     RUN(contradictions_corrected_with_their_path);
     RUN(refusals_name_their_path);
     RUN(move_in_the_start_entry);

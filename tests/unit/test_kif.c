@@ -563,6 +563,89 @@ TEST(writer_encodes_cp932_and_refuses_what_it_cannot_hold)
     kifu_record_free(r);
 }
 
+/* The tsume sample of seeds/001 as it prints it: its header 手数:33 is the problem's
+ * length, not a move number. */
+static const char tsume_001[] = "作者：二代伊藤宗印\n"
+                                "出典：将棋精妙\n"
+                                "作品番号：1\n"
+                                "手数：33\n"
+                                "完全性：余詰\n"
+                                "後手の持駒：金四 銀二 香三 歩十三 \n"
+                                "  9 8 7 6 5 4 3 2 1\n"
+                                "+---------------------------+\n"
+                                "| ・ ・ ・v桂 ・ ・ ・ ・ ・|一\n"
+                                "|v玉 角v歩 馬 ・ ・ ・ ・ ・|二\n"
+                                "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
+                                "| 桂 ・ ・v歩 ・ ・ ・ ・ ・|四\n"
+                                "|vとv桂 ・ ・v歩 ・ ・ ・ ・|五\n"
+                                "| ・ ・ 飛 ・v全 ・ ・ ・ ・|六\n"
+                                "|v歩 桂 ・ ・ ・ ・ ・ ・ ・|七\n"
+                                "| ・ 香 ・ ・ ・ ・ ・ ・ ・|八\n"
+                                "| ・v銀 ・ ・ 龍 ・ ・ ・ ・|九\n"
+                                "+---------------------------+\n"
+                                "先手の持駒：なし\n";
+
+static int number_warnings;
+static void on_number_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    number_warnings += strstr(msg, "no move number") && strstr(msg, "move 6") ? 1 : 0;
+}
+
+/* A BOD's 手数＝N (the moves played before it, `手数＝171  ▲６二角成  まで` in Kifu for
+ * Windows' files) is the record's start number N + 1; the KIF and KI2 writers put it
+ * back, and a SFEN's move number goes through them. */
+TEST(bod_move_count_is_the_start_number)
+{
+    kifu_record *r = rd(tsume_001);
+    CHECK(r != NULL);
+    CHECK_INT(r ? kifu_record_start_number(r) : 0, 1);
+    CHECK_STR(r ? kifu_record_header_get(r, "手数") : NULL, "33");
+    kifu_record_free(r);
+    size_t len = strlen(tsume_001);
+    char *text = malloc(len + 128);
+    memcpy(text, tsume_001, len);
+    strcpy(text + len, "手数＝171  ▲６二角成  まで\n\n後手番\n");
+    r = rd(text);
+    free(text);
+    CHECK_INT(r ? kifu_record_start_number(r) : 0, 172);
+    char *k = r ? wr(r, KIFU_FMT_KIFU, KIFU_ENC_UTF8) : NULL;
+    CHECK(k && strstr(k, "先手の持駒：なし\n手数＝171\n後手番\n"));
+    kifu_record *back = k ? rd(k) : NULL;
+    CHECK_INT(back ? kifu_record_start_number(back) : 0, 172);
+    kifu_record_free(back);
+    kifu_free(k);
+    kifu_record_free(r);
+    /* A SFEN that starts at move 6, from the even position: KIF and KI2 write a BOD
+     * for it, read back as the same SFEN. */
+    const char *sfen = "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/"
+                       "LNSGKGSNL w - 6 moves 3c3d\n";
+    r = t_read_text(sfen, strlen(sfen), KIFU_FMT_SFEN, 0, &err);
+    CHECK_INT(r ? kifu_record_start_number(r) : 0, 6);
+    static const int formats[] = {KIFU_FMT_KIFU, KIFU_FMT_KI2U};
+    for (int f = 0; f < 2 && r; f++) {
+        char *out = wr(r, formats[f], KIFU_ENC_UTF8);
+        CHECK(out && strstr(out, "手数＝5\n"));
+        kifu_record *b = out ? t_read_text(out, strlen(out), formats[f], 0, &err) : NULL;
+        char *again = b ? wr(b, KIFU_FMT_SFEN, KIFU_ENC_UTF8) : NULL;
+        CHECK_STR(again, sfen);
+        kifu_free(again);
+        kifu_record_free(b);
+        kifu_free(out);
+    }
+    /* CSA and JKF have no place for it: they say so, once each. */
+    for (int f = 0; f < 2 && r; f++) {
+        kifu_write_options wo = {.format = f ? KIFU_FMT_JKF : KIFU_FMT_CSA,
+                                 .warn = on_number_warn};
+        number_warnings = 0;
+        char *out = kifu_write(r, &wo, NULL, &err);
+        CHECK(out != NULL);
+        CHECK_INT(number_warnings, 1);
+        kifu_free(out);
+    }
+    kifu_record_free(r);
+}
+
 static char *jkf_of(const char *text, size_t len, int format)
 {
     kifu_record *r = t_read_text(text, len, format, 0, &err);
@@ -703,5 +786,6 @@ int main(void)
     RUN(kif_jkf_kif_jkf_round_trip);
     RUN(out_of_memory_everywhere);
     RUN(deeply_nested_forks);
+    RUN(bod_move_count_is_the_start_number);
     return t_finish();
 }

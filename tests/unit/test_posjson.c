@@ -443,6 +443,95 @@ TEST(document_sids_are_kept)
                  "entry 1, prev", 1);
 }
 
+/* The warnings about sids (CSA and SFEN also name the forks they leave out). */
+static int sid_warnings;
+static char sid_warning[256];
+static void on_sid_warn(void *ctx, const char *msg)
+{
+    (void)ctx;
+    if (strstr(msg, "(sid)")) {
+        sid_warnings++;
+        snprintf(sid_warning, sizeof sid_warning, "%s", msg);
+    }
+}
+
+/* Every other format has no place for a sid: writing the document's problem and its
+ * answers there says so, once for the output, with the count and the first ID; posjson
+ * itself says nothing. */
+TEST(lost_sids_are_named_once)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(read_all(sid_doc, KIFU_FMT_POSJSON, &recs, &n, &err), 0);
+    static const int formats[] = {KIFU_FMT_KIF, KIFU_FMT_KI2, KIFU_FMT_CSA, KIFU_FMT_JKF,
+                                  KIFU_FMT_SFEN};
+    for (size_t f = 0; f < sizeof formats / sizeof *formats && n == 2; f++) {
+        kifu_write_options wo = {
+            .format = formats[f], .encoding = KIFU_ENC_UTF8, .warn = on_sid_warn};
+        sid_warnings = 0;
+        sid_warning[0] = 0;
+        /* one game: the problem with its two answers (three sids) */
+        char *s = kifu_write(recs[0], &wo, NULL, &err);
+        CHECK(s != NULL);
+        kifu_free(s);
+        CHECK_INT(sid_warnings, 1);
+        CHECK(strstr(sid_warning, "sid") && strstr(sid_warning, "3 left out") &&
+              strstr(sid_warning, "\"q1\""));
+    }
+    /* Both games in one CSA output: still one warning, for all four. */
+    kifu_write_options wo = {.format = KIFU_FMT_CSA, .warn = on_sid_warn};
+    sid_warnings = 0;
+    char *s = n == 2
+                  ? kifu_write_all((const kifu_record *const *)recs, n, &wo, NULL, &err)
+                  : NULL;
+    CHECK(s != NULL);
+    kifu_free(s);
+    CHECK_INT(sid_warnings, 1);
+    CHECK(strstr(sid_warning, "4 left out") != NULL);
+    wo.format = KIFU_FMT_POSJSON;
+    sid_warnings = 0;
+    s = n == 2 ? kifu_write_all((const kifu_record *const *)recs, n, &wo, NULL, &err)
+               : NULL;
+    CHECK(s != NULL);
+    kifu_free(s);
+    CHECK_INT(sid_warnings, 0);
+    free_all(recs, n);
+}
+
+/* A record that starts at move 6 (a SFEN's `... w - 6`) writes ply 5 on its first entry
+ * and reads its start number back from there; a document without ply starts at 1. */
+TEST(ply_keeps_the_move_number)
+{
+    kifu_record **recs = NULL;
+    size_t n = 0;
+    kifu_error err;
+    CHECK_INT(
+        read_all("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 6 "
+                 "moves 3c3d",
+                 KIFU_FMT_SFEN, &recs, &n, &err),
+        0);
+    CHECK_INT(n, 1);
+    CHECK_INT(n ? kifu_record_start_number(recs[0]) : 0, 6);
+    char *s = n ? write_all(recs, n) : NULL;
+    CHECK(s && strstr(s, "\"ply\":5}") && strstr(s, "\"ply\":6,"));
+    free_all(recs, n);
+    recs = NULL;
+    CHECK_INT(s ? read_all(s, KIFU_FMT_POSJSON, &recs, &n, &err) : -1, 0);
+    CHECK_INT(n == 1 ? kifu_record_start_number(recs[0]) : 0, 6);
+    kifu_write_options wo = {.format = KIFU_FMT_SFEN};
+    char *sfen = n == 1 ? kifu_write(recs[0], &wo, NULL, &err) : NULL;
+    CHECK_STR(sfen, "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/"
+                    "LNSGKGSNL w - 6 moves 3c3d\n");
+    kifu_free(sfen);
+    kifu_free(s);
+    free_all(recs, n);
+    CHECK_INT(read_all(doc_example, KIFU_FMT_POSJSON, &recs, &n, &err), 0);
+    CHECK_INT(n ? kifu_record_start_number(recs[0]) : 0, 1);
+    free_all(recs, n);
+    expect_error("[{\"bd\":\"" HIRATE_ "\",\"ply\":-1}]", "entry 0, ply", 1);
+}
+
 /* Nodes after the root along the main line (moves and endings). */
 static int line_length(const kifu_record *r)
 {
@@ -599,5 +688,7 @@ int main(void)
     RUN(json_extension_detects_by_content);
     RUN(document_sids_are_kept);
     RUN(ending_keeps_one_game);
+    RUN(lost_sids_are_named_once);
+    RUN(ply_keeps_the_move_number);
     return t_finish();
 }

@@ -188,7 +188,12 @@
       }
     });
     var h = (list[0] && list[0].header) || {}, info = [];
-    Object.keys(h).forEach(function (key) { info.push([key, h[key]]); });
+    // A handicap game whose sides the record did not name in words (CSA's N+ and N-,
+    // kept as 先手/後手) shows them as 下手/上手 (html.c sends sideWords), as its KIF does.
+    var sw = rec.sideWords;
+    Object.keys(h).forEach(function (key) {
+      info.push([sw && key === "先手" ? sw[0] : sw && key === "後手" ? sw[1] : key, h[key]]);
+    });
     var b = h["先手"] || h["下手"], w = h["後手"] || h["上手"];
     // The result, as kifu show says it (html.c: "まで117手で上手の勝ち"); a page of
     // other making: the ending that closes the main line.
@@ -369,7 +374,9 @@
       n = p;
     }
     while (choices.length && choices[choices.length - 1] === 0) choices.pop();
-    return [this.ply()].concat(choices).join(",");
+    // The path counts steps from the record's start; a node's ply counts moves from the
+    // game's first (posjson: a record that starts at move 6 starts at ply 5).
+    return [this.ply() - nodes[n].ply].concat(choices).join(",");
   };
 
   Viewer.prototype.goPath = function (path) {
