@@ -10,7 +10,13 @@
  *   entries in (game, ply) order: varint game delta (the first from 0), varint
  *   ply << 3 | result, varint date (kifu__index_fact), two bytes of the compact move
  *   played from there (little-endian, 0: none). The date and result make a query by
- *   date, and the counts of any position, need no read of the games table. */
+ *   date, and the counts of any position, need no read of the games table.
+ *
+ * Each block, and each game's moves, is stored with its checksum (positions.sum,
+ * games.moves_sum) and checked on every read: a block emptied or cut short, or a move
+ * changed, would otherwise decode to a plausible wrong answer (no games, an illegal
+ * move, a short count) rather than fail. */
+#include <stdio.h>
 #include <string.h>
 
 #include "index/index_private.h"
@@ -129,8 +135,10 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
         p = gend;
         if (!all && key != only)
             continue;
-        if (count > len || kifu__reserve(v, cap, *nv + count, sizeof **v, 256))
+        if (count > len)
             return -1;
+        if (kifu__reserve(v, cap, *nv + count, sizeof **v, 256))
+            return -2;
         uint32_t game = 0;
         for (uint64_t k = 0; k < count; k++) {
             uint64_t g, ply, date;
@@ -180,20 +188,77 @@ void kifu__index_fact_date(uint32_t fact, char out[11])
     out[10] = 0;
 }
 
+int64_t kifu__index_sum(const void *p, size_t n)
+{
+    /* The digest of the sources' content: any one changed word always changes it
+     * (each step is a bijection of the lane), and the length is its seed. */
+    return (int64_t)kifu__index_digest_fast(p, n);
+}
+
+int kifu__index_damaged(kifu_error *err, const char *path, const char *what,
+                        const char *why)
+{
+    kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                "damaged: %s %s: rebuild with kifu index build", what, why);
+    kifu__error_source(err, path);
+    return -1;
+}
+
+int kifu__index_block(sqlite3_stmt *st, uint64_t id, const uint8_t **p, size_t *n,
+                      const char *path, kifu_error *err)
+{
+    *p = sqlite3_column_blob(st, 0);
+    *n = (size_t)sqlite3_column_bytes(st, 0);
+    if (kifu__index_sum(*p, *n) == sqlite3_column_int64(st, 1))
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "positions row %llu", (unsigned long long)id);
+    return kifu__index_damaged(err, path, what, "does not match its checksum");
+}
+
+int kifu__index_block_bad(int rc, uint64_t id, const char *path, kifu_error *err)
+{
+    if (rc == -2)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    char what[64];
+    snprintf(what, sizeof what, "positions row %llu", (unsigned long long)id);
+    return kifu__index_damaged(err, path, what, "does not decode");
+}
+
+int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **moves,
+                      int *n, const char *path, kifu_error *err)
+{
+    *moves = sqlite3_column_blob(st, col);
+    size_t bytes = (size_t)sqlite3_column_bytes(st, col);
+    *n = (int)(bytes / 2);
+    if (!(bytes & 1) &&
+        kifu__index_sum(*moves, bytes) == sqlite3_column_int64(st, col + 1))
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "the moves of game %lld", game);
+    return kifu__index_damaged(err, path, what, "do not match their checksum");
+}
+
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
-                        size_t *cap)
+                        size_t *cap, const char *path, kifu_error *err)
 {
     uint64_t bucket = key >> KIFU__BUCKET_SHIFT;
     sqlite3_bind_int64(block, 1, (sqlite3_int64)bucket);
     int s = SQLITE_DONE, rc = 0;
     /* The runs oldest first: their games are in id order, so the entries stay in (game,
      * ply) order. */
-    while (!rc && (s = sqlite3_step(block)) == SQLITE_ROW)
-        rc = kifu__block_decode(sqlite3_column_blob(block, 0),
-                                (size_t)sqlite3_column_bytes(block, 0), bucket, key, 0, v,
-                                nv, cap);
+    while (!rc && (s = sqlite3_step(block)) == SQLITE_ROW) {
+        const uint8_t *p;
+        size_t n;
+        uint64_t id = (uint64_t)sqlite3_column_int64(block, 2);
+        if ((rc = kifu__index_block(block, id, &p, &n, path, err)))
+            break;
+        if ((rc = kifu__block_decode(p, n, bucket, key, 0, v, nv, cap)))
+            rc = kifu__index_block_bad(rc, id, path, err);
+    }
     if (!rc && s != SQLITE_DONE)
-        rc = -1;
+        rc = kifu__index_sqlite_error(sqlite3_db_handle(block), path,
+                                      "cannot read the index", err);
     sqlite3_reset(block);
     return rc;
 }

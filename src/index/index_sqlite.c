@@ -1,7 +1,7 @@
 /* index_sqlite.c: the index in one SQLite file: opening it (kifu_index_open), the table of
  * its operations, and what it holds of a file. Its writes are index_sqlite_write.c and
  * index_runs.c, its explorer index_sqlite_explore.c, its searches index_search.c and
- * index_find.c, its books index_book.c. */
+ * index_find.c, its books index_book.c, its check index_check.c. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -217,4 +217,5 @@ static const kifu__index_ops sqlite_ops = {
     .export_book = kifu__sqlite_export_book,
     .idents = kifu__sqlite_idents,
     .players = kifu__sqlite_players,
+    .check = kifu__sqlite_check,
 };
