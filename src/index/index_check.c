@@ -202,12 +202,16 @@ static int check_game(checker *c, sqlite3_stmt *st)
         damage(c, what, why);
         return 0;
     }
-    if (kifu__index_start((const char *)sqlite3_column_text(st, 1),
-                          (const char *)sqlite3_column_text(st, 2), &p)) {
+    const char *start = (const char *)sqlite3_column_text(st, 2);
+    int replay =
+        kifu__index_start((const char *)sqlite3_column_text(st, 1), start, &p) == 0;
+    /* A start the build could not write as SFEN (a board no legal game reaches) has
+     * none: its moves are not replayed. Any other start must read. */
+    if (!replay && start) {
         damage(c, what, "has a start that is no position");
         return 0;
     }
-    for (int ply = 0; ply < n; ply++) {
+    for (int ply = 0; replay && ply < n; ply++) {
         kmove k = kifu__index_expand(&p, moves[ply]);
         if (!k) {
             snprintf(why, sizeof why, "has a move that cannot be played (move %d)",
