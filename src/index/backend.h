@@ -104,8 +104,8 @@ void kifu__index_free(kifu_index *ix);
 
 /* index_build.c: the batch emptied (its games, positions and sources dropped). */
 void kifu__index_batch_free(kifu_index *ix);
-/* The two digests: FNV-1a over every byte (ClickHouse indexes store it), and a faster
- * one of four lanes (SQLite indexes). */
+/* index_sum.c: the two digests: FNV-1a over every byte (ClickHouse indexes store it),
+ * and a faster one of four lanes (SQLite indexes; and their checksums). */
 uint64_t kifu__index_digest_fnv(const unsigned char *d, size_t n);
 uint64_t kifu__index_digest_fast(const unsigned char *d, size_t n);
 

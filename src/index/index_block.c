@@ -11,12 +11,7 @@
  *   ply << 3 | result, varint date (kifu__index_fact), two bytes of the compact move
  *   played from there (little-endian, 0: none). The date and result make a query by
  *   date, and the counts of any position, need no read of the games table.
- *
- * Each block, and each game's moves, is stored with its checksum (positions.sum,
- * games.moves_sum) and checked on every read: a block emptied or cut short, or a move
- * changed, would otherwise decode to a plausible wrong answer (no games, an illegal
- * move, a short count) rather than fail. */
-#include <stdio.h>
+ * Each is stored with its checksum and checked as it is read (index_sum.c). */
 #include <string.h>
 
 #include "index/index_private.h"
@@ -186,57 +181,6 @@ void kifu__index_fact_date(uint32_t fact, char out[11])
     out[4] = '-', out[5] = (char)('0' + m / 10), out[6] = (char)('0' + m % 10);
     out[7] = '-', out[8] = (char)('0' + day / 10), out[9] = (char)('0' + day % 10);
     out[10] = 0;
-}
-
-int64_t kifu__index_sum(const void *p, size_t n)
-{
-    /* The digest of the sources' content: any one changed word always changes it
-     * (each step is a bijection of the lane), and the length is its seed. */
-    return (int64_t)kifu__index_digest_fast(p, n);
-}
-
-int kifu__index_damaged(kifu_error *err, const char *path, const char *what,
-                        const char *why)
-{
-    kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
-                "damaged: %s %s: rebuild with kifu index build", what, why);
-    kifu__error_source(err, path);
-    return -1;
-}
-
-int kifu__index_block(sqlite3_stmt *st, uint64_t id, const uint8_t **p, size_t *n,
-                      const char *path, kifu_error *err)
-{
-    *p = sqlite3_column_blob(st, 0);
-    *n = (size_t)sqlite3_column_bytes(st, 0);
-    if (kifu__index_sum(*p, *n) == sqlite3_column_int64(st, 1))
-        return 0;
-    char what[64];
-    snprintf(what, sizeof what, "positions row %llu", (unsigned long long)id);
-    return kifu__index_damaged(err, path, what, "does not match its checksum");
-}
-
-int kifu__index_block_bad(int rc, uint64_t id, const char *path, kifu_error *err)
-{
-    if (rc == -2)
-        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    char what[64];
-    snprintf(what, sizeof what, "positions row %llu", (unsigned long long)id);
-    return kifu__index_damaged(err, path, what, "does not decode");
-}
-
-int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **moves,
-                      int *n, const char *path, kifu_error *err)
-{
-    *moves = sqlite3_column_blob(st, col);
-    size_t bytes = (size_t)sqlite3_column_bytes(st, col);
-    *n = (int)(bytes / 2);
-    if (!(bytes & 1) &&
-        kifu__index_sum(*moves, bytes) == sqlite3_column_int64(st, col + 1))
-        return 0;
-    char what[64];
-    snprintf(what, sizeof what, "the moves of game %lld", game);
-    return kifu__index_damaged(err, path, what, "do not match their checksum");
 }
 
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,

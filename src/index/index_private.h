@@ -8,7 +8,8 @@
  * explorer's answer (index_explore.c). The SQLite backend (index_sqlite.c) owns the
  * schema (index_schema.c), the batch's writes (index_sqlite_write.c: rows sorted by
  * bucket in index_sort.c, merged into blocks in index_runs.c), the blocks' coding
- * (index_block.c), the explorer's counts (index_sqlite_explore.c), searches
+ * (index_block.c), the checksums beside blocks and moves (index_sum.c), the check of a
+ * whole file (index_check.c), the explorer's counts (index_sqlite_explore.c), searches
  * (index_search.c, index_find.c) and book export (index_book.c). It may call fmt (reading
  * records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
@@ -207,8 +208,8 @@ size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
 /* 0, -1 (the block does not decode) or -2 (NOMEM). */
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
-/* The checksum stored beside each block (positions.sum) and each game's moves
- * (games.moves_sum). */
+/* index_sum.c: the checksum stored beside each block (positions.sum) and each game's
+ * moves (games.moves_sum). */
 int64_t kifu__index_sum(const void *p, size_t n);
 /* A damaged part of the index file at path (what: "positions row 12", why: "does not
  * match its checksum") as err: KIFU_ERR_IO, saying to rebuild. -1. */
