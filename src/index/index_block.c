@@ -11,7 +11,7 @@
  *   ply << 3 | result, varint date (kifu__index_fact), two bytes of the compact move
  *   played from there (little-endian, 0: none). The date and result make a query by
  *   date, and the counts of any position, need no read of the games table.
- * Each is stored with its checksum and checked as it is read (index_sum.c). */
+ * A block is stored with its checksum, checked as it is read (index_sum.c). */
 #include <string.h>
 
 #include "index/index_private.h"

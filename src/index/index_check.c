@@ -202,12 +202,12 @@ static int check_game(checker *c, sqlite3_stmt *st)
         damage(c, what, why);
         return 0;
     }
+    const char *handicap = (const char *)sqlite3_column_text(st, 1);
     const char *start = (const char *)sqlite3_column_text(st, 2);
-    int replay =
-        kifu__index_start((const char *)sqlite3_column_text(st, 1), start, &p) == 0;
-    /* A start the build could not write as SFEN (a board no legal game reaches) has
-     * none: its moves are not replayed. Any other start must read. */
-    if (!replay && start) {
+    int replay = kifu__index_start(handicap, start, &p) == 0;
+    /* A start the build could not write as SFEN (a board no legal game reaches) is
+     * OTHER without one: its moves are not replayed. Any other start must read. */
+    if (!replay && (start || !handicap || strcmp(handicap, "OTHER") != 0)) {
         damage(c, what, "has a start that is no position");
         return 0;
     }

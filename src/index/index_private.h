@@ -208,8 +208,8 @@ size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
 /* 0, -1 (the block does not decode) or -2 (NOMEM). */
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
-/* index_sum.c: the checksum stored beside each block (positions.sum) and each game's
- * moves (games.moves_sum). */
+/* index_sum.c: the checksum stored beside each block (positions.sum): 32 bits, as a
+ * signed integer. */
 int64_t kifu__index_sum(const void *p, size_t n);
 /* A damaged part of the index file at path (what: "positions row 12", why: "does not
  * match its checksum") as err: KIFU_ERR_IO, saying to rebuild. -1. */
@@ -221,9 +221,13 @@ int kifu__index_damaged(kifu_error *err, const char *path, const char *what,
 int kifu__index_block(sqlite3_stmt *st, uint64_t id, const uint8_t **p, size_t *n,
                       const char *path, kifu_error *err);
 int kifu__index_block_bad(int rc, uint64_t id, const char *path, kifu_error *err);
-/* Game `game`'s moves in st's column col (moves) and col + 1 (moves_sum), checked: 0
- * with the compact moves (uint16_t each, as written) and their number, or -1 with err
+/* A game's line checksum (games.moves_sum): its start (handicap, and start: SFEN or
+ * NULL) and its moves. And game `game`'s moves in st's column col (moves), checked with
+ * columns col - 2 (handicap), col - 1 (start) and col + 1 (moves_sum): 0 with the
+ * compact moves (uint16_t each, as written) and their number, or -1 with err
  * (damaged). */
+int64_t kifu__index_line_sum(const char *handicap, const char *start, const void *moves,
+                             size_t bytes);
 int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **moves,
                       int *n, const char *path, kifu_error *err);
 /* The entries of one key from the table (statement: KIFU__BLOCK_SQL), every run's in

@@ -146,7 +146,9 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
             else
                 sqlite3_bind_null(game, 17 + k);
         sqlite3_bind_int64(game, 21, (sqlite3_int64)g->ident);
-        sqlite3_bind_int64(game, 22, kifu__index_sum(g->moves, g->nmoves * 2));
+        sqlite3_bind_int64(
+            game, 22,
+            kifu__index_line_sum(hc ? hc : "OTHER", g->start, g->moves, g->nmoves * 2));
         if (kifu__index_step(game))
             return -1;
         sqlite3_clear_bindings(game);

@@ -1,10 +1,11 @@
 /* index_sum.c: the digests of the index: of a file's content (sources.digest, to see a
  * changed file), and the checksum stored beside each block of positions (positions.sum)
- * and each game's moves (games.moves_sum), checked on every read. A block emptied or
+ * and each game's line, its start and moves (games.moves_sum), checked on every read. A block emptied or
  * cut short, or a move changed, would otherwise decode to a plausible wrong answer (no
  * games, an illegal move, a short count) rather than fail; a mismatch is reported as
  * damage, with the way out (rebuild). */
 #include <stdio.h>
+#include <string.h>
 
 #include "index/index_private.h"
 #include "kifu_private.h"
@@ -49,8 +50,11 @@ uint64_t kifu__index_digest_fast(const unsigned char *d, size_t n)
 int64_t kifu__index_sum(const void *p, size_t n)
 {
     /* The digest of the sources' content: any one changed word always changes it
-     * (each step is a bijection of the lane), and the length is its seed. */
-    return (int64_t)kifu__index_digest_fast(p, n);
+     * (each step is a bijection of the lane), and the length is its seed. Folded to 32
+     * bits, which SQLite stores in 4 bytes where 64 take 8: a one-entry block is a few
+     * bytes, and a collection has hundreds of thousands of them. */
+    uint64_t h = kifu__index_digest_fast(p, n);
+    return (int32_t)(uint32_t)(h ^ h >> 32);
 }
 
 int kifu__index_damaged(kifu_error *err, const char *path, const char *what,
@@ -83,16 +87,30 @@ int kifu__index_block_bad(int rc, uint64_t id, const char *path, kifu_error *err
     return kifu__index_damaged(err, path, what, "does not decode");
 }
 
+int64_t kifu__index_line_sum(const char *handicap, const char *start, const void *moves,
+                             size_t bytes)
+{
+    uint64_t h = kifu__index_digest_fast(moves, bytes);
+    uint64_t hc =
+        handicap ? kifu__index_digest_fast((const void *)handicap, strlen(handicap)) : 1;
+    uint64_t sf = start ? kifu__index_digest_fast((const void *)start, strlen(start)) : 2;
+    /* Each part turned by its own amount, so that two parts swapped do not cancel. */
+    h ^= (hc << 21 | hc >> 43) ^ (sf << 42 | sf >> 22);
+    return (int32_t)(uint32_t)(h ^ h >> 32);
+}
+
 int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **moves,
                       int *n, const char *path, kifu_error *err)
 {
     *moves = sqlite3_column_blob(st, col);
     size_t bytes = (size_t)sqlite3_column_bytes(st, col);
     *n = (int)(bytes / 2);
-    if (!(bytes & 1) &&
-        kifu__index_sum(*moves, bytes) == sqlite3_column_int64(st, col + 1))
+    const char *handicap = (const char *)sqlite3_column_text(st, col - 2);
+    const char *start = (const char *)sqlite3_column_text(st, col - 1);
+    if (!(bytes & 1) && kifu__index_line_sum(handicap, start, *moves, bytes) ==
+                            sqlite3_column_int64(st, col + 1))
         return 0;
     char what[64];
-    snprintf(what, sizeof what, "the moves of game %lld", game);
+    snprintf(what, sizeof what, "the start and moves of game %lld", game);
     return kifu__index_damaged(err, path, what, "do not match their checksum");
 }

@@ -94,23 +94,23 @@ check "a byte of a block: no position answered otherwise" 0 "$lied"
 damage "a move changed" "UPDATE games SET moves = cast(x'3412' || substr(moves, 3) AS blob) WHERE id = 3"
 "$kifu" search --regex . --index d.kdb -c >out 2>err
 check "a move changed: search by a pattern: exit 3" 3 $?
-said "a move changed: search" "^kifu: d.kdb: damaged: the moves of game 3 do not match their checksum: rebuild with kifu index build$"
-expect_check "a move changed" "the moves of game 3 do not match their checksum"
+said "a move changed: search" "^kifu: d.kdb: damaged: the start and moves of game 3 do not match their checksum: rebuild with kifu index build$"
+expect_check "a move changed" "the start and moves of game 3 do not match their checksum"
 
 # ---- move lists cut: search -c counted fewer ---------------------------------------------
 damage "move lists cut" "UPDATE games SET moves = substr(moves, 1, length(moves) / 2 & ~1)"
 "$kifu" search --sfen startpos --index d.kdb -c >out 2>err
 check "move lists cut: search -c: exit 3" 3 $?
-said "move lists cut: search" "damaged: the moves of game"
+said "move lists cut: search" "damaged: the start and moves of game"
 [ -s out ] && bad "move lists cut: search -c counted: $(cat out)" || ok
 "$kifu" search --sfen 'lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3' --index d.kdb -c >out 2>err
 check "move lists cut: search -c past the start: exit 3" 3 $?
-said "move lists cut: search" "^kifu: d.kdb: damaged: the moves of game [0-9]* do not match their checksum"
+said "move lists cut: search" "^kifu: d.kdb: damaged: the start and moves of game [0-9]* do not match their checksum"
 "$kifu" index info d.kdb >out 2>err
 check "move lists cut: info: exit 3" 3 $?
 said "move lists cut: info" "^kifu: d.kdb: damaged: the moves of [0-9]* games (the first: game [0-9]*) do not match their plies: rebuild with kifu index build$"
-expect_check "move lists cut" "the moves of game [0-9]* do not match their checksum"
-check "move lists cut: each game named" 8 "$(grep -c "damaged: the moves of game" err)"
+expect_check "move lists cut" "the start and moves of game [0-9]* do not match their checksum"
+check "move lists cut: each game named" 8 "$(grep -c "damaged: the start and moves of game" err)"
 
 # ---- a row of positions removed: no checksum fails, the counts do ------------------------
 damage "a row removed" "DELETE FROM positions WHERE id = (SELECT max(id) FROM positions)"

@@ -167,9 +167,9 @@ TEST(damaged_parts_fail_and_are_named)
         {"a changed move",
          "UPDATE games SET moves = cast(x'1234' || substr(moves, 3) AS blob) WHERE id = "
          "3",
-         "damaged: the moves of game 3 do not match their checksum", 0},
+         "damaged: the start and moves of game 3 do not match their checksum", 0},
         {"a cut move list", "UPDATE games SET moves = substr(moves, 1, 4) WHERE id = 5",
-         "damaged: the moves of game 5 do not match their checksum", 0},
+         "damaged: the start and moves of game 5 do not match their checksum", 0},
         {"a row of positions gone",
          "DELETE FROM positions WHERE id = (SELECT max(id) FROM positions)",
          "damaged: run 1 of positions holds", 0},
