@@ -163,7 +163,7 @@ static int export_book(kifu_index *ix, const char *format, const kifu_book_optio
     int status = EXIT_OK;
     if (kifu_index_export_book(ix, fmt, bo, book_put, &b, &e)) {
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     } else if (cli_write_file(out, b.data ? b.data : "", b.len)) {
         status = EXIT_IO;
     }
@@ -417,8 +417,9 @@ static int explore(kifu_index *ix, const explore_args *x)
         status = EXIT_INPUT;
     kifu_explore *ex = NULL;
     if (status == EXIT_OK && !(ex = kifu_index_explore(ix, p, &x->o, &e))) {
+        /* The position was checked above: what fails here is the index's (3). */
         cli_print_error(&e);
-        status = cli_exit_code(e.code);
+        status = cli_index_exit_code(e.code);
     }
     char *s = ex ? kifu_position_sfen(p, number) : NULL;
     if (ex && s) {

@@ -1,6 +1,6 @@
-/* cmd_index.c: `kifu index build|add|compact|info|players`: a collection's games and positions in
- * one SQLite file (kifu_index_*), built from record files and directories, grown by
- * adding more, compacted, and summed up. The explorer over it is `kifu explore` (cmd_explore.c). */
+/* cmd_index.c: `kifu index build|add|compact|info|check|players`: a collection's games and
+ * positions in one SQLite file (kifu_index_*), built from record files and directories,
+ * grown by adding more, compacted, summed up and verified. The explorer over it is `kifu explore` (cmd_explore.c). */
 #define _DEFAULT_SOURCE /* usleep */
 #include <limits.h>
 #include <signal.h>
@@ -22,6 +22,7 @@ void cmd_index_usage(FILE *f)
         "       kifu index add games.kdb DIR|FILE...\n"
         "       kifu index compact games.kdb\n"
         "       kifu index info games.kdb\n"
+        "       kifu index check games.kdb\n"
         "       kifu index players games.kdb [--like TEXT] [--json]\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
@@ -40,6 +41,11 @@ void cmd_index_usage(FILE *f)
         "          own, so that it costs what it adds) into one, as a build of the\n"
         "          same games writes them; one transaction\n"
         "  info    games, positions, hot positions, files, duplicates skipped, size\n"
+        "  check   verify the whole file: SQLite's integrity check, every block of\n"
+        "          positions and every game's moves against their checksums, each\n"
+        "          decoded and counted; each damaged part named on stderr, the count\n"
+        "          checked on stdout (every read checks the checksums too: a damaged\n"
+        "          part fails a query with \"damaged\", exit 3, never a wrong answer)\n"
         "  players each player (by key: the name without spaces, rank, rating or\n"
         "          affiliation, widths and case folded) with its spellings, games,\n"
         "          results, rating range, first and last dates\n"
@@ -71,13 +77,15 @@ void cmd_index_usage(FILE *f)
         "time; a build keeps the old index locked until the new one replaces it.\n"
         "A progress bar shows on a terminal.\n"
         "Exit status: 0 done, 1 some records were skipped, 2 usage, 3 a file or the\n"
-        "index could not be read or written, 4 out of memory.\n"
+        "index could not be read or written, or the index is damaged (check: damage\n"
+        "found), 4 out of memory.\n"
         "\n"
         "examples:\n"
         "  kifu index build games/ -o games.kdb\n"
         "  kifu index add games.kdb new/\n"
         "  kifu index compact games.kdb\n"
         "  kifu index info games.kdb\n"
+        "  kifu index check games.kdb\n"
         "  kifu index players games.kdb --like 鎌田\n"
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
@@ -555,6 +563,46 @@ static int info(const char *kdb, const ch_target *ch, int players, const char *l
     return close_index(ix, status, &failed);
 }
 
+/* index check: each damaged part said (the first CHECK_SAID of them: the rest counted). */
+#define CHECK_SAID 100
+
+static void say_damage(void *ctx, const kifu_error *damage)
+{
+    long long *n = ctx;
+    if (++*n <= CHECK_SAID)
+        cli_print_error(damage);
+}
+
+static int check(const char *kdb)
+{
+    kifu_error e = {0};
+    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
+    if (!ix) {
+        cli_print_error(&e);
+        return cli_index_exit_code(e.code);
+    }
+    long long said = 0;
+    kifu_index_check_counts n;
+    int rc = kifu_index_check(ix, say_damage, &said, &n, &e), status = EXIT_OK;
+    if (rc < 0) {
+        cli_print_error(&e);
+        status = cli_index_exit_code(e.code);
+    } else {
+        if (said > CHECK_SAID)
+            cli_err("kifu: %s: %lld more damaged parts not shown\n", kdb,
+                    said - CHECK_SAID);
+        printf("%s: checked %lld blocks of positions and %lld games: ", kdb, n.blocks,
+               n.games);
+        if (rc)
+            printf("%lld damaged (rebuild with kifu index build)\n", n.damaged);
+        else
+            printf("no damage\n");
+        status = rc ? EXIT_IO : EXIT_OK;
+    }
+    int failed;
+    return close_index(ix, status, &failed);
+}
+
 /* A subcommand on an index file (build, add, compact, info, players; info and players
  * also on ClickHouse), its arguments checked. An exit code. */
 static int file_command(const char *sub, char **args, int nargs, const char *out,
@@ -583,6 +631,17 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
         } else {
             status = compact(args[0], wait);
         }
+    } else if (!strcmp(sub, "check")) {
+        if (ch->url) {
+            cli_err("kifu: index check: is for index files; ClickHouse checks its own "
+                    "tables (CHECK TABLE)\n");
+            status = EXIT_USAGE;
+        } else if (nargs != 1 || out) {
+            cli_err("kifu: index check: give one index\n");
+            status = EXIT_USAGE;
+        } else {
+            status = check(args[0]);
+        }
     } else if ((!strcmp(sub, "info") || players) && ch->url) {
         status = info(NULL, ch, players, players_like, players_json);
     } else if (!strcmp(sub, "info") || players) {
@@ -594,7 +653,7 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
         }
     } else {
         cli_err("kifu: index: unknown subcommand '%s' (build, add, compact, info, "
-                "players, schema)\n",
+                "check, players, schema)\n",
                 sub);
         status = EXIT_USAGE;
     }
@@ -605,8 +664,8 @@ int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
         cli_err(
-            "kifu: index: say build, add, compact, info, players or schema; see 'kifu "
-            "index --help'\n");
+            "kifu: index: say build, add, compact, info, check, players or schema; see "
+            "'kifu index --help'\n");
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL, *wait_arg = NULL;
@@ -679,7 +738,7 @@ int cmd_index(int argc, char **argv)
         cli_err("kifu: index %s: --like and --json are for index players\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
-               nargs < 1) {
+               strcmp(sub, "check") && nargs < 1) {
         cli_err("kifu: index %s: no file to index\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url &&

@@ -53,7 +53,7 @@ int cli_index_players(kifu_index *ix, const char *like, int json)
     kifu_error e = {0};
     if (kifu_index_players(ix, like, json ? put_json : put_text, NULL, &e)) {
         cli_print_error(&e);
-        return cli_exit_code(e.code);
+        return cli_index_exit_code(e.code);
     }
     return fflush(stdout) ? EXIT_IO : EXIT_OK;
 }

@@ -90,7 +90,7 @@ _kifu()
             return ;;
     esac
     if [ "$cmd" = index ] && [ "$cword" -eq 2 ]; then
-        COMPREPLY=($(compgen -W "build add compact info players schema" -- "$cur"))
+        COMPREPLY=($(compgen -W "build add compact info check players schema" -- "$cur"))
         return
     fi
     if { [ "$cmd" = explore ] || [ "$cmd" = serve ] || { [ "$cmd" = index ] && [ "${words[2]:-}" != build ]; }; } &&

@@ -1,7 +1,8 @@
 /* fuzz_index.c: libFuzzer target for index files (kifu index): any bytes, written to a
  * file, must be refused as "not a kifu index" or "damaged", or answer every query (info,
  * the explorer with and without filters and flip, search by key and by pattern, both
- * book exports) without a crash; moves a damaged row holds end its game's line. */
+ * book exports, the whole file's check) without a crash; moves a damaged row holds end
+ * its game's line. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kifu_book_options bo = {0, 10, 1};
         kifu_index_export_book(ix, KIFU_BOOK_YANEURAOU, &bo, sink, NULL, NULL);
         kifu_index_export_book(ix, KIFU_BOOK_APERY, &bo, sink, NULL, NULL);
+        kifu_index_check_counts n;
+        kifu_index_check(ix, NULL, NULL, &n, NULL);
         kifu_position_free(p);
         kifu_index_close(ix, NULL);
     }

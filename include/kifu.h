@@ -1044,6 +1044,25 @@ typedef struct kifu_index_info {
 KIFU_EXPORT int kifu_index_info_get(kifu_index *ix, kifu_index_info *out,
                                     kifu_error *err);
 
+/** What kifu_index_check looked at: the rows of positions (blocks) and the games read,
+ *  and the damaged items it found. */
+typedef struct kifu_index_check_counts {
+    long long blocks, games, damaged;
+} kifu_index_check_counts;
+/** Verify a whole SQLite index file: SQLite's own integrity check; every block of
+ *  positions read against its checksum and decoded, each run's entries counted; every
+ *  game's moves read against their checksum and replayed, its positions counted. Each
+ *  damaged item is passed to fn (may be NULL) as an error whose source is the index and
+ *  whose message names the item (a positions row, a game) and what is wrong with it, and
+ *  counted in out. 1 when something is damaged, 0 when nothing is, -1 with err when the
+ *  check could not be made (an SQLite error, NOMEM; KIFU_ERR_UNSUPPORTED on ClickHouse).
+ *  The readers check the same checksums as they read: a damaged part fails their query
+ *  (KIFU_ERR_IO, "damaged: ... rebuild with kifu index build") instead of answering. */
+KIFU_EXPORT int kifu_index_check(kifu_index *ix,
+                                 void (*fn)(void *ctx, const kifu_error *damage),
+                                 void *ctx, kifu_index_check_counts *out,
+                                 kifu_error *err);
+
 /** Game results as the index and the explorer count them. */
 typedef enum kifu_result {
     KIFU_RESULT_UNKNOWN = 0, /* unfinished, interrupted, or no ending recorded */

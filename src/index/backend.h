@@ -88,6 +88,11 @@ typedef struct kifu__index_ops {
                    kifu_error *err);
     int (*export_book)(kifu_index *ix, int format, const kifu_book_options *o,
                        kifu_output_fn out, void *ctx, kifu_error *err);
+    /* kifu_index_check: every stored part verified, each damaged one given to fn. 1
+     * damaged, 0 clean, -1 with err. NULL: the backend has no check (ClickHouse checks
+     * its own parts), and kifu_index_check says so. */
+    int (*check)(kifu_index *ix, void (*fn)(void *ctx, const kifu_error *damage),
+                 void *ctx, kifu_index_check_counts *out, kifu_error *err);
 } kifu__index_ops;
 
 /* index.c: a new index on path (a file, or the servers' URLs) with the backend ops, its
@@ -99,8 +104,8 @@ void kifu__index_free(kifu_index *ix);
 
 /* index_build.c: the batch emptied (its games, positions and sources dropped). */
 void kifu__index_batch_free(kifu_index *ix);
-/* The two digests: FNV-1a over every byte (ClickHouse indexes store it), and a faster
- * one of four lanes (SQLite indexes). */
+/* index_sum.c: the two digests: FNV-1a over every byte (ClickHouse indexes store it),
+ * and a faster one of four lanes (SQLite indexes; and their checksums). */
 uint64_t kifu__index_digest_fnv(const unsigned char *d, size_t n);
 uint64_t kifu__index_digest_fast(const unsigned char *d, size_t n);
 

@@ -97,3 +97,15 @@ int kifu_index_export_book(kifu_index *ix, int format, const kifu_book_options *
 {
     return ix->ops->export_book(ix, format, o, out, ctx, err);
 }
+
+int kifu_index_check(kifu_index *ix, void (*fn)(void *ctx, const kifu_error *damage),
+                     void *ctx, kifu_index_check_counts *out, kifu_error *err)
+{
+    kifu_index_check_counts none;
+    memset(out ? out : &none, 0, sizeof none);
+    if (!ix->ops->check)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "index check is for index files: ClickHouse checks its own "
+                           "parts (CHECK TABLE)");
+    return ix->ops->check(ix, fn, ctx, out ? out : &none, err);
+}

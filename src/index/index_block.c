@@ -10,7 +10,8 @@
  *   entries in (game, ply) order: varint game delta (the first from 0), varint
  *   ply << 3 | result, varint date (kifu__index_fact), two bytes of the compact move
  *   played from there (little-endian, 0: none). The date and result make a query by
- *   date, and the counts of any position, need no read of the games table. */
+ *   date, and the counts of any position, need no read of the games table.
+ * A block is stored with its checksum, checked as it is read (index_sum.c). */
 #include <string.h>
 
 #include "index/index_private.h"
@@ -129,8 +130,10 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
         p = gend;
         if (!all && key != only)
             continue;
-        if (count > len || kifu__reserve(v, cap, *nv + count, sizeof **v, 256))
+        if (count > len)
             return -1;
+        if (kifu__reserve(v, cap, *nv + count, sizeof **v, 256))
+            return -2;
         uint32_t game = 0;
         for (uint64_t k = 0; k < count; k++) {
             uint64_t g, ply, date;
@@ -181,19 +184,25 @@ void kifu__index_fact_date(uint32_t fact, char out[11])
 }
 
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
-                        size_t *cap)
+                        size_t *cap, const char *path, kifu_error *err)
 {
     uint64_t bucket = key >> KIFU__BUCKET_SHIFT;
     sqlite3_bind_int64(block, 1, (sqlite3_int64)bucket);
     int s = SQLITE_DONE, rc = 0;
     /* The runs oldest first: their games are in id order, so the entries stay in (game,
      * ply) order. */
-    while (!rc && (s = sqlite3_step(block)) == SQLITE_ROW)
-        rc = kifu__block_decode(sqlite3_column_blob(block, 0),
-                                (size_t)sqlite3_column_bytes(block, 0), bucket, key, 0, v,
-                                nv, cap);
+    while (!rc && (s = sqlite3_step(block)) == SQLITE_ROW) {
+        const uint8_t *p;
+        size_t n;
+        uint64_t id = (uint64_t)sqlite3_column_int64(block, 2);
+        if ((rc = kifu__index_block(block, id, &p, &n, path, err)))
+            break;
+        if ((rc = kifu__block_decode(p, n, bucket, key, 0, v, nv, cap)))
+            rc = kifu__index_block_bad(rc, id, path, err);
+    }
     if (!rc && s != SQLITE_DONE)
-        rc = -1;
+        rc = kifu__index_sqlite_error(sqlite3_db_handle(block), path,
+                                      "cannot read the index", err);
     sqlite3_reset(block);
     return rc;
 }

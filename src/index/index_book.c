@@ -213,13 +213,20 @@ static int book_entries(kifu_index *ix, int lo, int hi, entry **v, size_t *n,
 {
     size_t cap = 0;
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(ix->db, "SELECT id, handicap, start, moves FROM games", -1,
+    if (sqlite3_prepare_v2(ix->db,
+                           "SELECT id, handicap, start, moves, moves_sum FROM games", -1,
                            &st, NULL) != SQLITE_OK)
         return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     int s;
     while ((s = sqlite3_step(st)) == SQLITE_ROW) {
-        const uint16_t *moves = sqlite3_column_blob(st, 3);
-        int nmoves = sqlite3_column_bytes(st, 3) / 2;
+        const void *blob;
+        int nmoves;
+        if (kifu__index_moves(st, 3, sqlite3_column_int64(st, 0), &blob, &nmoves,
+                              ix->path, err)) {
+            sqlite3_finalize(st);
+            return -1;
+        }
+        const uint16_t *moves = blob;
         kpos p;
         if (kifu__index_start((const char *)sqlite3_column_text(st, 1),
                               (const char *)sqlite3_column_text(st, 2), &p))
@@ -253,8 +260,9 @@ static int book_lines(kifu_index *ix, int format, int min_games, const entry *v,
                       line *lines, size_t *nlines, kifu_error *err)
 {
     sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(ix->db, "SELECT handicap, start, moves FROM games WHERE id=?",
-                           -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(
+            ix->db, "SELECT handicap, start, moves, moves_sum FROM games WHERE id=?", -1,
+            &st, NULL) != SQLITE_OK)
         return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     int rc = 0;
     for (size_t i = 0, j; i < n && !rc; i = j) {
@@ -268,10 +276,18 @@ static int book_lines(kifu_index *ix, int format, int min_games, const entry *v,
             sqlite3_reset(st);
             continue;
         }
-        const uint16_t *moves = sqlite3_column_blob(st, 2);
+        const void *blob;
+        int nmoves;
+        if (kifu__index_moves(st, 2, v[i].game, &blob, &nmoves, ix->path, err)) {
+            rc = -1;
+            sqlite3_reset(st);
+            break;
+        }
+        const uint16_t *moves = blob;
         kpos p;
         int ok = kifu__index_start((const char *)sqlite3_column_text(st, 0),
-                                   (const char *)sqlite3_column_text(st, 1), &p) == 0;
+                                   (const char *)sqlite3_column_text(st, 1), &p) == 0 &&
+                 v[i].ply <= nmoves;
         for (int k = 0; ok && k < v[i].ply; k++) {
             kmove m = kifu__index_expand(&p, moves[k]);
             if (m)

@@ -364,43 +364,6 @@ int kifu__cmp_u32(const void *x, const void *y)
 
 /* FNV-1a over the file's bytes: tells a changed file from an unchanged one. ClickHouse
  * indexes store it. */
-uint64_t kifu__index_digest_fnv(const unsigned char *d, size_t n)
-{
-    uint64_t h = 0xcbf29ce484222325u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ d[i]) * 0x100000001b3u;
-    return h;
-}
-
-static uint64_t load64(const unsigned char *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-/* The same, for SQLite indexes, 32 bytes a step in four independent lanes: FNV's one
- * multiply per byte, each waiting for the last, took a twentieth of a build. */
-uint64_t kifu__index_digest_fast(const unsigned char *d, size_t n)
-{
-    const uint64_t m = 0x9e3779b97f4a7c15u;
-    uint64_t h[4] = {n, n ^ 0x6a09e667f3bcc908u, n ^ 0xbb67ae8584caa73bu,
-                     n ^ 0x3c6ef372fe94f82bu};
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32)
-        for (int k = 0; k < 4; k++) {
-            uint64_t x = h[k] ^ load64(d + i + 8 * k);
-            h[k] = (x << 29 | x >> 35) * m;
-        }
-    uint64_t r = kifu__index_digest_fnv(d + i, n - i);
-    for (int k = 0; k < 4; k++) {
-        r = (r ^ h[k]) * m;
-        r ^= r >> 31;
-    }
-    return r;
-}
-
 static int add_source(kifu_index *ix, uint32_t id, const char *path, uint64_t dig,
                       int64_t size)
 {

@@ -18,7 +18,7 @@ long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void 
                            "SELECT s.path, g.number FROM games g JOIN sources s"
                            " ON s.id=g.source WHERE g.id=?",
                            -1, &game, NULL) != SQLITE_OK ||
-        kifu__index_entries(block, key, &v, &nv, &cap))
+        kifu__index_entries(block, key, &v, &nv, &cap, ix->path, err))
         goto out;
     hits = 0;
     for (size_t i = 0; i < nv; i++) {

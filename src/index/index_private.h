@@ -8,7 +8,8 @@
  * explorer's answer (index_explore.c). The SQLite backend (index_sqlite.c) owns the
  * schema (index_schema.c), the batch's writes (index_sqlite_write.c: rows sorted by
  * bucket in index_sort.c, merged into blocks in index_runs.c), the blocks' coding
- * (index_block.c), the explorer's counts (index_sqlite_explore.c), searches
+ * (index_block.c), the checksums beside blocks and moves (index_sum.c), the check of a
+ * whole file (index_check.c), the explorer's counts (index_sqlite_explore.c), searches
  * (index_search.c, index_find.c) and book export (index_book.c). It may call fmt (reading
  * records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
@@ -25,10 +26,11 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    6 /* 2: games.ending and games.header; 3: bucket blocks; \
+    7 /* 2: games.ending and games.header; 3: bucket blocks; \
        * 4: runs of blocks, dates in explorer.top; 5: hot.days and explorer.days; \
-       * 6: players' keys and ranks, games.ident, sources.duplicates */
-#define KIFU__INDEX_VERSION_TEXT "6"
+       * 6: players' keys and ranks, games.ident, sources.duplicates; \
+       * 7: checksums, positions.sum and games.moves_sum */
+#define KIFU__INDEX_VERSION_TEXT "7"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -39,10 +41,11 @@
  * add writes only what it adds. Runs are merged later (index_runs.c). */
 #define KIFU__RUN_SHIFT 20
 #define KIFU__BUCKET_MASK ((UINT64_C(1) << KIFU__RUN_SHIFT) - 1)
-/* One bucket's blocks, oldest run first (for kifu__index_entries). */
+/* One bucket's blocks, oldest run first, with their checksums and row ids (for
+ * kifu__index_entries). */
 #define KIFU__BLOCK_SQL                                                                  \
-    "SELECT p.block FROM runs r JOIN positions p ON p.id = (r.id << 20 | ?1) ORDER BY "  \
-    "r.id"
+    "SELECT p.block, p.sum, p.id FROM runs r JOIN positions p ON p.id = (r.id << 20 | "  \
+    "?1) ORDER BY r.id"
 /* Occurrences held in memory before they are merged into the table (16 bytes each,
  * sorted in place but for a lane's worth): what bounds the memory of a build. The batches of one
  * add still commit together. A variable so that tests can make many small batches. */
@@ -202,12 +205,35 @@ size_t kifu__block_bound(size_t n);
 uint32_t kifu__index_fact(const char *date, int result);
 void kifu__index_fact_date(uint32_t fact, char out[11]);
 size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
+/* 0, -1 (the block does not decode) or -2 (NOMEM). */
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
+/* index_sum.c: the checksum stored beside each block (positions.sum): 32 bits, as a
+ * signed integer. */
+int64_t kifu__index_sum(const void *p, size_t n);
+/* A damaged part of the index file at path (what: "positions row 12", why: "does not
+ * match its checksum") as err: KIFU_ERR_IO, saying to rebuild. -1. */
+int kifu__index_damaged(kifu_error *err, const char *path, const char *what,
+                        const char *why);
+/* The block of row id in st's columns 0 (block) and 1 (its sum), checked: 0 with its
+ * bytes, or -1 with err (damaged). And a kifu__block_decode failure (rc) of that row
+ * as err: damaged, or NOMEM. -1. */
+int kifu__index_block(sqlite3_stmt *st, uint64_t id, const uint8_t **p, size_t *n,
+                      const char *path, kifu_error *err);
+int kifu__index_block_bad(int rc, uint64_t id, const char *path, kifu_error *err);
+/* A game's line checksum (games.moves_sum): its start (handicap, and start: SFEN or
+ * NULL) and its moves. And game `game`'s moves in st's column col (moves), checked with
+ * columns col - 2 (handicap), col - 1 (start) and col + 1 (moves_sum): 0 with the
+ * compact moves (uint16_t each, as written) and their number, or -1 with err
+ * (damaged). */
+int64_t kifu__index_line_sum(const char *handicap, const char *start, const void *moves,
+                             size_t bytes);
+int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **moves,
+                      int *n, const char *path, kifu_error *err);
 /* The entries of one key from the table (statement: KIFU__BLOCK_SQL), every run's in
- * order, appended to *v. 0, or -1 (SQLite error, damaged block, NOMEM). */
+ * order, appended to *v. 0, or -1 with err (SQLite error, damaged block, NOMEM). */
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
-                        size_t *cap);
+                        size_t *cap, const char *path, kifu_error *err);
 
 /* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
  * buffers made as large as the largest lane. 0, or -1 out of memory. */

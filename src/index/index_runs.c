@@ -84,10 +84,10 @@ typedef struct writer {
 static int prepare(writer *w)
 {
     static const char *const sql[] = {
-        KIFU__BLOCK_SQL, "SELECT block FROM positions WHERE id=?",
+        KIFU__BLOCK_SQL, "SELECT block, sum FROM positions WHERE id=?",
         "SELECT id FROM positions WHERE id BETWEEN ? AND ?",
-        "INSERT OR REPLACE INTO positions VALUES(?,?)",
-        "INSERT INTO positions VALUES(?,?)", "DELETE FROM positions WHERE id=?",
+        "INSERT OR REPLACE INTO positions VALUES(?,?,?)",
+        "INSERT INTO positions VALUES(?,?,?)", "DELETE FROM positions WHERE id=?",
         "SELECT games, days FROM hot WHERE key=?",
         /* One statement over two lines: the parentheses tell clang it is meant. */
         ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
@@ -245,7 +245,7 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int dro
 static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd, int drop)
 {
     w->nv = 0;
-    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv))
+    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv, w->ix->path, w->err))
         return -1;
     kifu__agg a;
     kifu__agg_init(&a);
@@ -346,6 +346,7 @@ static int put_block(writer *w, sqlite3_stmt *put, uint64_t id, const kifu__ipos
     size_t len = kifu__block_encode(v, n, w->buf);
     sqlite3_bind_int64(put, 1, (sqlite3_int64)id);
     sqlite3_bind_blob(put, 2, w->buf, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int64(put, 3, kifu__index_sum(w->buf, len));
     return kifu__index_step(put);
 }
 
@@ -354,18 +355,17 @@ static int read_block(writer *w, uint64_t id)
 {
     sqlite3_bind_int64(w->at, 1, (sqlite3_int64)id);
     int s = sqlite3_step(w->at), bad = 0;
-    if (s == SQLITE_ROW)
-        bad = kifu__block_decode(sqlite3_column_blob(w->at, 0),
-                                 (size_t)sqlite3_column_bytes(w->at, 0),
-                                 id & KIFU__BUCKET_MASK, 0, 1, &w->v, &w->nv, &w->capv);
+    const uint8_t *p;
+    size_t n;
+    if (s == SQLITE_ROW &&
+        !(bad = kifu__index_block(w->at, id, &p, &n, w->ix->path, w->err)) &&
+        (bad = kifu__block_decode(p, n, id & KIFU__BUCKET_MASK, 0, 1, &w->v, &w->nv,
+                                  &w->capv)))
+        bad = kifu__index_block_bad(bad, id, w->ix->path, w->err);
     sqlite3_reset(w->at);
     if (s != SQLITE_ROW && s != SQLITE_DONE)
         return -1;
-    if (bad)
-        return kifu__error(w->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
-                           "a damaged block of positions (row %llu)",
-                           (unsigned long long)id);
-    return 0;
+    return bad;
 }
 
 /* A key with too few games in the batch to be hot alone, hot when its games in the runs
@@ -373,7 +373,7 @@ static int read_block(writer *w, uint64_t id)
 static int crossing(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
 {
     w->nv = 0;
-    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv))
+    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv, w->ix->path, w->err))
         return -1;
     if (!w->nv ||
         distinct_games(w->v, w->nv) + distinct_games(add, nadd) < KIFU__INDEX_HOT)

@@ -10,7 +10,9 @@
 /* Positions are the bulk: one row per bucket of keys (the key's top bits) and run (the
  * batch that wrote it, id = run << 20 | bucket), its blob every occurrence in the bucket
  * packed (index_block.c): a million games make a few million rows, not a hundred
- * million. `runs` lists the runs, oldest first, with their entry counts. */
+ * million. `runs` lists the runs, oldest first, with their entry counts. A block and a
+ * game's moves each have their checksum beside them (kifu__index_sum), checked as they
+ * are read. */
 static const char *const schema =
     "PRAGMA page_size=8192;"
     "PRAGMA journal_mode=WAL;"
@@ -24,8 +26,9 @@ static const char *const schema =
     " handicap TEXT NOT NULL, start TEXT, plies INTEGER NOT NULL, sente_rating INTEGER,"
     " gote_rating INTEGER, moves BLOB NOT NULL, ending TEXT, header TEXT NOT NULL,"
     " sente_key TEXT, gote_key TEXT, sente_rank TEXT, gote_rank TEXT, ident INTEGER NOT "
+    "NULL, moves_sum INTEGER NOT NULL);"
+    "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL, sum INTEGER NOT "
     "NULL);"
-    "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL);"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL, days BLOB) "
     "WITHOUT "

@@ -86,15 +86,15 @@ long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_g
 /* The games whose occurrences carry key k1 or k2, as a JSON array of ids for json_each
  * (one query then reads them in file order): new text, or NULL (SQLite error, damaged
  * block, NOMEM). */
-static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2)
+static char *games_with(kifu_index *ix, uint64_t k1, uint64_t k2, kifu_error *err)
 {
     sqlite3_stmt *block = NULL;
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
     char *json = NULL;
     if (sqlite3_prepare_v2(ix->db, KIFU__BLOCK_SQL, -1, &block, NULL) == SQLITE_OK &&
-        !kifu__index_entries(block, k1, &v, &nv, &cap) &&
-        (k2 == k1 || !kifu__index_entries(block, k2, &v, &nv, &cap))) {
+        !kifu__index_entries(block, k1, &v, &nv, &cap, ix->path, err) &&
+        (k2 == k1 || !kifu__index_entries(block, k2, &v, &nv, &cap, ix->path, err))) {
         kifu__strbuf b;
         kifu__sb_init(&b);
         kifu__sb_putc(&b, '[');
@@ -130,14 +130,14 @@ long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nke
 {
     int exact = nkeys == 2;
     static const char *const cols =
-        "SELECT g.number, g.handicap, g.start, g.moves, g.ending, g.header, s.path,"
-        " s.games FROM games g JOIN sources s ON s.id=g.source";
+        "SELECT g.number, g.handicap, g.start, g.moves, g.moves_sum, g.ending, g.header,"
+        " s.path, s.games, g.id FROM games g JOIN sources s ON s.id=g.source";
     char sql[512];
     snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
              exact ? " WHERE g.id IN (SELECT value FROM json_each(?1))" : "");
     char *ids = NULL;
     if (exact) {
-        if (!(ids = games_with(ix, keys[0], keys[1])))
+        if (!(ids = games_with(ix, keys[0], keys[1], err)))
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
                                             err);
     }
@@ -155,16 +155,21 @@ long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nke
             .number = sqlite3_column_int(st, 0),
             .handicap = (const char *)sqlite3_column_text(st, 1),
             .start = (const char *)sqlite3_column_text(st, 2),
-            .moves = sqlite3_column_blob(st, 3),
-            .nmoves = sqlite3_column_bytes(st, 3) / 2,
-            .ending = (const char *)sqlite3_column_text(st, 4),
-            .header = (const char *)sqlite3_column_text(st, 5),
-            .source = (const char *)sqlite3_column_text(st, 6),
-            .games = sqlite3_column_int(st, 7),
+            .ending = (const char *)sqlite3_column_text(st, 5),
+            .header = (const char *)sqlite3_column_text(st, 6),
+            .source = (const char *)sqlite3_column_text(st, 7),
+            .games = sqlite3_column_int(st, 8),
         };
+        const void *moves;
+        if (kifu__index_moves(st, 3, sqlite3_column_int64(st, 9), &moves, &g.nmoves,
+                              ix->path, err)) {
+            hits = -1;
+            break;
+        }
+        g.moves = moves;
         hits += kifu__index_search_game(s, flags, &g, fn, ctx);
     }
-    if (rc != SQLITE_DONE)
+    if (hits >= 0 && rc != SQLITE_DONE)
         hits = kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     sqlite3_finalize(st);
     kifu__free(ids);

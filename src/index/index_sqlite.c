@@ -1,7 +1,7 @@
 /* index_sqlite.c: the index in one SQLite file: opening it (kifu_index_open), the table of
  * its operations, and what it holds of a file. Its writes are index_sqlite_write.c and
  * index_runs.c, its explorer index_sqlite_explore.c, its searches index_search.c and
- * index_find.c, its books index_book.c. */
+ * index_find.c, its books index_book.c, its check index_check.c. */
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -177,20 +177,35 @@ static int sqlite_compact(kifu_index *ix, kifu_error *err)
 static int sqlite_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
 {
     memset(out, 0, sizeof *out);
-    static const char *const sql[5] = {
-        "SELECT count(*) FROM games", "SELECT coalesce(sum(plies+1),0) FROM games",
-        "SELECT count(*) FROM sources", "SELECT count(*) FROM hot",
-        "SELECT coalesce(sum(duplicates),0) FROM sources"};
-    long long *v[5] = {&out->games, &out->positions, &out->sources, &out->hot_positions,
-                       &out->duplicates};
-    for (int i = 0; i < 5; i++) {
+    /* The games whose moves are not as long as their plies say, in the same pass as the
+     * positions (a blob's length is in its row's header: no move is read). Checking
+     * every checksum is kifu index check's. */
+    static const char *const sql[6] = {
+        "SELECT count(*) FROM games",
+        "SELECT coalesce(sum(plies+1),0) FROM games",
+        "SELECT count(*) FROM sources",
+        "SELECT count(*) FROM hot",
+        "SELECT coalesce(sum(duplicates),0) FROM sources",
+        "SELECT count(*), min(id) FROM games WHERE length(moves) != 2 * plies"};
+    long long cut = 0, first = 0;
+    long long *v[6] = {&out->games,         &out->positions,  &out->sources,
+                       &out->hot_positions, &out->duplicates, &cut};
+    for (int i = 0; i < 6; i++) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(ix->db, sql[i], -1, &st, NULL) != SQLITE_OK)
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
                                             err);
-        if (sqlite3_step(st) == SQLITE_ROW)
+        if (sqlite3_step(st) == SQLITE_ROW) {
             *v[i] = sqlite3_column_int64(st, 0);
+            first = sqlite3_column_int64(st, 1);
+        }
         sqlite3_finalize(st);
+    }
+    if (cut) {
+        char what[96];
+        snprintf(what, sizeof what, "the moves of %lld game%s (the first: game %lld)",
+                 cut, cut > 1 ? "s" : "", first);
+        return kifu__index_damaged(err, ix->path, what, "do not match their plies");
     }
     struct stat st;
     if (stat(ix->path, &st) == 0)
@@ -217,4 +232,5 @@ static const kifu__index_ops sqlite_ops = {
     .export_book = kifu__sqlite_export_book,
     .idents = kifu__sqlite_idents,
     .players = kifu__sqlite_players,
+    .check = kifu__sqlite_check,
 };

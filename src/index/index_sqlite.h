@@ -34,6 +34,9 @@ long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void 
 int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err);
+/* index_check.c: kifu_index_check. */
+int kifu__sqlite_check(kifu_index *ix, void (*fn)(void *ctx, const kifu_error *damage),
+                       void *ctx, kifu_index_check_counts *out, kifu_error *err);
 /* index_book.c */
 int kifu__sqlite_export_book(kifu_index *ix, int format, const kifu_book_options *o,
                              kifu_output_fn out, void *ctx, kifu_error *err);

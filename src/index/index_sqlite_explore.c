@@ -82,9 +82,9 @@ static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[
 /* A day list that does not decode: SQLITE_CORRUPT, the error said. */
 static int damaged(query *q, uint64_t key)
 {
-    kifu__error(q->err, KIFU_ERR_SYNTAX, 0, 0, 0, NULL, NULL,
-                "a damaged day list (key %llu)", (unsigned long long)key);
-    kifu__error_source(q->err, q->ix->path);
+    char what[64];
+    snprintf(what, sizeof what, "the day list of key %llu", (unsigned long long)key);
+    kifu__index_damaged(q->err, q->ix->path, what, "does not decode");
     return SQLITE_CORRUPT;
 }
 
@@ -170,10 +170,15 @@ static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ip
             return -1;
         }
         kpos p;
-        const uint8_t *mv = sqlite3_column_blob(st, 2);
-        int n = sqlite3_column_bytes(st, 2) / 2;
-        uint32_t fact = kifu__index_fact((const char *)sqlite3_column_text(st, 3),
-                                         sqlite3_column_int(st, 4));
+        const void *blob;
+        int n;
+        if (kifu__index_moves(st, 2, s->id[i], &blob, &n, q->ix->path, q->err)) {
+            sqlite3_reset(st);
+            return -1;
+        }
+        const uint8_t *mv = blob;
+        uint32_t fact = kifu__index_fact((const char *)sqlite3_column_text(st, 4),
+                                         sqlite3_column_int(st, 5));
         int rc = kifu__index_start((const char *)sqlite3_column_text(st, 0),
                                    (const char *)sqlite3_column_text(st, 1), &p);
         for (int ply = 0; !rc; ply++) {
@@ -224,7 +229,7 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         replay = gs.use;
     }
     if (replay ? replay_games(q, key, &gs, &v, &nv, &cap)
-               : kifu__index_entries(q->block, key, &v, &nv, &cap)) {
+               : kifu__index_entries(q->block, key, &v, &nv, &cap, q->ix->path, q->err)) {
         kifu__free(v), kifu__free(gs.id);
         return -1;
     }
@@ -326,7 +331,7 @@ static const char *const explore_sql[KIFU__EXPLORE_STMTS] = {
      " last_date, top, days FROM explorer WHERE key=?"),
     "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
     "SELECT path FROM sources WHERE id=?",
-    "SELECT handicap, start, moves, date, result FROM games WHERE id=?",
+    "SELECT handicap, start, moves, moves_sum, date, result FROM games WHERE id=?",
     "BEGIN",
     "COMMIT"};
 

@@ -45,9 +45,11 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyse
 {
     sqlite3_stmt *sel = NULL;
     int rc = -1;
-    if (sqlite3_prepare_v2(ix->db,
-                           "SELECT id, handicap, start, moves FROM games WHERE source=?",
-                           -1, &sel, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(
+            ix->db,
+            "SELECT id, handicap, start, moves, moves_sum FROM games WHERE "
+            "source=?",
+            -1, &sel, NULL) != SQLITE_OK)
         goto done;
     sqlite3_bind_int64(sel, 1, source);
     int s;
@@ -58,8 +60,11 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyse
             goto done;
         }
         dead->v[dead->n++] = (uint64_t)game;
-        const uint16_t *moves = sqlite3_column_blob(sel, 3);
-        int nmoves = sqlite3_column_bytes(sel, 3) / 2;
+        const void *blob;
+        int nmoves;
+        if (kifu__index_moves(sel, 3, game, &blob, &nmoves, ix->path, err))
+            goto done;
+        const uint16_t *moves = blob;
         kpos p;
         if (kifu__index_start((const char *)sqlite3_column_text(sel, 1),
                               (const char *)sqlite3_column_text(sel, 2), &p))
@@ -141,6 +146,9 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
             else
                 sqlite3_bind_null(game, 17 + k);
         sqlite3_bind_int64(game, 21, (sqlite3_int64)g->ident);
+        sqlite3_bind_int64(
+            game, 22,
+            kifu__index_line_sum(hc ? hc : "OTHER", g->start, g->moves, g->nmoves * 2));
         if (kifu__index_step(game))
             return -1;
         sqlite3_clear_bindings(game);
@@ -168,8 +176,8 @@ static int write_batch(kifu_index *ix, kifu_error *err)
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(
-            db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1,
-            &game, NULL) != SQLITE_OK)
+            db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            -1, &game, NULL) != SQLITE_OK)
         goto sqlfail;
     for (size_t i = 0; i < ix->nsources; i++) {
         struct kifu__isource *s = &ix->sources[i];

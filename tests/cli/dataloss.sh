@@ -373,7 +373,7 @@ done
 sqlite3 dmg.kdb 'UPDATE positions SET block = randomblob(length(block))'
 "$kifu" explore dmg.kdb --moves 7g7f --player P1 >/dev/null 2>err
 check "a block that does not decode: exit 3" 3 $?
-grep -q "dmg.kdb: cannot read the index: its data does not decode" err && ok ||
+grep -q "dmg.kdb: damaged: positions row [0-9]* does not match its checksum: rebuild with kifu index build" err && ok ||
     bad "a block that does not decode: said: $(cat err)"
 grep -q "not an error" err && bad "\"not an error\": $(cat err)" || ok
 "$kifu" index info --clickhouse http://127.0.0.1:1 2>err

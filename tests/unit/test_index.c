@@ -1027,7 +1027,8 @@ TEST(date_ranges_from_day_lists)
     kifu_explore_options june = {.date_from = "2024-06-01", .date_to = "2024-06-30"};
     kifu_error_clear(&err);
     CHECK(ix && kifu_index_explore(ix, p, &june, &err) == NULL);
-    CHECK(strstr(err.message, "damaged day list") != NULL);
+    CHECK(strstr(err.message, "damaged: the day list of key") != NULL);
+    CHECK_INT(err.code, KIFU_ERR_IO);
     kifu_explore *e = ix ? kifu_index_explore(ix, p, NULL, &err) : NULL;
     CHECK(e != NULL); /* the totals are whole */
     kifu_explore_free(e);
