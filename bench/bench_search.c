@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "bench_formats.h"
 #include "kifu.h"
@@ -229,6 +230,62 @@ static void line(const char *what, long positions, long hits, int runs, span t)
            (double)positions / t.cpu / 1e6);
 }
 
+/* `kifu search -c -j JOBS DIR` (the tool, the whole process): seconds by the clock, the
+ * hits it counted in *hits; -1 when it failed. */
+static double run_tool(const char *kifu, const char *dir, const char *bd, int jobs,
+                       long *hits)
+{
+    char cmd[9000];
+    snprintf(cmd, sizeof cmd, "'%s' search --bd '%s' --board-only -c -j %d '%s/csa'",
+             kifu, bd, jobs, dir);
+    double t0 = bench_now();
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    char line[4400];
+    *hits = 0;
+    while (fgets(line, sizeof line, p)) {
+        const char *c = strrchr(line, ':');
+        *hits += atol(c ? c + 1 : line);
+    }
+    int status = pclose(p);
+    return status == 0 ? bench_now() - t0 : -1;
+}
+
+/* The tool with -j1 and with every core, best of `runs` each, with the same hits: the
+ * goal is 1.8x by the clock on two cores. */
+static void tool_jobs(const bench_opts *o, const char *dir, const char *bd, long want)
+{
+    char kifu[4200];
+    snprintf(kifu, sizeof kifu, "%s/kifu", o->dir);
+    int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (access(kifu, X_OK) != 0 || ncpu < 2) {
+        printf("kifu search -j: skipped (%s)\n",
+               ncpu < 2 ? "one processor" : "no kifu built");
+        return;
+    }
+    double best[2] = {1e30, 1e30};
+    long hits[2] = {0, 0};
+    int jobs[2] = {1, ncpu};
+    for (int run = 0; run < o->runs; run++)
+        for (int k = 0; k < 2; k++) {
+            double t = run_tool(kifu, dir, bd, jobs[k], &hits[k]);
+            if (t < 0) {
+                printf("kifu search -j%d failed\n", jobs[k]);
+                return;
+            }
+            best[k] = t < best[k] ? t : best[k];
+        }
+    printf("kifu search -c -j1 (the tool)  %ld hits | best of %d: wall %.3f s\n", hits[0],
+           o->runs, best[0]);
+    printf(
+        "kifu search -c -j%d            %ld hits | best of %d: wall %.3f s (%.2fx -j1 by "
+        "the clock; goal 1.8x on 2 cores: %s; hits %s)\n",
+        ncpu, hits[1], o->runs, best[1], best[0] / best[1],
+        best[0] / best[1] >= 1.8 ? "met" : "NOT met",
+        hits[0] == hits[1] && hits[0] == want ? "agree" : "DISAGREE");
+}
+
 int bench_search(const bench_opts *o)
 {
     char dir[4200];
@@ -288,6 +345,7 @@ int bench_search(const bench_opts *o)
     printf("goal per core (cpu): exact %.2fM of 5M, pattern %.2fM of 2M positions/s\n",
            positions / best_e.cpu / 1e6, positions / best_p.cpu / 1e6);
     int ok = grep_hits == te.hits && re.hits == te.hits && rp.hits == tp.hits;
+    tool_jobs(o, dir, bd, te.hits);
     kifu_search_free(exact);
     kifu_search_free(pattern);
     return ok ? 0 : -1;

@@ -86,6 +86,7 @@ int cli_parse_encoding(const char *s, int *out);
  * '?', so that a record cannot drive the terminal; a JSON string (NULL: null), escaping
  * only what JSON requires (" \\ and control characters), UTF-8 kept. */
 void cli_put_name(const char *s);
+void cli_put_fname(FILE *f, const char *s);
 void cli_json_string(const char *s);
 void cli_json_fstring(FILE *f, const char *s);
 /* The object `kifu explore --json` prints (sfen, games, moves with counts and, unless
@@ -95,10 +96,10 @@ void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_g
 /* The move number an SFEN (or a USI line's) ends its position with: 1 when none
  * (explore_json.c). */
 int cli_sfen_number(const char *s);
-/* The start of a `kifu search --json` hit line, up to the header: file, game, ply, path,
+/* The start of a `kifu search --json` hit line on f, up to the header: file, game, ply, path,
  * sfen, bd, cb, cw, next (the text of what follows, NULL: null) and usi ("" for an
  * ending). The caller adds ,"header":{...}} and the newline. */
-void cli_hit_json(const char *file, size_t game, int ply, const char *path,
+void cli_hit_json(FILE *f, const char *file, size_t game, int ply, const char *path,
                   const kifu_board *b, const char *next, const char *usi);
 
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to

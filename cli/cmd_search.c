@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "record_cursor.h"
+#include "search_files.h"
 #include "search_index.h"
 
 void cmd_search_usage(FILE *f)
@@ -45,6 +47,8 @@ void cmd_search_usage(FILE *f)
         "                     move (text and USI) and the header of each hit\n"
         "  -q, --quiet        no output: the exit status says; stops at the first hit\n"
         "  -s, --no-messages  no message about a file that cannot be read\n"
+        "  -j, --jobs N       files searched at once, on N threads (default 0: one per\n"
+        "                     processor); the output is the same, in the same order\n"
         "  -f, --from FORMAT  the input format (default: extension, then content)\n"
         "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
@@ -71,111 +75,17 @@ void cmd_search_usage(FILE *f)
         "games/\n");
 }
 
+/* What shapes the search of files (parse_option fills it), the search, and what it is
+ * made from, to make one more for each thread (compile). */
 typedef struct search_run {
+    cli_search_files_opts o;
     kifu_search *s;
-    int count, list, json, quiet;
-    int silent;          /* -s: no message about a file that cannot be read */
-    cli_skipped skipped; /* files found among records that are none */
-    int from, enc;       /* -f, --input-encoding */
-    cli_progress bar;
-    /* The file and game being searched, for the hit lines. */
-    const char *file;
-    size_t game, games;
-    const kifu_record *rec;
-    long file_hits;
+    const char *what, *value; /* --regex and its expression, --pattern, or a position */
+    unsigned flags;
+    char *pattern; /* --pattern's text (read once: it may be stdin) */
+    size_t plen;
+    kifu_board board; /* the position of --sfen, --usi, --bd, --bod */
 } search_run;
-
-static void hit_json(search_run *r, const kifu_search_hit *h, const char *path,
-                     const kifu_node *next)
-{
-    char text[64], usi[8] = "";
-    kifu_move m_v;
-    const kifu_move *m = next && kifu_node_get_move(next, &m_v) ? &m_v : NULL;
-    if (m)
-        kifu_move_usi(m, usi);
-    cli_hit_json(r->file, r->game, h->ply, path, &h->board,
-                 next ? kifu_node_text(next, text, sizeof text) : NULL, usi);
-    printf(",\"header\":{");
-    for (size_t i = 0; i < kifu_record_header_count(r->rec); i++) {
-        const char *k, *v;
-        kifu_record_header_at(r->rec, i, &k, &v);
-        printf("%s", i ? "," : "");
-        cli_json_string(k);
-        putchar(':');
-        cli_json_string(v);
-    }
-    printf("}}\n");
-}
-
-static int on_hit(void *ctx, const kifu_search_hit *h)
-{
-    search_run *r = ctx;
-    r->file_hits++;
-    if (r->quiet) /* the exit status says it: no more is needed */
-        return 1;
-    if (r->count || r->list)
-        return 0;
-    cli_progress_clear(&r->bar);
-    char path[256], text[64];
-    kifu_node_path(h->node, path, sizeof path);
-    const kifu_node *next = kifu_node_next(h->node);
-    if (r->json) {
-        hit_json(r, h, path, next);
-        return 0;
-    }
-    cli_put_name(r->file);
-    if (r->games > 1)
-        printf("#%zu", r->game);
-    printf(":%s: %s\n", path, next ? kifu_node_text(next, text, sizeof text) : "(end)");
-    return 0;
-}
-
-/* A hit of kifu_search_read: which game of the file, then as any hit. */
-static int on_read_hit(void *ctx, const kifu_record *rec, size_t game, size_t games,
-                       const kifu_search_hit *h)
-{
-    search_run *r = ctx;
-    r->game = game + 1;
-    r->games = games;
-    r->rec = rec;
-    return on_hit(r, h);
-}
-
-/* Search every game of one file, as it is read (one replay of the moves does both). 0,
- * or an exit code (the file was reported). */
-static int search_file(search_run *r, const cli_input *in)
-{
-    const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
-    size_t len;
-    kifu_error e = {0};
-    char *data = kifu_file_read(in->path, &len, &e);
-    kifu_read_options ro = {.format = r->from,
-                            .encoding = r->enc,
-                            .source = name,
-                            .warn = cli_print_warning,
-                            .warn_ctx = (void *)name};
-    r->file = name;
-    r->file_hits = 0;
-    if (!data || kifu_search_read(r->s, data, len, &ro, on_read_hit, r, NULL, &e) < 0) {
-        if (cli_not_record(in, r->from, &e, data, len)) {
-            cli_skipped_add(&r->skipped, name);
-            kifu_free(data);
-            return EXIT_OK;
-        }
-        if (r->silent && e.code == KIFU_ERR_IO) {
-            kifu_free(data);
-            return EXIT_IO;
-        }
-        if (!e.source[0])
-            snprintf(e.source, sizeof e.source, "%s", name);
-        cli_progress_clear(&r->bar);
-        cli_print_error(&e);
-        kifu_free(data);
-        return EXIT_IO;
-    }
-    kifu_free(data);
-    return EXIT_OK;
-}
 
 /* The position of --sfen/--usi/--bd/--bod. 0, or an exit code. */
 static int target(const char *kind, const char *value, const char *cb, const char *cw,
@@ -242,12 +152,12 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
     int takes = 0;
     for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
         takes |= strcmp(o, whats[k]) == 0;
-    int valued = takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") ||
-                 !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
-                 !strcmp(o, "--index") || !strcmp(o, "--clickhouse") ||
-                 !strcmp(o, "--database") || !strcmp(o, "--table") ||
-                 !strcmp(o, "--cluster") || !strcmp(o, "--timeout") ||
-                 !strcmp(o, "--input-encoding");
+    int valued =
+        takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") || !strcmp(o, "--turn") ||
+        !strcmp(o, "-f") || !strcmp(o, "--from") || !strcmp(o, "--index") ||
+        !strcmp(o, "--clickhouse") || !strcmp(o, "--database") || !strcmp(o, "--table") ||
+        !strcmp(o, "--cluster") || !strcmp(o, "--timeout") ||
+        !strcmp(o, "--input-encoding") || !strcmp(o, "-j") || !strcmp(o, "--jobs");
     if (valued && *i + 1 >= argc) {
         cli_err("kifu: %s needs a value\n", o);
         return EXIT_USAGE;
@@ -284,12 +194,19 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
             cli_err("kifu: --turn takes b or w\n");
             return EXIT_USAGE;
         }
+    } else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+        if (cli_parse_int(v, &r->o.jobs) || r->o.jobs < 0 || r->o.jobs > 1024) {
+            cli_err("kifu: %s: -j takes a number of threads (0: one per processor, at "
+                    "most 1024)\n",
+                    v);
+            return EXIT_USAGE;
+        }
     } else if (!strcmp(o, "--input-encoding")) {
-        if (cli_parse_encoding(v, &r->enc))
+        if (cli_parse_encoding(v, &r->o.enc))
             return EXIT_USAGE;
     } else if (!strcmp(o, "-f") || !strcmp(o, "--from")) {
-        r->from = kifu_format_from_name(v);
-        if (r->from == KIFU_FMT_AUTO) {
+        r->o.from = kifu_format_from_name(v);
+        if (r->o.from == KIFU_FMT_AUTO) {
             cli_err("kifu: unknown format '%s'\n", v);
             return EXIT_USAGE;
         }
@@ -304,15 +221,15 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
     } else if (!strcmp(o, "--first")) {
         a->flags |= KIFU_SEARCH_FIRST;
     } else if (!strcmp(o, "-c") || !strcmp(o, "--count")) {
-        r->count = 1;
+        r->o.count = 1;
     } else if (!strcmp(o, "-l") || !strcmp(o, "--files-with-matches")) {
-        r->list = 1;
+        r->o.list = 1;
     } else if (!strcmp(o, "--json")) {
-        r->json = 1;
+        r->o.json = 1;
     } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
-        r->quiet = 1;
+        r->o.quiet = 1;
     } else if (!strcmp(o, "-s") || !strcmp(o, "--no-messages")) {
-        r->silent = 1;
+        r->o.silent = 1;
     } else {
         /* cmd_search adds the line pointing to --help */
         cli_err("kifu: search: unknown option '%s'\n", o);
@@ -363,83 +280,46 @@ static int parse_args(int argc, char **argv, search_args *a, search_run *r)
     return EXIT_OK;
 }
 
-/* The search the arguments ask for, into r->s. 0, or an exit code (said on stderr). */
+/* One more search as r->s was made (the command line was checked then). */
+static kifu_search *compile(void *ctx)
+{
+    const search_run *r = ctx;
+    if (!strcmp(r->what, "--regex"))
+        return kifu_search_regex(r->value, r->flags, NULL);
+    if (!strcmp(r->what, "--pattern"))
+        return kifu_search_grid(r->pattern, r->plen, r->flags, NULL);
+    return kifu_search_position(&r->board, r->flags, NULL);
+}
+
+/* The search the arguments ask for, into r->s, and what compile needs. 0, or an exit
+ * code (said on stderr). */
 static int make_search(search_args *a, search_run *r)
 {
     kifu_error e = {0};
     int status = EXIT_OK;
+    r->what = a->what, r->value = a->value;
     if (!strcmp(a->what, "--regex")) {
         r->s = kifu_search_regex(a->value, a->flags, &e);
         snprintf(e.source, sizeof e.source, "--regex");
     } else if (!strcmp(a->what, "--pattern")) {
-        size_t len;
-        char *t = pattern_text(a->value, &len);
-        r->s = t ? kifu_search_grid(t, len, a->flags, &e) : NULL;
-        if (!t)
-            status = EXIT_IO;
-        else
-            snprintf(e.source, sizeof e.source, "%s", a->value);
-        kifu_free(t);
+        r->pattern = pattern_text(a->value, &r->plen);
+        if (!r->pattern)
+            return EXIT_IO;
+        r->s = kifu_search_grid(r->pattern, r->plen, a->flags, &e);
+        snprintf(e.source, sizeof e.source, "%s", a->value);
     } else {
-        kifu_board b;
         /* A bd names no side to move: either, unless --turn says. */
         if (!strcmp(a->what, "--bd") && !a->turn)
             a->flags |= KIFU_SEARCH_ANY_SIDE;
-        status = target(a->what, a->value, a->cb, a->cw, a->turn, &b);
+        status = target(a->what, a->value, a->cb, a->cw, a->turn, &r->board);
         if (status == EXIT_OK)
-            r->s = kifu_search_position(&b, a->flags, &e);
+            r->s = kifu_search_position(&r->board, a->flags, &e);
     }
+    r->flags = a->flags;
     if (status == EXIT_OK && !r->s) {
         cli_print_error(&e);
         status = EXIT_USAGE;
     }
-    return status;
-}
-
-/* --count's and -l's line for a file searched. */
-static void file_summary(search_run *r, const cli_inputs *in)
-{
-    if (r->quiet)
-        return;
-    if (r->count) {
-        cli_progress_clear(&r->bar);
-        if (in->n > 1 || in->dirs) {
-            cli_put_name(r->file);
-            putchar(':');
-        }
-        printf("%ld\n", r->file_hits);
-    } else if (r->list && r->file_hits) {
-        cli_progress_clear(&r->bar);
-        cli_put_name(r->file);
-        putchar('\n');
-    }
-}
-
-/* Search the files and directories named, with a progress bar on a terminal when there
- * are many. The worst exit code of a file (0 when all were read); *total the hits. */
-static int search_files(search_run *r, char **files, int nfiles, long *total)
-{
-    int status = EXIT_OK;
-    cli_inputs in = {0};
-    for (int i = 0; i < nfiles && status != EXIT_INTERNAL; i++) {
-        int rc = cli_inputs_add(&in, files[i]);
-        status = rc > status ? rc : status;
-    }
-    cli_progress_start(&r->bar, in.n, in.n >= 8 && isatty(STDERR_FILENO) && !r->quiet);
-    *total = 0;
-    /* -q: the first hit says it all */
-    for (size_t i = 0; i < in.n && status != EXIT_INTERNAL && !(r->quiet && *total);
-         i++) {
-        int rc = search_file(r, &in.v[i]);
-        status = rc > status ? rc : status;
-        *total += r->file_hits;
-        if (rc == EXIT_OK)
-            file_summary(r, &in);
-        cli_progress_update(&r->bar, i + 1, in.v[i].path);
-    }
-    cli_progress_end(&r->bar);
-    cli_skipped_report(&r->skipped, r->quiet || r->silent);
-    cli_inputs_free(&in);
     return status;
 }
 
@@ -455,21 +335,25 @@ int cmd_search(int argc, char **argv)
             cli_err("kifu: see 'kifu search --help'\n");
         free(a.files);
         kifu_search_free(r.s);
+        kifu_free(r.pattern);
         return EXIT_USAGE; /* grep's 2, whatever the error */
     }
     if (a.index || a.ch_url) {
         cli_search_index_opts io = {
-            r.count,  r.list, r.json, r.quiet, (a.flags & KIFU_SEARCH_FORKS) != 0,
-            a.ch_url, &a.cho};
+            r.o.count, r.o.list, r.o.json, r.o.quiet, (a.flags & KIFU_SEARCH_FORKS) != 0,
+            a.ch_url,  &a.cho};
         status = cli_search_index(a.index, r.s, &io);
         free(a.files);
         kifu_search_free(r.s);
+        kifu_free(r.pattern);
         return status;
     }
     long total;
-    status = search_files(&r, a.files, a.nfiles, &total);
+    r.o.compile = compile, r.o.compile_ctx = &r;
+    status = cli_search_files(&r.o, a.files, a.nfiles, &total);
     free(a.files);
     kifu_search_free(r.s);
+    kifu_free(r.pattern);
     if (fflush(stdout) != 0)
         return EXIT_USAGE;
     /* As grep: 0 when anything was found, even if a file failed; else 1, or 2 when a file

@@ -22,7 +22,7 @@ static void hit_json(const kifu_index_hit *h)
     if (h->next)
         kifu_move_usi(h->next, usi);
     snprintf(path, sizeof path, "%d", h->ply);
-    cli_hit_json(h->source, (size_t)h->number, h->ply, path, &h->board,
+    cli_hit_json(stdout, h->source, (size_t)h->number, h->ply, path, &h->board,
                  h->next_text[0] ? h->next_text : NULL, usi);
     printf(",\"header\":%s}\n", h->header ? h->header : "{}");
 }

@@ -1,4 +1,4 @@
-/* textout.c: record text on stdout: names for the terminal and strings in JSON output. */
+/* textout.c: record text on stdout (or a stream): names for the terminal and strings in JSON output. */
 #include <stdio.h>
 #include <string.h>
 
@@ -6,8 +6,13 @@
 
 void cli_put_name(const char *s)
 {
+    cli_put_fname(stdout, s);
+}
+
+void cli_put_fname(FILE *f, const char *s)
+{
     for (; *s; s++)
-        putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
+        putc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, f);
 }
 
 void cli_json_string(const char *s)
@@ -34,7 +39,7 @@ void cli_json_fstring(FILE *f, const char *s)
     putc('"', f);
 }
 
-void cli_hit_json(const char *file, size_t game, int ply, const char *path,
+void cli_hit_json(FILE *f, const char *file, size_t game, int ply, const char *path,
                   const kifu_board *b, const char *next, const char *usi)
 {
     char bd[82], cb[40], cw[40];
@@ -43,14 +48,14 @@ void cli_hit_json(const char *file, size_t game, int ply, const char *path,
     char *sfen = NULL;
     if (p && kifu_position_set_board(p, b, NULL) == 0)
         sfen = kifu_position_sfen(p, ply + 1);
-    printf("{\"file\":");
-    cli_json_string(file);
-    printf(",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", game, ply, path);
-    cli_json_string(sfen ? sfen : "");
-    printf(",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
-    cli_json_string(next);
-    printf(",\"usi\":");
-    cli_json_string(next ? usi : NULL);
+    fprintf(f, "{\"file\":");
+    cli_json_fstring(f, file);
+    fprintf(f, ",\"game\":%zu,\"ply\":%d,\"path\":\"%s\",\"sfen\":", game, ply, path);
+    cli_json_fstring(f, sfen ? sfen : "");
+    fprintf(f, ",\"bd\":\"%s\",\"cb\":\"%s\",\"cw\":\"%s\",\"next\":", bd, cb, cw);
+    cli_json_fstring(f, next);
+    fprintf(f, ",\"usi\":");
+    cli_json_fstring(f, next ? usi : NULL);
     kifu_free(sfen);
     kifu_position_free(p);
 }

@@ -87,6 +87,33 @@ check "grid pattern" 1 "$out"
 "$kifu" search --regex '([' "$tmp/games/a.usi" 2>"$tmp/err"; check "bad regex" 2 $?
 grep -q -- '--regex:1:3: ' "$tmp/err" && ok || bad "bad regex located: $(cat "$tmp/err")"
 "$kifu" search --sfen 'nonsense' "$tmp/games/a.usi" 2>/dev/null; check "bad SFEN" 2 $?
+# -j: the same output, messages and exit status for any number of threads, on a
+# collection with multi-game files, encodings, a truncated file, a relay game, files
+# that are no record, plus an unreadable one and many small files after them.
+bash "$(dirname "$0")/../collection/make.sh" "$kifu" "$tmp/coll" >/dev/null
+for i in $(seq 1 40); do
+    printf 'position startpos moves 7g7f 3c3d 2g2f %s\n' \
+        "$([ $((i % 3)) -eq 0 ] && echo 8c8d || echo 4c4d)" >"$tmp/coll/many_$i.usi"
+done
+printf 'not a record' >"$tmp/coll/many_bad.kif"
+usi='position startpos moves 7g7f 3c3d 2g2f'
+for args in "" "-c" "-l" "--json" "-q" "-s"; do
+    # shellcheck disable=SC2086
+    "$kifu" search --usi "$usi" $args -j 1 "$tmp/coll" >"$tmp/j1.out" 2>"$tmp/j1.err"
+    rc1=$?
+    same=1
+    for j in 2 8; do
+        # shellcheck disable=SC2086
+        "$kifu" search --usi "$usi" $args -j $j "$tmp/coll" >"$tmp/jn.out" 2>"$tmp/jn.err"
+        rcn=$?
+        cmp -s "$tmp/j1.out" "$tmp/jn.out" && cmp -s "$tmp/j1.err" "$tmp/jn.err" &&
+            [ $rc1 -eq $rcn ] || { same=0; bad "-j $j ${args:-(hits)}: not as -j 1"; }
+    done
+    [ $same -eq 1 ] && ok
+done
+"$kifu" search --usi "$usi" -j 1 "$tmp/coll" >"$tmp/j1.out" 2>/dev/null
+check "-j: every small file's hit is there" 40 "$(grep -c '^.*many_[0-9]*\.usi:3:' "$tmp/j1.out")"
+"$kifu" search --usi "$usi" -j x "$tmp/coll" 2>/dev/null; check "-j x: usage" 2 $?
 "$kifu" search --usi "$target" "$tmp/none.kif" 2>/dev/null; check "missing file: grep's 2" 2 $?
 "$kifu" search --help | grep -q '^usage: kifu search' && ok || bad "--help"
 
