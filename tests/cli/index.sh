@@ -346,10 +346,10 @@ if sqlite_only "book export: the ClickHouse index has none (KIFU_ERR_UNSUPPORTED
     "$kifu" index build hands -o hands.kdb
     "$kifu" explore hands.kdb --export apery --max-ply 0 -o hands.bin
     check "apery: one entry, 7g7f twice" "16 2" "$(python3 -c '
-    import struct, sys
-    d = open("hands.bin", "rb").read()
-    k, m, c, s = struct.unpack("<QHHi", d[:16])
-    print(len(d), c if m == (6 * 9 + 5) | (6 * 9 + 6) << 7 else -1)')"
+import struct, sys
+d = open("hands.bin", "rb").read()
+k, m, c, s = struct.unpack("<QHHi", d[:16])
+print(len(d), c if m == (6 * 9 + 5) | (6 * 9 + 6) << 7 else -1)')"
     check "yane2016: two positions" 2 "$("$kifu" explore hands.kdb --export yane2016 --max-ply 0 | grep -c '^sfen ')"
 fi
 "$kifu" explore all.kdb --export polyglot 2>/dev/null

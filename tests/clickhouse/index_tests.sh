@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# index_tests.sh KIFU CLI_DIR: the index tests of tests/cli (index.sh, players.sh) run
-# unchanged against ClickHouse: one private clickhouse-server (servers.sh: a config in a
+# index_tests.sh KIFU CLI_DIR [TEST_INDEX]: the index tests of tests/cli (index.sh,
+# players.sh) and the unit test test_index run unchanged against ClickHouse: one private clickhouse-server (servers.sh: a config in a
 # temp dir, 127.0.0.1, free ports, stopped by PID) and KIFU_TEST_INDEX set to it, so that
-# every index file a test names is a database of its own there (index_lib.bash). What is
-# by nature the SQLite file's is skipped by those scripts with a reason each.
+# every index file a test names is a database of its own there (index_lib.bash,
+# t_index_open in tests/unit/testutil.c). What is by nature the SQLite file's is skipped
+# by those tests with a reason each. test_index_lock (the file's writer lock) and
+# dataloss.sh (WAL, locks, kills, temp files of the file) are SQLite's alone.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
 set -u
-kifu=$1 cli=$2
+kifu=$1 cli=$2 unit=${3:-}
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/servers.sh"
 
@@ -33,5 +35,12 @@ for t in ${KIFU_TEST_ONLY:-index players}; do
   echo "== $t.sh: exit $rc [${SECONDS}s]"
   [ $rc -eq 0 ] || failed=$((failed + 1))
 done
+if [ -n "$unit" ] && [ -z "${KIFU_TEST_ONLY:-}" ]; then
+  echo "== $(basename "$unit") on ClickHouse"
+  "$unit"
+  rc=$?
+  echo "== $(basename "$unit"): exit $rc [${SECONDS}s]"
+  [ $rc -eq 0 ] || failed=$((failed + 1))
+fi
 echo "index tests on ClickHouse: $failed script(s) failed"
 [ $failed -eq 0 ]
