@@ -62,10 +62,14 @@ static int load(kifu__ch *ch, kifu_error *err)
     kifu__sb_puts(&sql, " GROUP BY path FORMAT TabSeparated");
     kifu_error e;
     kifu_error_clear(&e);
-    int rc =
-        sql.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], sql.data, &out, &e);
-    if (rc && !sql.failed && !no_table(&e) && err)
-        *err = e;
+    int rc = sql.failed ? nomem(err)
+                        : kifu__ch_post_retry(ch, &ch->servers[0], "", sql.data, sql.len,
+                                              &out, &e);
+    if (rc && !sql.failed && !no_table(&e)) {
+        kifu__ch_name_down(ch, &e);
+        if (err)
+            *err = e;
+    }
     rc = rc && !sql.failed && no_table(&e) ? 0 : rc;
     kifu__ch_srcset *k = ch->known;
     size_t cap = 4096;
@@ -123,8 +127,19 @@ int kifu__ch_sources_write(kifu_index *ix, kifu_error *err)
     kifu__sb_init(&sql), kifu__sb_init(&out), kifu__sb_init(&params);
     kifu__sb_puts(&sql, "SELECT max(seq) FROM ");
     kifu__ch_name(ch, &sql, "sources", 0);
-    int rc =
-        sql.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], sql.data, &out, err);
+    kifu_error e;
+    kifu_error_clear(&e);
+    int rc = sql.failed ? nomem(err)
+                        : kifu__ch_post_retry(ch, &ch->servers[0], "", sql.data, sql.len,
+                                              &out, &e);
+    if (rc && !sql.failed && no_table(&e)) {
+        /* An index made before the table, opened without KIFU_INDEX_CREATE: its
+         * files are told by their games alone, as they were. */
+        kifu__sb_free(&sql), kifu__sb_free(&out);
+        return 0;
+    }
+    if (rc && !sql.failed && err)
+        *err = e;
     unsigned long long seq = out.data ? strtoull(out.data, NULL, 10) + 1 : 1;
     sql.len = 0, out.len = 0;
     for (size_t i = 0; i < ix->nsources; i++) {
@@ -143,6 +158,8 @@ int kifu__ch_sources_write(kifu_index *ix, kifu_error *err)
                  ? nomem(err)
                  : kifu__ch_post_retry(ch, &ch->servers[0], params.data, out.data,
                                        out.len, NULL, err);
+    if (rc)
+        kifu__ch_name_down(ch, err);
     kifu__sb_free(&sql), kifu__sb_free(&out), kifu__sb_free(&params);
     /* Read again at the next lookup, with these rows. */
     kifu__ch_sources_free(ch);
