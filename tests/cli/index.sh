@@ -6,7 +6,8 @@
 # explore (table, JSON, filters, --flip) against counts python3 makes from the same games,
 # add in steps == build in one go, unchanged and changed files, search --index == plain
 # search, a killed add leaves the file as it was, damaged and foreign files, book export.
-# Usage: index.sh KIFU [SHARED_DIR]
+# Usage: index.sh KIFU [SHARED_DIR]; with KIFU_TEST_INDEX=http://HOST:PORT the same checks on
+# ClickHouse, what is the SQLite file's skipped by name (index_lib.bash).
 set -u
 kifu=$1
 pass=0 fail=0 skipped=0

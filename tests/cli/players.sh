@@ -4,7 +4,8 @@
 # 10 spellings, 鎌田睦生 8 under 4 (its CSA copy is a duplicate); 5 games with both players rated 1500 or more).
 # Also explore's SFEN move number, JSON as UTF-8, Japanese --moves, errors on the user's
 # move, --no-games, and the "did you mean" of an unknown player.
-# Usage: players.sh KIFU [SHARED_DIR]
+# Usage: players.sh KIFU [SHARED_DIR]; with KIFU_TEST_INDEX=http://HOST:PORT the same checks on
+# ClickHouse (index_lib.bash).
 set -u
 kifu=$1
 here=$(cd "$(dirname "$0")" && pwd)
