@@ -8,6 +8,7 @@
  * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
  * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
  * clickhouse_query.c  explorer counts, latest games, exact search, info
+ * clickhouse_sources.c the files read: digests, games, duplicates skipped
  * clickhouse_search.c search (positions and patterns) over the stored games */
 #ifndef KIFU_CLICKHOUSE_H
 #define KIFU_CLICKHOUSE_H
@@ -56,6 +57,8 @@ typedef struct kifu__ch {
     kifu_error *explore_err;
     /* writing: the old games of the files the batch replaces, removed first by flush */
     kifu__ch_ids replaced;
+    /* the files indexed (clickhouse_sources.c), loaded at an add's first lookup */
+    struct kifu__ch_srcset *known;
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -150,6 +153,19 @@ void kifu__ch_explore_end(void *q);
 int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
 int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
                      kifu_error *err);
+
+/* ---- clickhouse_sources.c ---- */
+
+/* Is path indexed whole with this content (its row in the sources table)? 1 yes, 0 no,
+ * -1 with err. The table is read once, and again after kifu__ch_sources_write. */
+int kifu__ch_source_known(kifu_index *ix, const char *path, uint64_t dig,
+                          kifu_error *err);
+/* The batch's files (ix->sources) into the sources table, after their games. 0, or -1. */
+int kifu__ch_sources_write(kifu_index *ix, kifu_error *err);
+/* The files read (with games or not) and the duplicates skipped: 0, or -1 when the
+ * index has no sources table (made before it). */
+int kifu__ch_sources_info(kifu_index *ix, long long *sources, long long *dups);
+void kifu__ch_sources_free(kifu__ch *ch);
 
 /* ---- clickhouse_search.c ---- */
 

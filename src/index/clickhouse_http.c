@@ -6,6 +6,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +134,10 @@ static int connect_to(const kifu__ch_server *s, long long deadline, char *why, s
         if (fd < 0)
             continue;
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+        /* A request goes out as two writes (head, body): without this the body waits
+         * for the server's delayed ACK of the head, 40 ms a request on Linux. */
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
             break;
         if (errno == EINPROGRESS && wait_fd(fd, POLLOUT, deadline)) {

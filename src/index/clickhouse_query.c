@@ -294,7 +294,11 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     if (!rc && ans.data)
         sscanf(ans.data, "%lld\t%lld\t%lld\t%lld", &out->games, &out->positions,
                &out->sources, &out->hot_positions);
-    out->duplicates = -1; /* the adds' skipped games are not kept here */
+    /* Files with no game indexed and the duplicates skipped are in the sources table;
+     * an index made before it has only the games' paths, and no duplicates kept. */
+    out->duplicates = -1;
+    if (!rc && kifu__ch_sources_info(ix, &out->sources, &out->duplicates))
+        out->duplicates = -1;
     /* Bytes on disk: every shard's parts of our tables. */
     for (size_t i = 0; !rc && i < ch->nservers; i++) {
         sql.len = 0, ans.len = 0;

@@ -77,6 +77,13 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
         " shard UInt16, state UInt8, at DateTime DEFAULT now())\n"
         "  ENGINE = MergeTree ORDER BY batch;\n",
         db, t);
+    /* The files read (clickhouse_sources.c): the latest row of a path (seq) is its. */
+    kifu__sb_printf(
+        b,
+        "CREATE TABLE IF NOT EXISTS `%s`.`%s_sources` (path String, digest UInt64,"
+        " games UInt32, duplicates UInt32, seq UInt64)\n"
+        "  ENGINE = MergeTree ORDER BY (path, seq);\n",
+        db, t);
     if (!*l)
         return;
     static const char *const dist[3][2] = {

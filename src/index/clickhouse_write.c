@@ -43,6 +43,7 @@ static void ch_free(kifu__ch *ch)
     kifu__ch_games_clear(ch);
     kifu__free(ch->games);
     kifu__free(ch->replaced.v);
+    kifu__ch_sources_free(ch);
     for (size_t i = 0; i < ch->nservers; i++)
         kifu__ch_disconnect(&ch->servers[i]);
     kifu__free(ch->servers);
@@ -577,8 +578,8 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     kifu__ch *ch = ix->ch;
     if (ix->readonly)
         return 0;
-    if (!ix->ngames) /* files replaced by nothing indexable */
-        return remove_replaced(ix, err);
+    if (!ix->ngames) /* files replaced by nothing indexable, or read with no game */
+        return remove_replaced(ix, err) || kifu__ch_sources_write(ix, err) ? -1 : 0;
     size_t ns = ch->nservers;
     shard_buf *pos = kifu__calloc(ns, sizeof *pos),
               *games = kifu__calloc(ns, sizeof *games);
@@ -638,7 +639,7 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     for (size_t k = 0; k < ns; k++)
         if (send_rows(ix, k, "games", &games[k], err))
             goto fail;
-    if (journal(ch, first, last, 0, J_DONE, err))
+    if (journal(ch, first, last, 0, J_DONE, err) || kifu__ch_sources_write(ix, err))
         goto fail;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;
@@ -685,6 +686,17 @@ static int ch_lookup(kifu_index *ix, const char *path, uint64_t dig, kifu__known
     }
     if (k->id)
         return 0;
+    /* Read whole with this content (a file of failed records or duplicates only has no
+     * games to tell it): unchanged. */
+    int known = kifu__ch_source_known(ix, path, dig, err);
+    if (known) {
+        k->id = known > 0 ? UINT32_MAX : 0, k->digest = dig;
+        if (known < 0) {
+            kifu__error_source(err, path);
+            ix->stats.files_failed++;
+        }
+        return known < 0 ? -1 : 0;
+    }
     kifu__ch_ids gone = {0};
     if (kifu__ch_indexed(ix, path, dig, &k->done, &k->ndone, &gone, err)) {
         kifu__error_source(err, path);

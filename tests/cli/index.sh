@@ -6,10 +6,13 @@
 # explore (table, JSON, filters, --flip) against counts python3 makes from the same games,
 # add in steps == build in one go, unchanged and changed files, search --index == plain
 # search, a killed add leaves the file as it was, damaged and foreign files, book export.
-# Usage: index.sh KIFU [SHARED_DIR]
+# Usage: index.sh KIFU [SHARED_DIR]; with KIFU_TEST_INDEX=http://HOST:PORT the same checks on
+# ClickHouse, what is the SQLite file's skipped by name (index_lib.bash).
 set -u
 kifu=$1
 pass=0 fail=0 skipped=0
+# KIFU_TEST_INDEX: the same checks on ClickHouse (index_lib.bash)
+. "$(dirname "$0")/index_lib.bash"
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
 check() { # name, expected, actual
@@ -164,42 +167,46 @@ mkdir all && cp games/g*.csa games/g*.kif more/* all/
 mkdir half1 half2 && cp all/g00* all/g01* half1/ && cp all/g02* all/g03* half2/
 "$kifu" index build half1 -o steps.kdb && "$kifu" index add steps.kdb half2 && ok || bad "build then add"
 "$kifu" index build half1 half2 -o once.kdb
-# A small add writes a run of its own: the rows of the build before it stay as they were.
-cp steps.kdb small.kdb
-first=$(sqlite3 small.kdb "SELECT min(id) FROM runs")
-rows() { sqlite3 small.kdb "SELECT * FROM positions WHERE id >> 20 = $first" | md5sum; }
-before=$(rows)
-printf 'V2.2\nN+Small\nN-Add\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n' >small.csa
-"$kifu" index add small.kdb small.csa && ok || bad "a small add"
-check "a small add leaves the earlier blocks unchanged" "$before" "$(rows)"
-check "a small add is a run of its own" 2 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
-check "its run holds its 3 positions" 3 "$(sqlite3 small.kdb "SELECT entries FROM runs WHERE id > $first")"
-check "and is read with the others" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
-"$kifu" index compact small.kdb && ok || bad "compact"
-check "compact: one run" 1 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
-check "compact: the game is there" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
-"$kifu" index compact 2>/dev/null
-check "compact: usage" 2 $?
-# Runs are merged as they pile up; compacted, the file holds the rows one build writes.
-"$kifu" index compact steps.kdb && "$kifu" index compact once.kdb && ok || bad "compact both"
-for t in games positions sources hot explorer; do
-    check "in steps == in one go: $t" "$(sqlite3 once.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)" \
-        "$(sqlite3 steps.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)"
-done
+if sqlite_only "runs, compact and the tables of the file (sqlite3)"; then
+    # A small add writes a run of its own: the rows of the build before it stay as they were.
+    cp steps.kdb small.kdb
+    first=$(sqlite3 small.kdb "SELECT min(id) FROM runs")
+    rows() { sqlite3 small.kdb "SELECT * FROM positions WHERE id >> 20 = $first" | md5sum; }
+    before=$(rows)
+    printf 'V2.2\nN+Small\nN-Add\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n' >small.csa
+    "$kifu" index add small.kdb small.csa && ok || bad "a small add"
+    check "a small add leaves the earlier blocks unchanged" "$before" "$(rows)"
+    check "a small add is a run of its own" 2 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
+    check "its run holds its 3 positions" 3 "$(sqlite3 small.kdb "SELECT entries FROM runs WHERE id > $first")"
+    check "and is read with the others" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
+    "$kifu" index compact small.kdb && ok || bad "compact"
+    check "compact: one run" 1 "$(sqlite3 small.kdb "SELECT count(*) FROM runs")"
+    check "compact: the game is there" 1 "$("$kifu" explore small.kdb --player Small --moves 7g7f --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
+    "$kifu" index compact 2>/dev/null
+    check "compact: usage" 2 $?
+    # Runs are merged as they pile up; compacted, the file holds the rows one build writes.
+    "$kifu" index compact steps.kdb && "$kifu" index compact once.kdb && ok || bad "compact both"
+    for t in games positions sources hot explorer; do
+        check "in steps == in one go: $t" "$(sqlite3 once.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)" \
+            "$(sqlite3 steps.kdb "SELECT * FROM $t ORDER BY 1,2" | md5sum)"
+    done
+fi
 check "in steps == in one go: explore" "$("$kifu" explore once.kdb --moves 7g7f --json)" \
     "$("$kifu" explore steps.kdb --moves 7g7f --json)"
 
 # The same files again: nothing changes; a changed file is replaced.
-before=$(sqlite3 steps.kdb .dump | md5sum)
+before=$(ix_dump steps.kdb)
 "$kifu" index add steps.kdb half2 -v 2>err
 grep -q '0 new, 0 replaced, [0-9]* unchanged' err && ok || bad "unchanged files are skipped: $(cat err)"
-check "unchanged: the same file" "$before" "$(sqlite3 steps.kdb .dump | md5sum)"
+check "unchanged: the same file" "$before" "$(ix_dump steps.kdb)"
 f=$(ls half2/*.csa | head -1)
 printf 'V2.2\nN+Changed\nN-Changed\nPI\n+\n+5756FU\n-5354FU\n%%TORYO\n' >"$f"
 "$kifu" index add steps.kdb half2 -v 2>err
 grep -q '0 new, 1 replaced' err && ok || bad "a changed file is replaced: $(cat err)"
 check "the replaced game is there" 1 "$("$kifu" explore steps.kdb --player Changed --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
-check "and the old one is gone" 0 "$(sqlite3 steps.kdb "SELECT count(*) FROM games g JOIN sources s ON s.id=g.source WHERE s.path='$f' AND g.sente<>'Changed'")"
+if sqlite_only "the old game looked for in the file's tables (sqlite3)"; then
+    check "and the old one is gone" 0 "$(sqlite3 steps.kdb "SELECT count(*) FROM games g JOIN sources s ON s.id=g.source WHERE s.path='$f' AND g.sente<>'Changed'")"
+fi
 
 # search --index prints what a search of the indexed files prints.
 "$kifu" index build all -o all.kdb
@@ -228,115 +235,124 @@ check "search: --database goes with --clickhouse" 2 $?
 "$kifu" search --sfen startpos --clickhouse http://127.0.0.1:1 all 2>/dev/null
 check "search --clickhouse takes no files" 2 $?
 
-# A killed add leaves the index as it was: killed while reading the files, and killed
-# while writing its write-ahead log (the transaction is held in memory until the commit
-# writes it, so a kill then finds the index as before or, after the commit frame, with
-# the whole add; never anything between). test_index kills a writer before its commit.
-mkdir big && python3 gen.py 3 big 3000 1000
-cp all.kdb done.kdb && "$kifu" index add done.kdb big 2>/dev/null
-after=$(sqlite3 done.kdb .dump | md5sum)
-cp all.kdb kill.kdb
-before=$(sqlite3 kill.kdb .dump | md5sum)
-reading=0 writing=0 midway=0
-for try in 1 2 3 4 5 6; do
-    "$kifu" index add kill.kdb big 2>/dev/null &
-    pid=$!
-    if [ $try -le 2 ]; then
-        sleep 0.05
-        kill -9 $pid 2>/dev/null && reading=$((reading + 1))
-    else
-        while kill -0 $pid 2>/dev/null; do
-            if [ "$(stat -c %s kill.kdb-wal 2>/dev/null || echo 0)" -gt 0 ]; then
-                kill -9 $pid 2>/dev/null && writing=$((writing + 1))
-                break
-            fi
-        done
-    fi
-    wait $pid 2>/dev/null
-    now=$(sqlite3 kill.kdb .dump | md5sum)
-    # A kill that came after the commit (while closing) finds the whole add there.
-    [ "$now" = "$before" ] && midway=$((midway + 1))
-    [ "$now" = "$before" ] || [ "$now" = "$after" ] && ok ||
-        bad "killed add ($try): the index is neither as before nor with the whole add"
-    cp all.kdb kill.kdb && rm -f kill.kdb-wal kill.kdb-shm # in case the add had finished
-done
-[ $reading -gt 0 ] && ok || bad "no add was killed while reading"
-[ $writing -gt 0 ] && ok || bad "no add was killed while writing (make the collection larger)"
-[ $midway -gt 0 ] && ok || bad "no killed add left the index as before"
-echo "killed $reading adds while reading, $writing while writing; $midway left it as before"
-"$kifu" index add kill.kdb more && "$kifu" index info kill.kdb >/dev/null && ok ||
-    bad "the index opens and takes an add after the kills"
-
-# An interrupted build leaves neither a half index nor its temp files (SQLite's beside it
-# included); the old index stays. Early (making the file) and later (reading). A TERM that
-# comes once the new index is renamed into place is held until the build exits 0: the
-# exit status says which index is there (this check once failed when the kill came just
-# after the rename, and the build then died by the signal with the new index in place).
-"$kifu" index build big -o big.kdb 2>/dev/null
-for delay in 0.02 0.1; do
-    cp all.kdb int.kdb
-    "$kifu" index build big -o int.kdb 2>/dev/null &
-    pid=$!
-    sleep $delay
-    kill -TERM $pid 2>/dev/null
-    wait $pid 2>/dev/null
-    rc=$?
-    ls | grep -q 'int.kdb.kifu-build' && bad "a build interrupted after ${delay}s left: $(ls | grep kifu-build)" || ok
-    if [ $rc -ne 0 ]; then
-        check "a build interrupted after ${delay}s (exit $rc) leaves the old index" \
-            "$(sqlite3 all.kdb .dump | md5sum)" "$(sqlite3 int.kdb .dump | md5sum)"
-    else
-        echo "(the build finished before it could be interrupted)"
-        check "a build that exits 0 has put the new index" \
-            "$(sqlite3 big.kdb .dump | md5sum)" "$(sqlite3 int.kdb .dump | md5sum)"
-    fi
-done
-
-# Damaged and foreign files: a clear error, never a crash.
-echo 'not an index' >text.kdb
-sqlite3 other.kdb 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'
-head -c 20000 all.kdb >truncated.kdb
-for f in text.kdb other.kdb truncated.kdb missing.kdb; do
-    for cmd in "index info $f" "explore $f" "search --sfen startpos --index $f" "index add $f more"; do
-        "$kifu" $cmd >/dev/null 2>err
-        rc=$?
-        [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "$cmd: exit $rc"
-        grep -qE "$f.*(not a kifu index|no index file|damaged|malformed|not a database)" err && ok ||
-            bad "$cmd: a clear error: $(cat err)"
+if sqlite_only "a killed add: the SQLite file and its write-ahead log"; then
+    # A killed add leaves the index as it was: killed while reading the files, and killed
+    # while writing its write-ahead log (the transaction is held in memory until the commit
+    # writes it, so a kill then finds the index as before or, after the commit frame, with
+    # the whole add; never anything between). test_index kills a writer before its commit.
+    mkdir big && python3 gen.py 3 big 3000 1000
+    cp all.kdb done.kdb && "$kifu" index add done.kdb big 2>/dev/null
+    after=$(sqlite3 done.kdb .dump | md5sum)
+    cp all.kdb kill.kdb
+    before=$(sqlite3 kill.kdb .dump | md5sum)
+    reading=0 writing=0 midway=0
+    for try in 1 2 3 4 5 6; do
+        "$kifu" index add kill.kdb big 2>/dev/null &
+        pid=$!
+        if [ $try -le 2 ]; then
+            sleep 0.05
+            kill -9 $pid 2>/dev/null && reading=$((reading + 1))
+        else
+            while kill -0 $pid 2>/dev/null; do
+                if [ "$(stat -c %s kill.kdb-wal 2>/dev/null || echo 0)" -gt 0 ]; then
+                    kill -9 $pid 2>/dev/null && writing=$((writing + 1))
+                    break
+                fi
+            done
+        fi
+        wait $pid 2>/dev/null
+        now=$(sqlite3 kill.kdb .dump | md5sum)
+        # A kill that came after the commit (while closing) finds the whole add there.
+        [ "$now" = "$before" ] && midway=$((midway + 1))
+        [ "$now" = "$before" ] || [ "$now" = "$after" ] && ok ||
+            bad "killed add ($try): the index is neither as before nor with the whole add"
+        cp all.kdb kill.kdb && rm -f kill.kdb-wal kill.kdb-shm # in case the add had finished
     done
-done
-check "a failed add does not touch a foreign file" "1" "$(sqlite3 other.kdb 'SELECT * FROM t')"
-# An index of another schema version (4 had no day lists) is refused by name.
-cp all.kdb old.kdb
-sqlite3 old.kdb "UPDATE kifu_meta SET value='4' WHERE name='version'"
-"$kifu" explore old.kdb >/dev/null 2>err
-rc=$?
-[ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-grep -q "old.kdb.*index version 4; this kifu reads version 7 (build it again" err && ok ||
-    bad "old version: a clear error: $(cat err)"
+    [ $reading -gt 0 ] && ok || bad "no add was killed while reading"
+    [ $writing -gt 0 ] && ok || bad "no add was killed while writing (make the collection larger)"
+    [ $midway -gt 0 ] && ok || bad "no killed add left the index as before"
+    echo "killed $reading adds while reading, $writing while writing; $midway left it as before"
+    "$kifu" index add kill.kdb more && "$kifu" index info kill.kdb >/dev/null && ok ||
+        bad "the index opens and takes an add after the kills"
 
-# Books.
-"$kifu" explore all.kdb --export yane2016 --max-ply 2 -o book.db
-check "yane2016: header" "#YANEURAOU-DB2016 1.00" "$(head -1 book.db)"
-n7=$(python3 -c 'import json; print(sum(1 for g in json.load(open("games.json")) + json.load(open("more.json")) if g["usi"][0] == "7g7f"))')
-grep -A12 '^sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1$' book.db | grep -q "^7g7f none 0 0 $n7\$" &&
-    ok || bad "yane2016: 7g7f from the start in $n7 games"
-"$kifu" explore all.kdb --export apery --max-ply 2 -o book.bin
-size=$(stat -c %s book.bin)
-[ "$size" -gt 0 ] && [ $((size % 16)) -eq 0 ] && ok || bad "apery: 16-byte entries ($size bytes)"
-# Apery hashes only the mover's hand: two positions that differ in gote's hand alone are one
-# key there, their moves counted together (YaneuraOu's book keeps them apart).
-mkdir hands
-echo 'position sfen lnsgkgsnl/1r5b1/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b p 1 moves 7g7f' >hands/a.usi
-echo 'position sfen lnsgkgsnl/1r5b1/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f' >hands/b.usi
-"$kifu" index build hands -o hands.kdb
-"$kifu" explore hands.kdb --export apery --max-ply 0 -o hands.bin
-check "apery: one entry, 7g7f twice" "16 2" "$(python3 -c '
+fi
+
+if sqlite_only "an interrupted build: the temp file beside the SQLite file"; then
+    # An interrupted build leaves neither a half index nor its temp files (SQLite's beside it
+    # included); the old index stays. Early (making the file) and later (reading). A TERM that
+    # comes once the new index is renamed into place is held until the build exits 0: the
+    # exit status says which index is there (this check once failed when the kill came just
+    # after the rename, and the build then died by the signal with the new index in place).
+    "$kifu" index build big -o big.kdb 2>/dev/null
+    for delay in 0.02 0.1; do
+        cp all.kdb int.kdb
+        "$kifu" index build big -o int.kdb 2>/dev/null &
+        pid=$!
+        sleep $delay
+        kill -TERM $pid 2>/dev/null
+        wait $pid 2>/dev/null
+        rc=$?
+        ls | grep -q 'int.kdb.kifu-build' && bad "a build interrupted after ${delay}s left: $(ls | grep kifu-build)" || ok
+        if [ $rc -ne 0 ]; then
+            check "a build interrupted after ${delay}s (exit $rc) leaves the old index" \
+                "$(sqlite3 all.kdb .dump | md5sum)" "$(sqlite3 int.kdb .dump | md5sum)"
+        else
+            echo "(the build finished before it could be interrupted)"
+            check "a build that exits 0 has put the new index" \
+                "$(sqlite3 big.kdb .dump | md5sum)" "$(sqlite3 int.kdb .dump | md5sum)"
+        fi
+    done
+fi
+
+if sqlite_only "damaged, foreign and old SQLite files"; then
+    # Damaged and foreign files: a clear error, never a crash.
+    echo 'not an index' >text.kdb
+    sqlite3 other.kdb 'CREATE TABLE t(x); INSERT INTO t VALUES(1);'
+    head -c 20000 all.kdb >truncated.kdb
+    for f in text.kdb other.kdb truncated.kdb missing.kdb; do
+        for cmd in "index info $f" "explore $f" "search --sfen startpos --index $f" "index add $f more"; do
+            "$kifu" $cmd >/dev/null 2>err
+            rc=$?
+            [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "$cmd: exit $rc"
+            grep -qE "$f.*(not a kifu index|no index file|damaged|malformed|not a database)" err && ok ||
+                bad "$cmd: a clear error: $(cat err)"
+        done
+    done
+    check "a failed add does not touch a foreign file" "1" "$(sqlite3 other.kdb 'SELECT * FROM t')"
+    # An index of another schema version (4 had no day lists) is refused by name.
+    cp all.kdb old.kdb
+    sqlite3 old.kdb "UPDATE kifu_meta SET value='4' WHERE name='version'"
+    "$kifu" explore old.kdb >/dev/null 2>err
+    rc=$?
+    [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
+    grep -q "old.kdb.*index version 4; this kifu reads version 7 (build it again" err && ok ||
+        bad "old version: a clear error: $(cat err)"
+fi
+
+if sqlite_only "book export: the ClickHouse index has none (KIFU_ERR_UNSUPPORTED)"; then
+    # Books.
+    "$kifu" explore all.kdb --export yane2016 --max-ply 2 -o book.db
+    check "yane2016: header" "#YANEURAOU-DB2016 1.00" "$(head -1 book.db)"
+    n7=$(python3 -c 'import json; print(sum(1 for g in json.load(open("games.json")) + json.load(open("more.json")) if g["usi"][0] == "7g7f"))')
+    grep -A12 '^sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1$' book.db | grep -q "^7g7f none 0 0 $n7\$" &&
+        ok || bad "yane2016: 7g7f from the start in $n7 games"
+    "$kifu" explore all.kdb --export apery --max-ply 2 -o book.bin
+    size=$(stat -c %s book.bin)
+    [ "$size" -gt 0 ] && [ $((size % 16)) -eq 0 ] && ok || bad "apery: 16-byte entries ($size bytes)"
+    # Apery hashes only the mover's hand: two positions that differ in gote's hand alone are one
+    # key there, their moves counted together (YaneuraOu's book keeps them apart).
+    mkdir hands
+    echo 'position sfen lnsgkgsnl/1r5b1/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b p 1 moves 7g7f' >hands/a.usi
+    echo 'position sfen lnsgkgsnl/1r5b1/1pppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 moves 7g7f' >hands/b.usi
+    "$kifu" index build hands -o hands.kdb
+    "$kifu" explore hands.kdb --export apery --max-ply 0 -o hands.bin
+    check "apery: one entry, 7g7f twice" "16 2" "$(python3 -c '
 import struct, sys
 d = open("hands.bin", "rb").read()
 k, m, c, s = struct.unpack("<QHHi", d[:16])
 print(len(d), c if m == (6 * 9 + 5) | (6 * 9 + 6) << 7 else -1)')"
-check "yane2016: two positions" 2 "$("$kifu" explore hands.kdb --export yane2016 --max-ply 0 | grep -c '^sfen ')"
+    check "yane2016: two positions" 2 "$("$kifu" explore hands.kdb --export yane2016 --max-ply 0 | grep -c '^sfen ')"
+fi
 "$kifu" explore all.kdb --export polyglot 2>/dev/null
 check "an unknown book format is a usage error" 2 $?
 

@@ -15,6 +15,7 @@
 #include "index/index_private.h"
 #include "kifu.h"
 #include "rules/engine.h"
+#include "testutil.h"
 
 #define GAMES 240
 
@@ -115,7 +116,7 @@ static kifu_index *build(const char *name, int from, int to, int create)
     snprintf(path, sizeof path, "%s/%s", dir, name);
     kifu_error err;
     kifu_error_clear(&err);
-    kifu_index *ix = kifu_index_open(path, create ? KIFU_INDEX_CREATE : 0, &err);
+    kifu_index *ix = t_index_open(path, create ? KIFU_INDEX_CREATE : 0, &err);
     if (!ix) {
         printf("  open %s: %s\n", path, err.message);
         return NULL;
@@ -317,6 +318,8 @@ static long count_rows(const char *path, const char *table)
 
 TEST(built_in_steps_equals_built_at_once)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: compares the SQLite file's tables (sqlite3)");
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
         SKIP("no sqlite3 command to dump the tables");
     kifu_error err;
@@ -334,6 +337,9 @@ TEST(built_in_steps_equals_built_at_once)
  * as one batch once compacted. */
 TEST(many_batches_equal_one)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: batches held by SQLite's open transaction, its runs and "
+             "compact");
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
         SKIP("no sqlite3 command to dump the tables");
     kifu_error err;
@@ -345,7 +351,7 @@ TEST(many_batches_equal_one)
         /* Batches were written, none committed: a reader sees no game yet. */
         char path[512];
         snprintf(path, sizeof path, "%s/batches.kdb", dir);
-        kifu_index *r = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        kifu_index *r = t_index_open(path, KIFU_INDEX_READONLY, &err);
         kifu_index_info info;
         CHECK(r && kifu_index_info_get(r, &info, &err) == 0);
         if (r)
@@ -371,7 +377,7 @@ TEST(unchanged_and_replaced_files)
     kifu_error_clear(&err);
     char path[512];
     snprintf(path, sizeof path, "%s/one.kdb", dir);
-    kifu_index *ix = kifu_index_open(path, 0, &err);
+    kifu_index *ix = t_index_open(path, 0, &err);
     CHECK(ix != NULL);
     if (!ix)
         return;
@@ -405,6 +411,8 @@ TEST(unchanged_and_replaced_files)
 
 TEST(foreign_and_damaged_files)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: damaged and foreign SQLite files");
     char path[512];
     kifu_error err;
     snprintf(path, sizeof path, "%s/text.kdb", dir);
@@ -412,7 +420,7 @@ TEST(foreign_and_damaged_files)
     fputs("this is not a database, just some text that is long enough to look at\n", f);
     fclose(f);
     kifu_error_clear(&err);
-    CHECK(kifu_index_open(path, 0, &err) == NULL);
+    CHECK(t_index_open(path, 0, &err) == NULL);
     CHECK(strstr(err.message, "not a kifu index") != NULL);
     CHECK(strstr(err.source, "text.kdb") != NULL);
     /* Another program's SQLite database. */
@@ -421,13 +429,13 @@ TEST(foreign_and_damaged_files)
     snprintf(cmd, sizeof cmd, "sqlite3 %s 'CREATE TABLE t(x)' 2>/dev/null", path);
     if (system(cmd) == 0) {
         kifu_error_clear(&err);
-        CHECK(kifu_index_open(path, 0, &err) == NULL);
+        CHECK(t_index_open(path, 0, &err) == NULL);
         CHECK(strstr(err.message, "not a kifu index") != NULL);
     }
     /* A missing file without CREATE. */
     snprintf(path, sizeof path, "%s/missing.kdb", dir);
     kifu_error_clear(&err);
-    CHECK(kifu_index_open(path, 0, &err) == NULL);
+    CHECK(t_index_open(path, 0, &err) == NULL);
     CHECK_INT(err.code, KIFU_ERR_IO);
     /* A kifu index cut in half: an error, never a crash. */
     char src[512];
@@ -436,7 +444,7 @@ TEST(foreign_and_damaged_files)
     snprintf(cmd, sizeof cmd, "head -c 20000 %s > %s", src, path);
     if (system(cmd) == 0) {
         kifu_error_clear(&err);
-        kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        kifu_index *ix = t_index_open(path, KIFU_INDEX_READONLY, &err);
         if (ix) {
             kifu_position *p = after("startpos");
             kifu_explore *e = kifu_index_explore(ix, p, NULL, &err);
@@ -475,7 +483,7 @@ TEST(bad_games_of_a_file)
     remove(kdb);
     kifu_error err;
     kifu_error_clear(&err);
-    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE, &err);
+    kifu_index *ix = t_index_open(kdb, KIFU_INDEX_CREATE, &err);
     CHECK(ix != NULL);
     if (!ix)
         return;
@@ -510,6 +518,8 @@ TEST(bad_games_of_a_file)
 /* A process killed while it adds leaves the file as it was before that add. */
 TEST(killed_add_leaves_the_file_as_before)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: a killed add: the SQLite file and its log");
     if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
         SKIP("no sqlite3 command to dump the tables");
     kifu_error err;
@@ -576,7 +586,7 @@ static char *book(int format, size_t *len)
     kifu_error err;
     kifu_error_clear(&err);
     snprintf(path, sizeof path, "%s/one.kdb", dir);
-    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    kifu_index *ix = t_index_open(path, KIFU_INDEX_READONLY, &err);
     CHECK(ix != NULL);
     if (!ix)
         return NULL;
@@ -591,6 +601,8 @@ static char *book(int format, size_t *len)
 
 TEST(yaneuraou_book)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: book export: the ClickHouse index has none");
     size_t len = 0;
     char *text = book(KIFU_BOOK_YANEURAOU, &len);
     if (!text)
@@ -710,6 +722,8 @@ static uint64_t le(const unsigned char *p, int n)
 
 TEST(apery_book)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: book export: the ClickHouse index has none");
     size_t len = 0;
     char *data = book(KIFU_BOOK_APERY, &len);
     if (!data)
@@ -938,6 +952,8 @@ static long days_rows(const char *name)
  * later add, lists that take in later games) or in several batches of a bulk build. */
 TEST(date_ranges_from_day_lists)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: the SQLite file's day lists");
     long keep = kifu__index_dated;
     size_t keep_batch = kifu__index_batch;
     kifu_error err;
@@ -953,7 +969,7 @@ TEST(date_ranges_from_day_lists)
     kifu__index_batch = 6000; /* about half the games a batch */
     char path[512];
     snprintf(path, sizeof path, "%s/dbulk.kdb", dir);
-    ix = kifu_index_open(path, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &err);
+    ix = t_index_open(path, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, &err);
     for (int i = 0; ix && i < GAMES; i++) {
         char g[512];
         game_path(i, g, sizeof g);
@@ -985,7 +1001,7 @@ TEST(date_ranges_from_day_lists)
     kifu_index *ixs[4];
     for (int f = 0; f < 4; f++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[f]);
-        ixs[f] = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+        ixs[f] = t_index_open(path, KIFU_INDEX_READONLY, &err);
         CHECK(ixs[f] != NULL);
         if (!ixs[f])
             return;
@@ -1022,7 +1038,7 @@ TEST(date_ranges_from_day_lists)
                        "UPDATE explorer SET days = x'05000000' WHERE days IS NOT NULL",
                        NULL, NULL, NULL) == SQLITE_OK);
     sqlite3_close(db);
-    ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    ix = t_index_open(path, KIFU_INDEX_READONLY, &err);
     kifu_position *p = after("startpos");
     kifu_explore_options june = {.date_from = "2024-06-01", .date_to = "2024-06-30"};
     kifu_error_clear(&err);
@@ -1041,10 +1057,13 @@ TEST(date_ranges_from_day_lists)
  * the position's occurrences give; an event some games have is counted from its games. */
 TEST(filtered_games_replayed)
 {
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: the SQLite index's two ways of counting "
+             "(kifu__index_replay)");
     char path[512];
     snprintf(path, sizeof path, "%s/d1.kdb", dir);
     kifu_error err;
-    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_READONLY, &err);
+    kifu_index *ix = t_index_open(path, KIFU_INDEX_READONLY, &err);
     CHECK(ix != NULL);
     if (!ix)
         return;

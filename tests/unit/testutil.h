@@ -40,4 +40,13 @@ int t_play_usi(kifu_position *p, const char *usi);
  * Not normalized. 2 * levels + 1 nodes. */
 kifu_record *t_nested_forks(int levels);
 
+/* The index of a test at path (kifu_index_open), or with KIFU_TEST_INDEX=http://HOST:PORT
+ * a ClickHouse database of its own for that path on that server, as
+ * tests/cli/index_lib.bash does for the CLI tests: with KIFU_INDEX_CREATE and no file at
+ * path the database is made new, and a marker file written at path (so that remove(path)
+ * makes the next create start afresh, as for an index file). */
+kifu_index *t_index_open(const char *path, unsigned flags, kifu_error *err);
+/* The server's URL when the index tests run on ClickHouse, else NULL. */
+const char *t_index_clickhouse(void);
+
 #endif
