@@ -73,5 +73,13 @@ void cli_hit_json(const char *file, size_t game, int ply, const char *path,
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);
+/* The same for an output too long to hold whole, written piece by piece: open (NULL with
+ * a message), write (0, or -1: the error is told at close), then close, keeping the file
+ * (0, or -1 with a message: nothing replaced) or not (keep 0: the temp file removed; a
+ * device or FIFO has had what was written). */
+typedef struct cli_stream cli_stream;
+cli_stream *cli_stream_open(const char *path);
+int cli_stream_write(cli_stream *w, const void *data, size_t len);
+int cli_stream_close(cli_stream *w, int keep);
 
 #endif

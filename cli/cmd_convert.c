@@ -128,11 +128,12 @@ typedef enum { ACT_ERR, ACT_OUT, ACT_WRITE, ACT_NOTE } act_kind;
 typedef struct action {
     act_kind kind;
     size_t off, len; /* ACT_ERR: the span of the item's messages */
-    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free) */
-    char *dest;      /* ACT_WRITE (NULL: standard output), ACT_NOTE */
-    size_t games;    /* ACT_WRITE: games in the output */
-    char what[64];   /* ACT_WRITE: " (game K)" or "" */
-    char tally[64];  /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
+    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free; malloc when libc) */
+    int libc;
+    char *dest;     /* ACT_WRITE (NULL: standard output), ACT_NOTE */
+    size_t games;   /* ACT_WRITE: games in the output */
+    char what[64];  /* ACT_WRITE: " (game K)" or "" */
+    char tally[64]; /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
 } action;
 
 typedef struct item {
@@ -145,7 +146,13 @@ typedef struct item {
     size_t errlen, errmark;
     int rc;
     size_t games_ok, games_bad;
+    struct run *direct; /* the run, when this input's outputs go out as they are made */
+    int rc_direct;      /* the worst exit code of those outputs */
 } item;
+
+struct run;
+static int put_stdout(struct run *r, const void *bytes, size_t len);
+static void drain(struct item *it);
 
 typedef struct run {
     const opts *o;
@@ -217,10 +224,10 @@ static size_t main_line_moves(const kifu_record *rec)
     return n;
 }
 
-/* Queues output bytes (kifu_malloc'd; taken) of game k of count from input `in`, holding
+/* Queues output bytes (kifu_malloc'd, or malloc'd when libc; taken) of game k of count from input `in`, holding
  * `games` games, for the main thread to write; ext (NULL: the -t format's) is the file
  * extension under --out-dir, tally what -v says of it. 0, or an exit code. */
-static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
+static int queue_bytes(item *it, const cli_input *in, int keep_ext, char *bytes, int libc,
                        size_t len, size_t games, size_t k, size_t count, const char *ext,
                        const char *tally)
 {
@@ -232,7 +239,10 @@ static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
     action *a = oom ? NULL : act(it, ACT_WRITE);
     if (!a) {
         free(dest);
-        kifu_free(bytes);
+        if (libc)
+            free(bytes);
+        else
+            kifu_free(bytes);
         cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
@@ -240,10 +250,18 @@ static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
     a->len = len;
     a->dest = dest;
     a->games = games;
+    a->libc = libc;
     if (count > 1)
         snprintf(a->what, sizeof a->what, " (game %zu)", k);
     snprintf(a->tally, sizeof a->tally, "%s", tally);
     return EXIT_OK;
+}
+
+static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
+                       size_t len, size_t games, size_t k, size_t count, const char *ext,
+                       const char *tally)
+{
+    return queue_bytes(it, in, keep_ext, bytes, 0, len, games, k, count, ext, tally);
 }
 
 /* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
@@ -348,8 +366,222 @@ static int process_msf(item *it, const cli_input *in, int keep_ext, const char *
     return rc;
 }
 
-/* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
- * the exit code of what went wrong. */
+/* One input's games, taken one at a time as they are read (kifu_read_each), so that a
+ * file of many games costs one game's memory, not the file's. */
+typedef struct reading {
+    item *it;
+    const cli_input *in;
+    int keep_ext;
+    const char *data;
+    size_t len;
+    kifu_read_options ro;
+    size_t count;       /* games in the input (a first read counted them) */
+    int together;       /* all games in one output, game by game (kifu_write_nth) */
+    int jointly;        /* ... of a format that writes them together: kept till the end */
+    kifu_record *first; /* the first read's record of a one-game input */
+    kifu_record **kept; /* jointly: the good games */
+    size_t ngood, moves; /* good games in the one output; moves of the first */
+    char *buf;           /* together, queued: the output so far */
+    size_t blen, bcap;
+    cli_stream *stream;  /* together, written as it goes: the file */
+    int to_stdout;       /* together, written as it goes: standard output */
+    int last_nl, failed; /* the output's last byte is a line end; writing it failed */
+    int rc;
+} reading;
+
+/* The first read: counts the games, keeping the first (a one-game input is read once). */
+static int count_game(void *ctx, kifu_record *r, size_t index)
+{
+    reading *rd = ctx;
+    if (index == 0)
+        rd->first = r;
+    else
+        kifu_record_free(r);
+    return 0;
+}
+
+/* Lenient: the input's game `want` read again, for the normalizer to go on past the bad
+ * move so that the other branches are normalized too. */
+typedef struct again {
+    size_t want;
+    kifu_record *r;
+} again;
+
+static int take_again(void *ctx, kifu_record *r, size_t index)
+{
+    again *g = ctx;
+    if (index != g->want) {
+        kifu_record_free(r);
+        return 0;
+    }
+    g->r = r;
+    return 1;
+}
+
+/* Appends bytes of the one output (kifu_malloc'd; taken). 0, or an exit code. */
+static int together_put(reading *rd, char *bytes, size_t len)
+{
+    int rc = EXIT_OK;
+    if (len)
+        rd->last_nl = bytes[len - 1] == '\n';
+    if (rd->stream) {
+        if (cli_stream_write(rd->stream, bytes, len))
+            rd->failed = 1;
+    } else if (rd->to_stdout) {
+        if (fwrite(bytes, 1, len, stdout) != len) {
+            cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+            rd->failed = 1;
+            rc = EXIT_IO;
+        }
+    } else if (rd->blen + len + 1 > rd->bcap) {
+        size_t cap = rd->bcap ? rd->bcap : 1 << 12;
+        while (cap < rd->blen + len + 1)
+            cap *= 2;
+        char *b = realloc(rd->buf, cap);
+        if (!b) {
+            kifu_free(bytes);
+            cli_err("kifu: out of memory\n");
+            rd->failed = 1;
+            return EXIT_INTERNAL;
+        }
+        rd->buf = b;
+        rd->bcap = cap;
+    }
+    if (!rd->stream && !rd->to_stdout && !rd->failed) {
+        memcpy(rd->buf + rd->blen, bytes, len);
+        rd->blen += len;
+        rd->buf[rd->blen] = 0;
+    }
+    kifu_free(bytes);
+    return rc;
+}
+
+/* Normalizes game k (taken) of the input and validates or writes it. */
+static int take_game(void *ctx, kifu_record *rec, size_t k)
+{
+    reading *rd = ctx;
+    item *it = rd->it;
+    const opts *o = it->o;
+    const cli_input *in = rd->in;
+    const char *src = display(in);
+    size_t count = rd->count;
+    kifu_error e;
+    kifu_error_clear(&e);
+    int bad = kifu_normalize_warn(rec, 0, on_warn, it, &e) != 0;
+    if (bad) {
+        if (count > 1)
+            snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
+        else if (!e.source[0])
+            snprintf(e.source, sizeof e.source, "%s", src);
+        cli_print_error(&e);
+        worse(&rd->rc, cli_exit_code(e.code));
+        it->games_bad++;
+        if (o->validate || !o->lenient) {
+            if (!o->validate)
+                keep_note(it, in, rd->keep_ext, k + 1, count);
+            kifu_record_free(rec);
+            drain(it);
+            return 0;
+        }
+        /* Lenient: read again and let the normalizer go on past the bad move, so the
+         * other branches are normalized too. If that fails, write what we have. */
+        again g = {k, NULL};
+        kifu_read_options ro = rd->ro;
+        ro.warn = NULL;
+        size_t n2 = 0;
+        if (kifu_read_each(rd->data, rd->len, &ro, take_again, &g, &n2, NULL) == 0 &&
+            g.r && n2 == count) {
+            kifu_record_free(rec);
+            rec = g.r;
+            g.r = NULL;
+            kifu_normalize_warn(rec, KIFU_READ_LENIENT, NULL, NULL, NULL);
+        }
+        kifu_record_free(g.r);
+    } else {
+        it->games_ok++;
+    }
+    if (o->validate) {
+        if (o->verbose) {
+            action *a = act(it, ACT_OUT);
+            char line[64];
+            int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
+            size_t need = strlen(src) + (size_t)n + 40;
+            if (a && (a->bytes = malloc(need)))
+                a->len = (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
+                                          count > 1 ? line : "", main_line_moves(rec));
+        }
+    } else if (rd->jointly) {
+        /* Kept in input order; the games left out were reported above. */
+        rd->kept[rd->ngood++] = rec;
+        return 0;
+    } else if (rd->together) {
+        if (rd->ngood == 0)
+            rd->moves = main_line_moves(rec);
+        if (!rd->failed) {
+            kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, it};
+            size_t len;
+            it->warn_source = src;
+            char *bytes = kifu_write_nth(rec, rd->ngood, &wo, &len, &e);
+            if (!bytes) {
+                snprintf(e.source, sizeof e.source, "%s", src);
+                cli_print_error(&e);
+                worse(&rd->rc, cli_exit_code(e.code));
+                rd->failed = 1;
+            } else {
+                worse(&rd->rc, together_put(rd, bytes, len));
+            }
+        }
+        rd->ngood++;
+    } else {
+        worse(&rd->rc, emit(it, in, rd->keep_ext, &rec, 1, k + 1, count));
+    }
+    kifu_record_free(rec);
+    drain(it);
+    return 0;
+}
+
+/* The one output of a together input, once every game is in. */
+static int together_end(reading *rd)
+{
+    item *it = rd->it;
+    char tally[64];
+    if (rd->ngood > 1)
+        snprintf(tally, sizeof tally, "(%zu games)", rd->ngood);
+    else
+        snprintf(tally, sizeof tally, "(%zu moves)", rd->moves);
+    if (rd->jointly) {
+        int rc = emit(it, rd->in, rd->keep_ext, rd->kept, rd->ngood, 1, 1);
+        return rc;
+    }
+    if (rd->stream || rd->to_stdout) {
+        int rc = EXIT_OK;
+        if (rd->stream) {
+            if (cli_stream_close(rd->stream, !rd->failed) && !rd->failed)
+                rc = EXIT_IO;
+            rd->stream = NULL;
+        } else if (!rd->failed && !rd->last_nl && put_stdout(it->direct, "\n", 1)) {
+            rc = EXIT_IO;
+        }
+        if (rd->failed || rc) {
+            it->games_ok -= rd->ngood <= it->games_ok ? rd->ngood : it->games_ok;
+            it->games_bad += rd->ngood;
+            return rc ? rc : EXIT_IO;
+        }
+        if (it->o->verbose)
+            cli_err("kifu: %s -> %s %s\n", display(rd->in),
+                    rd->to_stdout ? "<stdout>" : it->o->dest.out, tally);
+        return EXIT_OK;
+    }
+    if (rd->failed || !rd->ngood)
+        return EXIT_OK;
+    char *bytes = rd->buf;
+    rd->buf = NULL;
+    return queue_bytes(it, rd->in, rd->keep_ext, bytes, 1, rd->blen, rd->ngood, 1, 1,
+                       NULL, tally);
+}
+
+/* Reads, normalizes and (when converting) writes every game of one input, one game at
+ * a time. Returns 0, or the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
 {
     const opts *o = it->o;
@@ -380,87 +612,76 @@ static int process(item *it, const cli_input *in, int keep_ext)
     unsigned lenient = o->lenient ? KIFU_READ_LENIENT : 0;
     /* data is freed after the records: they may read it in place (BORROW). */
     unsigned flags = KIFU_READ_NO_NORMALIZE | KIFU_READ_BORROW | lenient;
-    kifu_read_options ro = {o->from, o->in_enc, flags, src, on_warn, it};
+    reading rd = {.it = it, .in = in, .keep_ext = keep_ext, .data = data, .len = len};
+    rd.ro = (kifu_read_options){o->from, o->in_enc, flags, src, on_warn, it};
     it->warn_source = src;
     kifu_error e;
     kifu_error_clear(&e);
-    kifu_record **recs = NULL;
-    size_t count = 0;
-    if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
+    /* A first read counts the games (the outputs are named by it) and finds any syntax
+     * error before anything is written; a file of several is then read again, game by
+     * game. Its warnings are told then only. */
+    if (kifu_read_each(data, len, &rd.ro, count_game, &rd, &rd.count, &e)) {
+        kifu_record_free(rd.first);
         cli_print_error(&e);
         kifu_free(data);
         return cli_exit_code(e.code);
     }
-    int rc = EXIT_OK;
     /* A format that holds several games gets all of an input's games in one output. */
     const kifu_format_info *to = kifu_format_info_of(o->to);
-    int together = !o->validate && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
-    size_t ngood = 0;
-    for (size_t k = 0; k < count; k++) {
-        kifu_error_clear(&e);
-        int bad = kifu_normalize_warn(recs[k], 0, on_warn, it, &e) != 0;
-        if (bad) {
-            if (count > 1)
-                snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
-            else if (!e.source[0])
-                snprintf(e.source, sizeof e.source, "%s", src);
-            cli_print_error(&e);
-            worse(&rc, cli_exit_code(e.code));
-            it->games_bad++;
-            if (o->validate)
-                continue;
-            if (!o->lenient) {
-                keep_note(it, in, keep_ext, k + 1, count);
-                continue;
-            }
-            /* Lenient: read again and let the normalizer go on past the bad move, so the
-             * other branches are normalized too. If that fails, write what we have. */
-            ro.flags = KIFU_READ_LENIENT;
-            kifu_record **again = NULL;
-            size_t n2 = 0;
-            if (kifu_read_all(data, len, &ro, &again, &n2, NULL) == 0) {
-                if (n2 == count) {
-                    kifu_record *t = recs[k];
-                    recs[k] = again[k];
-                    again[k] = t;
+    rd.together = !o->validate && rd.count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
+    if (rd.together) {
+        /* Does the format write its games one by one? (A record not normalized yet
+         * may fail otherwise: that says nothing of the format.) */
+        kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
+        kifu_error pe;
+        kifu_error_clear(&pe);
+        char *probe = kifu_write_nth(rd.first, 1, &wo, NULL, &pe);
+        rd.jointly = !probe && pe.code == KIFU_ERR_UNSUPPORTED;
+        kifu_free(probe);
+        if (rd.jointly && !(rd.kept = malloc(rd.count * sizeof *rd.kept))) {
+            kifu_record_free(rd.first);
+            kifu_free(data);
+            cli_err("kifu: out of memory\n");
+            return EXIT_INTERNAL;
+        }
+        if (!rd.jointly && it->direct) {
+            /* One input: its output goes out as it is made, not held whole. */
+            int oom;
+            char *dest = cli_out_path(&o->dest, in, keep_ext, 1, 1, &oom);
+            if (dest) {
+                rd.stream = cli_stream_open(dest);
+                free(dest);
+                if (!rd.stream) {
+                    kifu_record_free(rd.first);
+                    kifu_free(data);
+                    return EXIT_IO;
                 }
-                for (size_t i = 0; i < n2; i++)
-                    kifu_record_free(again[i]);
-                kifu_free(again);
+            } else if (!oom) {
+                rd.to_stdout = 1;
             }
-            ro.flags = flags;
-        } else {
-            it->games_ok++;
         }
-        if (o->validate) {
-            if (o->verbose && !bad) {
-                action *a = act(it, ACT_OUT);
-                char line[64];
-                int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
-                size_t need = strlen(src) + (size_t)n + 40;
-                if (a && (a->bytes = malloc(need)))
-                    a->len =
-                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves)\n", src,
-                                         count > 1 ? line : "", main_line_moves(recs[k]));
-            }
-            continue;
-        }
-        if (together) {
-            /* Kept in input order; the games left out were reported above. */
-            kifu_record *t = recs[ngood];
-            recs[ngood++] = recs[k];
-            recs[k] = t;
-            continue;
-        }
-        worse(&rc, emit(it, in, keep_ext, &recs[k], 1, k + 1, count));
     }
-    if (together && ngood)
-        worse(&rc, emit(it, in, keep_ext, recs, ngood, 1, 1));
-    for (size_t k = 0; k < count; k++)
-        kifu_record_free(recs[k]);
-    kifu_free(recs);
+    if (rd.count == 1) {
+        take_game(&rd, rd.first, 0);
+    } else {
+        kifu_record_free(rd.first);
+        rd.ro.warn = NULL;
+        if (kifu_read_each(data, len, &rd.ro, take_game, &rd, NULL, &e)) {
+            cli_print_error(&e); /* the first read went through: out of memory */
+            worse(&rd.rc, cli_exit_code(e.code));
+            rd.failed = 1;
+        }
+    }
+    if (rd.together)
+        worse(&rd.rc, together_end(&rd));
+    if (rd.stream)
+        cli_stream_close(rd.stream, 0);
+    for (size_t i = 0; rd.jointly && i < rd.ngood; i++)
+        kifu_record_free(rd.kept[i]);
+    free(rd.kept);
+    free(rd.buf);
     kifu_free(data);
-    return rc;
+    return rd.rc;
 }
 
 static void item_free(item *it)
@@ -468,7 +689,7 @@ static void item_free(item *it)
     if (!it)
         return;
     for (size_t i = 0; i < it->n; i++) {
-        if (it->v[i].kind == ACT_WRITE)
+        if (it->v[i].kind == ACT_WRITE && !it->v[i].libc)
             kifu_free(it->v[i].bytes);
         else
             free(it->v[i].bytes);
@@ -488,6 +709,8 @@ static void work(void *ctx, size_t i)
     if (!it)
         return; /* commit reports it */
     it->o = r->o;
+    if (r->in->n == 1)
+        it->direct = r;
     it->err = open_memstream(&it->errbuf, &it->errlen);
     cli_err_capture(it->err);
     if (r->clash[i]) {
@@ -515,7 +738,7 @@ static void work(void *ctx, size_t i)
  * run_command) and is flushed before each message instead of after each file: one
  * write for many small JSON lines, with stdout and stderr still in order on a terminal.
  * 0, or -1 with a message. */
-static int put_stdout(run *r, const void *bytes, size_t len)
+static int put_stdout(struct run *r, const void *bytes, size_t len)
 {
     cli_progress_clear(&r->bar);
     if (fwrite(bytes, 1, len, stdout) != len) {
@@ -525,7 +748,7 @@ static int put_stdout(run *r, const void *bytes, size_t len)
     return 0;
 }
 
-static int put_output(run *r, size_t i, const action *a)
+static int put_output(struct run *r, size_t i, const action *a)
 {
     const opts *o = r->o;
     const cli_input *in = &r->in->v[i];
@@ -560,18 +783,10 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
-static void commit(void *ctx, size_t i)
+/* Carries out item i's actions so far, in order, and frees them; what fails makes *rc
+ * worse. */
+static void run_actions(run *r, size_t i, item *it, int *rc)
 {
-    run *r = ctx;
-    item *it = r->items[i];
-    cli_progress_update(&r->bar, i, r->in->v[i].path);
-    if (!it) {
-        cli_err("kifu: out of memory\n");
-        r->failed++;
-        worse(&r->status, EXIT_INTERNAL);
-        return;
-    }
-    int rc = it->rc;
     for (size_t k = 0; k < it->n; k++) {
         const action *a = &it->v[k];
         struct stat st;
@@ -584,7 +799,7 @@ static void commit(void *ctx, size_t i)
             break;
         case ACT_OUT:
             if (a->bytes && put_stdout(r, a->bytes, a->len))
-                worse(&rc, EXIT_IO);
+                worse(rc, EXIT_IO);
             break;
         case ACT_NOTE:
             if (stat(a->dest, &st) == 0) {
@@ -598,7 +813,7 @@ static void commit(void *ctx, size_t i)
         case ACT_WRITE: {
             int w = put_output(r, i, a);
             if (w) {
-                worse(&rc, w);
+                worse(rc, w);
                 it->games_ok -= a->games <= it->games_ok ? a->games : it->games_ok;
                 it->games_bad += a->games;
             }
@@ -606,6 +821,49 @@ static void commit(void *ctx, size_t i)
         }
         }
     }
+    for (size_t k = 0; k < it->n; k++) {
+        if (it->v[k].kind == ACT_WRITE && !it->v[k].libc)
+            kifu_free(it->v[k].bytes);
+        else
+            free(it->v[k].bytes);
+        free(it->v[k].dest);
+    }
+    it->n = 0;
+}
+
+/* A lone input's actions carried out as they come (direct), so that a file of many
+ * games holds one game's output and messages at a time, not the file's. */
+static void drain(item *it)
+{
+    if (!it->direct)
+        return;
+    act(it, ACT_ERR);
+    /* What the actions say goes out with them, not into the buffer being emptied. */
+    cli_err_capture(NULL);
+    run_actions(it->direct, 0, it, &it->rc_direct);
+    cli_err_capture(it->err);
+    if (it->err) {
+        /* The messages are written: their buffer serves the next ones. */
+        rewind(it->err);
+        fflush(it->err);
+        it->errmark = 0;
+    }
+}
+
+static void commit(void *ctx, size_t i)
+{
+    run *r = ctx;
+    item *it = r->items[i];
+    cli_progress_update(&r->bar, i, r->in->v[i].path);
+    if (!it) {
+        cli_err("kifu: out of memory\n");
+        r->failed++;
+        worse(&r->status, EXIT_INTERNAL);
+        return;
+    }
+    int rc = it->rc;
+    worse(&rc, it->rc_direct);
+    run_actions(r, i, it, &rc);
     r->games_ok += it->games_ok;
     r->games_bad += it->games_bad;
     if (rc) {
