@@ -326,14 +326,77 @@ static int to_crlf(kifu__strbuf *sb, kifu_error *err)
     return 0;
 }
 
+static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
+                         const kifu_write_options *opt, size_t *len, kifu_error *err);
+
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
-    return kifu_write_all(&r, 1, opt, len, err);
+    return write_games(&r, 1, 0, opt, len, err);
 }
 
 char *kifu_write_all(const kifu_record *const *rs, size_t count,
                      const kifu_write_options *opt, size_t *len, kifu_error *err)
+{
+    return write_games(rs, count, 0, opt, len, err);
+}
+
+char *kifu_write_nth(const kifu_record *r, size_t index, const kifu_write_options *opt,
+                     size_t *len, kifu_error *err)
+{
+    return write_games(&r, 1, index, opt, len, err);
+}
+
+/* kifu_read_each's callback behind kifu__read_all_done's done. */
+typedef struct each_ctx {
+    int (*fn)(void *ctx, kifu_record *r, size_t index);
+    void *ctx;
+    int stopped;
+} each_ctx;
+
+static int each_done(void *ctx, kifu_record *r, size_t index)
+{
+    each_ctx *c = ctx;
+    if (c->stopped) {
+        kifu_record_free(r);
+        return 1;
+    }
+    c->stopped = c->fn(c->ctx, r, index) != 0;
+    return 1;
+}
+
+int kifu_read_each(const void *data, size_t len, const kifu_read_options *opt,
+                   int (*fn)(void *ctx, kifu_record *r, size_t index), void *ctx,
+                   size_t *count, kifu_error *err)
+{
+    each_ctx c = {fn, ctx, 0};
+    kifu_record **rest = NULL;
+    size_t n = 0;
+    if (count)
+        *count = 0;
+    kifu_read_options o = {0};
+    if (opt)
+        o = *opt;
+    o.flags |= KIFU_READ_NO_NORMALIZE;
+    if (kifu__read_all_done(data, len, &o, each_done, &c, &rest, &n, err))
+        return -1;
+    /* The records of a reader that does not tell of each as it finishes it, in order. */
+    for (size_t i = 0; i < n; i++)
+        if (rest[i]) {
+            kifu_record *r = rest[i];
+            rest[i] = NULL;
+            each_done(&c, r, i);
+        }
+    kifu__free(rest);
+    if (count)
+        *count = n;
+    return 0;
+}
+
+/* kifu_write_all of games first .. first + count - 1 of an output: the separator goes
+ * before each game but the output's first (first == 0). */
+static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
+                         const kifu_write_options *opt, size_t *len, kifu_error *err)
 {
     const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
     if (f && f->info.game != KIFU_GAME_SHOGI) {
@@ -354,7 +417,12 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                     "CR LF line ends are for KIF, KI2 and CSA, not %s", f->info.name);
         return NULL;
     }
-    if (count != 1 && !f->write_many && !f->between) {
+    if (first && f->write_many) {
+        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, f->info.name,
+                    "%s writes its games together, not one by one", f->info.name);
+        return NULL;
+    }
+    if ((count != 1 || first) && !f->write_many && !f->between) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
                     "%s holds one game per file", f->info.name);
         return NULL;
@@ -366,7 +434,7 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
         rc = f->write_many(rs, count, opt, &sb, err);
     } else {
         for (size_t i = 0; i < count && !rc; i++) {
-            if (i)
+            if (i || first)
                 kifu__sb_puts(&sb, f->between);
             rc = f->write(rs[i], opt, &sb, err);
         }
