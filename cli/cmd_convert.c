@@ -202,13 +202,9 @@ typedef struct run {
     int status;        /* the worst exit code so far */
     int stdout_failed; /* said once: every output after it fails too */
     cli_written out;
-    kifu_record **kept; /* gather, posjson: every input's games, in input order */
-    size_t nkept, capkept;
-    /* gather, a format of games one after another: what goes between two (learnt from
-     * the first game, see stream_games); 0 not learnt yet, 1 learnt, -1 none such */
-    char *sep;
-    size_t seplen, streamed;
-    int sep_state;
+    /* gather: the games written to standard output so far, and what the format
+     * carries from one to the next (kifu_write_nth) */
+    size_t streamed, wstate;
     cli_skipped skipped;
 } run;
 
@@ -480,13 +476,11 @@ typedef struct reading {
     const cli_input *in;
     int keep_ext;
     unsigned lenient;
-    size_t count; /* games in the input (a first read counted them) */
-    int together; /* the games go to one output of a format of several */
-    int jointly;  /* ... that writes them together (posjson): kept till the end */
-    kifu_record
-        *first; /* the first read's first record (a one-game input is read once) */
-    kifu_record **kept;  /* jointly: the good games */
+    size_t count;        /* games in the input (a first read counted them) */
+    int together;        /* the games go to one output of a format of several */
+    kifu_record *first;  /* the first read's first record (a lone game is read once) */
     size_t ngood, moves; /* games in the one output; moves of its first */
+    size_t wstate;       /* what the format carries from game to game (kifu_write_nth) */
     char *buf; /* together, several inputs: the output so far, queued at the end */
     size_t blen, bcap;
     cli_stream *stream; /* together, one input: the file, written as it goes */
@@ -548,7 +542,7 @@ static void together_game(reading *rd, const kifu_record *rec)
         kifu_error_clear(&e);
         size_t len;
         it->warn_source = display(rd->in);
-        char *bytes = kifu_write_nth(rec, rd->ngood, &wo, &len, &e);
+        char *bytes = kifu_write_nth(rec, rd->ngood, &rd->wstate, &wo, &len, &e);
         if (!bytes) {
             snprintf(e.source, sizeof e.source, "%s", display(rd->in));
             cli_print_error(&e);
@@ -609,9 +603,6 @@ static int take_game(void *ctx, kifu_record *rec, size_t k)
     } else if (o->gather) {
         it->kept[it->nkept++] = rec; /* on standard output at drain or commit */
         rec = NULL;
-    } else if (rd->jointly) {
-        rd->kept[rd->ngood++] = rec; /* kept in input order */
-        rec = NULL;
     } else if (rd->together) {
         together_game(rd, rec);
     } else {
@@ -648,10 +639,22 @@ static int together_end(reading *rd)
         snprintf(tally, sizeof tally, "(%zu games)", rd->ngood);
     else
         snprintf(tally, sizeof tally, "(%zu moves)", rd->moves);
-    if (rd->jointly)
-        return rd->ngood ? emit(it, rd->in, rd->keep_ext, rd->kept, rd->ngood, 1, 1)
-                         : EXIT_OK;
     int rc = EXIT_OK;
+    if (rd->ngood && !rd->failed) {
+        /* What closes the output (posjson's bracket). */
+        kifu_write_options wo = {it->o->to, it->o->out_enc, it->o->wflags, NULL, NULL};
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t len;
+        char *bytes = kifu_write_nth(NULL, rd->ngood, &rd->wstate, &wo, &len, &e);
+        if (!bytes) {
+            cli_print_error(&e);
+            worse(&rc, cli_exit_code(e.code));
+            rd->failed = 1;
+        } else {
+            worse(&rc, together_put(rd, bytes, len));
+        }
+    }
     if (rd->stream) {
         /* Nothing good: the temp file goes, an earlier output is left as it was. */
         int keep = !rd->failed && rd->ngood;
@@ -727,21 +730,8 @@ static int process(item *it, const cli_input *in, int keep_ext)
     const kifu_format_info *to = kifu_format_info_of(o->to);
     rd.together = !o->validate && !o->gather && rd.count > 1 && to &&
                   (to->holds & KIFU_HOLDS_GAMES);
-    if (rd.rc == EXIT_OK && rd.together) {
-        /* Does the format write its games one by one? (A record not normalized yet
-         * may fail otherwise: that says nothing of the format.) */
-        kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
-        kifu_error pe;
-        kifu_error_clear(&pe);
-        char *probe = kifu_write_nth(rd.first, 1, &wo, NULL, &pe);
-        rd.jointly = !probe && pe.code == KIFU_ERR_UNSUPPORTED;
-        kifu_free(probe);
-        if (rd.jointly && !(rd.kept = malloc(rd.count * sizeof *rd.kept))) {
-            cli_err("kifu: %s: out of memory\n", src);
-            rd.rc = EXIT_INTERNAL;
-        } else if (!rd.jointly && it->direct) {
-            rd.rc = together_open(&rd);
-        }
+    if (rd.rc == EXIT_OK && rd.together && it->direct) {
+        rd.rc = together_open(&rd);
         if (rd.rc)
             it->games_bad += rd.count;
     }
@@ -762,9 +752,6 @@ static int process(item *it, const cli_input *in, int keep_ext)
         worse(&rd.rc, together_end(&rd));
     if (rd.stream)
         cli_stream_close(rd.stream, 0);
-    for (size_t i = 0; rd.jointly && i < rd.ngood; i++)
-        kifu_record_free(rd.kept[i]);
-    free(rd.kept);
     free(rd.buf);
     free(rd.dest);
     kifu_free(data);
@@ -882,58 +869,12 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
-/* Gather: the item's games join the run's, in input order. 0, or -1 (out of memory). */
-static int keep_games(run *r, item *it)
-{
-    if (r->nkept + it->nkept > r->capkept) {
-        size_t cap = (r->capkept ? r->capkept * 2 : 64) + it->nkept;
-        kifu_record **v = realloc(r->kept, cap * sizeof *v);
-        if (!v) {
-            cli_err("kifu: out of memory\n");
-            return -1;
-        }
-        r->kept = v, r->capkept = cap;
-    }
-    memcpy(r->kept + r->nkept, it->kept, it->nkept * sizeof *it->kept);
-    r->nkept += it->nkept;
-    it->nkept = 0;
-    return 0;
-}
-
-/* Gather: what kifu_write_all puts between two games of the format, learnt from game g
- * written once and twice: one game's text, then the separator, then it again. A format
- * whose file is more than its games one after another (posjson's one array) has none. */
-static void learn_sep(run *r, const kifu_record *g)
-{
-    const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
-    const kifu_record *two[2] = {g, g};
-    size_t alen = 0, blen = 0;
-    char *a = kifu_write_all(two, 1, &wo, &alen, NULL);
-    char *b = a ? kifu_write_all(two, 2, &wo, &blen, NULL) : NULL;
-    r->sep_state = -1;
-    if (b && blen >= 2 * alen && memcmp(b, a, alen) == 0 &&
-        memcmp(b + blen - alen, a, alen) == 0) {
-        r->seplen = blen - 2 * alen;
-        if ((r->sep = malloc(r->seplen + 1))) {
-            memcpy(r->sep, b + alen, r->seplen);
-            r->sep_state = 1;
-        }
-    }
-    kifu_free(a);
-    kifu_free(b);
-}
-
-/* Gather: the item's games on standard output now, one after another with what the
- * format puts between two, so that a stream that fills counts what it took (commit);
- * for a format without such a separator they wait for write_gathered. *out is set when
- * something was written. 0, or an exit code. */
+/* Gather: the item's games on standard output now, each as game r->streamed of one
+ * output of the format (kifu_write_nth), so that a stream that fills counts what it
+ * took (commit) and no game waits for the others. *out is set when something was
+ * written. 0, or an exit code. */
 static int stream_games(run *r, item *it, int *out)
 {
-    if (r->sep_state == 0)
-        learn_sep(r, it->kept[0]);
-    if (r->sep_state < 0)
-        return keep_games(r, it) ? EXIT_INTERNAL : EXIT_OK;
     const opts *o = r->o;
     kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
     int rc = EXIT_OK;
@@ -941,16 +882,14 @@ static int stream_games(run *r, item *it, int *out)
         kifu_error e;
         kifu_error_clear(&e);
         size_t len;
-        char *bytes =
-            kifu_write_all((const kifu_record *const *)&it->kept[k], 1, &wo, &len, &e);
+        char *bytes = kifu_write_nth(it->kept[k], r->streamed, &r->wstate, &wo, &len, &e);
         if (!bytes) {
             cli_print_error(&e);
             rc = cli_exit_code(e.code);
             break;
         }
         *out = 1;
-        if ((r->streamed && put_stdout(r, r->sep, r->seplen)) ||
-            put_stdout(r, bytes, len))
+        if (put_stdout(r, bytes, len))
             rc = EXIT_IO;
         r->streamed++;
         kifu_free(bytes);
@@ -958,28 +897,26 @@ static int stream_games(run *r, item *it, int *out)
     return rc;
 }
 
-/* Gather: every game kept, written to standard output as one file of the format. */
-static void write_gathered(run *r)
+/* Gather: what ends the one output on standard output (posjson's bracket; the whole
+ * output when there was no game). */
+static void end_gathered(run *r)
 {
     const opts *o = r->o;
     kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
-    char *bytes =
-        kifu_write_all((const kifu_record *const *)r->kept, r->nkept, &wo, &len, &e);
+    char *bytes = kifu_write_nth(NULL, r->streamed, &r->wstate, &wo, &len, &e);
     if (!bytes) {
         cli_print_error(&e);
         worse(&r->status, cli_exit_code(e.code));
     } else if (put_stdout(r, bytes, len)) {
         worse(&r->status, EXIT_IO);
     } else if (o->verbose) {
-        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->nkept, r->nkept == 1 ? "" : "s");
+        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->streamed,
+                r->streamed == 1 ? "" : "s");
     }
     kifu_free(bytes);
-    for (size_t i = 0; i < r->nkept; i++)
-        kifu_record_free(r->kept[i]);
-    free(r->kept);
 }
 
 /* Carries out item i's actions so far, in order, and frees them, then puts its gathered
@@ -1026,7 +963,7 @@ static void run_actions(run *r, size_t i, item *it, int *rc, int *out)
     free_actions(it);
     if (it->nkept)
         worse(rc, stream_games(r, it, out));
-    /* Written (or kept by the run): a lone input's next games reuse the room. */
+    /* Written: a lone input's next games reuse the room. */
     for (size_t k = 0; k < it->nkept; k++)
         kifu_record_free(it->kept[k]);
     it->nkept = 0;
@@ -1355,9 +1292,8 @@ static int run_batch(const opts *o, const cli_inputs *in, int status)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in->n, jobs, work, commit, &r);
-    if (o->gather && r.sep_state <= 0)
-        write_gathered(&r);
-    free(r.sep);
+    if (o->gather)
+        end_gathered(&r);
     if (!r.stdout_failed && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         worse(&r.status, EXIT_IO);

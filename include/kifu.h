@@ -546,11 +546,13 @@ KIFU_EXPORT char *kifu_write_all(const kifu_record *const *rs, size_t count,
                                  const kifu_write_options *opt, size_t *len,
                                  kifu_error *err);
 /** Game `index` (from 0) of a multi-game output, as kifu_write_all writes it there (with
- *  the separator before it when index > 0): the outputs for index 0, 1, 2 ... put end
- *  to end are kifu_write_all's bytes, so a long output can be written game by game.
- *  NULL with KIFU_ERR_UNSUPPORTED for a format that writes its games together (posjson);
- *  as kifu_write otherwise. */
-KIFU_EXPORT char *kifu_write_nth(const kifu_record *r, size_t index,
+ *  the separator before it when index > 0), or, r NULL, what ends the output (index: the
+ *  number of games; "" but for posjson's closing bracket): the outputs for index 0, 1,
+ *  2 ... and the end put end to end are kifu_write_all's bytes, so a long output can be
+ *  written game by game. *state (NULL for a format other than posjson) carries what the
+ *  next game needs (posjson's entry numbers): 0 before the first game. As kifu_write
+ *  otherwise. */
+KIFU_EXPORT char *kifu_write_nth(const kifu_record *r, size_t index, size_t *state,
                                  const kifu_write_options *opt, size_t *len,
                                  kifu_error *err);
 

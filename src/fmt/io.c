@@ -327,24 +327,26 @@ static int to_crlf(kifu__strbuf *sb, kifu_error *err)
 }
 
 static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
-                         const kifu_write_options *opt, size_t *len, kifu_error *err);
+                         size_t *state, int end, const kifu_write_options *opt,
+                         size_t *len, kifu_error *err);
 
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
-    return write_games(&r, 1, 0, opt, len, err);
+    return write_games(&r, 1, 0, NULL, 1, opt, len, err);
 }
 
 char *kifu_write_all(const kifu_record *const *rs, size_t count,
                      const kifu_write_options *opt, size_t *len, kifu_error *err)
 {
-    return write_games(rs, count, 0, opt, len, err);
+    return write_games(rs, count, 0, NULL, 1, opt, len, err);
 }
 
-char *kifu_write_nth(const kifu_record *r, size_t index, const kifu_write_options *opt,
-                     size_t *len, kifu_error *err)
+char *kifu_write_nth(const kifu_record *r, size_t index, size_t *state,
+                     const kifu_write_options *opt, size_t *len, kifu_error *err)
 {
-    return write_games(&r, 1, index, opt, len, err);
+    return r ? write_games(&r, 1, index, state, 0, opt, len, err)
+             : write_games(NULL, 0, index, state, 1, opt, len, err);
 }
 
 /* kifu_read_each's callback behind kifu__read_all_done's done. */
@@ -393,10 +395,12 @@ int kifu_read_each(const void *data, size_t len, const kifu_read_options *opt,
     return 0;
 }
 
-/* kifu_write_all of games first .. first + count - 1 of an output: the separator goes
- * before each game but the output's first (first == 0). */
+/* kifu_write_all of games first .. first + count - 1 of an output, then (end) what
+ * closes it: the separator goes before each game but the output's first (first == 0);
+ * *state (NULL: from 0) carries a part writer's count from call to call. */
 static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
-                         const kifu_write_options *opt, size_t *len, kifu_error *err)
+                         size_t *state, int end, const kifu_write_options *opt,
+                         size_t *len, kifu_error *err)
 {
     const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
     if (f && f->info.game != KIFU_GAME_SHOGI) {
@@ -417,12 +421,7 @@ static char *write_games(const kifu_record *const *rs, size_t count, size_t firs
                     "CR LF line ends are for KIF, KI2 and CSA, not %s", f->info.name);
         return NULL;
     }
-    if (first && f->write_many) {
-        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, f->info.name,
-                    "%s writes its games together, not one by one", f->info.name);
-        return NULL;
-    }
-    if ((count != 1 || first) && !f->write_many && !f->between) {
+    if ((count != 1 || first) && !f->write_part && !f->between) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
                     "%s holds one game per file", f->info.name);
         return NULL;
@@ -430,8 +429,14 @@ static char *write_games(const kifu_record *const *rs, size_t count, size_t firs
     kifu__strbuf sb;
     kifu__sb_init(&sb);
     int rc = 0;
-    if (f->write_many) {
-        rc = f->write_many(rs, count, opt, &sb, err);
+    if (f->write_part) {
+        size_t st = state ? *state : 0;
+        for (size_t i = 0; i < count && !rc; i++)
+            rc = f->write_part(rs[i], first + i, &st, opt, &sb, err);
+        if (!rc && end)
+            rc = f->write_part(NULL, first + count, &st, opt, &sb, err);
+        if (state)
+            *state = st;
     } else {
         for (size_t i = 0; i < count && !rc; i++) {
             if (i || first)
@@ -463,6 +468,11 @@ static char *write_games(const kifu_record *const *rs, size_t count, size_t firs
     kifu__free(text);
     if (rc)
         return NULL;
+    if (first && enc == KIFU_ENC_UTF16 && blen >= 2) {
+        /* The BOM starts the output, not each game's part of it. */
+        memmove(bytes, bytes + 2, blen - 1);
+        blen -= 2;
+    }
     if (len)
         *len = blen;
     return bytes;
