@@ -271,7 +271,14 @@ void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
     if (!std)
         close(fd);
     if (!buf) {
-        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        /* The file's size says why (a limit smaller than it, or the machine's). */
+        if (regular)
+            kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                        "out of memory reading the file (%zu bytes)", cap - 1);
+        else
+            kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                        "out of memory reading the input after %zu bytes", n);
+        kifu__error_source(err, path);
         return NULL;
     }
     if (failed) {
