@@ -796,6 +796,19 @@ typedef struct kifu_html_options {
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   const kifu_html_options *o, size_t *len,
                                   kifu_error *err);
+/** kifu_html_write game by game, for more games than memory holds at once: the page's
+ *  start (*head, new bytes: kifu_free; its title from `first`, its list of games when
+ *  count > 1, o's KIFU_HTML_CATALOGUE decided by the caller), then each game's part
+ *  (kifu_html_page_game, count of them, in order) and the end (kifu_html_page_end), put
+ *  end to end, are kifu_html_write's page of those games. NULL with err as it. */
+typedef struct kifu_html_page kifu_html_page;
+KIFU_EXPORT kifu_html_page *kifu_html_page_new(const kifu_record *first, size_t count,
+                                               const kifu_html_options *o, char **head,
+                                               size_t *len, kifu_error *err);
+KIFU_EXPORT char *kifu_html_page_game(kifu_html_page *p, const kifu_record *r,
+                                      size_t *len, kifu_error *err);
+KIFU_EXPORT char *kifu_html_page_end(kifu_html_page *p, size_t *len, kifu_error *err);
+KIFU_EXPORT void kifu_html_page_free(kifu_html_page *p);
 /** The page's built-in parts, static: "board.js" (a position drawn as SVG, every piece
  *  style: any page may use it alone), "viewer.js" (the replay viewer, which needs
  *  board.js before it), "viewer.css" (the stylesheet a --css file replaces),
