@@ -115,5 +115,13 @@ int cli_temp_name(char *buf, size_t cap, const char *path, const char *suffix,
 /* Removes the temp files that processes now gone left in dir (outputs being written,
  * indexes being built): once per run and directory. */
 void cli_clean_leftovers(const char *dir);
+/* The same for an output too long to hold whole, written piece by piece: open (NULL with
+ * a message), write (0, or -1: the error is told at close), then close, keeping the file
+ * (0, or -1 with a message: nothing replaced) or not (keep 0: the temp file removed; a
+ * device or FIFO has had what was written). */
+typedef struct cli_stream cli_stream;
+cli_stream *cli_stream_open(const char *path);
+int cli_stream_write(cli_stream *w, const void *data, size_t len);
+int cli_stream_close(cli_stream *w, int keep);
 
 #endif

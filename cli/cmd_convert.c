@@ -161,11 +161,12 @@ typedef enum { ACT_ERR, ACT_OUT, ACT_WRITE, ACT_NOTE } act_kind;
 typedef struct action {
     act_kind kind;
     size_t off, len; /* ACT_ERR: the span of the item's messages */
-    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free) */
-    char *dest;      /* ACT_WRITE (NULL: standard output), ACT_NOTE */
-    size_t games;    /* ACT_WRITE: games in the output */
-    char what[64];   /* ACT_WRITE: " (game K)" or "" */
-    char tally[64];  /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
+    char *bytes;     /* ACT_OUT (malloc), ACT_WRITE (kifu_free; malloc when libc) */
+    int libc;
+    char *dest;     /* ACT_WRITE (NULL: standard output), ACT_NOTE */
+    size_t games;   /* ACT_WRITE: games in the output */
+    char what[64];  /* ACT_WRITE: " (game K)" or "" */
+    char tally[64]; /* ACT_WRITE: "(N moves)" or "(N games)" for -v */
 } action;
 
 typedef struct item {
@@ -181,7 +182,14 @@ typedef struct item {
     kifu_record **kept; /* gather: this input's good games, in order */
     size_t nkept;
     int skipped; /* no record (cli_not_record) */
+    /* A lone input: the run, its actions carried out as they come (drain), so that a
+     * file of many games holds one game's output and messages at a time; the worst exit
+     * code of those and whether standard output was written. */
+    struct run *direct;
+    int rc_direct, out_direct;
 } item;
+
+static void drain(item *it);
 
 typedef struct run {
     const opts *o;
@@ -194,13 +202,9 @@ typedef struct run {
     int status;        /* the worst exit code so far */
     int stdout_failed; /* said once: every output after it fails too */
     cli_written out;
-    kifu_record **kept; /* gather, posjson: every input's games, in input order */
-    size_t nkept, capkept;
-    /* gather, a format of games one after another: what goes between two (learnt from
-     * the first game, see stream_games); 0 not learnt yet, 1 learnt, -1 none such */
-    char *sep;
-    size_t seplen, streamed;
-    int sep_state;
+    /* gather: the games written to standard output so far, and what the format
+     * carries from one to the next (kifu_write_nth) */
+    size_t streamed, wstate;
     cli_skipped skipped;
 } run;
 
@@ -262,10 +266,10 @@ static size_t main_line_moves(const kifu_record *rec)
     return n;
 }
 
-/* Queues output bytes (kifu_malloc'd; taken) of game k of count from input `in`, holding
+/* Queues output bytes (kifu_malloc'd, or malloc'd when libc; taken) of game k of count from input `in`, holding
  * `games` games, for the main thread to write; ext (NULL: the -t format's) is the file
  * extension under --out-dir, tally what -v says of it. 0, or an exit code. */
-static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
+static int queue_bytes(item *it, const cli_input *in, int keep_ext, char *bytes, int libc,
                        size_t len, size_t games, size_t k, size_t count, const char *ext,
                        const char *tally)
 {
@@ -277,11 +281,15 @@ static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
     action *a = oom ? NULL : act(it, ACT_WRITE);
     if (!a) {
         free(dest);
-        kifu_free(bytes);
+        if (libc)
+            free(bytes);
+        else
+            kifu_free(bytes);
         cli_err("kifu: out of memory\n");
         return EXIT_INTERNAL;
     }
     a->bytes = bytes;
+    a->libc = libc;
     a->len = len;
     a->dest = dest;
     a->games = games;
@@ -289,6 +297,13 @@ static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
         snprintf(a->what, sizeof a->what, " (game %zu)", k);
     snprintf(a->tally, sizeof a->tally, "%s", tally);
     return EXIT_OK;
+}
+
+static int queue_write(item *it, const cli_input *in, int keep_ext, char *bytes,
+                       size_t len, size_t games, size_t k, size_t count, const char *ext,
+                       const char *tally)
+{
+    return queue_bytes(it, in, keep_ext, bytes, 0, len, games, k, count, ext, tally);
 }
 
 /* Writes normalized records to memory: game k of count, or (n > 1) the n games of a
@@ -454,8 +469,217 @@ static int normalize_one(item *it, kifu_record *rec, unsigned lenient, kifu_erro
     return bad;
 }
 
-/* Reads, normalizes and (when converting) writes every game of one input. Returns 0, or
- * the exit code of what went wrong. */
+/* One input's games, taken one at a time as they are read (kifu_read_each), so that a
+ * file of many games costs one game's memory, not the file's. */
+typedef struct reading {
+    item *it;
+    const cli_input *in;
+    int keep_ext;
+    unsigned lenient;
+    size_t count;        /* games in the input (a first read counted them) */
+    int together;        /* the games go to one output of a format of several */
+    kifu_record *first;  /* the first read's first record (a lone game is read once) */
+    size_t ngood, moves; /* games in the one output; moves of its first */
+    size_t wstate;       /* what the format carries from game to game (kifu_write_nth) */
+    char *buf; /* together, several inputs: the output so far, queued at the end */
+    size_t blen, bcap;
+    cli_stream *stream; /* together, one input: the file, written as it goes */
+    char *dest;         /* ... its name */
+    int failed;         /* together: writing the output failed (said) */
+    int rc;
+} reading;
+
+/* The first read: counts the games, keeping the first. */
+static int count_game(void *ctx, kifu_record *r, size_t index)
+{
+    reading *rd = ctx;
+    if (index == 0)
+        rd->first = r;
+    else
+        kifu_record_free(r);
+    return 0;
+}
+
+/* Appends bytes (kifu_malloc'd; taken) to the one output. 0, or an exit code. */
+static int together_put(reading *rd, char *bytes, size_t len)
+{
+    int rc = EXIT_OK;
+    if (rd->stream) {
+        if (cli_stream_write(rd->stream, bytes, len))
+            rd->failed = 1; /* told when it is closed */
+    } else if (rd->blen + len + 1 > rd->bcap) {
+        size_t cap = rd->bcap ? rd->bcap : 1 << 12;
+        while (cap < rd->blen + len + 1)
+            cap *= 2;
+        char *b = realloc(rd->buf, cap);
+        if (!b) {
+            cli_err("kifu: %s: out of memory holding the output\n", display(rd->in));
+            rd->failed = 1;
+            rc = EXIT_INTERNAL;
+        } else {
+            rd->buf = b;
+            rd->bcap = cap;
+        }
+    }
+    if (!rd->stream && !rd->failed) {
+        memcpy(rd->buf + rd->blen, bytes, len);
+        rd->blen += len;
+    }
+    kifu_free(bytes);
+    return rc;
+}
+
+/* A good game (normalized) of a together input: written into the one output. */
+static void together_game(reading *rd, const kifu_record *rec)
+{
+    item *it = rd->it;
+    const opts *o = it->o;
+    if (rd->ngood == 0)
+        rd->moves = main_line_moves(rec);
+    if (!rd->failed) {
+        kifu_write_options wo = {o->to, o->out_enc, o->wflags, on_warn, it};
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t len;
+        it->warn_source = display(rd->in);
+        char *bytes = kifu_write_nth(rec, rd->ngood, &rd->wstate, &wo, &len, &e);
+        if (!bytes) {
+            snprintf(e.source, sizeof e.source, "%s", display(rd->in));
+            cli_print_error(&e);
+            worse(&rd->rc, cli_exit_code(e.code));
+            rd->failed = 1;
+        } else {
+            worse(&rd->rc, together_put(rd, bytes, len));
+        }
+    }
+    rd->ngood++;
+}
+
+/* Normalizes game k (taken) of the input and checks or writes it. 0 (go on). */
+static int take_game(void *ctx, kifu_record *rec, size_t k)
+{
+    reading *rd = ctx;
+    item *it = rd->it;
+    const opts *o = it->o;
+    const char *src = display(rd->in);
+    size_t count = rd->count;
+    kifu_error e;
+    kifu_error_clear(&e);
+    int bad = normalize_one(it, rec, rd->lenient, &e);
+    /* Played whole after repairs (--lenient): counted apart, told by warnings. */
+    int repaired = !bad && e.code;
+    if (bad) {
+        if (count > 1)
+            snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
+        else if (!e.source[0])
+            snprintf(e.source, sizeof e.source, "%s", src);
+        cli_print_error(&e);
+        worse(&rd->rc, cli_exit_code(e.code));
+        it->games_bad++;
+        if (!o->validate && !o->lenient)
+            keep_note(it, rd->in, rd->keep_ext, k + 1, count);
+        /* Lenient: written as it is, the moves from the bad one on as read. */
+        if (o->validate || !o->lenient) {
+            kifu_record_free(rec);
+            drain(it);
+            return 0;
+        }
+    } else if (repaired) {
+        it->games_repaired++;
+    } else {
+        it->games_ok++;
+    }
+    if (o->validate) {
+        if (o->verbose) {
+            action *a = act(it, ACT_OUT);
+            char line[64];
+            int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
+            size_t need = strlen(src) + (size_t)n + 40;
+            if (a && (a->bytes = malloc(need)))
+                a->len = (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves%s)\n", src,
+                                          count > 1 ? line : "", main_line_moves(rec),
+                                          repaired ? ", repaired" : "");
+        }
+    } else if (o->gather) {
+        it->kept[it->nkept++] = rec; /* on standard output at drain or commit */
+        rec = NULL;
+    } else if (rd->together) {
+        together_game(rd, rec);
+    } else {
+        worse(&rd->rc, emit(it, rd->in, rd->keep_ext, &rec, 1, k + 1, count));
+    }
+    kifu_record_free(rec);
+    drain(it);
+    return 0;
+}
+
+/* A together input of one input: its output is a file written as the games come, not
+ * held whole. 0, or an exit code (said). */
+static int together_open(reading *rd)
+{
+    const opts *o = rd->it->o;
+    int oom;
+    rd->dest = cli_out_path(&o->dest, rd->in, rd->keep_ext, 1, 1, &oom);
+    if (!rd->dest) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (o->out_dir && cli_make_parents(rd->dest))
+        return EXIT_IO;
+    rd->stream = cli_stream_open(rd->dest);
+    return rd->stream ? EXIT_OK : EXIT_IO;
+}
+
+/* The one output of a together input, once every game is in. 0, or an exit code. */
+static int together_end(reading *rd)
+{
+    item *it = rd->it;
+    char tally[64];
+    if (rd->ngood > 1)
+        snprintf(tally, sizeof tally, "(%zu games)", rd->ngood);
+    else
+        snprintf(tally, sizeof tally, "(%zu moves)", rd->moves);
+    int rc = EXIT_OK;
+    if (rd->ngood && !rd->failed) {
+        /* What closes the output (posjson's bracket). */
+        kifu_write_options wo = {it->o->to, it->o->out_enc, it->o->wflags, NULL, NULL};
+        kifu_error e;
+        kifu_error_clear(&e);
+        size_t len;
+        char *bytes = kifu_write_nth(NULL, rd->ngood, &rd->wstate, &wo, &len, &e);
+        if (!bytes) {
+            cli_print_error(&e);
+            worse(&rc, cli_exit_code(e.code));
+            rd->failed = 1;
+        } else {
+            worse(&rc, together_put(rd, bytes, len));
+        }
+    }
+    if (rd->stream) {
+        /* Nothing good: the temp file goes, an earlier output is left as it was. */
+        int keep = !rd->failed && rd->ngood;
+        if (cli_stream_close(rd->stream, keep) || rd->failed)
+            rc = EXIT_IO;
+        rd->stream = NULL;
+        if (!rc && keep && it->o->verbose)
+            cli_err("kifu: %s -> %s %s\n", display(rd->in), rd->dest, tally);
+    } else if (!rd->failed && rd->ngood) {
+        char *bytes = rd->buf;
+        rd->buf = NULL;
+        return queue_bytes(it, rd->in, rd->keep_ext, bytes, 1, rd->blen, rd->ngood, 1, 1,
+                           NULL, tally);
+    }
+    if (rd->failed || rc) {
+        /* The games of an output not written are not converted. */
+        size_t n = rd->ngood <= it->games_ok ? rd->ngood : it->games_ok;
+        it->games_ok -= n;
+        it->games_bad += n;
+    }
+    return rc ? rc : rd->failed ? EXIT_IO : EXIT_OK;
+}
+
+/* Reads, normalizes and (when converting) writes every game of one input, one at a
+ * time. Returns 0, or the exit code of what went wrong. */
 static int process(item *it, const cli_input *in, int keep_ext)
 {
     const opts *o = it->o;
@@ -487,103 +711,70 @@ static int process(item *it, const cli_input *in, int keep_ext)
         return EXIT_USAGE;
     }
     it->warn_source = src;
+    reading rd = {.it = it, .in = in, .keep_ext = keep_ext, .lenient = lenient};
     kifu_error e;
     kifu_error_clear(&e);
-    kifu_record **recs = NULL;
-    size_t count = 0;
-    if (kifu_read_all(data, len, &ro, &recs, &count, &e)) {
+    /* A first read counts the games (the outputs are named by it) and finds a syntax
+     * error before anything is written; a file of several is then read again, game by
+     * game. The reader's warnings are told by the first read only. */
+    if (kifu_read_each(data, len, &ro, count_game, &rd, &rd.count, &e)) {
+        kifu_record_free(rd.first);
         it->skipped = cli_not_record(in, o->from, &e, data, len);
         if (!it->skipped)
             cli_print_error(&e);
         kifu_free(data);
         return it->skipped ? EXIT_OK : cli_exit_code(e.code);
     }
-    int rc = stdout_room(it, src, count);
-    if (rc != EXIT_OK) {
-        for (size_t k = 0; k < count; k++)
-            kifu_record_free(recs[k]);
-        kifu_free(recs);
-        kifu_free(data);
-        return rc;
-    }
+    rd.rc = stdout_room(it, src, rd.count);
     /* A format that holds several games gets all of an input's games in one output. */
     const kifu_format_info *to = kifu_format_info_of(o->to);
-    int together =
-        !o->validate && !o->gather && count > 1 && to && (to->holds & KIFU_HOLDS_GAMES);
-    size_t ngood = 0;
-    for (size_t k = 0; k < count; k++) {
-        kifu_error_clear(&e);
-        int bad = normalize_one(it, recs[k], lenient, &e);
-        /* Played whole after repairs (--lenient): counted apart, told by warnings. */
-        int repaired = !bad && e.code;
-        if (bad) {
-            if (count > 1)
-                snprintf(e.source, sizeof e.source, "%s (game %zu)", src, k + 1);
-            else if (!e.source[0])
-                snprintf(e.source, sizeof e.source, "%s", src);
-            cli_print_error(&e);
-            worse(&rc, cli_exit_code(e.code));
-            it->games_bad++;
-            if (o->validate)
-                continue;
-            if (!o->lenient) {
-                keep_note(it, in, keep_ext, k + 1, count);
-                continue;
-            }
-            /* Lenient: written as it is, the moves from the bad one on as read. */
-        } else if (repaired) {
-            it->games_repaired++;
-        } else {
-            it->games_ok++;
-        }
-        if (o->validate) {
-            if (o->verbose && !bad) {
-                action *a = act(it, ACT_OUT);
-                char line[64];
-                int n = snprintf(line, sizeof line, " (game %zu)", k + 1);
-                size_t need = strlen(src) + (size_t)n + 40;
-                if (a && (a->bytes = malloc(need)))
-                    a->len =
-                        (size_t)snprintf(a->bytes, need, "%s%s: OK (%zu moves%s)\n", src,
-                                         count > 1 ? line : "", main_line_moves(recs[k]),
-                                         repaired ? ", repaired" : "");
-            }
-            continue;
-        }
-        if (o->gather) {
-            it->kept[it->nkept++] = recs[k];
-            recs[k] = NULL;
-            continue;
-        }
-        if (together) {
-            /* Kept in input order; the games left out were reported above. */
-            kifu_record *t = recs[ngood];
-            recs[ngood++] = recs[k];
-            recs[k] = t;
-            continue;
-        }
-        worse(&rc, emit(it, in, keep_ext, &recs[k], 1, k + 1, count));
+    rd.together = !o->validate && !o->gather && rd.count > 1 && to &&
+                  (to->holds & KIFU_HOLDS_GAMES);
+    if (rd.rc == EXIT_OK && rd.together && it->direct) {
+        rd.rc = together_open(&rd);
+        if (rd.rc)
+            it->games_bad += rd.count;
     }
-    if (together && ngood)
-        worse(&rc, emit(it, in, keep_ext, recs, ngood, 1, 1));
-    for (size_t k = 0; k < count; k++)
-        kifu_record_free(recs[k]);
-    kifu_free(recs);
+    if (rd.rc != EXIT_OK) {
+        kifu_record_free(rd.first);
+    } else if (rd.count == 1) {
+        take_game(&rd, rd.first, 0);
+    } else {
+        kifu_record_free(rd.first);
+        ro.warn = NULL;
+        if (kifu_read_each(data, len, &ro, take_game, &rd, NULL, &e)) {
+            cli_print_error(&e); /* the first read went through: out of memory */
+            worse(&rd.rc, cli_exit_code(e.code));
+            rd.failed = 1;
+        }
+    }
+    if (rd.together && (rd.ngood || rd.stream))
+        worse(&rd.rc, together_end(&rd));
+    if (rd.stream)
+        cli_stream_close(rd.stream, 0);
+    free(rd.buf);
+    free(rd.dest);
     kifu_free(data);
-    return rc;
+    return rd.rc;
+}
+
+static void free_actions(item *it)
+{
+    for (size_t i = 0; i < it->n; i++) {
+        if (it->v[i].kind == ACT_WRITE && !it->v[i].libc)
+            kifu_free(it->v[i].bytes);
+        else
+            free(it->v[i].bytes);
+        free(it->v[i].dest);
+    }
+    it->n = 0;
 }
 
 static void item_free(item *it)
 {
     if (!it)
         return;
-    for (size_t i = 0; i < it->n; i++) {
-        if (it->v[i].kind == ACT_WRITE)
-            kifu_free(it->v[i].bytes);
-        else
-            free(it->v[i].bytes);
-        free(it->v[i].dest);
-    }
+    free_actions(it);
     for (size_t i = 0; i < it->nkept; i++)
         kifu_record_free(it->kept[i]);
     free(it->kept);
@@ -601,6 +792,8 @@ static void work(void *ctx, size_t i)
     if (!it)
         return; /* commit reports it */
     it->o = r->o;
+    if (r->in->n == 1)
+        it->direct = r;
     it->err = open_memstream(&it->errbuf, &it->errlen);
     cli_err_capture(it->err);
     if (r->clash[i]) {
@@ -676,58 +869,12 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
-/* Gather: the item's games join the run's, in input order. 0, or -1 (out of memory). */
-static int keep_games(run *r, item *it)
-{
-    if (r->nkept + it->nkept > r->capkept) {
-        size_t cap = (r->capkept ? r->capkept * 2 : 64) + it->nkept;
-        kifu_record **v = realloc(r->kept, cap * sizeof *v);
-        if (!v) {
-            cli_err("kifu: out of memory\n");
-            return -1;
-        }
-        r->kept = v, r->capkept = cap;
-    }
-    memcpy(r->kept + r->nkept, it->kept, it->nkept * sizeof *it->kept);
-    r->nkept += it->nkept;
-    it->nkept = 0;
-    return 0;
-}
-
-/* Gather: what kifu_write_all puts between two games of the format, learnt from game g
- * written once and twice: one game's text, then the separator, then it again. A format
- * whose file is more than its games one after another (posjson's one array) has none. */
-static void learn_sep(run *r, const kifu_record *g)
-{
-    const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, NULL, NULL};
-    const kifu_record *two[2] = {g, g};
-    size_t alen = 0, blen = 0;
-    char *a = kifu_write_all(two, 1, &wo, &alen, NULL);
-    char *b = a ? kifu_write_all(two, 2, &wo, &blen, NULL) : NULL;
-    r->sep_state = -1;
-    if (b && blen >= 2 * alen && memcmp(b, a, alen) == 0 &&
-        memcmp(b + blen - alen, a, alen) == 0) {
-        r->seplen = blen - 2 * alen;
-        if ((r->sep = malloc(r->seplen + 1))) {
-            memcpy(r->sep, b + alen, r->seplen);
-            r->sep_state = 1;
-        }
-    }
-    kifu_free(a);
-    kifu_free(b);
-}
-
-/* Gather: the item's games on standard output now, one after another with what the
- * format puts between two, so that a stream that fills counts what it took (commit);
- * for a format without such a separator they wait for write_gathered. *out is set when
- * something was written. 0, or an exit code. */
+/* Gather: the item's games on standard output now, each as game r->streamed of one
+ * output of the format (kifu_write_nth), so that a stream that fills counts what it
+ * took (commit) and no game waits for the others. *out is set when something was
+ * written. 0, or an exit code. */
 static int stream_games(run *r, item *it, int *out)
 {
-    if (r->sep_state == 0)
-        learn_sep(r, it->kept[0]);
-    if (r->sep_state < 0)
-        return keep_games(r, it) ? EXIT_INTERNAL : EXIT_OK;
     const opts *o = r->o;
     kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
     int rc = EXIT_OK;
@@ -735,16 +882,14 @@ static int stream_games(run *r, item *it, int *out)
         kifu_error e;
         kifu_error_clear(&e);
         size_t len;
-        char *bytes =
-            kifu_write_all((const kifu_record *const *)&it->kept[k], 1, &wo, &len, &e);
+        char *bytes = kifu_write_nth(it->kept[k], r->streamed, &r->wstate, &wo, &len, &e);
         if (!bytes) {
             cli_print_error(&e);
             rc = cli_exit_code(e.code);
             break;
         }
         *out = 1;
-        if ((r->streamed && put_stdout(r, r->sep, r->seplen)) ||
-            put_stdout(r, bytes, len))
+        if (put_stdout(r, bytes, len))
             rc = EXIT_IO;
         r->streamed++;
         kifu_free(bytes);
@@ -752,28 +897,95 @@ static int stream_games(run *r, item *it, int *out)
     return rc;
 }
 
-/* Gather: every game kept, written to standard output as one file of the format. */
-static void write_gathered(run *r)
+/* Gather: what ends the one output on standard output (posjson's bracket; the whole
+ * output when there was no game). */
+static void end_gathered(run *r)
 {
     const opts *o = r->o;
     kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;
-    char *bytes =
-        kifu_write_all((const kifu_record *const *)r->kept, r->nkept, &wo, &len, &e);
+    char *bytes = kifu_write_nth(NULL, r->streamed, &r->wstate, &wo, &len, &e);
     if (!bytes) {
         cli_print_error(&e);
         worse(&r->status, cli_exit_code(e.code));
     } else if (put_stdout(r, bytes, len)) {
         worse(&r->status, EXIT_IO);
     } else if (o->verbose) {
-        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->nkept, r->nkept == 1 ? "" : "s");
+        cli_err("kifu: -> <stdout> (%zu game%s)\n", r->streamed,
+                r->streamed == 1 ? "" : "s");
     }
     kifu_free(bytes);
-    for (size_t i = 0; i < r->nkept; i++)
-        kifu_record_free(r->kept[i]);
-    free(r->kept);
+}
+
+/* Carries out item i's actions so far, in order, and frees them, then puts its gathered
+ * games on standard output; what fails makes *rc worse, *out is set when standard output
+ * was written. */
+static void run_actions(run *r, size_t i, item *it, int *rc, int *out)
+{
+    for (size_t k = 0; k < it->n; k++) {
+        const action *a = &it->v[k];
+        struct stat st;
+        switch (a->kind) {
+        case ACT_ERR:
+            cli_progress_clear(&r->bar);
+            fflush(stdout);
+            fwrite(it->errbuf + a->off, 1, a->len, stderr);
+            fflush(stderr);
+            break;
+        case ACT_OUT:
+            *out |= a->bytes != NULL;
+            if (a->bytes && put_stdout(r, a->bytes, a->len))
+                worse(rc, EXIT_IO);
+            break;
+        case ACT_NOTE:
+            if (stat(a->dest, &st) == 0) {
+                cli_progress_clear(&r->bar);
+                cli_err(
+                    "kifu: %s: not written; the file from an earlier run is left as it "
+                    "was\n",
+                    a->dest);
+            }
+            break;
+        case ACT_WRITE: {
+            *out |= !a->dest;
+            int w = put_output(r, i, a);
+            if (w) {
+                worse(rc, w);
+                it->games_ok -= a->games <= it->games_ok ? a->games : it->games_ok;
+                it->games_bad += a->games;
+            }
+            break;
+        }
+        }
+    }
+    free_actions(it);
+    if (it->nkept)
+        worse(rc, stream_games(r, it, out));
+    /* Written: a lone input's next games reuse the room. */
+    for (size_t k = 0; k < it->nkept; k++)
+        kifu_record_free(it->kept[k]);
+    it->nkept = 0;
+}
+
+/* A lone input's actions carried out as they come (direct): the messages so far, its
+ * outputs, its games on standard output. */
+static void drain(item *it)
+{
+    if (!it->direct)
+        return;
+    act(it, ACT_ERR);
+    /* What the actions say goes out with them, not into the buffer being emptied. */
+    cli_err_capture(NULL);
+    run_actions(it->direct, 0, it, &it->rc_direct, &it->out_direct);
+    cli_err_capture(it->err);
+    if (it->err) {
+        /* The messages are written: their buffer serves the next ones. */
+        rewind(it->err);
+        fflush(it->err);
+        it->errmark = 0;
+    }
 }
 
 static void commit(void *ctx, size_t i)
@@ -787,45 +999,9 @@ static void commit(void *ctx, size_t i)
         worse(&r->status, EXIT_INTERNAL);
         return;
     }
-    int rc = it->rc, out = 0;
-    for (size_t k = 0; k < it->n; k++) {
-        const action *a = &it->v[k];
-        struct stat st;
-        switch (a->kind) {
-        case ACT_ERR:
-            cli_progress_clear(&r->bar);
-            fflush(stdout);
-            fwrite(it->errbuf + a->off, 1, a->len, stderr);
-            fflush(stderr);
-            break;
-        case ACT_OUT:
-            out |= a->bytes != NULL;
-            if (a->bytes && put_stdout(r, a->bytes, a->len))
-                worse(&rc, EXIT_IO);
-            break;
-        case ACT_NOTE:
-            if (stat(a->dest, &st) == 0) {
-                cli_progress_clear(&r->bar);
-                cli_err(
-                    "kifu: %s: not written; the file from an earlier run is left as it "
-                    "was\n",
-                    a->dest);
-            }
-            break;
-        case ACT_WRITE: {
-            out |= !a->dest;
-            int w = put_output(r, i, a);
-            if (w) {
-                worse(&rc, w);
-                it->games_ok -= a->games <= it->games_ok ? a->games : it->games_ok;
-                it->games_bad += a->games;
-            }
-            break;
-        }
-        }
-    }
-    if (it->nkept)
-        worse(&rc, stream_games(r, it, &out));
+    int rc = it->rc, out = it->out_direct;
+    worse(&rc, it->rc_direct);
+    run_actions(r, i, it, &rc, &out);
     /* A file's outputs on standard output count as written once they have left the
      * buffer: to a full disk, the buffer's flush is what fails. */
     if (out && rc != EXIT_IO && fflush(stdout) != 0 && !r->stdout_failed) {
@@ -1116,9 +1292,8 @@ static int run_batch(const opts *o, const cli_inputs *in, int status)
     if (!isatty(STDOUT_FILENO))
         setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     cli_batch_run(in->n, jobs, work, commit, &r);
-    if (o->gather && r.sep_state <= 0)
-        write_gathered(&r);
-    free(r.sep);
+    if (o->gather)
+        end_gathered(&r);
     if (!r.stdout_failed && (fflush(stdout) != 0 || ferror(stdout))) {
         cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         worse(&r.status, EXIT_IO);

@@ -1,4 +1,5 @@
 /* cmd_html.c: `kifu html`: one self-contained replay page for records (kifu_html_write). */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,120 +55,6 @@ void cmd_html_usage(FILE *f)
         "  kifu html problems.json --catalogue --intl -o problems.html\n"
         "  kifu html --default-css > my.css; kifu html game.kif --css my.css -o "
         "game.html\n");
-}
-
-typedef struct games {
-    kifu_record **v;
-    size_t n, cap;
-} games;
-
-/* Read every game of one input onto g, or game `game` (from 1) when not 0 or when the
- * input is a reference FILE#N. EXIT_OK, or the exit code (message printed). */
-static int read_games(const cli_input *in, int enc, int game, games *g,
-                      cli_skipped *skipped)
-{
-    const char *arg = in->path;
-    kifu_error e;
-    kifu_error_clear(&e);
-    size_t len;
-    char *path;
-    int ref;
-    if (cli_game_ref(arg, &path, &ref)) {
-        cli_err("kifu: out of memory\n");
-        return EXIT_INTERNAL;
-    }
-    if (ref)
-        game = ref;
-    char *data = kifu_file_read(path, &len, &e);
-    if (!data) {
-        cli_print_error(&e);
-        free(path);
-        return cli_exit_code(e.code);
-    }
-    const char *src = strcmp(path, "-") == 0 ? "standard input" : path;
-    kifu_read_options ro = {.encoding = enc,
-                            .source = src,
-                            .warn = cli_print_warning,
-                            .warn_ctx = (void *)src};
-    kifu_record **recs = NULL;
-    size_t count = 0;
-    int rc = EXIT_OK;
-    if (kifu_read_all(data, len, &ro, &recs, &count, &e) &&
-        cli_not_record(in, KIFU_FMT_AUTO, &e, data, len)) {
-        cli_skipped_add(skipped, src);
-    } else if (e.code) {
-        if (!e.source[0])
-            snprintf(e.source, sizeof e.source, "%s", src);
-        cli_print_error(&e);
-        rc = cli_exit_code(e.code);
-    }
-    kifu_free(data);
-    if (rc == EXIT_OK && game > 0 && (size_t)game > count) {
-        cli_err("kifu: %s: no game %d: the file holds %zu game%s\n", src, game, count,
-                count == 1 ? "" : "s");
-        rc = EXIT_USAGE;
-    }
-    free(path);
-    for (size_t i = 0; i < count; i++) {
-        if (game > 0 && i != (size_t)game - 1) {
-            kifu_record_free(recs[i]);
-            continue;
-        }
-        if (g->n == g->cap) {
-            size_t cap = g->cap ? g->cap * 2 : 8;
-            kifu_record **v = realloc(g->v, cap * sizeof *v);
-            if (!v) {
-                cli_err("kifu: out of memory\n");
-                for (; i < count; i++)
-                    kifu_record_free(recs[i]);
-                rc = EXIT_INTERNAL;
-                break;
-            }
-            g->v = v, g->cap = cap;
-        }
-        g->v[g->n++] = recs[i];
-    }
-    kifu_free(recs);
-    return rc;
-}
-
-/* Every game is one position (no move): a catalogue of diagrams suits them. */
-static int all_single_positions(const games *g)
-{
-    if (g->n < 2)
-        return 0;
-    for (size_t i = 0; i < g->n; i++)
-        if (kifu_node_child_count(kifu_record_root(g->v[i])) > 0)
-            return 0;
-    return 1;
-}
-
-/* --tags: each game's tags in its header keys (先手の戦法 ...), which the page shows with
- * the rest of the header, beside the players. A key the record has is kept. */
-static int add_tags(games *g)
-{
-    kifu_error e;
-    kifu_error_clear(&e);
-    kifu_tagger *t = kifu_tags_new(&e);
-    if (!t) {
-        cli_print_error(&e);
-        return EXIT_INTERNAL;
-    }
-    int rc = EXIT_OK;
-    for (size_t i = 0; i < g->n && rc == EXIT_OK; i++) {
-        kifu_tag *tags;
-        size_t n;
-        /* A game with an illegal move (read leniently) is shown without tags. */
-        if (kifu_tags_record(t, g->v[i], &tags, &n, NULL))
-            continue;
-        if (kifu_tags_to_header(g->v[i], tags, n, 0)) {
-            cli_err("kifu: out of memory\n");
-            rc = EXIT_INTERNAL;
-        }
-        kifu_free(tags);
-    }
-    kifu_tags_free(t);
-    return rc;
 }
 
 /* The command line. */
@@ -278,51 +165,248 @@ static int parse_args(int argc, char **argv, html_args *h)
     return rc;
 }
 
-/* Every input's games onto g. A file that does not read is named (read_games) and left
- * out, counted in *bad, its exit code the worst in *read_rc; a file found that is no
- * record is skipped and named once. EXIT_OK, or EXIT_INTERNAL. */
-static int read_inputs(const html_args *h, games *g, size_t *bad, int *read_rc)
+/* The page is written game by game, not held whole: a first pass over the inputs finds
+ * the files that read (and so whether there is a page at all, its title, its game count
+ * and whether it is a catalogue) before anything is written; the second reads them again
+ * and writes each game as it comes. A file of many games costs one game's memory. */
+typedef struct pass {
+    const html_args *h;
+    const char *src;
+    int game;     /* the game wanted (from 1), or 0: every one */
+    size_t seen;  /* games of this input so far */
+    size_t taken; /* of them, on the page */
+    int bad;      /* a game did not normalize (e says why) */
+    kifu_error e;
+    /* first pass */
+    size_t total;       /* games of the page so far */
+    int moves;          /* a game of the page has a move */
+    int moves_here;     /* ... of this input */
+    kifu_record *first; /* the page's first game (its title) */
+    int first_here;     /* ... came from this input */
+    /* second pass */
+    kifu_tagger *tagger; /* --tags */
+    kifu_html_page *page;
+    cli_stream *out; /* NULL: standard output */
+    int failed;      /* writing failed (said) */
+    int rc;
+} pass;
+
+/* Normalizes game r of the input: 1 when it is on the page, 0 when not (freed), -1 when
+ * it does not normalize (freed, p->e says why). */
+static int pick(pass *p, kifu_record *r, void (*warn)(void *, const char *))
+{
+    p->seen++;
+    if (p->game > 0 && p->seen != (size_t)p->game) {
+        kifu_record_free(r);
+        return 0;
+    }
+    if (kifu_normalize_warn(r, 0, warn, (void *)p->src, &p->e)) {
+        kifu_record_free(r);
+        p->bad = 1;
+        return -1;
+    }
+    p->taken++;
+    return 1;
+}
+
+/* First pass: counts the page's games, keeps the first. */
+static int scan_game(void *ctx, kifu_record *r, size_t index)
+{
+    pass *p = ctx;
+    (void)index;
+    int on = pick(p, r, cli_print_warning);
+    if (on <= 0)
+        return on < 0;
+    p->moves_here |= kifu_node_child_count(kifu_record_root(r)) > 0;
+    if (!p->first) {
+        p->first = r, p->first_here = 1;
+        return 0;
+    }
+    kifu_record_free(r);
+    return 0;
+}
+
+/* Writes bytes (kifu_free'd here) of the page. */
+static void put_page(pass *p, char *bytes, size_t len)
+{
+    if (!bytes) {
+        cli_print_error(&p->e);
+        p->failed = 1, p->rc = cli_exit_code(p->e.code);
+    } else if (!p->failed && (p->out ? cli_stream_write(p->out, bytes, len)
+                                     : fwrite(bytes, 1, len, stdout) != len)) {
+        p->failed = 1, p->rc = EXIT_IO; /* told at the close */
+    }
+    kifu_free(bytes);
+}
+
+/* Second pass: each game of the page, tagged with --tags, written. */
+static int write_game(void *ctx, kifu_record *r, size_t index)
+{
+    pass *p = ctx;
+    (void)index;
+    int on = pick(p, r, NULL);
+    if (on <= 0)
+        return on < 0;
+    kifu_tag *tags;
+    size_t n;
+    /* A game with an illegal move (read leniently) is shown without tags. */
+    if (p->tagger && kifu_tags_record(p->tagger, r, &tags, &n, NULL) == 0) {
+        if (kifu_tags_to_header(r, tags, n, 0))
+            cli_err("kifu: %s: out of memory tagging a game\n", p->src);
+        kifu_free(tags);
+    }
+    size_t len;
+    kifu_error_clear(&p->e);
+    char *bytes = p->failed ? NULL : kifu_html_page_game(p->page, r, &len, &p->e);
+    if (!p->failed)
+        put_page(p, bytes, len);
+    kifu_record_free(r);
+    return p->failed;
+}
+
+/* One input's bytes (FILE#N: its file, *game set to N) in *data, unless *data already
+ * holds them (standard input, read once). EXIT_OK, or an exit code (said). */
+static int input_bytes(const cli_input *in, pass *p, char **path, char **data,
+                       size_t *len)
+{
+    int ref;
+    if (cli_game_ref(in->path, path, &ref)) {
+        cli_err("kifu: out of memory\n");
+        return EXIT_INTERNAL;
+    }
+    if (ref)
+        p->game = ref;
+    p->src = strcmp(*path, "-") == 0 ? "standard input" : *path;
+    if (*data)
+        return EXIT_OK;
+    kifu_error e;
+    kifu_error_clear(&e);
+    if (!(*data = kifu_file_read(*path, len, &e))) {
+        cli_print_error(&e);
+        return cli_exit_code(e.code);
+    }
+    return EXIT_OK;
+}
+
+/* Reads input i's games through fn (scan_game or write_game). EXIT_OK, or the exit code
+ * of a file that does not read (said; *skipped when it is no record). */
+static int read_input(const html_args *h, size_t i, pass *p,
+                      int (*fn)(void *, kifu_record *, size_t), char **keep, size_t *klen,
+                      int *skipped)
+{
+    const cli_input *in = &h->in.v[i];
+    char *path = NULL, *data = *keep;
+    size_t len = *klen;
+    p->game = h->game, p->seen = p->taken = 0, p->bad = 0;
+    kifu_error_clear(&p->e);
+    int rc = input_bytes(in, p, &path, &data, &len);
+    kifu_read_options ro = {.encoding = h->enc,
+                            .source = p->src,
+                            .warn = fn == scan_game ? cli_print_warning : NULL,
+                            .warn_ctx = (void *)p->src};
+    if (rc == EXIT_OK && kifu_read_each(data, len, &ro, fn, p, NULL, &p->e) &&
+        fn == scan_game && cli_not_record(in, KIFU_FMT_AUTO, &p->e, data, len)) {
+        *skipped = 1;
+    } else if (rc == EXIT_OK && (p->e.code || p->bad) && !p->failed) {
+        if (!p->e.source[0])
+            snprintf(p->e.source, sizeof p->e.source, "%s", p->src);
+        cli_print_error(&p->e);
+        rc = cli_exit_code(p->e.code);
+    } else if (rc == EXIT_OK && p->game > 0 && p->seen < (size_t)p->game) {
+        cli_err("kifu: %s: no game %d: the file holds %zu game%s\n", p->src, p->game,
+                p->seen, p->seen == 1 ? "" : "s");
+        rc = EXIT_USAGE;
+    }
+    /* Standard input cannot be read twice: its bytes wait for the second pass. */
+    if (strcmp(in->path, "-") == 0 && fn == scan_game && rc == EXIT_OK && !*skipped)
+        *keep = data, *klen = len;
+    else if (data == *keep)
+        kifu_free(data), *keep = NULL, *klen = 0;
+    else
+        kifu_free(data);
+    free(path);
+    return rc;
+}
+
+/* First pass over every input: ok[i] set for those on the page. A file that does not
+ * read is named and left out, counted in *bad, its exit code the worst in *read_rc; a
+ * file that is no record is skipped and named once. */
+static void scan_inputs(const html_args *h, pass *p, unsigned char *ok, char **keep,
+                        size_t *klen, size_t *bad, int *read_rc)
 {
     cli_skipped skipped = {0};
-    *bad = 0;
-    *read_rc = EXIT_OK;
     for (size_t i = 0; i < h->in.n && *read_rc != EXIT_INTERNAL; i++) {
-        int r = read_games(&h->in.v[i], h->enc, h->game, g, &skipped);
+        int skip = 0;
+        p->first_here = p->moves_here = 0;
+        size_t before = p->total;
+        int r = read_input(h, i, p, scan_game, keep, klen, &skip);
+        if (skip)
+            cli_skipped_add(&skipped, p->src);
+        ok[i] = r == EXIT_OK && !skip && p->taken;
+        if (ok[i]) {
+            p->total = before + p->taken;
+            p->moves |= p->moves_here;
+        } else if (p->first_here) {
+            kifu_record_free(p->first); /* a game of a file left out */
+            p->first = NULL;
+        }
         *bad += r != EXIT_OK;
         *read_rc = r > *read_rc ? r : *read_rc;
     }
     cli_skipped_report(&skipped, 0);
-    return *read_rc == EXIT_INTERNAL ? EXIT_INTERNAL : EXIT_OK;
 }
 
-/* The page of the games written to h->out; says, once written, how many files were left
- * out (bad, their worst exit code read_rc). An exit code. */
-static int write_page(html_args *h, const games *g, size_t bad, int read_rc)
+/* Second pass: the page of the inputs the first found good, written game by game to
+ * h->out; says, once written, how many files were left out (bad, their worst exit code
+ * read_rc). An exit code. */
+static int write_page(html_args *h, pass *p, const unsigned char *ok, char **keep,
+                      size_t klen, size_t bad, int read_rc)
 {
-    if (g->n == 0) {
-        cli_err("kifu: html: %s: not written: the files hold no game\n",
-                h->out ? h->out : "standard output");
+    const char *name = h->out && strcmp(h->out, "-") ? h->out : "standard output";
+    if (p->total == 0) {
+        cli_err("kifu: html: %s: not written: the files hold no game\n", name);
         return read_rc > EXIT_INPUT ? read_rc : EXIT_INPUT;
     }
-    if (h->catalogue == 1 || (h->catalogue < 0 && all_single_positions(g)))
+    if (h->catalogue == 1 || (h->catalogue < 0 && p->total >= 2 && !p->moves))
         h->o.flags |= KIFU_HTML_CATALOGUE;
-    kifu_error e;
-    kifu_error_clear(&e);
-    size_t len;
-    int rc = EXIT_OK;
-    char *page = kifu_html_write((const kifu_record *const *)g->v, g->n, &h->o, &len, &e);
-    if (!page) {
-        cli_print_error(&e);
-        rc = cli_exit_code(e.code);
-    } else if (cli_write_file(h->out, page, len)) {
+    kifu_error_clear(&p->e);
+    if (h->tags && !(p->tagger = kifu_tags_new(&p->e))) {
+        cli_print_error(&p->e);
+        return EXIT_INTERNAL;
+    }
+    if (h->out && strcmp(h->out, "-") != 0 && !(p->out = cli_stream_open(h->out)))
+        return EXIT_IO;
+    char *head = NULL;
+    size_t len = 0;
+    p->page = kifu_html_page_new(p->first, p->total, &h->o, &head, &len, &p->e);
+    put_page(p, p->page ? head : NULL, len);
+    for (size_t i = 0; i < h->in.n && !p->failed; i++) {
+        int skip = 0, std = strcmp(h->in.v[i].path, "-") == 0;
+        char *none = NULL;
+        size_t nlen = 0;
+        int r = ok[i] ? read_input(h, i, p, write_game, std ? keep : &none,
+                                   std ? &klen : &nlen, &skip)
+                      : EXIT_OK;
+        if (r != EXIT_OK) /* changed since the first pass: the page would be wrong */
+            p->failed = 1, p->rc = r;
+    }
+    if (!p->failed) {
+        char *end = kifu_html_page_end(p->page, &len, &p->e);
+        put_page(p, end, len);
+    }
+    int rc = p->failed ? p->rc : EXIT_OK;
+    if (p->out) {
+        if (cli_stream_close(p->out, !p->failed) && !p->failed)
+            rc = EXIT_IO;
+    } else if (fflush(stdout) != 0 || ferror(stdout)) {
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
         rc = EXIT_IO;
-    } else if (bad) {
-        cli_err("kifu: html: %s: written without the %zu file%s named above\n",
-                h->out && strcmp(h->out, "-") ? h->out : "standard output", bad,
+    }
+    if (rc == EXIT_OK && bad) {
+        cli_err("kifu: html: %s: written without the %zu file%s named above\n", name, bad,
                 bad == 1 ? "" : "s");
         rc = read_rc;
     }
-    kifu_free(page);
     return rc;
 }
 
@@ -351,18 +435,25 @@ int cmd_html(int argc, char **argv)
     }
     cli_inputs_guard(&h.in);
     cli_input_guard(h.css_path);
-    games g = {0};
-    size_t bad = 0;
+    pass p = {.h = &h};
+    size_t bad = 0, klen = 0;
     int read_rc = EXIT_OK;
+    char *keep = NULL; /* standard input's bytes, between the passes */
+    unsigned char *ok = calloc(h.in.n + 1, 1);
+    if (rc == EXIT_OK && !ok) {
+        cli_err("kifu: out of memory\n");
+        rc = EXIT_INTERNAL;
+    }
     if (rc == EXIT_OK)
-        rc = read_inputs(&h, &g, &bad, &read_rc);
-    if (rc == EXIT_OK && h.tags)
-        rc = add_tags(&g);
+        scan_inputs(&h, &p, ok, &keep, &klen, &bad, &read_rc);
     if (rc == EXIT_OK)
-        rc = write_page(&h, &g, bad, read_rc);
-    for (size_t i = 0; i < g.n; i++)
-        kifu_record_free(g.v[i]);
-    free(g.v);
+        rc = read_rc == EXIT_INTERNAL ? read_rc
+                                      : write_page(&h, &p, ok, &keep, klen, bad, read_rc);
+    kifu_html_page_free(p.page);
+    kifu_tags_free(p.tagger);
+    kifu_record_free(p.first);
+    kifu_free(keep);
+    free(ok);
     kifu_free(css);
     cli_inputs_free(&h.in);
     return rc;

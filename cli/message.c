@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
 
 #include "cli.h"
 
@@ -54,6 +56,36 @@ static void put_escaped(FILE *f, const unsigned char *s, size_t n)
     }
 }
 
+/* Why memory ran out, for a message that says it did: the limit the process was given
+ * (ulimit -v or -d), which a small resident size does not show, or else the machine.
+ * Into buf ("" when it does not fit). */
+static void memory_cause(char *buf, size_t cap)
+{
+    struct rlimit as, data;
+    int has_as = getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY;
+    int has_data = getrlimit(RLIMIT_DATA, &data) == 0 && data.rlim_cur != RLIM_INFINITY;
+    if (has_as || has_data) {
+        const struct rlimit *l =
+            has_as && (!has_data || as.rlim_cur <= data.rlim_cur) ? &as : &data;
+        snprintf(buf, cap, ": the process may use at most %.1f MB (ulimit -%c)",
+                 (double)l->rlim_cur / (1024.0 * 1024.0), l == &as ? 'v' : 'd');
+    } else {
+        snprintf(buf, cap, ": the machine's memory is used up");
+    }
+}
+
+/* A message that memory ran out names the cause before its line end. 0, or -1 when
+ * text is no such message or the room is too small. */
+static int with_cause(const char *text, size_t n, char *buf, size_t cap)
+{
+    if (n < 2 || text[n - 1] != '\n' || !strstr(text, "out of memory"))
+        return -1;
+    char cause[96];
+    memory_cause(cause, sizeof cause);
+    int m = snprintf(buf, cap, "%.*s%s\n", (int)(n - 1), text, cause);
+    return m < 0 || (size_t)m >= cap ? -1 : 0;
+}
+
 void cli_err(const char *fmt, ...)
 {
     char small[512];
@@ -76,7 +108,11 @@ void cli_err(const char *fmt, ...)
         vsnprintf(text, (size_t)n + 1, fmt, ap);
         va_end(ap);
     }
-    put_escaped(out, (const unsigned char *)text, (size_t)n);
+    char told[640];
+    if (with_cause(text, (size_t)n, told, sizeof told) == 0)
+        put_escaped(out, (const unsigned char *)told, strlen(told));
+    else
+        put_escaped(out, (const unsigned char *)text, (size_t)n);
     if (out == stderr)
         fflush(stderr);
     if (text != small)

@@ -197,7 +197,9 @@ static int write_in_place(const char *path, const void *data, size_t len)
     return ok ? 0 : -1;
 }
 
-static int write_atomic(const char *path, const void *data, size_t len)
+/* Opens the temp file next to path that atomic_close renames over it: its fd, or -1
+ * with a message. */
+static int atomic_open(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
@@ -243,10 +245,23 @@ static int write_atomic(const char *path, const void *data, size_t len)
         mode = 0666 & ~mask;
     }
     fchmod(fd, mode);
-    int ok = write_fd(fd, data, len) == 0;
+    return fd;
+}
+
+/* Syncs and closes atomic_open's fd and, when ok (everything was written; else its
+ * errno is saved_errno), renames the temp file over path; else removes it. 0, or -1
+ * with a message when ok was 1. */
+static int atomic_close(int fd, const char *path, int ok, int saved_errno)
+{
     ok = ok && fsync(fd) == 0;
-    saved_errno = errno;
-    ok = close(fd) == 0 && ok;
+    if (ok)
+        saved_errno = errno;
+    int closed = close(fd) == 0;
+    if (ok && !closed)
+        saved_errno = errno;
+    int wanted = ok;
+    ok = ok && closed;
+    sigset_t old;
     block_signals(&old);
     if (ok && rename(live_path, path) != 0) {
         saved_errno = errno;
@@ -257,9 +272,18 @@ static int write_atomic(const char *path, const void *data, size_t len)
     live = 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
     restore_handlers();
-    if (!ok)
+    if (!ok && (wanted || saved_errno))
         cli_err("kifu: %s: cannot write: %s\n", path, strerror(saved_errno));
     return ok ? 0 : -1;
+}
+
+static int write_atomic(const char *path, const void *data, size_t len)
+{
+    int fd = atomic_open(path);
+    if (fd < 0)
+        return -1;
+    int ok = write_fd(fd, data, len) == 0;
+    return atomic_close(fd, path, ok, ok ? 0 : errno);
 }
 
 int cli_write_file(const char *path, const void *data, size_t len)
@@ -293,4 +317,95 @@ int cli_write_file(const char *path, const void *data, size_t len)
     }
     return S_ISREG(st.st_mode) ? write_atomic(path, data, len)
                                : write_in_place(path, data, len);
+}
+
+/* ---- an output written piece by piece (cli_stream_*) ------------------------------- */
+
+struct cli_stream {
+    char *path; /* where the temp file goes when it is done; NULL: in place */
+    char *name; /* for messages */
+    int fd, in_place, failed, saved_errno;
+};
+
+cli_stream *cli_stream_open(const char *path)
+{
+    cli_stream *w = calloc(1, sizeof *w);
+    char target[PATH_MAX];
+    const char *to = path;
+    struct stat st;
+    int in_place = 0;
+    if (!w) {
+        cli_err("kifu: out of memory\n");
+        return NULL;
+    }
+    if (cli_is_input(path)) {
+        cli_err("kifu: %s: not written: it is one of the inputs\n", path);
+        free(w);
+        return NULL;
+    }
+    if (lstat(path, &st) == 0) {
+        if (S_ISLNK(st.st_mode)) {
+            /* As cli_write_file: the link's target is replaced, the link kept. */
+            if (!realpath(path, target) || stat(target, &st) != 0)
+                in_place = 1;
+            else
+                to = target;
+        }
+        if (!in_place && S_ISDIR(st.st_mode)) {
+            cli_err("kifu: %s: is a directory\n", path);
+            free(w);
+            return NULL;
+        }
+        if (!in_place && !S_ISREG(st.st_mode))
+            in_place = 1;
+    }
+    w->path = strdup(to);
+    w->name = strdup(path);
+    w->in_place = in_place;
+    if (!w->path || !w->name) {
+        cli_err("kifu: out of memory\n");
+        free(w->path), free(w->name), free(w);
+        return NULL;
+    }
+    w->fd = in_place ? open(w->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)
+                     : atomic_open(w->path);
+    if (w->fd < 0) {
+        if (in_place)
+            cli_err("kifu: %s: cannot open: %s\n", path, strerror(errno));
+        free(w->path), free(w->name), free(w);
+        return NULL;
+    }
+    return w;
+}
+
+int cli_stream_write(cli_stream *w, const void *data, size_t len)
+{
+    if (w->failed)
+        return -1;
+    if (write_fd(w->fd, data, len)) {
+        w->failed = 1;
+        w->saved_errno = errno;
+        return -1;
+    }
+    return 0;
+}
+
+int cli_stream_close(cli_stream *w, int keep)
+{
+    if (!w)
+        return -1;
+    int rc;
+    if (w->in_place) {
+        int ok = !w->failed && close(w->fd) == 0;
+        if (w->failed)
+            close(w->fd);
+        rc = ok ? 0 : -1;
+        if (!ok)
+            cli_err("kifu: %s: cannot write: %s\n", w->name,
+                    strerror(w->failed ? w->saved_errno : errno));
+    } else {
+        rc = atomic_close(w->fd, w->path, keep && !w->failed, w->saved_errno);
+    }
+    free(w->path), free(w->name), free(w);
+    return keep ? rc : 0;
 }

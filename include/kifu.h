@@ -477,6 +477,17 @@ KIFU_EXPORT kifu_record *kifu_read(const void *data, size_t len,
  *  success *out is a new array (kifu_free) of *count new records; 0, or -1. */
 KIFU_EXPORT int kifu_read_all(const void *data, size_t len, const kifu_read_options *opt,
                               kifu_record ***out, size_t *count, kifu_error *err);
+/** kifu_read_all, handing each record to fn as it is read instead of keeping them all,
+ *  so that a file of many games costs one game's memory at a time: fn takes record
+ *  `index` (from 0), not normalized (kifu_normalize it there; the read options'
+ *  KIFU_READ_NO_NORMALIZE is implied), and frees it with kifu_record_free. A nonzero
+ *  return stops the calls (the rest is read for errors and freed). Records come in input
+ *  order (those of a reader that finishes its games only at the end, after it). On a
+ *  syntax error returns -1 with err set, fn having had the games before it. *count (may
+ *  be NULL): the games read. */
+KIFU_EXPORT int kifu_read_each(const void *data, size_t len, const kifu_read_options *opt,
+                               int (*fn)(void *ctx, kifu_record *r, size_t index),
+                               void *ctx, size_t *count, kifu_error *err);
 /** kifu_read on a file's contents ("-" is stdin). */
 KIFU_EXPORT kifu_record *kifu_read_file(const char *path, const kifu_read_options *opt,
                                         kifu_error *err);
@@ -532,6 +543,16 @@ KIFU_EXPORT char *kifu_write(const kifu_record *r, const kifu_write_options *opt
  *  (KIFU_HOLDS_GAMES: CSA with `/` lines between games, posjson in one array); any other
  *  format takes exactly one. As kifu_write otherwise. */
 KIFU_EXPORT char *kifu_write_all(const kifu_record *const *rs, size_t count,
+                                 const kifu_write_options *opt, size_t *len,
+                                 kifu_error *err);
+/** Game `index` (from 0) of a multi-game output, as kifu_write_all writes it there (with
+ *  the separator before it when index > 0), or, r NULL, what ends the output (index: the
+ *  number of games; "" but for posjson's closing bracket): the outputs for index 0, 1,
+ *  2 ... and the end put end to end are kifu_write_all's bytes, so a long output can be
+ *  written game by game. *state (NULL for a format other than posjson) carries what the
+ *  next game needs (posjson's entry numbers): 0 before the first game. As kifu_write
+ *  otherwise. */
+KIFU_EXPORT char *kifu_write_nth(const kifu_record *r, size_t index, size_t *state,
                                  const kifu_write_options *opt, size_t *len,
                                  kifu_error *err);
 
@@ -775,6 +796,19 @@ typedef struct kifu_html_options {
 KIFU_EXPORT char *kifu_html_write(const kifu_record *const *rs, size_t count,
                                   const kifu_html_options *o, size_t *len,
                                   kifu_error *err);
+/** kifu_html_write game by game, for more games than memory holds at once: the page's
+ *  start (*head, new bytes: kifu_free; its title from `first`, its list of games when
+ *  count > 1, o's KIFU_HTML_CATALOGUE decided by the caller), then each game's part
+ *  (kifu_html_page_game, count of them, in order) and the end (kifu_html_page_end), put
+ *  end to end, are kifu_html_write's page of those games. NULL with err as it. */
+typedef struct kifu_html_page kifu_html_page;
+KIFU_EXPORT kifu_html_page *kifu_html_page_new(const kifu_record *first, size_t count,
+                                               const kifu_html_options *o, char **head,
+                                               size_t *len, kifu_error *err);
+KIFU_EXPORT char *kifu_html_page_game(kifu_html_page *p, const kifu_record *r,
+                                      size_t *len, kifu_error *err);
+KIFU_EXPORT char *kifu_html_page_end(kifu_html_page *p, size_t *len, kifu_error *err);
+KIFU_EXPORT void kifu_html_page_free(kifu_html_page *p);
 /** The page's built-in parts, static: "board.js" (a position drawn as SVG, every piece
  *  style: any page may use it alone), "viewer.js" (the replay viewer, which needs
  *  board.js before it), "viewer.css" (the stylesheet a --css file replaces),

@@ -88,7 +88,6 @@ static int ending_words(kifu__strbuf *out, const kifu_record *const *rs, size_t 
 {
     kifu__strbuf key;
     kifu__sb_init(&key);
-    int first = 1;
     for (size_t i = 0; i < count; i++) {
         kifu_walker *w = kifu_walk_new(rs[i], 0, err);
         if (!w) {
@@ -106,9 +105,8 @@ static int ending_words(kifu__strbuf *out, const kifu_record *const *rs, size_t 
             kifu__sb_putc(&key, ':');
             if (key.failed || (out->data && strstr(out->data, key.data)))
                 continue;
-            if (!first)
+            if (out->len)
                 kifu__sb_putc(out, ',');
-            first = 0;
             kifu__sb_puts(out, key.data);
             kifu__sb_json_string(out, kifu_special_text(word));
         }
@@ -168,106 +166,199 @@ static void result_line(kifu__strbuf *out, const kifu_record *r)
                         how ? " (" : "", how ? how : "", how ? ")" : "");
 }
 
-static int data_block(kifu__strbuf *out, const kifu_record *const *rs, size_t count,
-                      const kifu_html_options *o, kifu_error *err)
+/* The options and the catalogue flag: the data block's start, up to its records. */
+static void data_start(kifu__strbuf *out, const kifu_html_options *o)
 {
     kifu__sb_printf(
         out,
         "{\"generator\":\"kifu %s\",\"options\":{\"pieces\":\"%s\",\"intl\":%s,"
-        "\"twoChar\":%s,\"flip\":%s},\"catalogue\":%s,\n\"words\":{",
+        "\"twoChar\":%s,\"flip\":%s},\"catalogue\":%s,\n\"records\":[\n",
         kifu_version_string(), o->flags & KIFU_HTML_PLAIN ? "plain" : "koma",
         o->flags & KIFU_HTML_INTL ? "true" : "false",
         o->flags & KIFU_HTML_TWO_CHAR ? "true" : "false",
         o->flags & KIFU_HTML_FLIP ? "true" : "false",
         o->flags & KIFU_HTML_CATALOGUE ? "true" : "false");
-    kifu__strbuf words;
-    kifu__sb_init(&words);
-    kifu__sb_puts(&words, "");
-    if (ending_words(&words, rs, count, err)) {
-        kifu__sb_free(&words);
+}
+
+/* Record i of the data block: its positions (posjson), the sides' words, the result. */
+static int data_record(kifu__strbuf *out, const kifu_record *r, size_t i,
+                       const kifu_html_options *o, kifu_error *err)
+{
+    kifu_write_options wo = {KIFU_FMT_POSJSON, 0, 0, o->warn, o->warn_ctx};
+    kifu__strbuf pj;
+    kifu__sb_init(&pj);
+    if (kifu__write_posjson_many(&r, 1, &wo, &pj, err)) {
+        kifu__sb_free(&pj);
         return -1;
     }
-    put_script_json(out, words.data, words.len);
-    kifu__sb_free(&words);
-    kifu__sb_puts(out, "},\n\"records\":[\n");
-    kifu_write_options wo = {KIFU_FMT_POSJSON, 0, 0, o->warn, o->warn_ctx};
-    for (size_t i = 0; i < count; i++) {
-        kifu__strbuf pj;
-        kifu__sb_init(&pj);
-        if (kifu__write_posjson_many(&rs[i], 1, &wo, &pj, err)) {
-            kifu__sb_free(&pj);
-            return -1;
-        }
-        kifu__sb_puts(out, i ? ",\n{\"positions\":" : "{\"positions\":");
-        put_script_json(out, pj.data, pj.len);
-        /* The sides' words when the record has no names for them: 下手/上手 in a
-         * handicap game, as its own KIF says them. */
-        if (kifu__jp_uses_handicap_names(rs[i]))
-            kifu__sb_puts(out, ",\"sideWords\":[\"下手\",\"上手\"]");
-        pj.len = 0;
-        result_line(&pj, rs[i]);
-        if (pj.len) {
-            kifu__sb_puts(out, ",\"result\":");
-            kifu__strbuf js;
-            kifu__sb_init(&js);
-            kifu__sb_json_string(&js, pj.data);
-            put_script_json(out, js.data, js.len);
-            kifu__sb_free(&js);
-        }
-        kifu__sb_putc(out, '}');
-        kifu__sb_free(&pj);
+    kifu__sb_puts(out, i ? ",\n{\"positions\":" : "{\"positions\":");
+    put_script_json(out, pj.data, pj.len);
+    /* The sides' words when the record has no names for them: 下手/上手 in a handicap
+     * game, as its own KIF says them. */
+    if (kifu__jp_uses_handicap_names(r))
+        kifu__sb_puts(out, ",\"sideWords\":[\"下手\",\"上手\"]");
+    pj.len = 0;
+    result_line(&pj, r);
+    if (pj.len) {
+        kifu__sb_puts(out, ",\"result\":");
+        kifu__strbuf js;
+        kifu__sb_init(&js);
+        kifu__sb_json_string(&js, pj.data);
+        put_script_json(out, js.data, js.len);
+        kifu__sb_free(&js);
     }
-    kifu__sb_puts(out, "]}\n");
+    kifu__sb_putc(out, '}');
+    kifu__sb_free(&pj);
     return 0;
+}
+
+/* A page being written game by game (kifu_html_page_*): the words of the endings met so
+ * far go after the records, where the last game has been seen. */
+struct kifu_html_page {
+    kifu_html_options o;
+    size_t next;
+    kifu__strbuf words;
+};
+
+/* The page up to its first record: title, style, the data block's start. */
+static void page_head(kifu__strbuf *sb, const kifu_record *first, size_t count,
+                      const kifu_html_options *o)
+{
+    kifu__sb_printf(
+        sb,
+        "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, "
+        "initial-scale=1\">\n<meta name=\"generator\" content=\"kifu %s\">\n"
+        "<title>",
+        kifu_version_string());
+    page_title(sb, first, o->title);
+    kifu__sb_puts(sb, "</title>\n<style id=\"kifu-style\">\n");
+    put_style(sb, o->css ? o->css : kifu_html_asset("viewer.css"));
+    /* One size, and the stylesheet (the built-in one, or a --css file made from it)
+     * lays out the rest from it, as the document's CSS helper did (seeds/002, sample 5). */
+    if (o->piece_size > 0)
+        kifu__sb_printf(sb, ":root { --kifu-piece-size: %dpx; }\n", o->piece_size);
+    /* The list of games (gamelist.js), styled apart so that --css keeps it usable. */
+    if (count > 1 && !(o->flags & KIFU_HTML_CATALOGUE))
+        put_style(sb, kifu_html_asset("gamelist.css"));
+    kifu__sb_puts(sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
+                      "<noscript><p>This page replays shogi records with JavaScript: "
+                      "turn it on to see the board.</p></noscript>\n"
+                      "<script type=\"application/json\" id=\"kifu-data\">\n");
+    data_start(sb, o);
+}
+
+static int page_game(kifu_html_page *p, kifu__strbuf *sb, const kifu_record *r,
+                     kifu_error *err)
+{
+    if (ending_words(&p->words, &r, 1, err) || data_record(sb, r, p->next, &p->o, err))
+        return -1;
+    p->next++;
+    return 0;
+}
+
+/* The data block's end (the ending words) and the scripts. */
+static void page_end(kifu_html_page *p, kifu__strbuf *sb)
+{
+    kifu__sb_puts(sb, "],\n\"words\":{");
+    put_script_json(sb, p->words.data, p->words.len);
+    kifu__sb_puts(sb, "}}\n");
+    /* The scripts are ours and hold no "</script" (the unit test checks). */
+    kifu__sb_puts(sb, "</script>\n<script>\n");
+    kifu__sb_puts(sb, kifu_html_asset("board.js"));
+    kifu__sb_puts(sb, kifu_html_asset("viewer.js"));
+    /* Then, in the same element: one viewer and a list for many games, and no empty
+     * header field. */
+    kifu__sb_puts(sb, kifu_html_asset("gamelist.js"));
+    kifu__sb_puts(sb, "</script>\n</body>\n</html>\n");
+}
+
+/* sb's bytes, or NULL (NOMEM in err). */
+static char *take(kifu__strbuf *sb, size_t *len, kifu_error *err)
+{
+    char *bytes = kifu__sb_take(sb, len);
+    if (!bytes)
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return bytes;
+}
+
+kifu_html_page *kifu_html_page_new(const kifu_record *first, size_t count,
+                                   const kifu_html_options *o, char **head, size_t *len,
+                                   kifu_error *err)
+{
+    static const kifu_html_options none;
+    *head = NULL;
+    if (!first || !count) {
+        kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "no record to show");
+        return NULL;
+    }
+    kifu_html_page *p = kifu__calloc(1, sizeof *p);
+    if (!p) {
+        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        return NULL;
+    }
+    p->o = o ? *o : none;
+    kifu__sb_init(&p->words);
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    page_head(&sb, first, count, &p->o);
+    if (!(*head = take(&sb, len, err))) {
+        kifu_html_page_free(p);
+        return NULL;
+    }
+    return p;
+}
+
+char *kifu_html_page_game(kifu_html_page *p, const kifu_record *r, size_t *len,
+                          kifu_error *err)
+{
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    if (page_game(p, &sb, r, err)) {
+        kifu__sb_free(&sb);
+        return NULL;
+    }
+    return take(&sb, len, err);
+}
+
+char *kifu_html_page_end(kifu_html_page *p, size_t *len, kifu_error *err)
+{
+    kifu__strbuf sb;
+    kifu__sb_init(&sb);
+    page_end(p, &sb);
+    return take(&sb, len, err);
+}
+
+void kifu_html_page_free(kifu_html_page *p)
+{
+    if (!p)
+        return;
+    kifu__sb_free(&p->words);
+    kifu__free(p);
 }
 
 char *kifu_html_write(const kifu_record *const *rs, size_t count,
                       const kifu_html_options *o, size_t *len, kifu_error *err)
 {
     static const kifu_html_options none;
-    if (!o)
-        o = &none;
     if (!rs || !count) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "no record to show");
         return NULL;
     }
+    kifu_html_page p = {.o = o ? *o : none};
+    kifu__sb_init(&p.words);
     kifu__strbuf sb;
     kifu__sb_init(&sb);
-    kifu__sb_printf(
-        &sb,
-        "<!DOCTYPE html>\n<html lang=\"ja\">\n<head>\n<meta charset=\"utf-8\">\n"
-        "<meta name=\"viewport\" content=\"width=device-width, "
-        "initial-scale=1\">\n<meta name=\"generator\" content=\"kifu %s\">\n"
-        "<title>",
-        kifu_version_string());
-    page_title(&sb, rs[0], o->title);
-    kifu__sb_puts(&sb, "</title>\n<style id=\"kifu-style\">\n");
-    put_style(&sb, o->css ? o->css : kifu_html_asset("viewer.css"));
-    /* One size, and the stylesheet (the built-in one, or a --css file made from it)
-     * lays out the rest from it, as the document's CSS helper did (seeds/002, sample 5). */
-    if (o->piece_size > 0)
-        kifu__sb_printf(&sb, ":root { --kifu-piece-size: %dpx; }\n", o->piece_size);
-    /* The list of games (gamelist.js), styled apart so that --css keeps it usable. */
-    if (count > 1 && !(o->flags & KIFU_HTML_CATALOGUE))
-        put_style(&sb, kifu_html_asset("gamelist.css"));
-    kifu__sb_puts(&sb, "</style>\n</head>\n<body>\n<div id=\"kifu\"></div>\n"
-                       "<noscript><p>This page replays shogi records with JavaScript: "
-                       "turn it on to see the board.</p></noscript>\n"
-                       "<script type=\"application/json\" id=\"kifu-data\">\n");
-    if (data_block(&sb, rs, count, o, err)) {
+    page_head(&sb, rs[0], count, &p.o);
+    int rc = 0;
+    for (size_t i = 0; i < count && !rc; i++)
+        rc = page_game(&p, &sb, rs[i], err);
+    if (!rc)
+        page_end(&p, &sb);
+    kifu__sb_free(&p.words);
+    if (rc) {
         kifu__sb_free(&sb);
         return NULL;
     }
-    /* The scripts are ours and hold no "</script" (the unit test checks). */
-    kifu__sb_puts(&sb, "</script>\n<script>\n");
-    kifu__sb_puts(&sb, kifu_html_asset("board.js"));
-    kifu__sb_puts(&sb, kifu_html_asset("viewer.js"));
-    /* Then, in the same element: one viewer and a list for many games, and no empty
-     * header field. */
-    kifu__sb_puts(&sb, kifu_html_asset("gamelist.js"));
-    kifu__sb_puts(&sb, "</script>\n</body>\n</html>\n");
-    char *page = kifu__sb_take(&sb, len);
-    if (!page)
-        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    return page;
+    return take(&sb, len, err);
 }

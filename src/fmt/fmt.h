@@ -70,6 +70,12 @@ int kifu__write_posjson(KIFU__WRITER_PARAMS);
 int kifu__write_posjson_many(const kifu_record *const *rs, size_t n,
                              const kifu_write_options *opt, kifu__strbuf *out,
                              kifu_error *err);
+/* Game `index` (from 0) of a posjson array, the array's "[" before the first; r NULL:
+ * the array's end, index being the number of games. *sid: the entries so far (0 at the
+ * start). */
+int kifu__write_posjson_part(const kifu_record *r, size_t index, size_t *sid,
+                             const kifu_write_options *opt, kifu__strbuf *out,
+                             kifu_error *err);
 
 /* A sniffer bids on decoded UTF-8 text (BOM removed): 0 when the text does not look like
  * its format, else a strength (higher: surer), with *at the byte offset of the evidence
@@ -85,9 +91,10 @@ typedef struct kifu__format {
                  kifu_error *err);
     kifu__sniff_fn sniff; /* NULL: never guessed from content (a twin row sniffs) */
     int json;             /* JSON: UTF-8 by definition, never decoded otherwise */
-    /* Several games in one output (KIFU_HOLDS_GAMES): a writer of its own, or the text
-     * between two games' outputs; neither: one game per output. */
-    int (*write_many)(const kifu_record *const *rs, size_t n,
+    /* Several games in one output (KIFU_HOLDS_GAMES): a writer of game `index` (r NULL:
+     * what ends the output) carrying *state from game to game, or the text between two
+     * games' outputs; neither: one game per output. */
+    int (*write_part)(const kifu_record *r, size_t index, size_t *state,
                       const kifu_write_options *opt, kifu__strbuf *out, kifu_error *err);
     const char *between;
     /* Its sniffer's bid on the first line of a file overrides the file's extension (a

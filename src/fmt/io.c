@@ -271,7 +271,14 @@ void *kifu_file_read(const char *path, size_t *len, kifu_error *err)
     if (!std)
         close(fd);
     if (!buf) {
-        kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        /* The file's size says why (a limit smaller than it, or the machine's). */
+        if (regular)
+            kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                        "out of memory reading the file (%zu bytes)", cap - 1);
+        else
+            kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL,
+                        "out of memory reading the input after %zu bytes", n);
+        kifu__error_source(err, path);
         return NULL;
     }
     if (failed) {
@@ -326,14 +333,81 @@ static int to_crlf(kifu__strbuf *sb, kifu_error *err)
     return 0;
 }
 
+static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
+                         size_t *state, int end, const kifu_write_options *opt,
+                         size_t *len, kifu_error *err);
+
 char *kifu_write(const kifu_record *r, const kifu_write_options *opt, size_t *len,
                  kifu_error *err)
 {
-    return kifu_write_all(&r, 1, opt, len, err);
+    return write_games(&r, 1, 0, NULL, 1, opt, len, err);
 }
 
 char *kifu_write_all(const kifu_record *const *rs, size_t count,
                      const kifu_write_options *opt, size_t *len, kifu_error *err)
+{
+    return write_games(rs, count, 0, NULL, 1, opt, len, err);
+}
+
+char *kifu_write_nth(const kifu_record *r, size_t index, size_t *state,
+                     const kifu_write_options *opt, size_t *len, kifu_error *err)
+{
+    return r ? write_games(&r, 1, index, state, 0, opt, len, err)
+             : write_games(NULL, 0, index, state, 1, opt, len, err);
+}
+
+/* kifu_read_each's callback behind kifu__read_all_done's done. */
+typedef struct each_ctx {
+    int (*fn)(void *ctx, kifu_record *r, size_t index);
+    void *ctx;
+    int stopped;
+} each_ctx;
+
+static int each_done(void *ctx, kifu_record *r, size_t index)
+{
+    each_ctx *c = ctx;
+    if (c->stopped) {
+        kifu_record_free(r);
+        return 1;
+    }
+    c->stopped = c->fn(c->ctx, r, index) != 0;
+    return 1;
+}
+
+int kifu_read_each(const void *data, size_t len, const kifu_read_options *opt,
+                   int (*fn)(void *ctx, kifu_record *r, size_t index), void *ctx,
+                   size_t *count, kifu_error *err)
+{
+    each_ctx c = {fn, ctx, 0};
+    kifu_record **rest = NULL;
+    size_t n = 0;
+    if (count)
+        *count = 0;
+    kifu_read_options o = {0};
+    if (opt)
+        o = *opt;
+    o.flags |= KIFU_READ_NO_NORMALIZE;
+    if (kifu__read_all_done(data, len, &o, each_done, &c, &rest, &n, err))
+        return -1;
+    /* The records of a reader that does not tell of each as it finishes it, in order. */
+    for (size_t i = 0; i < n; i++)
+        if (rest[i]) {
+            kifu_record *r = rest[i];
+            rest[i] = NULL;
+            each_done(&c, r, i);
+        }
+    kifu__free(rest);
+    if (count)
+        *count = n;
+    return 0;
+}
+
+/* kifu_write_all of games first .. first + count - 1 of an output, then (end) what
+ * closes it: the separator goes before each game but the output's first (first == 0);
+ * *state (NULL: from 0) carries a part writer's count from call to call. */
+static char *write_games(const kifu_record *const *rs, size_t count, size_t first,
+                         size_t *state, int end, const kifu_write_options *opt,
+                         size_t *len, kifu_error *err)
 {
     const kifu__format *f = opt ? kifu__format_get(opt->format) : NULL;
     if (f && f->info.game != KIFU_GAME_SHOGI) {
@@ -354,7 +428,7 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
                     "CR LF line ends are for KIF, KI2 and CSA, not %s", f->info.name);
         return NULL;
     }
-    if (count != 1 && !f->write_many && !f->between) {
+    if ((count != 1 || first) && !f->write_part && !f->between) {
         kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "one game", "several",
                     "%s holds one game per file", f->info.name);
         return NULL;
@@ -366,11 +440,17 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
     kifu__strbuf sb;
     kifu__sb_init(&sb);
     int rc = 0;
-    if (f->write_many) {
-        rc = f->write_many(rs, count, opt, &sb, err);
+    if (f->write_part) {
+        size_t st = state ? *state : 0;
+        for (size_t i = 0; i < count && !rc; i++)
+            rc = f->write_part(rs[i], first + i, &st, opt, &sb, err);
+        if (!rc && end)
+            rc = f->write_part(NULL, first + count, &st, opt, &sb, err);
+        if (state)
+            *state = st;
     } else {
         for (size_t i = 0; i < count && !rc; i++) {
-            if (i)
+            if (i || first)
                 kifu__sb_puts(&sb, f->between);
             rc = f->write(rs[i], opt, &sb, err);
         }
@@ -399,6 +479,11 @@ char *kifu_write_all(const kifu_record *const *rs, size_t count,
     kifu__free(text);
     if (rc)
         return NULL;
+    if (first && enc == KIFU_ENC_UTF16 && blen >= 2) {
+        /* The BOM starts the output, not each game's part of it. */
+        memmove(bytes, bytes + 2, blen - 1);
+        blen -= 2;
+    }
     if (len)
         *len = blen;
     return bytes;

@@ -227,17 +227,28 @@ static int write_one(const kifu_record *r, size_t game, const kifu_write_options
     return 0;
 }
 
+int kifu__write_posjson_part(const kifu_record *r, size_t index, size_t *sid,
+                             const kifu_write_options *opt, kifu__strbuf *out,
+                             kifu_error *err)
+{
+    if (index == 0)
+        kifu__sb_puts(out, "[\n");
+    if (!r) {
+        kifu__sb_puts(out, "\n]\n");
+        return 0;
+    }
+    return write_one(r, index + 1, opt, out, sid, err);
+}
+
 int kifu__write_posjson_many(const kifu_record *const *rs, size_t n,
                              const kifu_write_options *opt, kifu__strbuf *out,
                              kifu_error *err)
 {
     size_t sid = 0;
-    kifu__sb_puts(out, "[\n");
     for (size_t i = 0; i < n; i++)
-        if (write_one(rs[i], i + 1, opt, out, &sid, err))
+        if (kifu__write_posjson_part(rs[i], i, &sid, opt, out, err))
             return -1;
-    kifu__sb_puts(out, "\n]\n");
-    return 0;
+    return kifu__write_posjson_part(NULL, n, &sid, opt, out, err);
 }
 
 int kifu__write_posjson(KIFU__WRITER_PARAMS)

@@ -69,7 +69,7 @@ static const kifu__format table[] = {
      .write = kifu__write_posjson,
      .sniff = kifu__sniff_posjson,
      .json = 1,
-     .write_many = kifu__write_posjson_many},
+     .write_part = kifu__write_posjson_part},
     /* Another game (Xelto): the table lists it so that paths, detection, directory
      * searches and help texts know it; its reader entry refuses it and kifu_write has no
      * writer for it: kifu_msf_* in src/msf/ read and write it. Its first line is sure: an
