@@ -75,7 +75,7 @@ static size_t chars(const char *s, unsigned *v, size_t cap)
 }
 
 /* Edit distance over characters (Levenshtein), keys being short names. */
-static size_t distance(const char *a, const char *b)
+size_t cli_distance(const char *a, const char *b)
 {
     unsigned x[64], y[64];
     size_t n = chars(a, x, 64), m = chars(b, y, 64), row[65];
@@ -116,7 +116,7 @@ static int consider(void *ctx, const kifu_index_player *p)
         return 1;
     }
     /* Near: a part of the other, or a few characters apart (a third of the name). */
-    size_t d = distance(nr->want, p->key);
+    size_t d = cli_distance(nr->want, p->key);
     int part = strstr(p->key, nr->want) || strstr(nr->want, p->key);
     size_t limit = nr->len / 3 > 2 ? nr->len / 3 : 2;
     if (part)
