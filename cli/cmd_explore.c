@@ -403,8 +403,11 @@ static int parse_args(int argc, char **argv, explore_args *x)
         cli_err("kifu: --color goes with --player or --player-like\n");
         return EXIT_USAGE;
     }
-    if (cli_tag_unknown(x->tags, x->o.ntags, NULL, 0))
+    char unknown[800];
+    if (cli_tag_unknown(x->tags, x->o.ntags, unknown, sizeof unknown)) {
+        cli_err("kifu: %s\n", unknown);
         return EXIT_USAGE;
+    }
     if (!x->export && (x->book_opts || x->out)) {
         cli_err("kifu: -o, --min-ply, --max-ply and --min-games go with --export\n");
         return EXIT_USAGE;

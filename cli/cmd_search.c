@@ -365,8 +365,11 @@ static int parse_args(int argc, char **argv, search_args *a, search_run *r)
         cli_err("kifu: --tag goes with --index (the tags an index stored)\n");
         return EXIT_USAGE;
     }
-    if (cli_tag_unknown(a->tags, a->ntags, NULL, 0))
+    char unknown[800];
+    if (cli_tag_unknown(a->tags, a->ntags, unknown, sizeof unknown)) {
+        cli_err("kifu: %s\n", unknown);
         return EXIT_USAGE;
+    }
     if (!a->ch_url && (a->cho.database || a->cho.table || a->cho.cluster)) {
         cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
         return EXIT_USAGE;

@@ -1,6 +1,6 @@
 /* tag_filter.c: the --tag filters' names checked against the tags kifu knows (the
  * shipped definitions, the names an index stores), so that a misspelt name is told with
- * the nearest names instead of matching no game. */
+ * the nearest names instead of matching no game; and a game's tags as JSON. */
 #include <stdio.h>
 #include <string.h>
 
@@ -60,14 +60,23 @@ int cli_tag_unknown(const char *const *specs, size_t n, char *msg, size_t cap)
         unknown = 1;
         char near[512];
         nearest(t, name, near, sizeof near);
-        char text[768];
-        snprintf(text, sizeof text, "no tag '%s'%s%s%s (kifu tags --list shows them)",
-                 name, near[0] ? "; did you mean " : "", near, near[0] ? "?" : "");
-        if (msg)
-            snprintf(msg, cap, "%s", text);
-        else
-            cli_err("kifu: %s\n", text);
+        snprintf(msg, cap, "no tag '%s'%s%s%s (kifu tags --list shows them)", name,
+                 near[0] ? "; did you mean " : "", near, near[0] ? "?" : "");
     }
     kifu_tags_free(t);
     return unknown;
+}
+
+void cli_tags_json(FILE *f, const kifu_tag *tags, size_t n)
+{
+    static const char *const side[] = {"sente", "gote", "game"};
+    fputc('[', f);
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"name\":", i ? "," : "");
+        cli_json_fstring(f, tags[i].name);
+        fprintf(f, ",\"family\":\"%s\",\"side\":\"%s\",\"ply\":%d}",
+                kifu_tag_family_name(tags[i].family),
+                side[tags[i].side < 0 ? 2 : tags[i].side], tags[i].ply);
+    }
+    fputc(']', f);
 }
