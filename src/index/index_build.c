@@ -530,10 +530,11 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     return 1;
 }
 
-/* The shipped definitions unless the caller chose (kifu_index_set_tagger). 0, or -1. */
+/* The shipped definitions unless the caller chose (kifu_index_set_tagger), where the
+ * backend keeps tags (ClickHouse's does not yet: no tagging for nothing). 0, or -1. */
 static int default_tagger(kifu_index *ix, kifu_error *err)
 {
-    if (ix->tagger_set || ix->tagger)
+    if (ix->tagger_set || ix->tagger || !ix->ops->search_where)
         return 0;
     if (!(ix->own_tagger = kifu_tags_new(err)))
         return -1;
