@@ -312,7 +312,7 @@ sqlite3 old.kdb "UPDATE kifu_meta SET value='4' WHERE name='version'"
 "$kifu" explore old.kdb >/dev/null 2>err
 rc=$?
 [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-grep -q "old.kdb.*index version 4; this kifu reads version 6 (build it again" err && ok ||
+grep -q "old.kdb.*index version 4; this kifu reads version 7 (build it again" err && ok ||
     bad "old version: a clear error: $(cat err)"
 
 # Books.
