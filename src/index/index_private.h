@@ -9,8 +9,9 @@
  * schema (index_schema.c), the batch's writes (index_sqlite_write.c: rows sorted by
  * bucket in index_sort.c, merged into blocks in index_runs.c), the blocks' coding
  * (index_block.c), the explorer's counts (index_sqlite_explore.c), searches
- * (index_search.c, index_find.c) and book export (index_book.c). It may call fmt (reading
- * records), record, notation, rules and core. */
+ * (index_search.c, index_find.c), the games' tags and their filters (index_tags.c) and
+ * book export (index_book.c). It may call tags (each game tagged in the replay that
+ * reads it), search, fmt (reading records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
 #define KIFU_INDEX_PRIVATE_H
 
