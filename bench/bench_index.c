@@ -5,7 +5,8 @@
  * build rate on one core (reading and replaying the records, batches written as they fill),
  * bytes per position on disk, explorer latency (median and 99th percentile) for the start
  * position, a position thousands of games reach, a position of one game and a filtered
- * query, exact-search latency, and the same position rows written by sorted inserts and
+ * query, exact-search latency, the build with and without tags (each game's 戦法 and 囲い
+ * recognised in the build's replay), and the same position rows written by sorted inserts and
  * by unsorted upserts into the same table, so the two can be compared in one run. */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -295,6 +296,50 @@ int bench_index_collection(const bench_opts *o, char *dir, size_t cap)
     return generate(o, dir, (o->index_games + PER_FILE - 1) / PER_FILE);
 }
 
+/* CPU seconds of a bulk build of the first `files` files into kdb, tagging the games
+ * (the default) or not: what tags cost a build. -1 on an error. */
+static double timed_build(const char *dir, int files, const char *kdb, int tags)
+{
+    remove(kdb);
+    kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, NULL);
+    if (!ix)
+        return -1;
+    if (!tags)
+        kifu_index_set_tagger(ix, NULL);
+    double c0 = bench_cpu_now();
+    int rc = 0;
+    for (int f = 0; f < files && !rc; f++) {
+        char path[8400];
+        snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
+        rc = kifu_index_add_file(ix, path, NULL, NULL, NULL) < 0;
+    }
+    rc |= kifu_index_close(ix, NULL);
+    double c = bench_cpu_now() - c0;
+    remove(kdb);
+    return rc ? -1 : c;
+}
+
+/* The build of up to 50,000 games with and without tags, CPU time (median of 3 each,
+ * alternated so that the machine's load falls on both alike). */
+static void tags_cost(const char *dir, int files, const char *kdb)
+{
+    int n = files < 50 ? files : 50;
+    double t[2][3];
+    for (int r = 0; r < 3; r++)
+        for (int tags = 0; tags < 2; tags++)
+            if ((t[tags][r] = timed_build(dir, n, kdb, tags)) < 0)
+                return;
+    for (int tags = 0; tags < 2; tags++)
+        qsort(t[tags], 3, sizeof t[tags][0], by_double);
+    double games = (double)n * PER_FILE;
+    printf("tags    build of %.0f games: with tags %.2f s CPU (%.0f games/s), without "
+           "(--no-tags) %.2f s (%.0f games/s): tags +%.0f%% (goal 20000 games/s with "
+           "them)\n",
+           games, t[1][1], games / t[1][1], t[0][1], games / t[0][1],
+           (t[1][1] / t[0][1] - 1) * 100);
+    fflush(stdout);
+}
+
 int bench_index(const bench_opts *o)
 {
     char dir[4200], kdb[4300];
@@ -352,6 +397,9 @@ int bench_index(const bench_opts *o)
     printf("size    %lld bytes: %.1f bytes a position, all included (goal 32)\n",
            (long long)st.st_size, (double)st.st_size / positions);
     fflush(stdout);
+    char tkdb[4400];
+    snprintf(tkdb, sizeof tkdb, "%s/tags.kdb", o->dir);
+    tags_cost(dir, files, tkdb);
 
     ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
     kifu_position *start = kifu_position_new(), *many = kifu_position_new();

@@ -47,6 +47,16 @@ int cmd_explore(int argc, char **argv);
  * game has name's key (the nearest keys said on stderr), 0 when some has. */
 int cli_index_players(kifu_index *ix, const char *like, int json);
 int cli_player_unknown(kifu_index *ix, const char *name);
+/* distance.c: the characters (UTF-8 sequences, as numbers) of s into v, at most cap:
+ * the count; and the edit distance of two short texts, in characters. */
+size_t cli_chars(const char *s, unsigned *v, size_t cap);
+size_t cli_distance(const char *a, const char *b);
+/* tag_filter.c: --tag NAME / --tag sente:NAME (repeated: all of them) of explore, search
+ * --index and serve. Check each spec's name against the shipped tags: 0, or 1 with
+ * "no tag 'X'; did you mean ...?" in msg. */
+int cli_tag_unknown(const char *const *specs, size_t n, char *msg, size_t cap);
+/* A game's tags as kifu tags --json writes them: [{"name","family","side","ply"}...]. */
+void cli_tags_json(FILE *f, const kifu_tag *tags, size_t n);
 void cmd_explore_usage(FILE *f);
 int cmd_serve(int argc, char **argv);
 void cmd_serve_usage(FILE *f);

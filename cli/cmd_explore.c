@@ -43,6 +43,10 @@ void cmd_explore_usage(FILE *f)
         "  --event TEXT       games whose event contains TEXT\n"
         "  --min-rating N     games whose players are both rated N or more (rating\n"
         "                     headers, or the rating in the name: hashiryo(1788))\n"
+        "  --tag NAME         games tagged NAME when indexed (either side, or the\n"
+        "                     game's: 四間飛車, 美濃囲い, 対抗形; see kifu tags);\n"
+        "                     sente:NAME or gote:NAME (先手:, 後手:) one side;\n"
+        "                     repeated, games with all of them\n"
         "  --flip             also the colour-flipped position (its moves turned)\n"
         "  --top N            games listed per move (default 5, at most 10)\n"
         "  --json             one JSON object: sfen, games and the moves array\n"
@@ -272,6 +276,7 @@ typedef struct explore_args {
     kifu_clickhouse_options cho;
     char **moves; /* --moves (new array; the strings are argv's) */
     int nmoves;
+    const char **tags;   /* --tag, each (new array; argv's strings) */
     int json, book_opts; /* --json; a book option was given */
     int no_games;        /* --no-games */
 } explore_args;
@@ -285,7 +290,7 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
         "--player-like", "--until",      "--event",    "--min-rating", "--top",
         "--export",      "-o",           "--output",   "--min-ply",    "--max-ply",
         "--min-games",   "--clickhouse", "--database", "--table",      "--cluster",
-        "--timeout"};
+        "--timeout",     "--tag"};
     const char *a = argv[*i];
     int takes = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -327,6 +332,9 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
         x->o.player = v;
     } else if (!strcmp(a, "--player-like")) {
         x->o.player_like = v;
+    } else if (!strcmp(a, "--tag")) {
+        x->tags[x->o.ntags++] = v;
+        x->o.tags = x->tags;
     } else if (!strcmp(a, "--no-games")) {
         x->no_games = 1;
     } else if (!strcmp(a, "--color")) {
@@ -374,7 +382,8 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
 static int parse_args(int argc, char **argv, explore_args *x)
 {
     x->moves = calloc((size_t)argc, sizeof *x->moves);
-    if (!x->moves)
+    x->tags = calloc((size_t)argc, sizeof *x->tags);
+    if (!x->moves || !x->tags)
         return EXIT_INTERNAL;
     int status = EXIT_OK;
     for (int i = 1; i < argc && status == EXIT_OK; i++)
@@ -392,6 +401,11 @@ static int parse_args(int argc, char **argv, explore_args *x)
     }
     if (x->o.player_color && !x->o.player && !x->o.player_like) {
         cli_err("kifu: --color goes with --player or --player-like\n");
+        return EXIT_USAGE;
+    }
+    char unknown[800];
+    if (cli_tag_unknown(x->tags, x->o.ntags, unknown, sizeof unknown)) {
+        cli_err("kifu: %s\n", unknown);
         return EXIT_USAGE;
     }
     if (!x->export && (x->book_opts || x->out)) {
@@ -456,6 +470,6 @@ int cmd_explore(int argc, char **argv)
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu explore --help'\n");
     kifu_index_close(ix, NULL);
-    free(x.moves);
+    free(x.moves), free(x.tags);
     return status;
 }

@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "tag_pool.h"
 
 void cmd_index_usage(FILE *f)
 {
@@ -59,6 +60,10 @@ void cmd_index_usage(FILE *f)
         "                     legal move of its piece to its square explains (a relay's\n"
         "                     miscopied square) is indexed with that move, with a\n"
         "                     warning; a doubled time field is dropped\n"
+        "  --no-tags          do not tag the games (by default each game's 戦法, 囲い\n"
+        "                     and 備考 are recognised as it is read and stored, for\n"
+        "                     explore --tag and search --index --tag)\n"
+        "  --tag-file FILE    tag with FILE's definitions too (see kifu tags)\n"
         "  --wait SECONDS     wait this long for another process writing the index\n"
         "                     (default 30; 0: give up at once, \"index busy\")\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
@@ -94,6 +99,11 @@ void cmd_index_usage(FILE *f)
 static int input_encoding = KIFU_ENC_AUTO, lenient;
 /* KIFU_INDEX_KEEP_DUPLICATES with --keep-duplicates, for every open that adds. */
 static unsigned add_flags;
+/* --no-tags, or --tag-file FILE's tagger (freed when the command ends, after the index
+ * it tags for is closed). */
+static int no_tags;
+static const char *tag_file;
+static kifu_tagger *file_tagger;
 /* index players: --like TEXT and --json. */
 static const char *players_like;
 static int players_json;
@@ -177,6 +187,8 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
     cli_progress_start(&bar, in->n, in->n >= 8 && isatty(STDERR_FILENO));
     kifu_index_set_read(ix, input_encoding,
                         lenient ? KIFU_READ_LENIENT | KIFU_READ_REPAIR : 0u);
+    if (no_tags || file_tagger)
+        kifu_index_set_tagger(ix, file_tagger);
     kifu_error e = {0};
     cli_skipped skipped = {0};
     *index_failed = 0;
@@ -684,6 +696,7 @@ int cmd_index(int argc, char **argv)
                              : !strcmp(a, "--cluster")                  ? &ch.o.cluster
                              : !strcmp(a, "--wait")                     ? &wait_arg
                              : !strcmp(a, "--like")                     ? &players_like
+                             : !strcmp(a, "--tag-file")                 ? &tag_file
                              : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
                                                                         : NULL;
         if (only_files || a[0] != '-' || !a[1]) {
@@ -713,6 +726,8 @@ int cmd_index(int argc, char **argv)
             lenient = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
+        } else if (!strcmp(a, "--no-tags")) {
+            no_tags = 1;
         } else if (!strcmp(a, "--keep-duplicates")) {
             add_flags |= KIFU_INDEX_KEEP_DUPLICATES;
         } else if (!strcmp(a, "--json")) {
@@ -734,7 +749,17 @@ int cmd_index(int argc, char **argv)
         }
     }
     int players = !strcmp(sub, "players");
-    if (status == EXIT_OK && (players_like || players_json) && !players) {
+    int adds = !strcmp(sub, "build") || !strcmp(sub, "add");
+    if (status == EXIT_OK && (no_tags || tag_file) && !adds) {
+        cli_err("kifu: index %s: --no-tags and --tag-file are for build and add\n", sub);
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && no_tags && tag_file) {
+        cli_err("kifu: --no-tags or --tag-file, not both\n");
+        status = EXIT_USAGE;
+    } else if (status == EXIT_OK && tag_file &&
+               !(file_tagger = cli_tagger_new(tag_file, &status))) {
+        ; /* said */
+    } else if (status == EXIT_OK && (players_like || players_json) && !players) {
         cli_err("kifu: index %s: --like and --json are for index players\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
@@ -762,5 +787,6 @@ int cmd_index(int argc, char **argv)
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu index --help'\n");
     free(args);
+    kifu_tags_free(file_tagger);
     return status;
 }

@@ -60,42 +60,6 @@ int cli_index_players(kifu_index *ix, const char *like, int json)
 
 /* ---- did you mean ---- */
 
-/* Characters (UTF-8 sequences) of s into v, at most cap; the count. */
-static size_t chars(const char *s, unsigned *v, size_t cap)
-{
-    size_t n = 0;
-    const unsigned char *p = (const unsigned char *)s;
-    while (*p && n < cap) {
-        unsigned c = *p++;
-        while ((*p & 0xc0) == 0x80)
-            c = c << 8 | *p++;
-        v[n++] = c;
-    }
-    return n;
-}
-
-/* Edit distance over characters (Levenshtein), keys being short names. */
-static size_t distance(const char *a, const char *b)
-{
-    unsigned x[64], y[64];
-    size_t n = chars(a, x, 64), m = chars(b, y, 64), row[65];
-    for (size_t j = 0; j <= m; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j], best = diag + (x[i - 1] != y[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best, diag = up;
-        }
-    }
-    return row[m];
-}
-
 typedef struct near {
     const char *want; /* the key asked for */
     size_t len;       /* its characters */
@@ -116,7 +80,7 @@ static int consider(void *ctx, const kifu_index_player *p)
         return 1;
     }
     /* Near: a part of the other, or a few characters apart (a third of the name). */
-    size_t d = distance(nr->want, p->key);
+    size_t d = cli_distance(nr->want, p->key);
     int part = strstr(p->key, nr->want) || strstr(nr->want, p->key);
     size_t limit = nr->len / 3 > 2 ? nr->len / 3 : 2;
     if (part)
@@ -144,7 +108,7 @@ int cli_player_unknown(kifu_index *ix, const char *name)
     char key[256];
     unsigned tmp[64];
     kifu_index_player_key(name, key, sizeof key, NULL, 0, NULL);
-    near nr = {.want = key, .len = chars(key, tmp, 64)};
+    near nr = {.want = key, .len = cli_chars(key, tmp, 64)};
     kifu_error e = {0};
     if (kifu_index_players(ix, NULL, consider, &nr, &e) || nr.exists)
         return 0;

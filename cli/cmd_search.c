@@ -53,6 +53,9 @@ void cmd_search_usage(FILE *f)
         "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
         "                     files: the same output as searching the indexed files\n"
+        "  --tag NAME         with --index: the games tagged NAME when indexed\n"
+        "                     (sente:NAME, gote:NAME one side; repeated: all of\n"
+        "                     them), as kifu explore --tag\n"
         "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
         "                     --clickhouse): the server, or a cluster's shards in\n"
         "                     remote_servers order; credentials from the environment\n"
@@ -140,6 +143,8 @@ typedef struct search_args {
     int nfiles;
     const char *index, *ch_url; /* search an index instead of files */
     kifu_clickhouse_options cho;
+    const char *tags[16]; /* --tag, with --index */
+    size_t ntags;
 } search_args;
 
 /* The option of argv[*i] (a valued one takes argv[++*i]): into a, or into r for what
@@ -157,7 +162,8 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
         !strcmp(o, "-f") || !strcmp(o, "--from") || !strcmp(o, "--index") ||
         !strcmp(o, "--clickhouse") || !strcmp(o, "--database") || !strcmp(o, "--table") ||
         !strcmp(o, "--cluster") || !strcmp(o, "--timeout") ||
-        !strcmp(o, "--input-encoding") || !strcmp(o, "-j") || !strcmp(o, "--jobs");
+        !strcmp(o, "--input-encoding") || !strcmp(o, "-j") || !strcmp(o, "--jobs") ||
+        !strcmp(o, "--tag");
     if (valued && *i + 1 >= argc) {
         cli_err("kifu: %s needs a value\n", o);
         return EXIT_USAGE;
@@ -171,6 +177,12 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
         a->what = o, a->value = v;
     } else if (!strcmp(o, "--index")) {
         a->index = v;
+    } else if (!strcmp(o, "--tag")) {
+        if (a->ntags == sizeof a->tags / sizeof *a->tags) {
+            cli_err("kifu: at most 16 --tag\n");
+            return EXIT_USAGE;
+        }
+        a->tags[a->ntags++] = v;
     } else if (!strcmp(o, "--clickhouse")) {
         a->ch_url = v;
     } else if (!strcmp(o, "--database")) {
@@ -267,6 +279,15 @@ static int parse_args(int argc, char **argv, search_args *a, search_run *r)
                 a->index ? "--index" : "--clickhouse");
         return EXIT_USAGE;
     }
+    if (a->ntags && !a->index) {
+        cli_err("kifu: --tag goes with --index (the tags an index stored)\n");
+        return EXIT_USAGE;
+    }
+    char unknown[800];
+    if (cli_tag_unknown(a->tags, a->ntags, unknown, sizeof unknown)) {
+        cli_err("kifu: %s\n", unknown);
+        return EXIT_USAGE;
+    }
     if (!a->ch_url && (a->cho.database || a->cho.table || a->cho.cluster)) {
         cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
         return EXIT_USAGE;
@@ -341,7 +362,7 @@ int cmd_search(int argc, char **argv)
     if (a.index || a.ch_url) {
         cli_search_index_opts io = {
             r.o.count, r.o.list, r.o.json, r.o.quiet, (a.flags & KIFU_SEARCH_FORKS) != 0,
-            a.ch_url,  &a.cho};
+            a.ch_url,  &a.cho,   a.tags,   a.ntags};
         status = cli_search_index(a.index, r.s, &io);
         free(a.files);
         kifu_search_free(r.s);

@@ -28,7 +28,6 @@ void cmd_tags_usage(FILE *f)
 }
 
 static const char *const side_words[] = {"先手", "後手", "対局"};
-static const char *const side_json[] = {"sente", "gote", "game"};
 
 typedef struct out {
     const char *file;
@@ -43,15 +42,9 @@ static int print_game(void *ctx, kifu_record *r, size_t game, size_t games,
     if (o->json) {
         printf("{\"file\":");
         cli_json_string(o->file);
-        printf(",\"game\":%zu,\"tags\":[", game + 1);
-        for (size_t i = 0; i < count; i++) {
-            printf("%s{\"name\":", i ? "," : "");
-            cli_json_string(tags[i].name);
-            printf(",\"family\":\"%s\",\"side\":\"%s\",\"ply\":%d}",
-                   kifu_tag_family_name(tags[i].family),
-                   side_json[tags[i].side < 0 ? 2 : tags[i].side], tags[i].ply);
-        }
-        printf("]}\n");
+        printf(",\"game\":%zu,\"tags\":", game + 1);
+        cli_tags_json(stdout, tags, count);
+        printf("}\n");
         return 0;
     }
     int head = o->several || games > 1;

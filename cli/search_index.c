@@ -24,7 +24,10 @@ static void hit_json(const kifu_index_hit *h)
     snprintf(path, sizeof path, "%d", h->ply);
     cli_hit_json(stdout, h->source, (size_t)h->number, h->ply, path, &h->board,
                  h->next_text[0] ? h->next_text : NULL, usi);
-    printf(",\"header\":%s}\n", h->header ? h->header : "{}");
+    printf(",\"header\":%s", h->header ? h->header : "{}");
+    if (h->tags) /* the index's JSON array (kifu_index_search_filtered) */
+        printf(",\"tags\":%s", h->tags);
+    printf("}\n");
 }
 
 static int on_hit(void *ctx, const kifu_index_hit *h)
@@ -118,16 +121,22 @@ int cli_search_index(const char *kdb, kifu_search *s, const cli_search_index_opt
     }
     run r = {o, NULL, 0, 0};
     long hits;
+    kifu_explore_options f = {.tags = o->tags, .ntags = o->ntags};
+    /* --tag's hits carry their games' tags (--json prints them); without it the hits
+     * are a search of the files' own. */
+    int where = o->ntags != 0;
     if (o->count && !o->quiet) {
         counts c = {0};
-        hits = kifu_index_search(ix, s, count_hit, &c, &e);
+        hits = where ? kifu_index_search_filtered(ix, s, &f, count_hit, &c, &e)
+                     : kifu_index_search(ix, s, count_hit, &c, &e);
         if (hits >= 0 && kifu_index_each_source(ix, print_count, &c, &e))
             hits = -1;
         for (size_t i = 0; i < c.n; i++)
             free(c.path[i]);
         free(c.path), free(c.hits);
     } else {
-        hits = kifu_index_search(ix, s, on_hit, &r, &e);
+        hits = where ? kifu_index_search_filtered(ix, s, &f, on_hit, &r, &e)
+                     : kifu_index_search(ix, s, on_hit, &r, &e);
     }
     free(r.last);
     int status = EXIT_OK;

@@ -8,6 +8,8 @@ typedef struct cli_search_index_opts {
     int count, list, json, quiet, forks;
     const char *ch_url;                 /* the index on ClickHouse (kdb NULL), or NULL */
     const kifu_clickhouse_options *cho; /* with ch_url */
+    const char *const *tags;            /* --tag filters (SQLite indexes) */
+    size_t ntags;
 } cli_search_index_opts;
 
 /* Search the index at kdb (or on ClickHouse: o->ch_url) with s and print as a search of its files would. The exit

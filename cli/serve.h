@@ -57,6 +57,9 @@ int serve_check_params(const serve_request *q, const char *const *allowed,
 /* The explorer's filters (player, color, since, until, event, min_rating, flip, top,
  * tag) into o, and the position (sfen, moves as USI separated by commas or spaces, usi)
  * into p. 0, or -1 with a 400 in r. */
+/* The tag filter alone (tag=NAME,sente:NAME...: all of them) into o->tags, valid until
+ * this thread's next request. 0, or -1 with a 400 (an unknown name, its nearest). */
+int serve_tags(const serve_request *q, kifu_explore_options *o, serve_response *r);
 int serve_explore_options(const serve_request *q, kifu_explore_options *o,
                           serve_response *r);
 int serve_position(const serve_request *q, kifu_position *p, serve_response *r);

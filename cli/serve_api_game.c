@@ -1,5 +1,5 @@
 /* serve_api_game.c: /api/game?file=F&game=N, one indexed game as the position-list JSON
- * (posjson: every position's letters for board.js, its move and comments). F must be a
+ * (posjson: every position's letters for board.js, its move and comments) and its tags. F must be a
  * file exactly as the index lists it: the parameter only picks one of the index's
  * sources, it never becomes a path by itself. */
 #include <stdlib.h>
@@ -53,6 +53,21 @@ static char *slurp(const char *path, size_t *len)
     return buf;
 }
 
+/* The game's tags, recognised on its record as kifu tags does ([] when they cannot
+ * be: the page shows the game anyway). */
+static void put_tags(FILE *f, const kifu_record *rec)
+{
+    kifu_tagger *t = kifu_tags_new(NULL);
+    kifu_tag *tags = NULL;
+    size_t n = 0;
+    if (t && kifu_tags_record(t, rec, &tags, &n, NULL) == 0)
+        cli_tags_json(f, tags, n);
+    else
+        fputs("[]", f);
+    kifu_free(tags);
+    kifu_tags_free(t);
+}
+
 static const char *const game_params[] = {"file", "game", NULL};
 
 void serve_api_game(const serve_config *c, const serve_request *q, serve_response *r)
@@ -96,7 +111,9 @@ void serve_api_game(const serve_config *c, const serve_request *q, serve_respons
         if (f) {
             fprintf(f, "{\"file\":");
             cli_json_fstring(f, k.path);
-            fprintf(f, ",\"game\":%ld,\"positions\":%s}\n", number, pos);
+            fprintf(f, ",\"game\":%ld,\"tags\":", number);
+            put_tags(f, rs[number - 1]);
+            fprintf(f, ",\"positions\":%s}\n", pos);
             serve_end(r, f, &buf, &blen);
         } else {
             serve_error(r, 500, "game: %s", e.message);

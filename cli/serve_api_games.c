@@ -13,7 +13,7 @@
 
 /* A game kept for sorting: its key is the header field's JSON text ("" if none). */
 typedef struct kept {
-    char *source, *header, *key;
+    char *source, *header, *key, *tags;
     int number;
     size_t order;
 } kept;
@@ -86,9 +86,10 @@ static int keep(games_page *g, const kifu_index_hit *h)
     const char *header = h->header && *h->header ? h->header : "{}";
     k->source = strdup(h->source), k->header = strdup(header);
     k->key = field(header, g->sort_keys);
+    k->tags = strdup(h->tags ? h->tags : "[]");
     k->number = h->number, k->order = g->nkept;
-    if (!k->source || !k->header || !k->key) {
-        free(k->source), free(k->header), free(k->key);
+    if (!k->source || !k->header || !k->key || !k->tags) {
+        free(k->source), free(k->header), free(k->key), free(k->tags);
         g->nomem = 1;
         return 1;
     }
@@ -97,12 +98,13 @@ static int keep(games_page *g, const kifu_index_hit *h)
 }
 
 static void put_game(games_page *g, const char *source, int number, const char *header,
-                     int first)
+                     const char *tags, int first)
 {
     fprintf(g->f, "%s{\"file\":", first ? "" : ",");
     cli_json_fstring(g->f, source);
-    /* The header is the index's own JSON object (index_build.c writes it). */
-    fprintf(g->f, ",\"game\":%d,\"header\":%s}", number, header);
+    /* The header and the tags are the index's own JSON (index_build.c, index_search.c). */
+    fprintf(g->f, ",\"game\":%d,\"header\":%s,\"tags\":%s}", number, header,
+            tags && *tags ? tags : "[]");
 }
 
 /* Does the header (a JSON object of the record's own keys) name the player on the side?
@@ -135,7 +137,7 @@ static int one_game(void *ctx, const kifu_index_hit *h)
         return keep(g, h);
     if (g->seen >= g->offset && g->seen < g->offset + g->limit)
         put_game(g, h->source, h->number, h->header && *h->header ? h->header : "{}",
-                 g->seen == g->offset);
+                 h->tags, g->seen == g->offset);
     g->seen++;
     return 1;
 }
@@ -148,23 +150,38 @@ static void put_sorted(games_page *g, int descending)
             qsort(g->kept, g->nkept, sizeof *g->kept, by_key);
         for (long i = g->offset; i < g->offset + g->limit && (size_t)i < g->nkept; i++) {
             const kept *k = &g->kept[descending ? g->nkept - 1 - (size_t)i : (size_t)i];
-            put_game(g, k->source, k->number, k->header, i == g->offset);
+            put_game(g, k->source, k->number, k->header, k->tags, i == g->offset);
         }
         g->seen = (long)g->nkept;
     }
     for (size_t i = 0; i < g->nkept; i++)
-        free(g->kept[i].source), free(g->kept[i].header), free(g->kept[i].key);
+        free(g->kept[i].source), free(g->kept[i].header), free(g->kept[i].key),
+            free(g->kept[i].tags);
     free(g->kept);
 }
 
-static const char *const games_params[] = {"limit", "offset", "player",
-                                           "color", "sort",   NULL};
+static const char *const games_params[] = {"limit", "offset", "player", "color",
+                                           "sort",  "tag",    NULL};
+
+/* The games' search with their tags, and the tag filter (an index that keeps no tags,
+ * ClickHouse's: the plain search, and a tag filter is an error). */
+static long search_games(kifu_index *ix, kifu_search *s, const kifu_explore_options *tf,
+                         games_page *g, kifu_error *e)
+{
+    long n = kifu_index_search_filtered(ix, s, tf, one_game, g, e);
+    if (n < 0 && e->code == KIFU_ERR_UNSUPPORTED && !tf->ntags) {
+        kifu_error_clear(e);
+        n = kifu_index_search(ix, s, one_game, g, e);
+    }
+    return n;
+}
 
 void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
 {
     serve_stamp stamp;
     games_page g = {0};
-    if (serve_check_params(q, games_params, r) ||
+    kifu_explore_options tf = {0};
+    if (serve_check_params(q, games_params, r) || serve_tags(q, &tf, r) ||
         serve_number(q, "limit", 1, 500, 50, &g.limit, r) ||
         serve_number(q, "offset", 0, 100000000, 0, &g.offset, r))
         return;
@@ -217,7 +234,7 @@ void serve_api_games(const serve_config *c, const serve_request *q, serve_respon
         serve_error(r, 500, "games: %s", e.message);
     else if ((ix = serve_open(c, r, &stamp)) && (g.f = serve_begin(&buf, &len))) {
         fprintf(g.f, "{\"games\":[");
-        long n = kifu_index_search(ix, s, one_game, &g, &e);
+        long n = search_games(ix, s, &tf, &g, &e);
         if (g.sort_keys)
             put_sorted(&g, descending);
         fprintf(g.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", g.seen, g.offset,

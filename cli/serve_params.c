@@ -68,6 +68,43 @@ static int is_date(const char *s)
     return 1;
 }
 
+/* The tag names of a request, split: kept per thread, since a request is answered on
+ * the thread that took it and kifu_explore_options only points at them. */
+static _Thread_local struct {
+    char text[1024];
+    const char *v[16];
+} tag_store;
+
+int serve_tags(const serve_request *q, kifu_explore_options *o, serve_response *r)
+{
+    const char *tag = serve_get(q, "tag");
+    o->tags = NULL, o->ntags = 0;
+    if (!tag || !*tag)
+        return 0;
+    if (strlen(tag) >= sizeof tag_store.text) {
+        serve_error(r, 400, "tag is too long");
+        return -1;
+    }
+    /* tag=四間飛車,gote:美濃囲い: the names of --tag repeated, all of them. */
+    memcpy(tag_store.text, tag, strlen(tag) + 1);
+    size_t n = 0;
+    for (char *s = tag_store.text, *save = NULL, *t; (t = strtok_r(s, ",", &save));
+         s = NULL) {
+        if (n == sizeof tag_store.v / sizeof *tag_store.v) {
+            serve_error(r, 400, "tag: at most 16 names");
+            return -1;
+        }
+        tag_store.v[n++] = t;
+    }
+    char msg[800];
+    if (cli_tag_unknown(tag_store.v, n, msg, sizeof msg)) {
+        serve_error(r, 400, "tag: %s", msg);
+        return -1;
+    }
+    o->tags = tag_store.v, o->ntags = n;
+    return 0;
+}
+
 int serve_explore_options(const serve_request *q, kifu_explore_options *o,
                           serve_response *r)
 {
@@ -108,10 +145,8 @@ int serve_explore_options(const serve_request *q, kifu_explore_options *o,
         }
         o->flip = !strcmp(flip, "1") || !strcmp(flip, "true") || !*flip;
     }
-    if (serve_get(q, "tag")) {
-        serve_error(r, 400, "tag: this index has no tags");
+    if (serve_tags(q, o, r))
         return -1;
-    }
     long n;
     if (serve_number(q, "min_rating", 0, 100000, 0, &n, r))
         return -1;

@@ -82,6 +82,14 @@ _kifu()
         --index)
             COMPREPLY=($(compgen -f -- "$cur"))
             return ;;
+        --tag)
+            # The names kifu knows (kifu tags --list), after sente:/gote: too. Bash splits
+            # words at ':' unless COMP_WORDBREAKS was changed: then the prefix is kept.
+            local IFS=$'\n' names pre=
+            names=$("$kifu" tags --list 2>/dev/null | cut -f2)
+            [[ $cur == *:* && $COMP_WORDBREAKS != *:* ]] && pre=${cur%%:*}:
+            COMPREPLY=($(compgen -P "$pre" -W "$names" -- "${cur#*:}"))
+            return ;;
         --export | --color)
             # The words after the option in the command's help: "--export yane2016|apery".
             local w

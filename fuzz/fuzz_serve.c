@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../cli/distance.c"
 #include "../cli/explore_json.c"
 #include "../cli/serve_api_explore.c"
 #include "../cli/serve_api_game.c"
@@ -19,6 +20,7 @@
 #include "../cli/serve_params.c"
 #include "../cli/serve_reply.c"
 #include "../cli/serve_route.c"
+#include "../cli/tag_filter.c"
 #include "../cli/textout.c"
 
 /* The pages and assets are an exact-match table of compiled-in files (serve_static.c,

@@ -979,6 +979,7 @@ KIFU_EXPORT int kifu_trace_end(const kifu_trace *t, int *ply);
 /* Collection index and opening explorer (SQLite file; its tables in docs/index.md)     */
 
 typedef struct kifu_index kifu_index;
+typedef struct kifu_tagger kifu_tagger; /* the tags' (below) */
 
 /** What a handle added so far (files by outcome, games and positions written). */
 typedef struct kifu_index_stats {
@@ -1055,6 +1056,11 @@ KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_
  *  game whose every move plays after repairs is indexed, counted in records_repaired
  *  and told to warn; other flags are ignored). */
 KIFU_EXPORT void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags);
+/** The tagger kifu_index_add_file tags games with (the 戦法, 囲い and 備考 of each side,
+ *  kept per game for --tag filters), in the replay that reading does: borrowed, it must
+ *  live until the index is closed. NULL: games are added without tags. By default
+ *  (never called) the shipped definitions. */
+KIFU_EXPORT void kifu_index_set_tagger(kifu_index *ix, kifu_tagger *t);
 /** Write the queued games and commit, in one transaction with the batches written since
  *  the last flush. Readers see all of it or none of it; a process killed meanwhile leaves
  *  the file as it was. 0, or -1 (all of it rolled back). */
@@ -1121,6 +1127,11 @@ typedef struct kifu_explore_options {
     int top;               /* games listed per move; 0: 5 */
     const char *player_like; /* a player whose key contains this text's key, or NULL
                                 (player_color applies to it too) */
+    /* Tags the games must all have, as the index stored them when the games were added
+     * (kifu_index_set_tagger), each in kifu_tag_spec's form ("四間飛車", "gote:美濃囲い");
+     * a side's filter also takes the game's tags (相居飛車 ...). NULL / 0: no filter. */
+    const char *const *tags;
+    size_t ntags;
 } kifu_explore_options;
 
 /** The key the index finds a player by, from a name as records write it: a subset of
@@ -1195,6 +1206,10 @@ typedef struct kifu_index_hit {
     char next_text[96];    /* as kifu_node_text words the node after the position: the
                               move (同 included), the ending word, or "" */
     const char *header;    /* the game's header as a JSON object */
+    /* kifu_index_search_filtered only (else NULL): the game's stored tags, a JSON array
+     * of {"name","family","side"} as kifu tags --json writes them ("sente", "gote" or
+     * "game"; "戦法", "囲い" or "備考"), "[]" when it has none */
+    const char *tags;
 } kifu_index_hit;
 /** Called per hit; nonzero stops searching that game. */
 typedef int (*kifu_index_hit_fn)(void *ctx, const kifu_index_hit *hit);
@@ -1208,6 +1223,15 @@ typedef int (*kifu_index_hit_fn)(void *ctx, const kifu_index_hit *hit);
  *  pattern, is held in memory). The number of hits, or -1 with err. */
 KIFU_EXPORT long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn,
                                    void *ctx, kifu_error *err);
+
+/** kifu_index_search over the games that pass o's tag filters (o->tags; its other
+ *  filters are not applied here), each hit carrying its game's tags (hit->tags). The
+ *  SQLite index only: on ClickHouse -1 with KIFU_ERR_UNSUPPORTED. The number of hits, or
+ *  -1 with err. */
+KIFU_EXPORT long kifu_index_search_filtered(kifu_index *ix, kifu_search *s,
+                                            const kifu_explore_options *o,
+                                            kifu_index_hit_fn fn, void *ctx,
+                                            kifu_error *err);
 
 /** Call fn with each indexed file (its path and games indexed), in the order files were
  *  first indexed; nonzero from fn stops. 0, or -1 with err. */
@@ -1521,8 +1545,8 @@ KIFU_EXPORT kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned fl
 /* Definitions are data: a text format of named board patterns with conditions (which
  * ply, for how long, pieces moved or not, the rook's file, tags implied or excluded),
  * described in docs/tags.md. The shipped set is compiled in; a user's file adds to it or
- * replaces some of it. */
-typedef struct kifu_tagger kifu_tagger;
+ * replaces some of it. A kifu_tagger (declared with the index, which tags the games
+ * it adds) holds them. */
 
 /** Families of tags, as the KIF header keys name them (先手の戦法, 先手の囲い, 先手の備考). */
 typedef enum kifu_tag_family {
@@ -1576,6 +1600,11 @@ KIFU_EXPORT int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned fla
  *  unless `replace`: then every such key is removed first. 0, or -1 (out of memory). */
 KIFU_EXPORT int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count,
                                     int replace);
+
+/** A tag filter as the CLI's --tag takes it: "NAME" (either side, or the game's), or
+ *  "sente:NAME" / "gote:NAME" (also 先手:, 後手:, black:, white:) for one side. The name
+ *  (a pointer into spec), the side in *side (KIFU_BLACK, KIFU_WHITE, or -1: either). */
+KIFU_EXPORT const char *kifu_tag_spec(const char *spec, int *side);
 
 /** Called per record of kifu_tags_read, once the whole input has read: the record
  *  (borrowed, normalized; valid during the call, and the callee may change it, to add

@@ -7,7 +7,7 @@
 (function () {
   "use strict";
 
-  var FILTERS = ["player", "color", "since", "until", "event", "min_rating"];
+  var FILTERS = ["player", "color", "since", "until", "event", "min_rating", "tag"];
   // Position-list letters (board.js) to SFEN: P L N S G B R +P +L +N +S +B +R K.
   var SFEN_PIECE = ["P", "L", "N", "S", "G", "B", "R", "+P", "+L", "+N", "+S", "+B", "+R", "K"];
   var HAND_SFEN = ["R", "B", "G", "S", "N", "L", "P"], HAND_KIND = [6, 5, 4, 3, 2, 1, 0];
@@ -155,6 +155,7 @@
     FILTERS.forEach(function (f) {
       var input = f === "color" ? el("select", { name: f }) :
         el("input", { name: f, type: f === "since" || f === "until" ? "date" : f === "min_rating" ? "number" : "text" });
+      if (f === "tag") input.setAttribute("placeholder", "四間飛車,gote:美濃囲い");
       if (f === "color") ["", "sente", "gote"].forEach(function (c) { add(input, el("option", { value: c }, c || "either")); });
       input.value = q.get(f) || "";
       add(form, add(el("label"), document.createTextNode(f.replace("_", " ") + " "), input));
@@ -273,7 +274,10 @@
     [["", "as indexed"], ["date", "date"], ["-date", "date, latest first"], ["sente", "sente"],
       ["gote", "gote"], ["event", "event"]].forEach(function (o) { add(order, el("option", { value: o[0] }, o[1])); });
     order.value = q.get("sort") || "";
+    var tag = el("input", { name: "tag", type: "text", placeholder: "四間飛車,gote:美濃囲い" });
+    tag.value = q.get("tag") || "";
     add(form, add(el("label"), document.createTextNode("player "), who), side,
+      add(el("label"), document.createTextNode("tag "), tag),
       add(el("label"), document.createTextNode("sort "), order),
       el("button", { type: "submit" }, "Filter"));
     form.addEventListener("submit", function (ev) {
@@ -282,6 +286,7 @@
       if (who.value) s.set("player", who.value);
       if (who.value && side.value) s.set("color", side.value);
       if (order.value) s.set("sort", order.value);
+      if (tag.value) s.set("tag", tag.value);
       location.href = "/games?" + s.toString();
     });
     add(app, el("h2", null, "Games"), form, out);
@@ -289,6 +294,7 @@
     if (q.get("player")) aq.set("player", q.get("player"));
     if (q.get("player") && q.get("color")) aq.set("color", q.get("color"));
     if (q.get("sort")) aq.set("sort", q.get("sort"));
+    if (q.get("tag")) aq.set("tag", q.get("tag"));
     function page(off) {
       var s = new URLSearchParams(aq);
       s.delete("limit");
@@ -298,7 +304,7 @@
     api("games", aq).then(function (d) {
       var t = el("table", { class: "games" });
       add(t, add(el("tr"), el("th", null, "Date"), el("th", null, "Sente"), el("th", null, "Gote"),
-        el("th", null, "Event"), el("th", null, "Game")));
+        el("th", null, "Event"), el("th", null, "Tags"), el("th", null, "Game")));
       d.games.forEach(function (g) {
         var h = g.header || {};
         var tr = el("tr");
@@ -308,7 +314,7 @@
           return td;
         };
         add(tr, el("td", null, h["開始日時"] || h["対局日"] || ""), who(h["先手"] || h["下手"]),
-          who(h["後手"] || h["上手"]), el("td", null, h["棋戦"] || ""),
+          who(h["後手"] || h["上手"]), el("td", null, h["棋戦"] || ""), tagCell(g.tags),
           add(el("td"), link("/game", new URLSearchParams({ file: g.file, game: g.game }),
             g.file.replace(/^.*\//, "") + " #" + g.game)));
         add(t, tr);
@@ -320,6 +326,20 @@
       if (offset + limit < d.total) add(pager, link("/games", page(offset + limit), "next ▶"));
       add(out, pager);
     }).catch(function (e) { error(out, e); });
+  }
+
+  /* A game's 戦法 and 囲い by side (☗ sente's, ☖ gote's), and the game's class: a
+   * click on one lists the games with it. 備考 other than the game's (居飛車 ...) are
+   * left to the filter, to keep the cell short. */
+  function tagCell(tags, kind) {
+    var td = el(kind || "td", { class: "tags" });
+    (tags || []).forEach(function (t) {
+      if (t.family === "備考" && t.side !== "game") return;
+      var mark = t.side === "sente" ? "☗" : t.side === "gote" ? "☖" : "";
+      var spec = t.side === "game" ? t.name : t.side + ":" + t.name;
+      add(td, link("/games", new URLSearchParams({ tag: spec }), mark + t.name), document.createTextNode(" "));
+    });
+    return td;
   }
 
   /* ---- Player ------------------------------------------------------------------ */
@@ -369,6 +389,8 @@
       var h = main[0].header || {};
       head.textContent = (h["先手"] || h["下手"] || "?") + " - " + (h["後手"] || h["上手"] || "?") +
         (h["棋戦"] ? " · " + h["棋戦"] : "") + (h["開始日時"] ? " · " + h["開始日時"] : "");
+      var tagLine = add(el("p", { class: "game-tags", id: "game-tags" }), tagCell(d.tags, "span"));
+      info.insertBefore(tagLine, numbers);
       main.forEach(function (e, i) {
         var li = add(el("li", { "data-ply": i }), el("span", null, i ? e.move : "開始局面"));
         li.addEventListener("click", function () { show(i, true); });

@@ -78,6 +78,11 @@ typedef struct kifu__index_ops {
     long (*search)(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                    const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                    kifu_error *err);
+    /* search over the games that pass o's tag filters, each hit with its tags; NULL:
+     * the backend keeps no tags (then explore refuses tag filters too). */
+    long (*search_where)(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                         const uint64_t *keys, const kifu_explore_options *o,
+                         kifu_index_hit_fn fn, void *ctx, kifu_error *err);
     int (*each_source)(kifu_index *ix, int (*fn)(void *ctx, const char *path, int games),
                        void *ctx, kifu_error *err);
     long (*find)(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx,

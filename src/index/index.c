@@ -39,6 +39,8 @@ int kifu_index_close(kifu_index *ix, kifu_error *err)
     kifu_position_free(ix->replay);
     kifu__sb_free(&ix->json);
     kifu__dups_free(ix);
+    kifu__free(ix->gtags);
+    kifu_tags_free(ix->own_tagger);
     ix->ops->close(ix);
     kifu__index_free(ix);
     return rc;
@@ -53,6 +55,15 @@ void kifu_index_set_read(kifu_index *ix, int encoding, unsigned flags)
 {
     ix->encoding = encoding;
     ix->read_flags = flags & (KIFU_READ_LENIENT | KIFU_READ_REPAIR);
+}
+
+void kifu_index_set_tagger(kifu_index *ix, kifu_tagger *t)
+{
+    /* Queued games keep the names of the tagger that tagged them: written first. */
+    if (ix->ngames && ix->tagger != t)
+        kifu_index_flush(ix, NULL);
+    ix->tagger = t;
+    ix->tagger_set = 1;
 }
 
 const kifu_index_stats *kifu_index_stats_get(const kifu_index *ix)
@@ -77,6 +88,19 @@ long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hit_fn fn, voi
     uint64_t keys[2] = {0, 0};
     int nkeys = kifu__index_search_keys(s, &flags, keys);
     return ix->ops->search(ix, s, flags, nkeys, keys, fn, ctx, err);
+}
+
+long kifu_index_search_filtered(kifu_index *ix, kifu_search *s,
+                                const kifu_explore_options *o, kifu_index_hit_fn fn,
+                                void *ctx, kifu_error *err)
+{
+    if (!ix->ops->search_where)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "this index keeps no tags (SQLite indexes do)");
+    unsigned flags = 0;
+    uint64_t keys[2] = {0, 0};
+    int nkeys = kifu__index_search_keys(s, &flags, keys);
+    return ix->ops->search_where(ix, s, flags, nkeys, keys, o, fn, ctx, err);
 }
 
 int kifu_index_each_source(kifu_index *ix,

@@ -15,6 +15,7 @@
 #include "record/record.h"
 #include "rules/engine.h"
 #include "rules/position.h"
+#include "tags/tags.h"
 
 size_t kifu__index_batch = KIFU__INDEX_BATCH;
 
@@ -33,7 +34,7 @@ void kifu__index_batch_free(kifu_index *ix)
     kifu__arena_free(&ix->text);
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
-    ix->ngames = ix->npos = ix->nsources = 0;
+    ix->ngames = ix->npos = ix->nsources = ix->ngtags = 0;
 }
 /* ---- Records to rows ---------------------------------------------------------------- */
 
@@ -236,11 +237,34 @@ uint64_t kifu__index_key_line(const kpos *start, const kmove *moves, size_t n)
     return s.key;
 }
 
+/* The game's tags (from the tagger, names borrowed from it) queued with g, each by the
+ * name's index in the tagger. 0, or -1 out of memory. */
+static int queue_tags(kifu_index *ix, kifu__igame *g, const kifu_tag *tags, size_t n)
+{
+    g->tag0 = (uint32_t)ix->ngtags, g->ntags = 0;
+    if (!n)
+        return 0;
+    if (kifu__reserve(&ix->gtags, &ix->capgtags, ix->ngtags + n, sizeof *ix->gtags, 1024))
+        return -1;
+    const kifu_tagger *t = ix->tagger;
+    for (size_t i = 0; i < n; i++) {
+        size_t k = 0;
+        while (k < t->nnames && t->names[k] != tags[i].name)
+            k++;
+        if (k == t->nnames || k > UINT16_MAX)
+            continue; /* not the tagger's name: cannot be */
+        ix->gtags[ix->ngtags++] =
+            (kifu__igtag){(uint16_t)k, (uint8_t)(tags[i].side < 0 ? 2 : tags[i].side)};
+        g->ntags++;
+    }
+    return 0;
+}
+
 /* Append one game and the positions of its main line. A move the engine cannot pack
  * (a record that is not normalized) fails the game: nothing of it stays queued. 0, 1 when
  * the game is indexed already (kifu__dups_check: nothing queued), or -1 with err. */
 static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
-                    uint32_t number, kifu_error *err)
+                    uint32_t number, const kifu_tag *tags, size_t ntags, kifu_error *err)
 {
     static const char *const sente_keys[] = {"先手", "下手", "先手氏名", NULL};
     static const char *const gote_keys[] = {"後手", "上手", "後手氏名", NULL};
@@ -344,6 +368,10 @@ static int add_game(kifu_index *ix, const kifu_record *r, uint32_t source,
             return seen;
         }
     }
+    if (queue_tags(ix, g, tags, ntags)) {
+        ix->npos = pos0;
+        return nomem(err);
+    }
     ix->ngames++;
     ix->next_game++;
     return 0;
@@ -424,8 +452,14 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
     }
     kifu_error e;
     kifu_error_clear(&e);
-    int played = kifu__normalize_hooked(r, ix->read_flags, NULL, NULL, NULL, NULL,
-                                        &ix->replay, &e) == 0;
+    /* The tags are recognised in the normalizer's replay: no second one. */
+    kifu_tag *tags = NULL;
+    size_t ntags = 0;
+    int played =
+        (ix->tagger ? kifu__tags_normalize_keep(ix->tagger, r, ix->read_flags, NULL, NULL,
+                                                &ix->replay, &tags, &ntags, &e)
+                    : kifu__normalize_hooked(r, ix->read_flags, NULL, NULL, NULL, NULL,
+                                             &ix->replay, &e)) == 0;
     /* Played whole, but for repaired moves (REPAIR): indexed, and told as a warning
      * (code OK, see warn_record). */
     int repaired = played && e.code;
@@ -436,7 +470,8 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
         e.code = KIFU_OK;
     }
     int rc = -1; /* add_game's: 0 added, 1 a duplicate, -1 failed */
-    if (played && (rc = add_game(ix, r, fr->source, number, &e)) >= 0 && !repaired) {
+    if (played && (rc = add_game(ix, r, fr->source, number, tags, ntags, &e)) >= 0 &&
+        !repaired) {
         if (rc)
             fr->dups++;
         else
@@ -453,8 +488,21 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
         fr->repaired += repaired && rc == 0;
         fr->failed[fr->nfailed++] = (struct failed_game){e, index};
     }
+    kifu_free(tags);
     kifu_record_free(r);
     return 1;
+}
+
+/* The shipped definitions unless the caller chose (kifu_index_set_tagger), where the
+ * backend keeps tags (ClickHouse's does not yet: no tagging for nothing). 0, or -1. */
+static int default_tagger(kifu_index *ix, kifu_error *err)
+{
+    if (ix->tagger_set || ix->tagger || !ix->ops->search_where)
+        return 0;
+    if (!(ix->own_tagger = kifu_tags_new(err)))
+        return -1;
+    ix->tagger = ix->own_tagger;
+    return 0;
 }
 
 int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
@@ -467,6 +515,10 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     unsigned char *data = kifu_file_read(path, &len, err);
     if (!data) {
         ix->stats.files_failed++;
+        return -1;
+    }
+    if (default_tagger(ix, err)) {
+        kifu_free(data);
         return -1;
     }
     uint64_t dig = ix->ops->digest(data, len);
@@ -497,7 +549,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
      * given back to the system and faulted in again file after file. Normalized one by
      * one, one bad game costs only itself. */
     file_reader fr = {.ix = ix, .source = id, .done = k.done, .ndone = k.ndone};
-    size_t games0 = ix->ngames, pos0 = ix->npos;
+    size_t games0 = ix->ngames, pos0 = ix->npos, tags0 = ix->ngtags;
     uint32_t next0 = ix->next_game;
     kifu_read_options o = {.encoding = ix->encoding,
                            .source = path,
@@ -520,6 +572,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     if (rc || fr.nomem) {
         /* Nothing of a file that does not read is indexed. */
         ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
+        ix->ngtags = tags0;
         kifu__free(fr.failed), kifu__free(k.gone);
         ix->stats.files_failed++;
         if (!rc) {

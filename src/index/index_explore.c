@@ -141,6 +141,11 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
     static const kifu_explore_options none;
     if (!o)
         o = &none;
+    if (o->ntags && !ix->ops->search_where) {
+        kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                    "this index keeps no tags (SQLite indexes do): no tag filter");
+        return NULL;
+    }
     /* Players are found by their keys: the user's text made a key as the names were. */
     kifu_explore_options by_key = *o;
     char pkey[256], lkey[256];

@@ -209,7 +209,7 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game)
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o)
 {
     if (o->player || o->player_like || o->min_rating > 0 || o->date_from || o->date_to ||
-        !o->event)
+        o->ntags || !o->event)
         return 0;
     return event_state(db, o->event);
 }

@@ -10,8 +10,9 @@
  * bucket in index_sort.c, merged into blocks in index_runs.c), the blocks' coding
  * (index_block.c), the checksums beside blocks and moves (index_sum.c), the check of a
  * whole file (index_check.c), the explorer's counts (index_sqlite_explore.c), searches
- * (index_search.c, index_find.c) and book export (index_book.c). It may call fmt (reading
- * records), record, notation, rules and core. */
+ * (index_search.c, index_find.c), the games' tags and their filters (index_tags.c) and
+ * book export (index_book.c). It may call tags (each game tagged in the replay that
+ * reads it), search, fmt (reading records), record, notation, rules and core. */
 #ifndef KIFU_INDEX_PRIVATE_H
 #define KIFU_INDEX_PRIVATE_H
 
@@ -26,11 +27,12 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    7 /* 2: games.ending and games.header; 3: bucket blocks; \
+    8 /* 2: games.ending and games.header; 3: bucket blocks; \
        * 4: runs of blocks, dates in explorer.top; 5: hot.days and explorer.days; \
        * 6: players' keys and ranks, games.ident, sources.duplicates; \
-       * 7: checksums, positions.sum and games.moves_sum */
-#define KIFU__INDEX_VERSION_TEXT "7"
+       * 7: checksums, positions.sum and games.moves_sum; \
+       * 8: game_tags and tag_names */
+#define KIFU__INDEX_VERSION_TEXT "8"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -126,7 +128,15 @@ typedef struct kifu__igame {
     int sente_rating, gote_rating; /* 0: none */
     uint16_t *moves;               /* compact moves of the main line */
     uint32_t nmoves;
+    uint32_t tag0, ntags; /* its tags: ix->gtags[tag0 .. tag0 + ntags) */
 } kifu__igame;
+
+/* One tag of a game waiting in a batch: the name's index in the index's tagger, and the
+ * side (0 sente, 1 gote, 2 the game's). */
+typedef struct kifu__igtag {
+    uint16_t name;
+    uint8_t side;
+} kifu__igtag;
 
 struct kifu_index {
     const kifu__index_ops *ops; /* its backend (backend.h), set by the open function */
@@ -156,6 +166,13 @@ struct kifu_index {
     kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
     kifu__strbuf json;     /* a game's header being made */
     kifu_position *replay; /* the normalizer's position, kept from game to game */
+    /* The tagger games are tagged with as they are read (kifu_index_set_tagger; the
+     * index's own, with the shipped definitions, until one is set), and the batch's
+     * games' tags. */
+    kifu_tagger *tagger, *own_tagger;
+    int tagger_set;
+    kifu__igtag *gtags;
+    size_t ngtags, capgtags;
     /* sources of the batch: id, path, digest, size */
     struct kifu__isource {
         uint32_t id;
@@ -311,6 +328,7 @@ uint64_t kifu__index_apery_key(const kifu_board *b);
 typedef struct kifu__index_game {
     int number, games; /* its number in its file, and the games of the file */
     const char *handicap, *start, *ending, *header, *source;
+    const char *tags;      /* kifu_index_hit.tags, or NULL */
     const uint16_t *moves; /* compact */
     int nmoves;
 } kifu__index_game;
@@ -335,5 +353,22 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
 /* 1 when the filters of o admit every game (an event filter every event matches, and no
  * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
+
+/* index_tags.c: the games' tags. A game's tags written (the batch's games, inside the
+ * write's transaction), and dropped with a source's games. 0, or -1 (SQLite, NOMEM). */
+int kifu__index_tags_write(kifu_index *ix);
+int kifu__index_tags_drop(kifu_index *ix, uint32_t source);
+/* The games that pass every tag filter of o (for the colour-flipped position: sides
+ * swapped), as a bit per game id, in *bits (new; *nbits ids covered). 0, or -1. */
+int kifu__index_tag_bits(sqlite3 *db, const kifu_explore_options *o, int flipped,
+                         uint8_t **bits, size_t *nbits);
+static inline int kifu__tag_bit(const uint8_t *bits, size_t nbits, uint32_t game)
+{
+    return game < nbits && (bits[game >> 3] >> (game & 7) & 1);
+}
+/* The SQL condition (" AND ...") o's tag filters put on games aliased `g`, the names as
+ * parameters ?first, ?first+1 ... (bound by kifu__index_tag_bind). */
+void kifu__index_tag_where(kifu__strbuf *b, const kifu_explore_options *o, int first);
+void kifu__index_tag_bind(sqlite3_stmt *st, const kifu_explore_options *o, int first);
 
 #endif

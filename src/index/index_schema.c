@@ -29,6 +29,12 @@ static const char *const schema =
     "NULL, moves_sum INTEGER NOT NULL);"
     "CREATE TABLE positions(id INTEGER PRIMARY KEY, block BLOB NOT NULL, sum INTEGER NOT "
     "NULL);"
+    /* Each game's tags (index_tags.c): side 0 sente, 1 gote, 2 the game's. */
+    "CREATE TABLE tag_names(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE,"
+    " family INTEGER NOT NULL);"
+    "CREATE TABLE game_tags(game INTEGER NOT NULL, side INTEGER NOT NULL, tag INTEGER "
+    "NOT "
+    "NULL, PRIMARY KEY(game, side, tag)) WITHOUT ROWID;"
     "CREATE TABLE runs(id INTEGER PRIMARY KEY, entries INTEGER NOT NULL);"
     "CREATE TABLE hot(key INTEGER PRIMARY KEY, games INTEGER NOT NULL, days BLOB) "
     "WITHOUT "
@@ -51,7 +57,9 @@ static const char *const indexes =
     "CREATE INDEX IF NOT EXISTS games_sente ON games(sente_key);"
     "CREATE INDEX IF NOT EXISTS games_gote ON games(gote_key);"
     "CREATE INDEX IF NOT EXISTS games_event ON games(event);"
-    "CREATE INDEX IF NOT EXISTS games_rating ON games(sente_rating);";
+    "CREATE INDEX IF NOT EXISTS games_rating ON games(sente_rating);"
+    /* --tag filters find their games by it (index_tags.c). */
+    "CREATE INDEX IF NOT EXISTS game_tags_tag ON game_tags(tag, side);";
 
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err)

@@ -57,6 +57,7 @@ long kifu__index_search_game(kifu_search *s, unsigned flags, const kifu__index_g
     h.source = g->source;
     h.games = g->games;
     h.header = g->header;
+    h.tags = g->tags;
     kifu_move prev, next;
     long hits = 0;
     for (int ply = 0; ply <= g->nmoves; ply++) {
@@ -124,30 +125,53 @@ int kifu__index_search_keys(kifu_search *s, unsigned *flags, uint64_t keys[2])
     return 2;
 }
 
+/* A game's tags as kifu_index_hit.tags has them (the words of kifu tags --json), a
+ * column of the search's rows. */
+#define TAGS_COLUMN                                                                            \
+    ", (SELECT json_group_array(json_object('name', n.name, 'family', CASE n.family "          \
+    "WHEN 0 THEN '戦法' WHEN 1 THEN '囲い' ELSE '備考' END, 'side', CASE t.side WHEN 0 " \
+    "THEN 'sente' WHEN 1 THEN 'gote' ELSE 'game' END)) FROM game_tags t JOIN tag_names "       \
+    "n ON n.id = t.tag WHERE t.game = g.id)"
+
 long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                          const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                          kifu_error *err)
 {
+    return kifu__sqlite_search_where(ix, s, flags, nkeys, keys, NULL, fn, ctx, err);
+}
+
+long kifu__sqlite_search_where(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                               const uint64_t *keys, const kifu_explore_options *o,
+                               kifu_index_hit_fn fn, void *ctx, kifu_error *err)
+{
     int exact = nkeys == 2;
-    static const char *const cols =
-        "SELECT g.number, g.handicap, g.start, g.moves, g.moves_sum, g.ending, g.header,"
-        " s.path, s.games, g.id FROM games g JOIN sources s ON s.id=g.source";
-    char sql[512];
-    snprintf(sql, sizeof sql, "%s%s ORDER BY g.source, g.number", cols,
-             exact ? " WHERE g.id IN (SELECT value FROM json_each(?1))" : "");
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
+    kifu__sb_printf(&sql,
+                    "SELECT g.number, g.handicap, g.start, g.moves, g.moves_sum, g.ending, "
+                    "g.header, s.path, s.games, g.id%s FROM games g JOIN sources s ON "
+                    "s.id=g.source WHERE 1%s",
+                    o ? TAGS_COLUMN : "",
+                    exact ? " AND g.id IN (SELECT value FROM json_each(?1))" : "");
+    if (o)
+        kifu__index_tag_where(&sql, o, 2);
+    kifu__sb_puts(&sql, " ORDER BY g.source, g.number");
     char *ids = NULL;
-    if (exact) {
-        if (!(ids = games_with(ix, keys[0], keys[1], err)))
-            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
-                                            err);
+    if (sql.failed || (exact && !(ids = games_with(ix, keys[0], keys[1], err)))) {
+        kifu__sb_free(&sql);
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     }
     sqlite3_stmt *st;
-    if (sqlite3_prepare_v2(ix->db, sql, -1, &st, NULL) != SQLITE_OK) {
+    int prepared = sqlite3_prepare_v2(ix->db, sql.data, -1, &st, NULL) == SQLITE_OK;
+    kifu__sb_free(&sql);
+    if (!prepared) {
         kifu__free(ids);
         return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
     }
     if (ids)
         sqlite3_bind_text(st, 1, ids, -1, SQLITE_STATIC);
+    if (o)
+        kifu__index_tag_bind(st, o, 2);
     long hits = 0;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -159,6 +183,7 @@ long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nke
             .header = (const char *)sqlite3_column_text(st, 6),
             .source = (const char *)sqlite3_column_text(st, 7),
             .games = sqlite3_column_int(st, 8),
+            .tags = o ? (const char *)sqlite3_column_text(st, 10) : NULL,
         };
         const void *moves;
         if (kifu__index_moves(st, 3, sqlite3_column_int64(st, 9), &moves, &g.nmoves,

@@ -227,6 +227,7 @@ static const kifu__index_ops sqlite_ops = {
     .explore_game = kifu__sqlite_explore_game,
     .explore_end = kifu__sqlite_explore_end,
     .search = kifu__sqlite_search,
+    .search_where = kifu__sqlite_search_where,
     .each_source = kifu__sqlite_each_source,
     .find = kifu__sqlite_find,
     .export_book = kifu__sqlite_export_book,

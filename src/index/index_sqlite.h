@@ -23,6 +23,10 @@ void kifu__sqlite_explore_end(void *q);
 long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                          const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                          kifu_error *err);
+/* The same over the games o's tag filters pass, each hit with its game's tags. */
+long kifu__sqlite_search_where(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                               const uint64_t *keys, const kifu_explore_options *o,
+                               kifu_index_hit_fn fn, void *ctx, kifu_error *err);
 int kifu__sqlite_each_source(kifu_index *ix,
                              int (*fn)(void *ctx, const char *path, int games), void *ctx,
                              kifu_error *err);

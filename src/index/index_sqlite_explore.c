@@ -28,7 +28,12 @@ typedef struct query {
     int npaths;
     int filtered;
     int dated; /* the filters are dates only: a key's day lists answer them */
-    int txn;   /* the query's read transaction is open */
+    /* The games the tag filters pass, a bit per game id (index_tags.c), for the stored
+     * and the flipped sides; made on first use. */
+    uint8_t *tagbits[2];
+    size_t ntagbits[2];
+    int tagmade[2];
+    int txn; /* the query's read transaction is open */
     kifu_error *err;
 } query;
 
@@ -214,6 +219,13 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
     kifu__ipos *v = NULL;
     size_t nv = 0, cap = 0;
     kifu__gameset gs = {0};
+    flipped = !!flipped;
+    if (q->o->ntags && !q->tagmade[flipped]) {
+        if (kifu__index_tag_bits(q->ix->db, q->o, flipped, &q->tagbits[flipped],
+                                 &q->ntagbits[flipped]))
+            return -1;
+        q->tagmade[flipped] = 1;
+    }
     /* A much played position and a filter that admits few games (a player's, say):
      * those games replayed instead of every occurrence decoded. */
     long long g = q->o->player || q->o->player_like || q->o->event || q->o->min_rating > 0
@@ -253,6 +265,9 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         if (dated && !numeric && !date_passes(q->o, date))
             continue;
         if (gs.use && !kifu__gameset_has(&gs, v[i].game))
+            continue;
+        if (q->o->ntags &&
+            !kifu__tag_bit(q->tagbits[flipped], q->ntagbits[flipped], v[i].game))
             continue;
         if (rows) {
             sqlite3_bind_int64(q->rows, 1, v[i].game);
@@ -345,7 +360,7 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
     }
     q->ix = ix, q->o = o, q->err = err;
     q->filtered = o->player || o->player_like || o->date_from || o->date_to || o->event ||
-                  o->min_rating > 0;
+                  o->min_rating > 0 || o->ntags;
     for (int i = 0; i < KIFU__EXPLORE_STMTS; i++)
         if (!ix->explore_st[i] &&
             sqlite3_prepare_v2(ix->db, explore_sql[i], -1, &ix->explore_st[i], NULL) !=
@@ -365,7 +380,7 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
     if (q->filtered && kifu__filter_none(ix->db, o) == 1)
         q->filtered = 0;
     /* Dates alone (and an event filter every game passes): the day lists answer. */
-    if (q->filtered && !o->player && !o->player_like && o->min_rating <= 0 &&
+    if (q->filtered && !o->player && !o->player_like && o->min_rating <= 0 && !o->ntags &&
         (o->date_from || o->date_to)) {
         kifu_explore_options d = *o;
         d.date_from = d.date_to = NULL;
@@ -384,5 +399,6 @@ void kifu__sqlite_explore_end(void *qv)
         kifu__index_step(ix->explore_st[KIFU__EXPLORE_STMTS - 1]);
     for (int i = 0; i < q->npaths; i++)
         kifu__free(q->paths[i].path);
+    kifu__free(q->tagbits[0]), kifu__free(q->tagbits[1]);
     kifu__free(q);
 }

@@ -88,7 +88,10 @@ static int delete_source(kifu_index *ix, uint32_t source, keyset *touched, keyse
         goto done;
     char sql[96];
     snprintf(sql, sizeof sql, "DELETE FROM games WHERE source=%u", (unsigned)source);
-    rc = sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 : -1;
+    rc = kifu__index_tags_drop(ix, source) == 0 &&
+                 sqlite3_exec(ix->db, sql, NULL, NULL, NULL) == SQLITE_OK
+             ? 0
+             : -1;
 done:
     if (rc && (!err || !err->code))
         kifu__index_sqlite_error(ix->db, ix->path, "cannot replace a file's games", err);
@@ -190,7 +193,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         if (kifu__index_step(src))
             goto sqlfail;
     }
-    if (insert_games(ix, game))
+    if (insert_games(ix, game) || kifu__index_tags_write(ix))
         goto sqlfail;
     /* Sorted, each once (an empty vector has no storage, and qsort wants some). */
     size_t nt = 0;

@@ -172,12 +172,10 @@ static int on_position(void *ctx, const kifu_node *n, const kifu_position *p,
     return h->stop;
 }
 
-/* Normalize r with the tagging hooked in (keep: the position replayed on, kept between
- * calls, may be NULL). */
-static int normalize_tagged(kifu_tagger *t, kifu_record *r, unsigned flags,
-                            void (*warn)(void *, const char *), void *warn_ctx,
-                            kifu_position **keep, kifu_tag **out, size_t *count,
-                            kifu_error *err)
+int kifu__tags_normalize_keep(kifu_tagger *t, kifu_record *r, unsigned flags,
+                              void (*warn)(void *, const char *), void *warn_ctx,
+                              kifu_position **keep, kifu_tag **out, size_t *count,
+                              kifu_error *err)
 {
     *out = NULL;
     *count = 0;
@@ -195,13 +193,34 @@ int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned flags,
                         void (*warn)(void *, const char *), void *warn_ctx,
                         kifu_tag **out, size_t *count, kifu_error *err)
 {
-    return normalize_tagged(t, r, flags, warn, warn_ctx, NULL, out, count, err);
+    return kifu__tags_normalize_keep(t, r, flags, warn, warn_ctx, NULL, out, count, err);
 }
 
 /* The header keys of a side and family, as KIF exports write them. */
 static void header_key(int side, int family, char *buf, size_t cap)
 {
     snprintf(buf, cap, "%sの%s", side ? "後手" : "先手", kifu_tag_family_name(family));
+}
+
+const char *kifu_tag_spec(const char *spec, int *side)
+{
+    /* The sides as the CLI and the header keys name them. */
+    static const struct {
+        const char *word;
+        int side;
+    } sides[] = {{"sente:", KIFU_BLACK}, {"gote:", KIFU_WHITE},  {"先手:", KIFU_BLACK},
+                 {"後手:", KIFU_WHITE},  {"black:", KIFU_BLACK}, {"white:", KIFU_WHITE}};
+    *side = -1;
+    if (!spec)
+        return NULL;
+    for (size_t i = 0; i < sizeof sides / sizeof *sides; i++) {
+        size_t n = strlen(sides[i].word);
+        if (!strncmp(spec, sides[i].word, n)) {
+            *side = sides[i].side;
+            return spec + n;
+        }
+    }
+    return spec;
 }
 
 int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count, int replace)
@@ -279,8 +298,9 @@ static int normalize(void *ctx, kifu_record *r, size_t i)
     }
     sc->tags[i].v = NULL;
     sc->tags[i].n = 0;
-    sc->rc = normalize_tagged(sc->t, r, sc->read_flags, sc->o->warn, sc->o->warn_ctx,
-                              &sc->p, &sc->tags[i].v, &sc->tags[i].n, &sc->e);
+    sc->rc =
+        kifu__tags_normalize_keep(sc->t, r, sc->read_flags, sc->o->warn, sc->o->warn_ctx,
+                                  &sc->p, &sc->tags[i].v, &sc->tags[i].n, &sc->e);
     if (sc->rc)
         return 0;
     sc->ngood++;

@@ -73,4 +73,12 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
 int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count);
 void kifu__tagrun_free(kifu__tagrun *run);
 
+/* kifu_tags_normalize with keep: the position replayed on, left for the next call (as
+ * kifu__normalize_hooked's keep; may be NULL), for callers that tag game after game in
+ * one replay each (the index's build). */
+int kifu__tags_normalize_keep(kifu_tagger *t, kifu_record *r, unsigned flags,
+                              void (*warn)(void *, const char *), void *warn_ctx,
+                              kifu_position **keep, kifu_tag **out, size_t *count,
+                              kifu_error *err);
+
 #endif

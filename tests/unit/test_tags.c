@@ -240,6 +240,11 @@ TEST(mino_family)
            "b:高美濃囲い b:美濃囲い b:!銀冠");
     EXPECT(SHIKEN " 4g4f 5h4g 2g2f 3h2g 4i3h", SHIKEN_GOTE " 9d9e 1d1e 9a9b 1a1b 4a4b",
            "b:銀冠 b:高美濃囲い");
+    /* 木村美濃: from 片美濃 the silver up to 4七, the gold up to 3八; the silver alone is
+     * not it. */
+    EXPECT(SHIKEN " 4g4f 3h4g 4i3h", SHIKEN_GOTE " 9d9e 1d1e 9a9b",
+           "b:木村美濃 b:美濃囲い b:!銀冠");
+    EXPECT(SHIKEN " 4g4f 3h4g 1i1h", SHIKEN_GOTE " 9d9e 1d1e 9a9b", "b:!木村美濃");
     /* 左美濃, the static rook's: 玉 8八, 銀 7八, 金 6九. */
     EXPECT("7g7f 8h7g 5i6h 6h7h 7h8h 7i7h", GOTE_IDLE, "b:左美濃 b:居飛車");
     EXPECT("7g7f 8h7g 5i6h 6h7h 7h8h 9g9f", GOTE_IDLE, "b:!左美濃");
