@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 
@@ -149,6 +150,12 @@ static int run(int argc, char **argv)
  * buffer is flushed, which the commands that print a little never do themselves. */
 int main(int argc, char **argv)
 {
+    /* A buffer that holds any help text or small answer whole: its write is the one
+     * that fails on a full device, here where its errno is seen (stdio's 4 KB buffer
+     * failed mid-text, and the cause was gone by the last flush). */
+    static char out[1 << 16];
+    if (!isatty(STDOUT_FILENO))
+        setvbuf(stdout, out, _IOFBF, sizeof out);
     int rc = run(argc, argv);
     errno = 0;
     if (fflush(stdout) != 0 || ferror(stdout)) {
