@@ -62,3 +62,8 @@ void serve_response_free(serve_response *r)
     free(r->owned);
     r->owned = NULL, r->body = NULL, r->len = 0;
 }
+
+void serve_index_error(serve_response *r, const char *what, const kifu_error *e)
+{
+    serve_error(r, e->code == KIFU_ERR_BUSY ? 504 : 503, "%s: %s", what, e->message);
+}

@@ -171,6 +171,9 @@ struct kifu_index {
     struct kifu__dupset *dups; /* the identities of the indexed games, once loaded */
     /* The SQLite explorer's statements (index_sqlite_explore.c), prepared on first use. */
     sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
+    /* kifu_index_set_deadline: its bound and when it runs out (monotonic ms; 0: none). */
+    int deadline_ms;
+    long long deadline_at;
 };
 
 /* index_lock.c: the writer lock on the index file at path, waited for up to 30 s but with

@@ -217,4 +217,6 @@ static const kifu__index_ops sqlite_ops = {
     .export_book = kifu__sqlite_export_book,
     .idents = kifu__sqlite_idents,
     .players = kifu__sqlite_players,
+    .games = kifu__sqlite_games,
+    .deadline = kifu__sqlite_deadline,
 };
