@@ -280,6 +280,38 @@ pid=
 grep -v '^kifu: http: ' "$tmp/err" | grep -q . && bad "stderr: $(cat "$tmp/err")"
 grep -q '^kifu: http: .*414' "$tmp/err" && ok || bad "the 414 noted on stderr: $(cat "$tmp/err")"
 
+# A slow query is bounded: a pattern search over 3,000 games (every game replayed) with
+# --timeout 0.001 is stopped and answered 504 with a JSON error; the server answers the
+# next request, and the same search without the bound answers.
+mkdir -p "$tmp/many"
+python3 -c 'import sys
+for i in range(3000):
+    open("%s/g%d.csa" % (sys.argv[1], i), "w").write("V2.2\nN+a%d\nN-b%d\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n%%TORYO\n" % (i, i))' "$tmp/many"
+"$kifu" index build "$tmp/many" -o "$tmp/many.kdb" >/dev/null 2>&1 || bad "index build of 3,000 games"
+grid=$(python3 -c 'import urllib.parse; print(urllib.parse.quote("| * * * * * * * * *|\n" * 2 + "| * * * * * * ・ * *|\n| * * * * * *v歩 * *|\n" + "| * * * * * * * * *|\n" * 5, safe=""))')
+start_server() { # INDEX ARGS... -> pid, port
+    "$kifu" serve "$@" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    port=
+    for _ in $(seq 100); do
+        port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] || bad "the server printed no URL: $(cat "$tmp/err")"
+}
+stop_server() { kill -TERM "$pid"; wait "$pid"; pid=; }
+start_server "$tmp/many.kdb" --timeout 0.001
+out=$(get "/api/search?grid=$grid")
+check "a slow query: 504" 504 "$(echo "$out" | sed -n 1p)"
+echo "$out" | sed -n '4,$p' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert "interrupted" in d["error"]' 2>/dev/null ||
+    bad "a JSON error for the slow query: $out"
+check "answered after the slow query" 200 "$(status '/api/board?moves=7g7f')"
+stop_server
+start_server "$tmp/many.kdb"
+check "the same search unbounded: 500 hits and more" "500 True" "$(body "/api/search?grid=$grid" | python3 -c 'import json,sys; d = json.load(sys.stdin); print(d["count"], d["truncated"])' 2>&1)"
+stop_server
+
 # The command line.
 "$kifu" serve 2>/dev/null; check "no index" 2 $?
 "$kifu" serve "$tmp/g.kdb" --listen nowhere 2>/dev/null; check "a bad --listen" 2 $?
