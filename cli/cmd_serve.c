@@ -10,7 +10,7 @@ void cmd_serve_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu serve games.kdb [--listen HOST:PORT]\n"
+        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS]\n"
         "       kifu serve --clickhouse URL[,URL...] [CH options] [--listen HOST:PORT]\n"
         "The index (see kifu index) as a web app in the browser: the explorer on a\n"
         "board, the games, a player's results, a game's replay with the explorer\n"
