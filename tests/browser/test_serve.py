@@ -450,6 +450,16 @@ def run(url, kdb, games):
         width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
         check(width[0] <= width[1], "the games page: no sideways scrolling on a phone (%s)" % width)
         b.screenshot(os.path.join(ARTEFACTS, "serve-phone-games.png"))
+        b.open(url + "player?" + urllib.parse.urlencode({"player": "佐藤"}))
+        wait(b, "return document.body.getAttribute('data-ready') === 'player'", "the player")
+        width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width[0] <= width[1], "the player page: no sideways scrolling on a phone (%s)" % width)
+        b.screenshot(os.path.join(ARTEFACTS, "serve-phone-player.png"))
+        b.open(url + "game?" + urllib.parse.urlencode({"file": os.path.join(games, "fork.kif"), "game": 1, "ply": 1}))
+        wait(b, "return document.body.getAttribute('data-ready') === 'ply1'", "the fork game")
+        check(b.run("return document.querySelectorAll('#forks button').length") == 2,
+              "the variations on a phone")
+        b.screenshot(os.path.join(ARTEFACTS, "serve-phone-fork.png"))
     print("screenshots in", ARTEFACTS)
 
 

@@ -376,14 +376,7 @@ if CH_SERVER=$(ch_find_server); then
         ch=http://127.0.0.1:$http
         "$kifu" index build "$tmp/games" "$tmp/later" --clickhouse "$ch" >/dev/null 2>&1 ||
             bad "index build on ClickHouse"
-        "$kifu" serve --clickhouse "$ch" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
-        pid=$!
-        port=
-        for _ in $(seq 100); do
-            port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
-            [ -n "$port" ] && break
-            sleep 0.1
-        done
+        start_server --clickhouse "$ch"
         for args in "" "--moves 7g7f 3c3d" "--moves 7g7f --player 佐藤"; do
             want=$(eval "\"\$kifu\" explore --clickhouse \"\$ch\" $args --json")
             query=$(python3 -c 'import sys, urllib.parse
