@@ -10,7 +10,7 @@ void cmd_serve_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu serve games.kdb [--listen HOST:PORT]\n"
+        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS]\n"
         "       kifu serve --clickhouse URL[,URL...] [CH options] [--listen HOST:PORT]\n"
         "The index (see kifu index) as a web app in the browser: the explorer on a\n"
         "board, the games, a player's results, a game's replay with the explorer\n"
@@ -27,6 +27,9 @@ void cmd_serve_usage(FILE *f)
         "  --database NAME    its database (default kifu)\n"
         "  --table PREFIX     its table names' prefix (default kifu)\n"
         "  --cluster NAME     the remote_servers cluster of its Distributed tables\n"
+        "  --timeout SECONDS  the longest one answer's queries may take (default 10):\n"
+        "                     a query over it is stopped and answered 504 (on\n"
+        "                     ClickHouse, each request to it)\n"
         "\n"
         "Exit status: 0 stopped by a signal, 2 usage, 3 the index cannot be read or\n"
         "the address not listened on.\n"
@@ -39,12 +42,13 @@ void cmd_serve_usage(FILE *f)
 int cmd_serve(int argc, char **argv)
 {
     serve_config c = {0};
+    c.query_ms = c.cho.timeout_ms = 10000;
     const char *listen = "127.0.0.1:8080";
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int valued = !strcmp(a, "--listen") || !strcmp(a, "--clickhouse") ||
                      !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster");
+                     !strcmp(a, "--cluster") || !strcmp(a, "--timeout");
         if (valued && i + 1 == argc) {
             cli_err("kifu: %s needs a value\nkifu: see 'kifu serve --help'\n", a);
             return EXIT_USAGE;
@@ -60,7 +64,13 @@ int cmd_serve(int argc, char **argv)
             c.cho.table = v;
         else if (!strcmp(a, "--cluster"))
             c.cho.cluster = v;
-        else if (a[0] != '-' && !c.kdb)
+        else if (!strcmp(a, "--timeout")) {
+            if (cli_timeout_ms(v, &c.query_ms)) {
+                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
+                return EXIT_USAGE;
+            }
+            c.cho.timeout_ms = c.query_ms;
+        } else if (a[0] != '-' && !c.kdb)
             c.kdb = a;
         else {
             cli_err("kifu: %s '%s'\nkifu: see 'kifu serve --help'\n",

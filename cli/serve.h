@@ -36,6 +36,8 @@ typedef struct serve_config {
     const char *kdb;
     const char *ch_url;
     kifu_clickhouse_options cho;
+    int query_ms; /* a request's queries stop after this (kifu_index_set_deadline); 0: no
+                     bound */
 } serve_config;
 
 /* Answer one GET request: always fills r (free with serve_response_free). */
@@ -47,6 +49,9 @@ void serve_response_free(serve_response *r);
 void serve_error(serve_response *r, int status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 FILE *serve_begin(char **buf, size_t *len);
+/* A query of the index failed: 504 when it ran past its time (KIFU_ERR_BUSY from the
+ * deadline), else 503, "what: message". */
+void serve_index_error(serve_response *r, const char *what, const kifu_error *e);
 void serve_end(serve_response *r, FILE *f, char **buf, size_t *len);
 
 /* serve_params.c: parameters. The value of key or NULL. 0 when every parameter is one of

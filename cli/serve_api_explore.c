@@ -37,7 +37,10 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
             cli_explore_json(f, sfen, x, 0);
             serve_end(r, f, &buf, &len);
         } else {
-            serve_error(r, x ? 500 : 503, "explore: %s", x ? "out of memory" : e.message);
+            if (x)
+                serve_error(r, 500, "explore: out of memory");
+            else
+                serve_index_error(r, "explore", &e);
         }
         kifu_free(sfen);
         kifu_explore_free(x);

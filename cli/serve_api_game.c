@@ -87,7 +87,7 @@ void serve_api_game(const serve_config *c, const serve_request *q, serve_respons
     if (!ix)
         return;
     if (kifu_index_each_source(ix, pick_source, &k, &e) < 0)
-        serve_error(r, 503, "game: %s", e.message);
+        serve_index_error(r, "game", &e);
     else if (!k.path || number > k.games)
         serve_error(r, 404, "no game %ld of that file in the index", number);
     serve_close(ix, &stamp);

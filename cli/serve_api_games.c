@@ -1,262 +1,178 @@
-/* serve_api_games.c: /api/games, the indexed games that start from the standard
- * position (the index's position search of the start: its games and headers), paged,
- * with player (and color) as the header names them, in the order files were indexed or
- * sorted by a header field (sort=date, sente, gote, event; -date for the latest first);
- * and
- * /api/players?player=NAME, a player's results as sente and as gote (the explorer's
- * counts at the start with the player filter). The public index API lists no games by
- * themselves, so a handicap game is reached through /api/search instead. */
+/* serve_api_games.c: /api/games, the indexed games as a list (kifu_index_games): the
+ * explorer's filters (player and color, since, until, event, min_rating), a sort by
+ * date, sente, gote, event, result or length (order=desc, or -date, for the other way),
+ * a page (limit, offset) and the number of games that pass; /api/players, the players
+ * (kifu_index_players, like=TEXT a part of the name), or with player=NAME one player's
+ * results as sente and as gote and the openings (the first two moves) played most. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "serve.h"
 
-/* A game kept for sorting: its key is the header field's JSON text ("" if none). */
-typedef struct kept {
-    char *source, *header, *key, *tags;
-    int number;
-    size_t order;
-} kept;
+static const char *game_result(int r)
+{
+    static const char *const words[] = {"unfinished", "sente won", "gote won",
+                                        "千日手",     "持将棋",    "draw"};
+    return r >= 0 && r <= KIFU_RESULT_DRAW ? words[r] : "?";
+}
 
-enum { MAX_SORTED = 200000 };
+static void put_text(FILE *f, const char *key, const char *s)
+{
+    fprintf(f, ",\"%s\":", key);
+    if (s)
+        cli_json_fstring(f, s);
+    else
+        fputs("null", f);
+}
 
-typedef struct games_page {
+typedef struct page {
     FILE *f;
-    long offset, limit, seen;
-    char *name; /* player=NAME as a JSON string ("\"NAME\""), or NULL */
-    int color;  /* 0 either, 1 sente, 2 gote */
-    const char *const
-        *sort_keys; /* header keys to sort by (the first present), or NULL */
-    kept *kept;
-    size_t nkept, cap;
-    int nomem, too_many;
-} games_page;
+    int n;
+} page;
 
-static const struct {
-    const char *name;
-    const char *keys[4];
-} sorts[] = {
-    {"date", {"開始日時", "対局日", "終了日時", NULL}},
-    {"sente", {"先手", "下手", NULL}},
-    {"gote", {"後手", "上手", NULL}},
-    {"event", {"棋戦", NULL}},
-};
-
-/* The JSON text of the first of keys' string values in the header, or "" (new). */
-static char *field(const char *header, const char *const *keys)
+static int put_game(void *ctx, const kifu_index_game *g)
 {
-    for (; *keys; keys++) {
-        char pat[64];
-        snprintf(pat, sizeof pat, "\"%s\":\"", *keys);
-        const char *at = strstr(header, pat);
-        if (!at)
-            continue;
-        at += strlen(pat);
-        const char *end = at;
-        while (*end && *end != '"')
-            end += *end == '\\' && end[1] ? 2 : 1;
-        return strndup(at, (size_t)(end - at));
-    }
-    return strdup("");
-}
-
-static int by_key(const void *a, const void *b)
-{
-    const kept *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    return c ? c : x->order < y->order ? -1 : 1;
-}
-
-static int keep(games_page *g, const kifu_index_hit *h)
-{
-    if (g->nkept == MAX_SORTED) {
-        g->too_many = 1;
-        return 1;
-    }
-    if (g->nkept == g->cap) {
-        size_t cap = g->cap ? g->cap * 2 : 256;
-        kept *k = realloc(g->kept, cap * sizeof *k);
-        if (!k) {
-            g->nomem = 1;
-            return 1;
-        }
-        g->kept = k, g->cap = cap;
-    }
-    kept *k = &g->kept[g->nkept];
-    const char *header = h->header && *h->header ? h->header : "{}";
-    k->source = strdup(h->source), k->header = strdup(header);
-    k->key = field(header, g->sort_keys);
-    k->tags = strdup(h->tags ? h->tags : "[]");
-    k->number = h->number, k->order = g->nkept;
-    if (!k->source || !k->header || !k->key || !k->tags) {
-        free(k->source), free(k->header), free(k->key), free(k->tags);
-        g->nomem = 1;
-        return 1;
-    }
-    g->nkept++;
-    return 1;
-}
-
-static void put_game(games_page *g, const char *source, int number, const char *header,
-                     const char *tags, int first)
-{
-    fprintf(g->f, "%s{\"file\":", first ? "" : ",");
-    cli_json_fstring(g->f, source);
-    /* The header and the tags are the index's own JSON (index_build.c, index_search.c). */
-    fprintf(g->f, ",\"game\":%d,\"header\":%s,\"tags\":%s}", number, header,
-            tags && *tags ? tags : "[]");
-}
-
-/* Does the header (a JSON object of the record's own keys) name the player on the side?
- * Sente is 先手 (下手 in a handicap game), gote 後手 (上手), as records write them. */
-static int plays(const char *header, const char *name, int color)
-{
-    static const char *const keys[2][2] = {{"\"先手\":", "\"下手\":"},
-                                           {"\"後手\":", "\"上手\":"}};
-    size_t n = strlen(name);
-    for (int side = 0; side < 2; side++) {
-        if (color && color != side + 1)
-            continue;
-        for (int k = 0; k < 2; k++) {
-            const char *at = strstr(header, keys[side][k]);
-            if (at && !strncmp(at + strlen(keys[side][k]), name, n))
-                return 1;
-        }
-    }
+    page *pg = ctx;
+    fprintf(pg->f, "%s{\"file\":", pg->n++ ? "," : "");
+    cli_json_fstring(pg->f, g->source);
+    fprintf(pg->f, ",\"game\":%d", g->number);
+    put_text(pg->f, "sente", g->sente);
+    put_text(pg->f, "gote", g->gote);
+    put_text(pg->f, "date", g->date);
+    put_text(pg->f, "event", g->event);
+    fprintf(pg->f,
+            ",\"result\":\"%s\",\"plies\":%d,\"sente_rating\":", game_result(g->result),
+            g->plies);
+    fprintf(pg->f, g->sente_rating ? "%d" : "null", g->sente_rating);
+    fprintf(pg->f, ",\"gote_rating\":");
+    fprintf(pg->f, g->gote_rating ? "%d" : "null", g->gote_rating);
+    /* The index's own JSON (SQLite's json_group_array of its tag rows). */
+    fprintf(pg->f, ",\"tags\":%s}", g->tags && *g->tags ? g->tags : "[]");
     return 0;
 }
 
-static int one_game(void *ctx, const kifu_index_hit *h)
-{
-    games_page *g = ctx;
-    if (h->ply != 0)
-        return 1;
-    if (g->name && !plays(h->header ? h->header : "", g->name, g->color))
-        return 1;
-    if (g->sort_keys)
-        return keep(g, h);
-    if (g->seen >= g->offset && g->seen < g->offset + g->limit)
-        put_game(g, h->source, h->number, h->header && *h->header ? h->header : "{}",
-                 h->tags, g->seen == g->offset);
-    g->seen++;
-    return 1;
-}
+static const char *const sorts[] = {"file",  "date",   "sente", "gote",
+                                    "event", "result", "length"};
 
-/* The sorted games' page, then the kept games freed. */
-static void put_sorted(games_page *g, int descending)
+/* sort=NAME (-NAME: descending) and order=asc|desc into *sort, *desc. 0, or -1 (400). */
+static int sort_of(const serve_request *q, int *sort, int *desc, serve_response *r)
 {
-    if (!g->nomem && !g->too_many) {
-        if (g->nkept)
-            qsort(g->kept, g->nkept, sizeof *g->kept, by_key);
-        for (long i = g->offset; i < g->offset + g->limit && (size_t)i < g->nkept; i++) {
-            const kept *k = &g->kept[descending ? g->nkept - 1 - (size_t)i : (size_t)i];
-            put_game(g, k->source, k->number, k->header, k->tags, i == g->offset);
+    const char *s = serve_get(q, "sort"), *order = serve_get(q, "order");
+    *sort = 0, *desc = 0;
+    if (order && strcmp(order, "asc") && strcmp(order, "desc")) {
+        serve_error(r, 400, "order takes asc or desc, not '%s'", order);
+        return -1;
+    }
+    if (s && *s == '-')
+        *desc = 1, s++;
+    if (order)
+        *desc ^= !strcmp(order, "desc");
+    if (!s || !*s)
+        return 0;
+    for (int i = 0; i < (int)(sizeof sorts / sizeof *sorts); i++)
+        if (!strcmp(s, sorts[i])) {
+            *sort = i; /* file: as indexed (KIFU_GAMES_INDEXED) */
+            return 0;
         }
-        g->seen = (long)g->nkept;
-    }
-    for (size_t i = 0; i < g->nkept; i++)
-        free(g->kept[i].source), free(g->kept[i].header), free(g->kept[i].key),
-            free(g->kept[i].tags);
-    free(g->kept);
+    serve_error(r, 400,
+                "sort takes file, date, sente, gote, event, result or length (-date or "
+                "order=desc: the other way), not '%s'",
+                s);
+    return -1;
 }
 
-static const char *const games_params[] = {"limit", "offset", "player", "color",
-                                           "sort",  "tag",    NULL};
-
-/* The games' search with their tags, and the tag filter (an index that keeps no tags,
- * ClickHouse's: the plain search, and a tag filter is an error). */
-static long search_games(kifu_index *ix, kifu_search *s, const kifu_explore_options *tf,
-                         games_page *g, kifu_error *e)
-{
-    long n = kifu_index_search_filtered(ix, s, tf, one_game, g, e);
-    if (n < 0 && e->code == KIFU_ERR_UNSUPPORTED && !tf->ntags) {
-        kifu_error_clear(e);
-        n = kifu_index_search(ix, s, one_game, g, e);
-    }
-    return n;
-}
+static const char *const games_params[] = {"limit", "offset", "player",     "color",
+                                           "sort",  "order",  "since",      "until",
+                                           "event", "tag",    "min_rating", NULL};
 
 void serve_api_games(const serve_config *c, const serve_request *q, serve_response *r)
 {
     serve_stamp stamp;
-    games_page g = {0};
-    kifu_explore_options tf = {0};
-    if (serve_check_params(q, games_params, r) || serve_tags(q, &tf, r) ||
-        serve_number(q, "limit", 1, 500, 50, &g.limit, r) ||
-        serve_number(q, "offset", 0, 100000000, 0, &g.offset, r))
+    kifu_explore_options o;
+    long limit, offset;
+    int sort, desc;
+    if (serve_check_params(q, games_params, r) ||
+        serve_number(q, "limit", 1, 500, 50, &limit, r) ||
+        serve_number(q, "offset", 0, 999500, 0, &offset, r) ||
+        serve_explore_options(q, &o, r) || sort_of(q, &sort, &desc, r))
         return;
-    const char *player = serve_get(q, "player"), *color = serve_get(q, "color");
-    if (color) {
-        g.color = !strcmp(color, "sente") ? 1 : !strcmp(color, "gote") ? 2 : -1;
-        if (g.color < 0 || !player) {
-            serve_error(r, 400, "color takes sente or gote, with player");
-            return;
-        }
-    }
-    const char *sort = serve_get(q, "sort");
-    int descending = sort && *sort == '-';
-    if (sort && strcmp(sort, "file")) {
-        for (size_t i = 0; i < sizeof sorts / sizeof sorts[0]; i++)
-            if (!strcmp(sort + descending, sorts[i].name))
-                g.sort_keys = sorts[i].keys;
-        if (!g.sort_keys) {
-            serve_error(r, 400,
-                        "sort takes file, date, sente, gote or event (-date: "
-                        "the latest first), not '%s'",
-                        sort);
-            return;
-        }
-    }
-    char *nbuf = NULL;
-    size_t nlen;
-    if (player && *player) {
-        FILE *nf = serve_begin(&nbuf, &nlen);
-        if (!nf) {
-            serve_error(r, 500, "out of memory");
-            return;
-        }
-        cli_json_fstring(nf, player);
-        fclose(nf);
-        g.name = nbuf;
-    }
-    kifu_position *p = kifu_position_new();
-    kifu_search *s = NULL;
-    kifu_index *ix = NULL;
-    kifu_error e = {0};
+    kifu_index *ix = serve_open(c, r, &stamp);
     char *buf;
     size_t len;
-    if (p && !kifu_position_set_sfen(p, "startpos", &e)) {
-        kifu_board b;
-        kifu_position_board(p, &b);
-        s = kifu_search_position(&b, 0, &e);
-    }
-    if (!s)
-        serve_error(r, 500, "games: %s", e.message);
-    else if ((ix = serve_open(c, r, &stamp)) && (g.f = serve_begin(&buf, &len))) {
-        fprintf(g.f, "{\"games\":[");
-        long n = search_games(ix, s, &tf, &g, &e);
-        if (g.sort_keys)
-            put_sorted(&g, descending);
-        fprintf(g.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", g.seen, g.offset,
-                g.limit);
-        serve_end(r, g.f, &buf, &len);
-        if (n < 0)
-            serve_error(r, 503, "games: %s", e.message);
-        else if (g.nomem)
-            serve_error(r, 500, "games: out of memory");
-        else if (g.too_many)
-            serve_error(r, 400, "more than %d games to sort: filter by player first",
-                        MAX_SORTED);
+    page pg = {0};
+    if (ix && (pg.f = serve_begin(&buf, &len))) {
+        kifu_error e = {0};
+        fprintf(pg.f, "{\"games\":[");
+        long long total =
+            kifu_index_games(ix, &o, sort, desc, offset, limit, put_game, &pg, &e);
+        fprintf(pg.f, "],\"total\":%lld,\"offset\":%ld,\"limit\":%ld}\n", total, offset,
+                limit);
+        serve_end(r, pg.f, &buf, &len);
+        if (total < 0)
+            serve_index_error(r, "games", &e);
     }
     serve_close(ix, &stamp);
-    kifu_search_free(s);
-    kifu_position_free(p);
-    free(nbuf);
 }
 
-static const char *const player_params[] = {"player", "since", "until", "event", NULL};
+/* ---- /api/players ---- */
 
-/* Results at the start for one side of the player: wins, losses, draws, unfinished. */
+typedef struct plist {
+    FILE *f;
+    long offset, limit, seen;
+} plist;
+
+static int put_player(void *ctx, const kifu_index_player *p)
+{
+    plist *l = ctx;
+    if (l->seen >= l->offset && l->seen < l->offset + l->limit) {
+        fprintf(l->f, "%s{\"key\":", l->seen > l->offset ? "," : "");
+        cli_json_fstring(l->f, p->key);
+        fprintf(l->f, ",\"name\":");
+        cli_json_fstring(l->f, p->nnames ? p->names[0] : p->key);
+        fprintf(l->f, ",\"names\":[");
+        for (size_t i = 0; i < p->nnames; i++) {
+            fputs(i ? "," : "", l->f);
+            cli_json_fstring(l->f, p->names[i]);
+        }
+        fprintf(l->f,
+                "],\"games\":%lld,\"wins\":%lld,\"losses\":%lld,\"draws\":%lld,"
+                "\"first_date\":",
+                p->games, p->wins, p->losses, p->draws);
+        cli_json_fstring(l->f, p->first_date);
+        fprintf(l->f, ",\"last_date\":");
+        cli_json_fstring(l->f, p->last_date);
+        fputc('}', l->f);
+    }
+    l->seen++;
+    return 0;
+}
+
+static void list_players(const serve_config *c, const serve_request *q, serve_response *r)
+{
+    serve_stamp stamp;
+    plist l = {0};
+    if (serve_number(q, "limit", 1, 500, 50, &l.limit, r) ||
+        serve_number(q, "offset", 0, 100000000, 0, &l.offset, r))
+        return;
+    const char *like = serve_get(q, "like");
+    kifu_index *ix = serve_open(c, r, &stamp);
+    char *buf;
+    size_t len;
+    if (ix && (l.f = serve_begin(&buf, &len))) {
+        kifu_error e = {0};
+        fprintf(l.f, "{\"players\":[");
+        int rc = kifu_index_players(ix, like && *like ? like : NULL, put_player, &l, &e);
+        fprintf(l.f, "],\"total\":%ld,\"offset\":%ld,\"limit\":%ld}\n", l.seen, l.offset,
+                l.limit);
+        serve_end(r, l.f, &buf, &len);
+        if (rc)
+            serve_index_error(r, "players", &e);
+    }
+    serve_close(ix, &stamp);
+}
+
+/* One side's results at the start (wins, losses, draws, unfinished), from the explorer
+ * with the player filter. */
 static int side_results(kifu_index *ix, const kifu_position *p, kifu_explore_options *o,
                         int color, FILE *f, kifu_error *e)
 {
@@ -279,6 +195,77 @@ static int side_results(kifu_index *ix, const kifu_position *p, kifu_explore_opt
     return 0;
 }
 
+enum { FIRST_MOVES = 6, OPENINGS = 10 };
+
+typedef struct opening {
+    char usi[20], text[140];
+    long long games, wins, losses, draws;
+} opening;
+
+static int by_games(const void *a, const void *b)
+{
+    const opening *x = a, *y = b;
+    return (x->games < y->games) - (x->games > y->games);
+}
+
+/* The player's openings as one colour: the first two moves (sente's and gote's reply),
+ * the most played first, with the player's results. */
+static int openings(kifu_index *ix, kifu_explore_options *o, int color, FILE *f,
+                    kifu_error *e)
+{
+    opening v[FIRST_MOVES * OPENINGS];
+    size_t n = 0;
+    kifu_position *p = kifu_position_new();
+    kifu_explore *x = NULL;
+    int rc = -1;
+    o->player_color = color;
+    if (!p || kifu_position_set_sfen(p, "startpos", e) ||
+        !(x = kifu_index_explore(ix, p, o, e)))
+        goto out;
+    rc = 0;
+    for (size_t i = 0; i < kifu_explore_count(x) && i < FIRST_MOVES && !rc; i++) {
+        const kifu_explore_move *m = kifu_explore_move_at(x, i);
+        char line[64];
+        snprintf(line, sizeof line, "position startpos moves %s", m->usi);
+        kifu_explore *y = NULL;
+        if (kifu_position_set_sfen(p, line, e) ||
+            !(y = kifu_index_explore(ix, p, o, e))) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < kifu_explore_count(y) && k < OPENINGS; k++) {
+            const kifu_explore_move *a = kifu_explore_move_at(y, k);
+            opening *w = &v[n++];
+            snprintf(w->usi, sizeof w->usi, "%s,%s", m->usi, a->usi);
+            snprintf(w->text, sizeof w->text, "%s %s", m->text, a->text);
+            w->games = a->games;
+            w->wins = color == 1 ? a->sente_wins : a->gote_wins;
+            w->losses = color == 1 ? a->gote_wins : a->sente_wins;
+            w->draws = a->sennichite + a->jishogi + a->draws;
+        }
+        kifu_explore_free(y);
+    }
+    if (rc)
+        goto out;
+    if (n)
+        qsort(v, n, sizeof *v, by_games);
+    fprintf(f, "\"%s\":[", color == 1 ? "sente" : "gote");
+    for (size_t i = 0; i < n && i < OPENINGS; i++) {
+        fprintf(f, "%s{\"moves\":\"%s\",\"text\":", i ? "," : "", v[i].usi);
+        cli_json_fstring(f, v[i].text);
+        fprintf(f, ",\"games\":%lld,\"wins\":%lld,\"losses\":%lld,\"draws\":%lld}",
+                v[i].games, v[i].wins, v[i].losses, v[i].draws);
+    }
+    fputc(']', f);
+out:
+    kifu_explore_free(x);
+    kifu_position_free(p);
+    return rc;
+}
+
+static const char *const player_params[] = {"player", "since",  "until", "event",
+                                            "like",   "offset", "limit", NULL};
+
 void serve_api_players(const serve_config *c, const serve_request *q, serve_response *r)
 {
     serve_stamp stamp;
@@ -286,7 +273,7 @@ void serve_api_players(const serve_config *c, const serve_request *q, serve_resp
     if (serve_check_params(q, player_params, r) || serve_explore_options(q, &o, r))
         return;
     if (!o.player) {
-        serve_error(r, 400, "players: give player=NAME");
+        list_players(c, q, r);
         return;
     }
     kifu_position *p = kifu_position_new();
@@ -304,10 +291,14 @@ void serve_api_players(const serve_config *c, const serve_request *q, serve_resp
         int rc = side_results(ix, p, &o, 1, f, &e);
         fputc(',', f);
         rc = rc ? rc : side_results(ix, p, &o, 2, f, &e);
-        fprintf(f, "}\n");
+        fprintf(f, ",\"openings\":{");
+        rc = rc ? rc : openings(ix, &o, 1, f, &e);
+        fputc(',', f);
+        rc = rc ? rc : openings(ix, &o, 2, f, &e);
+        fprintf(f, "}}\n");
         serve_end(r, f, &buf, &len);
         if (rc)
-            serve_error(r, 503, "players: %s", e.message);
+            serve_index_error(r, "players", &e);
     }
     serve_close(ix, &stamp);
     kifu_position_free(p);

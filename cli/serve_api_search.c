@@ -87,7 +87,7 @@ void serve_api_search(const serve_config *c, const serve_request *q, serve_respo
                 n > h.n ? "true" : "false");
         serve_end(r, h.f, &buf, &len);
         if (n < 0)
-            serve_error(r, 503, "search: %s", e.message);
+            serve_index_error(r, "search", &e);
     }
     serve_close(ix, &stamp);
     kifu_search_free(s);

@@ -64,14 +64,18 @@ kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at
     for (size_t i = 0; i < nstale; i++)
         kifu_index_close(stale[i], NULL);
     memcpy(at->bytes, &now, sizeof now);
-    if (ix)
+    if (ix) {
+        kifu_index_set_deadline(ix, c->query_ms);
         return ix;
+    }
     kifu_error e = {0};
     ix = c->ch_url
              ? kifu_index_open_clickhouse(c->ch_url, KIFU_INDEX_READONLY, &c->cho, &e)
              : kifu_index_open(c->kdb, KIFU_INDEX_READONLY, &e);
     if (!ix)
         serve_error(r, 503, "the index cannot be read: %s", e.message);
+    else
+        kifu_index_set_deadline(ix, c->query_ms);
     return ix;
 }
 
@@ -79,6 +83,7 @@ void serve_close(kifu_index *ix, const serve_stamp *at)
 {
     if (!ix)
         return;
+    kifu_index_set_deadline(ix, 0);
     pthread_mutex_lock(&lock);
     int into_pool = pooled < POOL;
     if (into_pool) {

@@ -1,8 +1,9 @@
 /* serve_reply.c: how `kifu serve` builds its answers: JSON errors and bodies written to
  * a memory stream. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* __fsetlocking */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +41,12 @@ void serve_error(serve_response *r, int status, const char *fmt, ...)
 FILE *serve_begin(char **buf, size_t *len)
 {
     *buf = NULL, *len = 0;
-    return open_memstream(buf, len);
+    FILE *f = open_memstream(buf, len);
+    /* One thread writes the stream: every write taking and dropping its lock was a
+     * tenth of an explorer answer's time. */
+    if (f)
+        __fsetlocking(f, FSETLOCKING_BYCALLER);
+    return f;
 }
 
 void serve_end(serve_response *r, FILE *f, char **buf, size_t *len)
@@ -61,4 +67,9 @@ void serve_response_free(serve_response *r)
 {
     free(r->owned);
     r->owned = NULL, r->body = NULL, r->len = 0;
+}
+
+void serve_index_error(serve_response *r, const char *what, const kifu_error *e)
+{
+    serve_error(r, e->code == KIFU_ERR_BUSY ? 504 : 503, "%s: %s", what, e->message);
 }

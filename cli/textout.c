@@ -26,15 +26,23 @@ void cli_json_fstring(FILE *f, const char *s)
         fputs("null", f);
         return;
     }
+    /* Runs of bytes that need no escape go out in one write: a character at a time
+     * (each putc taking the stream's lock) was a third of a served explorer answer. */
     putc('"', f);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    while (*s) {
+        size_t n = 0;
+        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20 &&
+               s[n] != 0x7f)
+            n++;
+        fwrite(s, 1, n, f);
+        s += n;
+        if (!*s)
+            break;
+        unsigned char c = (unsigned char)*s++;
         if (c == '"' || c == '\\')
             fprintf(f, "\\%c", c);
-        else if (c < 0x20 || c == 0x7f)
-            fprintf(f, "\\u%04x", c);
         else
-            putc(c, f);
+            fprintf(f, "\\u%04x", c);
     }
     putc('"', f);
 }

@@ -1159,6 +1159,45 @@ typedef int (*kifu_index_player_fn)(void *ctx, const kifu_index_player *p);
 KIFU_EXPORT int kifu_index_players(kifu_index *ix, const char *like,
                                    kifu_index_player_fn fn, void *ctx, kifu_error *err);
 
+/** One indexed game as kifu_index_games lists it (strings borrowed during the callback
+ *  only; NULL: the record does not say). */
+typedef struct kifu_index_game {
+    long long id;
+    const char *source; /* the file it was indexed from */
+    int number;         /* the game's number in that file, from 1 */
+    const char *sente, *gote, *date, *event;
+    int result;                    /* kifu_result */
+    int plies;                     /* moves of its main line */
+    int sente_rating, gote_rating; /* 0: none */
+    const char *tags; /* its tags as JSON, [{"name","family","side"}...], or NULL: the
+                       * index keeps none */
+} kifu_index_game;
+typedef int (*kifu_index_game_fn)(void *ctx, const kifu_index_game *g);
+/** Orders of kifu_index_games: as indexed (by id), or by a field, ties by id. Missing
+ *  text sorts as "" (first); a date compares as its text. */
+typedef enum kifu_games_sort {
+    KIFU_GAMES_INDEXED = 0,
+    KIFU_GAMES_DATE,
+    KIFU_GAMES_SENTE,
+    KIFU_GAMES_GOTE,
+    KIFU_GAMES_EVENT,
+    KIFU_GAMES_RESULT, /* kifu_result's number */
+    KIFU_GAMES_LENGTH, /* plies */
+} kifu_games_sort;
+/** A page of the indexed games that pass the explorer's filters (filter: player and
+ *  colour, player_like, dates, event, min_rating; flip and top ignored; NULL: every
+ *  game), sorted (kifu_games_sort; descending reverses the field's order, ties still by
+ *  id), the games at [offset, offset + limit) given to fn in order (nonzero stops).
+ *  The number of games that pass, or -1 with err. limit at most 1,000,000 with offset. */
+KIFU_EXPORT long long kifu_index_games(kifu_index *ix, const kifu_explore_options *filter,
+                                       int sort, int descending, long long offset,
+                                       long long limit, kifu_index_game_fn fn, void *ctx,
+                                       kifu_error *err);
+/** Bound every query of ix from now on to ms milliseconds of work (0: none): a query
+ *  that takes longer stops with KIFU_ERR_BUSY ("query interrupted: over N ms"). For a
+ *  server that must answer, or refuse, in time. SQLite only (ClickHouse has --timeout). */
+KIFU_EXPORT void kifu_index_set_deadline(kifu_index *ix, int ms);
+
 /** A game the explorer lists (strings borrowed from the result). */
 typedef struct kifu_explore_game {
     long long id;

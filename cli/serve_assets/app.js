@@ -74,7 +74,7 @@
 
   function nav() {
     var n = document.getElementById("nav");
-    [["/explore", "Explorer"], ["/games", "Games"], ["/search", "Search"]].forEach(function (l) {
+    [["/explore", "Explorer"], ["/games", "Games"], ["/player", "Players"], ["/search", "Search"]].forEach(function (l) {
       add(n, el("a", { href: l[0] }, l[1]));
     });
   }
@@ -263,69 +263,92 @@
   }
 
   /* ---- Games ------------------------------------------------------------------- */
+  var GAME_FILTERS = ["player", "color", "since", "until", "event", "min_rating", "tag"];
+  var COLUMNS = [["date", "Date"], ["sente", "Sente"], ["gote", "Gote"], ["event", "Event"],
+    ["result", "Result"], ["length", "Moves"]];
+
+  /* A games table: a column header sorts by it (again: the other way round); a name
+   * opens the player, the last column the game. */
+  function gamesTable(d, sortLink) {
+    var t = el("table", { class: "games", id: "games-table" });
+    var head = el("tr");
+    COLUMNS.forEach(function (c) {
+      add(head, sortLink ? add(el("th"), sortLink(c[0], c[1])) : el("th", null, c[1]));
+    });
+    add(head, el("th", null, "Tags"), el("th", null, "Game"));
+    var body = el("tbody");
+    add(t, add(el("thead"), head), body);
+    d.games.forEach(function (g) {
+      var who = function (name) {
+        var td = el("td");
+        if (name) add(td, link("/player", new URLSearchParams({ player: name }), name));
+        return td;
+      };
+      add(body, add(el("tr", { class: "game-row" }), el("td", null, g.date || ""), who(g.sente),
+        who(g.gote), el("td", null, g.event || ""), el("td", null, g.result),
+        el("td", { class: "n" }, g.plies), tagCell(g.tags),
+        add(el("td"), link("/game", new URLSearchParams({ file: g.file, game: g.game }),
+          g.file.replace(/^.*\//, "") + " #" + g.game))));
+    });
+    return t;
+  }
+
   function gamesPage(app) {
-    var q = params(), limit = 50, offset = +(q.get("offset") || 0);
+    var q = params(), offset = Math.max(0, +(q.get("offset") || 0) || 0);
+    var limit = Math.max(1, Math.min(500, +(q.get("limit") || 50) || 50));
+    var sort = q.get("sort") || "", order = q.get("order") === "desc" ? "desc" : "asc";
     var out = el("div", { id: "games" });
-    var form = el("form", { class: "filters", action: "/games", method: "get" });
-    var who = el("input", { name: "player", type: "text" }), side = el("select", { name: "color" });
-    ["", "sente", "gote"].forEach(function (c) { add(side, el("option", { value: c }, c || "either")); });
-    who.value = q.get("player") || "", side.value = q.get("color") || "";
-    var order = el("select", { name: "sort" });
-    [["", "as indexed"], ["date", "date"], ["-date", "date, latest first"], ["sente", "sente"],
-      ["gote", "gote"], ["event", "event"]].forEach(function (o) { add(order, el("option", { value: o[0] }, o[1])); });
-    order.value = q.get("sort") || "";
-    var tag = el("input", { name: "tag", type: "text", placeholder: "四間飛車,gote:美濃囲い" });
-    tag.value = q.get("tag") || "";
-    add(form, add(el("label"), document.createTextNode("player "), who), side,
-      add(el("label"), document.createTextNode("tag "), tag),
-      add(el("label"), document.createTextNode("sort "), order),
-      el("button", { type: "submit" }, "Filter"));
+    var form = el("form", { class: "filters", id: "games-filters", action: "/games", method: "get" });
+    GAME_FILTERS.forEach(function (f) {
+      var input = f === "color" ? el("select", { name: f }) :
+        el("input", { name: f, type: f === "min_rating" ? "number" : f === "since" || f === "until" ? "date" : "text" });
+      if (f === "color") ["", "sente", "gote"].forEach(function (c) { add(input, el("option", { value: c }, c || "either")); });
+      if (f === "tag") input.setAttribute("placeholder", "四間飛車,gote:美濃囲い");
+      input.value = q.get(f) || "";
+      add(form, add(el("label"), document.createTextNode(f.replace("_", " ") + " "), input));
+    });
+    add(form, el("button", { type: "submit" }, "Filter"));
     form.addEventListener("submit", function (ev) {
       ev.preventDefault();
       var s = new URLSearchParams();
-      if (who.value) s.set("player", who.value);
-      if (who.value && side.value) s.set("color", side.value);
-      if (order.value) s.set("sort", order.value);
-      if (tag.value) s.set("tag", tag.value);
+      GAME_FILTERS.forEach(function (f) { if (form.elements[f].value) s.set(f, form.elements[f].value); });
+      if (!s.get("player")) s.delete("color");
+      if (sort) s.set("sort", sort), s.set("order", order);
       location.href = "/games?" + s.toString();
     });
     add(app, el("h2", null, "Games"), form, out);
     var aq = new URLSearchParams({ limit: limit, offset: offset });
-    if (q.get("player")) aq.set("player", q.get("player"));
-    if (q.get("player") && q.get("color")) aq.set("color", q.get("color"));
-    if (q.get("sort")) aq.set("sort", q.get("sort"));
-    if (q.get("tag")) aq.set("tag", q.get("tag"));
-    function page(off) {
+    GAME_FILTERS.forEach(function (f) { if (q.get(f)) aq.set(f, q.get(f)); });
+    if (!q.get("player")) aq.delete("color");
+    if (sort) aq.set("sort", sort), aq.set("order", order);
+    function page(off, newSort, newOrder) {
       var s = new URLSearchParams(aq);
-      s.delete("limit");
+      if (limit === 50) s.delete("limit");
       s.set("offset", off);
+      if (newSort) s.set("sort", newSort), s.set("order", newOrder);
+      if (!+off) s.delete("offset");
       return s;
     }
+    function sortLink(key, label) {
+      var next = sort === key && order === "asc" ? "desc" : "asc";
+      var a = link("/games", page(0, key, next), label + (sort === key ? (order === "asc" ? " ▲" : " ▼") : ""));
+      a.setAttribute("data-sort", key);
+      return a;
+    }
     api("games", aq).then(function (d) {
-      var t = el("table", { class: "games" });
-      add(t, add(el("tr"), el("th", null, "Date"), el("th", null, "Sente"), el("th", null, "Gote"),
-        el("th", null, "Event"), el("th", null, "Tags"), el("th", null, "Game")));
-      d.games.forEach(function (g) {
-        var h = g.header || {};
-        var tr = el("tr");
-        var who = function (name) {
-          var td = el("td");
-          if (name) add(td, link("/player", new URLSearchParams({ player: name }), name));
-          return td;
-        };
-        add(tr, el("td", null, h["開始日時"] || h["対局日"] || ""), who(h["先手"] || h["下手"]),
-          who(h["後手"] || h["上手"]), el("td", null, h["棋戦"] || ""), tagCell(g.tags),
-          add(el("td"), link("/game", new URLSearchParams({ file: g.file, game: g.game }),
-            g.file.replace(/^.*\//, "") + " #" + g.game)));
-        add(t, tr);
-      });
-      add(out, el("p", null, (offset + 1) + "–" + (offset + d.games.length) + " of " + d.total),
-        add(el("div", { class: "table-wrap" }), t));
+      add(out, el("p", { id: "games-count", "data-total": d.total },
+        (d.games.length ? (offset + 1) + "–" + (offset + d.games.length) : "0") + " of " + d.total),
+        add(el("div", { class: "table-wrap" }), gamesTable(d, sortLink)));
       var pager = el("p", { class: "pager" });
       if (offset > 0) add(pager, link("/games", page(Math.max(0, offset - limit)), "◀ previous"));
-      if (offset + limit < d.total) add(pager, link("/games", page(offset + limit), "next ▶"));
+      if (offset + limit < d.total) {
+        var nx = link("/games", page(offset + limit), "next ▶");
+        nx.setAttribute("id", "next-page");
+        add(pager, nx);
+      }
       add(out, pager);
-    }).catch(function (e) { error(out, e); });
+      document.body.setAttribute("data-ready", "games");
+    }).catch(function (e) { error(out, e); document.body.setAttribute("data-ready", "error"); });
   }
 
   /* A game's 戦法 and 囲い by side (☗ sente's, ☖ gote's), and the game's class: a
@@ -343,8 +366,37 @@
   }
 
   /* ---- Player ------------------------------------------------------------------ */
+  function playersList(app) {
+    var q = params(), out = el("div", { id: "players" });
+    var form = el("form", { class: "filters", action: "/player", method: "get" });
+    var like = el("input", { name: "like", type: "text" });
+    like.value = q.get("like") || "";
+    add(form, add(el("label"), document.createTextNode("name contains "), like), el("button", { type: "submit" }, "Find"));
+    add(app, el("h2", null, "Players"), form, out);
+    var offset = Math.max(0, +(q.get("offset") || 0) || 0), aq = new URLSearchParams({ limit: 50, offset: offset });
+    if (like.value) aq.set("like", like.value);
+    api("players", aq).then(function (d) {
+      var t = el("table", { class: "results", id: "players-table" });
+      add(t, add(el("tr"), el("th", null, "Player"), el("th", null, "Games"), el("th", null, "Wins"),
+        el("th", null, "Losses"), el("th", null, "Draws"), el("th", null, "Last")));
+      d.players.forEach(function (p) {
+        add(t, add(el("tr"), add(el("td"), link("/player", new URLSearchParams({ player: p.name }), p.name)),
+          el("td", null, p.games), el("td", null, p.wins), el("td", null, p.losses), el("td", null, p.draws),
+          el("td", null, p.last_date || "")));
+      });
+      add(out, el("p", { id: "players-count" }, d.total + " players"), add(el("div", { class: "table-wrap" }), t));
+      var pager = el("p", { class: "pager" }), s = new URLSearchParams(aq);
+      s.delete("limit");
+      if (offset > 0) s.set("offset", Math.max(0, offset - 50)), add(pager, link("/player", s, "◀ previous"));
+      if (offset + 50 < d.total) s.set("offset", offset + 50), add(pager, link("/player", s, "next ▶"));
+      add(out, pager);
+      document.body.setAttribute("data-ready", "players");
+    }).catch(function (e) { error(out, e); });
+  }
+
   function playerPage(app) {
     var name = params().get("player") || "";
+    if (!name) return playersList(app);
     var out = el("div", { id: "player" });
     add(app, el("h2", { id: "player-name" }, name), out);
     api("players", new URLSearchParams({ player: name })).then(function (d) {
@@ -357,76 +409,135 @@
           el("td", { class: "wins" }, r.wins), el("td", { class: "losses" }, r.losses),
           el("td", { class: "draws" }, r.draws), el("td", null, r.unfinished)));
       });
-      add(out, t, add(el("p"), link("/games", new URLSearchParams({ player: name }), "All games of " + name)));
+      add(out, add(el("div", { class: "table-wrap" }), t));
       ["sente", "gote"].forEach(function (c) {
-        var q = new URLSearchParams({ player: name, color: c });
-        api("explore", q).then(function (x) {
-          add(out, el("h3", null, "Openings as " + c), movesTable(x, function (usi) {
-            location.href = "/explore?" + new URLSearchParams({ moves: usi, player: name, color: c }).toString();
-          }));
+        var o = el("table", { class: "results openings", id: "openings-" + c });
+        add(o, add(el("tr"), el("th", null, "Opening"), el("th", null, "Games"), el("th", null, "Wins"),
+          el("th", null, "Losses"), el("th", null, "Draws")));
+        d.openings[c].forEach(function (x) {
+          add(o, add(el("tr", { "data-moves": x.moves }),
+            add(el("td", { class: "mv" }), link("/explore", new URLSearchParams({ moves: x.moves, player: name, color: c }), x.text)),
+            el("td", null, x.games), el("td", null, x.wins), el("td", null, x.losses), el("td", null, x.draws)));
         });
+        add(out, el("h3", null, "Openings as " + c + " (first two moves)"), add(el("div", { class: "table-wrap" }), o));
       });
-    }).catch(function (e) { error(out, e); });
+      return api("games", new URLSearchParams({ player: name, sort: "date", order: "desc", limit: 20 })).then(function (g) {
+        add(out, el("h3", null, "Latest games (" + g.total + ")"), add(el("div", { class: "table-wrap" }), gamesTable(g)),
+          add(el("p"), link("/games", new URLSearchParams({ player: name, sort: "date", order: "desc" }), "All games of " + name)));
+        document.body.setAttribute("data-ready", "player");
+      });
+    }).catch(function (e) { error(out, e); document.body.setAttribute("data-ready", "error"); });
   }
 
   /* ---- Game -------------------------------------------------------------------- */
+  /* The record's tree from its position list: an entry follows `prev` when it has one
+   * (a fork's first move), else the entry before it. */
+  function gameTree(E) {
+    var kids = E.map(function () { return []; }), parent = [];
+    E.forEach(function (e, i) {
+      var p = i - 1;
+      if (e.prev !== undefined) {
+        p = typeof e.prev === "number" ? e.prev : -1;
+        if (typeof e.prev === "string") E.forEach(function (x, k) { if (k < i && String(x.sid) === e.prev) p = k; });
+      }
+      parent[i] = p;
+      if (p >= 0) kids[p].push(i);
+    });
+    return { kids: kids, parent: parent };
+  }
+
   function gamePage(app) {
     var q = params();
     var out = el("div", { class: "explorer" }), boardBox = el("div", { class: "board-box", id: "board" });
     var info = el("div", { class: "ex-side" }), movesList = el("ol", { class: "game-moves", id: "game-moves", start: "0" });
     var comment = el("p", { class: "comment", id: "comment" }), numbers = el("div", { id: "table" });
+    var forks = el("div", { class: "forks", id: "forks" });
     var controls = el("div", { class: "controls" });
     var back = el("button", { id: "back", type: "button" }, "◀"), fwd = el("button", { id: "forward", type: "button" }, "▶");
     add(controls, back, fwd);
-    add(app, add(out, add(el("div", { class: "ex-main" }), boardBox, controls, comment), info));
+    add(app, add(out, add(el("div", { class: "ex-main" }), boardBox, controls, forks, comment), info));
     var head = el("p", { class: "game-head", id: "game-head" });
     add(info, head, numbers, movesList);
     api("game", new URLSearchParams({ file: q.get("file") || "", game: q.get("game") || "1" })).then(function (d) {
-      // posjson's ply counts from the game's first move: a record that starts at move 6
-      // starts at ply 5, so the main line is counted from the first entry's.
-      var main = [], base = d.positions.length ? d.positions[0].ply || 0 : 0;
-      d.positions.forEach(function (e) { if (e.prev === undefined && e.ply - base === main.length) main.push(e); });
-      var h = main[0].header || {};
+      var E = d.positions, tr = gameTree(E), line = [], cur = 0;
+      var h = E[0].header || {};
       head.textContent = (h["先手"] || h["下手"] || "?") + " - " + (h["後手"] || h["上手"] || "?") +
         (h["棋戦"] ? " · " + h["棋戦"] : "") + (h["開始日時"] ? " · " + h["開始日時"] : "");
-      var tagLine = add(el("p", { class: "game-tags", id: "game-tags" }), tagCell(d.tags, "span"));
-      info.insertBefore(tagLine, numbers);
-      main.forEach(function (e, i) {
-        var li = add(el("li", { "data-ply": i }), el("span", null, i ? e.move : "開始局面"));
-        li.addEventListener("click", function () { show(i, true); });
-        add(movesList, li);
-      });
-      var ply = Math.max(0, Math.min(main.length - 1, +(q.get("ply") || 0)));
-      function show(i, push) {
-        ply = i;
+      /* The line through entry k: its way from the start, then each first continuation. */
+      function lineThrough(k) {
+        var l = [];
+        for (var x = k; x >= 0; x = tr.parent[x]) l.unshift(x);
+        for (var y = k; tr.kids[y].length; y = tr.kids[y][0]) l.push(tr.kids[y][0]);
+        return l;
+      }
+      function drawLine() {
+        clear(movesList);
+        line.forEach(function (k, i) {
+          var li = add(el("li", { "data-ply": i, "data-entry": k }), el("span", null, i ? E[k].move : "開始局面"));
+          if (i && tr.kids[tr.parent[k]].length > 1) li.classList.add("fork");
+          li.addEventListener("click", function () { show(k, true); });
+          add(movesList, li);
+        });
+      }
+      function show(k, push) {
+        if (line.indexOf(k) < 0) line = lineThrough(k), drawLine();
+        cur = k;
+        var i = line.indexOf(k);
         if (push) {
           q.set("ply", i);
+          if (lineThrough(k).join() === lineThrough(0).slice(0, i + 1).join()) q.delete("entry");
+          else q.set("entry", k);
           history.pushState(null, "", "/game?" + q.toString());
         }
-        var e = main[i];
+        var e = E[k];
         clear(boardBox);
         var bo = { sides: [h["先手"] || h["下手"] || "先手", h["後手"] || h["上手"] || "後手"] };
         if (e.usi && e.usi.length >= 4) bo.last = sqOf(e.usi.slice(2, 4));
         add(boardBox, boardNode(e, bo));
         comment.textContent = (e.comments || []).join("\n");
         Array.prototype.forEach.call(movesList.children, function (li) {
-          li.classList.toggle("cur", +li.getAttribute("data-ply") === i);
+          li.classList.toggle("cur", +li.getAttribute("data-entry") === k);
         });
+        /* The forks: every move the record gives from here, the one this line plays marked. */
+        clear(forks);
+        if (tr.kids[k].length > 1) {
+          add(forks, el("span", null, "Variations: "));
+          tr.kids[k].forEach(function (c) {
+            var b = el("button", { type: "button", class: "fork-move" + (line.indexOf(c) >= 0 ? " on" : ""), "data-entry": c }, E[c].move);
+            b.addEventListener("click", function () { show(c, true); });
+            add(forks, b);
+          });
+        }
         document.body.setAttribute("data-ply", i);
         api("explore", new URLSearchParams({ sfen: sfenOf(e) })).then(function (x) {
+          if (cur !== k) return;
           clear(numbers);
           add(numbers, el("p", { id: "status", "data-games": x.games }, x.games + " games reached this position"),
             add(el("p"), link("/explore", new URLSearchParams({ sfen: sfenOf(e) }), "Open this position in the explorer")),
             movesTable(x, function (usi) {
-              if (main[i + 1] && main[i + 1].usi === usi) show(i + 1, true);
+              tr.kids[k].forEach(function (c) { if (E[c].usi === usi) show(c, true); });
             }));
           document.body.setAttribute("data-ready", "ply" + i);
         });
       }
-      back.addEventListener("click", function () { if (ply > 0) show(ply - 1, true); });
-      fwd.addEventListener("click", function () { if (ply < main.length - 1) show(ply + 1, true); });
-      window.addEventListener("popstate", function () { q = params(); show(Math.max(0, Math.min(main.length - 1, +(q.get("ply") || 0))), false); });
-      show(ply, false);
+      function fromUrl() {
+        q = params();
+        var k = +(q.get("entry") || -1);
+        if (!(k >= 0 && k < E.length)) {
+          var main = lineThrough(0);
+          k = main[Math.max(0, Math.min(main.length - 1, +(q.get("ply") || 0) || 0))];
+        }
+        show(k, false);
+      }
+      line = lineThrough(0);
+      drawLine();
+      back.addEventListener("click", function () { if (tr.parent[cur] >= 0) show(tr.parent[cur], true); });
+      fwd.addEventListener("click", function () {
+        var i = line.indexOf(cur);
+        if (i + 1 < line.length) show(line[i + 1], true);
+      });
+      window.addEventListener("popstate", fromUrl);
+      fromUrl();
     }).catch(function (e) { error(out, e); document.body.setAttribute("data-ready", "error"); });
   }
 

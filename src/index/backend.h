@@ -43,6 +43,11 @@ typedef int (*kifu__player_row_fn)(void *ctx, const kifu__player_row *r);
 /* One indexed game's identity (index_dups.c) and id. 0, or nonzero to stop (NOMEM). */
 typedef int (*kifu__ident_fn)(void *ctx, uint64_t ident, uint32_t game);
 
+/* One indexed game for the listing (kifu_index_games), with its players' keys (NULL:
+ * none); borrowed during the callback. Nonzero stops. */
+typedef int (*kifu__game_list_fn)(void *ctx, const kifu_index_game *g,
+                                  const char *sente_key, const char *gote_key);
+
 typedef struct kifu__index_ops {
     /* ---- writing ---- */
     /* The digest that tells a changed file from an unchanged one, as the store keeps it. */
@@ -91,6 +96,13 @@ typedef struct kifu__index_ops {
      * key. 0, or -1 with err. */
     int (*players)(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
                    kifu_error *err);
+    /* Every indexed game, in no particular order (kifu_index_games sorts). 0, or -1
+     * with err (fn's stop is no error). */
+    int (*games)(kifu_index *ix, const kifu_explore_options *o, kifu__game_list_fn fn,
+                 void *ctx, kifu_error *err);
+    /* Queries stop once ms milliseconds from now have passed (0: no bound); NULL when
+     * the backend bounds its requests otherwise. */
+    void (*deadline)(kifu_index *ix, int ms);
     int (*export_book)(kifu_index *ix, int format, const kifu_book_options *o,
                        kifu_output_fn out, void *ctx, kifu_error *err);
     /* kifu_index_check: every stored part verified, each damaged one given to fn. 1

@@ -151,6 +151,9 @@ void kifu__ch_explore_end(void *q);
 /* Every game's identity and id; both sides of the games whose player key contains like
  * (NULL: all). 0, or -1 with err. */
 int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
+/* Every game's listing row (backend.h, games). */
+int kifu__ch_games(kifu_index *ix, const kifu_explore_options *o, kifu__game_list_fn fn,
+                   void *ctx, kifu_error *err);
 int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
                      kifu_error *err);
 

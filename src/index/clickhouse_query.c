@@ -436,3 +436,43 @@ int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, v
     kifu__sb_free(&sql), kifu__sb_free(&out);
     return rc;
 }
+
+int kifu__ch_games(kifu_index *ix, const kifu_explore_options *o, kifu__game_list_fn fn,
+                   void *ctx, kifu_error *err)
+{
+    kifu__ch *ch = ix->ch;
+    if (o && o->ntags)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
+                           "this index keeps no tags: a tag filter needs an index on "
+                           "SQLite");
+    kifu__strbuf sql, out;
+    kifu__sb_init(&sql), kifu__sb_init(&out);
+    /* Every game's listing columns (the filters are applied by index_games.c). */
+    kifu__sb_puts(&sql, "SELECT id, path, number, sente, gote, date, event, result, "
+                        "plies, sente_rating, gote_rating, sente_key, gote_key FROM ");
+    kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " FORMAT TabSeparated");
+    int rc = query(ch, &sql, &out, err), stop = 0;
+    char f[13][1024];
+    for (const char *p = out.data; !rc && !stop && p && *p;) {
+        int null[13];
+        for (int i = 0; i < 13; i++)
+            null[i] = kifu__ch_field(&p, f[i], sizeof f[i]);
+        p += *p == '\n';
+        kifu_index_game g = {strtoll(f[0], NULL, 10),
+                             f[1],
+                             atoi(f[2]),
+                             null[3] ? NULL : f[3],
+                             null[4] ? NULL : f[4],
+                             null[5] ? NULL : f[5],
+                             null[6] ? NULL : f[6],
+                             atoi(f[7]),
+                             atoi(f[8]),
+                             atoi(f[9]),
+                             atoi(f[10]),
+                             NULL};
+        stop = fn(ctx, &g, null[11] ? NULL : f[11], null[12] ? NULL : f[12]);
+    }
+    kifu__sb_free(&sql), kifu__sb_free(&out);
+    return rc;
+}

@@ -750,4 +750,5 @@ static const kifu__index_ops ch_ops = {
     .export_book = ch_export_book,
     .idents = kifu__ch_idents,
     .players = kifu__ch_players,
+    .games = kifu__ch_games,
 };

@@ -191,6 +191,9 @@ struct kifu_index {
     struct kifu__dupset *dups; /* the identities of the indexed games, once loaded */
     /* The SQLite explorer's statements (index_sqlite_explore.c), prepared on first use. */
     sqlite3_stmt *explore_st[KIFU__EXPLORE_STMTS];
+    /* kifu_index_set_deadline: its bound and when it runs out (monotonic ms; 0: none). */
+    int deadline_ms;
+    long long deadline_at;
 };
 
 /* index_lock.c: the writer lock on the index file at path, waited for up to 30 s but with
@@ -366,6 +369,13 @@ static inline int kifu__tag_bit(const uint8_t *bits, size_t nbits, uint32_t game
 {
     return game < nbits && (bits[game >> 3] >> (game & 7) & 1);
 }
+/* A game's tags as kifu_index_hit.tags has them (the words of kifu tags --json), a
+ * column of the search's rows. */
+#define KIFU__TAGS_COLUMN                                                                      \
+    ", (SELECT json_group_array(json_object('name', n.name, 'family', CASE n.family "          \
+    "WHEN 0 THEN '戦法' WHEN 1 THEN '囲い' ELSE '備考' END, 'side', CASE t.side WHEN 0 " \
+    "THEN 'sente' WHEN 1 THEN 'gote' ELSE 'game' END)) FROM game_tags t JOIN tag_names "       \
+    "n ON n.id = t.tag WHERE t.game = g.id)"
 /* The SQL condition (" AND ...") o's tag filters put on games aliased `g`, the names as
  * parameters ?first, ?first+1 ... (bound by kifu__index_tag_bind). */
 void kifu__index_tag_where(kifu__strbuf *b, const kifu_explore_options *o, int first);

@@ -64,6 +64,13 @@ static const char *const indexes =
 int kifu__index_sqlite_error(sqlite3 *db, const char *path, const char *what,
                              kifu_error *err)
 {
+    /* A query stopped by its deadline (kifu_index_set_deadline) is no damage. */
+    if (db && sqlite3_errcode(db) == SQLITE_INTERRUPT) {
+        kifu__error(err, KIFU_ERR_BUSY, 0, 0, 0, NULL, NULL,
+                    "%s: query interrupted: it ran past its time", what);
+        kifu__error_source(err, path);
+        return -1;
+    }
     /* SQLite's message is "not an error" when the failure was not SQLite's but kifu's
      * reading what it returned (a block that does not decode). */
     kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "%s: %s", what,

@@ -125,14 +125,6 @@ int kifu__index_search_keys(kifu_search *s, unsigned *flags, uint64_t keys[2])
     return 2;
 }
 
-/* A game's tags as kifu_index_hit.tags has them (the words of kifu tags --json), a
- * column of the search's rows. */
-#define TAGS_COLUMN                                                                            \
-    ", (SELECT json_group_array(json_object('name', n.name, 'family', CASE n.family "          \
-    "WHEN 0 THEN '戦法' WHEN 1 THEN '囲い' ELSE '備考' END, 'side', CASE t.side WHEN 0 " \
-    "THEN 'sente' WHEN 1 THEN 'gote' ELSE 'game' END)) FROM game_tags t JOIN tag_names "       \
-    "n ON n.id = t.tag WHERE t.game = g.id)"
-
 long kifu__sqlite_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                          const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                          kifu_error *err)
@@ -147,12 +139,13 @@ long kifu__sqlite_search_where(kifu_index *ix, kifu_search *s, unsigned flags, i
     int exact = nkeys == 2;
     kifu__strbuf sql;
     kifu__sb_init(&sql);
-    kifu__sb_printf(&sql,
-                    "SELECT g.number, g.handicap, g.start, g.moves, g.moves_sum, g.ending, "
-                    "g.header, s.path, s.games, g.id%s FROM games g JOIN sources s ON "
-                    "s.id=g.source WHERE 1%s",
-                    o ? TAGS_COLUMN : "",
-                    exact ? " AND g.id IN (SELECT value FROM json_each(?1))" : "");
+    kifu__sb_printf(
+        &sql,
+        "SELECT g.number, g.handicap, g.start, g.moves, g.moves_sum, g.ending, "
+        "g.header, s.path, s.games, g.id%s FROM games g JOIN sources s ON "
+        "s.id=g.source WHERE 1%s",
+        o ? KIFU__TAGS_COLUMN : "",
+        exact ? " AND g.id IN (SELECT value FROM json_each(?1))" : "");
     if (o)
         kifu__index_tag_where(&sql, o, 2);
     kifu__sb_puts(&sql, " ORDER BY g.source, g.number");

@@ -234,4 +234,6 @@ static const kifu__index_ops sqlite_ops = {
     .idents = kifu__sqlite_idents,
     .players = kifu__sqlite_players,
     .check = kifu__sqlite_check,
+    .games = kifu__sqlite_games,
+    .deadline = kifu__sqlite_deadline,
 };

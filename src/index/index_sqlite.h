@@ -36,6 +36,9 @@ long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void 
 /* index_sqlite_players.c: every game's identity; both sides of the games whose player
  * key contains like (NULL: all). 0, or -1 with err. */
 int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
+int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,
+                       kifu__game_list_fn fn, void *ctx, kifu_error *err);
+void kifu__sqlite_deadline(kifu_index *ix, int ms);
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err);
 /* index_check.c: kifu_index_check. */

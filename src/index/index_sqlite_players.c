@@ -1,5 +1,9 @@
-/* index_sqlite_players.c: the players and the games' identities of an SQLite index, read
- * for the players' list (index_players.c) and for telling duplicates (index_dups.c). */
+/* index_sqlite_players.c: the players, the games and the games' identities of an SQLite
+ * index, read for the players' list (index_players.c), the games' list (index_games.c)
+ * and for telling duplicates (index_dups.c); and the deadline that bounds its queries. */
+#define _POSIX_C_SOURCE 200809L
+#include <time.h>
+
 #include "index/index_sqlite.h"
 #include "kifu_private.h"
 
@@ -55,4 +59,69 @@ int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn f
                                             err);
     }
     return 0;
+}
+
+int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,
+                       kifu__game_list_fn fn, void *ctx, kifu_error *err)
+{
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
+    kifu__sb_printf(&sql,
+                    "SELECT g.id, s.path, g.number, g.sente, g.gote, g.date, g.event, "
+                    "g.result, g.plies, g.sente_rating, g.gote_rating, g.sente_key, "
+                    "g.gote_key%s FROM games g JOIN sources s ON s.id = g.source WHERE 1",
+                    KIFU__TAGS_COLUMN);
+    if (o)
+        kifu__index_tag_where(&sql, o, 1);
+    sqlite3_stmt *st;
+    int prepared =
+        !sql.failed && sqlite3_prepare_v2(ix->db, sql.data, -1, &st, NULL) == SQLITE_OK;
+    kifu__sb_free(&sql);
+    if (!prepared)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    if (o)
+        kifu__index_tag_bind(st, o, 1);
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        kifu_index_game g = {sqlite3_column_int64(st, 0),
+                             (const char *)sqlite3_column_text(st, 1),
+                             sqlite3_column_int(st, 2),
+                             (const char *)sqlite3_column_text(st, 3),
+                             (const char *)sqlite3_column_text(st, 4),
+                             (const char *)sqlite3_column_text(st, 5),
+                             (const char *)sqlite3_column_text(st, 6),
+                             sqlite3_column_int(st, 7),
+                             sqlite3_column_int(st, 8),
+                             sqlite3_column_int(st, 9),
+                             sqlite3_column_int(st, 10),
+                             (const char *)sqlite3_column_text(st, 13)};
+        stop = fn(ctx, &g, (const char *)sqlite3_column_text(st, 11),
+                  (const char *)sqlite3_column_text(st, 12));
+    }
+    int bad = !stop && rc != SQLITE_DONE;
+    sqlite3_finalize(st);
+    return bad ? kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err)
+               : 0;
+}
+
+/* The deadline's clock: monotonic milliseconds. */
+static long long now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* SQLite asks every few thousand instructions: nonzero interrupts the statement. */
+static int past_deadline(void *ctx)
+{
+    const kifu_index *ix = ctx;
+    return ix->deadline_at && now_ms() > ix->deadline_at;
+}
+
+void kifu__sqlite_deadline(kifu_index *ix, int ms)
+{
+    ix->deadline_ms = ms;
+    ix->deadline_at = ms ? now_ms() + ms : 0;
+    sqlite3_progress_handler(ix->db, ms ? 4000 : 0, ms ? past_deadline : NULL, ix);
 }

@@ -41,6 +41,19 @@ EVIL = """先手：</script><script>window.__pwned=1</script>
    3 ２六歩(27)
    4 投了
 """
+FORK = """手合割：平手
+先手：分岐
+後手：変化
+手数----指手---------消費時間--
+   1 ７六歩(77)
+   2 ３四歩(33)+
+   3 ２六歩(27)
+   4 ８四歩(83)
+
+変化：2手
+   2 ８四歩(83)
+   3 ２六歩(27)
+"""
 # The board's geometry in board.js's SVG units (CELL, X0, Y0, W, H).
 CELL, X0, Y0, W, H = 40, 12, 64, 12 * 2 + 40 * 9 + 14, 64 + 40 * 9 + 64
 
@@ -148,6 +161,8 @@ def main():
         shutil.copy(f, games)
     with open(os.path.join(games, "evil.kifu"), "w", encoding="utf-8") as f:
         f.write(EVIL)
+    with open(os.path.join(games, "fork.kif"), "w", encoding="utf-8") as f:
+        f.write(FORK)
     kdb = os.path.join(TMP, "g.kdb")
     subprocess.run([KIFU, "index", "build", games, "-o", kdb], check=True,
                    capture_output=True)
@@ -175,6 +190,122 @@ def samples_glob():
 def console_errors(b):
     return [e["message"] for e in b.log() if e.get("level") == "SEVERE"
             and "favicon" not in e["message"]]
+
+
+def csa_games(games):
+    """What the test reads from the CSA records: date, sente, gote, event, moves."""
+    out = []
+    for path in sorted(glob.glob(os.path.join(games, "*.csa"))):
+        text = open(path, encoding="utf-8").read()
+        field = lambda rx: (re.search(rx, text, re.M) or [None, ""])[1]
+        out.append({"date": field(r"^\$START_TIME:(\d{4}/\d\d/\d\d)").replace("/", "-"),
+                    "sente": field(r"^N\+(.*)$"), "gote": field(r"^N-(.*)$"),
+                    "event": field(r"^\$EVENT:(.*)$"),
+                    "moves": re.findall(r"^[+-](\d{4})[A-Z]{2}", text, re.M)})
+    return out
+
+
+def column(b, i):
+    return b.run("return Array.prototype.map.call(document.querySelectorAll("
+                 "'#games-table tbody tr'), function (tr) { return tr.children[%d].textContent; })" % i)
+
+
+def loaded(b, part):
+    """Wait for the page whose URL holds part to be drawn."""
+    wait(b, "return location.search.indexOf(%s) >= 0 &&"
+         " document.body.getAttribute('data-ready') === 'games'" % json.dumps(part),
+         "the page of " + part)
+
+
+def collection_pages(b, url, games):
+    """The games page: a column header sorts (again: the other way), a filter counts as
+    the records do, paging goes on where the page ended; the players' list; a player's
+    openings and games."""
+    recs = csa_games(games)
+    # The index's games: the CSA records, the hostile one and the fork (neither has an
+    # event, and neither is by 佐藤).
+    b.open(url + "games")
+    ready(b)
+    b.click("#games-table th a[data-sort=event]")
+    loaded(b, "order=asc")
+    want = sorted([r["event"] for r in recs] + ["", "javascript:window.__pwned=3"])
+    check(column(b, 3) == want, "sorted by event: %s, records %s" % (column(b, 3), want))
+    b.click("#games-table th a[data-sort=event]")
+    loaded(b, "order=desc")
+    check(column(b, 3) == want[::-1], "event again: the other way: %s" % column(b, 3))
+    check("order=desc" in b.run("return location.search"), "the sort is in the URL")
+    b.screenshot(os.path.join(ARTEFACTS, "serve-games.png"))
+    # A filter: the games of an event, as many as the records say.
+    b.run("document.querySelector('#games-filters [name=event]').value = '大会';")
+    b.click("#games-filters button")
+    loaded(b, "event=")
+    n = sum("大会" in r["event"] for r in recs)
+    check(b.run("return +document.getElementById('games-count').getAttribute('data-total')") == n
+          and len(column(b, 3)) == n, "event filter: %s games, records %d" % (column(b, 3), n))
+    # Paging: three a page by date; the second page holds the records' 4th to 6th dates.
+    dates = sorted([r["date"] for r in recs] + ["", "2025-01-01"])
+    b.open(url + "games?sort=date&limit=3")
+    ready(b)
+    check(column(b, 0) == dates[:3], "page 1 by date: %s, records %s" % (column(b, 0), dates[:3]))
+    b.click("#next-page")
+    loaded(b, "offset=3")
+    check(column(b, 0) == dates[3:6], "page 2 by date: %s, records %s" % (column(b, 0), dates[3:6]))
+    # The players' list: every player the records name, once.
+    names = set([r["sente"] for r in recs] + [r["gote"] for r in recs])
+    b.open(url + "player")
+    wait(b, "return document.body.getAttribute('data-ready') === 'players'", "the players")
+    shown = b.run("return Array.prototype.map.call(document.querySelectorAll('#players-table td:first-child a'),"
+                  " function (a) { return a.textContent; })")
+    check(names <= set(shown) and len(shown) == len(names) + 4,
+          "players: %s, records %s and 4 more" % (shown, sorted(names)))
+    # A player's openings as gote and the player's games.
+    b.open(url + "player?" + urllib.parse.urlencode({"player": "佐藤"}))
+    wait(b, "return document.body.getAttribute('data-ready') === 'player'", "the player")
+    count = {}
+    for r in recs:
+        if r["gote"] == "佐藤":
+            k = " ".join(r["moves"][:2])
+            count[k] = count.get(k, 0) + 1
+    sq = lambda u: "%d%d" % (int(u[0]), "abcdefghi".index(u[1]) + 1)
+    shown = b.run("var o = {}; document.querySelectorAll('#openings-gote tr[data-moves]').forEach("
+                  "function (tr) { o[tr.getAttribute('data-moves')] = +tr.children[1].textContent; });"
+                  " return o;")
+    shown = {" ".join(sq(m[:2]) + sq(m[2:4]) for m in k.split(",")): v for k, v in shown.items()}
+    check(shown == count, "佐藤's openings as gote: page %s, records %s" % (shown, count))
+    mine = sum("佐藤" in (r["sente"], r["gote"]) for r in recs)
+    check(len(column(b, 0)) == mine, "佐藤's games listed: %d, records %d" % (len(column(b, 0)), mine))
+    b.screenshot(os.path.join(ARTEFACTS, "serve-player-openings.png"))
+
+
+def game_forks(b, url, kdb, games):
+    """A record's variations on the game page: the fork's moves offered at the position,
+    one chosen plays its line, and the explorer's numbers follow the position."""
+    fork = os.path.join(games, "fork.kif")
+    b.open(url + "game?" + urllib.parse.urlencode({"file": fork, "game": 1, "ply": 1}))
+    wait(b, "return document.body.getAttribute('data-ready') === 'ply1'", "the fork game")
+    moves = b.run("return Array.prototype.map.call(document.querySelectorAll('#forks button'),"
+                  " function (x) { return x.textContent; })")
+    check(len(moves) == 2 and "３四歩" in moves[0] and "８四歩" in moves[1],
+          "the variations at ply 1: %s" % moves)
+    before = b.run("return document.body.getAttribute('data-ready')")
+    b.click("#forks button:nth-of-type(2)")
+    wait(b, "return document.body.getAttribute('data-ready') === 'ply2'", "the variation")
+    line = b.run("return Array.prototype.map.call(document.querySelectorAll('#game-moves li'),"
+                 " function (x) { return x.textContent; })")
+    check(len(line) == 4 and "８四歩" in line[2] and "２六歩" in line[3],
+          "the variation's line: %s" % line)
+    x = explore(kdb, "--moves", "7g7f", "8c8d")
+    check(b.run("return +document.getElementById('status').getAttribute('data-games')") == x["games"],
+          "the explorer's games beside the variation's position: %d" % x["games"])
+    # A reload keeps the variation.
+    here = b.run("return location.href")
+    b.open("about:blank")
+    b.open(here)
+    wait(b, "return document.body.getAttribute('data-ready') === 'ply2'", "the variation reloaded")
+    line2 = b.run("return Array.prototype.map.call(document.querySelectorAll('#game-moves li'),"
+                  " function (x) { return x.textContent; })")
+    check(line2 == line, "the variation after a reload: %s" % line2)
+    b.screenshot(os.path.join(ARTEFACTS, "serve-game-fork.png"))
 
 
 def run(url, kdb, games):
@@ -275,6 +406,9 @@ def run(url, kdb, games):
             check(shown == want, "%s's results: page %s, records %s" % (name, shown, want))
         b.screenshot(os.path.join(ARTEFACTS, "serve-player.png"))
 
+        collection_pages(b, url, games)
+        game_forks(b, url, kdb, games)
+
         # Hostile text is text: no script runs, no image or javascript: link is made.
         evil_name = "</script><script>window.__pwned=1</script>"
         evil_file = os.path.join(games, "evil.kifu")
@@ -311,11 +445,21 @@ def run(url, kdb, games):
         wait(b, "return document.querySelectorAll('table.games tr').length > 1", "the games")
         dates = b.run("return Array.prototype.map.call(document.querySelectorAll('table.games tr td:first-child'),"
                       " function (td) { return td.textContent; })")
-        check(dates == sorted(dates, reverse=True) and len(dates) == len(samples_glob()) + 1,
+        check(dates == sorted(dates, reverse=True) and len(dates) == len(samples_glob()) + 2,
               "the games page, the latest first: %s" % dates)
         width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
         check(width[0] <= width[1], "the games page: no sideways scrolling on a phone (%s)" % width)
         b.screenshot(os.path.join(ARTEFACTS, "serve-phone-games.png"))
+        b.open(url + "player?" + urllib.parse.urlencode({"player": "佐藤"}))
+        wait(b, "return document.body.getAttribute('data-ready') === 'player'", "the player")
+        width = b.run("return [document.documentElement.scrollWidth, window.innerWidth]")
+        check(width[0] <= width[1], "the player page: no sideways scrolling on a phone (%s)" % width)
+        b.screenshot(os.path.join(ARTEFACTS, "serve-phone-player.png"))
+        b.open(url + "game?" + urllib.parse.urlencode({"file": os.path.join(games, "fork.kif"), "game": 1, "ply": 1}))
+        wait(b, "return document.body.getAttribute('data-ready') === 'ply1'", "the fork game")
+        check(b.run("return document.querySelectorAll('#forks button').length") == 2,
+              "the variations on a phone")
+        b.screenshot(os.path.join(ARTEFACTS, "serve-phone-fork.png"))
     print("screenshots in", ARTEFACTS)
 
 

@@ -21,6 +21,9 @@ trap cleanup EXIT
 mkdir -p "$tmp/games" "$tmp/later"
 cp "$here"/../../samples/collection/*.csa "$tmp/games/"
 printf 'position startpos moves 7g7f 3c3d 2g2f 8c8d 2f2e\n' >"$tmp/later/new.usi"
+# Two rated games (the rating in parentheses after the name), for min_rating.
+printf 'V2.2\nN+山田(1600)\nN-木村(1400)\n$EVENT:レート戦\n$START_TIME:2024/11/02 10:00:00\nPI\n+\n+2726FU\n-8384FU\n+2625FU\n%%TORYO\n' >"$tmp/games/rated1.csa"
+printf 'V2.2\nN+木村(1550)\nN-山田(1700)\n$EVENT:レート戦\n$START_TIME:2024/11/09 10:00:00\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n' >"$tmp/games/rated2.csa"
 "$kifu" index build "$tmp/games" -o "$tmp/g.kdb" >/dev/null 2>&1 || { echo "index build failed"; exit 1; }
 
 # GET path [METHOD [HOST]] -> "status\nheaders-of-interest\nbody" (raw path: nothing
@@ -89,7 +92,6 @@ done
 check "games: limit 0" 400 "$(status '/api/games?limit=0')"
 check "games: offset -1" 400 "$(status '/api/games?offset=-1')"
 check "game without a file" 400 "$(status '/api/game?game=1')"
-check "players without a player" 400 "$(status '/api/players')"
 check "search without a position" 400 "$(status '/api/search')"
 check "search: a bad grid" 400 "$(status '/api/search?grid=zz')"
 
@@ -153,21 +155,166 @@ done
 check "games: a part of a name is not the player" 0 "$(body '/api/games?player=%E4%BD%90' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
 check "games: color without player" 400 "$(status '/api/games?color=gote')"
 
-# /api/games sorted by a header field, a page of them, and a bad sort.
-dates=$(grep -h '^\$START_TIME:' "$tmp"/games/*.csa | cut -d: -f2- | sort)
-got=$(body '/api/games?sort=date&limit=500' | python3 -c 'import json,sys
-for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
-check "games sorted by date" "$dates" "$got"
-got=$(body '/api/games?sort=-date&limit=2&offset=1' | python3 -c 'import json,sys
-for g in json.load(sys.stdin)["games"]: print(g["header"].get("開始日時", ""))')
-check "games by date, latest first, a page" "$(printf '%s\n' "$dates" | sort -r | sed -n 2,3p)" "$got"
-check "games: a bad sort" 400 "$(status '/api/games?sort=length')"
+# /api/games: the list, its filters, sorts and pages against what the test reads from
+# the records themselves (CSA headers, move lines and the ending).
+records() { # -> one JSON object per game: sente gote date event plies result rating
+    python3 - "$tmp/games" <<'PY'
+import glob, json, os, re, sys
+for path in sorted(glob.glob(os.path.join(sys.argv[1], "*.csa"))):
+    g = {"sente": None, "gote": None, "date": None, "event": None, "plies": 0, "rating": [0, 0]}
+    end = None
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if line.startswith("N+") or line.startswith("N-"):
+            m = re.match(r"(.*)\((\d+)\)$", line[2:])
+            g["sente" if line[1] == "+" else "gote"] = line[2:]
+            if m:
+                g["rating"][line[1] == "-"] = int(m.group(2))
+        elif line.startswith("$EVENT:"):
+            g["event"] = line[7:]
+        elif line.startswith("$START_TIME:"):
+            g["date"] = line[12:22].replace("/", "-")
+        elif re.match(r"^[+-]\d{4}[A-Z]{2}", line):
+            g["plies"] += 1
+        elif line.startswith("%"):
+            end = line
+    g["result"] = ("sente won" if g["plies"] % 2 else "gote won") if end == "%TORYO" else "unfinished"
+    print(json.dumps(g, ensure_ascii=False))
+PY
+}
+records >"$tmp/records.json"
+# want FIELD ORDER [FILTER...] -> the field of every game that passes, sorted as asked.
+want_list() {
+    python3 - "$tmp/records.json" "$@" <<'PY'
+import json, sys
+games = [json.loads(l) for l in open(sys.argv[1])]
+field, order = sys.argv[2], sys.argv[3]
+for f in sys.argv[4:]:
+    k, v = f.split("=", 1)
+    if k == "player": games = [g for g in games if v in ((g["sente"] or ""), (g["gote"] or ""))]
+    if k == "sente": games = [g for g in games if g["sente"] == v]
+    if k == "since": games = [g for g in games if g["date"] and g["date"] >= v]
+    if k == "until": games = [g for g in games if g["date"] and g["date"] <= v]
+    if k == "event": games = [g for g in games if g["event"] and v in g["event"]]
+    if k == "min_rating": games = [g for g in games if min(g["rating"]) >= int(v)]
+key = {"length": lambda g: g["plies"],
+       "result": lambda g: ["unfinished", "sente won", "gote won"].index(g["result"])}.get(
+    field, lambda g: g[field] or "")
+games.sort(key=key, reverse=order == "desc")
+print(len(games))
+for g in games: print(g[field] if field != "length" else g["plies"])
+PY
+}
+got_list() { # FIELD QUERY -> total, then the field of each game listed
+    body "/api/games?$2" | python3 -c 'import json,sys
+d = json.load(sys.stdin); f = sys.argv[1]
+print(d["total"])
+for g in d["games"]: print(g["plies"] if f == "length" else g[f])' "$1"
+}
+for s in date sente gote event result length; do
+    check "games sorted by $s" "$(want_list $s asc)" "$(got_list $s "sort=$s&limit=500")"
+    check "games sorted by $s, descending" "$(want_list $s desc)" "$(got_list $s "sort=$s&order=desc&limit=500")"
+done
+check "games by date, latest first, a page" "$(want_list date desc | sed -n '1p;3,4p')" \
+    "$(got_list date 'sort=-date&limit=2&offset=1')"
+check "games: since and until" "$(want_list date asc since=2024-05-01 until=2024-08-31)" \
+    "$(got_list date 'sort=date&since=2024-05-01&until=2024-08-31')"
+check "games: an event" "$(want_list event asc event=大会)" \
+    "$(got_list event 'sort=event&event=%E5%A4%A7%E4%BC%9A')"
+check "games: a player as sente" "$(want_list date asc sente=佐藤)" \
+    "$(got_list date 'sort=date&player=%E4%BD%90%E8%97%A4&color=sente')"
+check "games: min_rating" "$(want_list date asc min_rating=1500)" \
+    "$(got_list date 'sort=date&min_rating=1500')"
+check "games: every field" "True" "$(body '/api/games?limit=1' | python3 -c 'import json,sys
+g = json.load(sys.stdin)["games"][0]
+print(all(k in g for k in ("file", "game", "sente", "gote", "date", "event", "result", "plies", "sente_rating", "gote_rating")))')"
+check "games: a bad sort" 400 "$(status '/api/games?sort=moves')"
+check "games: a bad order" 400 "$(status '/api/games?sort=date&order=up')"
+check "games: an offset past the end" "$(want_list date asc | sed -n 1p) 0" \
+    "$(body '/api/games?offset=400' | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["total"], len(d["games"]))')"
+
+# /api/players: every player (the names the records give), a part of a name, a page.
+want=$(python3 -c 'import json,re,sys
+n = set()
+for l in open(sys.argv[1]):
+    g = json.loads(l); n.update(re.sub(r"\(\d+\)$", "", x) for x in (g["sente"], g["gote"]) if x)
+print(len(n))' "$tmp/records.json")
+check "players: every player" "$want" "$(body '/api/players' | python3 -c 'import json,sys; print(json.load(sys.stdin)["total"])')"
+check "players: like" "佐藤" "$(body '/api/players?like=%E4%BD%90' | python3 -c 'import json,sys
+print(" ".join(p["name"] for p in json.load(sys.stdin)["players"]))')"
+check "players: a page" "2 2" "$(body '/api/players?limit=2&offset=1' | python3 -c 'import json,sys
+d = json.load(sys.stdin); print(len(d["players"]), d["offset"] + 1)')"
+
+# A player's openings: the first two moves of the player's games, counted by the test.
+want=$(python3 - "$tmp/games" <<'PY'
+import collections, glob, os, re, sys
+c = collections.Counter()
+for path in glob.glob(os.path.join(sys.argv[1], "*.csa")):
+    lines = open(path, encoding="utf-8").read().split("\n")
+    if "N-佐藤" not in lines: continue
+    mv = [l[1:5] for l in lines if re.match(r"^[+-]\d{4}[A-Z]{2}", l)][:2]
+    c[",".join(mv)] += 1
+print(" ".join("%s:%d" % (k, v) for k, v in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))))
+PY
+)
+got=$(body '/api/players?player=%E4%BD%90%E8%97%A4' | python3 -c 'import json,sys
+d = json.load(sys.stdin)["openings"]["gote"]
+sq = lambda u: "%d%d" % (int(u[0]), "abcdefghi".index(u[1]) + 1)
+o = [(",".join(sq(m[:2]) + sq(m[2:4]) for m in o["moves"].split(",")), o["games"]) for o in d]
+print(" ".join("%s:%d" % kv for kv in sorted(o, key=lambda kv: (-kv[1], kv[0]))))')
+check "a player's openings as gote" "$want" "$got"
 
 # Games added while it runs are seen without a restart.
 before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 "$kifu" index add "$tmp/g.kdb" "$tmp/later" >/dev/null 2>&1 || bad "index add"
 after=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 check "a game added while serving" "$((before + 1))" "$after"
+
+# Under load while `kifu index add` writes: 8 clients, 60 requests each, while 12 adds
+# (one new game each, each its own first move) commit one after the other. Every request
+# is answered 200; every count is one the index held at some commit (before + k), each
+# answer's moves add up to its games, a client never sees the count go back, and the
+# last answer is before + 12.
+mkdir -p "$tmp/adds"
+base=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
+python3 - "$port" "$base" 12 >"$tmp/load.out" 2>&1 <<'PY' &
+import http.client, json, sys, threading
+port, base, adds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+errors, seen = [], []
+def client(n):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    last = base
+    for i in range(60):
+        try:
+            c.request("GET", "/api/explore")
+            r = c.getresponse(); body = r.read()
+        except Exception as e:
+            errors.append("client %d request %d: %r" % (n, i, e)); c = http.client.HTTPConnection("127.0.0.1", port, timeout=10); continue
+        if r.status != 200:
+            errors.append("status %d: %s" % (r.status, body[:200])); continue
+        d = json.loads(body); g = d["games"]
+        if not base <= g <= base + adds: errors.append("a count out of range: %d" % g)
+        if sum(m["games"] for m in d["moves"]) != g: errors.append("moves do not add up to %d" % g)
+        if g < last: errors.append("the count went back: %d after %d" % (g, last))
+        last = g; seen.append(g)
+t = [threading.Thread(target=client, args=(n,)) for n in range(8)]
+[x.start() for x in t]; [x.join() for x in t]
+print(len(seen), len(errors)); print("\n".join(errors[:10]))
+PY
+loader=$!
+i=0
+for mv in 1g1f 2g2f 3g3f 4g4f 5g5f 6g6f 9g9f 1i1h 9i9h 3i3h 7i7h 4i5h; do
+    i=$((i + 1))
+    mkdir -p "$tmp/adds/$i"
+    printf 'position startpos moves %s\n' "$mv" >"$tmp/adds/$i/a$i.usi"
+    "$kifu" index add "$tmp/g.kdb" "$tmp/adds/$i" >/dev/null 2>&1 || bad "index add $i under load"
+done
+wait "$loader"
+check "under load while adding: every request answered, no wrong count" "480 0" "$(head -1 "$tmp/load.out")"
+sed -n '2,$p' "$tmp/load.out" | grep . && bad "under load: $(cat "$tmp/load.out")"
+check "after the adds" "$((base + 12))" "$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
+check "after the adds, as kifu explore counts" "$("$kifu" explore "$tmp/g.kdb" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')" \
+    "$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
 
 # SIGTERM stops it, with status 0.
 kill -TERM "$pid"
@@ -178,6 +325,39 @@ pid=
 # Only libmicrohttpd's notes of the refused requests (the URL too big), no other output.
 grep -v '^kifu: http: ' "$tmp/err" | grep -q . && bad "stderr: $(cat "$tmp/err")"
 grep -q '^kifu: http: .*414' "$tmp/err" && ok || bad "the 414 noted on stderr: $(cat "$tmp/err")"
+
+# A slow query is bounded: a pattern search over 3,000 games (every game replayed) with
+# --timeout 0.001 is stopped and answered 504 with a JSON error; the server answers the
+# next request, and the same search without the bound answers.
+mkdir -p "$tmp/many"
+python3 -c 'import sys
+for i in range(3000):
+    open("%s/g%d.csa" % (sys.argv[1], i), "w").write("V2.2\nN+a%d\nN-b%d\nPI\n+\n+7776FU\n-3334FU\n+2726FU\n-8384FU\n%%TORYO\n" % (i, i))' "$tmp/many"
+"$kifu" index build "$tmp/many" -o "$tmp/many.kdb" >/dev/null 2>&1 || bad "index build of 3,000 games"
+grid=$(python3 -c 'import urllib.parse; print(urllib.parse.quote("| * * * * * * * * *|\n" * 2 + "| * * * * * * ・ * *|\n| * * * * * *v歩 * *|\n" + "| * * * * * * * * *|\n" * 5, safe=""))')
+start_server() { # INDEX ARGS... -> pid, port
+    rm -f "$tmp/out" # the redirection below is made by the background child, later
+    "$kifu" serve "$@" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
+    pid=$!
+    port=
+    for _ in $(seq 100); do
+        port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] || bad "the server printed no URL: $(cat "$tmp/err")"
+}
+stop_server() { kill -TERM "$pid"; wait "$pid"; pid=; }
+start_server "$tmp/many.kdb" --timeout 0.001
+out=$(get "/api/search?grid=$grid")
+check "a slow query: 504" 504 "$(echo "$out" | sed -n 1p)"
+echo "$out" | sed -n '4,$p' | python3 -c 'import json,sys; d=json.load(sys.stdin); assert "interrupted" in d["error"]' 2>/dev/null ||
+    bad "a JSON error for the slow query: $out"
+check "answered after the slow query" 200 "$(status '/api/board?moves=7g7f')"
+stop_server
+start_server "$tmp/many.kdb"
+check "the same search unbounded: 500 hits and more" "500 True" "$(body "/api/search?grid=$grid" | python3 -c 'import json,sys; d = json.load(sys.stdin); print(d["count"], d["truncated"])' 2>&1)"
+stop_server
 
 # The command line.
 "$kifu" serve 2>/dev/null; check "no index" 2 $?
@@ -196,14 +376,7 @@ if CH_SERVER=$(ch_find_server); then
         ch=http://127.0.0.1:$http
         "$kifu" index build "$tmp/games" "$tmp/later" --clickhouse "$ch" >/dev/null 2>&1 ||
             bad "index build on ClickHouse"
-        "$kifu" serve --clickhouse "$ch" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
-        pid=$!
-        port=
-        for _ in $(seq 100); do
-            port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' "$tmp/out")
-            [ -n "$port" ] && break
-            sleep 0.1
-        done
+        start_server --clickhouse "$ch"
         for args in "" "--moves 7g7f 3c3d" "--moves 7g7f --player 佐藤"; do
             want=$(eval "\"\$kifu\" explore --clickhouse \"\$ch\" $args --json")
             query=$(python3 -c 'import sys, urllib.parse

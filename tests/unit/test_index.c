@@ -1108,6 +1108,59 @@ TEST(filtered_games_replayed)
     kifu_index_close(ix, NULL);
 }
 
+/* kifu_index_games: Sato's games as sente, the longest first, a page of 5 from the third:
+ * the games known by construction, sorted here (ties by file: ids follow the adds). */
+typedef struct listed {
+    char path[8][512];
+    int plies[8], n;
+} listed;
+
+static int on_listed(void *ctx, const kifu_index_game *g)
+{
+    listed *l = ctx;
+    if (l->n < 8) {
+        snprintf(l->path[l->n], sizeof l->path[0], "%s", g->source);
+        l->plies[l->n++] = g->plies;
+    }
+    return 0;
+}
+
+TEST(games_listed_sorted_and_paged)
+{
+    kifu_index *ix = build("list.kdb", 0, GAMES, 1);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    kifu_index_flush(ix, NULL);
+    int want[GAMES], n = 0;
+    for (int i = 0; i < GAMES; i++)
+        if (!strcmp(games[i].sente, "Sato"))
+            want[n++] = i;
+    for (int i = 1; i < n; i++) /* by plies, the most first; ties by file */
+        for (int k = i; k > 0 && games[want[k]].plies > games[want[k - 1]].plies; k--) {
+            int t = want[k];
+            want[k] = want[k - 1], want[k - 1] = t;
+        }
+    kifu_explore_options o = {.player = "Sato", .player_color = 1};
+    listed l = {0};
+    kifu_error err;
+    long long total =
+        kifu_index_games(ix, &o, KIFU_GAMES_LENGTH, 1, 2, 5, on_listed, &l, &err);
+    CHECK(total == n);
+    CHECK(l.n == (n - 2 < 5 ? n - 2 : 5));
+    for (int i = 0; i < l.n; i++) {
+        char path[512];
+        game_path(want[i + 2], path, sizeof path);
+        CHECK(!strcmp(l.path[i], path));
+        CHECK(l.plies[i] == games[want[i + 2]].plies);
+    }
+    /* Every game, no filter: the total is the games indexed; a bad sort is refused. */
+    CHECK(kifu_index_games(ix, NULL, KIFU_GAMES_DATE, 0, 0, 0, on_listed, &l, &err) ==
+          GAMES);
+    CHECK(kifu_index_games(ix, NULL, 99, 0, 0, 1, on_listed, &l, &err) == -1);
+    kifu_index_close(ix, NULL);
+}
+
 int main(void)
 {
     snprintf(dir, sizeof dir, "/tmp/kifu-index-test-XXXXXX");
@@ -1119,6 +1172,7 @@ int main(void)
         make_game(i, &games[i], path);
     }
     RUN(counts_known_by_construction);
+    RUN(games_listed_sorted_and_paged);
     RUN(built_in_steps_equals_built_at_once);
     RUN(many_batches_equal_one);
     RUN(date_ranges_from_day_lists);
