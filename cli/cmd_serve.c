@@ -23,11 +23,8 @@ void cmd_serve_usage(FILE *f)
         "  --listen HOST:PORT  where to listen (default 127.0.0.1:8080; port 0: a free\n"
         "                     one, printed); an address that is not loopback is\n"
         "                     warned about\n"
-        "  --clickhouse URL   the index on ClickHouse (as kifu explore)\n"
-        "  --database NAME    its database (default kifu)\n"
-        "  --table PREFIX     its table names' prefix (default kifu)\n"
-        "  --cluster NAME     the remote_servers cluster of its Distributed tables\n"
-        "\n"
+        "  --clickhouse URL   the index on ClickHouse (as kifu explore; http:// or\n"
+        "                     https://)\n" CLI_CH_HELP "\n"
         "Exit status: 0 stopped by a signal, 2 usage, 3 the index cannot be read or\n"
         "the address not listened on.\n"
         "\n"
@@ -40,11 +37,15 @@ int cmd_serve(int argc, char **argv)
 {
     serve_config c = {0};
     const char *listen = "127.0.0.1:8080";
+    c.cho.timeout_ms = CLI_CH_TIMEOUT_MS;
     for (int i = 1; i < argc; i++) {
+        int ch = cli_ch_option(argc, argv, &i, &c.ch_url, &c.cho);
+        if (ch < 0)
+            return EXIT_USAGE;
+        if (ch)
+            continue;
         const char *a = argv[i];
-        int valued = !strcmp(a, "--listen") || !strcmp(a, "--clickhouse") ||
-                     !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster");
+        int valued = !strcmp(a, "--listen");
         if (valued && i + 1 == argc) {
             cli_err("kifu: %s needs a value\nkifu: see 'kifu serve --help'\n", a);
             return EXIT_USAGE;
@@ -52,14 +53,6 @@ int cmd_serve(int argc, char **argv)
         const char *v = valued ? argv[++i] : NULL;
         if (!strcmp(a, "--listen"))
             listen = v;
-        else if (!strcmp(a, "--clickhouse"))
-            c.ch_url = v;
-        else if (!strcmp(a, "--database"))
-            c.cho.database = v;
-        else if (!strcmp(a, "--table"))
-            c.cho.table = v;
-        else if (!strcmp(a, "--cluster"))
-            c.cho.cluster = v;
         else if (a[0] != '-' && !c.kdb)
             c.kdb = a;
         else {
