@@ -221,9 +221,12 @@ static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout
     case CURLE_COULDNT_RESOLVE_PROXY:
         snprintf(why, cap, "cannot resolve the host: %s", detail);
         return 1;
-    case CURLE_COULDNT_CONNECT:
-        snprintf(why, cap, "cannot connect: %s", detail);
+    case CURLE_COULDNT_CONNECT: { /* the system's word ("Connection refused") says more */
+        long os = 0;
+        curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os);
+        snprintf(why, cap, "cannot connect: %s", os ? strerror((int)os) : detail);
         return 1;
+    }
     /* A certificate that is not trusted stays so: no retry, and the cause named. */
     case CURLE_PEER_FAILED_VERIFICATION:
         snprintf(why, cap, "the server's certificate is not trusted: %s%s", detail,
@@ -285,7 +288,9 @@ int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
         t = no_answer(c, rc, s, timeout_ms, len, &k, why, sizeof why);
         goto fail;
     }
-    if (rc != CURLE_OK) { /* an answer cut short: it says nothing sure */
+    /* An answer cut short says nothing sure, unless it is an error's: a server that
+     * refuses may close before its whole answer went, and what came names the cause. */
+    if (rc != CURLE_OK && status == 200) {
         snprintf(why, sizeof why, "an answer cut short: %s",
                  s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
         goto fail;
