@@ -84,6 +84,32 @@ int cli_index_exit_code(int kifu_code);
  * takes longer than this is a server in trouble, not a busy one. */
 int cli_timeout_ms(const char *s, int *ms);
 #define CLI_CH_TIMEOUT_MS 30000
+/* The options of the index on ClickHouse (ch_options.c), shared by every command that
+ * takes --clickhouse: --clickhouse URL into *url, --database, --table, --cluster,
+ * --timeout, --ca-file, --insecure-skip-tls-verify (warned about on stderr) and
+ * --clickhouse-credentials FILE (read now) into o. argv[*i] is looked at, and its value
+ * taken (*i moved past it): 1 taken, 0 not one of them, -1 a bad value (said; the
+ * command exits with EXIT_USAGE). */
+int cli_ch_option(int argc, char **argv, int *i, const char **url,
+                  kifu_clickhouse_options *o);
+/* Their lines of a --help, after the command's own --clickhouse line. */
+#define CLI_CH_HELP CLI_CH_HELP_NAMES CLI_CH_HELP_TIMEOUT CLI_CH_HELP_TLS
+#define CLI_CH_HELP_NAMES                                                                \
+    "  --database NAME    its database (default kifu)\n"                                 \
+    "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"          \
+    "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
+#define CLI_CH_HELP_TIMEOUT                                                              \
+    "  --timeout SECONDS  the longest a ClickHouse request may take, answer\n"           \
+    "                     included (default 30)\n"
+#define CLI_CH_HELP_TLS                                                                  \
+    "  --ca-file FILE     https: trust the CAs in FILE (PEM) instead of the\n"           \
+    "                     system's\n"                                                    \
+    "  --insecure-skip-tls-verify  https without checking the server's\n"                \
+    "                     certificate: for testing only, warned about each run\n"        \
+    "  --clickhouse-credentials FILE  the user and password, as user=NAME and\n"         \
+    "                     password=SECRET lines, from a file only its owner may\n"       \
+    "                     read (default: KIFU_CLICKHOUSE_USER and\n"                     \
+    "                     KIFU_CLICKHOUSE_PASSWORD; never on the command line)\n"
 
 /* The format table as a list for help texts: names ("jkf csa ...") or, with extensions,
  * every extension (".jkf .json .csa ..."). Into buf. */

@@ -53,12 +53,8 @@ void cmd_explore_usage(FILE *f)
         "  --no-games         the moves only, without the games listed under each\n"
         "\n"
         "the index on ClickHouse (see kifu index; the same answers as a file):\n"
-        "  --clickhouse URL   the server, or a cluster's shards in remote_servers order\n"
-        "  --database NAME    its database (default kifu)\n"
-        "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
-        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
-        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
-        "\n"
+        "  --clickhouse URL   the server (http:// or https://), or a cluster's shards\n"
+        "                     in remote_servers order\n" CLI_CH_HELP "\n"
         "book export (over every game; filters do not apply):\n"
         "  --export FORMAT    yane2016 (YaneuraOu's DB2016 text book) or apery\n"
         "                     (Apery's binary book)\n"
@@ -286,11 +282,13 @@ typedef struct explore_args {
 static int parse_arg(int argc, char **argv, int *i, explore_args *x)
 {
     static const char *const valued[] = {
-        "--sfen",        "--usi",        "--player",   "--color",      "--since",
-        "--player-like", "--until",      "--event",    "--min-rating", "--top",
-        "--export",      "-o",           "--output",   "--min-ply",    "--max-ply",
-        "--min-games",   "--clickhouse", "--database", "--table",      "--cluster",
-        "--timeout",     "--tag"};
+        "--sfen",        "--usi",   "--player", "--color",      "--since",
+        "--player-like", "--until", "--event",  "--min-rating", "--top",
+        "--export",      "-o",      "--output", "--min-ply",    "--max-ply",
+        "--min-games",   "--tag"};
+    int ch = cli_ch_option(argc, argv, i, &x->ch_url, &x->cho);
+    if (ch)
+        return ch < 0 ? EXIT_USAGE : EXIT_OK;
     const char *a = argv[*i];
     int takes = 0;
     for (size_t k = 0; k < sizeof valued / sizeof valued[0]; k++)
@@ -311,19 +309,6 @@ static int parse_arg(int argc, char **argv, int *i, explore_args *x)
     } else if (!strcmp(a, "--moves")) {
         while (*i + 1 < argc && argv[*i + 1][0] != '-')
             x->moves[x->nmoves++] = argv[++*i];
-    } else if (!strcmp(a, "--clickhouse")) {
-        x->ch_url = v;
-    } else if (!strcmp(a, "--database")) {
-        x->cho.database = v;
-    } else if (!strcmp(a, "--table")) {
-        x->cho.table = v;
-    } else if (!strcmp(a, "--cluster")) {
-        x->cho.cluster = v;
-    } else if (!strcmp(a, "--timeout")) {
-        if (cli_timeout_ms(v, &x->cho.timeout_ms)) {
-            cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
-            status = EXIT_USAGE;
-        }
     } else if (!strcmp(a, "--sfen")) {
         x->sfen = v;
     } else if (!strcmp(a, "--usi")) {

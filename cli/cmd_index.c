@@ -66,16 +66,9 @@ void cmd_index_usage(FILE *f)
         "  --tag-file FILE    tag with FILE's definitions too (see kifu tags)\n"
         "  --wait SECONDS     wait this long for another process writing the index\n"
         "                     (default 30; 0: give up at once, \"index busy\")\n"
-        "  --clickhouse URL   the index on ClickHouse instead of a file (HTTP; a\n"
-        "                     cluster's shards as URLs in remote_servers order, with\n"
-        "                     --cluster); user and password from KIFU_CLICKHOUSE_USER\n"
-        "                     and KIFU_CLICKHOUSE_PASSWORD\n"
-        "  --database NAME    ClickHouse database (default kifu)\n"
-        "  --table PREFIX     ClickHouse table names PREFIX_positions... (default kifu)\n"
-        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
-        "  --timeout SECONDS  the longest a ClickHouse request may take, answer\n"
-        "                     included (default 30)\n"
-        "\n"
+        "  --clickhouse URL   the index on ClickHouse instead of a file (http:// or\n"
+        "                     https://; a cluster's shards as URLs in remote_servers\n"
+        "                     order, with --cluster)\n" CLI_CH_HELP "\n"
         "A record that does not read, or has an illegal move, is reported and\n"
         "skipped, never half-indexed; a file that cannot be read is named and\n"
         "counted, and the others are indexed. One process writes an index at a\n"
@@ -691,15 +684,17 @@ int cmd_index(int argc, char **argv)
     for (int i = 2; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
         const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &out
-                             : !strcmp(a, "--database")                 ? &ch.o.database
-                             : !strcmp(a, "--table")                    ? &ch.o.table
-                             : !strcmp(a, "--cluster")                  ? &ch.o.cluster
                              : !strcmp(a, "--wait")                     ? &wait_arg
                              : !strcmp(a, "--like")                     ? &players_like
                              : !strcmp(a, "--tag-file")                 ? &tag_file
-                             : !strcmp(a, "--clickhouse") && !is_schema ? &ch.url
                                                                         : NULL;
-        if (only_files || a[0] != '-' || !a[1]) {
+        /* schema: --clickhouse takes no URL (the DDL is ClickHouse's anyway) */
+        int chopt = only_files || (is_schema && !strcmp(a, "--clickhouse"))
+                        ? 0
+                        : cli_ch_option(argc, argv, &i, &ch.url, &ch.o);
+        if (chopt) {
+            status = chopt < 0 ? EXIT_USAGE : status;
+        } else if (only_files || a[0] != '-' || !a[1]) {
             args[nargs++] = argv[i];
         } else if (value) {
             if (i + 1 >= argc) {
@@ -707,11 +702,6 @@ int cmd_index(int argc, char **argv)
                 status = EXIT_USAGE;
             } else {
                 *value = argv[++i];
-            }
-        } else if (!strcmp(a, "--timeout")) {
-            if (i + 1 >= argc || cli_timeout_ms(argv[++i], &ch.o.timeout_ms)) {
-                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
-                status = EXIT_USAGE;
             }
         } else if (!strcmp(a, "--clickhouse")) {
             ; /* schema: the DDL is ClickHouse's anyway */

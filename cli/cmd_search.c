@@ -58,11 +58,7 @@ void cmd_search_usage(FILE *f)
         "                     them), as kifu explore --tag\n"
         "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
         "                     --clickhouse): the server, or a cluster's shards in\n"
-        "                     remote_servers order; credentials from the environment\n"
-        "  --database NAME    its database (default kifu)\n"
-        "  --table PREFIX     its table names PREFIX_positions... (default kifu)\n"
-        "  --cluster NAME     the remote_servers cluster of the Distributed tables\n"
-        "  --timeout SECONDS  the longest a ClickHouse request may take (default 30)\n"
+        "                     remote_servers order (http:// or https://)\n" CLI_CH_HELP
         "\n"
         "A hit line is FILE[#GAME]:PLY[,PATH]: the move played next (GAME in files of\n"
         "several games, PATH for a fork, as --path of show takes it; show, replay,\n"
@@ -157,13 +153,13 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
     int takes = 0;
     for (size_t k = 0; k < sizeof whats / sizeof whats[0]; k++)
         takes |= strcmp(o, whats[k]) == 0;
-    int valued =
-        takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") || !strcmp(o, "--turn") ||
-        !strcmp(o, "-f") || !strcmp(o, "--from") || !strcmp(o, "--index") ||
-        !strcmp(o, "--clickhouse") || !strcmp(o, "--database") || !strcmp(o, "--table") ||
-        !strcmp(o, "--cluster") || !strcmp(o, "--timeout") ||
-        !strcmp(o, "--input-encoding") || !strcmp(o, "-j") || !strcmp(o, "--jobs") ||
-        !strcmp(o, "--tag");
+    int valued = takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") ||
+                 !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
+                 !strcmp(o, "--index") || !strcmp(o, "--input-encoding") ||
+                 !strcmp(o, "-j") || !strcmp(o, "--jobs") || !strcmp(o, "--tag");
+    int ch = cli_ch_option(argc, argv, i, &a->ch_url, &a->cho);
+    if (ch)
+        return ch < 0 ? EXIT_USAGE : EXIT_OK;
     if (valued && *i + 1 >= argc) {
         cli_err("kifu: %s needs a value\n", o);
         return EXIT_USAGE;
@@ -183,19 +179,6 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
             return EXIT_USAGE;
         }
         a->tags[a->ntags++] = v;
-    } else if (!strcmp(o, "--clickhouse")) {
-        a->ch_url = v;
-    } else if (!strcmp(o, "--database")) {
-        a->cho.database = v;
-    } else if (!strcmp(o, "--table")) {
-        a->cho.table = v;
-    } else if (!strcmp(o, "--cluster")) {
-        a->cho.cluster = v;
-    } else if (!strcmp(o, "--timeout")) {
-        if (cli_timeout_ms(v, &a->cho.timeout_ms)) {
-            cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
-            return EXIT_USAGE;
-        }
     } else if (!strcmp(o, "--cb")) {
         a->cb = v;
     } else if (!strcmp(o, "--cw")) {
@@ -288,8 +271,12 @@ static int parse_args(int argc, char **argv, search_args *a, search_run *r)
         cli_err("kifu: %s\n", unknown);
         return EXIT_USAGE;
     }
-    if (!a->ch_url && (a->cho.database || a->cho.table || a->cho.cluster)) {
-        cli_err("kifu: --database, --table and --cluster go with --clickhouse\n");
+    if (!a->ch_url &&
+        (a->cho.database || a->cho.table || a->cho.cluster || a->cho.ca_file ||
+         a->cho.user || a->cho.insecure_skip_tls_verify)) {
+        cli_err("kifu: --database, --table, --cluster, --ca-file, "
+                "--insecure-skip-tls-verify and --clickhouse-credentials go with "
+                "--clickhouse\n");
         return EXIT_USAGE;
     }
     if (!a->what || (!a->nfiles && !a->index && !a->ch_url)) {

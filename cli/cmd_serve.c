@@ -23,14 +23,11 @@ void cmd_serve_usage(FILE *f)
         "  --listen HOST:PORT  where to listen (default 127.0.0.1:8080; port 0: a free\n"
         "                     one, printed); an address that is not loopback is\n"
         "                     warned about\n"
-        "  --clickhouse URL   the index on ClickHouse (as kifu explore)\n"
-        "  --database NAME    its database (default kifu)\n"
-        "  --table PREFIX     its table names' prefix (default kifu)\n"
-        "  --cluster NAME     the remote_servers cluster of its Distributed tables\n"
+        "  --clickhouse URL   the index on ClickHouse (as kifu explore; http:// or\n"
+        "                     https://)\n" CLI_CH_HELP_NAMES
         "  --timeout SECONDS  the longest one answer's queries may take (default 10):\n"
         "                     a query over it is stopped and answered 504 (on\n"
-        "                     ClickHouse, each request to it)\n"
-        "\n"
+        "                     ClickHouse, each request to it)\n" CLI_CH_HELP_TLS "\n"
         "Exit status: 0 stopped by a signal, 2 usage, 3 the index cannot be read or\n"
         "the address not listened on.\n"
         "\n"
@@ -42,13 +39,17 @@ void cmd_serve_usage(FILE *f)
 int cmd_serve(int argc, char **argv)
 {
     serve_config c = {0};
-    c.query_ms = c.cho.timeout_ms = 10000;
+    /* --timeout (cli_ch_option's) bounds an answer's queries, SQLite's as ClickHouse's. */
+    c.cho.timeout_ms = 10000;
     const char *listen = "127.0.0.1:8080";
     for (int i = 1; i < argc; i++) {
+        int ch = cli_ch_option(argc, argv, &i, &c.ch_url, &c.cho);
+        if (ch < 0)
+            return EXIT_USAGE;
+        if (ch)
+            continue;
         const char *a = argv[i];
-        int valued = !strcmp(a, "--listen") || !strcmp(a, "--clickhouse") ||
-                     !strcmp(a, "--database") || !strcmp(a, "--table") ||
-                     !strcmp(a, "--cluster") || !strcmp(a, "--timeout");
+        int valued = !strcmp(a, "--listen");
         if (valued && i + 1 == argc) {
             cli_err("kifu: %s needs a value\nkifu: see 'kifu serve --help'\n", a);
             return EXIT_USAGE;
@@ -56,21 +57,7 @@ int cmd_serve(int argc, char **argv)
         const char *v = valued ? argv[++i] : NULL;
         if (!strcmp(a, "--listen"))
             listen = v;
-        else if (!strcmp(a, "--clickhouse"))
-            c.ch_url = v;
-        else if (!strcmp(a, "--database"))
-            c.cho.database = v;
-        else if (!strcmp(a, "--table"))
-            c.cho.table = v;
-        else if (!strcmp(a, "--cluster"))
-            c.cho.cluster = v;
-        else if (!strcmp(a, "--timeout")) {
-            if (cli_timeout_ms(v, &c.query_ms)) {
-                cli_err("kifu: --timeout needs a number of seconds (0.001 to 86400)\n");
-                return EXIT_USAGE;
-            }
-            c.cho.timeout_ms = c.query_ms;
-        } else if (a[0] != '-' && !c.kdb)
+        else if (a[0] != '-' && !c.kdb)
             c.kdb = a;
         else {
             cli_err("kifu: %s '%s'\nkifu: see 'kifu serve --help'\n",
@@ -78,6 +65,7 @@ int cmd_serve(int argc, char **argv)
             return EXIT_USAGE;
         }
     }
+    c.query_ms = c.cho.timeout_ms;
     if (!c.kdb == !c.ch_url) {
         cli_err("kifu: serve: give the index (kifu index build makes one), or "
                 "--clickhouse, not both\nkifu: see 'kifu serve --help'\n");

@@ -79,8 +79,9 @@ _kifu()
             return ;;
         --ply | --path | --sfen | --usi | --regex | --bd | -j | --jobs | --size | --listen | --game)
             return ;;
-        --index)
+        --index | --ca-file | --clickhouse-credentials)
             COMPREPLY=($(compgen -f -- "$cur"))
+            compopt -o filenames 2>/dev/null
             return ;;
         --tag)
             # The names kifu knows (kifu tags --list), after sente:/gote: too. Bash splits
@@ -90,6 +91,10 @@ _kifu()
             [[ $cur == *:* && $COMP_WORDBREAKS != *:* ]] && pre=${cur%%:*}:
             COMPREPLY=($(compgen -P "$pre" -W "$names" -- "${cur#*:}"))
             return ;;
+        --clickhouse | --database | --table | --cluster | --timeout)
+            # A URL, a name or seconds: nothing to offer, unless an option is begun
+            # (index schema's --clickhouse takes no URL).
+            [[ $cur == -* ]] || return ;;
         --export | --color)
             # The words after the option in the command's help: "--export yane2016|apery".
             local w

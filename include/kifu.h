@@ -1550,6 +1550,9 @@ typedef struct kifu_clickhouse_options {
     int retries;          /* more tries of a failed batch; 0: 4, -1: none */
     int backoff_ms;       /* wait before the first retry, doubled each time; 0: 200 */
     int timeout_ms;       /* one request; 0: 300000 */
+    /* https:// URLs: the certificate is verified against the system's CAs, or these */
+    const char *ca_file; /* PEM file of the CAs to trust instead; NULL: the system's */
+    int insecure_skip_tls_verify; /* nonzero: no verification at all (testing only) */
 } kifu_clickhouse_options;
 
 /** The DDL of the tables (CREATE DATABASE, TABLE and MATERIALIZED VIEW statements, each
@@ -1558,7 +1561,8 @@ typedef struct kifu_clickhouse_options {
  *  or NULL with err (a database, table or cluster name that is not [A-Za-z0-9_]+). */
 KIFU_EXPORT char *kifu_clickhouse_schema(const kifu_clickhouse_options *o,
                                          kifu_error *err);
-/** Open the index on ClickHouse. urls: "http://HOST:PORT", or for a cluster every shard's
+/** Open the index on ClickHouse. urls: "http://HOST:PORT" or "https://HOST:PORT" (ports
+ *  8123 and 8443 by default), or for a cluster every shard's
  *  URL in the order of remote_servers, separated by commas (the first answers queries;
  *  each shard receives its positions directly, by key modulo the number of shards, which
  *  is how the Distributed tables are sharded). Credentials never go in a URL. With

@@ -4,7 +4,7 @@
  * HTTP interface into tables kifu creates, and the same explorer and exact-search answers
  * read back from them.
  *
- * clickhouse_http.c  our own HTTP/1.1 client over POSIX sockets: kept-alive, retries
+ * clickhouse_http.c  requests through libcurl (http, https): kept-alive, retries
  * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
  * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
  * clickhouse_query.c  explorer counts, latest games, exact search, info
@@ -20,14 +20,23 @@
 #include "index/index_agg.h"
 #include "kifu.h"
 
-/* One server: where it listens and who we are there. */
+/* How a server is reached beside its URL: who we are there and whom we trust. */
+typedef struct kifu__ch_access {
+    const char *user, *password; /* NULL or "": none (ClickHouse's default user) */
+    const char *ca_file;         /* PEM CAs for https; NULL: the system's */
+    int insecure;                /* https without verifying the certificate */
+} kifu__ch_access;
+
+/* One server: where it listens, who we are there, and its kept connection. */
 typedef struct kifu__ch_server {
     char url[256];  /* as given, for messages */
-    char host[128]; /* name or address */
-    char port[8];
-    char auth[300];    /* "Basic ..." or "" */
-    int conn;          /* the kept-alive connection's fd + 1; 0: none */
-    long long idle_at; /* when its last answer was read (ms, monotonic) */
+    char base[300]; /* "http[s]://host:port/?", what requests append their query to */
+    char user[128], password[128];
+    char ca_file[1024]; /* "": the system's CAs */
+    int tls, insecure;
+    void *curl;    /* its CURL easy handle, which keeps the connection; NULL: none yet */
+    void *headers; /* the handle's struct curl_slist */
+    char errbuf[256]; /* libcurl's message of the last failure (CURL_ERROR_SIZE) */
 } kifu__ch_server;
 
 /* A game the explorer lists, fetched with the counts so that listing costs no request. */
@@ -67,10 +76,10 @@ typedef struct kifu__ch {
  * the searches' answers are a few MB at most. */
 #define KIFU__CH_ANSWER_MAX (256 << 20)
 
-/* Fill s from "http://host[:port][/]". Credentials come from user/password (NULL: none),
- * never from the URL. 0, or -1 with err. */
-int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
-                          const char *password, kifu_error *err);
+/* Fill s from "http[s]://host[:port][/]" (ports 8123 and 8443 by default) and a (may be
+ * NULL). Credentials come from a, never from the URL (refused there). 0, or -1 with err. */
+int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const kifu__ch_access *a,
+                          kifu_error *err);
 /* POST body (len bytes) to server s with `params` (already URL-encoded "a=b&c=d", may be
  * "") as the query string; the answer's body goes to out. A connection failure, a time
  * out or an HTTP error status is -1 with err naming the server and quoting ClickHouse's
@@ -80,7 +89,7 @@ int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
 int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err);
-/* Close the kept connection to s, if any. */
+/* Close the kept connection to s and free its handle, if any. */
 void kifu__ch_disconnect(kifu__ch_server *s);
 /* The same with up to ch->retries more tries, waiting backoff_ms, then twice as long...
  * between tries. */

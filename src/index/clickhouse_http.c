@@ -1,205 +1,106 @@
-/* clickhouse_http.c: a small HTTP/1.1 client of our own for ClickHouse's HTTP interface,
- * over POSIX sockets: POSTs on a kept-alive connection per server (a new connection costs
- * an explorer query a round trip and the server a thread start), each answer read to its
- * end (Content-Length or chunks) and un-chunked. No library: the index must not pull in
- * libcurl for one verb. */
+/* clickhouse_http.c: ClickHouse's HTTP interface through libcurl: POSTs over http:// or
+ * https:// (certificates verified against the system's CAs, or --ca-file's), one easy
+ * handle per server so that its connection is kept alive between requests (a new
+ * connection, and over TLS a new handshake, costs an explorer query round trips and the
+ * server a thread start), each answer held to the whole request's time out and to
+ * KIFU__CH_ANSWER_MAX. libcurl also brings proxies (its *_proxy variables), IPv6 and
+ * compression. */
+#include <curl/curl.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/socket.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "index/clickhouse.h"
 #include "kifu_private.h"
 
-static void base64(const char *in, char *out, size_t cap)
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_rc;
+
+/* curl_global_init is not thread-safe in every libcurl: once, for every thread. Never
+ * cleaned up: a library cannot know that its caller is done with libcurl. */
+static void curl_init(void)
 {
-    static const char t[] =
-        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    size_t n = strlen(in), o = 0;
-    for (size_t i = 0; i < n && o + 5 < cap; i += 3) {
-        unsigned v = (unsigned char)in[i] << 16;
-        if (i + 1 < n)
-            v |= (unsigned char)in[i + 1] << 8;
-        if (i + 2 < n)
-            v |= (unsigned char)in[i + 2];
-        out[o++] = t[v >> 18];
-        out[o++] = t[(v >> 12) & 63];
-        out[o++] = i + 1 < n ? t[(v >> 6) & 63] : '=';
-        out[o++] = i + 2 < n ? t[v & 63] : '=';
-    }
-    out[o] = 0;
+    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
 }
 
-int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const char *user,
-                          const char *password, kifu_error *err)
+int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const kifu__ch_access *a,
+                          kifu_error *err)
 {
     memset(s, 0, sizeof *s);
     snprintf(s->url, sizeof s->url, "%s", url);
-    if (strncasecmp(url, "https://", 8) == 0)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "http://HOST:PORT", url,
-                           "%s: https is not supported (kifu speaks plain HTTP; reach a "
-                           "remote server through a tunnel)",
-                           url);
-    if (strncasecmp(url, "http://", 7) != 0)
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "http://HOST:PORT", url,
-                           "%s: a ClickHouse URL is http://HOST:PORT", url);
-    const char *h = url + 7, *end = h + strcspn(h, "/?");
-    const char *at = memchr(h, '@', (size_t)(end - h));
-    if (at)
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
-                           "%.*s...: no credentials in the URL (they would show in the "
-                           "process list); set KIFU_CLICKHOUSE_USER and "
-                           "KIFU_CLICKHOUSE_PASSWORD",
-                           (int)(h - url), url);
+    s->tls = strncasecmp(url, "https://", 8) == 0;
+    if (!s->tls && strncasecmp(url, "http://", 7) != 0)
+        return kifu__error(
+            err, KIFU_ERR_ARG, 0, 0, 0, "http://HOST:PORT", url,
+            "%s: a ClickHouse URL is http://HOST:PORT or https://HOST:PORT", url);
+    const char *h = url + 7 + s->tls, *end = h + strcspn(h, "/?#");
+    /* Refused rather than warned about: a URL shows in the process list, the shell's
+     * history and every message that names the server. */
+    if (memchr(h, '@', (size_t)(end - h)))
+        return kifu__error(
+            err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+            "%.*s...: no credentials in the URL (they would show in the "
+            "process list); set KIFU_CLICKHOUSE_USER and "
+            "KIFU_CLICKHOUSE_PASSWORD, or use --clickhouse-credentials FILE",
+            (int)(h - url), url);
     const char *colon = NULL;
-    if (*h == '[') { /* [::1]:8123 */
+    char host[130];
+    if (*h == '[') { /* [::1]:8123, kept in brackets for the URL */
         const char *close = memchr(h, ']', (size_t)(end - h));
         if (!close)
             return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "%s: bad address",
                                url);
-        snprintf(s->host, sizeof s->host, "%.*s", (int)(close - h - 1), h + 1);
+        snprintf(host, sizeof host, "%.*s", (int)(close - h + 1), h);
         colon = close[1] == ':' ? close + 1 : NULL;
     } else {
         colon = memchr(h, ':', (size_t)(end - h));
         const char *he = colon ? colon : end;
-        snprintf(s->host, sizeof s->host, "%.*s", (int)(he - h), h);
+        snprintf(host, sizeof host, "%.*s", (int)(he - h), h);
     }
+    char port[8] = "";
     if (colon) {
         size_t n = (size_t)(end - colon - 1);
-        if (n == 0 || n >= sizeof s->port || strspn(colon + 1, "0123456789") < n)
+        if (n == 0 || n >= sizeof port || strspn(colon + 1, "0123456789") < n)
             return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, "a port number", NULL,
                                "%s: bad port", url);
-        memcpy(s->port, colon + 1, n);
-    } else {
-        snprintf(s->port, sizeof s->port, "8123");
+        memcpy(port, colon + 1, n);
+    } else { /* ClickHouse's http_port and https_port */
+        snprintf(port, sizeof port, "%s", s->tls ? "8443" : "8123");
     }
-    if (!s->host[0])
+    if (!host[0] || !strcmp(host, "[]"))
         return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL, "%s: no host", url);
-    if (user && *user) {
-        char plain[200], enc[260];
-        snprintf(plain, sizeof plain, "%s:%s", user, password ? password : "");
-        base64(plain, enc, sizeof enc);
-        snprintf(s->auth, sizeof s->auth, "Basic %s", enc);
+    snprintf(s->base, sizeof s->base, "%s://%s:%s/?", s->tls ? "https" : "http", host,
+             port);
+    if (a) {
+        if ((a->ca_file && strlen(a->ca_file) >= sizeof s->ca_file) ||
+            (a->user && strlen(a->user) >= sizeof s->user) ||
+            (a->password && strlen(a->password) >= sizeof s->password))
+            return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                               "%s: the CA file's name, the user or the password is too "
+                               "long",
+                               url);
+        snprintf(s->ca_file, sizeof s->ca_file, "%s", a->ca_file ? a->ca_file : "");
+        snprintf(s->user, sizeof s->user, "%s", a->user ? a->user : "");
+        snprintf(s->password, sizeof s->password, "%s", a->password ? a->password : "");
+        s->insecure = a->insecure;
     }
+    pthread_once(&curl_once, curl_init);
+    if (curl_init_rc != CURLE_OK)
+        return kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                           "cannot start libcurl: %s", curl_easy_strerror(curl_init_rc));
     return 0;
 }
 
-static long long now_ms(void)
+void kifu__ch_disconnect(kifu__ch_server *s)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
-/* Wait until fd is ready for `events` or the deadline passes: 1 ready, 0 timed out. */
-static int wait_fd(int fd, short events, long long deadline)
-{
-    for (;;) {
-        long long left = deadline - now_ms();
-        if (left <= 0)
-            return 0;
-        struct pollfd p = {fd, events, 0};
-        int r = poll(&p, 1, left > 60000 ? 60000 : (int)left);
-        if (r > 0)
-            return 1;
-        if (r < 0 && errno != EINTR)
-            return 1; /* let the next read or write report it */
-    }
-}
-
-/* A connected non-blocking socket, or -1 with a message in why. */
-static int connect_to(const kifu__ch_server *s, long long deadline, char *why, size_t cap)
-{
-    struct addrinfo hints = {0}, *res = NULL;
-    hints.ai_family = AF_UNSPEC;
-    hints.ai_socktype = SOCK_STREAM;
-    int rc = getaddrinfo(s->host, s->port, &hints, &res);
-    if (rc) {
-        snprintf(why, cap, "cannot resolve %s: %s", s->host, gai_strerror(rc));
-        return -1;
-    }
-    int fd = -1;
-    snprintf(why, cap, "cannot connect");
-    for (struct addrinfo *a = res; a; a = a->ai_next) {
-        fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-        if (fd < 0)
-            continue;
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
-        /* A request goes out as two writes (head, body): without this the body waits
-         * for the server's delayed ACK of the head, 40 ms a request on Linux. */
-        int one = 1;
-        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-        if (connect(fd, a->ai_addr, a->ai_addrlen) == 0)
-            break;
-        if (errno == EINPROGRESS && wait_fd(fd, POLLOUT, deadline)) {
-            int e = 0;
-            socklen_t len = sizeof e;
-            getsockopt(fd, SOL_SOCKET, SO_ERROR, &e, &len);
-            if (e == 0)
-                break;
-            errno = e;
-        } else if (errno == EINPROGRESS) {
-            errno = ETIMEDOUT;
-        }
-        snprintf(why, cap, "cannot connect: %s", strerror(errno));
-        close(fd);
-        fd = -1;
-    }
-    freeaddrinfo(res);
-    return fd;
-}
-
-static int send_all(int fd, const char *p, size_t n, long long deadline)
-{
-    while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-        if (w > 0) {
-            p += w, n -= (size_t)w;
-        } else if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
-            if (!wait_fd(fd, POLLOUT, deadline)) {
-                errno = ETIMEDOUT;
-                return -1;
-            }
-        } else {
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* Un-chunk body in place (Transfer-Encoding: chunked); its new length, or -1. */
-static long unchunk(char *body, size_t len)
-{
-    size_t in = 0, out = 0;
-    for (;;) {
-        char *end;
-        if (in >= len)
-            return -1;
-        unsigned long n = strtoul(body + in, &end, 16);
-        char *nl = memchr(body + in, '\n', len - in);
-        if (end == body + in || !nl)
-            return -1;
-        in = (size_t)(nl - body) + 1;
-        if (n == 0)
-            return (long)out;
-        if (n > len - in)
-            return -1;
-        memmove(body + out, body + in, n);
-        out += n, in += n;
-        if (in < len && body[in] == '\r')
-            in++;
-        if (in < len && body[in] == '\n')
-            in++;
-    }
+    if (s->curl)
+        curl_easy_cleanup(s->curl);
+    curl_slist_free_all(s->headers);
+    s->curl = NULL, s->headers = NULL;
 }
 
 /* ClickHouse's exception text, shortened to its first line without the stack. */
@@ -214,47 +115,10 @@ static void exception_text(const char *body, size_t len, char *buf, size_t cap)
     snprintf(buf, cap, "%.*s", (int)n, body);
 }
 
-/* Where an answer in buf[0..len) (NUL after it) ends: -1 not yet, or only at the end of
- * the stream; else its length. *scan keeps how far the chunks were walked between calls;
- * *closing tells that the server closes the connection after it. */
-static long answer_end(const char *buf, size_t len, size_t *scan, int *closing)
-{
-    const char *hend = strstr(buf, "\r\n\r\n"); /* the headers hold no NUL */
-    if (!hend)
-        return -1;
-    size_t body = (size_t)(hend - buf) + 4;
-    long long clen = -1;
-    int chunked = 0;
-    *closing = 0;
-    for (const char *h = strstr(buf, "\r\n"); h && h < hend; h = strstr(h + 2, "\r\n")) {
-        if (strncasecmp(h + 2, "Content-Length:", 15) == 0)
-            clen = strtoll(h + 17, NULL, 10);
-        chunked |= strncasecmp(h + 2, "Transfer-Encoding: chunked", 26) == 0;
-        *closing |= strncasecmp(h + 2, "Connection: close", 17) == 0;
-    }
-    if (chunked) {
-        size_t at = *scan > body ? *scan : body;
-        for (;;) {
-            const char *nl = memchr(buf + at, '\n', len - at);
-            if (!nl)
-                return -1;
-            unsigned long n = strtoul(buf + at, NULL, 16);
-            size_t next = (size_t)(nl - buf) + 1 + n + (n ? 2 : 0);
-            if (n ==
-                0) /* the last chunk, then an empty line (ClickHouse sends no trailer) */
-                return next + 2 <= len ? (long)(next + 2) : -1;
-            if (next > len)
-                return -1;
-            *scan = at = next;
-        }
-    }
-    if (clen >= 0)
-        return body + (size_t)clen <= len ? (long)(body + (size_t)clen) : -1;
-    return -1; /* neither: the answer ends with the connection */
-}
-
-/* A query that only reads (SELECT), which may go again when a kept connection turns out
- * closed; anything else (an INSERT may have been written) goes on a new connection. */
+/* A query that only reads (SELECT): it may go on a kept connection, which libcurl sends
+ * again when that connection turns out closed. Anything else (an INSERT may have been
+ * written, and sent again it would count twice) goes on a new connection, the kept one
+ * closed first (as a server that serves one connection at a time needs). */
 static int reads_only(const char *params, const char *body, size_t len)
 {
     const char *q = strstr(params, "query=");
@@ -263,73 +127,130 @@ static int reads_only(const char *params, const char *body, size_t len)
     return len >= 7 && strncmp(body, "SELECT ", 7) == 0;
 }
 
-/* For a read, the kept connection to s when it still looks good (*reused set), else a
- * new one; -1 with why. */
-static int connection(kifu__ch_server *s, int read, long long deadline, char *why,
-                      size_t cap, int *reused)
+/* Where an answer goes: into b, up to KIFU__CH_ANSWER_MAX (a server that streams without
+ * end would otherwise take all the memory). */
+typedef struct sink {
+    kifu__strbuf *b;
+    int over, nomem;
+} sink;
+
+static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 {
-    *reused = 0;
-    if (s->conn && read) {
-        /* The server closes a connection idle for keep_alive_timeout (3 s by default):
-         * one idle for a second is not trusted, nor one with something (its close) to
-         * read. One closing as the request goes gives no answer: the read goes again. */
-        struct pollfd p = {s->conn - 1, POLLIN, 0};
-        if (now_ms() - s->idle_at < 1000 && poll(&p, 1, 0) == 0) {
-            *reused = 1;
-            int fd = s->conn - 1;
-            s->conn = 0; /* ours until the answer is read whole */
-            return fd;
-        }
+    sink *k = ctx;
+    size_t len = size * n;
+    if (k->b->len + len > KIFU__CH_ANSWER_MAX) {
+        k->over = 1;
+        return 0; /* libcurl stops with CURLE_WRITE_ERROR */
     }
-    kifu__ch_disconnect(s);
-    return connect_to(s, deadline, why, cap);
+    kifu__sb_putn(k->b, p, len);
+    if (k->b->failed) {
+        k->nomem = 1;
+        return 0;
+    }
+    return len;
 }
 
-void kifu__ch_disconnect(kifu__ch_server *s)
+/* The easy handle of s, made and set up at its first request. NULL: out of memory. */
+static CURL *handle(kifu__ch_server *s)
 {
-    if (s->conn)
-        close(s->conn - 1);
-    s->conn = 0;
+    if (s->curl)
+        return s->curl;
+    CURL *c = curl_easy_init();
+    /* ClickHouse waits for a body announced by "Expect: 100-continue" (libcurl sends it
+     * for large bodies) only after a pause: none is asked for. */
+    struct curl_slist *h = curl_slist_append(NULL, "Expect:");
+    if (!c || !h) {
+        curl_easy_cleanup(c);
+        curl_slist_free_all(h);
+        return NULL;
+    }
+    s->curl = c, s->headers = h;
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM: callers have threads */
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    curl_easy_setopt(c, CURLOPT_POST, 1L);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+    /* An answer compressed when the server is asked to (enable_http_compression). */
+    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    /* The server closes a connection idle for keep_alive_timeout (3 s by default): one
+     * idle longer than 2 s is not reused. */
+    curl_easy_setopt(c, CURLOPT_MAXAGE_CONN, 2L);
+    if (s->user[0]) {
+        curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
+        curl_easy_setopt(c, CURLOPT_PASSWORD, s->password);
+    }
+    if (s->ca_file[0])
+        curl_easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
+    if (s->insecure) {
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+    }
+    return c;
 }
 
-/* Read the answer to a request (sent: the whole request went out) into resp, until it
- * is whole (*whole its length, else -1), the server closes, or the deadline passes.
- * *closing: the server asked to close. 0, or -1 with why. */
-static int receive(int fd, int sent, long long deadline, int timeout_ms,
-                   kifu__strbuf *resp, long *whole, int *closing, char *why, size_t cap)
+/* What went wrong with a request that got no HTTP answer, into why; 1 when it is worth
+ * trying again (the request did not get out whole), else 0. */
+static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout_ms,
+                     size_t len, const sink *k, char *why, size_t cap)
 {
-    size_t scan = 0;
-    *whole = -1, *closing = 1;
-    for (;;) {
-        /* A server that streams without end would otherwise take all the memory. */
-        if (resp->len > KIFU__CH_ANSWER_MAX) {
-            snprintf(why, cap, "an answer larger than %d MB", KIFU__CH_ANSWER_MAX >> 20);
-            return -1;
-        }
-        if (kifu__sb_reserve(resp, 65536)) {
-            snprintf(why, cap, "out of memory");
-            return -1;
-        }
-        ssize_t r = recv(fd, resp->data + resp->len, resp->cap - resp->len - 1, 0);
-        if (r > 0) {
-            resp->len += (size_t)r;
-            resp->data[resp->len] = 0;
-            if ((*whole = answer_end(resp->data, resp->len, &scan, closing)) >= 0)
-                return 0;
-        } else if (r == 0) {
-            return 0;
-        } else if (errno == EAGAIN || errno == EINTR) {
-            if (!wait_fd(fd, POLLIN, deadline)) {
-                snprintf(why, cap, "no answer within %d ms", timeout_ms);
-                return -1;
-            }
-        } else if (!resp->len) {
-            if (sent)
-                snprintf(why, cap, "connection lost: %s", strerror(errno));
-            return -1;
-        } else {
-            return 0; /* reset after its answer: the answer says what happened */
-        }
+    long reqsize = 0;
+    curl_off_t up = 0, connected = 0;
+    curl_easy_getinfo(c, CURLINFO_REQUEST_SIZE, &reqsize);
+    curl_easy_getinfo(c, CURLINFO_SIZE_UPLOAD_T, &up);
+    curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
+    /* Once the whole request is out, a lost or late answer leaves its outcome unknown:
+     * an INSERT may have been written, and sent again it would count twice. Only the
+     * journal's repair may undo it, so no retry. */
+    int sent = reqsize > 0 && up >= (curl_off_t)len;
+    const char *detail = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
+    switch (rc) {
+    case CURLE_WRITE_ERROR:
+        snprintf(why, cap, "%s",
+                 k->nomem ? "out of memory" : "an answer larger than 256 MB");
+        return 0;
+    case CURLE_OPERATION_TIMEDOUT:
+        if (!connected)
+            snprintf(why, cap, "cannot connect: no connection within %d ms", timeout_ms);
+        else
+            snprintf(why, cap, "no answer within %d ms", timeout_ms);
+        return !sent;
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+        snprintf(why, cap, "cannot resolve the host: %s", detail);
+        return 1;
+    case CURLE_COULDNT_CONNECT: { /* the system's word ("Connection refused") says more */
+        long os = 0;
+        curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os);
+        snprintf(why, cap, "cannot connect: %s", os ? strerror((int)os) : detail);
+        return 1;
+    }
+    /* A certificate that is not trusted stays so: no retry, and the cause named. */
+    case CURLE_PEER_FAILED_VERIFICATION:
+        snprintf(why, cap, "the server's certificate is not trusted: %s%s", detail,
+                 strstr(detail, "name") ? " (the URL's host must be a name the "
+                                          "certificate is for)"
+                                        : " (for a private CA give --ca-file)");
+        return 0;
+    case CURLE_SSL_CACERT_BADFILE:
+        snprintf(why, cap, "cannot use the CA file %s: %s", s->ca_file, detail);
+        return 0;
+    case CURLE_SSL_CONNECT_ERROR:
+        snprintf(why, cap, "TLS handshake failed: %s%s", detail,
+                 strstr(detail, "wrong version")
+                     ? " (is this port ClickHouse's https_port, not its http_port?)"
+                     : "");
+        return 0;
+    case CURLE_GOT_NOTHING:
+    case CURLE_SEND_ERROR:
+    case CURLE_RECV_ERROR:
+        snprintf(why, cap, "%s: %s", sent ? "connection lost" : "cannot send", detail);
+        return !sent;
+    default:
+        snprintf(why, cap, "%s", detail);
+        return !sent;
     }
 }
 
@@ -337,99 +258,60 @@ int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err)
 {
-    long long deadline = now_ms() + (timeout_ms > 0 ? timeout_ms : 300000);
-    char why[512];
-    int t = 1;
-    kifu__strbuf req, resp;
-    int query_only = reads_only(params, body, len), reused;
-again:
-    kifu__sb_init(&req), kifu__sb_init(&resp);
-    int fd = connection(s, query_only, deadline, why, sizeof why, &reused);
-    if (fd < 0)
-        goto fail;
-    kifu__sb_printf(&req,
-                    "POST /?%s HTTP/1.1\r\nHost: %s:%s\r\nContent-Length: %zu\r\n"
-                    "Connection: keep-alive\r\n",
-                    params, s->host, s->port, len);
-    if (s->auth[0])
-        kifu__sb_printf(&req, "Authorization: %s\r\n", s->auth);
-    kifu__sb_puts(&req, "\r\n");
-    if (req.failed) {
+    if (timeout_ms <= 0)
+        timeout_ms = 300000;
+    char why[1400];
+    int t = 0;
+    kifu__strbuf url, resp;
+    kifu__sb_init(&url), kifu__sb_init(&resp);
+    kifu__sb_puts(&url, s->base);
+    kifu__sb_puts(&url, params);
+    if (!reads_only(params, body, len))
+        kifu__ch_disconnect(s);
+    CURL *c = handle(s);
+    if (!c || url.failed) {
         snprintf(why, sizeof why, "out of memory");
         goto fail;
     }
-    /* A server that refuses an INSERT may answer and close before it read the body: its
-     * answer, when there is one, says more than the broken send. */
-    int sent = send_all(fd, req.data, req.len, deadline) == 0 &&
-               send_all(fd, body, len, deadline) == 0;
-    if (!sent)
-        snprintf(why, sizeof why, "cannot send: %s", strerror(errno));
-    /* Once the whole request is out, a lost or late answer leaves its outcome unknown:
-     * an INSERT may have been written, and sent again it would count twice. Only the
-     * journal's repair may undo it, so no retry. */
-    t = !sent;
-    long whole;
-    int closing;
-    if (receive(fd, sent, deadline, timeout_ms, &resp, &whole, &closing, why, sizeof why))
-        goto fail;
-    if (!sent && !resp.len)
-        goto fail;
-    resp.data[resp.len] = 0;
-    char *hend = strstr(resp.data, "\r\n\r\n");
-    int status = 0;
-    if (!hend || sscanf(resp.data, "HTTP/1.%*d %d", &status) != 1) {
-        snprintf(why, sizeof why, "not an HTTP answer");
+    sink k = {&resp, 0, 0};
+    s->errbuf[0] = 0;
+    curl_easy_setopt(c, CURLOPT_URL, url.data);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &k);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+    CURLcode rc = curl_easy_perform(c);
+    long status = 0;
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    if (rc != CURLE_OK &&
+        (status == 0 || k.over || k.nomem || rc == CURLE_OPERATION_TIMEDOUT)) {
+        t = no_answer(c, rc, s, timeout_ms, len, &k, why, sizeof why);
         goto fail;
     }
-    *hend = 0;
-    /* Kept for the next request: a whole answer, nothing after it, no close asked. */
-    int keep = sent && whole >= 0 && (size_t)whole == resp.len && !closing;
-    if (keep) {
-        s->conn = fd + 1;
-        s->idle_at = now_ms();
-    } else {
-        close(fd);
+    /* An answer cut short says nothing sure, unless it is an error's: a server that
+     * refuses may close before its whole answer went, and what came names the cause. */
+    if (rc != CURLE_OK && status == 200) {
+        snprintf(why, sizeof why, "an answer cut short: %s",
+                 s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
+        goto fail;
     }
-    fd = -1;
-    char *b = hend + 4;
-    size_t blen = resp.len - (size_t)(b - resp.data);
-    int chunked = 0;
-    for (char *h = strstr(resp.data, "\r\n"); h; h = strstr(h + 2, "\r\n"))
-        chunked |= strncasecmp(h + 2, "Transfer-Encoding: chunked", 26) == 0;
-    if (chunked) {
-        long n = unchunk(b, blen);
-        if (n < 0) {
-            snprintf(why, sizeof why, "a damaged chunked answer");
-            goto fail;
-        }
-        blen = (size_t)n;
-    }
-    b[blen] = 0;
-    if (status == 200 && !sent)
-        goto fail; /* an answer to part of the request */
     if (status != 200) {
+        kifu__sb_putc(&resp, 0); /* NUL-terminated for the search below */
         char text[400];
-        exception_text(b, blen, text, sizeof text);
+        exception_text(resp.data ? resp.data : "", resp.len, text, sizeof text);
         /* An answer with an exception is the server's verdict; an empty 5xx is not. */
-        t = status >= 500 && !strstr(b, "Code: ");
-        snprintf(why, sizeof why, "HTTP %d: %s", status, text);
+        t = status >= 500 && !(resp.data && strstr(resp.data, "Code: "));
+        snprintf(why, sizeof why, "HTTP %ld: %s", status, text);
         goto fail;
     }
     if (out)
-        kifu__sb_putn(out, b, blen);
-    kifu__sb_free(&req), kifu__sb_free(&resp);
+        kifu__sb_putn(out, resp.data ? resp.data : "", resp.len);
+    kifu__sb_free(&url), kifu__sb_free(&resp);
     if (transient)
         *transient = 0;
     return 0;
 fail:
-    if (fd >= 0)
-        close(fd);
-    int retry = reused && !resp.len; /* a kept connection the server had closed */
-    kifu__sb_free(&req), kifu__sb_free(&resp);
-    if (retry) {
-        t = 1;
-        goto again;
-    }
+    kifu__sb_free(&url), kifu__sb_free(&resp);
     if (transient)
         *transient = t;
     kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "ClickHouse server %s: %s", s->url,

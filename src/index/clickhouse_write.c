@@ -76,8 +76,8 @@ static int create_tables(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
     return rc;
 }
 
-static int split_urls(kifu__ch *ch, const char *urls, const char *user,
-                      const char *password, kifu_error *err)
+static int split_urls(kifu__ch *ch, const char *urls, const kifu__ch_access *a,
+                      kifu_error *err)
 {
     size_t n = 1;
     for (const char *c = urls; *c; c++)
@@ -89,7 +89,7 @@ static int split_urls(kifu__ch *ch, const char *urls, const char *user,
         size_t len = strcspn(p, ",");
         char url[256];
         snprintf(url, sizeof url, "%.*s", (int)len, p);
-        if (kifu__ch_server_parse(&ch->servers[ch->nservers++], url, user, password, err))
+        if (kifu__ch_server_parse(&ch->servers[ch->nservers++], url, a, err))
             return -1;
         p += len + (p[len] == ',');
     }
@@ -301,9 +301,10 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
     ch->retries = o->retries < 0 ? 0 : o->retries ? o->retries : 4;
     ch->backoff_ms = o->backoff_ms > 0 ? o->backoff_ms : 200;
     ch->timeout_ms = o->timeout_ms > 0 ? o->timeout_ms : 300000;
-    const char *user = o->user ? o->user : getenv("KIFU_CLICKHOUSE_USER");
-    const char *password = o->password ? o->password : getenv("KIFU_CLICKHOUSE_PASSWORD");
-    if (split_urls(ch, urls, user, password, err))
+    kifu__ch_access a = {o->user ? o->user : getenv("KIFU_CLICKHOUSE_USER"),
+                         o->password ? o->password : getenv("KIFU_CLICKHOUSE_PASSWORD"),
+                         o->ca_file, o->insecure_skip_tls_verify};
+    if (split_urls(ch, urls, &a, err))
         goto fail;
     if (check_cluster(ch, err))
         goto down;

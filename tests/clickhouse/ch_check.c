@@ -8,8 +8,8 @@
  *   ch_check dump TARGET DIR               explorer and search answers
  *   ch_check info TARGET                   games, positions, sources, hot positions
  *
- * TARGET is a .kdb path, or URL[,URL...] with CH_DATABASE and CH_CLUSTER from the
- * environment; CH_POSITIONS caps the positions dumped (256), CH_CHECK_AFTER_OPEN and
+ * TARGET is a .kdb path, or URL[,URL...] with CH_DATABASE, CH_CLUSTER and CH_CA_FILE (the
+ * CAs of https URLs) from the environment; CH_POSITIONS caps the positions dumped (256), CH_CHECK_AFTER_OPEN and
  * CH_CHECK_BEFORE_FLUSH are shell commands build runs once the index is open and before
  * it writes. Errors go to stderr as "ch_check: message"; exit 1. */
 #include <dirent.h>
@@ -139,11 +139,12 @@ static int list_files(const char *dir, char ***out)
 static kifu_index *open_target(const char *target, int create, kifu_error *e)
 {
     unsigned flags = (create ? KIFU_INDEX_CREATE : 0) | KIFU_INDEX_KEEP_DUPLICATES;
-    if (strncmp(target, "http://", 7) != 0)
+    if (strncmp(target, "http://", 7) != 0 && strncmp(target, "https://", 8) != 0)
         return kifu_index_open(target, flags, e);
     kifu_clickhouse_options o = {0};
     o.database = getenv("CH_DATABASE");
     o.cluster = getenv("CH_CLUSTER");
+    o.ca_file = getenv("CH_CA_FILE"); /* https URLs with a private CA (tls.sh) */
     if (o.cluster && !*o.cluster)
         o.cluster = NULL;
     o.retries = 2, o.backoff_ms = 50, o.timeout_ms = 20000;

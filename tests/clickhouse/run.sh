@@ -23,42 +23,7 @@ trap 'ch_stop_all; rm -rf "$tmp"' EXIT
 ch_watch_dir "$tmp"
 trap 'exit 1' INT TERM
 
-passed=0 failed=0
-ok() { echo "ok: $1 [${SECONDS}s]"; passed=$((passed + 1)); }
-bad() { echo "FAILED: $1"; failed=$((failed + 1)); }
-finish() {
-  echo "$passed passed, $failed failed, 0 skipped"
-  [ "$failed" -eq 0 ]
-  exit $?
-}
-# same NAME FILE1 FILE2: the two answers are identical.
-same() {
-  if cmp -s "$2" "$3"; then
-    ok "$1"
-  else
-    bad "$1"
-    diff "$2" "$3" | head -20
-  fi
-}
-
-# fails NAME TEXT... -- COMMAND...: the command fails and its stderr holds every TEXT.
-fails() {
-  local name=$1 texts=() t
-  shift
-  while [ "$1" != -- ]; do texts+=("$1"); shift; done
-  shift
-  if "$@" >/dev/null 2>"$tmp/err"; then
-    bad "$name (it did not fail)"
-    return
-  fi
-  for t in "${texts[@]}"; do
-    if ! grep -qF -- "$t" "$tmp/err"; then
-      bad "$name: no '$t' in: $(cat "$tmp/err")"
-      return
-    fi
-  done
-  ok "$name: $(head -c 200 "$tmp/err")"
-}
+. "$here/checks.sh"
 
 read -r http_a tcp_a inter_a http_b tcp_b inter_b <<<"$(ch_free_ports 6)"
 cluster="<remote_servers><kifu_two>

@@ -115,9 +115,9 @@ printf '%s\n' "$out" | grep -qx 'opt:--pretty' && ok "completes an option" || ba
 printf '%s\n' "$out" | grep -qx 'file:opening.kifu' && ok "completes a record file" || bad "file completion: $out"
 printf '%s\n' "$out" | grep -qx 'help:convert' && ok "kifu help <TAB>: command names" || bad "help completion: $out"
 # Options come from option lines, not prose: index's help mentions `kifu search --index`.
-printf '%s\n' "$out" | grep -qx 'index:--input-encoding' && ok "index build: no --index scraped from prose" ||
+printf '%s\n' "$out" | grep -qx 'index:--input-encoding --insecure-skip-tls-verify' && ok "index build: no --index scraped from prose" ||
     bad "index option completion: $out"
-printf '%s\n' "$out" | grep -qx 'search:--index --input-encoding' && ok "search: --index offered" ||
+printf '%s\n' "$out" | grep -qx 'search:--index --input-encoding --insecure-skip-tls-verify' && ok "search: --index offered" ||
     bad "search option completion: $out"
 printf '%s\n' "$out" | grep -qx 'enc:shift_jis' && ok "completes encodings" || bad "encoding completion: $out"
 printf '%s\n' "$out" | grep -q '^pattern:.*mino\.txt' && ok "--pattern completes .txt pattern files" ||

@@ -79,12 +79,13 @@ static void open_fails(const char *urls, const kifu_clickhouse_options *o, int c
 
 TEST(urls_and_names_checked)
 {
-    open_fails("https://127.0.0.1:8443", NULL, KIFU_ERR_UNSUPPORTED,
-               "https is not supported");
     open_fails("ftp://127.0.0.1", NULL, KIFU_ERR_ARG,
-               "a ClickHouse URL is http://HOST:PORT");
+               "a ClickHouse URL is http://HOST:PORT or https://HOST:PORT");
     open_fails("http://kifu:secret@127.0.0.1:8123", NULL, KIFU_ERR_ARG,
                "no credentials in the URL");
+    open_fails("https://kifu:secret@127.0.0.1:8443", NULL, KIFU_ERR_ARG,
+               "no credentials in the URL");
+    open_fails("https://[::1:8443", NULL, KIFU_ERR_ARG, "bad address");
     open_fails("http://127.0.0.1:81x", NULL, KIFU_ERR_ARG, "bad port");
     open_fails("http://:8123", NULL, KIFU_ERR_ARG, "no host");
     open_fails("http://127.0.0.1:1,http://127.0.0.1:2", NULL, KIFU_ERR_ARG,
@@ -108,19 +109,23 @@ static int dead_port(void)
 
 TEST(refused_connection_names_the_server)
 {
-    char url[64];
-    snprintf(url, sizeof url, "http://127.0.0.1:%d", dead_port());
-    kifu_clickhouse_options o = {.retries = -1};
-    kifu_error err;
-    kifu_error_clear(&err);
-    CHECK(kifu_index_open_clickhouse(url, 0, &o, &err) == NULL);
-    CHECK_INT(err.code, KIFU_ERR_IO);
-    char want[256];
-    snprintf(want, sizeof want,
-             "server 1 (%s) is down; ClickHouse server %s: cannot connect", url, url);
-    if (!strstr(err.message, want))
-        printf("  got \"%s\"\n", err.message);
-    CHECK(strstr(err.message, want) != NULL);
+    /* http and https alike: nothing listens, so no handshake is tried. */
+    for (int tls = 0; tls < 2; tls++) {
+        char url[64];
+        snprintf(url, sizeof url, "%s://127.0.0.1:%d", tls ? "https" : "http",
+                 dead_port());
+        kifu_clickhouse_options o = {.retries = -1};
+        kifu_error err;
+        kifu_error_clear(&err);
+        CHECK(kifu_index_open_clickhouse(url, 0, &o, &err) == NULL);
+        CHECK_INT(err.code, KIFU_ERR_IO);
+        char want[256];
+        snprintf(want, sizeof want,
+                 "server 1 (%s) is down; ClickHouse server %s: cannot connect", url, url);
+        if (!strstr(err.message, want))
+            printf("  got \"%s\"\n", err.message);
+        CHECK(strstr(err.message, want) != NULL);
+    }
 }
 
 /* ---- A fake ClickHouse -------------------------------------------------------------- */
@@ -353,6 +358,8 @@ TEST(exception_not_retried)
         SKIP("cannot start a fake server");
     CHECK_INT(rc, -1);
     CHECK_INT(err.code, KIFU_ERR_IO);
+    if (!strstr(err.message, "HTTP 500: Code: 241"))
+        printf("  got \"%s\"\n", err.message);
     CHECK(strstr(err.message, "HTTP 500: Code: 241") != NULL);
     CHECK(strstr(err.message, "tries") == NULL);
     CHECK_INT(count(log, "insert"), 1);
@@ -369,7 +376,10 @@ TEST(lost_answer_not_retried)
         SKIP("cannot start a fake server");
     CHECK_INT(rc, -1);
     CHECK_INT(err.code, KIFU_ERR_IO);
-    CHECK(strstr(err.message, "not an HTTP answer") != NULL);
+    /* libcurl's word for a connection closed without an answer */
+    if (!strstr(err.message, "connection lost: Empty reply from server"))
+        printf("  got \"%s\"\n", err.message);
+    CHECK(strstr(err.message, "connection lost: Empty reply from server") != NULL);
     CHECK_INT(count(log, "insert"), 1);
 }
 
