@@ -217,28 +217,34 @@ static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
     kifu__sb_puts(sql, ") GROUP BY move");
 }
 
-/* The latest games of key's moves with what the listing shows of them: the insert
- * blocks' latest (the latest table, a few rows a move) joined with the games rows, the
- * KIFU__INDEX_TOP newest of each move. */
+/* The KIFU__INDEX_TOP latest games of each of key's moves, from the insert blocks' latest
+ * (the latest table: a few rows a move), those of batches not done left out: move, r (the
+ * rank), ply, id. */
+static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols)
+{
+    kifu__sb_printf(sql,
+                    "SELECT %s FROM (SELECT DISTINCT move, r, p AS ply, "
+                    "toUInt32(bitAnd(r, 4294967295)) AS id FROM ",
+                    cols);
+    kifu__ch_name(ch, sql, "latest", 0);
+    kifu__sb_printf(
+        sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id GLOBAL NOT IN ",
+        (unsigned long long)key);
+    kifu__ch_hidden(ch, sql, 0);
+    kifu__sb_printf(sql, " ORDER BY move, r DESC LIMIT %d BY move)", KIFU__INDEX_TOP);
+}
+
+/* Those latest games with what the listing shows of them (their games rows, read by id:
+ * a few granules). */
 static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
 {
-    kifu__sb_puts(sql,
-                  "SELECT move, r, ply, " GAME_COLS " FROM (SELECT DISTINCT move, r, "
-                  "p AS ply, toUInt32(bitAnd(r, 4294967295)) AS id FROM ");
-    kifu__ch_name(ch, sql, "latest", 0);
-    kifu__sb_printf(sql,
-                    " ARRAY JOIN top AS r, plies AS p WHERE key = %llu) ALL INNER JOIN "
-                    "(SELECT " GAME_COLS " FROM ",
-                    (unsigned long long)key);
+    kifu__sb_puts(sql, "SELECT move, r, ply, " GAME_COLS " FROM (");
+    top_sql(ch, sql, key, "move, r, ply, id");
+    kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT " GAME_COLS " FROM ");
     kifu__ch_name(ch, sql, "games", 0);
-    kifu__sb_puts(sql, " WHERE id GLOBAL IN (SELECT toUInt32(bitAnd(arrayJoin(top), "
-                       "4294967295)) FROM ");
-    kifu__ch_name(ch, sql, "latest", 0);
-    kifu__sb_printf(sql, " WHERE key = %llu) AND id GLOBAL NOT IN ",
-                    (unsigned long long)key);
-    kifu__ch_hidden(ch, sql, 0);
-    kifu__sb_printf(sql, ") USING id ORDER BY move, r DESC LIMIT %d BY move",
-                    KIFU__INDEX_TOP);
+    kifu__sb_puts(sql, " WHERE id GLOBAL IN (");
+    top_sql(ch, sql, key, "id");
+    kifu__sb_puts(sql, ")) USING id");
 }
 
 /* One move's rows of the explorer's answer at *p (its counts on each, then a latest
@@ -356,9 +362,13 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     kifu__ch_name(ch, &sql, "games", 0);
     kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
     kifu__ch_hidden(ch, &sql, 0);
+    /* count() of a whole table is read from its parts' sizes; the hidden rows apart,
+     * where an empty set reads nothing. */
     kifu__sb_puts(&sql, "), (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_puts(&sql, " WHERE game GLOBAL NOT IN ");
+    kifu__sb_puts(&sql, ") - (SELECT count() FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_puts(&sql, " WHERE game GLOBAL IN ");
     kifu__ch_hidden(ch, &sql, 0);
     kifu__sb_puts(&sql, "), (SELECT uniqExact(path) FROM ");
     kifu__ch_name(ch, &sql, "games", 0);

@@ -296,6 +296,14 @@ fails "a batch with shard 2 stopped fails there" \
 half=$(ch_query "$http_a" "SELECT count() FROM kifu_cluster.kifu_positions_local WHERE game > 400")
 echo "positions of the failed batch left on shard 1: $half"
 ch_start b "$tmp/b" "$http_b" "$tcp_b" "$inter_b" "$cluster" || bad "server b starts again"
+# Until then the failed batch is invisible: the cluster answers as before it.
+CH_POSITIONS=10 "$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump10.sqlite"
+CH_POSITIONS=10 "$check" dump "$url_a,$url_b" "$tmp/games" >"$tmp/dump10.half" 2>&1
+same "a batch failed on shard 2 is invisible: answers as before it" "$tmp/dump10.sqlite" \
+  "$tmp/dump10.half"
+"$check" info "$url_a,$url_b" >"$tmp/info.half"
+same "a batch failed on shard 2 is invisible: info as before it" "$tmp/info.sqlite" \
+  "$tmp/info.half"
 "$check" build "$tmp/games.kdb" "$tmp/more" >/dev/null
 "$check" dump "$tmp/games.kdb" "$tmp/games" >"$tmp/dump.sqlite2" || bad "SQLite dump 2"
 "$check" info "$tmp/games.kdb" >"$tmp/info.sqlite2"
