@@ -6,7 +6,9 @@
 # gives identical explorer and exact-search answers for a set of positions, and kifu
 # search prints the same for positions and patterns as with the file; adding the
 # same files again changes no count; credentials come from the environment; a stopped
-# shard is named in the error. Every server is stopped by PID on exit.
+# shard is named in the error; a batch cut between its inserts is invisible to every reader
+# until the next add repairs it; an index of the older schema is refused. Every server is
+# stopped by PID on exit.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
 set -u
 check=$1 kifu=${2:-}
@@ -377,6 +379,15 @@ if [ -n "$kifu" ]; then
     bad "adding the repaired files again adds nothing ($(cat "$tmp/cut.again"))"
   fi
 fi
+
+# An index of the previous schema (no latest table) is refused, to read and to add to,
+# and named: creating the missing table would leave it empty beside full ones.
+ch_query "$http_a" "CREATE DATABASE IF NOT EXISTS kifu_old" >/dev/null
+ch_query "$http_a" "CREATE TABLE kifu_old.kifu_games (id UInt32) ENGINE = MergeTree ORDER BY id" >/dev/null
+fails "an index of schema 1 is refused to read" "made by an older kifu (schema 1" -- \
+  env CH_DATABASE=kifu_old CH_CLUSTER= "$check" info "$url_a"
+fails "an index of schema 1 is refused to add to" "made by an older kifu (schema 1" -- \
+  env CH_DATABASE=kifu_old CH_CLUSTER= "$check" build "$url_a" "$tmp/more"
 
 # The single server stops while an add runs (after it opened): retried, then named.
 pid_a=$(cat "$tmp/a/pid")
