@@ -125,10 +125,10 @@ enum {
  * (first visits): KIFU__INDEX_TOP ranks (YYYYMMDD << 32 | game), newest first, and their
  * plies. For GROUP BY key, move. */
 void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies);
-/* A subquery (for GLOBAL IN) of the game ids of the batches started and not done, which
- * readers leave out: a batch is seen whole or not at all. counts: only those whose counts
- * no repair took back yet (the explorer table still holds them). */
-void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts);
+/* "[GLOBAL ][NOT ]IN (subquery)" (negate: NOT) of the game ids of the batches started and
+ * not done, which readers leave out: a batch is seen whole or not at all. counts: only
+ * those whose counts no repair took back yet (the explorer table still holds them). */
+void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate);
 /* Table names as queries use them: "db.`t_games`" etc. */
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);
 

@@ -114,8 +114,8 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT " GAME_COLS " FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_printf(&sql, " WHERE (%s) AND id GLOBAL NOT IN ", where);
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_printf(&sql, " WHERE (%s) AND id ", where);
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char buf[1024];
@@ -148,9 +148,8 @@ static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *
     sql.len = 0;
     kifu__sb_printf(&sql, "SELECT %s FROM ", cols);
     kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql, " WHERE key = %llu AND game GLOBAL NOT IN ",
-                    (unsigned long long)key);
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_printf(&sql, " WHERE key = %llu AND game ", (unsigned long long)key);
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " ORDER BY game, ply FORMAT TabSeparated");
     if (!rc)
         rc = query(ch, &sql, out, err);
@@ -211,9 +210,8 @@ static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
         kifu__sb_printf(sql, ", -toInt64(first_move AND result = %d)", k);
     kifu__sb_puts(sql, ", -toInt64(first_move AND result = 0) FROM ");
     kifu__ch_name(ch, sql, "positions", 0);
-    kifu__sb_printf(sql, " WHERE key = %llu AND game GLOBAL IN ",
-                    (unsigned long long)key);
-    kifu__ch_hidden(ch, sql, 1);
+    kifu__sb_printf(sql, " WHERE key = %llu AND game ", (unsigned long long)key);
+    kifu__ch_hidden(ch, sql, 1, 0);
     kifu__sb_puts(sql, ") GROUP BY move");
 }
 
@@ -227,10 +225,9 @@ static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *c
                     "toUInt32(bitAnd(r, 4294967295)) AS id FROM ",
                     cols);
     kifu__ch_name(ch, sql, "latest", 0);
-    kifu__sb_printf(
-        sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id GLOBAL NOT IN ",
-        (unsigned long long)key);
-    kifu__ch_hidden(ch, sql, 0);
+    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id ",
+                    (unsigned long long)key);
+    kifu__ch_hidden(ch, sql, 0, 1);
     kifu__sb_printf(sql, " ORDER BY move, r DESC LIMIT %d BY move)", KIFU__INDEX_TOP);
 }
 
@@ -242,7 +239,7 @@ static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
     top_sql(ch, sql, key, "move, r, ply, id");
     kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT " GAME_COLS " FROM ");
     kifu__ch_name(ch, sql, "games", 0);
-    kifu__sb_puts(sql, " WHERE id GLOBAL IN (");
+    kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
     top_sql(ch, sql, key, "id");
     kifu__sb_puts(sql, ")) USING id");
 }
@@ -360,27 +357,27 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     /* The games of a batch not done are left out, their counts taken off. */
     kifu__sb_puts(&sql, "SELECT (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     /* count() of a whole table is read from its parts' sizes; the hidden rows apart,
      * where an empty set reads nothing. */
     kifu__sb_puts(&sql, "), (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
     kifu__sb_puts(&sql, ") - (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_puts(&sql, " WHERE game GLOBAL IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE game ");
+    kifu__ch_hidden(ch, &sql, 0, 0);
     kifu__sb_puts(&sql, "), (SELECT uniqExact(path) FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, "), (SELECT count() FROM (SELECT key FROM (SELECT key, pos_games "
                         "FROM ");
     kifu__ch_name(ch, &sql, "explorer", 0);
     kifu__sb_puts(&sql, " UNION ALL SELECT key, -toInt64(first_pos) FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_puts(&sql, " WHERE game GLOBAL IN ");
-    kifu__ch_hidden(ch, &sql, 1);
+    kifu__sb_puts(&sql, " WHERE game ");
+    kifu__ch_hidden(ch, &sql, 1, 0);
     kifu__sb_printf(&sql,
                     ") GROUP BY key HAVING sum(pos_games) >= %d)) FORMAT TabSeparated",
                     KIFU__INDEX_HOT);
@@ -417,8 +414,8 @@ int kifu__ch_each_source(kifu_index *ix,
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT path, count() FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " GROUP BY path ORDER BY min(id) FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char path[4096], n[32];
@@ -478,8 +475,8 @@ int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *er
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT ident, id FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     for (const char *p = out.data; !rc && p && *p;) {
@@ -503,8 +500,8 @@ int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, v
     kifu__sb_puts(&sql, "SELECT sente_key, sente, sente_rating, gote_key, gote, "
                         "gote_rating, result, date FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, " WHERE id GLOBAL NOT IN ");
-    kifu__ch_hidden(ch, &sql, 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char key[2][1024], name[2][1024], num[32], date[64];

@@ -123,8 +123,11 @@ void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies)
                     KIFU__INDEX_TOP, top, KIFU__INDEX_TOP, plies);
 }
 
-void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts)
+void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate)
 {
+    /* GLOBAL on a cluster only: the journal is on the first server, and the subquery
+     * must run there; on one server it would only copy the set into a temporary table. */
+    kifu__sb_printf(b, "%s%sIN ", ch->cluster[0] ? "GLOBAL " : "", negate ? "NOT " : "");
     kifu__sb_puts(b, "(SELECT toUInt32(arrayJoin(arrayMap(x -> x + batch, "
                      "range(toUInt64(l - batch + 1))))) FROM (SELECT batch, max(last) AS "
                      "l FROM ");
