@@ -68,6 +68,7 @@ typedef struct kifu__ch {
     kifu__ch_ids replaced;
     /* the files indexed (clickhouse_sources.c), loaded at an add's first lookup */
     struct kifu__ch_srcset *known;
+    uint64_t gen; /* the journal rows' generation of the batch or removal written */
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -119,6 +120,27 @@ void kifu__ch_schema(kifu__strbuf *b, const char *database, const char *table,
                      const char *cluster);
 /* Database, table and cluster names are [A-Za-z0-9_]+ (they go into SQL). 0, or -1. */
 int kifu__ch_names_check(const kifu_clickhouse_options *o, kifu_error *err);
+/* Journal states (TABLE_batches): a batch's, and a removal's (of a replaced file's
+ * games, or of a broken batch's). */
+enum {
+    KIFU__CH_J_STARTED,
+    KIFU__CH_J_DONE,
+    KIFU__CH_J_NEGATED,
+    KIFU__CH_J_REMOVING,
+    KIFU__CH_J_REMOVED,
+    KIFU__CH_J_REMOVE_NEGATED
+};
+/* Rows per granule of the games table: the explorer reads a few games by id at scattered
+ * places, each costing a granule. */
+#define KIFU__CH_GAMES_GRANULE 256
+/* "top" and "plies" of the latest games per (key, move) of the position rows selected
+ * (first visits): KIFU__INDEX_TOP ranks (YYYYMMDD << 32 | game), newest first, and their
+ * plies. For GROUP BY key, move. */
+void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies);
+/* "[GLOBAL ][NOT ]IN (subquery)" (negate: NOT) of the game ids of the batches started and
+ * not done, which readers leave out: a batch is seen whole or not at all. counts: only
+ * those whose counts no repair took back yet (the explorer table still holds them). */
+void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate);
 /* Table names as queries use them: "db.`t_games`" etc. */
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);
 

@@ -17,17 +17,6 @@ static int nomem(kifu_error *err)
     return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
 }
 
-void kifu__ch_games_clear(kifu__ch *ch)
-{
-    for (size_t i = 0; i < ch->ngames; i++) {
-        kifu__ch_game *g = &ch->games[i];
-        kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
-        kifu__free(g->event), kifu__free(g->source);
-        kifu__free(g->sente_key), kifu__free(g->gote_key);
-    }
-    ch->ngames = 0;
-}
-
 static int by_id(const void *x, const void *y)
 {
     const kifu__ch_game *a = x, *b = y;
@@ -57,15 +46,77 @@ static char *dup_field(const char **p, char *buf, size_t cap)
     return kifu__ch_field(p, buf, cap) ? NULL : kifu__strdup(buf);
 }
 
+/* The fields id, sente, gote, date, event, number, result, path, sente_rating,
+ * gote_rating, sente_key, gote_key of a TabSeparated line at *p into g. */
+static void parse_game(const char **pp, kifu__ch_game *g, char *buf, size_t cap)
+{
+    const char *p = *pp;
+    memset(g, 0, sizeof *g);
+    kifu__ch_field(&p, buf, cap);
+    g->id = strtoll(buf, NULL, 10);
+    g->sente = dup_field(&p, buf, cap);
+    g->gote = dup_field(&p, buf, cap);
+    g->date = dup_field(&p, buf, cap);
+    g->event = dup_field(&p, buf, cap);
+    kifu__ch_field(&p, buf, cap);
+    g->number = atoi(buf);
+    kifu__ch_field(&p, buf, cap);
+    g->result = atoi(buf);
+    g->source = dup_field(&p, buf, cap);
+    kifu__ch_field(&p, buf, cap);
+    g->sente_rating = atoi(buf);
+    kifu__ch_field(&p, buf, cap);
+    g->gote_rating = atoi(buf);
+    g->sente_key = dup_field(&p, buf, cap);
+    g->gote_key = dup_field(&p, buf, cap);
+    *pp = p;
+}
+
+static void game_free(kifu__ch_game *g)
+{
+    kifu__free(g->sente), kifu__free(g->gote), kifu__free(g->date);
+    kifu__free(g->event), kifu__free(g->source);
+    kifu__free(g->sente_key), kifu__free(g->gote_key);
+}
+
+void kifu__ch_games_clear(kifu__ch *ch)
+{
+    for (size_t i = 0; i < ch->ngames; i++)
+        game_free(&ch->games[i]);
+    ch->ngames = 0;
+}
+
+/* ch->games by id, each once (a game can be among the latest of two moves). */
+static void sort_games(kifu__ch *ch)
+{
+    if (!ch->ngames)
+        return;
+    qsort(ch->games, ch->ngames, sizeof *ch->games, by_id);
+    size_t n = 1;
+    for (size_t i = 1; i < ch->ngames; i++) {
+        if (ch->games[i].id == ch->games[n - 1].id)
+            game_free(&ch->games[i]);
+        else
+            ch->games[n++] = ch->games[i];
+    }
+    ch->ngames = n;
+}
+
+/* The columns parse_game reads, as the games table names them. */
+#define GAME_COLS                                                                        \
+    "id, sente, gote, date, event, number, result, path, sente_rating, gote_rating, "    \
+    "sente_key, gote_key"
+
 /* Fetch the games whose id the condition `where` picks into ch->games (kept sorted). */
 static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
 {
     kifu__strbuf sql, out;
     kifu__sb_init(&sql), kifu__sb_init(&out);
-    kifu__sb_puts(&sql, "SELECT id, sente, gote, date, event, number, result, path, "
-                        "sente_rating, gote_rating, sente_key, gote_key FROM ");
+    kifu__sb_puts(&sql, "SELECT " GAME_COLS " FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_printf(&sql, " WHERE %s FORMAT TabSeparated", where);
+    kifu__sb_printf(&sql, " WHERE (%s) AND id ", where);
+    kifu__ch_hidden(ch, &sql, 0, 1);
+    kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char buf[1024];
     for (const char *p = out.data; !rc && p && *p;) {
@@ -74,30 +125,11 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
             rc = nomem(err);
             break;
         }
-        kifu__ch_game *g = &ch->games[ch->ngames];
-        memset(g, 0, sizeof *g);
-        kifu__ch_field(&p, buf, sizeof buf);
-        g->id = strtoll(buf, NULL, 10);
-        g->sente = dup_field(&p, buf, sizeof buf);
-        g->gote = dup_field(&p, buf, sizeof buf);
-        g->date = dup_field(&p, buf, sizeof buf);
-        g->event = dup_field(&p, buf, sizeof buf);
-        kifu__ch_field(&p, buf, sizeof buf);
-        g->number = atoi(buf);
-        kifu__ch_field(&p, buf, sizeof buf);
-        g->result = atoi(buf);
-        g->source = dup_field(&p, buf, sizeof buf);
-        kifu__ch_field(&p, buf, sizeof buf);
-        g->sente_rating = atoi(buf);
-        kifu__ch_field(&p, buf, sizeof buf);
-        g->gote_rating = atoi(buf);
-        g->sente_key = dup_field(&p, buf, sizeof buf);
-        g->gote_key = dup_field(&p, buf, sizeof buf);
+        parse_game(&p, &ch->games[ch->ngames], buf, sizeof buf);
         p += *p == '\n';
         ch->ngames++;
     }
-    if (ch->ngames)
-        qsort(ch->games, ch->ngames, sizeof *ch->games, by_id);
+    sort_games(ch);
     kifu__sb_free(&sql), kifu__sb_free(&out);
     return rc;
 }
@@ -116,8 +148,9 @@ static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *
     sql.len = 0;
     kifu__sb_printf(&sql, "SELECT %s FROM ", cols);
     kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql, " WHERE key = %llu ORDER BY game, ply FORMAT TabSeparated",
-                    (unsigned long long)key);
+    kifu__sb_printf(&sql, " WHERE key = %llu AND game ", (unsigned long long)key);
+    kifu__ch_hidden(ch, &sql, 0, 1);
+    kifu__sb_puts(&sql, " ORDER BY game, ply FORMAT TabSeparated");
     if (!rc)
         rc = query(ch, &sql, out, err);
     kifu__sb_free(&sql);
@@ -158,6 +191,111 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     return rc;
 }
 
+/* The counts of key's moves: the explorer table's sums, less those of the batches not done
+ * yet (their rows are read by key and game: none when every batch is done). */
+static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+{
+    kifu__sb_puts(sql,
+                  "SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
+                  "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
+                  "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un FROM "
+                  "(SELECT move, games, pos_games, sente_wins, gote_wins, "
+                  "sennichite, jishogi, draws, unknown FROM ");
+    kifu__ch_name(ch, sql, "explorer", 0);
+    kifu__sb_printf(sql,
+                    " WHERE key = %llu UNION ALL SELECT move, -toInt64(first_move), "
+                    "-toInt64(first_pos)",
+                    (unsigned long long)key);
+    for (int k = 1; k <= 5; k++)
+        kifu__sb_printf(sql, ", -toInt64(first_move AND result = %d)", k);
+    kifu__sb_puts(sql, ", -toInt64(first_move AND result = 0) FROM ");
+    kifu__ch_name(ch, sql, "positions", 0);
+    kifu__sb_printf(sql, " WHERE key = %llu AND game ", (unsigned long long)key);
+    kifu__ch_hidden(ch, sql, 1, 0);
+    kifu__sb_puts(sql, ") GROUP BY move");
+}
+
+/* The KIFU__INDEX_TOP latest games of each of key's moves, from the insert blocks' latest
+ * (the latest table: a few rows a move), those of batches not done left out: move, r (the
+ * rank), ply, id. */
+static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols)
+{
+    kifu__sb_printf(sql,
+                    "SELECT %s FROM (SELECT DISTINCT move, r, p AS ply, "
+                    "toUInt32(bitAnd(r, 4294967295)) AS id FROM ",
+                    cols);
+    kifu__ch_name(ch, sql, "latest", 0);
+    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id ",
+                    (unsigned long long)key);
+    kifu__ch_hidden(ch, sql, 0, 1);
+    kifu__sb_printf(sql, " ORDER BY move, r DESC LIMIT %d BY move)", KIFU__INDEX_TOP);
+}
+
+/* Those latest games with what the listing shows of them (their games rows, read by id:
+ * a few granules). */
+static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+{
+    kifu__sb_puts(sql, "SELECT move, r, ply, " GAME_COLS " FROM (");
+    top_sql(ch, sql, key, "move, r, ply, id");
+    kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT " GAME_COLS " FROM ");
+    kifu__ch_name(ch, sql, "games", 0);
+    kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
+    top_sql(ch, sql, key, "id");
+    kifu__sb_puts(sql, ")) USING id");
+}
+
+/* One move's rows of the explorer's answer at *p (its counts on each, then a latest
+ * game's rank, ply and fields, rank 0: none), merged into a; its games into ch->games. */
+static int count_move(kifu__ch *ch, const char **pp, int flipped, kifu__agg *a)
+{
+    const char *p = *pp;
+    long long v[9] = {0};
+    int32_t top[2 * KIFU__INDEX_TOP];
+    int ntop = 0;
+    unsigned ymd = 0;
+    char buf[1024];
+    for (int first = 1; *p; first = 0) {
+        long long w[9];
+        const char *q = p;
+        for (int i = 0; i < 9; i++)
+            w[i] = strtoll(q, (char **)&q, 10);
+        if (!first && w[0] != v[0])
+            break; /* the next move */
+        memcpy(v, w, sizeof v);
+        unsigned long long r = strtoull(q, (char **)&q, 10);
+        int ply = (int)strtol(q, (char **)&q, 10);
+        q += *q == '\t';
+        if (r && ntop < KIFU__INDEX_TOP) {
+            if (!ntop)
+                ymd = (unsigned)(r >> 32);
+            top[2 * ntop] = (int32_t)(r & 0xffffffffu), top[2 * ntop + 1] = ply;
+            ntop++;
+            if (kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1,
+                              sizeof *ch->games, 64))
+                return -1;
+            parse_game(&q, &ch->games[ch->ngames++], buf, sizeof buf);
+        }
+        q += strcspn(q, "\n");
+        p = q + (*q == '\n');
+    }
+    *pp = p;
+    a->games += v[2];
+    uint16_t mv = (uint16_t)v[0];
+    if (!mv || !v[1])
+        return 0; /* games that ended here, or only repeated the move */
+    long long res[6] = {v[8], v[3], v[4], v[5], v[6], v[7]};
+    if (flipped) {
+        long long t = res[KIFU__RES_SENTE];
+        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
+    }
+    char date[16] = "";
+    if (ymd)
+        snprintf(date, sizeof date, "%04u-%02u-%02u", ymd / 10000, ymd / 100 % 100,
+                 ymd % 100);
+    return kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, date, top,
+                           ntop);
+}
+
 int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
                    const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
 {
@@ -167,82 +305,19 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf sql, out;
     kifu__sb_init(&sql), kifu__sb_init(&out);
-    /* One request: the summed counts of each move, joined with its latest games. These
-     * are the games' first visits ranked by date, then game id, as one number (YYYYMMDD
-     * << 32 | game: dates are YYYY-MM-DD or empty), sorted in an array per move. On
-     * 18.16 that costs a fraction of ORDER BY date DESC, game DESC LIMIT n BY move, whose
-     * sort of strings took 100 ms and more at a position of 100,000 games. */
-    kifu__sb_puts(&sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, top, plies FROM "
-                        "(SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
-                        "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
-                        "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un "
-                        "FROM ");
-    kifu__ch_name(ch, &sql, "explorer", 0);
-    kifu__sb_printf(
-        &sql,
-        " WHERE key = %llu GROUP BY move) ANY LEFT JOIN (SELECT move, "
-        "groupArray(bitShiftLeft(toUInt64(toUInt32OrZero(replaceAll(date, "
-        "'-', ''))), 32) + game) AS r, groupArray(ply) AS p, "
-        "arraySlice(arrayReverseSort(r), 1, %d) AS top, "
-        "arraySlice(arrayReverseSort((x, y) -> y, p, r), 1, %d) AS plies FROM ",
-        (unsigned long long)key, KIFU__INDEX_TOP, KIFU__INDEX_TOP);
-    kifu__ch_name(ch, &sql, "positions", 0);
-    kifu__sb_printf(&sql,
-                    " WHERE key = %llu AND first_move = 1 GROUP BY move) USING move "
-                    "FORMAT TabSeparated",
-                    (unsigned long long)key);
+    /* One request: each move's counts, joined with its latest games and what the listing
+     * shows of them (a row each, the counts repeated). */
+    kifu__sb_puts(&sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, r, ply, " GAME_COLS
+                        " FROM (");
+    counts_sql(ch, &sql, key);
+    kifu__sb_puts(&sql, ") ALL LEFT JOIN (");
+    latest_sql(ch, &sql, key);
+    kifu__sb_puts(&sql, ") USING move ORDER BY move, r DESC FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
-    kifu__strbuf ids;
-    kifu__sb_init(&ids);
-    kifu__sb_puts(&ids, "id IN (0");
-    for (const char *p = out.data; !rc && p && *p;) {
-        long long v[9];
-        for (int i = 0; i < 9; i++)
-            v[i] = strtoll(p, (char **)&p, 10);
-        /* [rank,...]\t[ply,...]: the latest games, latest first */
-        int32_t top[2 * KIFU__INDEX_TOP];
-        int ntop = 0;
-        unsigned ymd = 0;
-        p += strspn(p, "\t[");
-        for (; *p >= '0' && *p <= '9' && ntop < KIFU__INDEX_TOP; ntop++) {
-            unsigned long long r = strtoull(p, (char **)&p, 10);
-            top[2 * ntop] = (int32_t)(r & 0xffffffffu);
-            top[2 * ntop + 1] = 0;
-            if (!ntop)
-                ymd = (unsigned)(r >> 32);
-            p += *p == ',';
-        }
-        p += strcspn(p, "\t\n");
-        p += strspn(p, "\t[");
-        for (int i = 0; i < ntop && *p >= '0' && *p <= '9'; i++) {
-            top[2 * i + 1] = (int32_t)strtol(p, (char **)&p, 10);
-            p += *p == ',';
-        }
-        p += strcspn(p, "\n");
-        p += *p == '\n';
-        a->games += v[2];
-        uint16_t mv = (uint16_t)v[0];
-        if (!mv || !v[1])
-            continue; /* games that ended here, or only repeated the move */
-        long long res[6] = {v[8], v[3], v[4], v[5], v[6], v[7]};
-        if (flipped) {
-            long long t = res[KIFU__RES_SENTE];
-            res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
-        }
-        char date[16] = "";
-        if (ymd)
-            snprintf(date, sizeof date, "%04u-%02u-%02u", ymd / 10000, ymd / 100 % 100,
-                     ymd % 100);
-        for (int i = 0; i < ntop; i++)
-            kifu__sb_printf(&ids, ",%d", top[2 * i]);
-        if (kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, date, top,
-                            ntop))
+    for (const char *p = out.data; !rc && p && *p;)
+        if (count_move(ch, &p, flipped, a))
             rc = nomem(err);
-    }
-    kifu__sb_putc(&ids, ')');
-    if (!rc)
-        rc = ids.failed ? nomem(err) : fetch_games(ch, ids.data, err);
-    kifu__sb_free(&ids);
+    sort_games(ch);
     kifu__sb_free(&sql), kifu__sb_free(&out);
     return rc;
 }
@@ -279,16 +354,32 @@ int kifu__ch_info(kifu_index *ix, kifu_index_info *out, kifu_error *err)
     memset(out, 0, sizeof *out);
     kifu__strbuf sql, ans;
     kifu__sb_init(&sql), kifu__sb_init(&ans);
+    /* The games of a batch not done are left out, their counts taken off. */
     kifu__sb_puts(&sql, "SELECT (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
+    /* count() of a whole table is read from its parts' sizes; the hidden rows apart,
+     * where an empty set reads nothing. */
     kifu__sb_puts(&sql, "), (SELECT count() FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_puts(&sql, ") - (SELECT count() FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_puts(&sql, " WHERE game ");
+    kifu__ch_hidden(ch, &sql, 0, 0);
     kifu__sb_puts(&sql, "), (SELECT uniqExact(path) FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
-    kifu__sb_puts(&sql, "), (SELECT count() FROM (SELECT key FROM ");
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
+    kifu__sb_puts(&sql, "), (SELECT count() FROM (SELECT key FROM (SELECT key, pos_games "
+                        "FROM ");
     kifu__ch_name(ch, &sql, "explorer", 0);
+    kifu__sb_puts(&sql, " UNION ALL SELECT key, -toInt64(first_pos) FROM ");
+    kifu__ch_name(ch, &sql, "positions", 0);
+    kifu__sb_puts(&sql, " WHERE game ");
+    kifu__ch_hidden(ch, &sql, 1, 0);
     kifu__sb_printf(&sql,
-                    " GROUP BY key HAVING sum(pos_games) >= %d)) FORMAT TabSeparated",
+                    ") GROUP BY key HAVING sum(pos_games) >= %d)) FORMAT TabSeparated",
                     KIFU__INDEX_HOT);
     int rc = query(ch, &sql, &ans, err);
     if (!rc && ans.data)
@@ -327,6 +418,8 @@ int kifu__ch_each_source(kifu_index *ix,
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT path, count() FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " GROUP BY path ORDER BY min(id) FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char path[4096], n[32];
@@ -386,6 +479,8 @@ int kifu__ch_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *er
     kifu__sb_init(&sql), kifu__sb_init(&out);
     kifu__sb_puts(&sql, "SELECT ident, id FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     for (const char *p = out.data; !rc && p && *p;) {
@@ -409,6 +504,8 @@ int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, v
     kifu__sb_puts(&sql, "SELECT sente_key, sente, sente_rating, gote_key, gote, "
                         "gote_rating, result, date FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
     char key[2][1024], name[2][1024], num[32], date[64];

@@ -8,17 +8,25 @@
  * explorer   SummingMergeTree of counts per (key, move), filled by a materialized view
  *            from each insert into positions: the counts are written with the rows they
  *            count, and parts not merged yet are summed by the query.
+ * latest     each insert block's latest games per (key, move) (KIFU__INDEX_TOP of its
+ *            first visits, newest first, as ranks YYYYMMDD << 32 | game, and their plies),
+ *            filled by a materialized view: the explorer reads a few rows per move
+ *            instead of every game through the position. A block belongs to one batch, so
+ *            a hidden or removed batch's rows are its own (schema 2).
  * games      one row per game: headers for the filters and the listing, the moves,
  *            the ending word and the whole header as JSON (search prints them).
  * batches    the journal of writes (on the first server): a batch's game ids when it
  *            starts, again when it is done, and the shards whose counts a repair took
- *            back. A batch started and never done is repaired at the next open.
+ *            back. A batch started and never done is repaired at the next open; until
+ *            then readers leave its games out (kifu__ch_hidden), so that a batch is seen
+ *            whole or not at all.
  * On a cluster each shard holds *_local tables and the Distributed tables over them; the
  * positions of one key live on one shard (sharding key: the key itself). */
 #include <stdio.h>
 #include <string.h>
 
 #include "index/clickhouse.h"
+#include "index/index_private.h"
 #include "kifu_private.h"
 
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local)
@@ -33,6 +41,8 @@ static const char *const positions_cols =
 static const char *const explorer_cols =
     "key UInt64, move UInt16, games Int64, pos_games Int64, sente_wins Int64,"
     " gote_wins Int64, sennichite Int64, jishogi Int64, draws Int64, unknown Int64";
+static const char *const latest_cols =
+    "key UInt64, move UInt16, top Array(UInt64), plies Array(UInt16)";
 static const char *const games_cols =
     "id UInt32, path String, digest UInt64, number UInt32, sente Nullable(String),"
     " gote Nullable(String), date Nullable(String), event Nullable(String), result UInt8,"
@@ -68,13 +78,26 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                     "  FROM `%s`.`%s_positions%s`;\n",
                     db, t, l, db, t, l, db, t, l);
     kifu__sb_printf(b,
+                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_latest%s` (%s)\n"
+                    "  ENGINE = MergeTree ORDER BY (key, move);\n",
+                    db, t, l, latest_cols);
+    kifu__sb_printf(b,
+                    "CREATE MATERIALIZED VIEW IF NOT EXISTS `%s`.`%s_latest_mv%s` TO "
+                    "`%s`.`%s_latest%s` AS\n  SELECT key, move, ",
+                    db, t, l, db, t, l);
+    kifu__ch_top_sql(b, "top", "plies");
+    kifu__sb_printf(
+        b, "\n  FROM `%s`.`%s_positions%s` WHERE first_move = 1 GROUP BY key, move;\n",
+        db, t, l);
+    /* Small granules: the explorer reads a few games by id at scattered places. */
+    kifu__sb_printf(b,
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s)\n"
-                    "  ENGINE = MergeTree ORDER BY id;\n",
-                    db, t, l, games_cols);
+                    "  ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = %d;\n",
+                    db, t, l, games_cols, KIFU__CH_GAMES_GRANULE);
     kifu__sb_printf(
         b,
         "CREATE TABLE IF NOT EXISTS `%s`.`%s_batches` (batch UInt32, last UInt32,"
-        " shard UInt16, state UInt8, at DateTime DEFAULT now())\n"
+        " shard UInt16, state UInt8, gen UInt64, at DateTime DEFAULT now())\n"
         "  ENGINE = MergeTree ORDER BY batch;\n",
         db, t);
     /* The files read (clickhouse_sources.c): the latest row of a path (seq) is its. */
@@ -86,14 +109,40 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
         db, t);
     if (!*l)
         return;
-    static const char *const dist[3][2] = {
-        {"positions", "key"}, {"explorer", "key"}, {"games", "id"}};
-    for (int i = 0; i < 3; i++)
+    static const char *const dist[4][2] = {
+        {"positions", "key"}, {"explorer", "key"}, {"latest", "key"}, {"games", "id"}};
+    for (int i = 0; i < 4; i++)
         kifu__sb_printf(b,
                         "CREATE TABLE IF NOT EXISTS `%s`.`%s_%s` AS `%s`.`%s_%s_local`\n"
                         "  ENGINE = Distributed(`%s`, `%s`, `%s_%s_local`, %s);\n",
                         db, t, dist[i][0], db, t, dist[i][0], cluster, db, t, dist[i][0],
                         dist[i][1]);
+}
+
+void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies)
+{
+    kifu__sb_printf(b,
+                    "arraySlice(arrayReverseSort(groupArray(bitShiftLeft(toUInt64("
+                    "toUInt32OrZero(replaceAll(date, '-', ''))), 32) + game)), 1, %d) AS "
+                    "%s,\n    arraySlice(arrayReverseSort((x, y) -> y, groupArray(ply), "
+                    "groupArray(bitShiftLeft(toUInt64(toUInt32OrZero(replaceAll(date, "
+                    "'-', ''))), 32) + game)), 1, %d) AS %s",
+                    KIFU__INDEX_TOP, top, KIFU__INDEX_TOP, plies);
+}
+
+void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate)
+{
+    /* GLOBAL on a cluster only: the journal is on the first server, and the subquery
+     * must run there; on one server it would only copy the set into a temporary table. */
+    kifu__sb_printf(b, "%s%sIN ", ch->cluster[0] ? "GLOBAL " : "", negate ? "NOT " : "");
+    kifu__sb_puts(b, "(SELECT toUInt32(arrayJoin(arrayMap(x -> x + batch, "
+                     "range(toUInt64(l - batch + 1))))) FROM (SELECT batch, max(last) AS "
+                     "l FROM ");
+    kifu__ch_name(ch, b, "batches", 0);
+    kifu__sb_printf(
+        b, " WHERE state <= %d GROUP BY batch, gen HAVING max(state = %d) = 0%s))",
+        KIFU__CH_J_NEGATED, KIFU__CH_J_DONE, counts ? " AND max(state = 2) = 0" : "");
+    /* state 2: KIFU__CH_J_NEGATED, a shard's counts taken back by a repair */
 }
 
 static int name_ok(const char *s)

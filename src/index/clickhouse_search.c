@@ -134,8 +134,10 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
     kifu__sb_puts(&sql,
                   "SELECT number, handicap, start, moves, ending, header, path FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE id ");
+    kifu__ch_hidden(ch, &sql, 0, 1);
     if (nkeys) {
-        kifu__sb_puts(&sql, " WHERE id GLOBAL IN (SELECT game FROM ");
+        kifu__sb_puts(&sql, " AND id GLOBAL IN (SELECT game FROM ");
         kifu__ch_name(ch, &sql, "positions", 0);
         kifu__sb_printf(&sql, " WHERE key IN (%llu, %llu))", (unsigned long long)keys[0],
                         (unsigned long long)keys[nkeys > 1]);

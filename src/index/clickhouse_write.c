@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "index/clickhouse.h"
 #include "index/index_private.h"
@@ -128,10 +129,29 @@ static int check_cluster(kifu__ch *ch, kifu_error *err)
 
 /* ---- The journal ------------------------------------------------------------------- */
 
-/* Journal states: a batch's, and a removal's (of a replaced file's games). */
-enum { J_STARTED, J_DONE, J_NEGATED, J_REMOVING, J_REMOVED, J_REMOVE_NEGATED };
+/* Journal states (clickhouse.h): a batch's, and a removal's (of a replaced file's games). */
+enum {
+    J_STARTED = KIFU__CH_J_STARTED,
+    J_DONE = KIFU__CH_J_DONE,
+    J_NEGATED = KIFU__CH_J_NEGATED,
+    J_REMOVING = KIFU__CH_J_REMOVING,
+    J_REMOVED = KIFU__CH_J_REMOVED,
+    J_REMOVE_NEGATED = KIFU__CH_J_REMOVE_NEGATED
+};
 
-/* One journal row for each of the n ranges (one INSERT: one part). */
+/* A new generation for the journal rows of a batch or removal: its ids can be given
+ * again after a repair took them back, so the rows of each try are told apart by it. */
+static void new_gen(kifu__ch *ch)
+{
+    static unsigned counter;
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ch->gen = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+              ((uint64_t)getpid() << 40) ^ (uint64_t)++counter << 20;
+}
+
+/* One journal row for each of the n ranges (one INSERT: one part), of generation
+ * ch->gen. */
 static int journal_ranges(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t shard,
                           int state, kifu_error *err)
 {
@@ -139,10 +159,10 @@ static int journal_ranges(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t
     kifu__sb_init(&q), kifu__sb_init(&params);
     kifu__sb_puts(&q, "INSERT INTO ");
     kifu__ch_name(ch, &q, "batches", 0);
-    kifu__sb_puts(&q, " (batch, last, shard, state) VALUES ");
+    kifu__sb_puts(&q, " (batch, last, shard, state, gen) VALUES ");
     for (size_t i = 0; i < n; i++)
-        kifu__sb_printf(&q, "%s(%u, %u, %zu, %d)", i ? ", " : "", (unsigned)r[i][0],
-                        (unsigned)r[i][1], shard, state);
+        kifu__sb_printf(&q, "%s(%u, %u, %zu, %d, %llu)", i ? ", " : "", (unsigned)r[i][0],
+                        (unsigned)r[i][1], shard, state, (unsigned long long)ch->gen);
     kifu__sb_puts(&params, "query=");
     kifu__ch_urlencode(&params, q.data ? q.data : "");
     int rc =
@@ -160,6 +180,14 @@ static int journal(kifu__ch *ch, uint32_t batch, uint32_t last, size_t shard, in
     return journal_ranges(ch, r, 1, shard, state, err);
 }
 
+/* How long a flush or a repair waits for ClickHouse's deletions (mutations) of a removed
+ * or broken batch's rows. Not --timeout, which bounds one request: a mutation rewrites
+ * every part holding one of the rows (for positions, ordered by key, nearly every part),
+ * which takes minutes on a large table; this bounds a server that stopped merging. The
+ * rows stay hidden or counted out meanwhile, and the journal finishes the removal at the
+ * next open if this gives up. */
+#define CH_MUTATION_WAIT_MS (15 * 60 * 1000)
+
 /* Wait until no mutation of our tables is pending on server s. */
 static int wait_mutations(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
 {
@@ -176,11 +204,11 @@ static int wait_mutations(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
         kifu__sb_free(&out);
         if (rc || !pending)
             return rc;
-        if (waited >= ch->timeout_ms)
-            return kifu__error(
-                err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
-                "ClickHouse server %s: deletions still running after %d ms", s->url,
-                waited);
+        if (waited >= CH_MUTATION_WAIT_MS)
+            return kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
+                               "ClickHouse server %s: deletions still running after %d s "
+                               "(system.mutations); the next add finishes them",
+                               s->url, waited / 1000);
         struct timespec ts = {0, 100 * 1000000L};
         nanosleep(&ts, NULL);
     }
@@ -192,6 +220,36 @@ static void ranges_sql(kifu__strbuf *q, const char *col, const uint32_t (*r)[2],
     for (size_t i = 0; i < n; i++)
         kifu__sb_printf(q, "%s%s BETWEEN %u AND %u", i ? " OR " : "", col,
                         (unsigned)r[i][0], (unsigned)r[i][1]);
+}
+
+/* Rank again the latest games of every (key, move) that the games of the n ranges r reach
+ * on server s, without them (a few rows: more of a (key, move) are harmless, the query
+ * takes the distinct latest). */
+static int rerank(kifu__ch *ch, kifu__ch_server *s, const uint32_t (*r)[2], size_t n,
+                  kifu_error *err)
+{
+    kifu__strbuf q;
+    kifu__sb_init(&q);
+    kifu__sb_puts(&q, "INSERT INTO ");
+    kifu__ch_name(ch, &q, "latest", 1);
+    kifu__sb_puts(&q, " SELECT key, move, ");
+    kifu__ch_top_sql(&q, "top", "plies");
+    kifu__sb_puts(&q, " FROM ");
+    kifu__ch_name(ch, &q, "positions", 1);
+    kifu__sb_puts(&q, " WHERE first_move = 1 AND NOT (");
+    ranges_sql(&q, "game", r, n);
+    kifu__sb_puts(&q, ") AND key IN (SELECT key FROM ");
+    kifu__ch_name(ch, &q, "positions", 1);
+    kifu__sb_puts(&q, " WHERE first_move = 1 AND (");
+    ranges_sql(&q, "game", r, n);
+    kifu__sb_puts(&q, ")) AND (key, move) IN (SELECT key, move FROM ");
+    kifu__ch_name(ch, &q, "positions", 1);
+    kifu__sb_puts(&q, " WHERE first_move = 1 AND (");
+    ranges_sql(&q, "game", r, n);
+    kifu__sb_puts(&q, ")) GROUP BY key, move");
+    int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
+    kifu__sb_free(&q);
+    return rc;
 }
 
 /* Take back what the games of the n ranges r wrote on shard i: their counts (unless the
@@ -220,13 +278,25 @@ static int remove_shard(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t i
         if (!rc)
             rc = journal_ranges(ch, r, n, i, negated_state, err);
     }
-    static const char *const what[2][2] = {{"positions", "game"}, {"games", "id"}};
-    for (int k = 0; k < 2 && !rc; k++) {
+    /* The latest games: a removal's games were ranked among others of their insert
+     * blocks, so the latest games of each (key, move) they reach are ranked again
+     * without them first; then every row naming one of them goes. */
+    if (!rc && negated_state == J_REMOVE_NEGATED)
+        rc = rerank(ch, s, r, n, err);
+    static const char *const what[3][2] = {
+        {"latest", NULL}, {"positions", "game"}, {"games", "id"}};
+    for (int k = 0; k < 3 && !rc; k++) {
         q.len = 0;
         kifu__sb_puts(&q, "ALTER TABLE ");
         kifu__ch_name(ch, &q, what[k][0], 1);
         kifu__sb_puts(&q, " DELETE WHERE ");
-        ranges_sql(&q, what[k][1], r, n);
+        if (what[k][1])
+            ranges_sql(&q, what[k][1], r, n);
+        else {
+            kifu__sb_puts(&q, "arrayExists(r -> ");
+            ranges_sql(&q, "bitAnd(r, 4294967295)", r, n);
+            kifu__sb_puts(&q, ", top)");
+        }
         rc = q.failed ? nomem(err) : kifu__ch_sql(ch, s, q.data, NULL, err);
     }
     kifu__sb_free(&q);
@@ -240,17 +310,18 @@ static int repair(kifu__ch *ch, kifu_error *err)
     kifu__sb_init(&q), kifu__sb_init(&out);
     /* Batches and removals apart: a removal's range may start where a batch did. */
     kifu__sb_printf(&q,
-                    "SELECT batch, max(last), state >= %d AS removal, "
+                    "SELECT batch, gen, max(last), state >= %d AS removal, "
                     "groupUniqArrayIf(shard, state IN (%d, %d)) FROM ",
                     J_REMOVING, J_NEGATED, J_REMOVE_NEGATED);
     kifu__ch_name(ch, &q, "batches", 0);
     kifu__sb_printf(&q,
-                    " GROUP BY batch, removal HAVING max(state IN (%d, %d)) = 0 ORDER BY "
-                    "batch FORMAT TabSeparated",
+                    " GROUP BY batch, gen, removal HAVING max(state IN (%d, %d)) = 0 "
+                    "ORDER BY batch FORMAT TabSeparated",
                     J_DONE, J_REMOVED);
     int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, &out, err);
     for (const char *p = out.data; !rc && p && *p;) {
         uint32_t first = (uint32_t)strtoul(p, (char **)&p, 10);
+        ch->gen = strtoull(p, (char **)&p, 10); /* its rows are of that try's */
         uint32_t last = (uint32_t)strtoul(p, (char **)&p, 10);
         int removal = (int)strtol(p, (char **)&p, 10);
         const uint32_t range[1][2] = {{first, last}};
@@ -275,6 +346,34 @@ static int repair(kifu__ch *ch, kifu_error *err)
 }
 
 static const kifu__index_ops ch_ops;
+
+/* An index made by an older kifu (schema 1: no table of latest games, which the explorer
+ * now reads) would answer wrongly, and creating the missing tables would leave them
+ * empty: refused, with what to do. */
+static int schema_check(kifu__ch *ch, kifu_error *err)
+{
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "SELECT countIf(name IN ('%s_games', '%s_games_local')), countIf(name IN "
+             "('%s_latest', '%s_latest_local')) FROM system.tables WHERE database = '%s' "
+             "FORMAT TabSeparated",
+             ch->table, ch->table, ch->table, ch->table, ch->database);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err);
+    long long games = 0, latest = 0;
+    if (!rc && out.data)
+        sscanf(out.data, "%lld\t%lld", &games, &latest);
+    kifu__sb_free(&out);
+    if (rc || !games || latest)
+        return rc;
+    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 2", "schema 1",
+                       "the kifu index %s.%s_* on %.200s was made by an older kifu "
+                       "(schema 1: no table %s_latest of the explorer's latest games): "
+                       "drop its tables (kifu index schema --clickhouse names them) and "
+                       "index the records again",
+                       ch->database, ch->table, ch->servers[0].url, ch->table);
+}
 
 kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                        const kifu_clickhouse_options *o, kifu_error *err)
@@ -307,6 +406,8 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
     if (split_urls(ch, urls, &a, err))
         goto fail;
     if (check_cluster(ch, err))
+        goto down;
+    if (schema_check(ch, err))
         goto down;
     if (flags & KIFU_INDEX_CREATE) {
         for (size_t i = 0; i < ch->nservers; i++)
@@ -428,6 +529,7 @@ static int remove_replaced(kifu_index *ix, kifu_error *err)
             r[n][0] = r[n][1] = g->v[i], n++;
     }
     const uint32_t(*cr)[2] = (const uint32_t(*)[2])r;
+    new_gen(ch);
     int rc = journal_ranges(ch, cr, n, 0, J_REMOVING, err);
     for (size_t i = 0; !rc && i < ch->nservers; i++)
         rc = remove_shard(ch, cr, n, i, 0, J_REMOVE_NEGATED, err);
@@ -593,7 +695,10 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     /* Positions first: a game is indexed once its games row exists, and the next add
      * checks that row. The rows of a game are queued together, after the game's own. */
     uint32_t first = ix->games[0].id, last = ix->games[ix->ngames - 1].id;
-    if (remove_replaced(ix, err) || journal(ch, first, last, 0, J_STARTED, err))
+    if (remove_replaced(ix, err))
+        goto fail;
+    new_gen(ch);
+    if (journal(ch, first, last, 0, J_STARTED, err))
         goto fail;
     for (size_t i = 0, j; i < ix->npos; i = j) {
         uint32_t gid = ix->pos[i].game;

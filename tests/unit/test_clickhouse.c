@@ -33,13 +33,17 @@ TEST(schema_one_server_and_cluster)
     CHECK(one != NULL);
     if (!one)
         return;
-    CHECK_INT(count(one, ";\n"), 7);
+    CHECK_INT(count(one, ";\n"), 9);
     CHECK(strstr(one, "CREATE TABLE IF NOT EXISTS `kifu`.`kifu_positions` (key UInt64") !=
           NULL);
     CHECK(strstr(one, "ENGINE = MergeTree ORDER BY (key, game, ply)") != NULL);
     CHECK(strstr(one, "ENGINE = SummingMergeTree ORDER BY (key, move)") != NULL);
     CHECK(strstr(one, "MATERIALIZED VIEW IF NOT EXISTS `kifu`.`kifu_explorer_mv` TO "
                       "`kifu`.`kifu_explorer`") != NULL);
+    /* schema 2: the latest games per insert block, and the journal's generation */
+    CHECK(strstr(one, "MATERIALIZED VIEW IF NOT EXISTS `kifu`.`kifu_latest_mv` TO "
+                      "`kifu`.`kifu_latest`") != NULL);
+    CHECK(strstr(one, "state UInt8, gen UInt64") != NULL);
     CHECK(strstr(one, "Distributed") == NULL);
     kifu_free(one);
     kifu_clickhouse_options o = {.database = "games", .table = "t", .cluster = "two"};
@@ -47,11 +51,13 @@ TEST(schema_one_server_and_cluster)
     CHECK(two != NULL);
     if (!two)
         return;
-    CHECK_INT(count(two, ";\n"), 10);
+    CHECK_INT(count(two, ";\n"), 13);
     CHECK(strstr(two, "`games`.`t_positions_local`") != NULL);
     CHECK(strstr(two, "ENGINE = Distributed(`two`, `games`, `t_positions_local`, key)") !=
           NULL);
     CHECK(strstr(two, "ENGINE = Distributed(`two`, `games`, `t_games_local`, id)") !=
+          NULL);
+    CHECK(strstr(two, "ENGINE = Distributed(`two`, `games`, `t_latest_local`, key)") !=
           NULL);
     CHECK(strstr(two, "FROM `games`.`t_positions_local`") != NULL);
     kifu_free(two);
