@@ -211,12 +211,22 @@ static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout
         snprintf(why, cap, "%s",
                  k->nomem ? "out of memory" : "an answer larger than 256 MB");
         return 0;
-    case CURLE_OPERATION_TIMEDOUT:
-        if (!connected)
+    case CURLE_OPERATION_TIMEDOUT: {
+        curl_off_t tls_done = 0;
+        curl_easy_getinfo(c, CURLINFO_APPCONNECT_TIME_T, &tls_done);
+        /* A server that does not speak TLS on the port (an http_port given as https)
+         * may just wait for a request line: the handshake then ends by the clock. */
+        if (s->tls && !tls_done)
+            snprintf(why, cap,
+                     "no TLS connection within %d ms (is this port ClickHouse's "
+                     "https_port, not its http_port?)",
+                     timeout_ms);
+        else if (!connected)
             snprintf(why, cap, "cannot connect: no connection within %d ms", timeout_ms);
         else
             snprintf(why, cap, "no answer within %d ms", timeout_ms);
         return !sent;
+    }
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
         snprintf(why, cap, "cannot resolve the host: %s", detail);
