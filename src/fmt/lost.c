@@ -15,6 +15,8 @@ void kifu__warn_lost_sids(const kifu_record *const *rs, size_t count,
     size_t lost = 0;
     const char *first = NULL;
     for (size_t i = 0; i < count; i++) {
+        if (!rs[i]->nsids)
+            continue; /* most records: no walk */
         kifu__walk w;
         kifu__walk_init(&w, rs[i]->root, KIFU__WALK_TREE); /* read only */
         int ev;

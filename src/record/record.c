@@ -704,6 +704,7 @@ int kifu__node_set_sid(kifu_record *r, kifu_node *n, const char *sid, int number
         return -1;
     t->sid = s;
     t->sid_number = number;
+    r->nsids++;
     return 0;
 }
 

@@ -155,6 +155,9 @@ struct kifu_record {
     int sides_by_sign;
     /* The SFEN move number of the start position (0 or 1: the first move is 1). */
     int start_number;
+    /* sids set on its nodes (kifu__node_set_sid; a node cut since may have taken one):
+     * 0 spares a writer's walk looking for them (kifu__warn_lost_sids). */
+    size_t nsids;
 };
 
 /* The page of node n, its first node, and n's slot in it. */
