@@ -300,6 +300,9 @@ TEST(quick_and_slow_games)
     /* The pawn taken first, the 穴熊 built after: 急戦, no 持久戦 (capture: before). */
     EXPECT("7g7f 4g4f 4f4e 4e4d 9i9h 8h7g 5i6h 6h7h 7h8h 8h9i", SHIKEN_W,
            "b:急戦 b:居飛車穴熊 b:!持久戦 w:!持久戦");
+    /* 美濃 against 舟囲い with no capture at all: neither (急戦 needs the capture,
+     * 持久戦 a long castle). */
+    EXPECT(SHIKEN, SHIKEN_GOTE, "b:!急戦 w:!急戦 b:!持久戦 w:!持久戦 g:対抗形");
     /* A capture between two static rooks (bishops exchanged) is no 急戦. */
     EXPECT("7g7f 2g2f 8h2b+ 7i8h 9g9f", "8c8d 3c3d 3a2b 9c9d 1c1d",
            "b:!急戦 w:!急戦 g:相居飛車");
