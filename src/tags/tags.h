@@ -33,6 +33,9 @@ typedef struct kifu__tagdef {
                            `hold` of its moves in a row */
     int rook_lo, rook_hi; /* 0: no condition; else an own rook on these files */
     uint64_t moved[2], unmoved[2]; /* square bits (KIFU_SQ, own view) */
+    /* capture: 0 no condition; 1 (before) given only when decided before the game's
+     * first capture; 2 (after) the conditions hold only from the first capture on. */
+    int capture;
     kifu__tagref implies, excludes, needs, opponent, sides;
     char *group;    /* of a group only the one first recognised stays (NULL: none) */
     int text, line; /* which text and line it came from, for errors */

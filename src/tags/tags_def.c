@@ -308,6 +308,10 @@ static int read_key(parser *p, rawdef *r, const char *s, const char *e, const ch
     }
     if (key_is(k, ke, "rook"))
         return read_rook(p, v, ve, d);
+    if (key_is(k, ke, "capture")) {
+        d->capture = key_is(v, ve, "before") ? 1 : key_is(v, ve, "after") ? 2 : 0;
+        return d->capture ? 0 : fail(p, v, "before or after", "%s", "unknown capture");
+    }
     if (key_is(k, ke, "moved"))
         return read_squares(p, v, ve, d->moved);
     if (key_is(k, ke, "unmoved"))
@@ -320,8 +324,8 @@ static int read_key(parser *p, rawdef *r, const char *s, const char *e, const ch
             return read_names(p, v, ve, &r->refs[i]);
         }
     return fail(p, k,
-                "family, side, board, by, from, hold, rook, moved, unmoved, group, "
-                "implies, excludes, needs, opponent or sides",
+                "family, side, board, by, from, hold, rook, capture, moved, unmoved, "
+                "group, implies, excludes, needs, opponent or sides",
                 "%s", "unknown key");
 }
 

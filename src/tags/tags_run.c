@@ -24,6 +24,9 @@ struct kifu__tagrun {
     size_t cap;           /* definitions the arrays hold */
     int moves[2];         /* own moves played */
     int king[2];          /* each king's square (real board), -1: none */
+    int capture;          /* the ply of the game's first capture, -1: none yet */
+    int wait_capture;     /* a definition asks about the first capture: feed positions
+                             until it is seen, though every definition is done */
     uint64_t moved[2][2]; /* squares (own view) some own move left */
     int *run;      /* per definition and side: own moves in a row the conditions held */
     int *start;    /* the ply where that run began */
@@ -77,6 +80,10 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
         run->cap = t->ndefs;
     }
     memset(run->moves, 0, sizeof run->moves);
+    run->capture = -1;
+    run->wait_capture = 0;
+    for (size_t i = 0; i < t->ndefs; i++)
+        run->wait_capture |= t->defs[i].capture != 0;
     memset(run->moved, 0, sizeof run->moved);
     memset(run->run, 0, n * sizeof(int));
     run->open = 0;
@@ -136,9 +143,9 @@ static int rook_on(const kifu_board *b, int c, int lo, int hi)
 
 /* Does d hold for side c on board b (view: b seen from c's camp, made on first need)? */
 static int holds(const kifu__tagdef *d, const kifu_board *b, int c, kifu_board *view,
-                 int *turned, const uint64_t moved[2], int k)
+                 int *turned, const uint64_t moved[2], int k, int captured)
 {
-    if (k < d->from)
+    if (k < d->from || (d->capture == 2 && !captured))
         return 0;
     if ((d->moved[0] & ~moved[0]) || (d->moved[1] & ~moved[1]))
         return 0;
@@ -170,7 +177,7 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
          * rest. */
         int ok = (x->king < 0 || x->king == run->king[c]) &&
                  (x->allow >> b->sq[x->key] & 1) && k >= x->from &&
-                 holds(d, b, c, &view, &turned, run->moved[c], k);
+                 holds(d, b, c, &view, &turned, run->moved[c], k, run->capture >= 0);
         if (ok) {
             if (run->run[j]++ == 0)
                 run->start[j] = ply;
@@ -204,9 +211,11 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                 run->king[b->sq[sq] >> 4] = sq;
         test_side(run, KIFU_BLACK, b, ply);
         test_side(run, KIFU_WHITE, b, ply);
-        return run->open == 0;
+        return run->open == 0 && !run->wait_capture;
     }
     int c = m->color & 1;
+    if (m->capture && run->capture < 0)
+        run->capture = ply;
     if (m->from_x) {
         int x = c ? 10 - m->from_x : m->from_x, y = c ? 10 - m->from_y : m->from_y;
         int sq = KIFU_SQ(x, y);
@@ -216,7 +225,7 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
     if (m->piece == KIFU_OU)
         run->king[c] = KIFU_SQ(m->to_x, m->to_y);
     test_side(run, c, b, ply);
-    return run->open == 0;
+    return run->open == 0 && (!run->wait_capture || run->capture >= 0);
 }
 
 static int later(int a, int b)
@@ -306,6 +315,8 @@ int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
                     ply = run->found[i * 2 + (size_t)s];
                     if (ply >= 0)
                         ply = satisfied(t, d, ply, present, s);
+                    if (d->capture == 1 && run->capture >= 0 && ply >= run->capture)
+                        ply = -1; /* decided only once the pieces met */
                 }
                 if (ply < 0)
                     continue;

@@ -225,6 +225,10 @@ TEST(ganki_and_middle_king)
     EXPECT("6i7h 4i3h 9g9f 1g1f", GOTE_IDLE, "b:!中住まい");
     EXPECT("7i6h 6i7h 4i5h 5i6i", GOTE_IDLE, "b:カニ囲い");
     EXPECT("7i6h 6i7h 4i5h 9g9f", GOTE_IDLE, "b:!カニ囲い");
+    /* カブト囲い: the king on 6八 under the silver on 7七, golds on 7八 and 5八. */
+    EXPECT("7g7f 7i7h 7h7g 6i7h 4i5h 5i6h", GOTE_IDLE, "b:カブト囲い b:!カニ囲い");
+    /* The same with the king gone to 6九 instead: no helmet over it. */
+    EXPECT("7g7f 7i7h 7h7g 6i7h 4i5h 5i6i", GOTE_IDLE, "b:!カブト囲い");
 }
 
 TEST(mino_family)
@@ -266,8 +270,42 @@ TEST(anaguma)
     EXPECT("7g7f 9i9h 8h7g 5i6h 6h7h 7h8h 9g9f", GOTE_IDLE, "b:!居飛車穴熊");
     EXPECT("7g7f 2h6h 1i1h 5i4h 4h3h 3h2h 2h1i", GOTE_IDLE,
            "b:振り飛車穴熊 b:!居飛車穴熊 b:四間飛車");
+    /* 銀冠穴熊: the static rook's 銀冠 (銀 8七, 歩 8六, 金 7八) with the king down in 9九
+     * and the other gold on 8八; 居飛車穴熊 too. */
+    EXPECT("7g7f 8h7g 8g8f 7i8h 8h8g 9i9h 5i6h 6h7h 7h8h 8h9i 6i7h 7h8h 4i5h 5h6h 6h7h",
+           GOTE_IDLE, "b:銀冠穴熊 b:居飛車穴熊");
+    /* The same 銀冠 with the king stopped on 8八: neither. */
+    EXPECT("7g7f 8h7g 8g8f 7i8h 8h8g 5i6h 6h7h 7h8h 6i7h 9g9f", GOTE_IDLE,
+           "b:!銀冠穴熊 b:!居飛車穴熊");
+    /* A plain 穴熊, the silver still on 8八: no 銀冠穴熊. */
+    EXPECT("7g7f 8h7g 9i9h 5i6h 6h7h 7h8h 8h9i 7i8h 6i7h", GOTE_IDLE,
+           "b:居飛車穴熊 b:!銀冠穴熊");
     /* The same castle by a static rook is no 振り飛車穴熊. */
     EXPECT("2g2f 2h2g 1i1h 5i4h 4h3h 3h2h 2h1i", GOTE_IDLE, "b:!振り飛車穴熊 b:居飛車");
+}
+
+/* Gote's 四間飛車 with 美濃's king on 8二 (its 4四 pawn is the static rook's target). */
+#define SHIKEN_W "3c3d 4c4d 8b4b 5a6b 6b7b 7b8b 7a7b 9c9d 1c1d 6a5b"
+
+TEST(quick_and_slow_games)
+{
+    /* 居飛車穴熊 before any capture, against 四間飛車: 持久戦 for both sides; the pawn
+     * taken on 4四 afterwards makes it no 急戦. */
+    EXPECT("7g7f 9i9h 8h7g 5i6h 6h7h 7h8h 8h9i 4g4f 4f4e 4e4d", SHIKEN_W,
+           "b:持久戦 w:持久戦 b:!急戦 w:!急戦 b:居飛車穴熊 g:対抗形");
+    /* The same 4五 pawn thrust from 舟囲い's king on 7八, the pawn taken on 4四 at the
+     * side's 6th move: 急戦 for both. */
+    EXPECT("7g7f 5i6h 6h7h 4g4f 4f4e 4e4d", SHIKEN_W,
+           "b:急戦 w:急戦 b:!持久戦 w:!持久戦");
+    /* The pawn taken first, the 穴熊 built after: 急戦, no 持久戦 (capture: before). */
+    EXPECT("7g7f 4g4f 4f4e 4e4d 9i9h 8h7g 5i6h 6h7h 7h8h 8h9i", SHIKEN_W,
+           "b:急戦 b:居飛車穴熊 b:!持久戦 w:!持久戦");
+    /* 美濃 against 舟囲い with no capture at all: neither (急戦 needs the capture,
+     * 持久戦 a long castle). */
+    EXPECT(SHIKEN, SHIKEN_GOTE, "b:!急戦 w:!急戦 b:!持久戦 w:!持久戦 g:対抗形");
+    /* A capture between two static rooks (bishops exchanged) is no 急戦. */
+    EXPECT("7g7f 2g2f 8h2b+ 7i8h 9g9f", "8c8d 3c3d 3a2b 9c9d 1c1d",
+           "b:!急戦 w:!急戦 g:相居飛車");
 }
 
 TEST(millennium_and_king_at_home)
@@ -353,6 +391,7 @@ TEST(format_errors)
     add_fails("[a]\nfamily: 戦法\nby: soon\n", 3, 5, "not a number");
     add_fails("[a]\nfamily: 戦法\nrook: 0x\n", 3, 7, "not a rook file");
     add_fails("[a]\nfamily: 戦法\nmoved: 5十\n", 3, 8, "not a square");
+    add_fails("[a]\nfamily: 備考\ncapture: soon\n", 3, 10, "unknown capture");
     add_fails("[a]\nby: 3\n", 1, 0, "says no family");
     add_fails("[a]\nfamily: 戦法\nboard:\n| * * *|\n", 4, 0, "");
     add_fails("[a]\nfamily: 戦法\nneeds: 無い\n", 3, 0, "no tag of that name");
@@ -471,6 +510,7 @@ int main(void)
     RUN(mino_family);
     RUN(boat_and_kin);
     RUN(anaguma);
+    RUN(quick_and_slow_games);
     RUN(millennium_and_king_at_home);
     RUN(openings_of_the_static_rook);
     RUN(double_wing_and_side_pawn);
