@@ -19,8 +19,11 @@ struct kifu_index_file {
     int unread; /* the file could not be read: e says why */
     int failed; /* its games did not read, or NOMEM: e says why */
     kifu_error e;
-    kifu_index *b;             /* the file's batch: games numbered from 0, source 0 */
-    const kifu_tagger *tagger; /* the one its tags' names index (b->tagger) */
+    kifu_index *b; /* the file's batch: games numbered from 0, source 0 */
+    /* The names its tags index (b->tagger's, copied: the tagger may be gone by the time
+     * the file is added), NULL where no tag of the file has it. */
+    char **names;
+    size_t nnames;
     kifu__parsed r;
 };
 
@@ -42,8 +45,27 @@ void kifu_index_file_free(kifu_index_file *f)
         kifu__free(f->b);
     }
     kifu__index_parsed_free(&f->r);
+    kifu__free(f->names);
     kifu__free(f->path);
     kifu__free(f);
+}
+
+/* The names the file's tags use, copied into its batch's arena. 0, or -1 NOMEM. */
+static int keep_names(kifu_index_file *f)
+{
+    kifu_index *b = f->b;
+    if (!b->ngtags)
+        return 0;
+    const kifu_tagger *t = b->tagger;
+    if (!(f->names = kifu__calloc(t->nnames, sizeof *f->names)))
+        return -1;
+    f->nnames = t->nnames;
+    for (size_t i = 0; i < b->ngtags; i++) {
+        size_t k = b->gtags[i].name;
+        if (!f->names[k] && !(f->names[k] = kifu__arena_strdup(&b->text, t->names[k])))
+            return -1;
+    }
+    return 0;
 }
 
 kifu_index_file *kifu_index_file_prepare(const kifu_index *ix, const char *path,
@@ -66,7 +88,7 @@ kifu_index_file *kifu_index_file_prepare(const kifu_index *ix, const char *path,
     /* Tagged where the index would tag (ix->tagger is read only once set: the index
      * makes its own only when none was set, on the adding thread). */
     if (ix->ops->search_where && !(ix->tagger_set && !ix->tagger))
-        b->tagger = tagger, f->tagger = tagger;
+        b->tagger = tagger;
     unsigned char *data = kifu_file_read(path, &f->len, &f->e);
     if (!data) {
         f->unread = f->failed = 1;
@@ -76,6 +98,12 @@ kifu_index_file *kifu_index_file_prepare(const kifu_index *ix, const char *path,
     if (kifu__index_parse(b, path, data, f->len, 0, NULL, 0, &f->r, &f->e))
         f->failed = 1;
     kifu_free(data);
+    if (!f->failed && keep_names(f)) {
+        kifu__index_parsed_free(&f->r);
+        f->failed = 1;
+        nomem(&f->e);
+        kifu__error_source(&f->e, path);
+    }
     return f;
 }
 
@@ -85,11 +113,13 @@ static int in_done(const kifu__known *k, uint32_t number)
            bsearch(&number, k->done, k->ndone, sizeof *k->done, kifu__cmp_u32) != NULL;
 }
 
-/* The index of the worker's tag name k in ix's tagger, or -1 (the same definitions
- * give the same order: one comparison). */
-static long tag_name(const kifu_tagger *from, const kifu_tagger *to, size_t k)
+/* The index of the file's tag name k in ix's tagger, or -1 (the same definitions give
+ * the same order: one comparison). */
+static long tag_name(const kifu_index_file *f, const kifu_tagger *to, size_t k)
 {
-    const char *name = from->names[k];
+    const char *name = k < f->nnames ? f->names[k] : NULL;
+    if (!name)
+        return -1;
     if (k < to->nnames && strcmp(to->names[k], name) == 0)
         return (long)k;
     for (size_t i = 0; i < to->nnames; i++)
@@ -121,9 +151,9 @@ static int move_game(kifu_index *ix, const kifu_index_file *f, size_t i, size_t 
     g.source = source;
     uint32_t t0 = g.tag0;
     g.tag0 = (uint32_t)ix->ngtags, g.ntags = 0;
-    for (uint32_t t = 0; ix->tagger && f->tagger && t < b->games[i].ntags; t++) {
+    for (uint32_t t = 0; ix->tagger && t < b->games[i].ntags; t++) {
         kifu__igtag tag = b->gtags[t0 + t];
-        long k = tag_name(f->tagger, ix->tagger, tag.name);
+        long k = tag_name(f, ix->tagger, tag.name);
         if (k < 0 || k > UINT16_MAX)
             continue;
         tag.name = (uint16_t)k;
