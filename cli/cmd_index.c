@@ -729,6 +729,17 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
     return status;
 }
 
+/* -j N: the threads of build and add (0: one per processor). An exit code. */
+static int parse_jobs(const char *v)
+{
+    if (v && !cli_parse_int(v, &jobs) && jobs >= 0 && jobs <= 1024)
+        return EXIT_OK;
+    cli_err("kifu: index: -j takes a number of threads (0: one per processor), not "
+            "'%s'\n",
+            v ? v : "");
+    return EXIT_USAGE;
+}
+
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
@@ -779,14 +790,8 @@ int cmd_index(int argc, char **argv)
         } else if (!strcmp(a, "--lenient")) {
             lenient = 1;
         } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-            if (i + 1 >= argc || cli_parse_int(argv[i + 1], &jobs) || jobs < 0 ||
-                jobs > 1024) {
-                cli_err("kifu: index: -j takes a number of threads (0: one per "
-                        "processor), not '%s'\n",
-                        i + 1 < argc ? argv[i + 1] : "");
-                status = EXIT_USAGE;
-            }
-            i++, jobs_given = 1;
+            status = parse_jobs(i + 1 < argc ? argv[++i] : NULL);
+            jobs_given = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--no-tags")) {
@@ -813,11 +818,9 @@ int cmd_index(int argc, char **argv)
     }
     int players = !strcmp(sub, "players");
     int adds = !strcmp(sub, "build") || !strcmp(sub, "add");
-    if (status == EXIT_OK && (no_tags || tag_file) && !adds) {
-        cli_err("kifu: index %s: --no-tags and --tag-file are for build and add\n", sub);
-        status = EXIT_USAGE;
-    } else if (status == EXIT_OK && jobs_given && !adds) {
-        cli_err("kifu: index %s: -j is for build and add\n", sub);
+    if (status == EXIT_OK && (no_tags || tag_file || jobs_given) && !adds) {
+        cli_err("kifu: index %s: -j, --no-tags and --tag-file are for build and add\n",
+                sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && no_tags && tag_file) {
         cli_err("kifu: --no-tags or --tag-file, not both\n");
