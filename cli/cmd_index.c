@@ -197,7 +197,9 @@ static void add_work(void *ctx, size_t i)
     if (!a->prepared || strcmp(a->in->v[i].path, "-") == 0)
         return;
     kifu_tagger *t = a->pool ? cli_tag_pool_get(a->pool) : NULL;
-    a->prepared[i] = kifu_index_file_prepare(a->ix, a->in->v[i].path, t);
+    /* No tagger (out of memory): not prepared, added on the calling thread. */
+    if (t || !a->pool)
+        a->prepared[i] = kifu_index_file_prepare(a->ix, a->in->v[i].path, t);
     if (t)
         cli_tag_pool_put(a->pool, t);
 }
@@ -244,8 +246,10 @@ static void add_commit(void *ctx, size_t i)
         return;
     }
     size_t failed0 = kifu_index_stats_get(a->ix)->files_failed;
-    int added = a->prepared ? kifu_index_file_add(a->ix, f, warn_skipped, a->bar, &e)
-                            : kifu_index_add_file(a->ix, path, warn_skipped, a->bar, &e);
+    /* Not prepared (out of memory on the worker): read here, where the error names the
+     * file, as with one thread. */
+    int added = f ? kifu_index_file_add(a->ix, f, warn_skipped, a->bar, &e)
+                  : kifu_index_add_file(a->ix, path, warn_skipped, a->bar, &e);
     if (added < 0 && not_record(&a->in->v[i], &e))
         cli_skipped_add(&a->skipped, path);
     else if (added < 0)

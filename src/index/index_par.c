@@ -233,6 +233,16 @@ int kifu_index_file_add(kifu_index *ix, kifu_index_file *f, kifu_warn_fn warn,
 {
     if (!f)
         return nomem(err);
+    if (f->failed && f->e.code == KIFU_ERR_NOMEM) {
+        /* Out of memory where it was prepared (other files were in memory then): read
+         * again here, as kifu_index_add_file, whose error names the file. */
+        char *path = f->path;
+        f->path = NULL;
+        kifu_index_file_free(f);
+        int rc = kifu_index_add_file(ix, path, warn, warn_ctx, err);
+        kifu__free(path);
+        return rc;
+    }
     int rc = -1;
     kifu__known k = {0};
     if (ix->readonly) {
@@ -242,6 +252,7 @@ int kifu_index_file_add(kifu_index *ix, kifu_index_file *f, kifu_warn_fn warn,
         /* Unreadable: as kifu_index_add_file, before asking the index. */
         if (err && !err->code)
             *err = f->e;
+        kifu__error_source(err, f->path);
         ix->stats.files_failed++;
     } else if (kifu__index_default_tagger(ix, err) == 0 &&
                (rc = kifu__index_known(ix, f->path, f->digest, &k, err)) >= 0 &&
@@ -253,6 +264,7 @@ int kifu_index_file_add(kifu_index *ix, kifu_index_file *f, kifu_warn_fn warn,
             /* as kifu_index_add_file: the id is taken */
             if (err && !err->code)
                 *err = f->e;
+            kifu__error_source(err, f->path);
             ix->stats.files_failed++;
         } else if (move_batch(ix, f, &k, id, err)) {
             ix->stats.files_failed++;
