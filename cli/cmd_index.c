@@ -733,9 +733,15 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
     return status;
 }
 
-/* -j N: the threads of build and add (0: one per processor). An exit code. */
-static int parse_jobs(const char *v)
+/* -j N, -jN or --jobs[=]N (argv[*i]; *i moved past a separate value): the threads of
+ * build and add (0: one per processor). An exit code. */
+static int parse_jobs(int argc, char **argv, int *i)
 {
+    const char *a = argv[*i];
+    const char *v = a[1] == 'j' && a[2]         ? a + 2
+                    : !strncmp(a, "--jobs=", 7) ? a + 7
+                    : *i + 1 < argc             ? argv[++*i]
+                                                : NULL;
     if (v && !cli_parse_int(v, &jobs) && jobs >= 0 && jobs <= 1024)
         return EXIT_OK;
     cli_err("kifu: index: -j takes a number of threads (0: one per processor), not "
@@ -793,8 +799,8 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--lenient")) {
             lenient = 1;
-        } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-            status = parse_jobs(i + 1 < argc ? argv[++i] : NULL);
+        } else if (a[1] == 'j' || !strcmp(a, "--jobs") || !strncmp(a, "--jobs=", 7)) {
+            status = parse_jobs(argc, argv, &i);
             jobs_given = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;

@@ -102,6 +102,8 @@ grep -q "5 new, 1 replaced" "$tmp/aerr1" && grep -q "4 duplicates" "$tmp/aerr1" 
 # -j takes a number, for build and add.
 "$kifu" index build -j x "$c" -o "$tmp/x.kdb" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "-j x is a usage error"
+"$kifu" index build -j2 --jobs=2 --no-tags "$tmp/more" -o "$tmp/y.kdb" 2>/dev/null
+[ $? -eq 1 ] && ok || bad "-j2 and --jobs=2 are taken"
 "$kifu" index info -j 2 "$tmp/a1.kdb" >/dev/null 2>&1
 [ $? -eq 2 ] && ok || bad "info -j is a usage error"
 "$kifu" index build -j 0 "$tmp/more" -o "$tmp/z.kdb" 2>/dev/null
