@@ -87,7 +87,7 @@ tsan: deps
 	@cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKIFU_TSAN=ON >/dev/null
 	@cmake --build build-tsan -j $(JOBS) -- --no-print-directory
 	cd build-tsan && TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 exitcode=66" \
-		ctest --output-on-failure -j $(JOBS) -R '^(test_|cli_batch$$)'
+		ctest --output-on-failure -j $(JOBS) -R '^(test_|cli_batch$$|cli_index_jobs$$)'
 
 bench:
 	@scripts/deps.sh bench

@@ -65,8 +65,7 @@ static int make_files(const bench_opts *o, char *dir, size_t cap)
     return 0;
 }
 
-/* CPU seconds (user and system) of the children that ended so far. */
-static double children_cpu(void)
+double bench_children_cpu(void)
 {
     struct rusage ru;
     if (getrusage(RUSAGE_CHILDREN, &ru) != 0)
@@ -81,7 +80,7 @@ static double children_cpu(void)
 static double run_tool(const char *kifu, const char *dir, int jobs, size_t *lines,
                        double *cpu)
 {
-    double c0 = children_cpu();
+    double c0 = bench_children_cpu();
     char cmd[9000];
     snprintf(cmd, sizeof cmd, "'%s' convert -q -j %d -o - '%s'", kifu, jobs, dir);
     double t0 = bench_now();
@@ -95,7 +94,7 @@ static double run_tool(const char *kifu, const char *dir, int jobs, size_t *line
             count++;
     int status = pclose(p);
     double t = bench_now() - t0;
-    *cpu = children_cpu() - c0;
+    *cpu = bench_children_cpu() - c0;
     *lines = count;
     return status == 0 ? t : -1;
 }

@@ -37,6 +37,8 @@ int bench_formats(const bench_opts *o);
 double bench_now(void);
 /* CPU seconds of this process (less disturbed by other load than the wall clock). */
 double bench_cpu_now(void);
+/* CPU seconds (user and system) of the children that ended so far (bench_batch.c). */
+double bench_children_cpu(void);
 
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;

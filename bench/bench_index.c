@@ -340,6 +340,50 @@ static void tags_cost(const char *dir, int files, const char *kdb)
     fflush(stdout);
 }
 
+/* `kifu index build -j N` of the collection: wall seconds (CPU of the run in *cpu), or
+ * -1 when the tool failed. */
+static double build_tool(const char *kifu, const char *dir, const char *kdb, int jobs,
+                         double *cpu)
+{
+    char cmd[13000];
+    snprintf(cmd, sizeof cmd, "'%s' index build -j %d '%s' -o '%s'", kifu, jobs, dir,
+             kdb);
+    remove(kdb);
+    double t0 = bench_now(), c0 = bench_children_cpu();
+    int rc = system(cmd);
+    *cpu = bench_children_cpu() - c0;
+    return rc == 0 ? bench_now() - t0 : -1;
+}
+
+/* The tool's build on one thread and on every core, by the clock (issue 31: at least
+ * 1.8x with two cores). The index is the same for any -j (tests/cli/index_jobs.sh). */
+static void build_jobs(const bench_opts *o, const char *dir, double games)
+{
+    char kifu[4200], kdb[4300];
+    snprintf(kifu, sizeof kifu, "%s/kifu", o->dir);
+    snprintf(kdb, sizeof kdb, "%s/games-j.kdb", o->dir);
+    if (access(kifu, X_OK) != 0) {
+        printf("build -jN skipped: %s is not built\n", kifu);
+        return;
+    }
+    int ncpu = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    ncpu = ncpu < 2 ? 2 : ncpu;
+    double c1, cn, t1 = build_tool(kifu, dir, kdb, 1, &c1);
+    double tn = t1 < 0 ? -1 : build_tool(kifu, dir, kdb, ncpu, &cn);
+    remove(kdb);
+    if (t1 < 0 || tn < 0) {
+        printf("build -jN: kifu index build failed\n");
+        return;
+    }
+    print_load();
+    printf("kifu index build -j1   %.1f s wall, %.1f s CPU: %.0f games/s\n", t1, c1,
+           games / t1);
+    printf("kifu index build -j%-3d %.1f s wall, %.1f s CPU: %.0f games/s, %.2fx -j1 by "
+           "the clock (goal 1.8x with 2 cores)\n",
+           ncpu, tn, cn, games / tn, t1 / tn);
+    fflush(stdout);
+}
+
 int bench_index(const bench_opts *o)
 {
     char dir[4200], kdb[4300];
@@ -400,6 +444,7 @@ int bench_index(const bench_opts *o)
     char tkdb[4400];
     snprintf(tkdb, sizeof tkdb, "%s/tags.kdb", o->dir);
     tags_cost(dir, files, tkdb);
+    build_jobs(o, dir, games);
 
     ix = kifu_index_open(kdb, KIFU_INDEX_READONLY, &e);
     kifu_position *start = kifu_position_new(), *many = kifu_position_new();

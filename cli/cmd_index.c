@@ -10,9 +10,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
+#include "record_cursor.h"
 #include "tag_pool.h"
 
 void cmd_index_usage(FILE *f)
@@ -55,6 +57,9 @@ void cmd_index_usage(FILE *f)
         "options:\n"
         "  -o, --output FILE  the index to build\n"
         "  -v, --verbose      a summary line: games, positions, files by outcome\n"
+        "  -j, --jobs N       build, add: files read at once, on N threads (default 0:\n"
+        "                     one per processor); the index, messages and exit status\n"
+        "                     are the same for every N (ClickHouse: one thread)\n"
         "  --input-encoding ENC  the records' encoding (default: detected per file)\n"
         "  --lenient          a game with a move that cannot be played but that one\n"
         "                     legal move of its piece to its square explains (a relay's\n"
@@ -97,6 +102,8 @@ static unsigned add_flags;
 static int no_tags;
 static const char *tag_file;
 static kifu_tagger *file_tagger;
+/* -j: threads reading files (0: one per processor). */
+static int jobs;
 /* index players: --like TEXT and --json. */
 static const char *players_like;
 static int players_json;
@@ -170,11 +177,93 @@ static void say_written(const char *kdb, const report *r)
                 s->records_failed, s->records_repaired, s->duplicates, cli_now() - r->t0);
 }
 
+/* The inputs of one add: each file read on a worker (kifu_index_file_prepare, with a
+ * tagger of the pool) and added on this thread in input order (batch.h), so that the
+ * index, the messages and the exit code are the same for any -j. With one thread the
+ * files are added as they are read (kifu_index_add_file). */
+typedef struct add_run {
+    kifu_index *ix;
+    cli_inputs *in;
+    kifu_index_file **prepared;
+    cli_tag_pool *pool; /* NULL: no tags */
+    cli_progress *bar;
+    cli_skipped skipped;
+    int status, index_failed;
+} add_run;
+
+static void add_work(void *ctx, size_t i)
+{
+    add_run *a = ctx;
+    if (!a->prepared || strcmp(a->in->v[i].path, "-") == 0)
+        return;
+    kifu_tagger *t = a->pool ? cli_tag_pool_get(a->pool) : NULL;
+    /* No tagger (out of memory): not prepared, added on the calling thread. */
+    if (t || !a->pool)
+        a->prepared[i] = kifu_index_file_prepare(a->ix, a->in->v[i].path, t);
+    if (t)
+        cli_tag_pool_put(a->pool, t);
+}
+
+/* A file that did not add: named, counted in the exit code, and the run ended when the
+ * index itself failed. */
+static void add_failed(add_run *a, size_t i, kifu_error *e, size_t failed0)
+{
+    cli_progress_clear(a->bar);
+    print_error(e);
+    /* A file that could not be read is EXIT_IO, one that does not read as records
+     * EXIT_INPUT: counted as failed, the others go on. Out of memory, or a batch that
+     * could not be written (no file counted), ends the run. */
+    int rc = e->code == KIFU_ERR_NOMEM ? EXIT_INTERNAL
+             : e->code == KIFU_ERR_IO  ? EXIT_IO
+                                       : EXIT_INPUT;
+    /* An I/O error on a file that reads is the index's own (a server down, a disk
+     * full): every file after would fail the same way, each after its retries. */
+    if (e->code == KIFU_ERR_NOMEM ||
+        kifu_index_stats_get(a->ix)->files_failed == failed0 ||
+        (e->code == KIFU_ERR_IO && access(a->in->v[i].path, R_OK) == 0)) {
+        a->index_failed = 1;
+        rc = rc > EXIT_IO ? rc : EXIT_IO;
+    }
+    a->status = rc > a->status ? rc : a->status;
+}
+
+static void add_commit(void *ctx, size_t i)
+{
+    add_run *a = ctx;
+    kifu_index_file *f = a->prepared ? a->prepared[i] : NULL;
+    const char *path = a->in->v[i].path;
+    if (a->prepared)
+        a->prepared[i] = NULL;
+    if (a->index_failed || a->status == EXIT_INTERNAL) {
+        kifu_index_file_free(f);
+        return;
+    }
+    kifu_error e = {0};
+    if (strcmp(path, "-") == 0) {
+        cli_err("kifu: an index holds files: stdin cannot be indexed\n");
+        a->status = a->status > EXIT_USAGE ? a->status : EXIT_USAGE;
+        cli_progress_update(a->bar, i + 1, path);
+        return;
+    }
+    size_t failed0 = kifu_index_stats_get(a->ix)->files_failed;
+    /* Not prepared (out of memory on the worker): read here, where the error names the
+     * file, as with one thread. */
+    int added = f ? kifu_index_file_add(a->ix, f, warn_skipped, a->bar, &e)
+                  : kifu_index_add_file(a->ix, path, warn_skipped, a->bar, &e);
+    if (added < 0 && not_record(&a->in->v[i], &e))
+        cli_skipped_add(&a->skipped, path);
+    else if (added < 0)
+        add_failed(a, i, &e, failed0);
+    if (!a->index_failed)
+        cli_progress_update(a->bar, i + 1, path);
+}
+
 /* Index every input, then write it all in one transaction. An exit code; *index_failed
  * when the index itself could not be written (a file that does not read only costs
- * itself: it is named, counted, and the exit code says so). The counts go in *r. */
+ * itself: it is named, counted, and the exit code says so). The counts go in *r.
+ * ClickHouse adds on one thread (threads: 1). */
 static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
-                      int *index_failed)
+                      int *index_failed, int threads)
 {
     cli_progress bar;
     cli_progress_start(&bar, in->n, in->n >= 8 && isatty(STDERR_FILENO));
@@ -183,47 +272,25 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
     if (no_tags || file_tagger)
         kifu_index_set_tagger(ix, file_tagger);
     kifu_error e = {0};
-    cli_skipped skipped = {0};
-    *index_failed = 0;
-    for (size_t i = 0; i < in->n && status != EXIT_INTERNAL; i++) {
-        kifu_error_clear(&e);
-        if (strcmp(in->v[i].path, "-") == 0) {
-            cli_err("kifu: an index holds files: stdin cannot be indexed\n");
-            status = status > EXIT_USAGE ? status : EXIT_USAGE;
-            cli_progress_update(&bar, i + 1, in->v[i].path);
-            continue;
-        }
-        size_t failed0 = kifu_index_stats_get(ix)->files_failed;
-        int added = kifu_index_add_file(ix, in->v[i].path, warn_skipped, &bar, &e);
-        if (added < 0 && not_record(&in->v[i], &e)) {
-            cli_skipped_add(&skipped, in->v[i].path);
-        } else if (added < 0) {
-            cli_progress_clear(&bar);
-            print_error(&e);
-            /* A file that could not be read is EXIT_IO, one that does not read as
-             * records EXIT_INPUT: counted as failed, the others go on. Out of memory,
-             * or a batch that could not be written (no file counted), ends the run. */
-            int rc = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL
-                     : e.code == KIFU_ERR_IO  ? EXIT_IO
-                                              : EXIT_INPUT;
-            /* An I/O error on a file that reads is the index's own (a server down, a
-             * disk full): every file after would fail the same way, each after its
-             * retries. */
-            if (e.code == KIFU_ERR_NOMEM ||
-                kifu_index_stats_get(ix)->files_failed == failed0 ||
-                (e.code == KIFU_ERR_IO && access(in->v[i].path, R_OK) == 0)) {
-                *index_failed = 1;
-                rc = rc > EXIT_IO ? rc : EXIT_IO;
-            }
-            status = rc > status ? rc : status;
-            if (*index_failed)
-                break;
-        }
-        cli_progress_update(&bar, i + 1, in->v[i].path);
+    add_run a = {.ix = ix, .in = in, .bar = &bar, .status = status};
+    int n = threads ? threads : jobs ? jobs : cli_batch_default_jobs();
+    if (n > 1 && in->n > 1) {
+        int ps = EXIT_OK;
+        a.prepared = calloc(in->n, sizeof *a.prepared);
+        if (!no_tags && !(a.pool = cli_tag_pool_new(tag_file, &ps)))
+            a.status = ps > a.status ? ps : a.status;
+        if (!a.prepared)
+            a.status = EXIT_INTERNAL;
     }
+    if (a.status != EXIT_INTERNAL)
+        cli_batch_run(in->n, a.prepared ? n : 1, add_work, add_commit, &a);
+    free(a.prepared);
+    cli_tag_pool_free(a.pool);
+    status = a.status;
+    *index_failed = a.index_failed;
     cli_progress_end(&bar);
-    r->skipped = skipped.n; /* the library counts them failed */
-    cli_skipped_report(&skipped, 0);
+    r->skipped = a.skipped.n; /* the library counts them failed */
+    cli_skipped_report(&a.skipped, 0);
     if (*index_failed)
         return status;
     r->t0 = cli_now();
@@ -406,7 +473,7 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
         status = cli_index_exit_code(e.code);
         failed = 1;
     } else {
-        status = add_inputs(ix, &in, status, &rep, &failed);
+        status = add_inputs(ix, &in, status, &rep, &failed, 0);
         /* Files named, none of them read (a misspelt directory): an empty index would
          * replace the old one for nothing. */
         const kifu_index_stats *s = kifu_index_stats_get(ix);
@@ -473,7 +540,7 @@ static int add_ch(const ch_target *ch, char **args, int nargs, int verbose)
     report rep = {.verbose = verbose};
     if (ix) {
         failed = 0;
-        status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+        status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed, 1), &failed);
         if (!failed)
             say_written(ch->url, &rep);
     }
@@ -510,7 +577,8 @@ static int add(const char *kdb, char **args, int nargs, int verbose, double wait
         else {
             report rep = {.verbose = verbose};
             failed = 0;
-            status = close_index(ix, add_inputs(ix, &in, status, &rep, &failed), &failed);
+            status =
+                close_index(ix, add_inputs(ix, &in, status, &rep, &failed, 0), &failed);
             if (!failed)
                 say_written(kdb, &rep);
         }
@@ -665,6 +733,23 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
     return status;
 }
 
+/* -j N, -jN or --jobs[=]N (argv[*i]; *i moved past a separate value): the threads of
+ * build and add (0: one per processor). An exit code. */
+static int parse_jobs(int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    const char *v = a[1] == 'j' && a[2]         ? a + 2
+                    : !strncmp(a, "--jobs=", 7) ? a + 7
+                    : *i + 1 < argc             ? argv[++*i]
+                                                : NULL;
+    if (v && !cli_parse_int(v, &jobs) && jobs >= 0 && jobs <= 1024)
+        return EXIT_OK;
+    cli_err("kifu: index: -j takes a number of threads (0: one per processor), not "
+            "'%s'\n",
+            v ? v : "");
+    return EXIT_USAGE;
+}
+
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
@@ -674,7 +759,7 @@ int cmd_index(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL, *wait_arg = NULL;
-    int verbose = 0, nargs = 0;
+    int verbose = 0, nargs = 0, jobs_given = 0;
     char **args = calloc((size_t)argc, sizeof *args);
     if (!args)
         return EXIT_INTERNAL;
@@ -714,6 +799,9 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--lenient")) {
             lenient = 1;
+        } else if (a[1] == 'j' || !strcmp(a, "--jobs") || !strncmp(a, "--jobs=", 7)) {
+            status = parse_jobs(argc, argv, &i);
+            jobs_given = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;
         } else if (!strcmp(a, "--no-tags")) {
@@ -740,8 +828,9 @@ int cmd_index(int argc, char **argv)
     }
     int players = !strcmp(sub, "players");
     int adds = !strcmp(sub, "build") || !strcmp(sub, "add");
-    if (status == EXIT_OK && (no_tags || tag_file) && !adds) {
-        cli_err("kifu: index %s: --no-tags and --tag-file are for build and add\n", sub);
+    if (status == EXIT_OK && (no_tags || tag_file || jobs_given) && !adds) {
+        cli_err("kifu: index %s: -j, --no-tags and --tag-file are for build and add\n",
+                sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && no_tags && tag_file) {
         cli_err("kifu: --no-tags or --tag-file, not both\n");

@@ -1051,6 +1051,22 @@ enum { KIFU_INDEX_ADDED = 1, KIFU_INDEX_REPLACED = 2, KIFU_INDEX_UNCHANGED = 3 }
  *  everything since the last flush is rolled back). */
 KIFU_EXPORT int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                                     void *warn_ctx, kifu_error *err);
+/** A file read away from the index, for adding files on many threads: prepare reads
+ *  it and makes its games' rows and tags with `tagger` (one per thread, with the
+ *  definitions the index tags with; NULL: no tags), reading of ix only what was set
+ *  before (kifu_index_set_read, _set_tagger), so files may be prepared on other threads
+ *  while this one adds. kifu_index_file_add then queues it exactly as
+ *  kifu_index_add_file would (what the index holds of it, duplicates, ids, warnings,
+ *  counts and result are all decided there) and frees it. Added in input order, the
+ *  index is the same for any number of threads. prepare: NULL only out of memory (add
+ *  reports it). */
+typedef struct kifu_index_file kifu_index_file;
+KIFU_EXPORT kifu_index_file *
+kifu_index_file_prepare(const kifu_index *ix, const char *path, kifu_tagger *tagger);
+KIFU_EXPORT int kifu_index_file_add(kifu_index *ix, kifu_index_file *f, kifu_warn_fn warn,
+                                    void *warn_ctx, kifu_error *err);
+/** A prepared file not added. NULL is fine. */
+KIFU_EXPORT void kifu_index_file_free(kifu_index_file *f);
 /** How kifu_index_add_file reads files from now on: the encoding (kifu_encoding; AUTO,
  *  the default: detected per file), and flags KIFU_READ_LENIENT | KIFU_READ_REPAIR (a
  *  game whose every move plays after repairs is indexed, counted in records_repaired

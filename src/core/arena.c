@@ -87,3 +87,19 @@ char *kifu__arena_strdup(kifu__arena *a, const char *s)
 {
     return kifu__arena_strndup(a, s, strlen(s));
 }
+
+void kifu__arena_adopt(kifu__arena *dst, kifu__arena *src)
+{
+    if (!src->head)
+        return;
+    if (!dst->head) {
+        *dst = *src;
+    } else {
+        kifu__chunk *tail = src->head;
+        while (tail->next)
+            tail = tail->next;
+        tail->next = dst->head->next;
+        dst->head->next = src->head;
+    }
+    kifu__arena_init(src);
+}

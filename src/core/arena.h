@@ -38,5 +38,8 @@ void *kifu__arena_alloc_raw(kifu__arena *a, size_t size);
 /* Copy of s (len bytes, NUL added); NULL on NOMEM. */
 char *kifu__arena_strndup(kifu__arena *a, const char *s, size_t len);
 char *kifu__arena_strdup(kifu__arena *a, const char *s);
+/* Every chunk of src given to dst (dst frees them; its head stays the one it allocates
+ * from), src left empty: memory made on one thread handed to another's arena. */
+void kifu__arena_adopt(kifu__arena *dst, kifu__arena *src);
 
 #endif

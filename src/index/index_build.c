@@ -10,6 +10,7 @@
 
 #include "core/strbuf.h"
 #include "fmt/fmt.h"
+#include "index/index_par.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "record/record.h"
@@ -430,10 +431,8 @@ typedef struct file_reader {
     const uint32_t *done; /* game numbers indexed already (sorted) */
     size_t ndone;
     size_t added, skipped, repaired, dups;
-    struct failed_game {
-        kifu_error e;
-        size_t index;
-    } * failed; /* the games that failed, reported once the file has read */
+    struct kifu__failed_game *failed; /* the games that failed, reported once the file
+                                       * has read */
     size_t nfailed, capfailed;
     int nomem;
 } file_reader;
@@ -486,7 +485,7 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
         fr->added += repaired && rc == 0;
         fr->dups += repaired && rc == 1;
         fr->repaired += repaired && rc == 0;
-        fr->failed[fr->nfailed++] = (struct failed_game){e, index};
+        fr->failed[fr->nfailed++] = (struct kifu__failed_game){e, index};
     }
     kifu_free(tags);
     kifu_record_free(r);
@@ -495,7 +494,7 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
 
 /* The shipped definitions unless the caller chose (kifu_index_set_tagger), where the
  * backend keeps tags (ClickHouse's does not yet: no tagging for nothing). 0, or -1. */
-static int default_tagger(kifu_index *ix, kifu_error *err)
+int kifu__index_default_tagger(kifu_index *ix, kifu_error *err)
 {
     if (ix->tagger_set || ix->tagger || !ix->ops->search_where)
         return 0;
@@ -505,50 +504,16 @@ static int default_tagger(kifu_index *ix, kifu_error *err)
     return 0;
 }
 
-int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
-                        void *warn_ctx, kifu_error *err)
+int kifu__index_parse(kifu_index *ix, const char *path, const unsigned char *data,
+                      size_t len, uint32_t source, const uint32_t *done, size_t ndone,
+                      kifu__parsed *r, kifu_error *err)
 {
-    if (ix->readonly)
-        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
-                           "the index was opened read-only");
-    size_t len;
-    unsigned char *data = kifu_file_read(path, &len, err);
-    if (!data) {
-        ix->stats.files_failed++;
-        return -1;
-    }
-    if (default_tagger(ix, err)) {
-        kifu_free(data);
-        return -1;
-    }
-    uint64_t dig = ix->ops->digest(data, len);
-    kifu__known k = {0};
-    /* The identities first: those of a file read again are forgotten before it is. */
-    if (kifu__dups_load(ix, err) || ix->ops->lookup(ix, path, dig, &k, err)) {
-        kifu_free(data);
-        return -1;
-    }
-    uint32_t id = k.id;
-    /* A file read again: its old games are not duplicates of its new ones. */
-    if (k.ngone && !(id && k.digest == dig)) {
-        qsort(k.gone, k.ngone, sizeof *k.gone, kifu__cmp_u32);
-        kifu__dups_forget(ix, k.gone, k.ngone);
-    }
-    if (id && k.digest == dig) {
-        kifu_free(data);
-        kifu__free(k.done), kifu__free(k.gone);
-        ix->stats.files_unchanged++;
-        return KIFU_INDEX_UNCHANGED;
-    }
-    int status = id || k.ngone ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
-    if (!id)
-        id = ix->next_source++;
     /* Each game is normalized and indexed as the reader finishes it, while it is in the
      * cache, and freed, so that its memory serves the next one: the whole file's
      * records read first, then indexed, were read back from memory, and their pages
      * given back to the system and faulted in again file after file. Normalized one by
      * one, one bad game costs only itself. */
-    file_reader fr = {.ix = ix, .source = id, .done = k.done, .ndone = k.ndone};
+    file_reader fr = {.ix = ix, .source = source, .done = done, .ndone = ndone};
     size_t games0 = ix->ngames, pos0 = ix->npos, tags0 = ix->ngtags;
     uint32_t next0 = ix->next_game;
     kifu_read_options o = {.encoding = ix->encoding,
@@ -567,14 +532,12 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
                 take_record(&fr, recs[i], i);
         kifu_free(recs);
     }
-    kifu_free(data);
-    kifu__free(k.done);
+    memset(r, 0, sizeof *r);
     if (rc || fr.nomem) {
         /* Nothing of a file that does not read is indexed. */
         ix->ngames = games0, ix->npos = pos0, ix->next_game = next0;
         ix->ngtags = tags0;
-        kifu__free(fr.failed), kifu__free(k.gone);
-        ix->stats.files_failed++;
+        kifu__free(fr.failed);
         if (!rc) {
             nomem(err);
             kifu__error_source(err, path);
@@ -584,25 +547,41 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
             *err = e;
         return -1;
     }
-    for (size_t i = 0; i < fr.nfailed; i++) {
-        kifu_error *f = &fr.failed[i].e;
+    r->failed = fr.failed, r->nfailed = fr.nfailed, r->records = n;
+    r->added = fr.added, r->skipped = fr.skipped, r->repaired = fr.repaired;
+    r->dups = fr.dups;
+    return 0;
+}
+
+void kifu__index_parsed_free(kifu__parsed *r)
+{
+    kifu__free(r->failed);
+    memset(r, 0, sizeof *r);
+}
+
+int kifu__index_queued(kifu_index *ix, const char *path, uint64_t dig, size_t len,
+                       uint32_t id, int status, kifu__known *k, kifu__parsed *r,
+                       kifu_warn_fn warn, void *warn_ctx, kifu_error *err)
+{
+    for (size_t i = 0; i < r->nfailed; i++) {
+        kifu_error *f = &r->failed[i].e;
         if (!f->source[0])
             snprintf(f->source, sizeof f->source, "%s", path);
-        warn_record(warn, warn_ctx, path, fr.failed[i].index, n, f);
+        warn_record(warn, warn_ctx, path, r->failed[i].index, r->records, f);
         ix->stats.records_failed += f->code != KIFU_OK;
     }
-    ix->stats.records_repaired += fr.repaired;
-    kifu__free(fr.failed);
-    size_t added = fr.added, skipped = fr.skipped;
-    ix->stats.duplicates += fr.dups;
+    ix->stats.records_repaired += r->repaired;
+    size_t added = r->added, skipped = r->skipped, dups = r->dups;
+    kifu__index_parsed_free(r);
+    ix->stats.duplicates += dups;
     /* The old games go at the next flush, before the batch that holds the new ones. */
-    int gone = k.ngone ? ix->ops->replaced(ix, k.gone, k.ngone, err) : 0;
-    kifu__free(k.gone);
+    int gone = k->ngone ? ix->ops->replaced(ix, k->gone, k->ngone, err) : 0;
+    kifu__free(k->gone), k->gone = NULL;
     if (gone)
         return -1;
     /* (A file of duplicates only is kept as a source: it is not read again, and the
      * games it would have added are counted.) */
-    if (skipped && !added && !fr.dups && status != KIFU_INDEX_REPLACED) {
+    if (skipped && !added && !dups && status != KIFU_INDEX_REPLACED) {
         ix->next_source--;
         ix->stats.files_unchanged++;
         return KIFU_INDEX_UNCHANGED;
@@ -610,7 +589,7 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     if (add_source(ix, id, path, dig, (int64_t)len))
         return nomem(err);
     ix->sources[ix->nsources - 1].games = (uint32_t)added;
-    ix->sources[ix->nsources - 1].dups = (uint32_t)fr.dups;
+    ix->sources[ix->nsources - 1].dups = (uint32_t)dups;
     ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
     /* A full batch goes to the table now, the add's transaction kept open: memory stays
      * bounded however many files one add reads. */
@@ -621,6 +600,63 @@ int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
     else
         ix->stats.files_added++;
     return status;
+}
+
+int kifu__index_known(kifu_index *ix, const char *path, uint64_t dig, kifu__known *k,
+                      kifu_error *err)
+{
+    /* The identities first: those of a file read again are forgotten before it is. */
+    if (kifu__dups_load(ix, err) || ix->ops->lookup(ix, path, dig, k, err))
+        return -1;
+    /* A file read again: its old games are not duplicates of its new ones. */
+    if (k->ngone && !(k->id && k->digest == dig)) {
+        qsort(k->gone, k->ngone, sizeof *k->gone, kifu__cmp_u32);
+        kifu__dups_forget(ix, k->gone, k->ngone);
+    }
+    if (k->id && k->digest == dig) {
+        kifu__free(k->done), kifu__free(k->gone);
+        k->done = k->gone = NULL;
+        ix->stats.files_unchanged++;
+        return KIFU_INDEX_UNCHANGED;
+    }
+    return k->id || k->ngone ? KIFU_INDEX_REPLACED : KIFU_INDEX_ADDED;
+}
+
+int kifu_index_add_file(kifu_index *ix, const char *path, kifu_warn_fn warn,
+                        void *warn_ctx, kifu_error *err)
+{
+    if (ix->readonly)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "the index was opened read-only");
+    size_t len;
+    unsigned char *data = kifu_file_read(path, &len, err);
+    if (!data) {
+        ix->stats.files_failed++;
+        return -1;
+    }
+    if (kifu__index_default_tagger(ix, err)) {
+        kifu_free(data);
+        return -1;
+    }
+    uint64_t dig = ix->ops->digest(data, len);
+    kifu__known k = {0};
+    int status = kifu__index_known(ix, path, dig, &k, err);
+    if (status < 0 || status == KIFU_INDEX_UNCHANGED) {
+        kifu_free(data);
+        return status;
+    }
+    uint32_t id = k.id ? k.id : ix->next_source++;
+    kifu__parsed r;
+    int rc = kifu__index_parse(ix, path, data, len, id, k.done, k.ndone, &r, err);
+    kifu_free(data);
+    kifu__free(k.done);
+    if (rc) {
+        kifu__free(k.gone);
+        ix->stats.files_failed++;
+        return -1;
+    }
+    return kifu__index_queued(ix, path, dig, len, id, status, &k, &r, warn, warn_ctx,
+                              err);
 }
 
 /* ---- Compact moves ------------------------------------------------------------------ */

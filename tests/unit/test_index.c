@@ -2,6 +2,7 @@
  * here with the engine: random games after a few fixed openings (two of which transpose),
  * so that hot positions, transpositions and one-game positions exist, and every count is
  * known by construction. */
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -330,6 +331,72 @@ TEST(built_in_steps_equals_built_at_once)
     ix = build("steps.kdb", 170, GAMES, 0);
     CHECK_INT(kifu_index_close(ix, &err), 0);
     same_tables("one.kdb", "steps.kdb");
+}
+
+/* Files prepared on two threads at once (kifu_index_file_prepare, a tagger each) and
+ * added in order (kifu_index_file_add) make the same file as kifu_index_add_file one by
+ * one: games, positions, tags and duplicates. */
+typedef struct prep_job {
+    const kifu_index *ix;
+    kifu_index_file **files;
+    int first;
+} prep_job;
+
+static void *prepare_every_other(void *arg)
+{
+    prep_job *j = arg;
+    kifu_tagger *t = kifu_tags_new(NULL);
+    for (int i = j->first; i < GAMES; i += 2) {
+        char g[512];
+        game_path(i, g, sizeof g);
+        j->files[i] = kifu_index_file_prepare(j->ix, g, t);
+    }
+    kifu_tags_free(t);
+    return NULL;
+}
+
+TEST(prepared_on_threads_equals_added_in_turn)
+{
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: compares the SQLite file's tables (sqlite3)");
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to dump the tables");
+    char path[512];
+    snprintf(path, sizeof path, "%s/threads.kdb", dir);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_CREATE, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    kifu_index_file *files[GAMES] = {0};
+    prep_job jobs[2] = {{ix, files, 0}, {ix, files, 1}};
+    pthread_t t[2];
+    int started[2];
+    for (int k = 0; k < 2; k++)
+        started[k] = pthread_create(&t[k], NULL, prepare_every_other, &jobs[k]) == 0;
+    for (int k = 0; k < 2; k++)
+        if (started[k])
+            pthread_join(t[k], NULL);
+        else
+            prepare_every_other(&jobs[k]);
+    int added = 0;
+    for (int i = 0; i < GAMES; i++)
+        added += kifu_index_file_add(ix, files[i], NULL, NULL, &err) == KIFU_INDEX_ADDED;
+    CHECK_INT(added, GAMES);
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+    same_tables("one.kdb", "threads.kdb");
+    /* Added again: known, and unchanged. */
+    char g[512];
+    game_path(3, g, sizeof g);
+    ix = kifu_index_open(path, 0, &err);
+    CHECK(ix != NULL);
+    if (ix) {
+        CHECK_INT(kifu_index_file_add(ix, kifu_index_file_prepare(ix, g, NULL), NULL,
+                                      NULL, &err),
+                  KIFU_INDEX_UNCHANGED);
+        CHECK_INT(kifu_index_close(ix, &err), 0);
+    }
 }
 
 /* An add larger than one batch writes its batches one after the other (each a run of
@@ -1174,6 +1241,7 @@ int main(void)
     RUN(counts_known_by_construction);
     RUN(games_listed_sorted_and_paged);
     RUN(built_in_steps_equals_built_at_once);
+    RUN(prepared_on_threads_equals_added_in_turn);
     RUN(many_batches_equal_one);
     RUN(date_ranges_from_day_lists);
     RUN(filtered_games_replayed);
