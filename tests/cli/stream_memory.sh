@@ -13,6 +13,14 @@
 set -u
 kifu=$1
 mb=${KIFU_STREAM_MB:-200}
+# Under AddressSanitizer freed memory waits in its quarantine and every byte has its
+# shadow, so a peak says nothing of kifu's own, and 200 MB takes too long: a 20 MB file,
+# the outputs checked, the peaks printed but not held to the limit.
+sanitized=0
+if grep -q __asan_init "$kifu" 2>/dev/null; then
+    sanitized=1 mb=${KIFU_STREAM_MB:-20}
+    echo "(a sanitizer's build: $mb MB, peaks not checked)"
+fi
 tmp=$(mktemp -d /tmp/kifu-cli-stream-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 free_kb=$(df -Pk "$tmp" | awk 'NR == 2 { print $4 }')
@@ -73,7 +81,7 @@ check() { # file, what, then the command
     limit_kb=$(((size * ${limit_factor:-3/2} + 64 * 1000 * 1000) / 1024))
     read -r kb rc < <(peak "$@")
     echo "$what: $file, ${size} bytes, $games games: peak ${kb} KB (limit ${limit_kb} KB), exit $rc"
-    if [ "$rc" = 0 ] && [ "$kb" -le "$limit_kb" ]; then ok; else bad "$what: peak $kb KB > $limit_kb KB or exit $rc"; fi
+    if [ "$rc" = 0 ] && { [ "$kb" -le "$limit_kb" ] || [ $sanitized = 1 ]; }; then ok; else bad "$what: peak $kb KB > $limit_kb KB or exit $rc"; fi
 }
 
 games=$(cat "$tmp/many.csa.n")
