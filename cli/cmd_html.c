@@ -340,8 +340,8 @@ static void scan_inputs(const html_args *h, pass *p, unsigned char *ok, char **k
         p->first_here = p->moves_here = 0;
         size_t before = p->total;
         int r = read_input(h, i, p, scan_game, keep, klen, &skip);
-        if (skip)
-            cli_skipped_add(&skipped, p->src);
+        if (skip) /* (p->src named read_input's copy of the path, freed by now) */
+            cli_skipped_add(&skipped, h->in.v[i].path);
         ok[i] = r == EXIT_OK && !skip && p->taken;
         if (ok[i]) {
             p->total = before + p->taken;

@@ -118,6 +118,14 @@ printf '手数----指手---------消費時間--\n   1 ７六歩(77)\n   x\n' >"$
 "$kifu" html "$tmp/bad.kif" -o "$tmp/n.html" 2>"$tmp/err"; rc=$?
 [ $rc -eq 1 ] && grep -q "bad.kif:3:[0-9]*: " "$tmp/err" && [ ! -e "$tmp/n.html" ] && ok || bad "syntax error: exit $rc, $(cat "$tmp/err")"
 "$kifu" html "$sample" -o "$tmp/nodir/p.html" 2>/dev/null; [ $? -eq 3 ] && ok || bad "unwritable output: exit 3"
+# A folder with a file that is no record: the page is written, the file named once as
+# found (its name was once read from freed memory).
+mkdir -p "$tmp/skipdir" && cp "$sample" "$tmp/skipdir/" && echo '{"name": "x"}' >"$tmp/skipdir/package.json"
+"$kifu" html "$tmp/skipdir" -o "$tmp/skip.html" 2>"$tmp/err"
+rc=$?
+[ $rc -eq 0 ] && [ -s "$tmp/skip.html" ] &&
+    grep -qx "kifu: 1 file skipped, not record by its content: $tmp/skipdir/package.json" "$tmp/err" &&
+    ok || bad "a folder with a non-record: exit $rc, $(cat "$tmp/err")"
 "$kifu" html --help | grep -q -- '--catalogue' && ok || bad "--help"
 echo "$pass passed, $fail failed, 0 skipped"
 [ "$fail" -eq 0 ]
