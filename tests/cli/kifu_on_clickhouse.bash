@@ -16,21 +16,8 @@ set -u
 real=${KIFU_TEST_KIFU:?} url=${KIFU_TEST_INDEX:?}
 magic=kifu-test-clickhouse-index
 
-q() { # SQL: run it on the server; the answer on stdout, non-zero on failure
-    if command -v curl >/dev/null; then # (python3 takes ~0.7 s to import urllib)
-        curl -sS --fail-with-body --max-time 60 --data-binary "$1" "$url"/
-        return
-    fi
-    python3 - "$url" "$1" <<'PY'
-import sys, urllib.request
-try:
-    sys.stdout.write(urllib.request.urlopen(urllib.request.Request(
-        sys.argv[1] + "/", data=sys.argv[2].encode()), timeout=60).read().decode())
-except Exception as e:
-    sys.stderr.write("%s: %s\n" % (sys.argv[2][:80], e))
-    sys.exit(1)
-PY
-}
+source "$(dirname "${BASH_SOURCE[0]}")/ch_query.bash"
+q() { ix_ch_query "$@"; }
 
 db_of() { # the database of an index path
     local abs
