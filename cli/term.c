@@ -118,8 +118,10 @@ void term_size_of(int fd, int *rows, int *cols)
 /* A byte read ahead by escape() that belongs to the next key, or -1. */
 static int pending = -1;
 
-/* One byte, waiting at most timeout_ms. KEY_NONE, KEY_EOF or KEY_RESIZE otherwise. */
-static int byte(int timeout_ms)
+/* One byte, waiting at most timeout_ms. KEY_NONE, KEY_EOF or KEY_RESIZE otherwise.
+ * Inside an escape sequence (in_seq) a resize is not reported but left for the next key:
+ * a SIGWINCH between ESC and "[D" must not split the arrow into ESC, '[' and 'D'. */
+static int byte(int timeout_ms, int in_seq)
 {
     if (pending >= 0) {
         int c = pending;
@@ -127,7 +129,7 @@ static int byte(int timeout_ms)
         return c;
     }
     for (;;) {
-        if (resized) {
+        if (resized && !in_seq) {
             resized = 0;
             return KEY_RESIZE;
         }
@@ -153,9 +155,7 @@ static int byte(int timeout_ms)
 /* After ESC: decode CSI / SS3 sequences; a lone ESC is KEY_ESC. */
 static int escape(void)
 {
-    int c = byte(50);
-    if (c == KEY_RESIZE)
-        resized = 1; /* keep the notice for the next call */
+    int c = byte(50, 1);
     if (c < 0)
         return KEY_ESC;
     if (c != '[' && c != 'O') {
@@ -164,7 +164,7 @@ static int escape(void)
     }
     int params = 0, num = 0;
     for (int i = 0; i < 16; i++) {
-        int d = byte(50);
+        int d = byte(50, 1);
         if (d < 0)
             return KEY_UNKNOWN;
         if (d >= '0' && d <= '9') {
@@ -214,7 +214,7 @@ static int escape(void)
 
 int term_key(int timeout_ms)
 {
-    int c = byte(timeout_ms);
+    int c = byte(timeout_ms, 0);
     if (c == 0x1b && raw_on)
         return escape();
     return c;
@@ -245,7 +245,7 @@ int term_read_line(const char *prompt, char *buf, size_t cap)
     size_t n = 0;
     int rc = -1;
     for (;;) {
-        int c = raw_on ? term_key(-1) : byte(-1);
+        int c = raw_on ? term_key(-1) : byte(-1, 0);
         if (c == KEY_RESIZE || c == KEY_NONE)
             continue;
         if (c == KEY_EOF) {
