@@ -869,6 +869,13 @@ static int put_output(run *r, size_t i, const action *a)
     return EXIT_OK;
 }
 
+/* The gathered output's writer warnings: none under -q ("print errors only"), as for
+ * the warnings about each file (on_warn). */
+static kifu_warn_fn gather_warn(const opts *o)
+{
+    return o->quiet ? NULL : cli_print_warning;
+}
+
 /* Gather: the item's games on standard output now, each as game r->streamed of one
  * output of the format (kifu_write_nth), so that a stream that fills counts what it
  * took (commit) and no game waits for the others. *out is set when something was
@@ -876,7 +883,7 @@ static int put_output(run *r, size_t i, const action *a)
 static int stream_games(run *r, item *it, int *out)
 {
     const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, gather_warn(o), "<stdout>"};
     int rc = EXIT_OK;
     for (size_t k = 0; k < it->nkept && rc == EXIT_OK; k++) {
         kifu_error e;
@@ -902,7 +909,7 @@ static int stream_games(run *r, item *it, int *out)
 static void end_gathered(run *r)
 {
     const opts *o = r->o;
-    kifu_write_options wo = {o->to, o->out_enc, o->wflags, cli_print_warning, "<stdout>"};
+    kifu_write_options wo = {o->to, o->out_enc, o->wflags, gather_warn(o), "<stdout>"};
     kifu_error e;
     kifu_error_clear(&e);
     size_t len;

@@ -210,5 +210,15 @@ done
 expect 2 "--crlf with JKF" -- "$kifu" convert "$tmp/crlf.kifu" -t jkf --crlf
 has "$tmp/err" "not jkf" && ok || bad "--crlf with JKF: $(cat "$tmp/err")"
 
+# Two games on standard output: what USI cannot hold is warned about, but not under -q
+# ("print errors only"), as for the warnings about a file.
+printf 'V2.2\nN+a\nN-b\nPI\n+\n+7776FU\n-3334FU\n%%TORYO\n/\nN+c\nN-d\nPI\n+\n+2726FU\n%%TORYO\n' \
+    >"$tmp/two.csa"
+expect 0 "two games to USI on stdout" -- "$kifu" convert -t usi "$tmp/two.csa" -o -
+[ "$(wc -l <"$tmp/out")" -eq 2 ] && has "$tmp/err" "warning: .*no header" && ok ||
+    bad "two games to USI: $(cat "$tmp/out" "$tmp/err")"
+expect 0 "-q two games to USI on stdout" -- "$kifu" convert -q -t usi "$tmp/two.csa" -o -
+[ "$(wc -l <"$tmp/out")" -eq 2 ] && [ ! -s "$tmp/err" ] && ok || bad "-q still warns: $(cat "$tmp/err")"
+
 echo "$pass passed, $fail failed, $skip skipped"
 [ $fail -eq 0 ]
