@@ -8,8 +8,7 @@ kifu=$1
 tmp=$(mktemp -d /tmp/kifu-cli-batch-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 # A collection with good games of several lengths, bad ones (an illegal move, garbage),
 # a CSA file of three games with the last one bad, and files in subdirectories; enough files that

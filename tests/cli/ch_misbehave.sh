@@ -9,11 +9,7 @@ set -u
 kifu=$1
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 if ! command -v python3 >/dev/null; then
     echo "skip: python3 is needed (scripts/deps.sh installs it)"
     echo "0 passed, 0 failed, 1 skipped"

@@ -8,11 +8,7 @@ set -u
 kifu=$1
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 has() { grep -qF -- "$2" "$1"; }
 command -v iconv >/dev/null || { echo "skip: no iconv"; exit 77; }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT

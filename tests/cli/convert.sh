@@ -9,8 +9,7 @@ tmp=$(mktemp -d /tmp/kifu-cli-convert-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0 skip=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 skipped() { skip=$((skip + 1)); echo "skip: $*"; }
 # expect CODE DESCRIPTION -- command...: runs it, stdout to $tmp/out, stderr to $tmp/err.
 expect() {

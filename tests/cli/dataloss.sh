@@ -20,11 +20,7 @@
 set -u
 kifu=$1
 pass=0 fail=0 skipped=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 if ! command -v python3 >/dev/null || ! command -v sqlite3 >/dev/null; then
     echo "skip: python3 and sqlite3 are needed (scripts/deps.sh installs them)"
     echo "0 passed, 0 failed, 1 skipped"

@@ -7,8 +7,7 @@ set -u
 kifu=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 command -v python3 >/dev/null || { echo "skip: no python3"; echo "0 passed, 0 failed, 1 skipped"; exit 77; }
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 sample=$src/samples/opening.kifu

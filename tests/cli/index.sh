@@ -13,11 +13,7 @@ kifu=$1
 pass=0 fail=0 skipped=0
 # KIFU_TEST_INDEX: the same checks on ClickHouse (index_lib.bash)
 . "$(dirname "$0")/index_lib.bash"
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 if ! command -v python3 >/dev/null || ! command -v sqlite3 >/dev/null; then
     echo "skip: python3 and sqlite3 are needed (scripts/deps.sh installs them)"
     echo "0 passed, 0 failed, 1 skipped"

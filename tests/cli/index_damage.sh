@@ -9,11 +9,7 @@ set -u
 kifu=$1
 here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 said() { # name, pattern: err holds it
     grep -q -- "$2" err && ok || bad "$1: said: $(cat err)"
 }

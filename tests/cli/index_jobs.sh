@@ -12,8 +12,7 @@ command -v iconv >/dev/null || { echo "iconv not installed: skipped"; exit 77; }
 tmp=$(mktemp -d /tmp/kifu-cli-index-jobs-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 q() { sqlite3 "$1" "$2"; }
 
 c=$tmp/in

@@ -8,8 +8,7 @@ kifu=$1
 tmp=$(mktemp -d /tmp/kifu-cli-oom-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 # 300 MB that take no disk (a sparse file): reading it needs 300 MB of memory.
 truncate -s 300M "$tmp/big.csa" || { echo "SKIP: cannot make a sparse file"; exit 0; }

@@ -10,8 +10,7 @@ tmp=$(mktemp -d /tmp/kifu-cli-outputs-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 pass=0 fail=0
 
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 printf 'PI\n+\n+7776FU\n-3334FU\n+2726FU\n%%TORYO\n' >"$tmp/g.csa"
 

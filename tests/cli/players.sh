@@ -12,11 +12,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 pass=0 fail=0
 # KIFU_TEST_INDEX: the same checks on ClickHouse (index_lib.bash)
 . "$here/index_lib.bash"
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 cd "$tmp" || exit 1
 bash "$here/../gen/players.sh" col || { echo "FAILED: the collection"; exit 1; }

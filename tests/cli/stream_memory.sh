@@ -30,8 +30,7 @@ if [ "${free_kb:-0}" -lt "$need_kb" ]; then
     exit 77
 fi
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 
 # One typed-in game (20 moves with times, comments) repeated with varied headers; `fat`
 # gives each move a comment of a few KB, so that a game is about 200 KB.

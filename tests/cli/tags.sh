@@ -7,11 +7,7 @@ set -u
 kifu=$1
 src=$(cd "$(dirname "$0")/../.." && pwd)
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 # Sente: 四間飛車 and 美濃; gote: a static rook in 舟囲い.
 echo 'position startpos moves 7g7f 3c3d 6g6f 8c8d 2h6h 8d8e 8h7g 6a5b 5i4h 5a4b 4h3h 4b3b 3h2h 7a6b 3i3h 5c5d 6i5h 1c1d 1g1f 9c9d' >"$tmp/g.usi"

@@ -4,11 +4,7 @@
 set -u
 kifu=$1
 pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
-check() { # name, expected, actual
-    if [ "$2" = "$3" ]; then ok; else bad "$1"; printf '  expected: %s\n  got:      %s\n' "$2" "$3"; fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/lib.bash"
 tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 echo 'position startpos moves 7g7f 3c3d 8h2b+ 3a2b B*4e 4a3b 4e3d' >"$tmp/g.usi"
 
