@@ -9,6 +9,7 @@
 #include "kifu_private.h"
 #include "node_time.h"
 #include "testutil.h"
+#include "tsume_001.h"
 
 static kifu_error err;
 
@@ -570,20 +571,8 @@ static const char tsume_001[] = "作者：二代伊藤宗印\n"
                                 "作品番号：1\n"
                                 "手数：33\n"
                                 "完全性：余詰\n"
-                                "後手の持駒：金四 銀二 香三 歩十三 \n"
-                                "  9 8 7 6 5 4 3 2 1\n"
-                                "+---------------------------+\n"
-                                "| ・ ・ ・v桂 ・ ・ ・ ・ ・|一\n"
-                                "|v玉 角v歩 馬 ・ ・ ・ ・ ・|二\n"
-                                "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
-                                "| 桂 ・ ・v歩 ・ ・ ・ ・ ・|四\n"
-                                "|vとv桂 ・ ・v歩 ・ ・ ・ ・|五\n"
-                                "| ・ ・ 飛 ・v全 ・ ・ ・ ・|六\n"
-                                "|v歩 桂 ・ ・ ・ ・ ・ ・ ・|七\n"
-                                "| ・ 香 ・ ・ ・ ・ ・ ・ ・|八\n"
-                                "| ・v銀 ・ ・ 龍 ・ ・ ・ ・|九\n"
-                                "+---------------------------+\n"
-                                "先手の持駒：なし\n";
+                                "後手の持駒：金四 銀二 香三 歩十三 \n" /* the board */
+    TSUME_001_BOARD "先手の持駒：なし\n";
 
 static int number_warnings;
 static void on_number_warn(void *ctx, const char *msg)

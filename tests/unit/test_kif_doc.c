@@ -5,6 +5,7 @@
 #include "harness.h"
 #include "kifu.h"
 #include "testutil.h"
+#include "tsume_001.h"
 
 static kifu_error err;
 
@@ -22,22 +23,10 @@ static const char *const tsume = "作者:二代伊藤宗印\n"
                                  "作品番号:1\n"
                                  "手数:33\n"
                                  "完全性:余詰\n"
-                                 "後手の持駒:金四 銀二 香三 歩十三 \n"
-                                 "  9 8 7 6 5 4 3 2 1\n"
-                                 "+---------------------------+\n"
-                                 "| ・ ・ ・v桂 ・ ・ ・ ・ ・|一\n"
-                                 "|v玉 角v歩 馬 ・ ・ ・ ・ ・|二\n"
-                                 "| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n"
-                                 "| 桂 ・ ・v歩 ・ ・ ・ ・ ・|四\n"
-                                 "|vとv桂 ・ ・v歩 ・ ・ ・ ・|五\n"
-                                 "| ・ ・ 飛 ・v全 ・ ・ ・ ・|六\n"
-                                 "|v歩 桂 ・ ・ ・ ・ ・ ・ ・|七\n"
-                                 "| ・ 香 ・ ・ ・ ・ ・ ・ ・|八\n"
-                                 "| ・v銀 ・ ・ 龍 ・ ・ ・ ・|九\n"
-                                 "+---------------------------+\n"
-                                 "先手の持駒:なし\n";
+                                 "後手の持駒:金四 銀二 香三 歩十三 \n" /* the board */
+    TSUME_001_BOARD "先手の持駒:なし\n";
 
-#define TSUME_SFEN "3n5/kBp+B5/9/N2p5/+pn2p4/2R1+s4/pN7/1L7/1s2+R4 b 4g2s3l13p 1"
+#define TSUME_SFEN TSUME_001_SFEN
 
 static void expect_tsume(const char *text, int format, const char *what)
 {
