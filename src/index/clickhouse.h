@@ -5,6 +5,7 @@
  * read back from them.
  *
  * clickhouse_http.c  requests through libcurl (http, https): kept-alive, retries
+ * clickhouse_curl.c  libcurl, opened with dlopen at the first URL; TLS sessions shared
  * clickhouse_schema.c the DDL (one server, or local tables behind Distributed ones)
  * clickhouse_write.c  opening, deduplication per game, batches of rows per shard
  * clickhouse_query.c  explorer counts, latest games, exact search, info

@@ -1,13 +1,12 @@
-/* clickhouse_http.c: ClickHouse's HTTP interface through libcurl: POSTs over http:// or
+/* clickhouse_http.c: ClickHouse's HTTP interface through libcurl (loaded at the first URL
+ * and called through a table of its functions: clickhouse_curl.c): POSTs over http:// or
  * https:// (certificates verified against the system's CAs, or --ca-file's), one easy
  * handle per server so that its connection is kept alive between requests (a new
  * connection, and over TLS a new handshake, costs an explorer query round trips and the
  * server a thread start), each answer held to the whole request's time out and to
  * KIFU__CH_ANSWER_MAX. libcurl also brings proxies (its *_proxy variables), IPv6 and
  * compression. */
-#include <curl/curl.h>
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,17 +14,8 @@
 #include <time.h>
 
 #include "index/clickhouse.h"
+#include "index/clickhouse_curl.h"
 #include "kifu_private.h"
-
-static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
-static CURLcode curl_init_rc;
-
-/* curl_global_init is not thread-safe in every libcurl: once, for every thread. Never
- * cleaned up: a library cannot know that its caller is done with libcurl. */
-static void curl_init(void)
-{
-    curl_init_rc = curl_global_init(CURL_GLOBAL_DEFAULT);
-}
 
 int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const kifu__ch_access *a,
                           kifu_error *err)
@@ -88,18 +78,18 @@ int kifu__ch_server_parse(kifu__ch_server *s, const char *url, const kifu__ch_ac
         snprintf(s->password, sizeof s->password, "%s", a->password ? a->password : "");
         s->insecure = a->insecure;
     }
-    pthread_once(&curl_once, curl_init);
-    if (curl_init_rc != CURLE_OK)
-        return kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL,
-                           "cannot start libcurl: %s", curl_easy_strerror(curl_init_rc));
-    return 0;
+    /* libcurl is loaded here, when a URL is used, and not at every command's start. */
+    return kifu__curl(err) ? 0 : -1;
 }
 
 void kifu__ch_disconnect(kifu__ch_server *s)
 {
+    if (!s->curl && !s->headers) /* (libcurl may not even be loaded) */
+        return;
+    const kifu__curl_api *cu = kifu__curl(NULL);
     if (s->curl)
-        curl_easy_cleanup(s->curl);
-    curl_slist_free_all(s->headers);
+        cu->easy_cleanup(s->curl);
+    cu->slist_free_all(s->headers);
     s->curl = NULL, s->headers = NULL;
 }
 
@@ -151,61 +141,67 @@ static size_t on_data(char *p, size_t size, size_t n, void *ctx)
 }
 
 /* The easy handle of s, made and set up at its first request. NULL: out of memory. */
-static CURL *handle(kifu__ch_server *s)
+static CURL *handle(const kifu__curl_api *cu, kifu__ch_server *s)
 {
     if (s->curl)
         return s->curl;
-    CURL *c = curl_easy_init();
+    CURL *c = cu->easy_init();
     /* ClickHouse waits for a body announced by "Expect: 100-continue" (libcurl sends it
      * for large bodies) only after a pause: none is asked for. */
-    struct curl_slist *h = curl_slist_append(NULL, "Expect:");
+    struct curl_slist *h = cu->slist_append(NULL, "Expect:");
     if (!c || !h) {
-        curl_easy_cleanup(c);
-        curl_slist_free_all(h);
+        cu->easy_cleanup(c);
+        cu->slist_free_all(h);
         return NULL;
     }
     s->curl = c, s->headers = h;
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM: callers have threads */
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, h);
-    curl_easy_setopt(c, CURLOPT_POST, 1L);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
-    curl_easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
+    cu->easy_setopt(c, CURLOPT_NOSIGNAL, 1L); /* no SIGALRM: callers have threads */
+    cu->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    cu->easy_setopt(c, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
+    cu->easy_setopt(c, CURLOPT_HTTPHEADER, h);
+    cu->easy_setopt(c, CURLOPT_POST, 1L);
+    cu->easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+    cu->easy_setopt(c, CURLOPT_ERRORBUFFER, s->errbuf);
     /* An answer compressed when the server is asked to (enable_http_compression). */
-    curl_easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
+    cu->easy_setopt(c, CURLOPT_ACCEPT_ENCODING, "");
     /* The server closes a connection idle for keep_alive_timeout (3 s by default): one
      * idle longer than 2 s is not reused. */
-    curl_easy_setopt(c, CURLOPT_MAXAGE_CONN, 2L);
+    cu->easy_setopt(c, CURLOPT_MAXAGE_CONN, 2L);
+    /* A write's new connection resumes the TLS session of the one it replaces (an
+     * abbreviated handshake: no certificate sent or verified), as do the handles of other
+     * indexes open in the process (kifu serve's pool). */
+    if (kifu__curl_share())
+        cu->easy_setopt(c, CURLOPT_SHARE, kifu__curl_share());
     if (s->user[0]) {
-        curl_easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
-        curl_easy_setopt(c, CURLOPT_USERNAME, s->user);
-        curl_easy_setopt(c, CURLOPT_PASSWORD, s->password);
+        cu->easy_setopt(c, CURLOPT_HTTPAUTH, (long)CURLAUTH_BASIC);
+        cu->easy_setopt(c, CURLOPT_USERNAME, s->user);
+        cu->easy_setopt(c, CURLOPT_PASSWORD, s->password);
     }
     if (s->ca_file[0])
-        curl_easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
+        cu->easy_setopt(c, CURLOPT_CAINFO, s->ca_file);
     if (s->insecure) {
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
-        curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+        cu->easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+        cu->easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
     }
     return c;
 }
 
 /* What went wrong with a request that got no HTTP answer, into why; 1 when it is worth
  * trying again (the request did not get out whole), else 0. */
-static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout_ms,
-                     size_t len, const sink *k, char *why, size_t cap)
+static int no_answer(const kifu__curl_api *cu, CURL *c, CURLcode rc,
+                     const kifu__ch_server *s, int timeout_ms, size_t len, const sink *k,
+                     char *why, size_t cap)
 {
     long reqsize = 0;
     curl_off_t up = 0, connected = 0;
-    curl_easy_getinfo(c, CURLINFO_REQUEST_SIZE, &reqsize);
-    curl_easy_getinfo(c, CURLINFO_SIZE_UPLOAD_T, &up);
-    curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
+    cu->easy_getinfo(c, CURLINFO_REQUEST_SIZE, &reqsize);
+    cu->easy_getinfo(c, CURLINFO_SIZE_UPLOAD_T, &up);
+    cu->easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connected);
     /* Once the whole request is out, a lost or late answer leaves its outcome unknown:
      * an INSERT may have been written, and sent again it would count twice. Only the
      * journal's repair may undo it, so no retry. */
     int sent = reqsize > 0 && up >= (curl_off_t)len;
-    const char *detail = s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc);
+    const char *detail = s->errbuf[0] ? s->errbuf : cu->easy_strerror(rc);
     switch (rc) {
     case CURLE_WRITE_ERROR:
         snprintf(why, cap, "%s",
@@ -213,7 +209,7 @@ static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout
         return 0;
     case CURLE_OPERATION_TIMEDOUT: {
         curl_off_t tls_done = 0;
-        curl_easy_getinfo(c, CURLINFO_APPCONNECT_TIME_T, &tls_done);
+        cu->easy_getinfo(c, CURLINFO_APPCONNECT_TIME_T, &tls_done);
         /* A server that does not speak TLS on the port (an http_port given as https)
          * may just wait for a request line: the handshake then ends by the clock. */
         if (s->tls && !tls_done)
@@ -233,7 +229,7 @@ static int no_answer(CURL *c, CURLcode rc, const kifu__ch_server *s, int timeout
         return 1;
     case CURLE_COULDNT_CONNECT: { /* the system's word ("Connection refused") says more */
         long os = 0;
-        curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &os);
+        cu->easy_getinfo(c, CURLINFO_OS_ERRNO, &os);
         snprintf(why, cap, "cannot connect: %s", os ? strerror((int)os) : detail);
         return 1;
     }
@@ -268,6 +264,11 @@ int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
                   const char *body, size_t len, kifu__strbuf *out, int *transient,
                   kifu_error *err)
 {
+    if (transient)
+        *transient = 0;
+    const kifu__curl_api *cu = kifu__curl(err);
+    if (!cu)
+        return -1;
     if (timeout_ms <= 0)
         timeout_ms = 300000;
     char why[1400];
@@ -278,31 +279,31 @@ int kifu__ch_post(kifu__ch_server *s, int timeout_ms, const char *params,
     kifu__sb_puts(&url, params);
     if (!reads_only(params, body, len))
         kifu__ch_disconnect(s);
-    CURL *c = handle(s);
+    CURL *c = handle(cu, s);
     if (!c || url.failed) {
         snprintf(why, sizeof why, "out of memory");
         goto fail;
     }
     sink k = {&resp, 0, 0};
     s->errbuf[0] = 0;
-    curl_easy_setopt(c, CURLOPT_URL, url.data);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
-    curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &k);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
-    CURLcode rc = curl_easy_perform(c);
+    cu->easy_setopt(c, CURLOPT_URL, url.data);
+    cu->easy_setopt(c, CURLOPT_POSTFIELDS, body);
+    cu->easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+    cu->easy_setopt(c, CURLOPT_WRITEDATA, &k);
+    cu->easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)timeout_ms);
+    CURLcode rc = cu->easy_perform(c);
     long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    cu->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     if (rc != CURLE_OK &&
         (status == 0 || k.over || k.nomem || rc == CURLE_OPERATION_TIMEDOUT)) {
-        t = no_answer(c, rc, s, timeout_ms, len, &k, why, sizeof why);
+        t = no_answer(cu, c, rc, s, timeout_ms, len, &k, why, sizeof why);
         goto fail;
     }
     /* An answer cut short says nothing sure, unless it is an error's: a server that
      * refuses may close before its whole answer went, and what came names the cause. */
     if (rc != CURLE_OK && status == 200) {
         snprintf(why, sizeof why, "an answer cut short: %s",
-                 s->errbuf[0] ? s->errbuf : curl_easy_strerror(rc));
+                 s->errbuf[0] ? s->errbuf : cu->easy_strerror(rc));
         goto fail;
     }
     if (status != 200) {
