@@ -28,11 +28,14 @@ int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err)
 {
+    /* Each game's tag list with it (the players' tags, and their filter). */
     static const char *const sql[2] = {
-        "SELECT sente_key, sente, sente_rating, result, date FROM games WHERE sente_key "
-        "IS NOT NULL AND (?1 IS NULL OR instr(sente_key, ?1))",
-        "SELECT gote_key, gote, gote_rating, result, date FROM games WHERE gote_key IS "
-        "NOT NULL AND (?1 IS NULL OR instr(gote_key, ?1))"};
+        "SELECT sente_key, sente, sente_rating, result, date, " KIFU__TAG_LIST_SQL
+        " FROM games g WHERE sente_key IS NOT NULL AND (?1 IS NULL OR instr(sente_key, "
+        "?1))",
+        "SELECT gote_key, gote, gote_rating, result, date, " KIFU__TAG_LIST_SQL
+        " FROM games g WHERE gote_key IS NOT NULL AND (?1 IS NULL OR instr(gote_key, "
+        "?1))"};
     for (int side = 0; side < 2; side++) {
         sqlite3_stmt *st;
         if (sqlite3_prepare_v2(ix->db, sql[side], -1, &st, NULL) != SQLITE_OK)
@@ -47,7 +50,8 @@ int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn f
                                   (const char *)sqlite3_column_text(st, 4),
                                   sqlite3_column_int(st, 2),
                                   side,
-                                  sqlite3_column_int(st, 3)};
+                                  sqlite3_column_int(st, 3),
+                                  (const char *)sqlite3_column_text(st, 5)};
             stop = fn(ctx, &r);
         }
         int bad = !stop && rc != SQLITE_DONE;
