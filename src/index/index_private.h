@@ -394,9 +394,5 @@ typedef struct kifu__tag_item {
 } kifu__tag_item;
 const char *kifu__tag_list_next(const char *p, kifu__tag_item *it);
 void kifu__tag_list_json(kifu__strbuf *b, const char *list);
-/* The SQL (SQLite) of a game's tag list, for games aliased g. */
-#define KIFU__TAG_LIST_SQL                                                               \
-    "(SELECT group_concat(t.side || n.family || n.name, char(10)) FROM game_tags t "     \
-    "JOIN tag_names n ON n.id = t.tag WHERE t.game = g.id)"
 
 #endif
