@@ -52,12 +52,9 @@ typedef struct gather {
     size_t nslots; /* a power of two, or 0 */
 } gather;
 
-static uint32_t hash(const char *s, size_t n)
+static size_t hash(const char *s, size_t n)
 {
-    uint32_t h = 2166136261u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    return h;
+    return (size_t)kifu__index_digest_fnv((const unsigned char *)s, n);
 }
 
 /* The number of the name (s, n bytes), made when new. -1 out of memory. */
