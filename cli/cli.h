@@ -43,9 +43,11 @@ int cmd_index(int argc, char **argv);
 void cmd_index_usage(FILE *f);
 int cmd_explore(int argc, char **argv);
 /* cmd_index_players.c: `kifu index players` of an open index (like: a part of the key, or
- * NULL), as text or JSON Lines; an exit code. And explore's unknown player: 1 when no
- * game has name's key (the nearest keys said on stderr), 0 when some has. */
-int cli_index_players(kifu_index *ix, const char *like, int json);
+ * NULL; tags: --tag specs, the games with them on the player's side), as text or JSON
+ * Lines; an exit code. And explore's unknown player: 1 when no game has name's key (the
+ * nearest keys said on stderr), 0 when some has. */
+int cli_index_players(kifu_index *ix, const char *like, const char *const *tags,
+                      size_t ntags, int json);
 int cli_player_unknown(kifu_index *ix, const char *name);
 /* distance.c: the characters (UTF-8 sequences, as numbers) of s into v, at most cap:
  * the count; and the edit distance of two short texts, in characters. */

@@ -26,7 +26,7 @@ void cmd_index_usage(FILE *f)
         "       kifu index compact games.kdb\n"
         "       kifu index info games.kdb\n"
         "       kifu index check games.kdb\n"
-        "       kifu index players games.kdb [--like TEXT] [--json]\n"
+        "       kifu index players games.kdb [--like TEXT] [--tag NAME]... [--json]\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index schema --clickhouse [--cluster NAME] [--database NAME]\n"
@@ -51,7 +51,8 @@ void cmd_index_usage(FILE *f)
         "          part fails a query with \"damaged\", exit 3, never a wrong answer)\n"
         "  players each player (by key: the name without spaces, rank, rating or\n"
         "          affiliation, widths and case folded) with its spellings, games,\n"
-        "          results, rating range, first and last dates\n"
+        "          results, rating range, first and last dates, and the 戦法 and 囲い\n"
+        "          of its side most played, as sente and as gote\n"
         "  schema  print the ClickHouse tables' DDL, to review and run\n"
         "\n"
         "options:\n"
@@ -67,8 +68,10 @@ void cmd_index_usage(FILE *f)
         "                     warning; a doubled time field is dropped\n"
         "  --no-tags          do not tag the games (by default each game's 戦法, 囲い\n"
         "                     and 備考 are recognised as it is read and stored, for\n"
-        "                     explore --tag and search --index --tag)\n"
+        "                     explore --tag, search --index --tag and players)\n"
         "  --tag-file FILE    tag with FILE's definitions too (see kifu tags)\n"
+        "  --tag NAME         players: only the games tagged NAME on the player's side\n"
+        "                     (sente:NAME, gote:NAME as that side; repeated: all)\n"
         "  --wait SECONDS     wait this long for another process writing the index\n"
         "                     (default 30; 0: give up at once, \"index busy\")\n"
         "  --clickhouse URL   the index on ClickHouse instead of a file (http:// or\n"
@@ -90,6 +93,7 @@ void cmd_index_usage(FILE *f)
         "  kifu index info games.kdb\n"
         "  kifu index check games.kdb\n"
         "  kifu index players games.kdb --like 鎌田\n"
+        "  kifu index players games.kdb --tag 四間飛車\n"
         "  kifu index add games/ --clickhouse http://127.0.0.1:8123\n");
 }
 
@@ -104,9 +108,11 @@ static const char *tag_file;
 static kifu_tagger *file_tagger;
 /* -j: threads reading files (0: one per processor). */
 static int jobs;
-/* index players: --like TEXT and --json. */
+/* index players: --like TEXT, --json and --tag NAME (each, argv's). */
 static const char *players_like;
 static int players_json;
+static const char **players_tags;
+static size_t players_ntags;
 
 /* A skipped record: the bar is cleared first so the message stands on its own line. */
 static void warn_skipped(void *ctx, const char *message)
@@ -617,7 +623,7 @@ static int info(const char *kdb, const ch_target *ch, int players, const char *l
     kifu_index_info in;
     int status = EXIT_OK;
     if (players) {
-        status = cli_index_players(ix, like, json);
+        status = cli_index_players(ix, like, players_tags, players_ntags, json);
     } else if (kifu_index_info_get(ix, &in, &e)) {
         cli_print_error(&e);
         status = cli_index_exit_code(e.code);
@@ -733,6 +739,32 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
     return status;
 }
 
+/* index players' --like TEXT, --json or --tag NAME at argv[*i] (*i moved past a value):
+ * 1, and EXIT_USAGE in *status when the value is missing; 0: another option. */
+static int players_option(int argc, char **argv, int *i, int *status)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--json")) {
+        players_json = 1;
+        return 1;
+    }
+    int like = !strcmp(a, "--like");
+    if (!like && strcmp(a, "--tag"))
+        return 0;
+    if (*i + 1 >= argc) {
+        cli_err("kifu: %s needs a value\n", a);
+        *status = EXIT_USAGE;
+    } else if (like) {
+        players_like = argv[++*i];
+    } else if (players_tags ||
+               (players_tags = calloc((size_t)argc, sizeof *players_tags))) {
+        players_tags[players_ntags++] = argv[++*i];
+    } else {
+        *status = EXIT_INTERNAL;
+    }
+    return 1;
+}
+
 /* -j N, -jN or --jobs[=]N (argv[*i]; *i moved past a separate value): the threads of
  * build and add (0: one per processor). An exit code. */
 static int parse_jobs(int argc, char **argv, int *i)
@@ -770,7 +802,6 @@ int cmd_index(int argc, char **argv)
         const char *a = argv[i];
         const char **value = !strcmp(a, "-o") || !strcmp(a, "--output") ? &out
                              : !strcmp(a, "--wait")                     ? &wait_arg
-                             : !strcmp(a, "--like")                     ? &players_like
                              : !strcmp(a, "--tag-file")                 ? &tag_file
                                                                         : NULL;
         /* schema: --clickhouse takes no URL (the DDL is ClickHouse's anyway) */
@@ -808,8 +839,8 @@ int cmd_index(int argc, char **argv)
             no_tags = 1;
         } else if (!strcmp(a, "--keep-duplicates")) {
             add_flags |= KIFU_INDEX_KEEP_DUPLICATES;
-        } else if (!strcmp(a, "--json")) {
-            players_json = 1;
+        } else if (players_option(argc, argv, &i, &status)) {
+            ; /* --like, --json, --tag */
         } else if (!strcmp(a, "--")) {
             only_files = 1;
         } else {
@@ -838,8 +869,9 @@ int cmd_index(int argc, char **argv)
     } else if (status == EXIT_OK && tag_file &&
                !(file_tagger = cli_tagger_new(tag_file, &status))) {
         ; /* said */
-    } else if (status == EXIT_OK && (players_like || players_json) && !players) {
-        cli_err("kifu: index %s: --like and --json are for index players\n", sub);
+    } else if (status == EXIT_OK && (players_like || players_json || players_ntags) &&
+               !players) {
+        cli_err("kifu: index %s: --like, --json and --tag are for index players\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
                strcmp(sub, "check") && nargs < 1) {
@@ -865,7 +897,7 @@ int cmd_index(int argc, char **argv)
     }
     if (status == EXIT_USAGE)
         cli_err("kifu: see 'kifu index --help'\n");
-    free(args);
+    free(args), free(players_tags);
     kifu_tags_free(file_tagger);
     return status;
 }

@@ -1,12 +1,38 @@
 /* cmd_index_players.c: `kifu index players`: each player of an index, by the key the
  * index finds players by, with the names it was written as, its games, results, rating
- * range and first and last dates (kifu_index_players); text or JSON Lines. And the
- * players nearest a name no game has (explore's "did you mean"). */
+ * range, first and last dates and the 戦法 and 囲い its side had most, as sente and as
+ * gote (kifu_index_players_filtered; --tag: only the games with those tags on the
+ * player's side); text or JSON Lines. And the players nearest a name no game has
+ * (explore's "did you mean"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+
+static const char *side_word(int side)
+{
+    return side == KIFU_BLACK ? "sente" : "gote";
+}
+
+/* The player's tags as lines, one per side and family: "    sente 戦法: 四間飛車 5
+ * (+3 -2 =0), ...". */
+static void put_tags_text(const kifu_index_player *p)
+{
+    for (size_t i = 0; i < p->ntags; i++) {
+        const kifu_index_player_tag *t = &p->tags[i];
+        int first = !i || t->side != t[-1].side || t->family != t[-1].family;
+        if (first)
+            printf("%s    %s %s: ", i ? "\n" : "", side_word(t->side),
+                   kifu_tag_family_name(t->family));
+        else
+            printf(", ");
+        cli_put_name(t->name);
+        printf(" %lld (+%lld -%lld =%lld)", t->games, t->wins, t->losses, t->draws);
+    }
+    if (p->ntags)
+        printf("\n");
+}
 
 static int put_text(void *ctx, const kifu_index_player *p)
 {
@@ -23,6 +49,7 @@ static int put_text(void *ctx, const kifu_index_player *p)
         cli_put_name(p->names[i]);
         printf("\n");
     }
+    put_tags_text(p);
     return 0;
 }
 
@@ -44,14 +71,32 @@ static int put_json(void *ctx, const kifu_index_player *p)
     cli_json_string(p->first_date[0] ? p->first_date : NULL);
     printf(",\"last_date\":");
     cli_json_string(p->last_date[0] ? p->last_date : NULL);
-    printf("}\n");
+    printf(",\"tags\":[");
+    for (size_t i = 0; i < p->ntags; i++) {
+        const kifu_index_player_tag *t = &p->tags[i];
+        printf("%s{\"name\":", i ? "," : "");
+        cli_json_string(t->name);
+        printf(",\"family\":\"%s\",\"side\":\"%s\",\"games\":%lld,\"wins\":%lld,"
+               "\"losses\":%lld,\"draws\":%lld}",
+               kifu_tag_family_name(t->family), side_word(t->side), t->games, t->wins,
+               t->losses, t->draws);
+    }
+    printf("]}\n");
     return 0;
 }
 
-int cli_index_players(kifu_index *ix, const char *like, int json)
+int cli_index_players(kifu_index *ix, const char *like, const char *const *tags,
+                      size_t ntags, int json)
 {
     kifu_error e = {0};
-    if (kifu_index_players(ix, like, json ? put_json : put_text, NULL, &e)) {
+    char unknown[800];
+    if (cli_tag_unknown(tags, ntags, unknown, sizeof unknown)) {
+        cli_err("kifu: %s\n", unknown);
+        return EXIT_USAGE;
+    }
+    kifu_explore_options o = {0};
+    o.tags = tags, o.ntags = ntags;
+    if (kifu_index_players_filtered(ix, like, &o, json ? put_json : put_text, NULL, &e)) {
         cli_print_error(&e);
         return cli_index_exit_code(e.code);
     }

@@ -53,9 +53,9 @@ void cmd_search_usage(FILE *f)
         "  --input-encoding ENC  the files' encoding (default: detected)\n"
         "  --index FILE       search the main lines of an index (kifu index) instead of\n"
         "                     files: the same output as searching the indexed files\n"
-        "  --tag NAME         with --index: the games tagged NAME when indexed\n"
-        "                     (sente:NAME, gote:NAME one side; repeated: all of\n"
-        "                     them), as kifu explore --tag\n"
+        "  --tag NAME         with --index or --clickhouse: the games tagged NAME\n"
+        "                     when indexed (sente:NAME, gote:NAME one side;\n"
+        "                     repeated: all of them), as kifu explore --tag\n"
         "  --clickhouse URL   the same from the index on ClickHouse (kifu index build\n"
         "                     --clickhouse): the server, or a cluster's shards in\n"
         "                     remote_servers order (http:// or https://)\n" CLI_CH_HELP
@@ -139,7 +139,7 @@ typedef struct search_args {
     int nfiles;
     const char *index, *ch_url; /* search an index instead of files */
     kifu_clickhouse_options cho;
-    const char *tags[16]; /* --tag, with --index */
+    const char *tags[16]; /* --tag, with --index or --clickhouse */
     size_t ntags;
 } search_args;
 
@@ -262,8 +262,9 @@ static int parse_args(int argc, char **argv, search_args *a, search_run *r)
                 a->index ? "--index" : "--clickhouse");
         return EXIT_USAGE;
     }
-    if (a->ntags && !a->index) {
-        cli_err("kifu: --tag goes with --index (the tags an index stored)\n");
+    if (a->ntags && !a->index && !a->ch_url) {
+        cli_err("kifu: --tag goes with --index or --clickhouse (the tags an index "
+                "stored)\n");
         return EXIT_USAGE;
     }
     char unknown[800];

@@ -8,7 +8,7 @@ typedef struct cli_search_index_opts {
     int count, list, json, quiet, forks;
     const char *ch_url;                 /* the index on ClickHouse (kdb NULL), or NULL */
     const kifu_clickhouse_options *cho; /* with ch_url */
-    const char *const *tags;            /* --tag filters (SQLite indexes) */
+    const char *const *tags;            /* --tag filters */
     size_t ntags;
 } cli_search_index_opts;
 

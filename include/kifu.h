@@ -1160,6 +1160,16 @@ typedef struct kifu_explore_options {
 KIFU_EXPORT char *kifu_index_player_key(const char *name, char *key, size_t cap,
                                         char *rank, size_t rank_cap, int *rating);
 
+/** A tag a player's side had (kifu_index_player.tags), with the player's results in the
+ *  games that had it. */
+typedef struct kifu_index_player_tag {
+    const char *name;
+    int family; /* KIFU_TAG_STRATEGY (戦法) or KIFU_TAG_CASTLE (囲い) */
+    int side;   /* KIFU_BLACK: the player's as sente; KIFU_WHITE: as gote */
+    long long games, wins, losses, draws;
+} kifu_index_player_tag;
+/** Tags kept per side and family of a player (kifu_index_player.tags). */
+#define KIFU_INDEX_PLAYER_TAGS 5
 /** One player of an index (kifu_index_players; borrowed during the callback only). */
 typedef struct kifu_index_player {
     const char *key;
@@ -1168,12 +1178,25 @@ typedef struct kifu_index_player {
     long long games, wins, losses, draws; /* draws: 千日手, 持将棋 and others */
     int min_rating, max_rating;           /* 0: no rating known */
     char first_date[16], last_date[16];   /* "" when no game had a date */
+    /* The 戦法 and 囲い the index stored on the player's side most often: as sente, then
+     * as gote, 戦法 before 囲い, up to KIFU_INDEX_PLAYER_TAGS of each, the most games
+     * first (ties by name). NULL / 0: none (or the index keeps no tags). */
+    const kifu_index_player_tag *tags;
+    size_t ntags;
 } kifu_index_player;
 typedef int (*kifu_index_player_fn)(void *ctx, const kifu_index_player *p);
 /** Every player of the indexed games (or those whose key contains like's key), the most
  *  games first, then by key; nonzero from fn stops. 0, or -1 with err. */
 KIFU_EXPORT int kifu_index_players(kifu_index *ix, const char *like,
                                    kifu_index_player_fn fn, void *ctx, kifu_error *err);
+/** kifu_index_players over the games that pass o's tag filters (o->tags; its other
+ *  filters are not applied) on the player's side: NAME the player's side's tag (or the
+ *  game's), sente:NAME / gote:NAME that, in the player's games as that side. A player
+ *  with no such game is left out; the counts and tags are of those games. */
+KIFU_EXPORT int kifu_index_players_filtered(kifu_index *ix, const char *like,
+                                            const kifu_explore_options *o,
+                                            kifu_index_player_fn fn, void *ctx,
+                                            kifu_error *err);
 
 /** One indexed game as kifu_index_games lists it (strings borrowed during the callback
  *  only; NULL: the record does not say). */
@@ -1281,8 +1304,7 @@ KIFU_EXPORT long kifu_index_search(kifu_index *ix, kifu_search *s, kifu_index_hi
 
 /** kifu_index_search over the games that pass o's tag filters (o->tags; its other
  *  filters are not applied here), each hit carrying its game's tags (hit->tags). The
- *  SQLite index only: on ClickHouse -1 with KIFU_ERR_UNSUPPORTED. The number of hits, or
- *  -1 with err. */
+ *  number of hits, or -1 with err. */
 KIFU_EXPORT long kifu_index_search_filtered(kifu_index *ix, kifu_search *s,
                                             const kifu_explore_options *o,
                                             kifu_index_hit_fn fn, void *ctx,

@@ -34,10 +34,12 @@ typedef struct kifu__explore_row {
 
 /* One side of one game, for the players' list (players): the player's key and name as
  * written, rating (0: none), the side (0 sente, 1 gote), the game's result (KIFU__RES_*)
- * and date (NULL: none); borrowed during the callback. */
+ * and date (NULL: none), and the game's tags as a tag list (index_taglist.c; NULL or
+ * "": none); borrowed during the callback. */
 typedef struct kifu__player_row {
     const char *key, *name, *date;
     int rating, side, result;
+    const char *tags;
 } kifu__player_row;
 typedef int (*kifu__player_row_fn)(void *ctx, const kifu__player_row *r);
 /* One indexed game's identity (index_dups.c) and id. 0, or nonzero to stop (NOMEM). */

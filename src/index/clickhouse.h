@@ -202,6 +202,27 @@ int kifu__ch_sources_write(kifu_index *ix, kifu_error *err);
 int kifu__ch_sources_info(kifu_index *ix, long long *sources, long long *dups);
 void kifu__ch_sources_free(kifu__ch *ch);
 
+/* ---- clickhouse_tags.c ---- */
+
+/* The games table's tag columns (schema 3), after its others. */
+#define KIFU__CH_TAGS_COLS                                                               \
+    ", tags Array(LowCardinality(String)), tag_sides Array(UInt8), tag_families "        \
+    "Array(UInt8)"
+/* A game's tags as a tag list (index_taglist.c), a column of the rows read. */
+#define KIFU__CH_TAG_LIST                                                                \
+    "arrayStringConcat(arrayMap((n, s, f) -> concat(toString(s), toString(f), n), "      \
+    "tags, tag_sides, tag_families), '\\n')"
+/* The tag fields of g's TabSeparated games row ("\t[names]\t[sides]\t[families]"),
+ * sorted by side, family and name. 0, or -1 out of memory. */
+int kifu__ch_tags_row(kifu__strbuf *b, const kifu_index *ix, const struct kifu__igame *g);
+/* The conditions (" AND ...") o's tag filters put on a games row (flipped: for the
+ * colour-flipped position, sides swapped). Nothing when o is NULL or has none. */
+void kifu__ch_tag_where(kifu__strbuf *b, const kifu_explore_options *o, int flipped);
+
+/* An index made before tags (schema 2: its games table has no tags column) refused, as
+ * schema 1 is (clickhouse_write.c): its games would answer no tag filter. 0, or -1. */
+int kifu__ch_tags_check(kifu__ch *ch, kifu_error *err);
+
 /* ---- clickhouse_search.c ---- */
 
 /* kifu_index_search on ClickHouse: the games through keys[0] or keys[1] (nkeys 2), or
@@ -209,5 +230,10 @@ void kifu__ch_sources_free(kifu__ch *ch);
 long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                      const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                      kifu_error *err);
+/* The same over the games that pass o's tag filters (o NULL: every game), each hit with
+ * its game's tags (backend.h, search_where). */
+long kifu__ch_search_where(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                           const uint64_t *keys, const kifu_explore_options *o,
+                           kifu_index_hit_fn fn, void *ctx, kifu_error *err);
 
 #endif

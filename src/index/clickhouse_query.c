@@ -134,9 +134,11 @@ static int fetch_games(kifu__ch *ch, const char *where, kifu_error *err)
     return rc;
 }
 
-/* The games through `key` into ch->games, and `cols` of the key's position rows by game
- * and ply into out (TabSeparated). 0, or -1 with err. */
-static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *out,
+/* The games through `key` (those that pass o's tag filters, when o is given) into
+ * ch->games, and `cols` of the key's position rows by game and ply into out
+ * (TabSeparated). 0, or -1 with err. */
+static int key_rows(kifu__ch *ch, uint64_t key, const char *cols,
+                    const kifu_explore_options *o, int flipped, kifu__strbuf *out,
                     kifu_error *err)
 {
     kifu__strbuf sql;
@@ -144,6 +146,7 @@ static int key_rows(kifu__ch *ch, uint64_t key, const char *cols, kifu__strbuf *
     kifu__sb_puts(&sql, "id GLOBAL IN (SELECT game FROM ");
     kifu__ch_name(ch, &sql, "positions", 0);
     kifu__sb_printf(&sql, " WHERE key = %llu)", (unsigned long long)key);
+    kifu__ch_tag_where(&sql, o, flipped);
     int rc = sql.failed ? nomem(err) : fetch_games(ch, sql.data, err);
     sql.len = 0;
     kifu__sb_printf(&sql, "SELECT %s FROM ", cols);
@@ -164,7 +167,7 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf out;
     kifu__sb_init(&out);
-    int rc = key_rows(ch, key, "game, ply, move, result, date", &out, err);
+    int rc = key_rows(ch, key, "game, ply, move, result, date", o, flipped, &out, err);
     char date[64];
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
@@ -300,7 +303,7 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
                    const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
 {
     if (o->player || o->player_like || o->date_from || o->date_to || o->event ||
-        o->min_rating > 0)
+        o->min_rating > 0 || o->ntags)
         return count_filtered(ix, key, flipped, o, a, err);
     kifu__ch *ch = ix->ch;
     kifu__strbuf sql, out;
@@ -329,7 +332,7 @@ long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx
     kifu__ch_games_clear(ch);
     kifu__strbuf out;
     kifu__sb_init(&out);
-    int rc = key_rows(ch, key, "game, ply", &out, err);
+    int rc = key_rows(ch, key, "game, ply", NULL, 0, &out, err);
     long hits = 0;
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
@@ -502,13 +505,13 @@ int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, v
     kifu__sb_init(&sql), kifu__sb_init(&out);
     /* Every game's players; the part of a key is looked for here (no SQL quoting). */
     kifu__sb_puts(&sql, "SELECT sente_key, sente, sente_rating, gote_key, gote, "
-                        "gote_rating, result, date FROM ");
+                        "gote_rating, result, date, " KIFU__CH_TAG_LIST " FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
     kifu__sb_puts(&sql, " WHERE id ");
     kifu__ch_hidden(ch, &sql, 0, 1);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err);
-    char key[2][1024], name[2][1024], num[32], date[64];
+    char key[2][1024], name[2][1024], num[32], date[64], tags[4096];
     for (const char *p = out.data; !rc && p && *p;) {
         int nokey[2], rating[2];
         for (int s = 0; s < 2; s++) {
@@ -520,12 +523,13 @@ int kifu__ch_players(kifu_index *ix, const char *like, kifu__player_row_fn fn, v
         kifu__ch_field(&p, num, sizeof num);
         int result = atoi(num);
         int nodate = kifu__ch_field(&p, date, sizeof date);
+        kifu__ch_field(&p, tags, sizeof tags);
         p += *p == '\n';
         for (int s = 0; s < 2 && !rc; s++) {
             if (nokey[s] || (like && !strstr(key[s], like)))
                 continue;
-            kifu__player_row r = {key[s],    name[s], nodate ? NULL : date,
-                                  rating[s], s,       result};
+            kifu__player_row r = {key[s], name[s], nodate ? NULL : date, rating[s], s,
+                                  result, tags};
             if (fn(ctx, &r))
                 rc = nomem(err);
         }
@@ -538,24 +542,31 @@ int kifu__ch_games(kifu_index *ix, const kifu_explore_options *o, kifu__game_lis
                    void *ctx, kifu_error *err)
 {
     kifu__ch *ch = ix->ch;
-    if (o && o->ntags)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                           "this index keeps no tags: a tag filter needs an index on "
-                           "SQLite");
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
-    /* Every game's listing columns (the filters are applied by index_games.c). */
-    kifu__sb_puts(&sql, "SELECT id, path, number, sente, gote, date, event, result, "
-                        "plies, sente_rating, gote_rating, sente_key, gote_key FROM ");
+    kifu__strbuf sql, out, tags;
+    kifu__sb_init(&sql), kifu__sb_init(&out), kifu__sb_init(&tags);
+    /* Every game's listing columns (the filters but the tags' are applied by
+     * index_games.c). */
+    kifu__sb_puts(
+        &sql, "SELECT id, path, number, sente, gote, date, event, result, "
+              "plies, sente_rating, gote_rating, sente_key, gote_key, " KIFU__CH_TAG_LIST
+              " FROM ");
     kifu__ch_name(ch, &sql, "games", 0);
+    kifu__sb_puts(&sql, " WHERE 1");
+    kifu__ch_tag_where(&sql, o, 0);
     kifu__sb_puts(&sql, " FORMAT TabSeparated");
     int rc = query(ch, &sql, &out, err), stop = 0;
-    char f[13][1024];
+    char f[14][1024];
     for (const char *p = out.data; !rc && !stop && p && *p;) {
-        int null[13];
-        for (int i = 0; i < 13; i++)
+        int null[14];
+        for (int i = 0; i < 14; i++)
             null[i] = kifu__ch_field(&p, f[i], sizeof f[i]);
         p += *p == '\n';
+        tags.len = 0;
+        kifu__tag_list_json(&tags, f[13]);
+        if (tags.failed) {
+            rc = nomem(err);
+            break;
+        }
         kifu_index_game g = {strtoll(f[0], NULL, 10),
                              f[1],
                              atoi(f[2]),
@@ -567,9 +578,9 @@ int kifu__ch_games(kifu_index *ix, const kifu_explore_options *o, kifu__game_lis
                              atoi(f[8]),
                              atoi(f[9]),
                              atoi(f[10]),
-                             NULL};
+                             tags.data};
         stop = fn(ctx, &g, null[11] ? NULL : f[11], null[12] ? NULL : f[12]);
     }
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__sb_free(&sql), kifu__sb_free(&out), kifu__sb_free(&tags);
     return rc;
 }

@@ -14,7 +14,8 @@
  *            instead of every game through the position. A block belongs to one batch, so
  *            a hidden or removed batch's rows are its own (schema 2).
  * games      one row per game: headers for the filters and the listing, the moves,
- *            the ending word and the whole header as JSON (search prints them).
+ *            the ending word and the whole header as JSON (search prints them), and its
+ *            tags (schema 3; clickhouse_tags.c).
  * batches    the journal of writes (on the first server): a batch's game ids when it
  *            starts, again when it is done, and the shards whose counts a repair took
  *            back. A batch started and never done is repaired at the next open; until
@@ -49,7 +50,7 @@ static const char *const games_cols =
     " handicap String, start Nullable(String), plies UInt32, sente_rating Int32,"
     " gote_rating Int32, moves Array(UInt16), ending Nullable(String), header String,"
     " sente_key Nullable(String), gote_key Nullable(String), sente_rank Nullable(String),"
-    " gote_rank Nullable(String), ident UInt64";
+    " gote_rank Nullable(String), ident UInt64" KIFU__CH_TAGS_COLS;
 
 void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char *cluster)
 {

@@ -75,10 +75,12 @@ static const source *source_of(const sources *s, const char *path)
     return s->n ? bsearch(&k, s->v, s->n, sizeof k, by_path) : NULL;
 }
 
-/* The fields of one line: number, handicap, start, moves, ending, header, path. The
- * strings go into buf (as long as the line, so nothing is cut); moves into *moves. */
+/* The fields of one line: number, handicap, start, moves, ending, header, the tag list
+ * (when tags is not NULL), path. The strings go into buf (as long as the line, so nothing
+ * is cut); moves into *moves. */
 static int parse_row(const char *p, char *buf, size_t cap, uint16_t **moves,
-                     size_t *capmoves, kifu__index_game *g, const char **path)
+                     size_t *capmoves, kifu__index_game *g, const char **tags,
+                     const char **path)
 {
     g->number = atoi(p);
     p += strcspn(p, "\t");
@@ -101,8 +103,8 @@ static int parse_row(const char *p, char *buf, size_t cap, uint16_t **moves,
     p += *p == ']';
     p += *p == '\t';
     g->moves = *moves;
-    const char **rest[3] = {&g->ending, &g->header, path};
-    for (int i = 0; i < 3; i++) {
+    const char **rest[4] = {&g->ending, &g->header, tags ? tags : path, path};
+    for (int i = 0; i < 3 + (tags != NULL); i++) {
         *rest[i] = kifu__ch_field(&p, f, cap - (size_t)(f - buf)) ? NULL : f;
         f += strlen(f) + 1;
     }
@@ -113,6 +115,13 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
                      const uint64_t *keys, kifu_index_hit_fn fn, void *ctx,
                      kifu_error *err)
 {
+    return kifu__ch_search_where(ix, s, flags, nkeys, keys, NULL, fn, ctx, err);
+}
+
+long kifu__ch_search_where(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
+                           const uint64_t *keys, const kifu_explore_options *o,
+                           kifu_index_hit_fn fn, void *ctx, kifu_error *err)
+{
     kifu__ch *ch = ix->ch;
     sources src = {0};
     row *rows = NULL;
@@ -120,8 +129,8 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
     uint16_t *moves = NULL;
     size_t capmoves = 0;
     char *buf = NULL;
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
+    kifu__strbuf sql, out, tags;
+    kifu__sb_init(&sql), kifu__sb_init(&out), kifu__sb_init(&tags);
     long hits = -1;
     if (kifu__ch_each_source(ix, add_source, &src, err))
         goto done;
@@ -131,11 +140,14 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
     }
     if (src.n)
         qsort(src.v, src.n, sizeof *src.v, by_path);
-    kifu__sb_puts(&sql,
-                  "SELECT number, handicap, start, moves, ending, header, path FROM ");
+    /* With o, each game's tags too (before the path, which ends the line). */
+    kifu__sb_printf(&sql,
+                    "SELECT number, handicap, start, moves, ending, header, %spath FROM ",
+                    o ? KIFU__CH_TAG_LIST ", " : "");
     kifu__ch_name(ch, &sql, "games", 0);
     kifu__sb_puts(&sql, " WHERE id ");
     kifu__ch_hidden(ch, &sql, 0, 1);
+    kifu__ch_tag_where(&sql, o, 0);
     if (nkeys) {
         kifu__sb_puts(&sql, " AND id GLOBAL IN (SELECT game FROM ");
         kifu__ch_name(ch, &sql, "positions", 0);
@@ -180,7 +192,7 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
     }
     if (nrows) /* qsort wants an array, even of none */
         qsort(rows, nrows, sizeof *rows, by_rank);
-    /* Each string of a line unescaped is no longer than the line, 7 of them at most. */
+    /* Each string of a line unescaped is no longer than the line, 8 of them at most. */
     if (nrows && !(buf = kifu__malloc(longest + 8))) {
         nomem(err);
         goto done;
@@ -188,10 +200,20 @@ long kifu__ch_search(kifu_index *ix, kifu_search *s, unsigned flags, int nkeys,
     hits = 0;
     for (size_t i = 0; i < nrows; i++) {
         kifu__index_game g = {0};
-        const char *path;
-        if (parse_row(rows[i].line, buf, longest + 8, &moves, &capmoves, &g, &path)) {
+        const char *path, *list = NULL;
+        if (parse_row(rows[i].line, buf, longest + 8, &moves, &capmoves, &g,
+                      o ? &list : NULL, &path)) {
             hits = nomem(err);
             break;
+        }
+        if (o) { /* the hit's tags as the SQLite index gives them */
+            tags.len = 0;
+            kifu__tag_list_json(&tags, list);
+            if (tags.failed) {
+                hits = nomem(err);
+                break;
+            }
+            g.tags = tags.data;
         }
         const source *so = path ? source_of(&src, path) : NULL;
         g.source = so ? so->path : "";
@@ -202,6 +224,6 @@ done:
     for (size_t i = 0; i < src.n; i++)
         kifu__free(src.v[i].path);
     kifu__free(src.v), kifu__free(rows), kifu__free(moves), kifu__free(buf);
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__sb_free(&sql), kifu__sb_free(&out), kifu__sb_free(&tags);
     return hits;
 }

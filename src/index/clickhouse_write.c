@@ -407,7 +407,7 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
         goto fail;
     if (check_cluster(ch, err))
         goto down;
-    if (schema_check(ch, err))
+    if (schema_check(ch, err) || kifu__ch_tags_check(ch, err))
         goto down;
     if (flags & KIFU_INDEX_CREATE) {
         for (size_t i = 0; i < ch->nservers; i++)
@@ -641,7 +641,7 @@ static const char *source_path(const kifu_index *ix, uint32_t id)
     return "";
 }
 
-static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g)
+static int game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g)
 {
     const char *hc = kifu_preset_name(g->handicap < 0 ? KIFU_PRESET_HIRATE : g->handicap);
     uint64_t digest = 0;
@@ -673,7 +673,11 @@ static void game_row(kifu__strbuf *b, const kifu_index *ix, const kifu__igame *g
         kifu__sb_putc(b, '\t');
         kifu__ch_tsv(b, who[k]);
     }
-    kifu__sb_printf(b, "\t%llu\n", (unsigned long long)g->ident);
+    kifu__sb_printf(b, "\t%llu", (unsigned long long)g->ident);
+    if (kifu__ch_tags_row(b, ix, g))
+        return -1;
+    kifu__sb_putc(b, '\n');
+    return 0;
 }
 
 int kifu__ch_flush(kifu_index *ix, kifu_error *err)
@@ -739,7 +743,8 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
             goto fail;
     for (size_t i = 0; i < ix->ngames; i++) {
         shard_buf *b = &games[ix->games[i].id % ns];
-        game_row(&b->rows, ix, &ix->games[i]);
+        if (game_row(&b->rows, ix, &ix->games[i]))
+            goto nomem;
         b->n++;
     }
     for (size_t k = 0; k < ns; k++)
@@ -851,6 +856,7 @@ static const kifu__index_ops ch_ops = {
     .explore_game = kifu__ch_explore_game,
     .explore_end = kifu__ch_explore_end,
     .search = kifu__ch_search,
+    .search_where = kifu__ch_search_where,
     .each_source = kifu__ch_each_source,
     .find = kifu__ch_find,
     .export_book = ch_export_book,

@@ -493,7 +493,7 @@ static int take_record(void *ctx, kifu_record *r, size_t index)
 }
 
 /* The shipped definitions unless the caller chose (kifu_index_set_tagger), where the
- * backend keeps tags (ClickHouse's does not yet: no tagging for nothing). 0, or -1. */
+ * backend keeps tags (both do: no tagging for nothing). 0, or -1. */
 int kifu__index_default_tagger(kifu_index *ix, kifu_error *err)
 {
     if (ix->tagger_set || ix->tagger || !ix->ops->search_where)

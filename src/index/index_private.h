@@ -370,15 +370,29 @@ static inline int kifu__tag_bit(const uint8_t *bits, size_t nbits, uint32_t game
     return game < nbits && (bits[game >> 3] >> (game & 7) & 1);
 }
 /* A game's tags as kifu_index_hit.tags has them (the words of kifu tags --json), a
- * column of the search's rows. */
-#define KIFU__TAGS_COLUMN                                                                      \
-    ", (SELECT json_group_array(json_object('name', n.name, 'family', CASE n.family "          \
-    "WHEN 0 THEN '戦法' WHEN 1 THEN '囲い' ELSE '備考' END, 'side', CASE t.side WHEN 0 " \
-    "THEN 'sente' WHEN 1 THEN 'gote' ELSE 'game' END)) FROM game_tags t JOIN tag_names "       \
-    "n ON n.id = t.tag WHERE t.game = g.id)"
+ * column of the search's rows: by side (sente, gote, the game's), family and name, the
+ * order the index on ClickHouse keeps them in (clickhouse_tags.c), so both answer alike. */
+#define KIFU__TAGS_COLUMN                                                                \
+    ", (SELECT json_group_array(json_object('name', name, 'family', CASE family "        \
+    "WHEN 0 THEN '戦法' WHEN 1 THEN '囲い' ELSE '備考' END, 'side', CASE side "    \
+    "WHEN 0 THEN 'sente' WHEN 1 THEN 'gote' ELSE 'game' END)) FROM (SELECT n.name "      \
+    "AS name, n.family AS family, t.side AS side FROM game_tags t JOIN tag_names n "     \
+    "ON n.id = t.tag WHERE t.game = g.id ORDER BY t.side, n.family, n.name))"
 /* The SQL condition (" AND ...") o's tag filters put on games aliased `g`, the names as
  * parameters ?first, ?first+1 ... (bound by kifu__index_tag_bind). */
 void kifu__index_tag_where(kifu__strbuf *b, const kifu_explore_options *o, int first);
 void kifu__index_tag_bind(sqlite3_stmt *st, const kifu_explore_options *o, int first);
+/* index_taglist.c: a game's tags as one string (a players' row's, ClickHouse's rows'):
+ * entries of the side digit (0 sente, 1 gote, 2 the game's), the family digit and the
+ * name, separated by '\n'. kifu__tag_list_next: the entry at p into *it and where the
+ * next starts, or NULL when there is none. kifu__tag_list_json: the list as the JSON
+ * array kifu_index_hit.tags has (KIFU__TAGS_COLUMN's). */
+typedef struct kifu__tag_item {
+    int side, family;
+    const char *name; /* not NUL-terminated: len bytes */
+    size_t len;
+} kifu__tag_item;
+const char *kifu__tag_list_next(const char *p, kifu__tag_item *it);
+void kifu__tag_list_json(kifu__strbuf *b, const char *list);
 
 #endif

@@ -25,36 +25,88 @@ int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error
                : 0;
 }
 
+/* The games' tags of one side (and the games'), in game order, read beside the games:
+ * one pass over game_tags in its key's order, not a lookup a game. */
+typedef struct tag_cursor {
+    sqlite3_stmt *st;
+    int rc; /* its last step */
+    kifu__strbuf list;
+} tag_cursor;
+
+/* The tag list of game (the cursor's games after it are not read yet): NULL when none,
+ * or when the cursor failed (c->rc). */
+static const char *tags_of(tag_cursor *c, sqlite3_int64 game)
+{
+    c->list.len = 0;
+    while (c->rc == SQLITE_ROW && sqlite3_column_int64(c->st, 0) < game)
+        c->rc = sqlite3_step(c->st);
+    for (; c->rc == SQLITE_ROW && sqlite3_column_int64(c->st, 0) == game;
+         c->rc = sqlite3_step(c->st)) {
+        if (c->list.len)
+            kifu__sb_putc(&c->list, '\n');
+        kifu__sb_puts(&c->list, (const char *)sqlite3_column_text(c->st, 1));
+    }
+    return c->list.len && !c->list.failed ? c->list.data : NULL;
+}
+
+/* One side's rows (the games' by id, their tags beside them). 0, 1 stopped by fn, or
+ * -1 on an SQLite error. */
+static int side_rows(kifu_index *ix, int side, const char *like, kifu__player_row_fn fn,
+                     void *ctx)
+{
+    static const char *const sql[2] = {
+        "SELECT id, sente_key, sente, sente_rating, result, date FROM games WHERE "
+        "sente_key IS NOT NULL AND (?1 IS NULL OR instr(sente_key, ?1)) ORDER BY id",
+        "SELECT id, gote_key, gote, gote_rating, result, date FROM games WHERE gote_key "
+        "IS "
+        "NOT NULL AND (?1 IS NULL OR instr(gote_key, ?1)) ORDER BY id"};
+    /* CROSS JOIN: game_tags outside, in its key's (game) order. */
+    static const char *const tags_sql =
+        "SELECT t.game, t.side || n.family || n.name FROM game_tags t CROSS JOIN "
+        "tag_names n ON n.id = t.tag WHERE t.side IN (?1, 2) ORDER BY t.game";
+    sqlite3_stmt *st = NULL;
+    tag_cursor c = {0};
+    kifu__sb_init(&c.list);
+    int rc = -1, stop = 0;
+    if (sqlite3_prepare_v2(ix->db, sql[side], -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, tags_sql, -1, &c.st, NULL) != SQLITE_OK)
+        goto out;
+    if (like)
+        sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
+    sqlite3_bind_int(c.st, 1, side);
+    c.rc = sqlite3_step(c.st);
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *tags = tags_of(&c, sqlite3_column_int64(st, 0));
+        if (c.rc != SQLITE_ROW && c.rc != SQLITE_DONE)
+            break;
+        if (c.list.failed) {
+            stop = 1;
+            break;
+        }
+        kifu__player_row r = {(const char *)sqlite3_column_text(st, 1),
+                              (const char *)sqlite3_column_text(st, 2),
+                              (const char *)sqlite3_column_text(st, 5),
+                              sqlite3_column_int(st, 3),
+                              side,
+                              sqlite3_column_int(st, 4),
+                              tags};
+        stop = fn(ctx, &r);
+    }
+    rc = stop ? 1 : rc == SQLITE_DONE ? 0 : -1;
+out:
+    sqlite3_finalize(st), sqlite3_finalize(c.st);
+    kifu__sb_free(&c.list);
+    return rc;
+}
+
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err)
 {
-    static const char *const sql[2] = {
-        "SELECT sente_key, sente, sente_rating, result, date FROM games WHERE sente_key "
-        "IS NOT NULL AND (?1 IS NULL OR instr(sente_key, ?1))",
-        "SELECT gote_key, gote, gote_rating, result, date FROM games WHERE gote_key IS "
-        "NOT NULL AND (?1 IS NULL OR instr(gote_key, ?1))"};
     for (int side = 0; side < 2; side++) {
-        sqlite3_stmt *st;
-        if (sqlite3_prepare_v2(ix->db, sql[side], -1, &st, NULL) != SQLITE_OK)
-            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
-                                            err);
-        if (like)
-            sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
-        int rc, stop = 0;
-        while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-            kifu__player_row r = {(const char *)sqlite3_column_text(st, 0),
-                                  (const char *)sqlite3_column_text(st, 1),
-                                  (const char *)sqlite3_column_text(st, 4),
-                                  sqlite3_column_int(st, 2),
-                                  side,
-                                  sqlite3_column_int(st, 3)};
-            stop = fn(ctx, &r);
-        }
-        int bad = !stop && rc != SQLITE_DONE;
-        sqlite3_finalize(st);
-        if (stop)
+        int rc = side_rows(ix, side, like, fn, ctx);
+        if (rc > 0)
             return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        if (bad)
+        if (rc < 0)
             return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
                                             err);
     }

@@ -83,6 +83,9 @@ while [ $# -gt 0 ]; do
         out+=("$a")
     fi
 done
+# Nothing to do after it: kifu in this process, so that a server a test starts here
+# (kifu serve) is the PID the test stops.
+[ -n "$made" ] || exec "$real" "${out[@]}"
 "$real" "${out[@]}"
 rc=$?
 # A build that wrote nothing leaves no index file behind, as on SQLite.

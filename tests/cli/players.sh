@@ -60,7 +60,10 @@ grep -q '"hashiryoma 二段"' pl.json && grep -q '":hashiryoma(1700)"' pl.json &
     bad "players: names as written: $(cat pl.json)"
 "$kifu" index players g.kdb --like 鎌田 >pl.txt
 check "players (text): the key line" "鎌田睦生  8 games (+0 -8 =0)  2019-05-01..2019-05-08" "$(head -1 pl.txt)"
-check "players (text): 4 spellings" 4 "$(tail -n +2 pl.txt | wc -l)"
+check "players (text): 4 spellings" 4 "$(tail -n +2 pl.txt | grep -cvE '^    (sente|gote) (戦法|囲い): ')"
+# Its tags: every game of 鎌田睦生 is 力戦 on its side (two pawn pushes), all lost.
+check "players (text): the tags line with results" "    sente 戦法: 力戦 8 (+0 -8 =0)" \
+    "$(grep -E '^    (sente|gote) ' pl.txt)"
 check "players: every key (3 + bot0-5 + opp0-11)" 21 "$("$kifu" index players g.kdb --json | wc -l)"
 
 # names shown as written

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # index_tests.sh KIFU CLI_DIR [TEST_INDEX]: the index tests of tests/cli (index.sh,
-# players.sh) and the unit test test_index run unchanged against ClickHouse: one private clickhouse-server (servers.sh: a config in a
+# players.sh, tag_index.sh) and the unit test test_index run unchanged against ClickHouse: one private clickhouse-server (servers.sh: a config in a
 # temp dir, 127.0.0.1, free ports, stopped by PID) and KIFU_TEST_INDEX set to it, so that
 # every index file a test names is a database of its own there (index_lib.bash,
 # t_index_open in tests/unit/testutil.c). What is by nature the SQLite file's is skipped
@@ -28,7 +28,7 @@ export KIFU_TEST_INDEX=http://127.0.0.1:$http
 unset KIFU_CLICKHOUSE_USER KIFU_CLICKHOUSE_PASSWORD
 
 failed=0
-for t in ${KIFU_TEST_ONLY:-index players}; do
+for t in ${KIFU_TEST_ONLY:-index players tag_index}; do
   echo "== $t.sh on ClickHouse"
   bash "$cli/$t.sh" "$kifu"
   rc=$?

@@ -204,6 +204,32 @@ QUERIES
     "$tmp/players.file" "$tmp/players.ch"
   [ "$(wc -l <"$tmp/players.file")" -ge 2 ] && ok "index players lists players" ||
     bad "index players: $(head -3 "$tmp/players.file")"
+  # Tags (schema 3): explore, search and index players with --tag answer on the server
+  # and on the two-shard cluster what they answer from the file (the generated games are
+  # 居飛車 or 振り飛車 on each side, 相居飛車, 対抗形 or 相振り飛車 as games).
+  two="--clickhouse $url_a,$url_b --database kifu_cluster --cluster kifu_two"
+  : >"$tmp/tags.file"; : >"$tmp/tags.ch"; : >"$tmp/tags.two"
+  while IFS='|' read -r cmd args; do
+    case $cmd in
+    search) file=(search --index "$tmp/cli.kdb") ;;
+    *) file=($cmd "$tmp/cli.kdb") ;;
+    esac
+    echo "== $cmd $args" | tee -a "$tmp/tags.file" "$tmp/tags.ch" >>"$tmp/tags.two"
+    eval "\"\$kifu\" \"\${file[@]}\" $args" >>"$tmp/tags.file" 2>&1
+    eval "\"\$kifu\" $cmd $args $ch" >>"$tmp/tags.ch" 2>&1
+    eval "\"\$kifu\" $cmd $args $two" >>"$tmp/tags.two" 2>&1
+  done <<TAGQ
+explore|--tag 居飛車
+explore|--moves 7g7f --tag gote:振り飛車 --flip --json
+explore|--tag 対抗形 --player-like SAT
+search|--sfen startpos --tag 居飛車 --json
+search|--usi 'position startpos moves 7g7f' --tag sente:振り飛車 --tag 対抗形 -l
+index players|--tag gote:居飛車 --json
+TAGQ
+  same "--tag on the server answers as the file" "$tmp/tags.file" "$tmp/tags.ch"
+  same "--tag on the cluster answers as the file" "$tmp/tags.file" "$tmp/tags.two"
+  [ "$(grep -c '"tags":\[{' "$tmp/tags.file")" -ge 2 ] && ! grep -q '^kifu:' "$tmp/tags.file" &&
+    ok "the tag queries find tagged games" || bad "the tag queries: $(head -c 600 "$tmp/tags.file")"
   "$kifu" index info "$tmp/cli.kdb" | head -4 >"$tmp/info.file"
   "$kifu" index info $ch | head -4 >"$tmp/info.ch"
   same "kifu index info --clickhouse: games, positions, hot, files as the file's (after a second add)" \
