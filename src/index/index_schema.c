@@ -44,7 +44,10 @@ static const char *const schema =
     "NULL, sente_wins INTEGER NOT NULL, gote_wins INTEGER NOT NULL, sennichite INTEGER "
     "NOT "
     "NULL, jishogi INTEGER NOT NULL, draws INTEGER NOT NULL, unknown INTEGER NOT NULL,"
-    " last_date TEXT NOT NULL, top BLOB NOT NULL, days BLOB, PRIMARY KEY(key, move)) "
+    " last_date TEXT NOT NULL, top BLOB NOT NULL, days BLOB,"
+    /* The ratings of the players who made the move, summed over the games that give
+     * one (rated of them): the explorer's average rating. */
+    " rating_sum INTEGER NOT NULL, rated INTEGER NOT NULL, PRIMARY KEY(key, move)) "
     "WITHOUT "
     "ROWID;";
 
