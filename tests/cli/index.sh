@@ -52,10 +52,13 @@ for i in range(first, first + n):
     event = events[i % 2]
     rated = i % 5 == 0
     rs, rg = random.randint(1000, 2000), random.randint(1000, 2000)
-    if rated:
+    half = i % 5 == 1  # sente's rating only (the explorer's average leaves gote's out)
+    if rated or half:
         lines = ["先手：" + sente, "後手：" + gote, "開始日時：" + date.replace("-", "/"),
-                 "棋戦：" + event, "先手レーティング：%d" % rs, "後手レーティング：%d" % rg,
-                 "手合割：平手", "手数----指手---------消費時間--"]
+                 "棋戦：" + event, "先手レーティング：%d" % rs]
+        if rated:
+            lines.append("後手レーティング：%d" % rg)
+        lines += ["手合割：平手", "手数----指手---------消費時間--"]
         for k, u in enumerate(usi):
             f = int(u[0])
             lines.append("%4d %s%s歩(%d%d)" % (k + 1, fw[f], "六" if k % 2 == 0 else "四",
@@ -74,7 +77,7 @@ for i in range(first, first + n):
         name = "%s/g%04d.csa" % (out, i)
     open(name, "w").write("\n".join(lines) + "\n")
     games.append(dict(file=name, usi=usi, result=result, sente=sente, gote=gote, date=date,
-                      event=event, rating=[rs, rg] if rated else None))
+                      event=event, rating=[rs, rg] if rated else [rs, 0] if half else None))
 json.dump(games, open(out + ".json", "w"))
 PY
 python3 gen.py 1 games 300 0 && python3 gen.py 2 more 100 300 || { bad "the generator"; exit 1; }
@@ -101,17 +104,25 @@ for g in games:
         if state(g["usi"][:k]) == want:
             total += 1
             if k < len(g["usi"]):
-                m = out.setdefault(g["usi"][k], dict(games=0, sente_wins=0, gote_wins=0, unfinished=0))
+                m = out.setdefault(g["usi"][k], dict(games=0, sente_wins=0, gote_wins=0, unfinished=0, rated=[]))
                 m["games"] += 1
                 m[{"sente": "sente_wins", "gote": "gote_wins", "unfinished": "unfinished"}[g["result"]]] += 1
+                # the average rating: of the player who made the move (sente at even k)
+                if g["rating"] and g["rating"][k % 2]:
+                    m["rated"].append(g["rating"][k % 2])
             break
+for m in out.values():  # the mean, rounded half up; null without a rated game
+    r = m.pop("rated")
+    m["rated_games"] = len(r)
+    m["avg_rating"] = (2 * sum(r) + len(r)) // (2 * len(r)) if r else None
 print(total, json.dumps(out, sort_keys=True))
 PY
 # The same from kifu explore --json.
 got() { python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-out = {m["usi"]: dict(games=m["games"], sente_wins=m["sente_wins"], gote_wins=m["gote_wins"], unfinished=m["unfinished"]) for m in d["moves"]}
+out = {m["usi"]: dict(games=m["games"], sente_wins=m["sente_wins"], gote_wins=m["gote_wins"], unfinished=m["unfinished"],
+                      rated_games=m["rated_games"], avg_rating=m["avg_rating"]) for m in d["moves"]}
 print(d["games"], json.dumps(out, sort_keys=True))'; }
 
 "$kifu" index build games -o games.kdb 2>err
@@ -325,7 +336,7 @@ if sqlite_only "damaged, foreign and old SQLite files"; then
     "$kifu" explore old.kdb >/dev/null 2>err
     rc=$?
     [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-    grep -q "old.kdb.*index version 4; this kifu reads version 8 (build it again" err && ok ||
+    grep -q "old.kdb.*index version 4; this kifu reads version 9 (build it again" err && ok ||
         bad "old version: a clear error: $(cat err)"
 fi
 
