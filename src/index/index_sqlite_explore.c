@@ -34,6 +34,9 @@ typedef struct query {
     size_t ntagbits[2];
     int tagmade[2];
     int txn; /* the query's read transaction is open */
+    /* rating's place: on a row, of game rating_at (rating_of) */
+    int rating_on;
+    long long rating_at;
     kifu_error *err;
 } query;
 
@@ -210,21 +213,36 @@ static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ip
     return 0;
 }
 
+/* Games q->rating steps over to a later game rather than seek it: a step is a few
+ * hundred instructions, a seek (reset, bind, step) a few thousand. */
+#define RATING_STEPS 6
+
 /* The rating (0: none) of game's player of colour `mover`: from its row in st, read
- * already (columns sente_rating, gote_rating at col, col + 1), or read by q->rating.
- * 0, or -1 on an SQLite error. */
+ * already (columns sente_rating, gote_rating at col, col + 1), or by q->rating, which
+ * reads the games from an id on: the games of a key come in id order, so a filter's
+ * games, dense among them, are mostly a step on. 0, or -1 on an SQLite error. */
 static int rating_of(query *q, sqlite3_stmt *st, int col, long long game, int mover,
                      int *out)
 {
+    if (st) {
+        *out = sqlite3_column_int(st, col + (mover == KIFU_WHITE));
+        return 0;
+    }
     int s = SQLITE_ROW;
-    if (!st) {
-        st = q->rating, col = 0;
+    st = q->rating;
+    if (q->rating_on && q->rating_at <= game && game - q->rating_at <= RATING_STEPS)
+        while (q->rating_at < game && (s = sqlite3_step(st)) == SQLITE_ROW)
+            q->rating_at = sqlite3_column_int64(st, 0);
+    if (!q->rating_on || s != SQLITE_ROW || q->rating_at != game) {
+        sqlite3_reset(st);
         sqlite3_bind_int64(st, 1, game);
         s = sqlite3_step(st);
+        q->rating_on = s == SQLITE_ROW;
+        q->rating_at = q->rating_on ? sqlite3_column_int64(st, 0) : -1;
     }
-    *out = s == SQLITE_ROW ? sqlite3_column_int(st, col + (mover == KIFU_WHITE)) : 0;
-    if (st == q->rating)
-        sqlite3_reset(st);
+    *out = q->rating_on && q->rating_at == game
+               ? sqlite3_column_int(st, 1 + (mover == KIFU_WHITE))
+               : 0;
     return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
 }
 
@@ -375,15 +393,15 @@ int kifu__sqlite_explore_game(void *qv, long long id, kifu__explore_row *g)
  * the file's locks, a few system calls, each time). */
 static const char *const explore_sql[KIFU__EXPLORE_STMTS] = {
     "SELECT sente_key, gote_key, event, sente_rating, gote_rating FROM games WHERE id=?",
-    KIFU__BLOCK_SQL,
-    "SELECT games, days FROM hot WHERE key=?",
+    KIFU__BLOCK_SQL, "SELECT games, days FROM hot WHERE key=?",
     ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
      " last_date, top, days, rating_sum, rated FROM explorer WHERE key=?"),
     "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
     "SELECT path FROM sources WHERE id=?",
     "SELECT handicap, start, moves, moves_sum, date, result FROM games WHERE id=?",
-    "SELECT sente_rating, gote_rating FROM games WHERE id=?",
-    "BEGIN",
+    /* The games' ratings from an id on (rating_of): SQLite reads them from the small
+     * index games_ratings, or from the games' rows while a bulk build has not made it. */
+    "SELECT id, sente_rating, gote_rating FROM games WHERE id >= ? ORDER BY id", "BEGIN",
     "COMMIT"};
 
 void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
