@@ -173,6 +173,24 @@ n0=$("$kifu" explore flip.kdb --json | python3 -c 'import json,sys; d=json.load(
 n1=$("$kifu" explore flip.kdb --flip --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["games"], [m["games"] for m in d["moves"] if m["usi"]=="7g7f"][0])')
 check "--flip adds the colour-flipped game to 7g7f" "$((${n0% *} + 1)) $((${n0#* } + 1))" "$n1"
 
+# The average rating is the mover's: in a handicap game 上手 (gote) moves first.
+mkdir hc && printf '手合割：香落ち\n上手：uwate(1800)\n下手：shitate(1200)\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n' >hc/k.kif
+"$kifu" index build hc -o hc.kdb 2>/dev/null
+mover() { "$kifu" explore "${hc:-hc.kdb}" --sfen 'lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1' "$@" --json |
+    python3 -c 'import json,sys; print(*["%s:%s" % (m["usi"], m["avg_rating"]) for m in json.load(sys.stdin)["moves"]])'; }
+check "handicap: 上手's first move, 上手's rating" "3c3d:1800" "$(mover)"
+check "handicap: 下手's reply, 下手's rating" "7g7f:1200" "$(mover --moves 3c3d)"
+# 33 such games (32 make a position's counts kept ahead, written as the games are added):
+# 上手 rated 1800..1832, 下手 1200 but in the last game, unrated.
+for i in $(seq 0 32); do
+    r=" shitate$i(1200)"; [ "$i" = 32 ] && r=" shitate$i"
+    printf '手合割：香落ち\n上手：uwate%d(%d)\n下手：%s\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n' "$i" $((1800 + i)) "$r" >hc/k$i.kif
+done
+"$kifu" index build hc -o hc2.kdb 2>/dev/null
+hc=hc2.kdb
+check "handicap, 34 games: 上手's mean" "3c3d:1816" "$(mover)"
+check "handicap, 34 games: 下手's mean (33 rated)" "7g7f:1200" "$(mover --moves 3c3d)"
+
 # Adding in steps equals building in one go.
 mkdir all && cp games/g*.csa games/g*.kif more/* all/
 mkdir half1 half2 && cp all/g00* all/g01* half1/ && cp all/g02* all/g03* half2/
