@@ -21,7 +21,8 @@ void cmd_explore_usage(FILE *f)
         "Every move played from a position in the indexed games (see kifu index),\n"
         "wherever the position arose (transpositions merged): games, sente wins,\n"
         "gote wins, draws (千日手, 持将棋 and others apart), unfinished, share, the\n"
-        "latest date and the latest games.\n"
+        "average rating of the players who made the move (over its games that give\n"
+        "them one), the latest date and the latest games.\n"
         "\n"
         "POSITION (default: the start position):\n"
         "  --sfen SFEN        a position as SFEN (or 'startpos')\n"
@@ -96,8 +97,9 @@ static void print_table(const char *sfen, const kifu_explore *x, int no_games)
            kifu_explore_count(x) == 1 ? "" : "s");
     if (!kifu_explore_count(x))
         return;
-    printf("%-16s %-6s %7s %6s %6s %6s %6s %6s %6s %6s  %s\n", "move", "usi", "games",
-           "share", "sente", "gote", "千日手", "持将棋", "draw", "unfin", "last");
+    printf("%-16s %-6s %7s %6s %6s %6s %6s %6s %6s %6s %6s  %s\n", "move", "usi", "games",
+           "share", "sente", "gote", "千日手", "持将棋", "draw", "unfin", "rating",
+           "last");
     for (size_t i = 0; i < kifu_explore_count(x); i++) {
         const kifu_explore_move *m = kifu_explore_move_at(x, i);
         /* The move text is Japanese: pad by columns, not bytes (each kanji is 2). */
@@ -105,10 +107,15 @@ static void print_table(const char *sfen, const kifu_explore *x, int no_games)
         for (const char *c = m->text; *c; c++)
             if (((unsigned char)*c & 0xc0) != 0x80)
                 cols += (unsigned char)*c >= 0x80 ? 2 : 1;
-        printf("%s%*s %-6s %7lld %5.1f%% %6lld %6lld %6lld %6lld %6lld %6lld  %s\n",
+        /* The average rating of the players who made the move, "-" when none had one. */
+        char rating[16] = "-";
+        if (m->rated)
+            snprintf(rating, sizeof rating, "%d", m->avg_rating);
+        printf("%s%*s %-6s %7lld %5.1f%% %6lld %6lld %6lld %6lld %6lld %6lld %6s  %s\n",
                m->text, cols < 16 ? 16 - cols : 0, "", m->usi, m->games,
                share(m->games, total), m->sente_wins, m->gote_wins, m->sennichite,
-               m->jishogi, m->draws, m->unknown, m->last_date[0] ? m->last_date : "-");
+               m->jishogi, m->draws, m->unknown, rating,
+               m->last_date[0] ? m->last_date : "-");
         for (size_t k = 0; !no_games && k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];
             printf("    %s ", g->date ? g->date : "----------");

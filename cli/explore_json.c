@@ -55,6 +55,12 @@ void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_g
             cli_json_fstring(f, m->last_date);
         else
             fprintf(f, "null");
+        /* The mean rating of the players who made the move, over its rated games. */
+        if (m->rated)
+            fprintf(f, ",\"avg_rating\":%d", m->avg_rating);
+        else
+            fprintf(f, ",\"avg_rating\":null");
+        fprintf(f, ",\"rated_games\":%lld", m->rated);
         if (no_games) {
             fprintf(f, "}");
             continue;

@@ -1255,6 +1255,11 @@ typedef struct kifu_explore_move {
     char last_date[16]; /* the latest date it was played, "" if no game had a date */
     size_t ntop;
     const kifu_explore_game *top; /* the latest games first */
+    /* The players who made the move (the side to move here): their games that give
+     * that player a rating (from the header or the name, as in "hashiryo(1788)"), and
+     * the mean of those ratings, rounded (0 when rated is 0). */
+    long long rated;
+    int avg_rating;
 } kifu_explore_move;
 
 typedef struct kifu_explore kifu_explore;

@@ -80,11 +80,15 @@
   }
 
   /* The explorer's moves table: games, share, the sente-win / draw / gote-win bar, the
-   * last date; a click on a row plays the move. Top games link to the game at the ply. */
+   * average rating of the players who made the move ("-" when none of its games gives
+   * one), the last date; a click on a row plays the move. Top games link to the game at
+   * the ply. Text goes in as textContent (el): nothing is parsed as HTML. */
   function movesTable(x, onMove) {
     var t = el("table", { class: "moves", id: "moves" });
     var head = add(el("tr"), el("th", null, "Move"), el("th", null, "Games"),
       el("th", null, "Share"), el("th", { class: "bar-h" }, "☗ win / draw / ☖ win"),
+      el("th", { title: "mean rating of the players who made the move, over its rated games" },
+        "Avg rating"),
       el("th", null, "Last"));
     add(t, add(el("thead"), head));
     var body = add(t, el("tbody"));
@@ -100,6 +104,8 @@
       });
       add(tr, el("td", { class: "mv" }, m.move), el("td", { class: "n" }, m.games),
         el("td", { class: "n" }, m.share.toFixed(1) + "%"), add(el("td"), bar),
+        el("td", { class: "n rating", title: m.rated_games + " rated games" },
+          m.avg_rating === null || m.avg_rating === undefined ? "-" : m.avg_rating),
         el("td", null, m.last_date || "-"));
       tr.addEventListener("click", function () { onMove(m.usi); });
       add(body, tr);

@@ -73,11 +73,13 @@ typedef struct kifu__index_ops {
     /* ---- reading ---- */
     int (*info)(kifu_index *ix, kifu_index_info *out, kifu_error *err);
     /* One explorer query: begin (its state, or NULL with err), the counts of one key
-     * merged into a (flipped: seen from the other side; 0, or -1 with the query's err),
-     * a listed game by id (1, or 0 when the backend has no such game), end. */
+     * merged into a (flipped: seen from the other side; mover: the key's side to move,
+     * whose players' ratings the moves average; 0, or -1 with the query's err), a
+     * listed game by id (1, or 0 when the backend has no such game), end. */
     void *(*explore_begin)(kifu_index *ix, const kifu_explore_options *o,
                            kifu_error *err);
-    int (*explore_count)(void *q, uint64_t key, int flipped, struct kifu__agg *a);
+    int (*explore_count)(void *q, uint64_t key, int flipped, int mover,
+                         struct kifu__agg *a);
     int (*explore_game)(void *q, long long id, kifu__explore_row *g);
     void (*explore_end)(void *q);
     /* kifu_index_search: the games through keys[0] or keys[1] (nkeys 2), or every game

@@ -176,7 +176,7 @@ long kifu__ch_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void *ctx
 /* The explorer's query (backend.h, explore_*): kifu__ch_count and the games it fetched. */
 void *kifu__ch_explore_begin(kifu_index *ix, const kifu_explore_options *o,
                              kifu_error *err);
-int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a);
+int kifu__ch_explore_count(void *q, uint64_t key, int flipped, int mover, kifu__agg *a);
 int kifu__ch_explore_game(void *q, long long id, kifu__explore_row *row);
 void kifu__ch_explore_end(void *q);
 

@@ -167,13 +167,14 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf out;
     kifu__sb_init(&out);
-    int rc = key_rows(ch, key, "game, ply, move, result, date", o, flipped, &out, err);
+    int rc = key_rows(ch, key, "game, ply, move, result, rating, date", o, flipped, &out, err);
     char date[64];
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
         int ply = (int)strtol(p, (char **)&p, 10);
         uint16_t mv = (uint16_t)strtoul(p, (char **)&p, 10);
         int result = (int)strtol(p, (char **)&p, 10);
+        int rating = (int)strtol(p, (char **)&p, 10);
         p += *p == '\t';
         kifu__ch_field(&p, date, sizeof date);
         p += *p == '\n';
@@ -187,7 +188,7 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
         if (!g || !kifu__explore_passes(o, &at, flipped))
             continue;
         if (kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, game, ply,
-                          kifu__flip_result(result, flipped), date))
+                          kifu__flip_result(result, flipped), date, rating))
             rc = nomem(err);
     }
     kifu__sb_free(&out);
@@ -198,12 +199,12 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
  * yet (their rows are read by key and game: none when every batch is done). */
 static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
 {
-    kifu__sb_puts(sql,
-                  "SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
-                  "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
-                  "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un FROM "
-                  "(SELECT move, games, pos_games, sente_wins, gote_wins, "
-                  "sennichite, jishogi, draws, unknown FROM ");
+    kifu__sb_puts(sql, "SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
+                       "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
+                       "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un, "
+                       "sum(rating_sum) AS rs, sum(rated) AS rt FROM "
+                       "(SELECT move, games, pos_games, sente_wins, gote_wins, "
+                       "sennichite, jishogi, draws, unknown, rating_sum, rated FROM ");
     kifu__ch_name(ch, sql, "explorer", 0);
     kifu__sb_printf(sql,
                     " WHERE key = %llu UNION ALL SELECT move, -toInt64(first_move), "
@@ -211,7 +212,8 @@ static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
                     (unsigned long long)key);
     for (int k = 1; k <= 5; k++)
         kifu__sb_printf(sql, ", -toInt64(first_move AND result = %d)", k);
-    kifu__sb_puts(sql, ", -toInt64(first_move AND result = 0) FROM ");
+    kifu__sb_puts(sql, ", -toInt64(first_move AND result = 0), -toInt64(first_move AND "
+                       "rating > 0) * rating, -toInt64(first_move AND rating > 0) FROM ");
     kifu__ch_name(ch, sql, "positions", 0);
     kifu__sb_printf(sql, " WHERE key = %llu AND game ", (unsigned long long)key);
     kifu__ch_hidden(ch, sql, 1, 0);
@@ -252,15 +254,15 @@ static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
 static int count_move(kifu__ch *ch, const char **pp, int flipped, kifu__agg *a)
 {
     const char *p = *pp;
-    long long v[9] = {0};
+    long long v[11] = {0};
     int32_t top[2 * KIFU__INDEX_TOP];
     int ntop = 0;
     unsigned ymd = 0;
     char buf[1024];
     for (int first = 1; *p; first = 0) {
-        long long w[9];
+        long long w[11];
         const char *q = p;
-        for (int i = 0; i < 9; i++)
+        for (int i = 0; i < 11; i++)
             w[i] = strtoll(q, (char **)&q, 10);
         if (!first && w[0] != v[0])
             break; /* the next move */
@@ -295,8 +297,8 @@ static int count_move(kifu__ch *ch, const char **pp, int flipped, kifu__agg *a)
     if (ymd)
         snprintf(date, sizeof date, "%04u-%02u-%02u", ymd / 10000, ymd / 100 % 100,
                  ymd % 100);
-    return kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, date, top,
-                           ntop);
+    return kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, v[9], v[10],
+                           date, top, ntop);
 }
 
 int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
@@ -310,8 +312,9 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
     kifu__sb_init(&sql), kifu__sb_init(&out);
     /* One request: each move's counts, joined with its latest games and what the listing
      * shows of them (a row each, the counts repeated). */
-    kifu__sb_puts(&sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, r, ply, " GAME_COLS
-                        " FROM (");
+    kifu__sb_puts(&sql,
+                  "SELECT move, g, pg, sw, gw, sn, js, dr, un, rs, rt, r, ply, " GAME_COLS
+                  " FROM (");
     counts_sql(ch, &sql, key);
     kifu__sb_puts(&sql, ") ALL LEFT JOIN (");
     latest_sql(ch, &sql, key);
@@ -448,8 +451,9 @@ void *kifu__ch_explore_begin(kifu_index *ix, const kifu_explore_options *o,
     return ix;
 }
 
-int kifu__ch_explore_count(void *q, uint64_t key, int flipped, kifu__agg *a)
+int kifu__ch_explore_count(void *q, uint64_t key, int flipped, int mover, kifu__agg *a)
 {
+    (void)mover; /* positions.rating holds each row's mover's rating */
     kifu_index *ix = q;
     kifu_error *err = ix->ch->explore_err;
     if (kifu__ch_count(ix, key, flipped, ix->ch->explore_o, a, err) == 0)

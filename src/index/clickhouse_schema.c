@@ -4,10 +4,12 @@
  * positions  one row per position of a main line, ordered by key: exact search reads a
  *            key's rows, and the explorer its latest games. first_pos and first_move mark
  *            a game's first visit of the key (and of the key with that move), so that a
- *            repetition within one game counts once, as in the SQLite index.
+ *            repetition within one game counts once, as in the SQLite index. rating:
+ *            the rating of the player who moves there (0: none; schema 3).
  * explorer   SummingMergeTree of counts per (key, move), filled by a materialized view
  *            from each insert into positions: the counts are written with the rows they
- *            count, and parts not merged yet are summed by the query.
+ *            count, and parts not merged yet are summed by the query. rating_sum and
+ *            rated: the movers' ratings summed over the games that give one (schema 3).
  * latest     each insert block's latest games per (key, move) (KIFU__INDEX_TOP of its
  *            first visits, newest first, as ranks YYYYMMDD << 32 | game, and their plies),
  *            filled by a materialized view: the explorer reads a few rows per move
@@ -38,10 +40,11 @@ void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int lo
 
 static const char *const positions_cols =
     "key UInt64, game UInt32, ply UInt16, move UInt16, result UInt8, date String,"
-    " first_pos UInt8, first_move UInt8";
+    " first_pos UInt8, first_move UInt8, rating UInt32";
 static const char *const explorer_cols =
     "key UInt64, move UInt16, games Int64, pos_games Int64, sente_wins Int64,"
-    " gote_wins Int64, sennichite Int64, jishogi Int64, draws Int64, unknown Int64";
+    " gote_wins Int64, sennichite Int64, jishogi Int64, draws Int64, unknown Int64,"
+    " rating_sum Int64, rated Int64";
 static const char *const latest_cols =
     "key UInt64, move UInt16, top Array(UInt64), plies Array(UInt16)";
 static const char *const games_cols =
@@ -75,7 +78,9 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                     "\n    toInt64(first_move AND result = 3) AS sennichite,"
                     " toInt64(first_move AND result = 4) AS jishogi,"
                     "\n    toInt64(first_move AND result = 5) AS draws,"
-                    " toInt64(first_move AND result = 0) AS unknown\n"
+                    " toInt64(first_move AND result = 0) AS unknown,"
+                    "\n    toInt64(first_move AND rating > 0) * rating AS rating_sum,"
+                    " toInt64(first_move AND rating > 0) AS rated\n"
                     "  FROM `%s`.`%s_positions%s`;\n",
                     db, t, l, db, t, l, db, t, l);
     kifu__sb_printf(b,

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "index/clickhouse.h"
+#include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
@@ -269,7 +270,9 @@ static int remove_shard(kifu__ch *ch, const uint32_t (*r)[2], size_t n, size_t i
                           "-toInt64(sum(first_pos))");
         for (int k = 1; k <= 5; k++)
             kifu__sb_printf(&q, ", -toInt64(sum(first_move AND result = %d))", k);
-        kifu__sb_puts(&q, ", -toInt64(sum(first_move AND result = 0)) FROM ");
+        kifu__sb_puts(&q, ", -toInt64(sum(first_move AND result = 0)), -toInt64(sum("
+                          "toInt64(first_move AND rating > 0) * rating)), -toInt64(sum("
+                          "first_move AND rating > 0)) FROM ");
         kifu__ch_name(ch, &q, "positions", 1);
         kifu__sb_puts(&q, " WHERE ");
         ranges_sql(&q, "game", r, n);
@@ -361,12 +364,30 @@ static int schema_check(kifu__ch *ch, kifu_error *err)
     kifu__strbuf out;
     kifu__sb_init(&out);
     int rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err);
-    long long games = 0, latest = 0;
+    long long games = 0, latest = 0, rated = 0;
     if (!rc && out.data)
         sscanf(out.data, "%lld\t%lld", &games, &latest);
+    /* Schema 2: no movers' ratings (positions.rating, explorer.rating_sum and rated),
+     * which the explorer's average rating reads. */
+    snprintf(sql, sizeof sql,
+             "SELECT count() FROM system.columns WHERE database = '%s' AND table IN "
+             "('%s_positions', '%s_positions_local') AND name = 'rating' FORMAT "
+             "TabSeparated",
+             ch->database, ch->table, ch->table);
+    out.len = 0;
+    if (!rc && games && latest &&
+        !(rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err)))
+        rated = out.data ? atoll(out.data) : 0;
     kifu__sb_free(&out);
-    if (rc || !games || latest)
+    if (rc || !games || (latest && rated))
         return rc;
+    if (latest)
+        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 3", "schema 2",
+                           "the kifu index %s.%s_* on %.200s was made by an older kifu "
+                           "(schema 2: no players' ratings in %s_positions): drop its "
+                           "tables (kifu index schema --clickhouse names them) and index "
+                           "the records again",
+                           ch->database, ch->table, ch->servers[0].url, ch->table);
     return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 2", "schema 1",
                        "the kifu index %s.%s_* on %.200s was made by an older kifu "
                        "(schema 1: no table %s_latest of the explorer's latest games): "
@@ -709,12 +730,13 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
         for (j = i; j < ix->npos && ix->pos[j].game == gid; j++)
             ;
         const kifu__igame *g = &ix->games[gid - first];
+        int mover0 = kifu__first_mover(g->handicap, g->start);
         if (seen_reset(&s, j - i))
             goto nomem;
         for (size_t k = i; k < j; k++) {
             const kifu__irow *r = &ix->pos[k];
             shard_buf *b = &pos[r->key % ns];
-            if (kifu__sb_reserve(&b->rows, 96))
+            if (kifu__sb_reserve(&b->rows, 104))
                 goto nomem;
             char *p = b->rows.data + b->rows.len;
             p = put_u64(p, r->key), *p++ = '\t';
@@ -728,7 +750,11 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
             p += dl > 10 ? 10 : dl;
             *p++ = '\t';
             *p++ = (char)('0' + seen_add(&s, r->key, 0xffff)), *p++ = '\t';
-            *p++ = (char)('0' + (r->move && seen_add(&s, r->key, r->move))), *p++ = '\n';
+            *p++ = (char)('0' + (r->move && seen_add(&s, r->key, r->move))), *p++ = '\t';
+            int rating =
+                kifu__mover_rating(mover0, r->ply, g->sente_rating, g->gote_rating);
+            p = put_u64(p, rating > 0 ? (uint64_t)rating : 0);
+            *p++ = '\n';
             b->rows.len = (size_t)(p - b->rows.data);
             b->n++;
         }

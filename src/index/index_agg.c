@@ -47,12 +47,15 @@ static kifu__agg_move *entry(kifu__agg *a, uint16_t move)
 }
 
 int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long long res[6],
-                    const char *last_date, const int32_t *top, int ntop)
+                    long long rating_sum, long long rated, const char *last_date,
+                    const int32_t *top, int ntop)
 {
     kifu__agg_move *m = entry(a, move);
     if (!m)
         return -1;
     m->games += games;
+    m->rating_sum += rating_sum;
+    m->rated += rated;
     for (int r = 0; r < 6; r++)
         m->res[r] += res[r];
     if (last_date && strcmp(last_date, m->last_date) > 0)
@@ -65,7 +68,7 @@ int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long lon
 }
 
 int kifu__agg_add(kifu__agg *a, uint16_t move, long long game, int ply, int result,
-                  const char *date)
+                  const char *date, int rating)
 {
     if (game != a->last_game)
         a->games++, a->last_game = game;
@@ -79,6 +82,8 @@ int kifu__agg_add(kifu__agg *a, uint16_t move, long long game, int ply, int resu
     m->last_game = game;
     m->games++;
     m->res[result >= 0 && result < 6 ? result : 0]++;
+    if (rating > 0)
+        m->rating_sum += rating, m->rated++;
     if (!date)
         date = "";
     if (strcmp(date, m->last_date) > 0)
@@ -142,6 +147,17 @@ int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *
                               g->gote_rating <= 0 || g->gote_rating < o->min_rating))
         return 0;
     return 1;
+}
+
+int kifu__first_mover(int preset, const char *sfen)
+{
+    if (preset >= 0 && preset < KIFU_PRESET_OTHER)
+        return preset == KIFU_PRESET_HIRATE ? KIFU_BLACK : KIFU_WHITE;
+    /* An SFEN: board, then the side to move ("b" or "w"). */
+    if (sfen && !strncmp(sfen, "sfen ", 5))
+        sfen += 5;
+    const char *sp = sfen ? strchr(sfen, ' ') : NULL;
+    return sp && sp[1] == 'w' ? KIFU_WHITE : KIFU_BLACK;
 }
 
 uint16_t kifu__flip_move(uint16_t c)

@@ -11,6 +11,9 @@ typedef struct kifu__agg_move {
     uint16_t move; /* compact move */
     long long games;
     long long res[6]; /* by KIFU__RES_* */
+    /* The ratings of the players who made the move, summed over its games that give
+     * one (rated of them): the explorer's average rating. */
+    long long rating_sum, rated;
     char last_date[11];
     long long last_game;
     int ntop; /* the latest games counted here (kifu__agg_add), latest first */
@@ -37,14 +40,17 @@ typedef struct kifu__agg {
 
 void kifu__agg_init(kifu__agg *a);
 void kifu__agg_free(kifu__agg *a);
-/* One occurrence: game `game` stood here and played `move` (0: it ended here). Rows must
- * come grouped by game (as (key, game, ply) order gives them). 0, or -1 on NOMEM. */
+/* One occurrence: game `game` stood here and played `move` (0: it ended here), rating
+ * the rating of the player who played it (0: none). Rows must come grouped by game (as
+ * (key, game, ply) order gives them). 0, or -1 on NOMEM. */
 int kifu__agg_add(kifu__agg *a, uint16_t move, long long game, int ply, int result,
-                  const char *date);
+                  const char *date, int rating);
 /* Counts precomputed for one move (a hot position's explorer row): games, results by
- * KIFU__RES_*, the latest date and the latest games (id, ply pairs). 0, or -1. */
+ * KIFU__RES_*, the movers' ratings summed over the rated games, the latest date and the
+ * latest games (id, ply pairs). 0, or -1. */
 int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long long res[6],
-                    const char *last_date, const int32_t *top, int ntop);
+                    long long rating_sum, long long rated, const char *last_date,
+                    const int32_t *top, int ntop);
 /* Most played first. */
 void kifu__agg_sort(kifu__agg *a);
 
@@ -58,6 +64,17 @@ typedef struct kifu__game_attrs {
  * position, so its players swap sides. */
 int kifu__explore_passes(const kifu_explore_options *o, const kifu__game_attrs *g,
                          int flipped);
+/* The colour that moves first in a game that starts from preset (kifu_preset; OTHER or
+ * -1: from sfen, NULL meaning the even start): KIFU_BLACK or KIFU_WHITE. The player who
+ * moves at ply p is that colour when p is even. */
+int kifu__first_mover(int preset, const char *sfen);
+/* The rating of the player who moves at `ply` (0: none), the game's first mover and
+ * the players' ratings given. */
+static inline int kifu__mover_rating(int first, int ply, int sente_rating,
+                                     int gote_rating)
+{
+    return (first ^ (ply & 1)) ? gote_rating : sente_rating;
+}
 /* A compact move of the flipped position, turned back. */
 uint16_t kifu__flip_move(uint16_t c);
 /* Results seen from the flipped side swap winners. */

@@ -9,7 +9,7 @@
 #include "index/index_days.h"
 #include "kifu_private.h"
 
-#define WORDS 8 /* 32-bit words a day takes in a list */
+#define WORDS 11 /* 32-bit words a day takes in a list */
 #define TOP_BYTES 6
 
 void kifu__days_init(kifu__days *d)
@@ -82,7 +82,7 @@ static kifu__day *day(kifu__days *d, uint16_t move, uint32_t date)
 /* Game `game` counted on its day of `move`, unless it was already (a repetition: the
  * game, the latest so far, heads the day's list). */
 static int count(kifu__days *d, uint16_t move, uint32_t date, uint32_t game, int ply,
-                 int result)
+                 int result, int rating)
 {
     kifu__day *x = day(d, move, date);
     if (!x)
@@ -91,19 +91,27 @@ static int count(kifu__days *d, uint16_t move, uint32_t date, uint32_t game, int
         return 0;
     x->games++;
     x->res[result < 6 ? result : 0]++;
+    if (rating > 0)
+        x->rated++, x->rsum += (uint64_t)rating;
     int n = x->ntop < KIFU__INDEX_TOP ? x->ntop++ : KIFU__INDEX_TOP - 1;
     memmove(&x->top[1], &x->top[0], (size_t)n * sizeof x->top[0]);
     x->top[0].id = game, x->top[0].ply = (uint16_t)ply;
     return 0;
 }
 
-int kifu__days_add(kifu__days *d, const kifu__ipos *e)
+int kifu__days_add(kifu__days *d, const kifu__ipos *e, int rating)
 {
     uint32_t date = e->fact >> 3;
     int result = (int)(e->fact & 7);
-    if (count(d, KIFU__DAYS_POSITION, date, e->game, e->ply, result))
+    if (count(d, KIFU__DAYS_POSITION, date, e->game, e->ply, result, rating))
         return -1;
-    return e->move ? count(d, e->move, date, e->game, e->ply, result) : 0;
+    return e->move ? count(d, e->move, date, e->game, e->ply, result, rating) : 0;
+}
+
+/* The movers' rated games and ratings summed, from the first day to day w (its words). */
+static uint64_t rsum_of(const uint32_t *w)
+{
+    return (uint64_t)w[9] | (uint64_t)w[10] << 32;
 }
 
 /* The days in a list, and its size checked against them. 0, or -1. */
@@ -128,7 +136,8 @@ int kifu__days_load(kifu__days *d, uint16_t move, const void *blob, size_t len)
     if (!p || list_head(p, len, &n, &ntops))
         return -1;
     const uint8_t *rec = p + 4, *tops = rec + n * WORDS * 4;
-    uint32_t prev[7] = {0}, date = 0;
+    uint32_t prev[7] = {0}, date = 0, prated = 0;
+    uint64_t prsum = 0;
     for (size_t i = 0; i < n; i++, rec += WORDS * 4) {
         uint32_t w[WORDS];
         for (int k = 0; k < WORDS; k++)
@@ -154,6 +163,10 @@ int kifu__days_load(kifu__days *d, uint16_t move, const void *blob, size_t len)
         if (sum > x->games)
             return -1;
         x->res[KIFU__RES_UNKNOWN] = x->games - sum;
+        if (w[8] < prated || w[8] - prated > x->games || rsum_of(w) < prsum)
+            return -1;
+        x->rated = w[8] - prated, x->rsum = rsum_of(w) - prsum;
+        prated = w[8], prsum = rsum_of(w);
         for (uint32_t t = prev[6]; t < w[7]; t++) {
             const uint8_t *q = tops + (size_t)t * TOP_BYTES;
             x->top[x->ntop].id = get32(q);
@@ -204,21 +217,24 @@ size_t kifu__days_bound(size_t n)
 
 size_t kifu__days_encode(const kifu__day *v, size_t n, int tops, uint8_t *out)
 {
-    uint32_t cum[7] = {0};
+    uint32_t cum[8] = {0};
+    uint64_t rsum = 0;
     put32(out, (uint32_t)n);
     uint8_t *rec = out + 4, *t = rec + n * WORDS * 4;
     for (size_t i = 0; i < n; i++, rec += WORDS * 4) {
         cum[0] += v[i].games;
         for (int k = 1; k < 6; k++)
             cum[k] += v[i].res[k];
+        cum[7] += v[i].rated, rsum += v[i].rsum;
         for (int k = 0; tops && k < v[i].ntop; k++, t += TOP_BYTES) {
             put32(t, v[i].top[k].id);
             t[4] = (uint8_t)v[i].top[k].ply, t[5] = (uint8_t)(v[i].top[k].ply >> 8);
             cum[6]++;
         }
         put32(rec, v[i].date);
-        for (int k = 0; k < 7; k++)
+        for (int k = 0; k < 8; k++)
             put32(rec + 4 + 4 * k, cum[k]);
+        put32(rec + 36, (uint32_t)rsum), put32(rec + 40, (uint32_t)(rsum >> 32));
     }
     return (size_t)(t - out);
 }
@@ -281,6 +297,10 @@ int kifu__days_range(const void *blob, size_t len, const char *from, const char 
             out->res[k] = v, sum += v;
     }
     out->res[KIFU__RES_UNKNOWN] = out->games - sum;
+    out->rated = (long long)AT(b - 1, 8) - (a ? (long long)AT(a - 1, 8) : 0);
+    uint64_t rs_b = (uint64_t)AT(b - 1, 9) | (uint64_t)AT(b - 1, 10) << 32;
+    uint64_t rs_a = a ? (uint64_t)AT(a - 1, 9) | (uint64_t)AT(a - 1, 10) << 32 : 0;
+    out->rating_sum = (long long)(rs_b - rs_a);
     kifu__index_fact_date(AT(b - 1, 0) << 3, out->last_date);
     /* The latest games: each day's own, latest first, from the last day back. */
     for (size_t i = b; i > a && out->ntop < KIFU__INDEX_TOP; i--) {

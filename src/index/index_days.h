@@ -20,6 +20,8 @@ typedef struct kifu__day {
     uint32_t date; /* kifu__index_fact >> 3; 0: unknown */
     uint32_t games;
     uint32_t res[6]; /* by KIFU__RES_* */
+    uint32_t rated;  /* games whose mover has a rating, */
+    uint64_t rsum;   /* and those ratings summed */
     struct {
         uint32_t id;
         uint16_t ply;
@@ -38,8 +40,9 @@ typedef struct kifu__days {
 void kifu__days_init(kifu__days *d);
 void kifu__days_free(kifu__days *d);
 /* One occurrence, in (game, ply) order: its game counts once for the position and once
- * for each move it played from there (at the first ply it did). 0, or -1 on NOMEM. */
-int kifu__days_add(kifu__days *d, const kifu__ipos *e);
+ * for each move it played from there (at the first ply it did), with the rating of the
+ * player who moves there (0: none). 0, or -1 on NOMEM. */
+int kifu__days_add(kifu__days *d, const kifu__ipos *e, int rating);
 /* A stored list (kifu__days_encode's) of `move` taken in, before any later game. 0, or
  * -1 for a damaged list or NOMEM. */
 int kifu__days_load(kifu__days *d, uint16_t move, const void *blob, size_t len);
@@ -49,15 +52,17 @@ void kifu__days_sort(kifu__days *d);
 size_t kifu__days_of(const kifu__days *d, uint16_t move, size_t *first);
 /* The encoding of n days of one move (in date order) into out (kifu__days_bound bytes
  * at least), with each day's latest games unless `tops` is 0 (the position's list). Its
- * length. Little-endian 32-bit words: the days, then per day 8 words (date, and from the
- * first day to this one: games, results 1..5, latest games listed), then the latest
- * games of each day (id, 32 bits, and ply, 16). */
+ * length. Little-endian 32-bit words: the days, then per day 11 words (date, and from
+ * the first day to this one: games, results 1..5, latest games listed, rated games, the
+ * movers' ratings summed as two words, low first), then the latest games of each day
+ * (id, 32 bits, and ply, 16). */
 size_t kifu__days_bound(size_t n);
 size_t kifu__days_encode(const kifu__day *v, size_t n, int tops, uint8_t *out);
 
 /* What a stored list holds between two dates. */
 typedef struct kifu__days_sum {
     long long games, res[6];
+    long long rated, rating_sum;
     char last_date[11];
     int ntop;
     int32_t top[KIFU__INDEX_TOP * 2]; /* (id, ply) pairs, latest first */

@@ -131,6 +131,8 @@ static int put_move(kifu_index *ix, void *q, kifu_explore *e, const kpos *kp,
     x->draws = m->res[KIFU__RES_DRAW];
     x->unknown = m->res[KIFU__RES_UNKNOWN];
     snprintf(x->last_date, sizeof x->last_date, "%s", m->last_date);
+    x->rated = m->rated;
+    x->avg_rating = m->rated ? (int)((m->rating_sum + m->rated / 2) / m->rated) : 0;
     top_games(ix, q, e, m, x, want, 0);
     return 1;
 }
@@ -170,7 +172,9 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
         goto fail;
     kifu_board b;
     kifu_position_board(p, &b);
-    if (ix->ops->explore_count(q, kifu_position_hash(p), 0, &a))
+    /* The movers: the position's side to move, and in the flipped one's games the other
+     * colour (their players swap sides as they are counted). */
+    if (ix->ops->explore_count(q, kifu_position_hash(p), 0, b.color, &a))
         goto fail;
     if (o->flip) {
         kifu_board fb;
@@ -180,7 +184,7 @@ kifu_explore *kifu_index_explore(kifu_index *ix, const kifu_position *p,
             goto nomem;
         if (kifu_position_set_board(fp, &fb, NULL) == 0 &&
             kifu_position_hash(fp) != kifu_position_hash(p) &&
-            ix->ops->explore_count(q, kifu_position_hash(fp), 1, &a))
+            ix->ops->explore_count(q, kifu_position_hash(fp), 1, fb.color, &a))
             goto fail;
     }
     kifu__agg_sort(&a);

@@ -27,12 +27,13 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    8 /* 2: games.ending and games.header; 3: bucket blocks; \
+    9 /* 2: games.ending and games.header; 3: bucket blocks; \
        * 4: runs of blocks, dates in explorer.top; 5: hot.days and explorer.days; \
        * 6: players' keys and ranks, games.ident, sources.duplicates; \
        * 7: checksums, positions.sum and games.moves_sum; \
-       * 8: game_tags and tag_names */
-#define KIFU__INDEX_VERSION_TEXT "8"
+       * 8: game_tags and tag_names; \
+       * 9: explorer.rating_sum and explorer.rated, ratings in the day lists */
+#define KIFU__INDEX_VERSION_TEXT "9"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -73,7 +74,7 @@ extern long kifu__index_dated;
 extern long kifu__index_replay;
 
 /* Statements the explorer keeps prepared in an open index. */
-#define KIFU__EXPLORE_STMTS 9
+#define KIFU__EXPLORE_STMTS 10
 
 /* Game results, as the `result` column holds them. */
 enum {

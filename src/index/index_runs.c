@@ -56,6 +56,15 @@ static size_t sort_unique(uint64_t *v, size_t n)
     return m;
 }
 
+/* Game ids whose movers' ratings a write remembers (a direct-mapped table). */
+#define MEMO 4096
+
+typedef struct memo_slot {
+    uint32_t game;
+    int known;
+    int32_t r[2]; /* the movers' ratings at even and odd plies */
+} memo_slot;
+
 /* The statements and buffers of one batch's write. */
 typedef struct writer {
     kifu_index *ix;
@@ -68,6 +77,13 @@ typedef struct writer {
     sqlite3_stmt *hotget; /* a hot key's games */
     sqlite3_stmt *rowget; /* a hot key's explorer rows */
     sqlite3_stmt *hotput, *rowput, *unhot, *unrow;
+    sqlite3_stmt *rating; /* a game's players' ratings and start */
+    /* The ratings of the players who move at even and odd plies: the batch's games
+     * (ids first .. first + nbatch), and games of earlier batches as they are read. */
+    int32_t (*batch)[2];
+    uint32_t first;
+    size_t nbatch;
+    memo_slot memo[MEMO];
     uint64_t *hot; /* the hot keys, sorted */
     size_t nhot, caphot;
     size_t hotat;  /* hot_next's place in hot */
@@ -91,13 +107,14 @@ static int prepare(writer *w)
         "SELECT games, days FROM hot WHERE key=?",
         /* One statement over two lines: the parentheses tell clang it is meant. */
         ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-         " last_date, top, days FROM explorer WHERE key=?"),
+         " last_date, top, days, rating_sum, rated FROM explorer WHERE key=?"),
         "INSERT OR REPLACE INTO hot VALUES(?,?,?)",
-        "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
-        "DELETE FROM hot WHERE key=?", "DELETE FROM explorer WHERE key=?"};
-    sqlite3_stmt **st[] = {&w->get,    &w->at,     &w->ids,    &w->put,
-                           &w->ins,    &w->del,    &w->hotget, &w->rowget,
-                           &w->hotput, &w->rowput, &w->unhot,  &w->unrow};
+        "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "DELETE FROM hot WHERE key=?", "DELETE FROM explorer WHERE key=?",
+        "SELECT sente_rating, gote_rating, handicap, start FROM games WHERE id=?"};
+    sqlite3_stmt **st[] = {&w->get,   &w->at,     &w->ids,    &w->put,    &w->ins,
+                           &w->del,   &w->hotget, &w->rowget, &w->hotput, &w->rowput,
+                           &w->unhot, &w->unrow,  &w->rating};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         if (sqlite3_prepare_v2(w->ix->db, sql[i], -1, st[i], NULL) != SQLITE_OK)
             return -1;
@@ -106,12 +123,64 @@ static int prepare(writer *w)
 
 static void finish(writer *w)
 {
-    sqlite3_stmt *st[] = {w->get,    w->at,     w->ids,    w->put,    w->ins,   w->del,
-                          w->hotget, w->rowget, w->hotput, w->rowput, w->unhot, w->unrow};
+    sqlite3_stmt *st[] = {w->get,   w->at,     w->ids,    w->put,    w->ins,
+                          w->del,   w->hotget, w->rowget, w->hotput, w->rowput,
+                          w->unhot, w->unrow,  w->rating};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         sqlite3_finalize(st[i]);
     kifu__free(w->hot), kifu__free(w->v), kifu__free(w->buf), kifu__free(w->keys);
-    kifu__free(w->dbuf);
+    kifu__free(w->dbuf), kifu__free(w->batch);
+}
+
+/* The movers' ratings of the batch's games (ids consecutive), from memory. */
+static int batch_ratings(writer *w)
+{
+    kifu_index *ix = w->ix;
+    if (!ix->ngames)
+        return 0;
+    w->batch = kifu__calloc(ix->ngames, sizeof *w->batch);
+    if (!w->batch)
+        return nomem(w->err);
+    w->first = ix->games[0].id, w->nbatch = ix->ngames;
+    for (size_t i = 0; i < ix->ngames; i++) {
+        const kifu__igame *g = &ix->games[i];
+        int first = kifu__first_mover(g->handicap, g->start);
+        for (int p = 0; p < 2; p++)
+            w->batch[i][p] =
+                kifu__mover_rating(first, p, g->sente_rating, g->gote_rating);
+    }
+    return 0;
+}
+
+/* The rating of the player who moves at `ply` of game `game` (0: none) in *out: the
+ * batch's from memory, an earlier game's from its row (remembered). 0, or -1. */
+static int mover_rating(writer *w, uint32_t game, int ply, int *out)
+{
+    if (game >= w->first && game - w->first < w->nbatch) {
+        *out = w->batch[game - w->first][ply & 1];
+        return 0;
+    }
+    memo_slot *m = &w->memo[game & (MEMO - 1)];
+    if (!m->known || m->game != game) {
+        sqlite3_stmt *st = w->rating;
+        sqlite3_bind_int64(st, 1, game);
+        int s = sqlite3_step(st);
+        m->r[0] = m->r[1] = 0;
+        if (s == SQLITE_ROW) {
+            int first = kifu__first_mover(
+                kifu_preset_from_name((const char *)sqlite3_column_text(st, 2)),
+                (const char *)sqlite3_column_text(st, 3));
+            for (int p = 0; p < 2; p++)
+                m->r[p] = kifu__mover_rating(first, p, sqlite3_column_int(st, 0),
+                                             sqlite3_column_int(st, 1));
+        }
+        sqlite3_reset(st);
+        if (s != SQLITE_ROW && s != SQLITE_DONE)
+            return -1;
+        m->game = game, m->known = 1;
+    }
+    *out = m->r[ply & 1];
+    return 0;
 }
 
 static int push_key(writer *w, uint64_t key)
@@ -167,16 +236,21 @@ static size_t distinct_games(const kifu__ipos *v, size_t n)
     return c;
 }
 
-/* Count n entries into a, and by day into d unless it is NULL. */
-static int count(kifu__agg *a, kifu__days *d, const kifu__ipos *v, size_t n)
+/* Count n entries into a, and by day into d unless it is NULL. 0, or -1 with w->err
+ * (SQLite error, NOMEM). */
+static int count(writer *w, kifu__agg *a, kifu__days *d, const kifu__ipos *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         char date[11];
+        int rating = 0;
         kifu__index_fact_date(v[i].fact, date);
-        if (kifu__agg_add(a, v[i].move, v[i].game, v[i].ply, (int)(v[i].fact & 7),
-                          date) ||
-            (d && kifu__days_add(d, &v[i])))
-            return -1;
+        if (v[i].move && mover_rating(w, v[i].game, v[i].ply, &rating))
+            return kifu__index_sqlite_error(w->ix->db, w->ix->path,
+                                            "cannot write the index", w->err);
+        if (kifu__agg_add(a, v[i].move, v[i].game, v[i].ply, (int)(v[i].fact & 7), date,
+                          rating) ||
+            (d && kifu__days_add(d, &v[i], rating)))
+            return nomem(w->err);
     }
     return 0;
 }
@@ -234,6 +308,8 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int dro
         sqlite3_bind_int64(row, 9, m->res[0]);
         sqlite3_bind_text(row, 10, m->last_date, -1, SQLITE_TRANSIENT);
         sqlite3_bind_blob(row, 11, top, (int)(ntop * 3 * sizeof *top), SQLITE_TRANSIENT);
+        sqlite3_bind_int64(row, 13, m->rating_sum);
+        sqlite3_bind_int64(row, 14, m->rated);
         if (bind_days(w, row, 12, d, m->move) || kifu__index_step(row))
             return -1;
     }
@@ -254,8 +330,8 @@ static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd,
     if (distinct_games(w->v, w->nv) + distinct_games(add, nadd) >=
         (size_t)kifu__index_dated)
         d = &days;
-    int rc = count(&a, d, w->v, w->nv) || count(&a, d, add, nadd)
-                 ? nomem(w->err)
+    int rc = count(w, &a, d, w->v, w->nv) || count(w, &a, d, add, nadd)
+                 ? -1
                  : put_hot(w, key, &a, d, drop);
     kifu__agg_free(&a);
     kifu__days_free(&days);
@@ -300,7 +376,8 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
                             sqlite3_column_int64(m, 3), sqlite3_column_int64(m, 4),
                             sqlite3_column_int64(m, 5), sqlite3_column_int64(m, 6)};
         if (kifu__agg_merge(&a, (uint16_t)sqlite3_column_int(m, 0),
-                            sqlite3_column_int64(m, 1), res,
+                            sqlite3_column_int64(m, 1), res, sqlite3_column_int64(m, 11),
+                            sqlite3_column_int64(m, 12),
                             (const char *)sqlite3_column_text(m, 8), NULL, 0)) {
             rc = nomem(w->err);
             break;
@@ -327,7 +404,7 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
     if (!rc && s != SQLITE_DONE)
         rc = -1;
     if (!rc)
-        rc = count(&a, d, add, nadd) ? nomem(w->err) : put_hot(w, key, &a, d, 0);
+        rc = count(w, &a, d, add, nadd) ? -1 : put_hot(w, key, &a, d, 0);
     kifu__agg_free(&a);
     kifu__days_free(&days);
     return rc;
@@ -568,7 +645,8 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
     memset(&w, 0, sizeof w);
     w.ix = ix, w.err = err;
     runs r = {0};
-    int rc = prepare(&w) || load_runs(&w, &r) || load_hot(&w) ? -1 : 0;
+    int rc =
+        prepare(&w) || load_runs(&w, &r) || load_hot(&w) || batch_ratings(&w) ? -1 : 0;
     if (!rc && nt)
         rc = drop_dead(&w, &r, touched, nt, dead, nd);
     if (!rc && ix->npos) {

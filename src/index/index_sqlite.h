@@ -15,7 +15,8 @@ int kifu__sqlite_flush(kifu_index *ix, kifu_error *err);
 /* index_sqlite_explore.c: the explorer's query (backend.h, explore_*). */
 void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
                                  kifu_error *err);
-int kifu__sqlite_explore_count(void *q, uint64_t key, int flipped, struct kifu__agg *a);
+int kifu__sqlite_explore_count(void *q, uint64_t key, int flipped, int mover,
+                               struct kifu__agg *a);
 int kifu__sqlite_explore_game(void *q, long long id, kifu__explore_row *g);
 void kifu__sqlite_explore_end(void *q);
 

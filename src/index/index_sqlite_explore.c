@@ -18,7 +18,7 @@ long kifu__index_replay = KIFU__INDEX_REPLAY;
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line, *rating;
     /* Source paths looked up in this query (the top games of a position come from few
      * files, and a join per game cost as much as the game's row). */
     struct {
@@ -34,6 +34,9 @@ typedef struct query {
     size_t ntagbits[2];
     int tagmade[2];
     int txn; /* the query's read transaction is open */
+    /* rating's place: on a row, of game rating_at (rating_of) */
+    int rating_on;
+    long long rating_at;
     kifu_error *err;
 } query;
 
@@ -72,16 +75,19 @@ static int passes(const kifu_explore_options *o, sqlite3_stmt *st, const char *d
     return kifu__explore_passes(o, &g, flipped);
 }
 
-/* The counts of one move merged into a, seen from the flipped side when asked. */
+/* The counts of one move merged into a, seen from the flipped side when asked: games,
+ * results, the movers' ratings (rsum[0] summed over rsum[1] rated games), the latest
+ * date and games. */
 static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[6],
-                      const char *last_date, const int32_t *top, int ntop, int flipped)
+                      const long long rsum[2], const char *last_date, const int32_t *top,
+                      int ntop, int flipped)
 {
     if (flipped) {
         long long t = res[KIFU__RES_SENTE];
         res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
         mv = kifu__flip_move(mv);
     }
-    return kifu__agg_merge(a, mv, games, res, last_date, top, ntop);
+    return kifu__agg_merge(a, mv, games, res, rsum[0], rsum[1], last_date, top, ntop);
 }
 
 /* A day list that does not decode: SQLITE_CORRUPT, the error said. */
@@ -126,8 +132,9 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
                                  o->date_to, &sum))
                 rc = damaged(q, key);
             else if (sum.games)
-                rc = merge_move(a, mv, sum.games, sum.res, sum.last_date, sum.top,
-                                sum.ntop, flipped);
+                rc = merge_move(a, mv, sum.games, sum.res,
+                                (const long long[2]){sum.rating_sum, sum.rated},
+                                sum.last_date, sum.top, sum.ntop, flipped);
             continue;
         }
         long long res[6] = {sqlite3_column_int64(m, 7), sqlite3_column_int64(m, 2),
@@ -141,7 +148,8 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
             ntop = KIFU__INDEX_TOP;
         for (int k = 0; k < ntop; k++)
             memcpy(&top[2 * k], t + 12 * k, 8);
-        rc = merge_move(a, mv, sqlite3_column_int64(m, 1), res,
+        long long rsum[2] = {sqlite3_column_int64(m, 11), sqlite3_column_int64(m, 12)};
+        rc = merge_move(a, mv, sqlite3_column_int64(m, 1), res, rsum,
                         (const char *)sqlite3_column_text(m, 8), top, ntop, flipped);
     }
     sqlite3_reset(m);
@@ -205,8 +213,41 @@ static int replay_games(query *q, uint64_t key, const kifu__gameset *s, kifu__ip
     return 0;
 }
 
-/* Count the rows of one key into a. */
-static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
+/* Games q->rating steps over to a later game rather than seek it: a step is a few
+ * hundred instructions, a seek (reset, bind, step) a few thousand. */
+#define RATING_STEPS 6
+
+/* The rating (0: none) of game's player of colour `mover`: from its row in st, read
+ * already (columns sente_rating, gote_rating at col, col + 1), or by q->rating, which
+ * reads the games from an id on: the games of a key come in id order, so a filter's
+ * games, dense among them, are mostly a step on. 0, or -1 on an SQLite error. */
+static int rating_of(query *q, sqlite3_stmt *st, int col, long long game, int mover,
+                     int *out)
+{
+    if (st) {
+        *out = sqlite3_column_int(st, col + (mover == KIFU_WHITE));
+        return 0;
+    }
+    int s = SQLITE_ROW;
+    st = q->rating;
+    if (q->rating_on && q->rating_at <= game && game - q->rating_at <= RATING_STEPS)
+        while (q->rating_at < game && (s = sqlite3_step(st)) == SQLITE_ROW)
+            q->rating_at = sqlite3_column_int64(st, 0);
+    if (!q->rating_on || s != SQLITE_ROW || q->rating_at != game) {
+        sqlite3_reset(st);
+        sqlite3_bind_int64(st, 1, game);
+        s = sqlite3_step(st);
+        q->rating_on = s == SQLITE_ROW;
+        q->rating_at = q->rating_on ? sqlite3_column_int64(st, 0) : -1;
+    }
+    *out = q->rating_on && q->rating_at == game
+               ? sqlite3_column_int(st, 1 + (mover == KIFU_WHITE))
+               : 0;
+    return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
+}
+
+/* Count the rows of one key (whose side to move is `mover`) into a. */
+static int count_rows(query *q, uint64_t key, int flipped, int mover, kifu__agg *a)
 {
     /* Hot and unfiltered, or filtered by dates alone: the precomputed rows. */
     if (!q->filtered || q->dated) {
@@ -256,6 +297,8 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
     int numeric = (!q->o->date_from || (lo && iso_date(q->o->date_from))) &&
                   (!q->o->date_to || (hi && iso_date(q->o->date_to)));
     int dated = q->o->date_from || q->o->date_to;
+    long long last_game = -1;
+    int last_rating = 0;
     for (size_t i = 0; i < nv && !rc; i++) {
         uint32_t d = v[i].fact >> 3;
         if (dated && numeric && (!d || d < lo || d > hi))
@@ -269,30 +312,40 @@ static int count_rows(query *q, uint64_t key, int flipped, kifu__agg *a)
         if (q->o->ntags &&
             !kifu__tag_bit(q->tagbits[flipped], q->ntagbits[flipped], v[i].game))
             continue;
+        int rating = 0;
         if (rows) {
             sqlite3_bind_int64(q->rows, 1, v[i].game);
             int s = sqlite3_step(q->rows),
                 pass = s == SQLITE_ROW && passes(q->o, q->rows, date, flipped);
+            if (pass && v[i].move)
+                rc = rating_of(q, q->rows, 3, v[i].game, mover, &rating);
             sqlite3_reset(q->rows);
             if (s != SQLITE_ROW && s != SQLITE_DONE)
                 rc = -1;
             if (!pass)
                 continue;
+        } else if (v[i].move) {
+            /* A game's entries come together: its row read once. */
+            if (v[i].game != last_game)
+                rc = rating_of(q, NULL, 0, v[i].game, mover, &last_rating);
+            last_game = v[i].game, rating = last_rating;
         }
         uint16_t mv = v[i].move;
-        rc = kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, v[i].game,
-                           v[i].ply, kifu__flip_result((int)(v[i].fact & 7), flipped),
-                           date);
+        if (!rc)
+            rc = kifu__agg_add(a, mv && flipped ? kifu__flip_move(mv) : mv, v[i].game,
+                               v[i].ply, kifu__flip_result((int)(v[i].fact & 7), flipped),
+                               date, rating);
     }
     kifu__free(v);
     kifu__free(gs.id);
     return rc;
 }
 
-int kifu__sqlite_explore_count(void *qv, uint64_t key, int flipped, kifu__agg *a)
+int kifu__sqlite_explore_count(void *qv, uint64_t key, int flipped, int mover,
+                               kifu__agg *a)
 {
     query *q = qv;
-    if (count_rows(q, key, flipped, a) == 0)
+    if (count_rows(q, key, flipped, mover, a) == 0)
         return 0;
     return kifu__index_sqlite_error(q->ix->db, q->ix->path, "cannot read the index",
                                     q->err);
@@ -340,14 +393,15 @@ int kifu__sqlite_explore_game(void *qv, long long id, kifu__explore_row *g)
  * the file's locks, a few system calls, each time). */
 static const char *const explore_sql[KIFU__EXPLORE_STMTS] = {
     "SELECT sente_key, gote_key, event, sente_rating, gote_rating FROM games WHERE id=?",
-    KIFU__BLOCK_SQL,
-    "SELECT games, days FROM hot WHERE key=?",
+    KIFU__BLOCK_SQL, "SELECT games, days FROM hot WHERE key=?",
     ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
-     " last_date, top, days FROM explorer WHERE key=?"),
+     " last_date, top, days, rating_sum, rated FROM explorer WHERE key=?"),
     "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
     "SELECT path FROM sources WHERE id=?",
     "SELECT handicap, start, moves, moves_sum, date, result FROM games WHERE id=?",
-    "BEGIN",
+    /* The games' ratings from an id on (rating_of): SQLite reads them from the small
+     * index games_ratings, or from the games' rows while a bulk build has not made it. */
+    "SELECT id, sente_rating, gote_rating FROM games WHERE id >= ? ORDER BY id", "BEGIN",
     "COMMIT"};
 
 void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
@@ -369,8 +423,9 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
             kifu__free(q);
             return NULL;
         }
-    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {
-        &q->rows, &q->block, &q->hot, &q->moves, &q->game, &q->source, &q->line};
+    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q->rows,  &q->block, &q->hot,
+                                                  &q->moves, &q->game,  &q->source,
+                                                  &q->line,  &q->rating};
     for (int i = 0; i < KIFU__EXPLORE_STMTS - 2; i++)
         *st[i] = ix->explore_st[i];
     q->txn = sqlite3_get_autocommit(ix->db) &&

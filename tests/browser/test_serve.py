@@ -42,8 +42,8 @@ EVIL = """先手：</script><script>window.__pwned=1</script>
    4 投了
 """
 FORK = """手合割：平手
-先手：分岐
-後手：変化
+先手：分岐(1650)
+後手：変化(1450)
 手数----指手---------消費時間--
    1 ７六歩(77)
    2 ３四歩(33)+
@@ -90,16 +90,17 @@ def ready(b, before=None):
 
 
 def page_counts(b):
-    """The moves table as the page shows it: usi -> games."""
+    """The moves table as the page shows it: usi -> [games, average rating]."""
     return b.run("var o = {}; document.querySelectorAll('#moves tr.move-row').forEach("
                  "function (tr) { o[tr.getAttribute('data-usi')] ="
-                 " +tr.children[1].textContent; }); return [o,"
+                 " [+tr.children[1].textContent, tr.children[4].textContent]; }); return [o,"
                  " +document.getElementById('status').getAttribute('data-games')];")
 
 
 def same_counts(b, x, what):
     counts, games = page_counts(b)
-    want = {m["usi"]: m["games"] for m in x["moves"]}
+    want = {m["usi"]: [m["games"], "-" if m["avg_rating"] is None else str(m["avg_rating"])]
+            for m in x["moves"]}
     check(counts == want and games == x["games"],
           "%s: page %s %s, explore %s %s" % (what, games, counts, x["games"], want))
 
@@ -313,6 +314,10 @@ def run(url, kdb, games):
         b.open(url + "explore")
         ready(b)
         same_counts(b, explore(kdb), "the start position")
+        # The average rating column: fork.kif's sente, 分岐(1650), is the only rated player
+        # of 7g7f (the samples give no ratings).
+        shown = page_counts(b)[0].get("7g7f", [0, ""])[1]
+        check(shown == "1650", "7g7f's average rating on the page: %r" % shown)
         line = []
         for usi in ("7g7f", "3c3d", "2g2f"):
             play(b, usi)

@@ -48,10 +48,13 @@ for i in range(first, first + n):
     event = events[i % 2]
     rated = i % 5 == 0
     rs, rg = random.randint(1000, 2000), random.randint(1000, 2000)
-    if rated:
+    half = i % 5 == 1  # sente's rating only (the explorer's average leaves gote's out)
+    if rated or half:
         lines = ["先手：" + sente, "後手：" + gote, "開始日時：" + date.replace("-", "/"),
-                 "棋戦：" + event, "先手レーティング：%d" % rs, "後手レーティング：%d" % rg,
-                 "手合割：平手", "手数----指手---------消費時間--"]
+                 "棋戦：" + event, "先手レーティング：%d" % rs]
+        if rated:
+            lines.append("後手レーティング：%d" % rg)
+        lines += ["手合割：平手", "手数----指手---------消費時間--"]
         for k, u in enumerate(usi):
             f = int(u[0])
             lines.append("%4d %s%s歩(%d%d)" % (k + 1, fw[f], "六" if k % 2 == 0 else "四",
@@ -70,7 +73,7 @@ for i in range(first, first + n):
         name = "%s/g%04d.csa" % (out, i)
     open(name, "w").write("\n".join(lines) + "\n")
     games.append(dict(file=name, usi=usi, result=result, sente=sente, gote=gote, date=date,
-                      event=event, rating=[rs, rg] if rated else None))
+                      event=event, rating=[rs, rg] if rated else [rs, 0] if half else None))
 json.dump(games, open(out + ".json", "w"))
 PY
 python3 gen.py 1 games 300 0 && python3 gen.py 2 more 100 300 || { bad "the generator"; exit 1; }
@@ -97,17 +100,25 @@ for g in games:
         if state(g["usi"][:k]) == want:
             total += 1
             if k < len(g["usi"]):
-                m = out.setdefault(g["usi"][k], dict(games=0, sente_wins=0, gote_wins=0, unfinished=0))
+                m = out.setdefault(g["usi"][k], dict(games=0, sente_wins=0, gote_wins=0, unfinished=0, rated=[]))
                 m["games"] += 1
                 m[{"sente": "sente_wins", "gote": "gote_wins", "unfinished": "unfinished"}[g["result"]]] += 1
+                # the average rating: of the player who made the move (sente at even k)
+                if g["rating"] and g["rating"][k % 2]:
+                    m["rated"].append(g["rating"][k % 2])
             break
+for m in out.values():  # the mean, rounded half up; null without a rated game
+    r = m.pop("rated")
+    m["rated_games"] = len(r)
+    m["avg_rating"] = (2 * sum(r) + len(r)) // (2 * len(r)) if r else None
 print(total, json.dumps(out, sort_keys=True))
 PY
 # The same from kifu explore --json.
 got() { python3 -c '
 import json, sys
 d = json.load(sys.stdin)
-out = {m["usi"]: dict(games=m["games"], sente_wins=m["sente_wins"], gote_wins=m["gote_wins"], unfinished=m["unfinished"]) for m in d["moves"]}
+out = {m["usi"]: dict(games=m["games"], sente_wins=m["sente_wins"], gote_wins=m["gote_wins"], unfinished=m["unfinished"],
+                      rated_games=m["rated_games"], avg_rating=m["avg_rating"]) for m in d["moves"]}
 print(d["games"], json.dumps(out, sort_keys=True))'; }
 
 "$kifu" index build games -o games.kdb 2>err
@@ -157,6 +168,24 @@ cp games.kdb flip.kdb && "$kifu" index add flip.kdb flip
 n0=$("$kifu" explore flip.kdb --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["games"], [m["games"] for m in d["moves"] if m["usi"]=="7g7f"][0])')
 n1=$("$kifu" explore flip.kdb --flip --json | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["games"], [m["games"] for m in d["moves"] if m["usi"]=="7g7f"][0])')
 check "--flip adds the colour-flipped game to 7g7f" "$((${n0% *} + 1)) $((${n0#* } + 1))" "$n1"
+
+# The average rating is the mover's: in a handicap game 上手 (gote) moves first.
+mkdir hc && printf '手合割：香落ち\n上手：uwate(1800)\n下手：shitate(1200)\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n' >hc/k.kif
+"$kifu" index build hc -o hc.kdb 2>/dev/null
+mover() { "$kifu" explore "${hc:-hc.kdb}" --sfen 'lnsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1' "$@" --json |
+    python3 -c 'import json,sys; print(*["%s:%s" % (m["usi"], m["avg_rating"]) for m in json.load(sys.stdin)["moves"]])'; }
+check "handicap: 上手's first move, 上手's rating" "3c3d:1800" "$(mover)"
+check "handicap: 下手's reply, 下手's rating" "7g7f:1200" "$(mover --moves 3c3d)"
+# 33 such games (32 make a position's counts kept ahead, written as the games are added):
+# 上手 rated 1800..1832, 下手 1200 but in the last game, unrated.
+for i in $(seq 0 32); do
+    r=" shitate$i(1200)"; [ "$i" = 32 ] && r=" shitate$i"
+    printf '手合割：香落ち\n上手：uwate%d(%d)\n下手：%s\n手数----指手---------消費時間--\n   1 ３四歩(33)\n   2 ７六歩(77)\n   3 投了\n' "$i" $((1800 + i)) "$r" >hc/k$i.kif
+done
+"$kifu" index build hc -o hc2.kdb 2>/dev/null
+hc=hc2.kdb
+check "handicap, 34 games: 上手's mean" "3c3d:1816" "$(mover)"
+check "handicap, 34 games: 下手's mean (33 rated)" "7g7f:1200" "$(mover --moves 3c3d)"
 
 # Adding in steps equals building in one go.
 mkdir all && cp games/g*.csa games/g*.kif more/* all/
@@ -321,7 +350,7 @@ if sqlite_only "damaged, foreign and old SQLite files"; then
     "$kifu" explore old.kdb >/dev/null 2>err
     rc=$?
     [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-    grep -q "old.kdb.*index version 4; this kifu reads version 8 (build it again" err && ok ||
+    grep -q "old.kdb.*index version 4; this kifu reads version 9 (build it again" err && ok ||
         bad "old version: a clear error: $(cat err)"
 fi
 

@@ -75,6 +75,21 @@ min_rating=1|--min-rating 1
 event=%E7%AB%9C|--event 竜
 Q
 
+# The average rating: of the player who made the move, over its games that give one (the
+# samples give none; rated1 and rated2 above: 山田(1600) played 2g2f, 木村(1550) 7g7f and
+# 山田(1700) replied 3c3d), null without a rated game.
+avg() { # query, usi... -> usi:avg/rated for each, sorted
+    body "/api/explore?$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(" ".join(sorted("%s:%s/%s" % (m["usi"], m["avg_rating"], m["rated_games"])
+                      for m in d["moves"] if m["usi"] in sys.argv[1:])))' "${@:2}"
+}
+check "avg rating: the start" "2g2f:1600/1 7g7f:1550/1" "$(avg '' 7g7f 2g2f)"
+check "avg rating: gote's reply" "3c3d:1700/1" "$(avg 'moves=7g7f' 3c3d)"
+check "avg rating: filtered (min_rating=1)" "2g2f:1600/1 7g7f:1550/1" "$(avg 'min_rating=1' 7g7f 2g2f)"
+check "avg rating: none rated" "5g5f:None/0" "$(avg '' 5g5f)"
+
 # Bad parameters: a 400 with a JSON error naming them.
 for q in 'bogus=1' 'since=2024' 'until=2024-1-01' 'color=red&player=x' 'color=sente' \
     'moves=7g7f,7f7e' 'min_rating=abc' 'min_rating=-1' 'top=11' 'flip=yes' 'moves=7g7f&moves=3c3d' \

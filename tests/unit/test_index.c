@@ -29,6 +29,10 @@ typedef struct game {
     int plies;
     int result; /* kifu_result */
     char sente[16], gote[16], date[16];
+    /* The players' ratings (0: none), written in their names as "Sato(1534)": the
+     * explorer averages the rating of the player who made each move. */
+    int rating[2];
+    char names[2][32];
     char usi[64][8]; /* the first 64 moves */
 } game;
 
@@ -54,8 +58,18 @@ static void make_game(int i, game *g, const char *path)
     snprintf(g->date, sizeof g->date, "2024/%02u/%02u", 1 + rnd() % 12, 1 + rnd() % 28);
     if (i % 10 == 9)
         g->date[0] = 0; /* a game of unknown date */
-    kifu_record_header_add(r, "先手", g->sente);
-    kifu_record_header_add(r, "後手", g->gote);
+    /* Not from rnd(): the games stay those the other tests were written for. */
+    g->rating[0] = i % 4 == 3 ? 0 : 1000 + (i * 37) % 1500;
+    g->rating[1] = i % 5 == 4 ? 0 : 1000 + (i * 53) % 1500;
+    for (int s = 0; s < 2; s++) {
+        const char *who = s ? g->gote : g->sente;
+        if (g->rating[s])
+            snprintf(g->names[s], sizeof g->names[s], "%s(%d)", who, g->rating[s]);
+        else
+            snprintf(g->names[s], sizeof g->names[s], "%s", who);
+    }
+    kifu_record_header_add(r, "先手", g->names[0]);
+    kifu_record_header_add(r, "後手", g->names[1]);
     if (g->date[0])
         kifu_record_header_add(r, "開始日時", g->date);
     kifu_record_header_add(r, "棋戦", i % 2 ? "Club League" : "Open Cup");
@@ -267,7 +281,7 @@ TEST(counts_known_by_construction)
     if (kifu_explore_count(e) == 1) {
         CHECK_STR(kifu_explore_move_at(e, 0)->usi, g->usi[30]);
         CHECK_INT(kifu_explore_move_at(e, 0)->top[0].ply, 30);
-        CHECK_STR(kifu_explore_move_at(e, 0)->top[0].sente, g->sente);
+        CHECK_STR(kifu_explore_move_at(e, 0)->top[0].sente, g->names[0]);
     }
     kifu_explore_free(e);
     kifu_position_free(p);
@@ -845,6 +859,7 @@ TEST(apery_book)
 typedef struct want_move {
     char usi[8];
     long long games, res[6];
+    long long rated, rating_sum; /* the movers' ratings */
     char last[11];
     int ntop;
     struct {
@@ -910,6 +925,10 @@ static size_t brute_force(const kifu_position *p, const char *from, const char *
                     want_move *x = &w[m];
                     x->games++;
                     x->res[games[i].result]++;
+                    /* From the start: sente moves at even plies. */
+                    int rating = games[i].rating[ply % 2];
+                    if (rating)
+                        x->rated++, x->rating_sum += rating;
                     if (strcmp(iso, x->last) > 0)
                         snprintf(x->last, sizeof x->last, "%s", iso);
                     int at = x->ntop < 5 ? x->ntop++ : 5;
@@ -936,6 +955,16 @@ static size_t brute_force(const kifu_position *p, const char *from, const char *
     return n;
 }
 
+/* Is avg the mean of n ratings summed to sum, rounded (0 when n is 0)? */
+static int mean_of(int avg, long long sum, long long n)
+{
+    if (!n)
+        return avg == 0;
+    /* Rounded, halves up: avg - 1/2 <= mean < avg + 1/2, times 2n. */
+    long long d = 2 * (long long)avg * n - 2 * sum;
+    return d > -n && d <= n;
+}
+
 /* The explorer's answer at p for [from, to] equals the brute-force count. */
 static void same_as_brute(kifu_index *ix, const char *what, const kifu_position *p,
                           const char *from, const char *to)
@@ -956,10 +985,11 @@ static void same_as_brute(kifu_index *ix, const char *what, const kifu_position 
         bad = !m || m->games != w[i].games || m->sente_wins != w[i].res[1] ||
               m->gote_wins != w[i].res[2] || m->sennichite != w[i].res[3] ||
               m->unknown != w[i].res[0] || strcmp(m->last_date, w[i].last) != 0 ||
-              m->ntop != (size_t)w[i].ntop;
+              m->ntop != (size_t)w[i].ntop || m->rated != w[i].rated ||
+              !mean_of(m->avg_rating, w[i].rating_sum, w[i].rated);
         for (int k = 0; !bad && k < w[i].ntop; k++)
             bad = m->top[k].id != w[i].top[k].id || m->top[k].ply != w[i].top[k].ply ||
-                  strcmp(m->top[k].date, w[i].top[k].date) != 0;
+                  strcmp(m->top[k].date ? m->top[k].date : "", w[i].top[k].date) != 0;
     }
     if (bad)
         printf("  %s: %s..%s: not what the games say (%lld games through it, want %lld; "
@@ -983,7 +1013,8 @@ static int same_answer(const kifu_explore *a, const kifu_explore *b)
             x->sente_wins != y->sente_wins || x->gote_wins != y->gote_wins ||
             x->sennichite != y->sennichite || x->jishogi != y->jishogi ||
             x->draws != y->draws || x->unknown != y->unknown ||
-            strcmp(x->last_date, y->last_date) || x->ntop != y->ntop)
+            strcmp(x->last_date, y->last_date) || x->ntop != y->ntop ||
+            x->rated != y->rated || x->avg_rating != y->avg_rating)
             return 0;
         for (size_t k = 0; k < x->ntop; k++)
             if (x->top[k].id != y->top[k].id || x->top[k].ply != y->top[k].ply ||
@@ -1058,12 +1089,17 @@ TEST(date_ranges_from_day_lists)
     static const char *const at[] = {
         "startpos", "position startpos moves 7g7f", "position startpos moves 7g7f 3c3d",
         "position startpos moves 2g2f 3c3d 7g7f", "position startpos moves 5g5f 5c5d"};
-    static const char *const ranges[][2] = {
-        {"2024-03-15", "2024-08-20"}, {"2024-06-01", "2024-06-30"},
-        {NULL, "2024-02-10"},         {"2024-11-05", NULL},
-        {"2024-06-15", "2024-06-15"}, {"2024-02-29", "2024-03-01"},
-        {"2025-01-01", NULL},         {"2024-07-01", "2024-03-01"},
-        {"2024-01-01", "2024-12-31"}, {"2024-06", "2024-07"}};
+    static const char *const ranges[][2] = {{"2024-03-15", "2024-08-20"},
+                                            {"2024-06-01", "2024-06-30"},
+                                            {NULL, "2024-02-10"},
+                                            {"2024-11-05", NULL},
+                                            {"2024-06-15", "2024-06-15"},
+                                            {"2024-02-29", "2024-03-01"},
+                                            {"2025-01-01", NULL},
+                                            {"2024-07-01", "2024-03-01"},
+                                            {"2024-01-01", "2024-12-31"},
+                                            {"2024-06", "2024-07"},
+                                            {NULL, NULL}};
     static const char *const files[] = {"d1.kdb", "d3.kdb", "dbulk.kdb", "dnone.kdb"};
     kifu_index *ixs[4];
     for (int f = 0; f < 4; f++) {
