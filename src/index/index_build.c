@@ -32,6 +32,7 @@ uint16_t kifu__index_compact(uint32_t m)
 
 void kifu__index_batch_free(kifu_index *ix)
 {
+    kifu__lanes_stop(ix); /* a write that failed before its lanes */
     kifu__arena_free(&ix->text);
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);

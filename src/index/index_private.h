@@ -156,6 +156,10 @@ struct kifu_index {
     size_t lane_at[KIFU__LANES + 1]; /* where each lane of pos starts */
     kifu__ipos *lane[2]; /* a lane being sorted and written, kept between batches */
     size_t caplane[2];
+    /* kifu_index_set_jobs: threads a write may use (a helper sorts and encodes the
+     * lanes when more than 1), and that helper while a batch is written. */
+    int jobs;
+    struct kifu__lanes *lanes;
     /* Each game's kifu__index_fact (date and result), beside games: every row takes its
      * game's as its lane is sorted, and read from the games (a hundred bytes each) that
      * was a cache miss a row. */
@@ -256,8 +260,12 @@ int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_
                         size_t *cap, const char *path, kifu_error *err);
 
 /* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
- * buffers made as large as the largest lane. 0, or -1 out of memory. */
+ * buffers made as large as the largest lane; or, when ix->jobs > 1, all that and each
+ * lane's sort and blocks started on a helper (kifu__lanes_start). 0, or -1 out of
+ * memory. */
 int kifu__index_sort_lanes(kifu_index *ix);
+/* The rows put lane by lane in place (ix->lane_at): the largest lane's count. */
+size_t kifu__index_partition(kifu_index *ix);
 /* The rows of one bucket of a batch, in order but for keys that share the radix sort's
  * top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
@@ -265,6 +273,31 @@ void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
  * added): its rows, or NULL when the lane is empty, with its count in *n and a buffer of
  * as many rows in *t (for kifu__index_sort_bucket). */
 kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *n, kifu__ipos **t);
+/* The same into a and b (room for the lane's rows each): b, a being the scratch. */
+kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *n,
+                                  kifu__ipos *a, kifu__ipos *b);
+
+/* index_lanes.c: a batch's lanes partitioned, sorted and encoded into blocks on a helper
+ * thread, a few lanes ahead of the thread that writes them (index_runs.c) in order. */
+typedef struct kifu__lane_block {
+    size_t i, j;     /* its rows, v[i..j) of the lane */
+    size_t off, len; /* its bytes (kifu__block_encode) in the lane's */
+    int64_t sum;     /* kifu__index_sum of them */
+} kifu__lane_block;
+typedef struct kifu__lane_out {
+    const kifu__ipos *v; /* the lane's rows, sorted */
+    const kifu__lane_block *b;
+    size_t nb;
+    const uint8_t *bytes;
+} kifu__lane_out;
+/* The helper started on ix's batch (ix->lanes). 0, or -1 (no thread: nothing done). */
+int kifu__lanes_start(kifu_index *ix);
+/* Lane l, waited for (lanes asked in order, each released before the next few are
+ * asked). 0, or -1 out of memory on the helper. */
+int kifu__lanes_get(kifu_index *ix, unsigned l, kifu__lane_out *o);
+void kifu__lanes_release(kifu_index *ix, unsigned l);
+/* The helper stopped (whatever it was doing) and freed; nothing when there is none. */
+void kifu__lanes_stop(kifu_index *ix);
 
 /* (key, game, ply) order of entries, for qsort. */
 int kifu__ipos_cmp(const void *x, const void *y);
