@@ -167,6 +167,7 @@ struct kifu_index {
     size_t capfacts;
     kifu__igame *games;
     size_t ngames, capgames;
+    size_t games_written;  /* the batch's games whose rows are written (rows op) */
     kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
     kifu__strbuf json;     /* a game's header being made */
     kifu_position *replay; /* the normalizer's position, kept from game to game */
@@ -390,9 +391,10 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
  * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
 
-/* index_tags.c: the games' tags. A game's tags written (the batch's games, inside the
- * write's transaction), and dropped with a source's games. 0, or -1 (SQLite, NOMEM). */
-int kifu__index_tags_write(kifu_index *ix);
+/* index_tags.c: the games' tags. A game's tags written (the batch's games from `from`
+ * on, inside the write's transaction), and dropped with a source's games. 0, or -1
+ * (SQLite, NOMEM). */
+int kifu__index_tags_write(kifu_index *ix, size_t from);
 int kifu__index_tags_drop(kifu_index *ix, uint32_t source);
 /* The games that pass every tag filter of o (for the colour-flipped position: sides
  * swapped), as a bit per game id, in *bits (new; *nbits ids covered). 0, or -1. */
