@@ -164,9 +164,9 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
 }
 
 /* Write the queued batch inside the open transaction: sources, games, then the positions
- * as a run of their own (index_runs.c), the replaced games' occurrences dropped first.
- * 0, or -1 with err. */
-static int write_batch(kifu_index *ix, kifu_error *err)
+ * as a run of their own (index_runs.c), the replaced games' occurrences dropped first;
+ * with `indexes`, the games' indexes made before the positions. 0, or -1 with err. */
+static int write_batch(kifu_index *ix, int indexes, kifu_error *err)
 {
     sqlite3 *db = ix->db;
     sqlite3_stmt *src = NULL, *game = NULL;
@@ -197,6 +197,12 @@ static int write_batch(kifu_index *ix, kifu_error *err)
     }
     if (insert_games(ix, game) || kifu__index_tags_write(ix, ix->games_written))
         goto sqlfail;
+    /* A bulk build's last batch: the games' indexes made while the helper puts the
+     * positions in order (index_lanes.c), not after. */
+    if (indexes && kifu__index_schema_indexes(db, err)) {
+        kifu__error_source(err, ix->path);
+        goto out;
+    }
     /* Sorted, each once (an empty vector has no storage, and qsort wants some). */
     size_t nt = 0;
     if (touched.n) {
@@ -248,13 +254,18 @@ static int rollback(kifu_index *ix)
     return -1;
 }
 
-/* Write the batch; the first one of an add opens its transaction. 0, or -1: the whole
- * add is rolled back. */
-int kifu__sqlite_write(kifu_index *ix, kifu_error *err)
+/* Write the batch (write_batch); the first one of an add opens its transaction. 0, or
+ * -1: the whole add is rolled back. */
+static int write_tx(kifu_index *ix, int indexes, kifu_error *err)
 {
     if (begin(ix, err))
         return -1;
-    return write_batch(ix, err) == 0 ? 0 : rollback(ix);
+    return write_batch(ix, indexes, err) == 0 ? 0 : rollback(ix);
+}
+
+int kifu__sqlite_write(kifu_index *ix, kifu_error *err)
+{
+    return write_tx(ix, 0, err);
 }
 
 /* A bulk build's games and tags written as each file is queued, on the thread that adds,
@@ -292,10 +303,12 @@ int kifu__sqlite_flush(kifu_index *ix, kifu_error *err)
 {
     if (ix->readonly || (!ix->ngames && !ix->nsources && !ix->intx && !ix->unindexed))
         return 0;
-    if ((ix->ngames || ix->nsources) && kifu__sqlite_write(ix, err))
+    /* A bulk build's games' indexes, once its games are in (kifu_index_open): with its
+     * last batch's, else here. */
+    int indexed = ix->unindexed && (ix->ngames || ix->nsources);
+    if ((ix->ngames || ix->nsources) && write_tx(ix, indexed, err))
         return -1;
-    /* A bulk build's games' indexes, once its games are in (kifu_index_open). */
-    int failed = ix->unindexed && kifu__index_schema_indexes(ix->db, err);
+    int failed = ix->unindexed && !indexed && kifu__index_schema_indexes(ix->db, err);
     if (failed)
         kifu__error_source(err, ix->path);
     else
