@@ -159,3 +159,18 @@ void kifu__lanes_stop(kifu_index *ix)
     kifu__free(h);
     ix->lanes = NULL;
 }
+
+int kifu__index_sort_lanes(kifu_index *ix)
+{
+    /* With threads to spare, the helper above partitions, sorts and encodes the lanes
+     * while this thread writes the batch's games; else partitioned here, and each lane
+     * sorted as it is written (kifu__index_lane). */
+    if (ix->jobs > 1 && ix->npos && kifu__lanes_start(ix) == 0)
+        return 0;
+    size_t big = kifu__index_partition(ix);
+    for (int i = 0; i < 2; i++)
+        if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
+                          1 << 12))
+            return -1;
+    return 0;
+}

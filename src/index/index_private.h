@@ -260,12 +260,8 @@ int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **mo
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap, const char *path, kifu_error *err);
 
-/* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
- * buffers made as large as the largest lane; or, when ix->jobs > 1, all that and each
- * lane's sort and blocks started on a helper (kifu__lanes_start). 0, or -1 out of
- * memory. */
-int kifu__index_sort_lanes(kifu_index *ix);
-/* The rows put lane by lane in place (ix->lane_at): the largest lane's count. */
+/* index_sort.c: the batch's rows (ix->pos) put lane by lane in place (ix->lane_at): the
+ * largest lane's count. */
 size_t kifu__index_partition(kifu_index *ix);
 /* The rows of one bucket of a batch, in order but for keys that share the radix sort's
  * top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
@@ -291,6 +287,10 @@ typedef struct kifu__lane_out {
     size_t nb;
     const uint8_t *bytes;
 } kifu__lane_out;
+/* The batch's rows (ix->pos) put lane by lane (kifu__index_partition), the lane buffers
+ * made as large as the largest lane; or, when ix->jobs > 1, all that and each lane's
+ * sort and blocks started on the helper. 0, or -1 out of memory. */
+int kifu__index_sort_lanes(kifu_index *ix);
 /* The helper started on ix's batch (ix->lanes). 0, or -1 (no thread: nothing done). */
 int kifu__lanes_start(kifu_index *ix);
 /* Lane l, waited for (lanes asked in order, each released before the next few are

@@ -111,20 +111,6 @@ size_t kifu__index_partition(kifu_index *ix)
     return big;
 }
 
-int kifu__index_sort_lanes(kifu_index *ix)
-{
-    /* With threads to spare, a helper partitions, sorts and encodes the lanes while this
-     * thread writes the batch's games (index_lanes.c); else here, as they are written. */
-    if (ix->jobs > 1 && ix->npos && kifu__lanes_start(ix) == 0)
-        return 0;
-    size_t big = kifu__index_partition(ix);
-    for (int i = 0; i < 2; i++)
-        if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
-                          1 << 12))
-            return -1;
-    return 0;
-}
-
 kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *np,
                                   kifu__ipos *a, kifu__ipos *b)
 {
