@@ -39,6 +39,8 @@ double bench_now(void);
 double bench_cpu_now(void);
 /* CPU seconds (user and system) of the children that ended so far (bench_batch.c). */
 double bench_children_cpu(void);
+/* "(load average L on N cores while measuring)" on stdout (bench_index.c). */
+void bench_print_load(void);
 
 /* A random legal game (game number `index`, for its header), normalized. NULL with why. */
 struct kifu_record;

@@ -280,6 +280,7 @@ static int add_inputs(kifu_index *ix, cli_inputs *in, int status, report *r,
     kifu_error e = {0};
     add_run a = {.ix = ix, .in = in, .bar = &bar, .status = status};
     int n = threads ? threads : jobs ? jobs : cli_batch_default_jobs();
+    kifu_index_set_jobs(ix, n);
     if (n > 1 && in->n > 1) {
         int ps = EXIT_OK;
         a.prepared = calloc(in->n, sizeof *a.prepared);

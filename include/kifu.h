@@ -1067,6 +1067,10 @@ KIFU_EXPORT int kifu_index_file_add(kifu_index *ix, kifu_index_file *f, kifu_war
                                     void *warn_ctx, kifu_error *err);
 /** A prepared file not added. NULL is fine. */
 KIFU_EXPORT void kifu_index_file_free(kifu_index_file *f);
+/** Threads a write of the index may use (default 1, the calling thread only): with 2 or
+ *  more a helper sorts and encodes a batch's positions while the calling thread writes
+ *  them. The index written is the same for any number. */
+KIFU_EXPORT void kifu_index_set_jobs(kifu_index *ix, int jobs);
 /** How kifu_index_add_file reads files from now on: the encoding (kifu_encoding; AUTO,
  *  the default: detected per file), and flags KIFU_READ_LENIENT | KIFU_READ_REPAIR (a
  *  game whose every move plays after repairs is indexed, counted in records_repaired

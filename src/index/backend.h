@@ -64,6 +64,9 @@ typedef struct kifu__index_ops {
     /* A full batch written in the middle of an add; and everything queued written and
      * committed (kifu_index_flush). Either way the batch is emptied. 0, or -1 with err. */
     int (*write)(kifu_index *ix, kifu_error *err);
+    /* The games queued so far written ahead of their batch where the backend can (NULL:
+     * none), as each file is queued. 0, or -1 with err (the add rolled back). */
+    int (*rows)(kifu_index *ix, kifu_error *err);
     int (*flush)(kifu_index *ix, kifu_error *err);
     int (*compact)(kifu_index *ix, kifu_error *err);
     /* Give back what the backend holds (the batch is the caller's). */

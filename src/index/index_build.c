@@ -32,10 +32,11 @@ uint16_t kifu__index_compact(uint32_t m)
 
 void kifu__index_batch_free(kifu_index *ix)
 {
+    kifu__lanes_stop(ix); /* a write that failed before its lanes */
     kifu__arena_free(&ix->text);
     for (size_t i = 0; i < ix->nsources; i++)
         kifu__free(ix->sources[i].path);
-    ix->ngames = ix->npos = ix->nsources = ix->ngtags = 0;
+    ix->ngames = ix->npos = ix->nsources = ix->ngtags = ix->games_written = 0;
 }
 /* ---- Records to rows ---------------------------------------------------------------- */
 
@@ -593,7 +594,8 @@ int kifu__index_queued(kifu_index *ix, const char *path, uint64_t dig, size_t le
     ix->sources[ix->nsources - 1].replace = status == KIFU_INDEX_REPLACED;
     /* A full batch goes to the table now, the add's transaction kept open: memory stays
      * bounded however many files one add reads. */
-    if (ix->npos >= kifu__index_batch && ix->ops->write(ix, err))
+    if (ix->npos >= kifu__index_batch ? ix->ops->write(ix, err)
+                                      : ix->ops->rows && ix->ops->rows(ix, err))
         return -1;
     if (status == KIFU_INDEX_REPLACED)
         ix->stats.files_replaced++;

@@ -107,6 +107,12 @@ kifu_index_file *kifu_index_file_prepare(const kifu_index *ix, const char *path,
     return f;
 }
 
+void kifu_index_set_jobs(kifu_index *ix, int jobs)
+{
+    if (ix)
+        ix->jobs = jobs;
+}
+
 static int in_done(const kifu__known *k, uint32_t number)
 {
     return k->ndone &&

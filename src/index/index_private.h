@@ -157,6 +157,10 @@ struct kifu_index {
     size_t lane_at[KIFU__LANES + 1]; /* where each lane of pos starts */
     kifu__ipos *lane[2]; /* a lane being sorted and written, kept between batches */
     size_t caplane[2];
+    /* kifu_index_set_jobs: threads a write may use (a helper sorts and encodes the
+     * lanes when more than 1), and that helper while a batch is written. */
+    int jobs;
+    struct kifu__lanes *lanes;
     /* Each game's kifu__index_fact (date and result), beside games: every row takes its
      * game's as its lane is sorted, and read from the games (a hundred bytes each) that
      * was a cache miss a row. */
@@ -164,6 +168,7 @@ struct kifu_index {
     size_t capfacts;
     kifu__igame *games;
     size_t ngames, capgames;
+    size_t games_written;  /* the batch's games whose rows are written (rows op) */
     kifu__arena text;      /* the batch's games' strings and moves (index_build.c) */
     kifu__strbuf json;     /* a game's header being made */
     kifu_position *replay; /* the normalizer's position, kept from game to game */
@@ -256,9 +261,9 @@ int kifu__index_moves(sqlite3_stmt *st, int col, long long game, const void **mo
 int kifu__index_entries(sqlite3_stmt *block, uint64_t key, kifu__ipos **v, size_t *nv,
                         size_t *cap, const char *path, kifu_error *err);
 
-/* index_sort.c: the batch's rows (ix->pos) put lane by lane (ix->lane_at), the lane
- * buffers made as large as the largest lane. 0, or -1 out of memory. */
-int kifu__index_sort_lanes(kifu_index *ix);
+/* index_sort.c: the batch's rows (ix->pos) put lane by lane in place (ix->lane_at): the
+ * largest lane's count. */
+size_t kifu__index_partition(kifu_index *ix);
 /* The rows of one bucket of a batch, in order but for keys that share the radix sort's
  * top bits, sorted by (key, game, ply) (t: scratch room for n rows). */
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
@@ -266,6 +271,35 @@ void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t);
  * added): its rows, or NULL when the lane is empty, with its count in *n and a buffer of
  * as many rows in *t (for kifu__index_sort_bucket). */
 kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *n, kifu__ipos **t);
+/* The same into a and b (room for the lane's rows each): b, a being the scratch. */
+kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *n,
+                                  kifu__ipos *a, kifu__ipos *b);
+
+/* index_lanes.c: a batch's lanes partitioned, sorted and encoded into blocks on a helper
+ * thread, a few lanes ahead of the thread that writes them (index_runs.c) in order. */
+typedef struct kifu__lane_block {
+    size_t i, j;     /* its rows, v[i..j) of the lane */
+    size_t off, len; /* its bytes (kifu__block_encode) in the lane's */
+    int64_t sum;     /* kifu__index_sum of them */
+} kifu__lane_block;
+typedef struct kifu__lane_out {
+    const kifu__ipos *v; /* the lane's rows, sorted */
+    const kifu__lane_block *b;
+    size_t nb;
+    const uint8_t *bytes;
+} kifu__lane_out;
+/* The batch's rows (ix->pos) put lane by lane (kifu__index_partition), the lane buffers
+ * made as large as the largest lane; or, when ix->jobs > 1, all that and each lane's
+ * sort and blocks started on the helper. 0, or -1 out of memory. */
+int kifu__index_sort_lanes(kifu_index *ix);
+/* The helper started on ix's batch (ix->lanes). 0, or -1 (no thread: nothing done). */
+int kifu__lanes_start(kifu_index *ix);
+/* Lane l, waited for (lanes asked in order, each released before the next few are
+ * asked). 0, or -1 out of memory on the helper. */
+int kifu__lanes_get(kifu_index *ix, unsigned l, kifu__lane_out *o);
+void kifu__lanes_release(kifu_index *ix, unsigned l);
+/* The helper stopped (whatever it was doing) and freed; nothing when there is none. */
+void kifu__lanes_stop(kifu_index *ix);
 
 /* (key, game, ply) order of entries, for qsort. */
 int kifu__ipos_cmp(const void *x, const void *y);
@@ -358,9 +392,10 @@ int kifu__gameset_has(const kifu__gameset *s, uint32_t game);
  * other): the explorer then answers as unfiltered. 0, 2 (not so), or -1. */
 int kifu__filter_none(sqlite3 *db, const kifu_explore_options *o);
 
-/* index_tags.c: the games' tags. A game's tags written (the batch's games, inside the
- * write's transaction), and dropped with a source's games. 0, or -1 (SQLite, NOMEM). */
-int kifu__index_tags_write(kifu_index *ix);
+/* index_tags.c: the games' tags. A game's tags written (the batch's games from `from`
+ * on, inside the write's transaction), and dropped with a source's games. 0, or -1
+ * (SQLite, NOMEM). */
+int kifu__index_tags_write(kifu_index *ix, size_t from);
 int kifu__index_tags_drop(kifu_index *ix, uint32_t source);
 /* The games that pass every tag filter of o (for the colour-flipped position: sides
  * swapped), as a bit per game id, in *bits (new; *nbits ids covered). 0, or -1. */

@@ -410,6 +410,16 @@ static int hot_more(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
     return rc;
 }
 
+/* Write (put: w->put or w->ins) a block's bytes (sum: kifu__index_sum of them) at id. */
+static int put_bytes(sqlite3_stmt *put, uint64_t id, const uint8_t *p, size_t len,
+                     int64_t sum)
+{
+    sqlite3_bind_int64(put, 1, (sqlite3_int64)id);
+    sqlite3_bind_blob(put, 2, p, (int)len, SQLITE_STATIC);
+    sqlite3_bind_int64(put, 3, sum);
+    return kifu__index_step(put);
+}
+
 /* Write (put: w->put or w->ins) the block of v[0..n) at id, or drop the row when n is 0. */
 static int put_block(writer *w, sqlite3_stmt *put, uint64_t id, const kifu__ipos *v,
                      size_t n)
@@ -421,10 +431,7 @@ static int put_block(writer *w, sqlite3_stmt *put, uint64_t id, const kifu__ipos
     if (kifu__reserve(&w->buf, &w->capbuf, kifu__block_bound(n), 1, 4096))
         return nomem(w->err);
     size_t len = kifu__block_encode(v, n, w->buf);
-    sqlite3_bind_int64(put, 1, (sqlite3_int64)id);
-    sqlite3_bind_blob(put, 2, w->buf, (int)len, SQLITE_STATIC);
-    sqlite3_bind_int64(put, 3, kifu__index_sum(w->buf, len));
-    return kifu__index_step(put);
+    return put_bytes(put, id, w->buf, len, kifu__index_sum(w->buf, len));
 }
 
 /* Append the row at `id` to w->v (nothing when there is none). */
@@ -458,6 +465,22 @@ static int crossing(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd)
     return hot_full(w, key, add, nadd, 0);
 }
 
+/* The hot rows a bucket's sorted entries v[0..n) change, key by key. */
+static int bucket_hot(writer *w, kifu__ipos *v, size_t n)
+{
+    for (size_t k = 0, l; k < n; k = l) {
+        for (l = k; l < n && v[l].key == v[k].key; l++)
+            ;
+        if (hot_next(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
+            : distinct_games(v + k, l - k) >= KIFU__INDEX_HOT
+                ? hot_full(w, v[k].key, v + k, l - k, 0)
+            : w->exact ? crossing(w, v[k].key, v + k, l - k)
+                       : 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* The batch's entries v[0..n) as run `run`, after the hot rows they change: in bucket
  * order, each bucket sorted here (t: the sort's second buffer). */
 static int append_run(writer *w, uint64_t run, kifu__ipos *v, size_t n, kifu__ipos *t)
@@ -467,20 +490,46 @@ static int append_run(writer *w, uint64_t run, kifu__ipos *v, size_t n, kifu__ip
         for (j = i; j < n && v[j].key >> KIFU__BUCKET_SHIFT == b; j++)
             ;
         kifu__index_sort_bucket(v + i, j - i, t ? t + i : NULL);
-        for (size_t k = i, l; k < j; k = l) {
-            for (l = k; l < j && v[l].key == v[k].key; l++)
-                ;
-            if (hot_next(w, v[k].key) ? hot_more(w, v[k].key, v + k, l - k)
-                : distinct_games(v + k, l - k) >= KIFU__INDEX_HOT
-                    ? hot_full(w, v[k].key, v + k, l - k, 0)
-                : w->exact ? crossing(w, v[k].key, v + k, l - k)
-                           : 0)
-                return -1;
-        }
-        if (put_block(w, w->ins, run << KIFU__RUN_SHIFT | b, v + i, j - i))
+        if (bucket_hot(w, v + i, j - i) ||
+            put_block(w, w->ins, run << KIFU__RUN_SHIFT | b, v + i, j - i))
             return -1;
     }
     return 0;
+}
+
+/* The same for a lane the helper sorted and encoded (index_lanes.c). */
+static int append_lane(writer *w, uint64_t run, const kifu__lane_out *o)
+{
+    for (size_t k = 0; k < o->nb; k++) {
+        const kifu__lane_block *b = &o->b[k];
+        kifu__ipos *v = (kifu__ipos *)o->v + b->i;
+        if (bucket_hot(w, v, b->j - b->i) ||
+            put_bytes(w->ins, run << KIFU__RUN_SHIFT | v->key >> KIFU__BUCKET_SHIFT,
+                      o->bytes + b->off, b->len, b->sum))
+            return -1;
+    }
+    return 0;
+}
+
+/* Every lane of the batch written as run `run`: sorted here as it comes
+ * (kifu__index_lane), or taken from the helper. */
+static int append_lanes(writer *w, kifu_index *ix, uint64_t run)
+{
+    int rc = 0;
+    for (unsigned l = 0; !rc && l < KIFU__LANES; l++) {
+        if (ix->lanes) {
+            kifu__lane_out o;
+            rc = kifu__lanes_get(ix, l, &o) ? nomem(w->err) : append_lane(w, run, &o);
+            if (!rc)
+                kifu__lanes_release(ix, l);
+            continue;
+        }
+        size_t n;
+        kifu__ipos *t, *v = kifu__index_lane(ix, l, &n, &t);
+        rc = v ? append_run(w, run, v, n, t) : 0;
+    }
+    kifu__lanes_stop(ix);
+    return rc;
 }
 
 /* The runs, oldest first, with their entry counts. */
@@ -656,12 +705,7 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
          * would read its earlier batches once per key. */
         w.exact = r.n && !ix->bulk;
         rc = load_hot(&w);
-        /* The batch lane by lane, each sorted as it comes (kifu__index_lane). */
-        for (unsigned l = 0; !rc && l < KIFU__LANES; l++) {
-            size_t n;
-            kifu__ipos *t, *v = kifu__index_lane(ix, l, &n, &t);
-            rc = v ? append_run(&w, (uint64_t)run, v, n, t) : 0;
-        }
+        rc = rc || append_lanes(&w, ix, (uint64_t)run);
         rc = rc || set_entries(&w, run, (int64_t)ix->npos) ? -1 : 0;
         if (!rc && !kifu__reserve(&r.id, &r.cap, r.n + 1, sizeof *r.id, 16) &&
             !kifu__reserve(&r.entries, &r.cape, r.n + 1, sizeof *r.entries, 16)) {
@@ -675,6 +719,7 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
      * index again; readers read a bucket's row in each (a few for a million games). */
     if (!rc && !ix->bulk)
         rc = settle(&w, &r);
+    kifu__lanes_stop(ix); /* when a write before the lanes failed */
     if (rc && (!err || !err->code))
         kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
     finish(&w);

@@ -68,7 +68,7 @@ static void merge(kifu__ipos *v, size_t n, kifu__ipos *t)
 }
 
 /* The batch is sorted by its keys' top 27 bits, the order of the table's buckets, in two
- * steps. kifu__index_sort_lanes puts the rows of each lane (the top 9 bits) together, in place: one
+ * steps. kifu__index_partition puts the rows of each lane (the top 9 bits) together, in place: one
  * pass, each row moved once. kifu__index_lane then sorts one lane by the next 18 bits, 9
  * a pass (512 destinations a pass stay in the caches), through two buffers the size of a
  * lane that stay in the cache while the lane is written. What is left is to sort each
@@ -84,7 +84,7 @@ static void merge(kifu__ipos *v, size_t n, kifu__ipos *t)
 #define LANE(key) ((unsigned)((key) >> (64 - KIFU__LANE_BITS)))
 _Static_assert(RADIX_SHIFT <= KIFU__BUCKET_SHIFT, "the radix passes cover the bucket");
 _Static_assert(KIFU__LANE_BITS == RADIX_BITS, "a lane is the top radix digit");
-int kifu__index_sort_lanes(kifu_index *ix)
+size_t kifu__index_partition(kifu_index *ix)
 {
     size_t n = ix->npos, *at = ix->lane_at, head[KIFU__LANES], big = 0;
     kifu__irow *v = ix->pos;
@@ -108,14 +108,11 @@ int kifu__index_sort_lanes(kifu_index *ix)
             }
             v[head[l]++] = x;
         }
-    for (int i = 0; i < 2; i++)
-        if (kifu__reserve(&ix->lane[i], &ix->caplane[i], big ? big : 1, sizeof **ix->lane,
-                          1 << 12))
-            return -1;
-    return 0;
+    return big;
 }
 
-kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos **t)
+kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *np,
+                                  kifu__ipos *a, kifu__ipos *b)
 {
     const kifu__irow *v = ix->pos + ix->lane_at[l];
     size_t n = *np = ix->lane_at[l + 1] - ix->lane_at[l];
@@ -136,7 +133,6 @@ kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos 
         }
     /* The batch's games have consecutive ids from the first one's. */
     const uint32_t *facts = ix->facts, first = ix->games[0].id;
-    kifu__ipos *a = ix->lane[0], *b = ix->lane[1];
     for (size_t i = 0; i < n; i++) {
         const kifu__irow *r = &v[i];
         a[count[0][(r->key >> RADIX_SHIFT) & mask]++] =
@@ -144,8 +140,13 @@ kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos 
     }
     for (size_t i = 0; i < n; i++)
         b[count[1][(a[i].key >> (RADIX_SHIFT + RADIX_BITS)) & mask]++] = a[i];
-    *t = a;
     return b;
+}
+
+kifu__ipos *kifu__index_lane(kifu_index *ix, unsigned l, size_t *np, kifu__ipos **t)
+{
+    *t = ix->lane[0];
+    return kifu__index_lane_into(ix, l, np, ix->lane[0], ix->lane[1]);
 }
 
 void kifu__index_sort_bucket(kifu__ipos *v, size_t n, kifu__ipos *t)

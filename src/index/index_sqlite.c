@@ -218,6 +218,7 @@ static const kifu__index_ops sqlite_ops = {
     .lookup = sqlite_lookup,
     .replaced = sqlite_replaced,
     .write = kifu__sqlite_write,
+    .rows = kifu__sqlite_rows,
     .flush = kifu__sqlite_flush,
     .compact = sqlite_compact,
     .close = sqlite_close,

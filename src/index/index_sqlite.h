@@ -10,6 +10,7 @@
  * 0, or -1 with err: the whole add is rolled back. */
 uint32_t kifu__sqlite_max_id(sqlite3 *db, const char *table);
 int kifu__sqlite_write(kifu_index *ix, kifu_error *err);
+int kifu__sqlite_rows(kifu_index *ix, kifu_error *err);
 int kifu__sqlite_flush(kifu_index *ix, kifu_error *err);
 
 /* index_sqlite_explore.c: the explorer's query (backend.h, explore_*). */

@@ -105,9 +105,13 @@ static int cmp_key(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+static const char games_sql[] =
+    "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+/* The batch's games from ix->games_written on (statement: games_sql). */
 static int insert_games(kifu_index *ix, sqlite3_stmt *game)
 {
-    for (size_t i = 0; i < ix->ngames; i++) {
+    for (size_t i = ix->games_written; i < ix->ngames; i++) {
         kifu__igame *g = &ix->games[i];
         sqlite3_bind_int64(game, 1, g->id);
         sqlite3_bind_int64(game, 2, g->source);
@@ -160,9 +164,9 @@ static int insert_games(kifu_index *ix, sqlite3_stmt *game)
 }
 
 /* Write the queued batch inside the open transaction: sources, games, then the positions
- * as a run of their own (index_runs.c), the replaced games' occurrences dropped first.
- * 0, or -1 with err. */
-static int write_batch(kifu_index *ix, kifu_error *err)
+ * as a run of their own (index_runs.c), the replaced games' occurrences dropped first;
+ * with `indexes`, the games' indexes made before the positions. 0, or -1 with err. */
+static int write_batch(kifu_index *ix, int indexes, kifu_error *err)
 {
     sqlite3 *db = ix->db;
     sqlite3_stmt *src = NULL, *game = NULL;
@@ -178,9 +182,7 @@ static int write_batch(kifu_index *ix, kifu_error *err)
             goto out;
     if (sqlite3_prepare_v2(db, "INSERT OR REPLACE INTO sources VALUES(?,?,?,?,?,?)", -1,
                            &src, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(
-            db, "INSERT INTO games VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            -1, &game, NULL) != SQLITE_OK)
+        sqlite3_prepare_v2(db, games_sql, -1, &game, NULL) != SQLITE_OK)
         goto sqlfail;
     for (size_t i = 0; i < ix->nsources; i++) {
         struct kifu__isource *s = &ix->sources[i];
@@ -193,8 +195,14 @@ static int write_batch(kifu_index *ix, kifu_error *err)
         if (kifu__index_step(src))
             goto sqlfail;
     }
-    if (insert_games(ix, game) || kifu__index_tags_write(ix))
+    if (insert_games(ix, game) || kifu__index_tags_write(ix, ix->games_written))
         goto sqlfail;
+    /* A bulk build's last batch: the games' indexes made while the helper puts the
+     * positions in order (index_lanes.c), not after. */
+    if (indexes && kifu__index_schema_indexes(db, err)) {
+        kifu__error_source(err, ix->path);
+        goto out;
+    }
     /* Sorted, each once (an empty vector has no storage, and qsort wants some). */
     size_t nt = 0;
     if (touched.n) {
@@ -221,20 +229,23 @@ out:
     return rc;
 }
 
-/* Write the batch; the first one of an add opens its transaction. 0, or -1: the whole
- * add is rolled back. */
-int kifu__sqlite_write(kifu_index *ix, kifu_error *err)
+/* The add's transaction opened unless it is. 0, or -1 with err (the batch dropped). */
+static int begin(kifu_index *ix, kifu_error *err)
 {
-    if (!ix->intx) {
-        if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
-            kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
-            kifu__index_batch_free(ix);
-            return -1;
-        }
-        ix->intx = 1;
-    }
-    if (write_batch(ix, err) == 0)
+    if (ix->intx)
         return 0;
+    if (sqlite3_exec(ix->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+        kifu__index_batch_free(ix);
+        return -1;
+    }
+    ix->intx = 1;
+    return 0;
+}
+
+/* The add rolled back: -1. */
+static int rollback(kifu_index *ix)
+{
     sqlite3_exec(ix->db, "ROLLBACK", NULL, NULL, NULL);
     ix->intx = 0;
     /* What the add took from the id counters goes back with it. */
@@ -243,14 +254,61 @@ int kifu__sqlite_write(kifu_index *ix, kifu_error *err)
     return -1;
 }
 
+/* Write the batch (write_batch); the first one of an add opens its transaction. 0, or
+ * -1: the whole add is rolled back. */
+static int write_tx(kifu_index *ix, int indexes, kifu_error *err)
+{
+    if (begin(ix, err))
+        return -1;
+    return write_batch(ix, indexes, err) == 0 ? 0 : rollback(ix);
+}
+
+int kifu__sqlite_write(kifu_index *ix, kifu_error *err)
+{
+    return write_tx(ix, 0, err);
+}
+
+/* A bulk build's games and tags written as each file is queued, on the thread that adds,
+ * while others read the next files (index build -j): at the batch's write (with nothing
+ * else to do meanwhile at the last one) only its sources and positions are left. Not in
+ * a batch that replaces a file (whose old games go first, at its write) nor in an add
+ * to an index, whose games' indexes would take them in no order. 0, or -1: the whole
+ * add is rolled back. */
+int kifu__sqlite_rows(kifu_index *ix, kifu_error *err)
+{
+    if (!ix->unindexed || ix->games_written == ix->ngames)
+        return 0;
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].replace)
+            return 0;
+    sqlite3_stmt *game = NULL;
+    if (begin(ix, err))
+        return -1;
+    int rc = sqlite3_prepare_v2(ix->db, games_sql, -1, &game, NULL) != SQLITE_OK ||
+                     insert_games(ix, game) ||
+                     kifu__index_tags_write(ix, ix->games_written)
+                 ? -1
+                 : 0;
+    sqlite3_finalize(game);
+    if (!rc) {
+        ix->games_written = ix->ngames;
+        return 0;
+    }
+    kifu__index_sqlite_error(ix->db, ix->path, "cannot write the index", err);
+    kifu__index_batch_free(ix);
+    return rollback(ix);
+}
+
 int kifu__sqlite_flush(kifu_index *ix, kifu_error *err)
 {
     if (ix->readonly || (!ix->ngames && !ix->nsources && !ix->intx && !ix->unindexed))
         return 0;
-    if ((ix->ngames || ix->nsources) && kifu__sqlite_write(ix, err))
+    /* A bulk build's games' indexes, once its games are in (kifu_index_open): with its
+     * last batch's, else here. */
+    int indexed = ix->unindexed && (ix->ngames || ix->nsources);
+    if ((ix->ngames || ix->nsources) && write_tx(ix, indexed, err))
         return -1;
-    /* A bulk build's games' indexes, once its games are in (kifu_index_open). */
-    int failed = ix->unindexed && kifu__index_schema_indexes(ix->db, err);
+    int failed = ix->unindexed && !indexed && kifu__index_schema_indexes(ix->db, err);
     if (failed)
         kifu__error_source(err, ix->path);
     else

@@ -30,9 +30,9 @@ static sqlite3_int64 name_id(kifu_index *ix, sqlite3_stmt *add, sqlite3_stmt *ge
     return ids[k];
 }
 
-int kifu__index_tags_write(kifu_index *ix)
+int kifu__index_tags_write(kifu_index *ix, size_t from)
 {
-    if (!ix->ngtags || !ix->tagger)
+    if (!ix->ngtags || !ix->tagger || from >= ix->ngames)
         return 0;
     sqlite3_stmt *add = NULL, *get = NULL, *row = NULL;
     /* Ids looked up again each write: a rolled back one may have made some. */
@@ -47,7 +47,7 @@ int kifu__index_tags_write(kifu_index *ix)
         sqlite3_prepare_v2(ix->db, "INSERT OR IGNORE INTO game_tags VALUES(?,?,?)", -1,
                            &row, NULL) != SQLITE_OK)
         goto out;
-    for (size_t i = 0; i < ix->ngames; i++) {
+    for (size_t i = from; i < ix->ngames; i++) {
         const kifu__igame *g = &ix->games[i];
         for (uint32_t j = 0; j < g->ntags; j++) {
             const kifu__igtag *tg = &ix->gtags[g->tag0 + j];

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # index_jobs.sh: `kifu index build` and `add` on several threads (-j) write the same
-# index (sqlite3 .dump), the same messages and the same exit status as on one thread,
+# index (sqlite3 .dump, and the file byte for byte), the same messages and the same exit
+# status as on one thread,
 # on a collection with multi-game files, duplicates (across files and within one), a
 # repaired relay game (--lenient), a truncated file, files that are no records, an
 # illegal game, garbage and tagged games; -j takes a number. Usage: index_jobs.sh KIFU
@@ -49,6 +50,10 @@ same() { # name, options...
     for j in 2 8; do
         [ "$(dump "$tmp/${name}1.kdb")" = "$(dump "$tmp/$name$j.kdb")" ] && ok ||
             bad "build $* -j$j: another index than -j1"
+        # The file itself: the same SQL in the same order (a helper sorts and encodes
+        # the positions with -j2 and more, the adding thread writes them).
+        cmp -s "$tmp/${name}1.kdb" "$tmp/$name$j.kdb" && ok ||
+            bad "build $* -j$j: another file than -j1 (same dump: $([ "$(dump "$tmp/${name}1.kdb")" = "$(dump "$tmp/$name$j.kdb")" ] && echo yes || echo no))"
         cmp -s "$tmp/$name.err1" "$tmp/$name.err$j" && ok ||
             bad "build $* -j$j: other messages: $(diff "$tmp/$name.err1" "$tmp/$name.err$j")"
         cmp -s "$tmp/$name.rc1" "$tmp/$name.rc$j" && ok ||
@@ -92,6 +97,7 @@ for j in 1 2 8; do
 done
 for j in 2 8; do
     [ "$(dump "$tmp/a1.kdb")" = "$(dump "$tmp/a$j.kdb")" ] && ok || bad "add -j$j: another index than -j1"
+    cmp -s "$tmp/a1.kdb" "$tmp/a$j.kdb" && ok || bad "add -j$j: another file than -j1"
     cmp -s "$tmp/aerr1" "$tmp/aerr$j" && ok || bad "add -j$j: other messages: $(diff "$tmp/aerr1" "$tmp/aerr$j")"
     cmp -s "$tmp/arc1" "$tmp/arc$j" && ok || bad "add -j$j: exit $(cat "$tmp/arc$j")"
 done

@@ -416,6 +416,73 @@ TEST(prepared_on_threads_equals_added_in_turn)
 /* An add larger than one batch writes its batches one after the other (each a run of
  * blocks of its own, the newest merged while they grow) and commits once: the same file
  * as one batch once compacted. */
+/* The bytes of two files equal. */
+static int same_bytes(const char *a, const char *b)
+{
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    int same = f && g;
+    while (same) {
+        int x = getc(f), y = getc(g);
+        same = x == y;
+        if (x == EOF)
+            break;
+    }
+    if (f)
+        fclose(f);
+    if (g)
+        fclose(g);
+    return same;
+}
+
+/* An index made in two adds of a few batches each (flags: KIFU_INDEX_BULK or 0) with
+ * `jobs` threads for its writes, at dir/name. */
+static void build_with_jobs(const char *name, unsigned flags, int jobs)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    remove(path);
+    kifu_error err;
+    kifu_error_clear(&err);
+    kifu_index *ix = kifu_index_open(path, KIFU_INDEX_CREATE | flags, &err);
+    CHECK(ix != NULL);
+    if (!ix)
+        return;
+    kifu_index_set_jobs(ix, jobs);
+    for (int i = 0; i < GAMES; i++) {
+        char g[512];
+        game_path(i, g, sizeof g);
+        CHECK(kifu_index_add_file(ix, g, NULL, NULL, &err) >= 0);
+        if (i == GAMES / 2)
+            CHECK_INT(kifu_index_flush(ix, &err), 0);
+    }
+    CHECK_INT(kifu_index_close(ix, &err), 0);
+}
+
+/* kifu_index_set_jobs changes which thread sorts and encodes a batch's positions
+ * (index_lanes.c), never a byte of the file: bulk builds and adds over several batches,
+ * the second add's keys turning hot and its runs merged. */
+TEST(jobs_write_the_same_file)
+{
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: compares SQLite files");
+    size_t keep = kifu__index_batch;
+    kifu__index_batch = 700; /* about 8 games a batch */
+    static const unsigned flags[2] = {0, KIFU_INDEX_BULK};
+    for (int k = 0; k < 2; k++) {
+        build_with_jobs("jobs1.kdb", flags[k], 1);
+        build_with_jobs("jobs2.kdb", flags[k], 2);
+        build_with_jobs("jobs3.kdb", flags[k], 3);
+        char a[512], b[512], c[512];
+        snprintf(a, sizeof a, "%s/jobs1.kdb", dir);
+        snprintf(b, sizeof b, "%s/jobs2.kdb", dir);
+        snprintf(c, sizeof c, "%s/jobs3.kdb", dir);
+        CHECK(count_rows(a, "positions") > 0);
+        CHECK(same_bytes(a, b));
+        CHECK(same_bytes(a, c));
+    }
+    kifu__index_batch = keep;
+}
+
 TEST(many_batches_equal_one)
 {
     if (t_index_clickhouse())
@@ -1279,6 +1346,7 @@ int main(void)
     RUN(built_in_steps_equals_built_at_once);
     RUN(prepared_on_threads_equals_added_in_turn);
     RUN(many_batches_equal_one);
+    RUN(jobs_write_the_same_file);
     RUN(date_ranges_from_day_lists);
     RUN(filtered_games_replayed);
     RUN(yaneuraou_book);
