@@ -2,11 +2,10 @@
  * read-only and kept in a pool between requests (an open reads the file's schema and
  * costs more than an explorer query; a handle keeps its prepared statements). A handle
  * sees what `kifu index add` commits by itself (each query is a read transaction, and
- * SQLite reads the WAL's newest commit at its start), so it is reused as long as it has
- * the file at the index's path open: a build renames a new file over it, and then the
- * next request opens that one. One stat a request; reopening at every commit of a
- * writer (the file's size and times, as before) made each add cost the server an open
- * per worker. */
+ * SQLite reads the WAL's newest commit at its start), so it is reused as long as the
+ * file at the index's path is the one it has open (a file moved there, say, is opened
+ * at the next request). One stat a request: reopening at every commit of a writer (the
+ * file's size and times, as before) cost the server an open per worker and commit. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
