@@ -40,7 +40,8 @@ void serve_error(serve_response *r, int status, const char *fmt, ...)
 
 /* An answer's stream: stdio's buffer (full buffering, in the sink) flushed into a
  * growing array. open_memstream wrote every fprintf through its byte-copying default
- * path: this stream took 30% less CPU for an explorer answer (25 KB of JSON). */
+ * path: with this stream the explorer's JSON writer runs 11% fewer instructions (32 KB
+ * of JSON, callgrind), the array goes to libmicrohttpd as it is. */
 typedef struct sink {
     char **buf;
     size_t *len;
