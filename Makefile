@@ -96,6 +96,8 @@ bench:
 	@scripts/deps.sh clickhouse || echo "kifu: clickhouse-server not installed: the bench leaves ClickHouse out" >&2
 	bench/clickhouse.sh ./build-bench/kifu_bench $(BENCH_ARGS)
 	@python3 bench/html_paint.py build-bench/html/game300.html
+	@[ ! -f build-bench/games.kdb ] || bench/serve.sh ./build-bench/kifu build-bench/games.kdb || \
+		echo "kifu: bench/serve.sh: a goal missed (above)" >&2
 
 # Each libFuzzer target for FUZZ_SECONDS, seeded from fuzz/corpus/<name>/ with
 # fuzz/dict/<name>.dict; new inputs go to build-fuzz/corpus/, crashes to

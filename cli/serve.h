@@ -72,9 +72,9 @@ int serve_position(const serve_request *q, kifu_position *p, serve_response *r);
 int serve_number(const serve_request *q, const char *key, long lo, long hi, long def,
                  long *out, serve_response *r);
 
-/* serve_index.c: the index for one request, or NULL with a 503 in r; *at records what
- * the file looked like. serve_close gives it back (to a pool of open handles, reused
- * while the file is unchanged); serve_drain closes the pool's handles. */
+/* serve_index.c: the index for one request, or NULL with a 503 in r; *at records which
+ * file was at the index's path. serve_close gives it back (to a pool of open handles,
+ * reused while that file is still there); serve_drain closes the pool's handles. */
 typedef struct serve_stamp {
     unsigned char bytes[32];
 } serve_stamp;

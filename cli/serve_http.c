@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "serve.h"
 
@@ -33,18 +34,27 @@ static enum MHD_Result add_param(void *cls, enum MHD_ValueKind kind, const char 
     return MHD_YES;
 }
 
-static enum MHD_Result answer(struct MHD_Connection *con, const serve_response *r)
+/* The headers every answer carries. */
+static void add_headers(struct MHD_Response *res, const char *type)
 {
-    struct MHD_Response *res = MHD_create_response_from_buffer(
-        r->len, (void *)r->body,
-        r->owned ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
-    if (!res)
-        return MHD_NO;
-    MHD_add_response_header(res, "Content-Type", r->type ? r->type : "text/plain");
+    MHD_add_response_header(res, "Content-Type", type ? type : "text/plain");
     MHD_add_response_header(res, "Content-Security-Policy", csp);
     MHD_add_response_header(res, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(res, "Referrer-Policy", "no-referrer");
     MHD_add_response_header(res, "Cache-Control", "no-store");
+}
+
+/* A body built for this request is handed over (libmicrohttpd frees it once sent): a
+ * copy of it was one more allocation and 25 KB copied an explorer answer. */
+static enum MHD_Result answer(struct MHD_Connection *con, serve_response *r)
+{
+    struct MHD_Response *res = MHD_create_response_from_buffer(
+        r->len, (void *)r->body,
+        r->owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
+    if (!res)
+        return MHD_NO;
+    r->owned = NULL;
+    add_headers(res, r->type);
     enum MHD_Result ok = MHD_queue_response(con, (unsigned)r->status, res);
     MHD_destroy_response(res);
     return ok;
@@ -151,10 +161,15 @@ int serve_run(const serve_config *c, const char *host, int port)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* Epoll (MHD_USE_AUTO's choice on Linux) on a pool of threads, a few per core: a
+     * worker answers its connections' requests one after the other, so one slow search
+     * (up to --timeout) holds only the connections of its worker. */
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned workers = cores < 2 ? 4u : cores > 16 ? 32u : (unsigned)cores * 2;
     struct MHD_Daemon *d = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
+        MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
         (void *)c, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
-        (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE, 4u,
+        (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE, workers,
         MHD_OPTION_CONNECTION_LIMIT, 64u, MHD_OPTION_PER_IP_CONNECTION_LIMIT, 48u,
         MHD_OPTION_CONNECTION_TIMEOUT, 10u, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
         (size_t)32768, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);

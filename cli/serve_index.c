@@ -1,8 +1,11 @@
 /* serve_index.c: the index for one request of `kifu serve`. Handles are opened
- * read-only and kept in a small pool between requests (an open reads the file's schema
- * and costs more than an explorer query); a handle is reused only while the file and its
- * WAL are as they were when it was opened (size and modification time), so games that
- * `kifu index add` commits are answered by a fresh handle at the next request. */
+ * read-only and kept in a pool between requests (an open reads the file's schema and
+ * costs more than an explorer query; a handle keeps its prepared statements). A handle
+ * sees what `kifu index add` commits by itself (each query is a read transaction, and
+ * SQLite reads the WAL's newest commit at its start), so it is reused as long as the
+ * file at the index's path is the one it has open (a file moved there, say, is opened
+ * at the next request). One stat a request: reopening at every commit of a writer (the
+ * file's size and times, as before) cost the server an open per worker and commit. */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdlib.h>
@@ -11,10 +14,11 @@
 
 #include "serve.h"
 
-enum { POOL = 8 };
+/* At least the number of workers serve_http.c starts, so that none opens its own. */
+enum { POOL = 32 };
 
 typedef struct stamp {
-    long long size[2], mtime[2];
+    long long dev, ino;
 } stamp;
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -24,26 +28,13 @@ static struct {
 } pool[POOL];
 static size_t pooled;
 
-/* What the file and its WAL look like now (zeros for ClickHouse or a missing WAL). */
+/* Which file is at the index's path now (zeros for ClickHouse or no file). */
 static stamp stamp_of(const serve_config *c)
 {
-    stamp s;
-    memset(&s, 0, sizeof s);
-    if (c->ch_url)
-        return s;
-    size_t n = strlen(c->kdb) + 8;
-    char *wal = malloc(n);
-    const char *paths[2] = {c->kdb, wal};
-    if (wal)
-        snprintf(wal, n, "%s-wal", c->kdb);
-    for (int i = 0; i < 2; i++) {
-        struct stat st;
-        if (paths[i] && !stat(paths[i], &st)) {
-            s.size[i] = (long long)st.st_size;
-            s.mtime[i] = (long long)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-        }
-    }
-    free(wal);
+    stamp s = {0, 0};
+    struct stat st;
+    if (!c->ch_url && !stat(c->kdb, &st))
+        s.dev = (long long)st.st_dev, s.ino = (long long)st.st_ino;
     return s;
 }
 

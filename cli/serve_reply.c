@@ -38,14 +38,65 @@ void serve_error(serve_response *r, int status, const char *fmt, ...)
         r->status = status;
 }
 
+/* An answer's stream: stdio's buffer (full buffering, in the sink) flushed into a
+ * growing array. open_memstream wrote every fprintf through its byte-copying default
+ * path: with this stream the explorer's JSON writer runs 11% fewer instructions (32 KB
+ * of JSON, callgrind), the array goes to libmicrohttpd as it is. */
+typedef struct sink {
+    char **buf;
+    size_t *len;
+    char *data;
+    size_t n, cap;
+    char io[16384];
+} sink;
+
+static ssize_t sink_write(void *cookie, const char *b, size_t n)
+{
+    sink *s = cookie;
+    /* Room for a NUL after it, as open_memstream leaves. */
+    if (n >= s->cap - s->n) {
+        size_t cap = s->cap ? s->cap : 32768;
+        while (cap - s->n <= n)
+            cap *= 2;
+        char *grown = realloc(s->data, cap);
+        if (!grown)
+            return -1;
+        s->data = grown, s->cap = cap;
+    }
+    memcpy(s->data + s->n, b, n);
+    s->n += n;
+    return (ssize_t)n;
+}
+
+/* The stream is closed (flushed first): the array goes to the caller's *buf. */
+static int sink_close(void *cookie)
+{
+    sink *s = cookie;
+    if (s->data)
+        s->data[s->n] = 0;
+    *s->buf = s->data ? s->data : calloc(1, 1);
+    *s->len = s->data ? s->n : 0;
+    free(s);
+    return 0;
+}
+
 FILE *serve_begin(char **buf, size_t *len)
 {
     *buf = NULL, *len = 0;
-    FILE *f = open_memstream(buf, len);
+    sink *s = malloc(sizeof *s);
+    if (!s)
+        return NULL;
+    s->buf = buf, s->len = len, s->data = NULL, s->n = s->cap = 0;
+    cookie_io_functions_t io = {NULL, sink_write, NULL, sink_close};
+    FILE *f = fopencookie(s, "w", io);
+    if (!f) {
+        free(s);
+        return NULL;
+    }
     /* One thread writes the stream: every write taking and dropping its lock was a
      * tenth of an explorer answer's time. */
-    if (f)
-        __fsetlocking(f, FSETLOCKING_BYCALLER);
+    __fsetlocking(f, FSETLOCKING_BYCALLER);
+    setvbuf(f, s->io, _IOFBF, sizeof s->io);
     return f;
 }
 

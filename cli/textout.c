@@ -27,12 +27,16 @@ void cli_json_fstring(FILE *f, const char *s)
         return;
     }
     /* Runs of bytes that need no escape go out in one write: a character at a time
-     * (each putc taking the stream's lock) was a third of a served explorer answer. */
+     * (each putc taking the stream's lock) was a third of a served explorer answer.
+     * The bytes that end a run by a table (NUL and the control bytes 0x01-0x1f, quote,
+     * backslash, DEL): five tests a byte were a sixth of the explorer's JSON. */
+    static const unsigned char stop[256] = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,         1,          1,         1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, ['"'] = 1, ['\\'] = 1, [0x7f] = 1};
     putc('"', f);
     while (*s) {
         size_t n = 0;
-        while (s[n] && s[n] != '"' && s[n] != '\\' && (unsigned char)s[n] >= 0x20 &&
-               s[n] != 0x7f)
+        while (!stop[(unsigned char)s[n]])
             n++;
         fwrite(s, 1, n, f);
         s += n;

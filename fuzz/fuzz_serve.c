@@ -4,6 +4,7 @@
  * without '=' has an empty value). Against a small index made at the first call, every
  * answer must be complete: a body, a content type, and a status the API documents (a
  * 500 would be a bug, not a bad request). */
+#define _GNU_SOURCE /* serve_reply.c's fopencookie, before any header */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

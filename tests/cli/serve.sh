@@ -281,48 +281,19 @@ before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.
 after=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 check "a game added while serving" "$((before + 1))" "$after"
 
-# Under load while `kifu index add` writes: 8 clients, 60 requests each, while 12 adds
-# (one new game each, each its own first move) commit one after the other. Every request
-# is answered 200; every count is one the index held at some commit (before + k), each
-# answer's moves add up to its games, a client never sees the count go back, and the
-# last answer is before + 12.
+# Under load while `kifu index add` writes (serve_adds.py, which bench/serve.sh runs beside
+# wrk): 8 clients, 60 requests and more each, while 12 adds (one new game each, each its
+# own first move) commit one after the other. Every request is answered 200; every count
+# is one the index held at some commit (before + k), each answer's moves add up to its
+# games, a client never sees the count go back, and its answers after the adds are
+# before + 12.
 mkdir -p "$tmp/adds"
 base=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
-python3 - "$port" "$base" 12 >"$tmp/load.out" 2>&1 <<'PY' &
-import http.client, json, sys, threading
-port, base, adds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
-errors, seen = [], []
-def client(n):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-    last = base
-    for i in range(60):
-        try:
-            c.request("GET", "/api/explore")
-            r = c.getresponse(); body = r.read()
-        except Exception as e:
-            errors.append("client %d request %d: %r" % (n, i, e)); c = http.client.HTTPConnection("127.0.0.1", port, timeout=10); continue
-        if r.status != 200:
-            errors.append("status %d: %s" % (r.status, body[:200])); continue
-        d = json.loads(body); g = d["games"]
-        if not base <= g <= base + adds: errors.append("a count out of range: %d" % g)
-        if sum(m["games"] for m in d["moves"]) != g: errors.append("moves do not add up to %d" % g)
-        if g < last: errors.append("the count went back: %d after %d" % (g, last))
-        last = g; seen.append(g)
-t = [threading.Thread(target=client, args=(n,)) for n in range(8)]
-[x.start() for x in t]; [x.join() for x in t]
-print(len(seen), len(errors)); print("\n".join(errors[:10]))
-PY
-loader=$!
-i=0
-for mv in 1g1f 2g2f 3g3f 4g4f 5g5f 6g6f 9g9f 1i1h 9i9h 3i3h 7i7h 4i5h; do
-    i=$((i + 1))
-    mkdir -p "$tmp/adds/$i"
-    printf 'position startpos moves %s\n' "$mv" >"$tmp/adds/$i/a$i.usi"
-    "$kifu" index add "$tmp/g.kdb" "$tmp/adds/$i" >/dev/null 2>&1 || bad "index add $i under load"
-done
-wait "$loader"
-check "under load while adding: every request answered, no wrong count" "480 0" "$(head -1 "$tmp/load.out")"
-sed -n '2,$p' "$tmp/load.out" | grep . && bad "under load: $(cat "$tmp/load.out")"
+python3 "$here/serve_adds.py" "$port" "$kifu" "$tmp/g.kdb" "$tmp/adds" "$base" 12 8 60 >"$tmp/load.out" 2>&1 ||
+    bad "under load while adding: $(cat "$tmp/load.out")"
+read -r answered errors <"$tmp/load.out"
+[ "${answered:-0}" -ge 480 ] && [ "${errors:-1}" = 0 ] && ok ||
+    bad "under load while adding: every request answered, no wrong count: $(cat "$tmp/load.out")"
 check "after the adds" "$((base + 12))" "$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
 check "after the adds, as kifu explore counts" "$("$kifu" explore "$tmp/g.kdb" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')" \
     "$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')"
