@@ -4,7 +4,8 @@
 # processes with an https_port (127.0.0.1, free ports, configs in the temp dir, stopped by
 # PID), and checks: kifu connects with --ca-file; refuses the server without the CA, and
 # a certificate for another name (an openssl s_server of the test's own), each naming the
-# cause; --insecure-skip-tls-verify connects with a warning; --clickhouse-credentials
+# cause; the writes' new connections resume the TLS session (one full handshake a
+# command); --insecure-skip-tls-verify connects with a warning; --clickhouse-credentials
 # (an owner-only file) logs in; the explorer over TLS answers what SQLite answers; the
 # two-shard cluster over TLS answers what SQLite answers.
 # Skips (77) when clickhouse-server or openssl is not installed (scripts/deps.sh
@@ -77,6 +78,24 @@ ch="--clickhouse $url_a --database kifu_tls --ca-file $tmp/ca.pem"
   --ca-file ca.pem >info.localhost 2>err && grep -q '^games  *200$' info.localhost &&
   ok "https://localhost: the certificate's other name" ||
   bad "https://localhost: $(cat err info.localhost)"
+
+# Every write goes on a new connection (clickhouse_http.c): each resumes the TLS session of
+# the one before (libcurl's share of sessions), one full handshake for the command.
+# tls_count.c counts the handshakes of the process.
+if ${CC:-cc} -shared -fPIC -o tls_count.so "$here/tls_count.c" 2>cc.log; then
+  : >count
+  KIFU_TLS_COUNT=$tmp/count LD_PRELOAD=$tmp/tls_count.so "$kifu" index add games \
+    --clickhouse "$url_a" --database kifu_tls_resume --ca-file ca.pem 2>err ||
+    bad "kifu index add over https: $(cat err)"
+  read -r _ full _ resumed <count
+  if [ "${full:-0}" = 1 ] && [ "${resumed:-0}" -ge 3 ]; then
+    ok "writes over https resume the TLS session: 1 full handshake, $resumed resumed"
+  else
+    bad "TLS handshakes of an index add: $(cat count) (1 full and the others resumed expected)"
+  fi
+else
+  echo "note: no C compiler, the handshakes are not counted: $(cat cc.log)"
+fi
 
 # Refused without the CA, and a certificate for another name, each saying why.
 fails "without --ca-file the private CA's certificate is refused" \
