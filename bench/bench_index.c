@@ -75,7 +75,7 @@ static int by_row(const void *x, const void *y)
     return (a->ply > b->ply) - (a->ply < b->ply);
 }
 
-static void print_load(void)
+void bench_print_load(void)
 {
     double l = 0;
     FILE *f = fopen("/proc/loadavg", "r");
@@ -375,7 +375,7 @@ static void build_jobs(const bench_opts *o, const char *dir, double games)
         printf("build -jN: kifu index build failed\n");
         return;
     }
-    print_load();
+    bench_print_load();
     printf("kifu index build -j1   %.1f s wall, %.1f s CPU: %.0f games/s\n", t1, c1,
            games / t1);
     printf("kifu index build -j%-3d %.1f s wall, %.1f s CPU: %.0f games/s, %.2fx -j1 by "
@@ -425,7 +425,7 @@ int bench_index(const bench_opts *o)
     double t3 = bench_now(), c3 = bench_cpu_now();
     struct stat st;
     stat(kdb, &st);
-    print_load();
+    bench_print_load();
     printf("build   %.0f games, %.0f positions: %.1f s CPU (%.1f s wall): %.0f games/s, "
            "%.2fM positions/s per core (goal 20000 games/s)\n",
            games, positions, c3 - c0, t3 - t0, games / (c3 - c0),

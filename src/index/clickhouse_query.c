@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "index/clickhouse.h"
 #include "index/index_private.h"
@@ -191,16 +192,22 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     return rc;
 }
 
-/* The counts of key's moves: the explorer table's sums, less those of the batches not done
- * yet (their rows are read by key and game: none when every batch is done). */
-static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+/* The counts of key's moves: the explorer table's sums over the key's range (parts not
+ * merged yet hold partial sums). hide: less those of the batches not done yet (their
+ * position rows, read by key and game). */
+static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide)
 {
     kifu__sb_puts(sql,
                   "SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
                   "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
-                  "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un FROM "
-                  "(SELECT move, games, pos_games, sente_wins, gote_wins, "
-                  "sennichite, jishogi, draws, unknown FROM ");
+                  "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un FROM ");
+    if (!hide) {
+        kifu__ch_name(ch, sql, "explorer", 0);
+        kifu__sb_printf(sql, " WHERE key = %llu GROUP BY move", (unsigned long long)key);
+        return;
+    }
+    kifu__sb_puts(sql, "(SELECT move, games, pos_games, sente_wins, gote_wins, "
+                       "sennichite, jishogi, draws, unknown FROM ");
     kifu__ch_name(ch, sql, "explorer", 0);
     kifu__sb_printf(sql,
                     " WHERE key = %llu UNION ALL SELECT move, -toInt64(first_move), "
@@ -216,32 +223,52 @@ static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
 }
 
 /* The KIFU__INDEX_TOP latest games of each of key's moves, from the insert blocks' latest
- * (the latest table: a few rows a move), those of batches not done left out: move, r (the
- * rank), ply, id. */
-static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols)
+ * (the latest table: a few rows a move); hide: those of batches not done left out. move,
+ * r (the rank), ply, id. */
+static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols,
+                    int hide)
 {
     kifu__sb_printf(sql,
                     "SELECT %s FROM (SELECT DISTINCT move, r, p AS ply, "
                     "toUInt32(bitAnd(r, 4294967295)) AS id FROM ",
                     cols);
     kifu__ch_name(ch, sql, "latest", 0);
-    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id ",
+    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu",
                     (unsigned long long)key);
-    kifu__ch_hidden(ch, sql, 0, 1);
+    if (hide) {
+        kifu__sb_puts(sql, " AND id ");
+        kifu__ch_hidden(ch, sql, 0, 1);
+    }
     kifu__sb_printf(sql, " ORDER BY move, r DESC LIMIT %d BY move)", KIFU__INDEX_TOP);
 }
 
-/* Those latest games with what the listing shows of them (their games rows, read by id:
- * a few granules). */
-static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+/* Those latest games with what the listing shows of them (their games rows' listing,
+ * the fields GAME_COLS names as one TabSeparated line, read by id: a few granules of one
+ * column). */
+static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide)
 {
-    kifu__sb_puts(sql, "SELECT move, r, ply, " GAME_COLS " FROM (");
-    top_sql(ch, sql, key, "move, r, ply, id");
-    kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT " GAME_COLS " FROM ");
+    kifu__sb_puts(sql, "SELECT move, r, ply, listing FROM (");
+    top_sql(ch, sql, key, "move, r, ply, id", hide);
+    kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT id, listing FROM ");
     kifu__ch_name(ch, sql, "games", 0);
     kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
-    top_sql(ch, sql, key, "id");
+    top_sql(ch, sql, key, "id", hide);
     kifu__sb_puts(sql, ")) USING id");
+}
+
+/* The explorer's query at key: each move's counts, joined with its latest games and what
+ * the listing shows of them (a row each, the counts repeated), and last on every row
+ * the journal's batches not done, counted (kifu__ch_open_sql). TabSeparatedRaw: the
+ * listing is TabSeparated already, and the other fields are numbers. */
+static void explore_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide)
+{
+    kifu__sb_puts(sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, r, ply, listing, ");
+    kifu__ch_open_sql(ch, sql);
+    kifu__sb_puts(sql, " FROM (");
+    counts_sql(ch, sql, key, hide);
+    kifu__sb_puts(sql, ") ALL LEFT JOIN (");
+    latest_sql(ch, sql, key, hide);
+    kifu__sb_puts(sql, ") USING move ORDER BY move, r DESC FORMAT TabSeparatedRaw");
 }
 
 /* One move's rows of the explorer's answer at *p (its counts on each, then a latest
@@ -296,6 +323,53 @@ static int count_move(kifu__ch *ch, const char **pp, int flipped, kifu__agg *a)
                            ntop);
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* The batches not done that an answer's rows counted (the last field of its first line;
+ * none: no row, nothing of any batch either). */
+static long long answer_open(const kifu__strbuf *out)
+{
+    if (!out->data || !*out->data)
+        return 0;
+    const char *end = out->data + strcspn(out->data, "\n"), *p = end;
+    while (p > out->data && p[-1] != '\t')
+        p--;
+    return strtoll(p, NULL, 10);
+}
+
+/* One request for the explorer at key: without hiding batches when the journal had
+ * none open at the last query (the normal case: the query reads the aggregate's range
+ * and nothing of the journal but its count), else with. An answer read without hiding
+ * stands when its own count says no batch was open and it came within
+ * KIFU__CH_HIDE_LEASE_MS (a batch started after the count was taken writes no row before
+ * that long: clickhouse_write.c); else the query goes again, hiding. */
+static int explore_query(kifu__ch *ch, uint64_t key, kifu__strbuf *out, kifu_error *err)
+{
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
+    int rc = 0;
+    for (int hide = ch->open_seen != 0;; hide = 1) {
+        sql.len = 0, out->len = 0;
+        if (out->data)
+            out->data[0] = '\0';
+        explore_sql(ch, &sql, key, hide);
+        double t0 = now_ms();
+        rc = query(ch, &sql, out, err);
+        if (rc)
+            break;
+        ch->open_seen = answer_open(out);
+        if (hide || (!ch->open_seen && now_ms() - t0 < KIFU__CH_HIDE_LEASE_MS))
+            break;
+    }
+    kifu__sb_free(&sql);
+    return rc;
+}
+
 int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
                    const kifu_explore_options *o, kifu__agg *a, kifu_error *err)
 {
@@ -303,22 +377,14 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
         o->min_rating > 0)
         return count_filtered(ix, key, flipped, o, a, err);
     kifu__ch *ch = ix->ch;
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
-    /* One request: each move's counts, joined with its latest games and what the listing
-     * shows of them (a row each, the counts repeated). */
-    kifu__sb_puts(&sql, "SELECT move, g, pg, sw, gw, sn, js, dr, un, r, ply, " GAME_COLS
-                        " FROM (");
-    counts_sql(ch, &sql, key);
-    kifu__sb_puts(&sql, ") ALL LEFT JOIN (");
-    latest_sql(ch, &sql, key);
-    kifu__sb_puts(&sql, ") USING move ORDER BY move, r DESC FORMAT TabSeparated");
-    int rc = query(ch, &sql, &out, err);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = explore_query(ch, key, &out, err);
     for (const char *p = out.data; !rc && p && *p;)
         if (count_move(ch, &p, flipped, a))
             rc = nomem(err);
     sort_games(ch);
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__sb_free(&out);
     return rc;
 }
 

@@ -17,6 +17,7 @@
  * ALTER ... DELETE on 18.16 is a mutation that rewrites each part in the background; the
  * rows themselves can only go that way, and the flush waits for it (on a large table a
  * rewrite of every part of positions: seconds to minutes). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,42 @@ static int schema_check(kifu__ch *ch, kifu_error *err)
                        ch->database, ch->table, ch->servers[0].url, ch->table);
 }
 
+/* An index of schema 2 has no listing column in its games table (clickhouse.h): it is
+ * added on every server, local table first (ALTER TABLE ... ADD COLUMN changes metadata
+ * only: parts written before compute it from the other columns when read). Its explorer
+ * and latest tables keep their 8192-row granules: right answers, more rows read. */
+static int migrate_listing(kifu__ch *ch, kifu_error *err)
+{
+    int rc = 0;
+    for (size_t i = 0; i < ch->nservers && !rc; i++) {
+        char sql[768];
+        snprintf(sql, sizeof sql,
+                 "SELECT name FROM system.tables WHERE database = '%s' AND name IN "
+                 "('%s_games', '%s_games_local') AND name NOT IN (SELECT table FROM "
+                 "system.columns WHERE database = '%s' AND name = 'listing') ORDER BY "
+                 "name DESC FORMAT TabSeparated",
+                 ch->database, ch->table, ch->table, ch->database);
+        kifu__strbuf out, q;
+        kifu__sb_init(&out), kifu__sb_init(&q);
+        rc = kifu__ch_sql(ch, &ch->servers[i], sql, &out, err);
+        for (const char *p = out.data; !rc && p && *p;) {
+            size_t n = strcspn(p, "\n");
+            q.len = 0;
+            kifu__sb_printf(&q, "ALTER TABLE `%s`.`%.*s` ADD COLUMN ", ch->database,
+                            (int)n, p);
+            kifu__ch_listing_col(&q);
+            rc = q.failed ? nomem(err)
+                          : kifu__ch_sql(ch, &ch->servers[i], q.data, NULL, err);
+            if (rc)
+                kifu__ch_err_prefix(err, "adding the games' listing column (schema 3) to "
+                                         "an index of schema 2: ");
+            p += n + (p[n] == '\n');
+        }
+        kifu__sb_free(&out), kifu__sb_free(&q);
+    }
+    return rc;
+}
+
 kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
                                        const kifu_clickhouse_options *o, kifu_error *err)
 {
@@ -414,6 +451,8 @@ kifu_index *kifu_index_open_clickhouse(const char *urls, unsigned flags,
             if (create_tables(ch, &ch->servers[i], err))
                 goto down;
     }
+    if (migrate_listing(ch, err))
+        goto down;
     if (!ix->readonly && repair(ch, err))
         goto down;
     kifu__strbuf out, sql;
@@ -700,6 +739,13 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     new_gen(ch);
     if (journal(ch, first, last, 0, J_STARTED, err))
         goto fail;
+    /* A reader whose count of open batches was taken before the journal row above reads
+     * without hiding for up to KIFU__CH_HIDE_LEASE_MS (clickhouse_query.c): no row of
+     * the batch may land before that. */
+    struct timespec lease = {KIFU__CH_HIDE_LEASE_MS / 1000,
+                             KIFU__CH_HIDE_LEASE_MS % 1000 * 1000000L};
+    while (nanosleep(&lease, &lease) && errno == EINTR)
+        ;
     for (size_t i = 0, j; i < ix->npos; i = j) {
         uint32_t gid = ix->pos[i].game;
         for (j = i; j < ix->npos && ix->pos[j].game == gid; j++)
