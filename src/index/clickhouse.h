@@ -69,7 +69,10 @@ typedef struct kifu__ch {
     /* the files indexed (clickhouse_sources.c), loaded at an add's first lookup */
     struct kifu__ch_srcset *known;
     uint64_t gen; /* the journal rows' generation of the batch or removal written */
-    long long open_seen; /* batches not done at the explorer's last query (0: none) */
+    /* the explorer's last count of the journal's batches not done (0: none), and when
+     * its request was sent (monotonic ms; 0: never) */
+    long long open_seen;
+    double open_at;
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -154,10 +157,11 @@ void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate
 /* "(subquery)": how many batches the journal has started and not done, the ones
  * kifu__ch_hidden leaves out (0 normally): a scalar, read before the query's tables. */
 void kifu__ch_open_sql(const kifu__ch *ch, kifu__strbuf *b);
-/* A reader's answer read without hiding batches (clickhouse_query.c) stands when its
- * count of open batches (kifu__ch_open_sql) was 0 and it came within this many ms; a
- * writer waits this long after the journal row that starts a batch before it writes any
- * of the batch's rows (clickhouse_write.c), so no such answer holds part of a batch. */
+/* A reader's answer read without hiding batches (clickhouse_query.c) stands when a count
+ * of open batches (kifu__ch_open_sql) was 0 and the answer came within this many ms of
+ * that count's request; a writer waits this long after the journal row that starts a
+ * batch before it writes any of the batch's rows (clickhouse_write.c), so no such answer
+ * holds part of a batch. */
 #define KIFU__CH_HIDE_LEASE_MS 1000
 /* Table names as queries use them: "db.`t_games`" etc. */
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);

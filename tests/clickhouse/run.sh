@@ -7,7 +7,8 @@
 # search prints the same for positions and patterns as with the file; adding the
 # same files again changes no count; credentials come from the environment; a stopped
 # shard is named in the error; a batch cut between its inserts is invisible to every reader
-# until the next add repairs it; an index of the older schema is refused. Every server is
+# until the next add repairs it; an index of schema 1 is refused, one of schema 2 migrated
+# (the games' listing column added). Every server is
 # stopped by PID on exit.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
 set -u
@@ -343,6 +344,18 @@ if [ -n "$kifu" ]; then
   else
     bad "adding the repaired files again adds nothing ($(cat "$tmp/cut.again"))"
   fi
+fi
+
+# An index of schema 2 (no listing column in the games table) is migrated when opened:
+# the column is added (computed from the others for the games written before), and the
+# answers stay equal to SQLite's.
+if [ -n "$kifu" ]; then
+  ch_query "$http_a" "ALTER TABLE kifu_single.kifu_games DROP COLUMN listing" >/dev/null
+  "$check" dump "$url_a" "$tmp/games" >"$tmp/mig.dump" 2>"$tmp/err" || bad "dump of schema 2: $(cat "$tmp/err")"
+  same "an index of schema 2 is migrated: answers equal SQLite's" "$tmp/dump.sqlite2" "$tmp/mig.dump"
+  [ "$(ch_query "$http_a" "SELECT count() FROM system.columns WHERE database = 'kifu_single' AND table = 'kifu_games' AND name = 'listing'")" = 1 ] &&
+    ok "the migration added the games' listing column" ||
+    bad "the migration did not add the games' listing column"
 fi
 
 # An index of the previous schema (no latest table) is refused, to read and to add to,
