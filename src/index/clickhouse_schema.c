@@ -14,7 +14,9 @@
  *            instead of every game through the position. A block belongs to one batch, so
  *            a hidden or removed batch's rows are its own (schema 2).
  * games      one row per game: headers for the filters and the listing, the moves,
- *            the ending word and the whole header as JSON (search prints them).
+ *            the ending word and the whole header as JSON (search prints them), and the
+ *            listing's fields as one column the server makes (schema 3), which is all
+ *            the explorer reads of a game.
  * batches    the journal of writes (on the first server): a batch's game ids when it
  *            starts, again when it is done, and the shards whose counts a repair took
  *            back. A batch started and never done is repaired at the next open; until
