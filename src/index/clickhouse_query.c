@@ -1,9 +1,10 @@
 /* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
  * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
- * cluster each shard its own); the latest games of each move from the position rows
- * (first visits, newest first), in the same request. With filters the rows of the key are read
- * and counted here by the same code as the SQLite index (kifu__agg_add), so both answer
- * alike. */
+ * cluster each shard its own); the latest games of each move from the latest table and
+ * their listings from the games table, in the same request (explore_sql), which hides the
+ * batches not done only when the journal has one (explore_query). With filters the rows
+ * of the key are read and counted here by the same code as the SQLite index
+ * (kifu__agg_add), so both answer alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
