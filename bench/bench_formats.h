@@ -35,6 +35,8 @@ int bench_formats(const bench_opts *o);
 
 /* Monotonic seconds. */
 double bench_now(void);
+/* Print the load average and the cores beside a wall-clock figure (bench_index.c). */
+void bench_print_load(void);
 /* CPU seconds of this process (less disturbed by other load than the wall clock). */
 double bench_cpu_now(void);
 /* CPU seconds (user and system) of the children that ended so far (bench_batch.c). */

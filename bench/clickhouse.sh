@@ -16,5 +16,8 @@ trap 'ch_stop_all; rm -rf "$tmp"' EXIT
 ch_watch_dir "$tmp"
 trap 'exit 1' INT TERM
 read -r http tcp inter <<<"$(ch_free_ports 3)"
-ch_start bench "$tmp/server" "$http" "$tcp" "$inter" || exit 1
+# The cache of decompressed blocks, as Debian's config.xml sizes it (servers.sh's test
+# config has none): the explorer's point queries ask for it (use_uncompressed_cache=1).
+ch_start bench "$tmp/server" "$http" "$tcp" "$inter" \
+  "<uncompressed_cache_size>8589934592</uncompressed_cache_size>" || exit 1
 "$bench" --clickhouse "http://127.0.0.1:$http" "$@"

@@ -70,6 +70,10 @@ typedef struct kifu__ch {
     /* the files indexed (clickhouse_sources.c), loaded at an add's first lookup */
     struct kifu__ch_srcset *known;
     uint64_t gen; /* the journal rows' generation of the batch or removal written */
+    /* the explorer's last count of the journal's batches not done (0: none), and when
+     * its request was sent (monotonic ms; 0: never) */
+    long long open_seen;
+    double open_at;
 } kifu__ch;
 
 /* ---- clickhouse_http.c ---- */
@@ -133,7 +137,16 @@ enum {
 };
 /* Rows per granule of the games table: the explorer reads a few games by id at scattered
  * places, each costing a granule. */
-#define KIFU__CH_GAMES_GRANULE 256
+#define KIFU__CH_GAMES_GRANULE 64
+/* Rows per granule of the tables the explorer reads by key (explorer, latest): a key's
+ * rows are a few, and a granule's marks stay small enough for the mark cache at 10^8
+ * rows (schema 3; schema 2 had ClickHouse's 8192). */
+#define KIFU__CH_KEY_GRANULE 1024
+/* The games table's column `listing` (schema 3): "listing String MATERIALIZED ...", the
+ * fields the explorer lists of a game (id, sente, gote, date, event, number, result,
+ * path, sente_rating, gote_rating, sente_key, gote_key) as one TabSeparated line, made by
+ * the server at insert, so that the explorer reads one column of each game it lists. */
+void kifu__ch_listing_col(kifu__strbuf *b);
 /* "top" and "plies" of the latest games per (key, move) of the position rows selected
  * (first visits): KIFU__INDEX_TOP ranks (YYYYMMDD << 32 | game), newest first, and their
  * plies. For GROUP BY key, move. */
@@ -142,6 +155,15 @@ void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies);
  * not done, which readers leave out: a batch is seen whole or not at all. counts: only
  * those whose counts no repair took back yet (the explorer table still holds them). */
 void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate);
+/* "(subquery)": how many batches the journal has started and not done, the ones
+ * kifu__ch_hidden leaves out (0 normally): a scalar, read before the query's tables. */
+void kifu__ch_open_sql(const kifu__ch *ch, kifu__strbuf *b);
+/* A reader's answer read without hiding batches (clickhouse_query.c) stands when a count
+ * of open batches (kifu__ch_open_sql) was 0 and the answer came within this many ms of
+ * that count's request; a writer waits this long after the journal row that starts a
+ * batch before it writes any of the batch's rows (clickhouse_write.c), so no such answer
+ * holds part of a batch. */
+#define KIFU__CH_HIDE_LEASE_MS 1000
 /* Table names as queries use them: "db.`t_games`" etc. */
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);
 

@@ -1,12 +1,14 @@
 /* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
  * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
- * cluster each shard its own); the latest games of each move from the position rows
- * (first visits, newest first), in the same request. With filters the rows of the key are read
- * and counted here by the same code as the SQLite index (kifu__agg_add), so both answer
- * alike. */
+ * cluster each shard its own); the latest games of each move from the latest table and
+ * their listings from the games table, in the same request (explore_sql), which hides the
+ * batches not done only when the journal has one (explore_query). With filters the rows
+ * of the key are read and counted here by the same code as the SQLite index
+ * (kifu__agg_add), so both answer alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "index/clickhouse.h"
 #include "index/index_private.h"
@@ -167,7 +169,8 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf out;
     kifu__sb_init(&out);
-    int rc = key_rows(ch, key, "game, ply, move, result, rating, date", o, flipped, &out, err);
+    int rc =
+        key_rows(ch, key, "game, ply, move, result, rating, date", o, flipped, &out, err);
     char date[64];
     for (const char *p = out.data; !rc && p && *p;) {
         long long game = strtoll(p, (char **)&p, 10);
@@ -195,15 +198,21 @@ static int count_filtered(kifu_index *ix, uint64_t key, int flipped,
     return rc;
 }
 
-/* The counts of key's moves: the explorer table's sums, less those of the batches not done
- * yet (their rows are read by key and game: none when every batch is done). */
-static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+/* The counts of key's moves: the explorer table's sums over the key's range (parts not
+ * merged yet hold partial sums). hide: less those of the batches not done yet (their
+ * position rows, read by key and game). */
+static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide)
 {
     kifu__sb_puts(sql, "SELECT move, sum(games) AS g, sum(pos_games) AS pg, "
                        "sum(sente_wins) AS sw, sum(gote_wins) AS gw, sum(sennichite) AS "
                        "sn, sum(jishogi) AS js, sum(draws) AS dr, sum(unknown) AS un, "
-                       "sum(rating_sum) AS rs, sum(rated) AS rt FROM "
-                       "(SELECT move, games, pos_games, sente_wins, gote_wins, "
+                       "sum(rating_sum) AS rs, sum(rated) AS rt FROM ");
+    if (!hide) {
+        kifu__ch_name(ch, sql, "explorer", 0);
+        kifu__sb_printf(sql, " WHERE key = %llu GROUP BY move", (unsigned long long)key);
+        return;
+    }
+    kifu__sb_puts(sql, "(SELECT move, games, pos_games, sente_wins, gote_wins, "
                        "sennichite, jishogi, draws, unknown, rating_sum, rated FROM ");
     kifu__ch_name(ch, sql, "explorer", 0);
     kifu__sb_printf(sql,
@@ -221,84 +230,253 @@ static void counts_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
 }
 
 /* The KIFU__INDEX_TOP latest games of each of key's moves, from the insert blocks' latest
- * (the latest table: a few rows a move), those of batches not done left out: move, r (the
- * rank), ply, id. */
-static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols)
+ * (the latest table: a few rows a move); hide: those of batches not done left out. move,
+ * r (the rank), ply, id. */
+static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *cols,
+                    int hide)
 {
     kifu__sb_printf(sql,
                     "SELECT %s FROM (SELECT DISTINCT move, r, p AS ply, "
                     "toUInt32(bitAnd(r, 4294967295)) AS id FROM ",
                     cols);
     kifu__ch_name(ch, sql, "latest", 0);
-    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu AND id ",
+    kifu__sb_printf(sql, " ARRAY JOIN top AS r, plies AS p WHERE key = %llu",
                     (unsigned long long)key);
-    kifu__ch_hidden(ch, sql, 0, 1);
+    if (hide) {
+        kifu__sb_puts(sql, " AND id ");
+        kifu__ch_hidden(ch, sql, 0, 1);
+    }
     kifu__sb_printf(sql, " ORDER BY move, r DESC LIMIT %d BY move)", KIFU__INDEX_TOP);
 }
 
-/* Those latest games with what the listing shows of them (their games rows, read by id:
- * a few granules). */
-static void latest_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key)
+/* The explorer's answer, a line per row: its kind, a tab, then the row's fields. */
+enum { ROW_COUNTS = 0, ROW_TOP = 1, ROW_GAME = 2, ROW_OPEN = 3 };
+
+/* The explorer's query at key: a UNION ALL of parts, each read by a primary-key range and
+ * none joined (on 18.16 joining them cost more than reading them), every row its kind and
+ * a TabSeparated line (TabSeparatedRaw: the lines are escaped already):
+ *   0  a move's counts: move, games, games through the position, results by KIFU__RES_*
+ *      order of the explorer table (sente, gote, sennichite, jishogi, draws, unknown),
+ *      the movers' ratings summed and the games that gave one
+ *   1  one of a move's latest games: move, rank, ply
+ *   2  such a game's listing (GAME_COLS, the games table's `listing` column, by id)
+ *   3  check: the journal's batches not done, counted: a scalar subquery, which
+ *      ClickHouse runs before it reads any table (explore_query relies on that) */
+static void explore_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide,
+                        int check)
 {
-    kifu__sb_puts(sql, "SELECT move, r, ply, " GAME_COLS " FROM (");
-    top_sql(ch, sql, key, "move, r, ply, id");
-    kifu__sb_puts(sql, ") ALL INNER JOIN (SELECT " GAME_COLS " FROM ");
+    kifu__sb_puts(sql, "SELECT 0 AS kind, concat(toString(move)");
+    static const char *const counts[10] = {"g",  "pg", "sw", "gw", "sn",
+                                           "js", "dr", "un", "rs", "rt"};
+    for (int i = 0; i < 10; i++)
+        kifu__sb_printf(sql, ", '\\t', toString(%s)", counts[i]);
+    kifu__sb_puts(sql, ") AS line FROM (");
+    counts_sql(ch, sql, key, hide);
+    kifu__sb_puts(sql, ") UNION ALL SELECT 1, concat(toString(move), '\\t', toString(r), "
+                       "'\\t', toString(ply)) FROM (");
+    top_sql(ch, sql, key, "move, r, ply", hide);
+    kifu__sb_puts(sql, ") UNION ALL SELECT 2, listing FROM ");
     kifu__ch_name(ch, sql, "games", 0);
     kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
-    top_sql(ch, sql, key, "id");
-    kifu__sb_puts(sql, ")) USING id");
+    top_sql(ch, sql, key, "id", hide);
+    kifu__sb_puts(sql, ")");
+    if (check) {
+        kifu__sb_puts(sql, " UNION ALL SELECT 3, toString(");
+        kifu__ch_open_sql(ch, sql);
+        kifu__sb_puts(sql, ")");
+    }
+    kifu__sb_puts(sql, " FORMAT TabSeparatedRaw");
 }
 
-/* One move's rows of the explorer's answer at *p (its counts on each, then a latest
- * game's rank, ply and fields, rank 0: none), merged into a; its games into ch->games. */
-static int count_move(kifu__ch *ch, const char **pp, int flipped, kifu__agg *a)
+/* A latest game of a move (a row of kind 1). */
+typedef struct top_row {
+    uint16_t move;
+    int ply;
+    unsigned long long r; /* YYYYMMDD << 32 | game */
+} top_row;
+
+/* By move, newest first. */
+static int by_move_rank(const void *x, const void *y)
 {
-    const char *p = *pp;
-    long long v[11] = {0};
-    int32_t top[2 * KIFU__INDEX_TOP];
-    int ntop = 0;
-    unsigned ymd = 0;
-    char buf[1024];
-    for (int first = 1; *p; first = 0) {
-        long long w[11];
-        const char *q = p;
-        for (int i = 0; i < 11; i++)
-            w[i] = strtoll(q, (char **)&q, 10);
-        if (!first && w[0] != v[0])
-            break; /* the next move */
-        memcpy(v, w, sizeof v);
-        unsigned long long r = strtoull(q, (char **)&q, 10);
-        int ply = (int)strtol(q, (char **)&q, 10);
-        q += *q == '\t';
-        if (r && ntop < KIFU__INDEX_TOP) {
-            if (!ntop)
-                ymd = (unsigned)(r >> 32);
-            top[2 * ntop] = (int32_t)(r & 0xffffffffu), top[2 * ntop + 1] = ply;
-            ntop++;
-            if (kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1,
-                              sizeof *ch->games, 64))
-                return -1;
-            parse_game(&q, &ch->games[ch->ngames++], buf, sizeof buf);
-        }
-        q += strcspn(q, "\n");
-        p = q + (*q == '\n');
-    }
-    *pp = p;
+    const top_row *a = x, *b = y;
+    if (a->move != b->move)
+        return a->move < b->move ? -1 : 1;
+    return a->r > b->r ? -1 : a->r < b->r;
+}
+
+/* One move's counts (v: move, then the counts of a row of kind 0) and its latest games
+ * (t, n of them, newest first) merged into a. */
+static int merge_move(const long long v[11], const top_row *t, size_t n, int flipped,
+                      kifu__agg *a)
+{
     a->games += v[2];
     uint16_t mv = (uint16_t)v[0];
     if (!mv || !v[1])
         return 0; /* games that ended here, or only repeated the move */
+    int32_t top[2 * KIFU__INDEX_TOP];
+    int ntop = 0;
+    for (; (size_t)ntop < n && ntop < KIFU__INDEX_TOP; ntop++)
+        top[2 * ntop] = (int32_t)(t[ntop].r & 0xffffffffu),
+                top[2 * ntop + 1] = t[ntop].ply;
     long long res[6] = {v[8], v[3], v[4], v[5], v[6], v[7]};
     if (flipped) {
-        long long t = res[KIFU__RES_SENTE];
-        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = t;
+        long long x = res[KIFU__RES_SENTE];
+        res[KIFU__RES_SENTE] = res[KIFU__RES_GOTE], res[KIFU__RES_GOTE] = x;
     }
     char date[16] = "";
+    unsigned ymd = ntop ? (unsigned)(t[0].r >> 32) : 0; /* the newest game's date */
     if (ymd)
         snprintf(date, sizeof date, "%04u-%02u-%02u", ymd / 10000, ymd / 100 % 100,
                  ymd % 100);
     return kifu__agg_merge(a, flipped ? kifu__flip_move(mv) : mv, v[1], res, v[9], v[10],
                            date, top, ntop);
+}
+
+/* The explorer's answer at p merged into a: each move's counts with its latest games,
+ * and those games into ch->games. 0, or -1 (out of memory). */
+static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a)
+{
+    long long(*counts)[11] = NULL;
+    top_row *tops = NULL;
+    size_t ncounts = 0, capcounts = 0, ntops = 0, captops = 0;
+    char buf[1024];
+    int rc = 0;
+    while (!rc && p && *p) {
+        int kind = *p - '0';
+        p += 1 + (p[1] == '\t');
+        if (kind == ROW_COUNTS) {
+            rc = kifu__reserve(&counts, &capcounts, ncounts + 1, sizeof *counts, 64);
+            for (int i = 0; !rc && i < 11; i++)
+                counts[ncounts][i] = strtoll(p, (char **)&p, 10);
+            ncounts += !rc;
+        } else if (kind == ROW_TOP) {
+            rc = kifu__reserve(&tops, &captops, ntops + 1, sizeof *tops, 64);
+            if (!rc) {
+                tops[ntops].move = (uint16_t)strtoul(p, (char **)&p, 10);
+                tops[ntops].r = strtoull(p, (char **)&p, 10);
+                tops[ntops++].ply = (int)strtol(p, (char **)&p, 10);
+            }
+        } else if (kind == ROW_GAME) {
+            rc = kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1,
+                               sizeof *ch->games, 64);
+            if (!rc)
+                parse_game(&p, &ch->games[ch->ngames++], buf, sizeof buf);
+        }
+        p += strcspn(p, "\n");
+        p += *p == '\n';
+    }
+    if (ntops)
+        qsort(tops, ntops, sizeof *tops, by_move_rank);
+    for (size_t i = 0; !rc && i < ncounts; i++) {
+        /* the move's latest games: a run of tops (sorted by move) */
+        size_t lo = 0, hi = ntops;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (tops[mid].move < (uint16_t)counts[i][0])
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        size_t n = 0;
+        while (lo + n < ntops && tops[lo + n].move == (uint16_t)counts[i][0])
+            n++;
+        rc = merge_move(counts[i], tops + lo, n, flipped, a);
+    }
+    sort_games(ch);
+    kifu__free(counts), kifu__free(tops);
+    return rc;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec / 1e6;
+}
+
+/* The batches not done that an answer counted (its row of kind 3). */
+static long long answer_open(const kifu__strbuf *out)
+{
+    for (const char *p = out->data; p && *p; p += strcspn(p, "\n"), p += *p == '\n')
+        if (p[0] == '0' + ROW_OPEN && p[1] == '\t')
+            return strtoll(p + 2, NULL, 10);
+    return 0;
+}
+
+/* A point query of the explorer's: ClickHouse's cache of decompressed blocks (off in
+ * Debian's default profile) spares decompressing the same blocks at every query. */
+static int point_query(kifu__ch *ch, kifu__strbuf *sql, kifu__strbuf *out,
+                       kifu_error *err)
+{
+    if (sql->failed)
+        return nomem(err);
+    kifu__strbuf params;
+    kifu__sb_init(&params);
+    kifu__sb_puts(&params, "use_uncompressed_cache=1");
+    int in_url = sql->len <= 4000; /* as kifu__ch_sql: short ones in the URL */
+    if (in_url) {
+        kifu__sb_puts(&params, "&query=");
+        kifu__ch_urlencode(&params, sql->data);
+    }
+    int rc = params.failed ? nomem(err)
+                           : kifu__ch_post(&ch->servers[0], ch->timeout_ms, params.data,
+                                           in_url ? "" : sql->data, in_url ? 0 : sql->len,
+                                           out, NULL, err);
+    kifu__sb_free(&params);
+    if (!rc)
+        return out->failed ? nomem(err) : 0;
+    kifu__ch_name_down(ch, err);
+    return -1;
+}
+
+/* One request for the explorer at key, in one of three ways:
+ *   fast   no batch was open at a count of the journal sent less than half of
+ *          KIFU__CH_HIDE_LEASE_MS ago: the tables are read without hiding nor counting
+ *          (the aggregate's ranges only), and the answer stands when it came before that
+ *          count's request was sent + KIFU__CH_HIDE_LEASE_MS;
+ *   check  the same with the journal's count folded in (kind 3), which stands when the
+ *          count is 0 and the answer came within KIFU__CH_HIDE_LEASE_MS;
+ *   hide   batches not done hidden (the normal case's cost doubled), with the count;
+ *          always stands.
+ * A batch started after a count was taken writes no row within KIFU__CH_HIDE_LEASE_MS of
+ * its journal row (clickhouse_write.c), so no answer that stands holds part of a batch.
+ * An answer that does not stand is asked again the next way. Then the next query goes
+ * fast or checks while no batch is open, and hides while one is. */
+static int explore_query(kifu__ch *ch, uint64_t key, kifu__strbuf *out, kifu_error *err)
+{
+    enum { FAST, CHECK, HIDE };
+    kifu__strbuf sql;
+    kifu__sb_init(&sql);
+    double t0 = now_ms();
+    int how = ch->open_seen                                                      ? HIDE
+              : ch->open_at > 0 && t0 - ch->open_at < KIFU__CH_HIDE_LEASE_MS / 2 ? FAST
+                                                                                 : CHECK;
+    int rc = 0;
+    for (;;) {
+        sql.len = 0, out->len = 0;
+        if (out->data)
+            out->data[0] = '\0';
+        explore_sql(ch, &sql, key, how == HIDE, how != FAST);
+        t0 = now_ms();
+        rc = point_query(ch, &sql, out, err);
+        double t1 = now_ms();
+        if (rc)
+            break;
+        if (how == FAST) {
+            if (t1 - ch->open_at < KIFU__CH_HIDE_LEASE_MS)
+                break;
+            how = CHECK;
+            continue;
+        }
+        long long open = answer_open(out);
+        if (how == HIDE || (!open && t1 - t0 < KIFU__CH_HIDE_LEASE_MS)) {
+            ch->open_seen = open, ch->open_at = t0;
+            break;
+        }
+        how = HIDE;
+    }
+    kifu__sb_free(&sql);
+    return rc;
 }
 
 int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
@@ -308,23 +486,12 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
         o->min_rating > 0 || o->ntags)
         return count_filtered(ix, key, flipped, o, a, err);
     kifu__ch *ch = ix->ch;
-    kifu__strbuf sql, out;
-    kifu__sb_init(&sql), kifu__sb_init(&out);
-    /* One request: each move's counts, joined with its latest games and what the listing
-     * shows of them (a row each, the counts repeated). */
-    kifu__sb_puts(&sql,
-                  "SELECT move, g, pg, sw, gw, sn, js, dr, un, rs, rt, r, ply, " GAME_COLS
-                  " FROM (");
-    counts_sql(ch, &sql, key);
-    kifu__sb_puts(&sql, ") ALL LEFT JOIN (");
-    latest_sql(ch, &sql, key);
-    kifu__sb_puts(&sql, ") USING move ORDER BY move, r DESC FORMAT TabSeparated");
-    int rc = query(ch, &sql, &out, err);
-    for (const char *p = out.data; !rc && p && *p;)
-        if (count_move(ch, &p, flipped, a))
-            rc = nomem(err);
-    sort_games(ch);
-    kifu__sb_free(&sql), kifu__sb_free(&out);
+    kifu__strbuf out;
+    kifu__sb_init(&out);
+    int rc = explore_query(ch, key, &out, err);
+    if (!rc && explore_parse(ch, out.data, flipped, a))
+        rc = nomem(err);
+    kifu__sb_free(&out);
     return rc;
 }
 

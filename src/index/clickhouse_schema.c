@@ -16,8 +16,9 @@
  *            instead of every game through the position. A block belongs to one batch, so
  *            a hidden or removed batch's rows are its own (schema 2).
  * games      one row per game: headers for the filters and the listing, the moves,
- *            the ending word and the whole header as JSON (search prints them), and its
- *            tags (schema 3; clickhouse_tags.c).
+ *            the ending word and the whole header as JSON (search prints them), its
+ *            tags (schema 3; clickhouse_tags.c), and the listing's fields as one column
+ *            the server makes (schema 3), which is all the explorer reads of a game.
  * batches    the journal of writes (on the first server): a batch's game ids when it
  *            starts, again when it is done, and the shards whose counts a repair took
  *            back. A batch started and never done is repaired at the next open; until
@@ -64,10 +65,12 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_positions%s` (%s)\n"
                     "  ENGINE = MergeTree ORDER BY (key, game, ply);\n",
                     db, t, l, positions_cols);
+    /* Granules of KIFU__CH_KEY_GRANULE rows: the explorer reads a key's rows, a few. */
     kifu__sb_printf(b,
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_explorer%s` (%s)\n"
-                    "  ENGINE = SummingMergeTree ORDER BY (key, move);\n",
-                    db, t, l, explorer_cols);
+                    "  ENGINE = SummingMergeTree ORDER BY (key, move) SETTINGS "
+                    "index_granularity = %d;\n",
+                    db, t, l, explorer_cols, KIFU__CH_KEY_GRANULE);
     kifu__sb_printf(b,
                     "CREATE MATERIALIZED VIEW IF NOT EXISTS `%s`.`%s_explorer_mv%s` TO "
                     "`%s`.`%s_explorer%s` AS\n"
@@ -85,8 +88,9 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                     db, t, l, db, t, l, db, t, l);
     kifu__sb_printf(b,
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_latest%s` (%s)\n"
-                    "  ENGINE = MergeTree ORDER BY (key, move);\n",
-                    db, t, l, latest_cols);
+                    "  ENGINE = MergeTree ORDER BY (key, move) SETTINGS "
+                    "index_granularity = %d;\n",
+                    db, t, l, latest_cols, KIFU__CH_KEY_GRANULE);
     kifu__sb_printf(b,
                     "CREATE MATERIALIZED VIEW IF NOT EXISTS `%s`.`%s_latest_mv%s` TO "
                     "`%s`.`%s_latest%s` AS\n  SELECT key, move, ",
@@ -95,11 +99,14 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
     kifu__sb_printf(
         b, "\n  FROM `%s`.`%s_positions%s` WHERE first_move = 1 GROUP BY key, move;\n",
         db, t, l);
-    /* Small granules: the explorer reads a few games by id at scattered places. */
-    kifu__sb_printf(b,
-                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s)\n"
-                    "  ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = %d;\n",
-                    db, t, l, games_cols, KIFU__CH_GAMES_GRANULE);
+    /* Small granules: the explorer reads a few games by id at scattered places, and of
+     * each only its listing (one column, made by the server from the others). */
+    kifu__sb_printf(b, "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s,\n  ", db, t, l,
+                    games_cols);
+    kifu__ch_listing_col(b);
+    kifu__sb_printf(
+        b, ")\n  ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = %d;\n",
+        KIFU__CH_GAMES_GRANULE);
     kifu__sb_printf(
         b,
         "CREATE TABLE IF NOT EXISTS `%s`.`%s_batches` (batch UInt32, last UInt32,"
@@ -125,6 +132,37 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
                         dist[i][1]);
 }
 
+/* A nullable text column as a TabSeparated field (escaped as kifu__ch_tsv does). */
+static void tsv_sql(kifu__strbuf *b, const char *col, int nullable)
+{
+    kifu__sb_printf(b,
+                    "%sreplaceAll(replaceAll(replaceAll(replaceAll(%s, '\\\\', "
+                    "'\\\\\\\\'), '\\t', '\\\\t'), '\\n', '\\\\n'), '\\r', "
+                    "'\\\\r')%s",
+                    nullable ? "ifNull(" : "", col, nullable ? ", '\\\\N')" : "");
+}
+
+void kifu__ch_listing_col(kifu__strbuf *b)
+{
+    /* The fields KIFU__CH_LISTING_FIELDS names, as a TabSeparated line's. */
+    static const struct {
+        const char *col;
+        int text; /* 0: a number, 1: text, 2: nullable text */
+    } f[] = {{"id", 0},           {"sente", 2},       {"gote", 2},      {"date", 2},
+             {"event", 2},        {"number", 0},      {"result", 0},    {"path", 1},
+             {"sente_rating", 0}, {"gote_rating", 0}, {"sente_key", 2}, {"gote_key", 2}};
+    kifu__sb_puts(b, "listing String MATERIALIZED concat(");
+    for (size_t i = 0; i < sizeof f / sizeof *f; i++) {
+        if (i)
+            kifu__sb_puts(b, ", '\\t', ");
+        if (f[i].text)
+            tsv_sql(b, f[i].col, f[i].text == 2);
+        else
+            kifu__sb_printf(b, "toString(%s)", f[i].col);
+    }
+    kifu__sb_puts(b, ")");
+}
+
 void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies)
 {
     kifu__sb_printf(b,
@@ -136,19 +174,35 @@ void kifu__ch_top_sql(kifu__strbuf *b, const char *top, const char *plies)
                     KIFU__INDEX_TOP, top, KIFU__INDEX_TOP, plies);
 }
 
+/* The batches started and not done (of each batch and try: batch, gen), from the
+ * journal's rows; counts: only those whose counts no repair took back yet. */
+static void open_batches(const kifu__ch *ch, kifu__strbuf *b, const char *cols,
+                         int counts)
+{
+    kifu__sb_printf(b, "SELECT %s FROM ", cols);
+    kifu__ch_name(ch, b, "batches", 0);
+    kifu__sb_printf(
+        b, " WHERE state <= %d GROUP BY batch, gen HAVING max(state = %d) = 0%s",
+        KIFU__CH_J_NEGATED, KIFU__CH_J_DONE, counts ? " AND max(state = 2) = 0" : "");
+    /* state 2: KIFU__CH_J_NEGATED, a shard's counts taken back by a repair */
+}
+
 void kifu__ch_hidden(const kifu__ch *ch, kifu__strbuf *b, int counts, int negate)
 {
     /* GLOBAL on a cluster only: the journal is on the first server, and the subquery
      * must run there; on one server it would only copy the set into a temporary table. */
     kifu__sb_printf(b, "%s%sIN ", ch->cluster[0] ? "GLOBAL " : "", negate ? "NOT " : "");
     kifu__sb_puts(b, "(SELECT toUInt32(arrayJoin(arrayMap(x -> x + batch, "
-                     "range(toUInt64(l - batch + 1))))) FROM (SELECT batch, max(last) AS "
-                     "l FROM ");
-    kifu__ch_name(ch, b, "batches", 0);
-    kifu__sb_printf(
-        b, " WHERE state <= %d GROUP BY batch, gen HAVING max(state = %d) = 0%s))",
-        KIFU__CH_J_NEGATED, KIFU__CH_J_DONE, counts ? " AND max(state = 2) = 0" : "");
-    /* state 2: KIFU__CH_J_NEGATED, a shard's counts taken back by a repair */
+                     "range(toUInt64(l - batch + 1))))) FROM (");
+    open_batches(ch, b, "batch, max(last) AS l", counts);
+    kifu__sb_puts(b, "))");
+}
+
+void kifu__ch_open_sql(const kifu__ch *ch, kifu__strbuf *b)
+{
+    kifu__sb_puts(b, "(SELECT count() FROM (");
+    open_batches(ch, b, "batch", 0);
+    kifu__sb_puts(b, "))");
 }
 
 static int name_ok(const char *s)

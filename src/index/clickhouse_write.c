@@ -17,6 +17,7 @@
  * ALTER ... DELETE on 18.16 is a mutation that rewrites each part in the background; the
  * rows themselves can only go that way, and the flush waits for it (on a large table a
  * rewrite of every part of positions: seconds to minutes). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -725,6 +726,13 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     new_gen(ch);
     if (journal(ch, first, last, 0, J_STARTED, err))
         goto fail;
+    /* A reader whose count of open batches was taken before the journal row above reads
+     * without hiding for up to KIFU__CH_HIDE_LEASE_MS (clickhouse_query.c): no row of
+     * the batch may land before that. */
+    struct timespec lease = {KIFU__CH_HIDE_LEASE_MS / 1000,
+                             KIFU__CH_HIDE_LEASE_MS % 1000 * 1000000L};
+    while (nanosleep(&lease, &lease) && errno == EINTR)
+        ;
     for (size_t i = 0, j; i < ix->npos; i = j) {
         uint32_t gid = ix->pos[i].game;
         for (j = i; j < ix->npos && ix->pos[j].game == gid; j++)
@@ -853,11 +861,66 @@ static int ch_replaced(kifu_index *ix, const uint32_t *games, size_t n, kifu_err
     return 0;
 }
 
+/* Chunks of the latest table folded by one INSERT each (by key modulo this): a GROUP BY
+ * of the whole table would hold every (key, move) of it in the server's memory. */
+#define CH_FOLD_CHUNKS 16
+
+/* Fold the latest table of server s: one row per (key, move), its KIFU__INDEX_TOP latest
+ * games of every block's row, written into a new table that then takes its name. */
+static int fold_latest(kifu__ch *ch, kifu__ch_server *s, kifu_error *err)
+{
+    kifu__strbuf q, fold, latest, old;
+    kifu__sb_init(&q), kifu__sb_init(&fold), kifu__sb_init(&latest), kifu__sb_init(&old);
+    kifu__ch_name(ch, &latest, "latest", 1);
+    kifu__ch_name(ch, &fold, "latest_fold", 1);
+    kifu__ch_name(ch, &old, "latest_folded", 1);
+    int rc = 0;
+    for (int step = 0; !rc && step < CH_FOLD_CHUNKS + 4; step++) {
+        q.len = 0;
+        if (step == 0)
+            kifu__sb_printf(&q, "DROP TABLE IF EXISTS %s", fold.data);
+        else if (step == 1) /* the same columns, engine and granules */
+            kifu__sb_printf(&q, "CREATE TABLE %s AS %s", fold.data, latest.data);
+        else if (step < CH_FOLD_CHUNKS + 2)
+            kifu__sb_printf(
+                &q,
+                "INSERT INTO %s SELECT key, move, arrayMap(x -> x.1, t), arrayMap(x -> "
+                "x.2, t) FROM (SELECT key, move, "
+                "arraySlice(arrayReverseSort(arrayDistinct("
+                "groupArrayArray(arrayMap((x, y) -> (x, y), top, plies)))), 1, %d) AS t "
+                "FROM %s WHERE key %% %d = %d GROUP BY key, move)",
+                fold.data, KIFU__INDEX_TOP, latest.data, CH_FOLD_CHUNKS, step - 2);
+        else if (step == CH_FOLD_CHUNKS + 2)
+            kifu__sb_printf(&q, "RENAME TABLE %s TO %s, %s TO %s", latest.data, old.data,
+                            fold.data, latest.data);
+        else
+            kifu__sb_printf(&q, "DROP TABLE %s", old.data);
+        rc = q.failed || fold.failed || latest.failed || old.failed
+                 ? nomem(err)
+                 : kifu__ch_sql(ch, s, q.data, NULL, err);
+    }
+    kifu__sb_free(&q), kifu__sb_free(&fold), kifu__sb_free(&latest), kifu__sb_free(&old);
+    return rc;
+}
+
+/* The latest table keeps a row per insert block and (key, move), and 18.16 has no
+ * aggregate that keeps the N largest values for a merge to fold them: each server's is
+ * folded here (the batches were repaired when the index was opened for writing, so none
+ * is hidden). The materialized view writes into whatever table has the name. */
 static int ch_compact(kifu_index *ix, kifu_error *err)
 {
-    (void)ix;
-    return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, NULL, NULL,
-                       "an index on ClickHouse merges its parts itself");
+    kifu__ch *ch = ix->ch;
+    if (ix->readonly)
+        return kifu__error(err, KIFU_ERR_ARG, 0, 0, 0, NULL, NULL,
+                           "the index was opened read-only");
+    int rc = 0;
+    for (size_t i = 0; !rc && i < ch->nservers; i++)
+        rc = fold_latest(ch, &ch->servers[i], err);
+    if (rc) {
+        kifu__ch_err_prefix(err, "folding the latest games: ");
+        kifu__ch_name_down(ch, err);
+    }
+    return rc;
 }
 
 static int ch_export_book(kifu_index *ix, int format, const kifu_book_options *o,

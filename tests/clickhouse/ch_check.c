@@ -332,6 +332,20 @@ static int info(const char *target)
     return 0;
 }
 
+/* kifu_index_compact on the target (on ClickHouse: the latest table folded). */
+static int compact(const char *target)
+{
+    kifu_error e;
+    kifu_error_clear(&e);
+    kifu_index *ix = open_target(target, 1, &e);
+    if (!ix || kifu_index_compact(ix, &e)) {
+        kifu_index_close(ix, NULL);
+        return fail("compact", &e);
+    }
+    kifu_index_close(ix, &e);
+    return e.code ? fail("compact", &e) : 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "gen") == 0)
@@ -342,7 +356,9 @@ int main(int argc, char **argv)
         return dump(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "info") == 0)
         return info(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "compact") == 0)
+        return compact(argv[2]);
     fprintf(stderr, "usage: ch_check gen DIR GAMES PER_FILE | build TARGET DIR | dump "
-                    "TARGET DIR | info TARGET\n");
+                    "TARGET DIR | info TARGET | compact TARGET\n");
     return 2;
 }

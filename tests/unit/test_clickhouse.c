@@ -44,6 +44,12 @@ TEST(schema_one_server_and_cluster)
     CHECK(strstr(one, "MATERIALIZED VIEW IF NOT EXISTS `kifu`.`kifu_latest_mv` TO "
                       "`kifu`.`kifu_latest`") != NULL);
     CHECK(strstr(one, "state UInt8, gen UInt64") != NULL);
+    /* schema 3: what the explorer lists of a game as one column the server makes, and
+     * small granules for the tables it reads by key and by id */
+    CHECK(strstr(one, "listing String MATERIALIZED concat(toString(id), '\\t', "
+                      "ifNull(replaceAll(") != NULL);
+    CHECK_INT(count(one, "ORDER BY (key, move) SETTINGS index_granularity = 1024;"), 2);
+    CHECK(strstr(one, "ORDER BY id SETTINGS index_granularity = 64;") != NULL);
     CHECK(strstr(one, "Distributed") == NULL);
     kifu_free(one);
     kifu_clickhouse_options o = {.database = "games", .table = "t", .cluster = "two"};
