@@ -90,7 +90,6 @@ void kifu_tags_free(kifu_tagger *t)
     }
     kifu__free(t->texts);
     kifu__free(t->sources);
-    kifu__tagrun_free(t->run);
     kifu__free(t);
 }
 

@@ -21,14 +21,9 @@ typedef struct kifu__tagref {
  * which gives it). Moves are counted in the side's own moves, squares seen from the
  * side's own camp (gote's board turned round), so one definition serves both sides. */
 typedef struct kifu__tagdef {
-    int name;           /* index into the tagger's names */
-    int game;           /* side: game (the game's tag, from both sides' tags) */
-    kifu__pattern *pat; /* NULL: no board */
-    /* One square of the pattern, tested inline before the whole match: the one that
-     * allows the fewest pieces (key_sq -1: none, the pattern is all hands). */
-    int key_sq;
-    uint32_t key_allow;
-    int king_sq;          /* the square the pattern puts the own king on, or -1 */
+    int name;             /* index into the tagger's names */
+    int game;             /* side: game (the game's tag, from both sides' tags) */
+    kifu__pattern *pat;   /* NULL: no board */
     int from, by, hold;   /* from the side's move `from` to move `by` (-1: any), for
                            `hold` of its moves in a row */
     int rook_lo, rook_hi; /* 0: no condition; else an own rook on these files */
@@ -52,6 +47,8 @@ struct kifu_tagger {
     size_t nnames;
     kifu__tagdef *defs; /* by name (stable): a name's alternatives side by side */
     size_t ndefs;
+    /* The definitions compiled for recognition (tags_plan.c), made with them. */
+    struct kifu__tagplan *plan;
     /* Scratch for one game (a tagger serves one game at a time). */
     struct kifu__tagrun *run;
 };
@@ -60,6 +57,45 @@ struct kifu_tagger {
  * err naming the text's source, line and column; t's names and defs are then empty. */
 int kifu__tags_build(kifu_tagger *t, kifu_error *err);
 void kifu__tags_clear(kifu_tagger *t);
+
+/* ---- The definitions compiled for recognition (tags_plan.c) ------------------------- */
+
+/* How a definition's board is tested. */
+enum {
+    KIFU__TAG_FREE,    /* no board */
+    KIFU__TAG_SQUARES, /* squares only: it holds when none of them is wrong */
+    KIFU__TAG_HANDS,   /* squares, then its hand or side lines (kifu__pattern_match) */
+    KIFU__TAG_OTHER,   /* not squares: kifu__pattern_match at every test */
+    KIFU__TAG_NEVER,   /* a board no position has */
+};
+
+/* One square condition of a definition, in the side's own view. */
+typedef struct kifu__tagsq {
+    uint32_t def;   /* the definition's index */
+    uint32_t allow; /* the coloured pieces allowed (bit kind | color << 4; bit 0 empty) */
+} kifu__tagsq;
+
+/* Per own-view square, the square conditions on it (index sq: on[at[sq]..at[sq+1])), so
+ * a run updates, when a square changes, only the definitions that look at it; and the
+ * definitions with a last move (by), in the order of it. */
+typedef struct kifu__tagplan {
+    uint8_t *kind;     /* per definition, KIFU__TAG_* */
+    uint8_t *nsquares; /* per definition, its square conditions (at most 81) */
+    uint32_t at[82];
+    kifu__tagsq *on;
+    uint32_t *by_order;
+    size_t nby;
+    /* The definitions with a rook condition, and per definition the files it allows as
+     * bits (1 << file; 0: no condition). */
+    uint32_t *rook_defs;
+    size_t nrook;
+    uint16_t *rook_files;
+    int wait_capture; /* a definition asks about the first capture */
+} kifu__tagplan;
+
+/* t->plan from t->defs (freeing the one before). 0, or -1 NOMEM (no plan then). */
+int kifu__tagplan_make(kifu_tagger *t);
+void kifu__tagplan_free(kifu__tagplan *p);
 
 /* ---- Recognition over one game ------------------------------------------------------- */
 
