@@ -69,22 +69,35 @@ enum {
     KIFU__TAG_NEVER,   /* a board no position has */
 };
 
-/* One square condition of a definition, in the side's own view. */
-typedef struct kifu__tagsq {
-    uint32_t def;   /* the definition's index */
+/* The definitions that ask one thing of one square (own view): the same pieces. */
+typedef struct kifu__taggroup {
     uint32_t allow; /* the coloured pieces allowed (bit kind | color << 4; bit 0 empty) */
-} kifu__tagsq;
+    uint32_t first, n; /* its definitions: defs[first .. first + n) */
+} kifu__taggroup;
 
-/* Per own-view square, the square conditions on it (index sq: on[at[sq]..at[sq+1])), so
- * a run updates, when a square changes, only the definitions that look at it; and the
- * definitions with a last move (by), in the order of it. */
+/* What a run needs of the definitions, filed by what changes them, so that a run
+ * (tags_run.c) keeps per definition and side the number of its conditions that do not
+ * hold, and touches after a move only the definitions the move concerns: the squares it
+ * changed, a rook that moved, a square left for the first time, the first capture, and
+ * the side's move count reaching a `from`. */
 typedef struct kifu__tagplan {
-    uint8_t *kind;     /* per definition, KIFU__TAG_* */
-    uint8_t *nsquares; /* per definition, its square conditions (at most 81) */
+    uint8_t *kind; /* per definition, KIFU__TAG_* */
+    uint8_t *base; /* per definition, its conditions that do not hold before any move
+                      (from, capture: after, moved) */
+    /* Per own-view square v, its groups: groups[at[v] .. at[v + 1]); and per piece p,
+     * sig[v * 32 + p] the groups (bit g: at[v] + g) that allow p, so that a change of
+     * piece finds the groups it concerns at once (0 on squares of over 64 groups). */
     uint32_t at[82];
-    kifu__tagsq *on;
-    uint32_t *by_order;
-    size_t nby;
+    kifu__taggroup *groups;
+    uint32_t *defs;
+    uint64_t *sig;
+    /* Per own-view square, the definitions whose moved or unmoved names it. */
+    uint32_t mat[82];
+    uint32_t *mdefs;
+    uint32_t *by_order, *from_order; /* with a by, a from (> 0), in its order */
+    size_t nby, nfrom;
+    uint32_t *after; /* capture: after */
+    size_t nafter;
     /* The definitions with a rook condition, and per definition the files it allows as
      * bits (1 << file; 0: no condition). */
     uint32_t *rook_defs;
@@ -92,6 +105,14 @@ typedef struct kifu__tagplan {
     uint16_t *rook_files;
     int wait_capture; /* a definition asks about the first capture */
 } kifu__tagplan;
+
+/* Do the own moves that left the squares `moved` (own view, bits) meet d's moved and
+ * unmoved? */
+static inline int kifu__tag_moves_ok(const kifu__tagdef *d, const uint64_t moved[2])
+{
+    return !(d->moved[0] & ~moved[0]) && !(d->moved[1] & ~moved[1]) &&
+           !(d->unmoved[0] & moved[0]) && !(d->unmoved[1] & moved[1]);
+}
 
 /* t->plan from t->defs (freeing the one before). 0, or -1 NOMEM (no plan then). */
 int kifu__tagplan_make(kifu_tagger *t);

@@ -1,8 +1,10 @@
 /* tags_run.c: recognising the tags of one game. Positions come in main-line order; each
- * side's board conditions (board, rook, moves, from/by/hold) are tested after each of
- * its own moves, on the board seen from its camp. When the line ends, the names are
- * decided in their order: needs, opponent and excludes look at names already decided,
- * and a name decided present gives the names it implies. */
+ * side's conditions (board, rook, moves, from/by/hold, capture) are tested after each of
+ * its own moves, as seen from its camp. A run keeps, per definition and side, how many of
+ * its conditions do not hold, brought up to date by what a move changes (the plan,
+ * tags_plan.c, files the definitions by it); only those with none left are looked at. When
+ * the line ends, the names are decided in their order: needs, opponent and excludes look
+ * at names already decided, and a name decided present gives the names it implies. */
 #include <string.h>
 
 #include "kifu_private.h"
@@ -13,27 +15,31 @@ struct kifu__tagrun {
     size_t cap;   /* definitions the arrays hold */
     int moves[2]; /* own moves played */
     int capture;  /* the ply of the game's first capture, -1: none yet */
-    int started;  /* the board below is the last position's */
+    int started;  /* board is the last position's */
     uint8_t board[81];
     kifu_board view;      /* the board seen from gote's camp (its squares kept) */
     uint64_t moved[2][2]; /* squares (own view) some own move left */
     uint8_t rooks[2][10]; /* own unpromoted rooks on each file (own view), ranks 5-9 */
     uint16_t files[2];    /* the files with such a rook, as bits (1 << file) */
     int rooks_moved;      /* rooks[] changed: bit per side */
+    uint8_t hands[2][8];  /* the last position's hands */
+    uint32_t hands_seen;  /* counts changes of hands and games: stamps the answers */
     /* Per definition and side (definition * 2 + side): */
-    uint8_t *wrong; /* its board's squares that are not as it asks, + 1 when it asks
-                       for a rook on files that have none */
-    int *run;       /* own moves in a row the conditions held, up to move held - 1 */
-    int *held;      /* 1 + the last own move they held at, 0: never */
-    int *start;     /* the ply where that run began */
-    int *found;     /* the ply of the first run long enough, -1: none */
-    uint8_t *done;  /* nothing later can change found */
-    int *pos;       /* its place in cand, -1: none */
-    size_t open;    /* pairs not done */
-    /* Per side: the definitions not done whose squares are all right (the ones a test
-     * looks at), and the ones past their last move (by) still in a run. */
+    uint8_t *wrong;    /* its conditions that do not hold (squares, rook, from, capture,
+                           moves) */
+    int *run;          /* own moves in a row it held, up to move held - 1 */
+    int *held;         /* 1 + the last own move it held at, 0: never */
+    int *start;        /* the ply where that run began */
+    int *found;        /* the ply of the first run long enough, -1: none */
+    uint8_t *done;     /* nothing later can change found */
+    int *pos;          /* its place in cand, -1: none */
+    uint32_t *stamp;   /* hands_seen * 2 + side to move when its hands were tested */
+    uint8_t *hands_ok; /* and the answer */
+    size_t open;       /* pairs not done */
+    /* Per side: the definitions not done whose conditions all hold (but hands), and the
+     * ones past their last move (by), to be decided unless in a run. */
     uint32_t *cand[2], *due[2];
-    size_t ncand[2], ndue[2], next_by[2];
+    size_t ncand[2], ndue[2], next_by[2], next_from[2];
     /* The state after the last first position (games start from the same one). */
     int cached;
     uint8_t cache_board[81], cache_rooks[2][10];
@@ -54,10 +60,11 @@ void kifu__tagrun_free(kifu__tagrun *run)
 {
     if (!run)
         return;
-    void *v[] = {run->wrong,     run->run,           run->held,         run->start,
-                 run->found,     run->done,          run->pos,          run->cand[0],
-                 run->cand[1],   run->due[0],        run->due[1],       run->cache_wrong,
-                 run->cache_pos, run->cache_cand[0], run->cache_cand[1]};
+    void *v[] = {run->wrong,        run->run,         run->held,      run->start,
+                 run->found,        run->done,        run->pos,       run->stamp,
+                 run->hands_ok,     run->cand[0],     run->cand[1],   run->due[0],
+                 run->due[1],       run->cache_wrong, run->cache_pos, run->cache_cand[0],
+                 run->cache_cand[1]};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         kifu__free(v[i]);
     kifu__free(run);
@@ -66,17 +73,15 @@ void kifu__tagrun_free(kifu__tagrun *run)
 /* The arrays for n definitions. 0, or -1 NOMEM. */
 static int run_alloc(kifu__tagrun *run, size_t n)
 {
-    size_t n2 = n * 2 + 1;
+    size_t n2 = n * 2 + 1, i2 = n2 * sizeof(int);
     run->cap = 0;
     run->cached = 0;
-    int ok =
-        grab((void **)&run->wrong, n2) && grab((void **)&run->run, n2 * sizeof(int)) &&
-        grab((void **)&run->held, n2 * sizeof(int)) &&
-        grab((void **)&run->start, n2 * sizeof(int)) &&
-        grab((void **)&run->found, n2 * sizeof(int)) && grab((void **)&run->done, n2) &&
-        grab((void **)&run->pos, n2 * sizeof(int)) &&
-        grab((void **)&run->cache_wrong, n2) &&
-        grab((void **)&run->cache_pos, n2 * sizeof(int));
+    int ok = grab((void **)&run->wrong, n2) && grab((void **)&run->run, i2) &&
+             grab((void **)&run->held, i2) && grab((void **)&run->start, i2) &&
+             grab((void **)&run->found, i2) && grab((void **)&run->done, n2) &&
+             grab((void **)&run->pos, i2) && grab((void **)&run->stamp, i2) &&
+             grab((void **)&run->hands_ok, n2) && grab((void **)&run->cache_wrong, n2) &&
+             grab((void **)&run->cache_pos, i2);
     for (int c = 0; c < 2 && ok; c++)
         ok = grab((void **)&run->cand[c], (n + 1) * sizeof(uint32_t)) &&
              grab((void **)&run->due[c], (n + 1) * sizeof(uint32_t)) &&
@@ -109,6 +114,11 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
     memset(run->run, 0, n * sizeof(int));
     memset(run->held, 0, n * sizeof(int));
     memset(run->found, 0xff, n * sizeof(int)); /* -1 */
+    /* A new game: no answer about hands stands (and now and then, none of any). */
+    if (++run->hands_seen >= 1u << 30) {
+        run->hands_seen = 1;
+        memset(run->stamp, 0, n * sizeof(int));
+    }
     run->open = 0;
     for (size_t i = 0; i < n; i++) {
         /* A game's tag has no board conditions: it is decided from the sides' tags. */
@@ -116,7 +126,7 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
         run->open += !run->done[i];
     }
     for (int c = 0; c < 2; c++)
-        run->ndue[c] = run->next_by[c] = 0;
+        run->ndue[c] = run->next_by[c] = run->next_from[c] = 0;
     return run;
 }
 
@@ -124,16 +134,6 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
 static inline unsigned other(unsigned p)
 {
     return p ? p ^ (KIFU_WHITE << 4) : 0;
-}
-
-/* The board seen from gote's camp: its squares are kept turned round with owners
- * swapped as they change; here the hands swapped and the side to move. */
-static const kifu_board *turned(kifu__tagrun *run, const kifu_board *b)
-{
-    memcpy(run->view.hands[0], b->hands[1], sizeof run->view.hands[0]);
-    memcpy(run->view.hands[1], b->hands[0], sizeof run->view.hands[1]);
-    run->view.color = (uint8_t)(b->color ^ 1);
-    return &run->view;
 }
 
 static void cand_add(kifu__tagrun *run, uint32_t i, int c)
@@ -163,6 +163,21 @@ static void settle(kifu__tagrun *run, uint32_t i, int c)
         cand_remove(run, i, c);
 }
 
+/* One condition of definition i for side c went from not holding to holding (now 1),
+ * or back (now 0). */
+static inline void turned(kifu__tagrun *run, uint32_t i, int c, unsigned now)
+{
+    size_t j = i * 2 + (size_t)c;
+    if (run->done[j])
+        return;
+    if (now) {
+        if (--run->wrong[j] == 0)
+            cand_add(run, i, c);
+    } else if (run->wrong[j]++ == 0) {
+        cand_remove(run, i, c);
+    }
+}
+
 /* The rook (not promoted) on piece p at real square sq counted for its side, add 1 or
  * -1: where a rook that was swung to a file stands in the opening (ranks 5 to 9), not a
  * rook gone to attack. */
@@ -186,37 +201,6 @@ static uint16_t rook_files(const kifu__tagrun *run, int c)
     return (uint16_t)f;
 }
 
-/* One condition of definition i for side c went from right (was) to wrong, or back. */
-static inline void flip(kifu__tagrun *run, uint32_t i, int c, unsigned was, unsigned now)
-{
-    size_t j = i * 2 + (size_t)c;
-    if (was == now || run->done[j])
-        return;
-    if (now) {
-        if (--run->wrong[j] == 0)
-            cand_add(run, i, c);
-    } else if (run->wrong[j]++ == 0) {
-        cand_remove(run, i, c);
-    }
-}
-
-/* Real square sq went from piece a to piece b: the definitions looking at it, for each
- * side (gote's own view: the square turned round, the owners swapped). */
-static void square_changed(kifu__tagrun *run, int sq, unsigned a, unsigned b)
-{
-    const kifu__tagplan *p = run->t->plan;
-    count_rook(run, a, sq, -1);
-    count_rook(run, b, sq, 1);
-    for (int c = 0; c < 2; c++) {
-        int v = c ? 80 - sq : sq;
-        unsigned pa = c ? other(a) : a, pb = c ? other(b) : b;
-        for (uint32_t e = p->at[v]; e < p->at[v + 1]; e++) {
-            const kifu__tagsq *x = &p->on[e];
-            flip(run, x->def, c, x->allow >> pa & 1, x->allow >> pb & 1);
-        }
-    }
-}
-
 /* After rooks moved: the rook conditions that changed. */
 static void rooks_changed(kifu__tagrun *run)
 {
@@ -228,14 +212,55 @@ static void rooks_changed(kifu__tagrun *run)
         run->files[c] = now;
         for (size_t k = 0; k < p->nrook && was != now; k++) {
             uint32_t i = p->rook_defs[k];
-            flip(run, i, c, (was & p->rook_files[i]) != 0, (now & p->rook_files[i]) != 0);
+            unsigned a = (was & p->rook_files[i]) != 0, b = (now & p->rook_files[i]) != 0;
+            if (a != b)
+                turned(run, i, c, b);
         }
     }
     run->rooks_moved = 0;
 }
 
-/* The first position: every definition's wrong squares counted, those with none made
- * candidates (or all that copied from the last game's, when it began the same). */
+/* Group x's pieces on its square went from holding a to b, for side c. */
+static inline void group_changed(kifu__tagrun *run, const kifu__taggroup *x, int c,
+                                 unsigned a, unsigned b)
+{
+    const uint32_t *defs = run->t->plan->defs;
+    unsigned now = x->allow >> b & 1;
+    if (now != (x->allow >> a & 1))
+        for (uint32_t k = x->first; k < x->first + x->n; k++)
+            turned(run, defs[k], c, now);
+}
+
+/* Own-view square v went from piece a to piece b for side c: the groups whose answer
+ * turned (each one tested on a square of over 64). */
+static void view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
+{
+    const kifu__tagplan *p = run->t->plan;
+    uint32_t g0 = p->at[v], ng = p->at[v + 1] - g0;
+    if (ng > 64) {
+        for (uint32_t g = 0; g < ng; g++)
+            group_changed(run, &p->groups[g0 + g], c, a, b);
+        return;
+    }
+    for (uint64_t f = p->sig[v * 32 + a] ^ p->sig[v * 32 + b]; f; f &= f - 1)
+        group_changed(run, &p->groups[g0 + (uint32_t)__builtin_ctzll(f)], c, a, b);
+}
+
+/* Real square sq of board b changed since the last position. */
+static void changed(kifu__tagrun *run, const kifu_board *b, int sq)
+{
+    unsigned was = run->board[sq], now = b->sq[sq];
+    count_rook(run, was, sq, -1);
+    count_rook(run, now, sq, 1);
+    view_changed(run, KIFU_BLACK, sq, was, now);
+    view_changed(run, KIFU_WHITE, 80 - sq, other(was), other(now));
+    run->board[sq] = (uint8_t)now;
+    run->view.sq[80 - sq] = (uint8_t)other(now);
+}
+
+/* The first position: every definition's conditions that do not hold counted, those
+ * with none made candidates (or all that copied from the last game's, when it began
+ * the same). */
 static void first_position(kifu__tagrun *run, const kifu_board *b)
 {
     const kifu_tagger *t = run->t;
@@ -243,6 +268,7 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
     size_t n = t->ndefs;
     run->started = 1;
     memcpy(run->board, b->sq, 81);
+    memcpy(run->hands, b->hands, sizeof run->hands);
     for (int sq = 0; sq < 81; sq++)
         run->view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
     if (run->cached && memcmp(run->cache_board, b->sq, 81) == 0) {
@@ -256,14 +282,17 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
         }
         return;
     }
-    memset(run->wrong, 0, n * 2);
     memset(run->rooks, 0, sizeof run->rooks);
+    for (size_t j = 0; j < n * 2; j++)
+        run->wrong[j] = p->kind[j / 2] == KIFU__TAG_NEVER ? 1 : p->base[j / 2];
     for (int sq = 0; sq < 81; sq++) {
         count_rook(run, b->sq[sq], sq, 1);
-        for (uint32_t e = p->at[sq]; e < p->at[sq + 1]; e++) {
-            const kifu__tagsq *x = &p->on[e];
-            run->wrong[x->def * 2] += !(x->allow >> b->sq[sq] & 1);
-            run->wrong[x->def * 2 + 1] += !(x->allow >> other(b->sq[80 - sq]) & 1);
+        for (int c = 0; c < 2; c++) {
+            unsigned piece = c ? other(b->sq[80 - sq]) : b->sq[sq];
+            for (uint32_t g = p->at[sq]; g < p->at[sq + 1]; g++)
+                for (uint32_t k = 0;
+                     k < p->groups[g].n && !(p->groups[g].allow >> piece & 1); k++)
+                    run->wrong[p->defs[p->groups[g].first + k] * 2 + (size_t)c]++;
         }
     }
     run->rooks_moved = 0;
@@ -273,9 +302,7 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
         run->pos[j] = -1;
         if (p->rook_files[j / 2])
             run->wrong[j] += !(run->files[j & 1] & p->rook_files[j / 2]);
-        if (p->kind[j / 2] == KIFU__TAG_NEVER)
-            run->wrong[j] = 1;
-        else if (!t->defs[j / 2].game && !run->wrong[j])
+        if (!t->defs[j / 2].game && !run->wrong[j])
             cand_add(run, (uint32_t)(j / 2), (int)(j & 1));
     }
     run->cached = 1;
@@ -290,15 +317,8 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
     }
 }
 
-static void changed(kifu__tagrun *run, const kifu_board *b, int sq)
-{
-    square_changed(run, sq, run->board[sq], b->sq[sq]);
-    run->board[sq] = b->sq[sq];
-    run->view.sq[80 - sq] = (uint8_t)other(b->sq[sq]);
-}
-
-/* The squares that changed since the last position (a word at a time: a move changes
- * two or three). */
+/* The squares that changed since the last position, found by comparing (a word at a
+ * time): when no move says which. */
 static void new_position(kifu__tagrun *run, const kifu_board *b)
 {
     for (int w = 0; w < 80; w += 8) {
@@ -315,34 +335,63 @@ static void new_position(kifu__tagrun *run, const kifu_board *b)
         changed(run, b, 80);
 }
 
-/* Do d's conditions other than its squares hold for side c after its k-th move? */
-static int holds(kifu__tagrun *run, const kifu__tagdef *d, int kind, const kifu_board *b,
-                 int c, int k)
+/* Side c's own move left own-view square v: the moved and unmoved conditions on it. */
+static void square_left(kifu__tagrun *run, int c, int v)
 {
-    const uint64_t *moved = run->moved[c];
-    if (k < d->from || (d->capture == 2 && run->capture < 0))
-        return 0;
-    if ((d->moved[0] & ~moved[0]) || (d->moved[1] & ~moved[1]))
-        return 0;
-    if ((d->unmoved[0] & moved[0]) || (d->unmoved[1] & moved[1]))
-        return 0;
-    if (kind != KIFU__TAG_HANDS && kind != KIFU__TAG_OTHER)
-        return 1;
-    return kifu__pattern_match(d->pat, c ? turned(run, b) : b);
+    uint64_t *moved = run->moved[c], bit = 1ull << (v & 63);
+    if (moved[v >> 6] & bit)
+        return;
+    const kifu__tagplan *p = run->t->plan;
+    const kifu__tagdef *defs = run->t->defs;
+    uint64_t before[2] = {moved[0], moved[1]};
+    moved[v >> 6] |= bit;
+    for (uint32_t k = p->mat[v]; k < p->mat[v + 1]; k++) {
+        uint32_t i = p->mdefs[k];
+        int a = kifu__tag_moves_ok(&defs[i], before),
+            now = kifu__tag_moves_ok(&defs[i], moved);
+        if (a != now)
+            turned(run, i, c, (unsigned)now);
+    }
 }
 
-/* Test side c's definitions on board b after its k-th move, at ply: the candidates
- * (every square right), then the ones whose last move (by) has come. */
+/* Do d's hand and side lines (kind HANDS) or its whole board (OTHER) hold for side c?
+ * The answer of hands stands while the hands and the side to move do. */
+static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int kind,
+                      const kifu_board *b, int c)
+{
+    uint32_t stamp = run->hands_seen * 2 + (b->color & 1);
+    if (kind == KIFU__TAG_HANDS && run->stamp[j] == stamp)
+        return run->hands_ok[j];
+    const kifu_board *v = b;
+    if (c) {
+        memcpy(run->view.hands[0], b->hands[1], sizeof run->view.hands[0]);
+        memcpy(run->view.hands[1], b->hands[0], sizeof run->view.hands[1]);
+        run->view.color = (uint8_t)(b->color ^ 1);
+        v = &run->view;
+    }
+    run->stamp[j] = stamp;
+    return run->hands_ok[j] = (uint8_t)kifu__pattern_match(d->pat, v);
+}
+
+/* Test side c's definitions on board b after its k-th move, at ply: those whose `from`
+ * came join, then the candidates are tested, then the ones whose last move (by) came
+ * and are not in a run are decided. */
 static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
 {
     int k = run->moves[c];
     const kifu_tagger *t = run->t;
     const kifu__tagplan *p = t->plan;
+    while (run->next_from[c] < p->nfrom &&
+           t->defs[p->from_order[run->next_from[c]]].from <= k)
+        turned(run, p->from_order[run->next_from[c]++], c, 1);
     for (size_t a = 0; a < run->ncand[c];) {
         uint32_t i = run->cand[c][a];
         size_t j = i * 2 + (size_t)c;
         const kifu__tagdef *d = &t->defs[i];
-        if (holds(run, d, p->kind[i], b, c, k)) {
+        int kind = p->kind[i];
+        if (kind == KIFU__TAG_HANDS || kind == KIFU__TAG_OTHER
+                ? hands_hold(run, d, j, kind, b, c)
+                : 1) {
             int r = (run->held[j] == k ? run->run[j] : 0) + 1;
             run->held[j] = k + 1;
             if (r == 1)
@@ -377,6 +426,7 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
 int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b)
 {
+    const kifu__tagplan *p = run->t->plan;
     if (!run->started) {
         first_position(run, b);
     } else if (m && m->to_x) {
@@ -392,23 +442,29 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
     }
     if (run->rooks_moved)
         rooks_changed(run);
-    int wait = run->t->plan->wait_capture;
+    if (memcmp(run->hands, b->hands, sizeof run->hands) != 0) {
+        memcpy(run->hands, b->hands, sizeof run->hands);
+        run->hands_seen++;
+    }
     if (!m) {
         test_side(run, KIFU_BLACK, b, ply);
         test_side(run, KIFU_WHITE, b, ply);
-        return run->open == 0 && !wait;
+        return run->open == 0 && !p->wait_capture;
     }
     int c = m->color & 1;
-    if (m->capture && run->capture < 0)
+    if (m->capture && run->capture < 0) {
         run->capture = ply;
-    if (m->from_x) {
-        int x = c ? 10 - m->from_x : m->from_x, y = c ? 10 - m->from_y : m->from_y;
-        int sq = KIFU_SQ(x, y);
-        run->moved[c][sq >> 6] |= 1ull << (sq & 63);
+        for (size_t k = 0; k < p->nafter; k++)
+            for (int s = 0; s < 2; s++)
+                turned(run, p->after[k], s, 1);
     }
+    if (m->from_x)
+        square_left(run, c,
+                    c ? KIFU_SQ(10 - m->from_x, 10 - m->from_y)
+                      : KIFU_SQ(m->from_x, m->from_y));
     run->moves[c]++;
     test_side(run, c, b, ply);
-    return run->open == 0 && (!wait || run->capture >= 0);
+    return run->open == 0 && (!p->wait_capture || run->capture >= 0);
 }
 
 static int later(int a, int b)
