@@ -10,84 +10,87 @@
 #include "kifu_private.h"
 #include "tags/tags.h"
 
-struct kifu__tagrun {
-    kifu_tagger *t;
-    size_t cap;   /* definitions the arrays hold */
-    int moves[2]; /* own moves played */
-    int capture;  /* the ply of the game's first capture, -1: none yet */
-    int started;  /* board is the last position's */
-    uint8_t board[81];
+/* What a game's run holds besides the arrays, copied whole with them. */
+typedef struct gamestate {
+    int moves[2];         /* own moves played */
+    int capture;          /* the ply of the game's first capture, -1: none yet */
+    uint8_t board[81];    /* the last position's squares */
+    uint8_t hands[2][8];  /* and hands */
     kifu_board view;      /* the board seen from gote's camp (its squares kept) */
     uint64_t moved[2][2]; /* squares (own view) some own move left */
     uint8_t rooks[2][10]; /* own unpromoted rooks on each file (own view), ranks 5-9 */
     uint16_t files[2];    /* the files with such a rook, as bits (1 << file) */
     int rooks_moved;      /* rooks[] changed: bit per side */
-    uint8_t hands[2][8];  /* the last position's hands */
-    uint32_t hands_seen;  /* counts changes of hands and games: stamps the answers */
-    /* Per definition and side (definition * 2 + side): */
-    uint8_t *wrong;    /* its conditions that do not hold (squares, rook, from, capture,
-                           moves) */
+    size_t open;          /* (definition, side) pairs not done */
+    size_t ncand[2], ndue[2], next_by[2], next_from[2];
+} gamestate;
+
+struct kifu__tagrun {
+    kifu_tagger *t;
+    size_t cap;          /* definitions the arrays hold */
+    int started;         /* a first position was given */
+    uint32_t hands_seen; /* counts changes of hands and games: stamps the answers */
+    gamestate g;
+    /* The arrays, in one block (bytes long): per definition and side (definition * 2 +
+     * side), */
+    void *block;
+    size_t bytes;
     int *run;          /* own moves in a row it held, up to move held - 1 */
     int *held;         /* 1 + the last own move it held at, 0: never */
     int *start;        /* the ply where that run began */
     int *found;        /* the ply of the first run long enough, -1: none */
-    uint8_t *done;     /* nothing later can change found */
     int *pos;          /* its place in cand, -1: none */
     uint32_t *stamp;   /* hands_seen * 2 + side to move when its hands were tested */
-    uint8_t *hands_ok; /* and the answer */
-    size_t open;       /* pairs not done */
-    /* Per side: the definitions not done whose conditions all hold (but hands), and the
-     * ones past their last move (by), to be decided unless in a run. */
+    uint8_t *wrong;    /* its conditions that do not hold (squares, rook, from, capture,
+                          moves) */
+    uint8_t *done;     /* nothing later can change found */
+    uint8_t *hands_ok; /* the answer of the hands test stamped */
+    /* and per side the definitions not done whose conditions all hold (but hands), and
+     * the ones past their last move (by) in a run, decided when it ends. */
     uint32_t *cand[2], *due[2];
-    size_t ncand[2], ndue[2], next_by[2], next_from[2];
-    /* The state after the last first position (games start from the same one). */
-    int cached;
-    uint8_t cache_board[81], cache_rooks[2][10];
-    uint16_t cache_files[2];
-    uint8_t *cache_wrong;
-    int *cache_pos;
-    uint32_t *cache_cand[2];
-    size_t cache_ncand[2];
+    /* The run after the first position of the last game that had one, to start the
+     * next game from when it begins the same (most do). */
+    void *snap;
+    gamestate snap_g;
+    kifu_board snap_board;
+    int snap_ply, snapped;
 };
-
-static void *grab(void **v, size_t bytes)
-{
-    kifu__free(*v);
-    return *v = kifu__calloc(1, bytes);
-}
 
 void kifu__tagrun_free(kifu__tagrun *run)
 {
     if (!run)
         return;
-    void *v[] = {run->wrong,        run->run,         run->held,      run->start,
-                 run->found,        run->done,        run->pos,       run->stamp,
-                 run->hands_ok,     run->cand[0],     run->cand[1],   run->due[0],
-                 run->due[1],       run->cache_wrong, run->cache_pos, run->cache_cand[0],
-                 run->cache_cand[1]};
-    for (size_t i = 0; i < sizeof v / sizeof *v; i++)
-        kifu__free(v[i]);
+    kifu__free(run->block);
+    kifu__free(run->snap);
     kifu__free(run);
 }
 
-/* The arrays for n definitions. 0, or -1 NOMEM. */
+/* The arrays for n definitions, in one block (and one for the snapshot). 0, or -1
+ * NOMEM. */
 static int run_alloc(kifu__tagrun *run, size_t n)
 {
-    size_t n2 = n * 2 + 1, i2 = n2 * sizeof(int);
+    size_t n2 = n * 2 + 1, ints = n2 * sizeof(int), list = (n + 1) * sizeof(uint32_t);
+    size_t bytes = 6 * ints + 4 * list + 3 * n2;
+    kifu__free(run->block);
+    kifu__free(run->snap);
     run->cap = 0;
-    run->cached = 0;
-    int ok = grab((void **)&run->wrong, n2) && grab((void **)&run->run, i2) &&
-             grab((void **)&run->held, i2) && grab((void **)&run->start, i2) &&
-             grab((void **)&run->found, i2) && grab((void **)&run->done, n2) &&
-             grab((void **)&run->pos, i2) && grab((void **)&run->stamp, i2) &&
-             grab((void **)&run->hands_ok, n2) && grab((void **)&run->cache_wrong, n2) &&
-             grab((void **)&run->cache_pos, i2);
-    for (int c = 0; c < 2 && ok; c++)
-        ok = grab((void **)&run->cand[c], (n + 1) * sizeof(uint32_t)) &&
-             grab((void **)&run->due[c], (n + 1) * sizeof(uint32_t)) &&
-             grab((void **)&run->cache_cand[c], (n + 1) * sizeof(uint32_t));
-    if (!ok)
+    run->snapped = 0;
+    run->block = kifu__calloc(1, bytes);
+    run->snap = kifu__calloc(1, bytes);
+    if (!run->block || !run->snap)
         return -1;
+    char *at = run->block;
+    int **iv[] = {&run->run, &run->held, &run->start, &run->found, &run->pos};
+    for (size_t i = 0; i < sizeof iv / sizeof *iv; i++, at += ints)
+        *iv[i] = (int *)(void *)at;
+    run->stamp = (uint32_t *)(void *)at, at += ints;
+    uint32_t **lv[] = {&run->cand[0], &run->cand[1], &run->due[0], &run->due[1]};
+    for (size_t i = 0; i < 4; i++, at += list)
+        *lv[i] = (uint32_t *)(void *)at;
+    run->wrong = (uint8_t *)at, at += n2;
+    run->done = (uint8_t *)at, at += n2;
+    run->hands_ok = (uint8_t *)at;
+    run->bytes = bytes;
     run->cap = n;
     return 0;
 }
@@ -103,31 +106,33 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
         run->t = t;
         t->run = run;
     }
-    size_t n = t->ndefs * 2;
     if (run->cap < t->ndefs && run_alloc(run, t->ndefs))
         return NULL;
-    memset(run->moves, 0, sizeof run->moves);
-    run->capture = -1;
     run->started = 0;
-    run->rooks_moved = 0;
-    memset(run->moved, 0, sizeof run->moved);
-    memset(run->run, 0, n * sizeof(int));
-    memset(run->held, 0, n * sizeof(int));
-    memset(run->found, 0xff, n * sizeof(int)); /* -1 */
     /* A new game: no answer about hands stands (and now and then, none of any). */
     if (++run->hands_seen >= 1u << 30) {
         run->hands_seen = 1;
-        memset(run->stamp, 0, n * sizeof(int));
+        run->snapped = 0; /* its stamps too */
+        memset(run->stamp, 0, (t->ndefs * 2 + 1) * sizeof *run->stamp);
     }
-    run->open = 0;
+    return run;
+}
+
+/* A game's state before its first position. */
+static void reset(kifu__tagrun *run)
+{
+    const kifu_tagger *t = run->t;
+    size_t n = t->ndefs * 2;
+    memset(&run->g, 0, sizeof run->g);
+    run->g.capture = -1;
+    memset(run->run, 0, n * sizeof(int));
+    memset(run->held, 0, n * sizeof(int));
+    memset(run->found, 0xff, n * sizeof(int)); /* -1 */
     for (size_t i = 0; i < n; i++) {
         /* A game's tag has no board conditions: it is decided from the sides' tags. */
         run->done[i] = (uint8_t)t->defs[i / 2].game;
-        run->open += !run->done[i];
+        run->g.open += !run->done[i];
     }
-    for (int c = 0; c < 2; c++)
-        run->ndue[c] = run->next_by[c] = run->next_from[c] = 0;
-    return run;
 }
 
 /* The piece p (kind | color << 4, or 0) as the other side sees it. */
@@ -139,15 +144,15 @@ static inline unsigned other(unsigned p)
 static void cand_add(kifu__tagrun *run, uint32_t i, int c)
 {
     size_t j = i * 2 + (size_t)c;
-    run->pos[j] = (int)run->ncand[c];
-    run->cand[c][run->ncand[c]++] = i;
+    run->pos[j] = (int)run->g.ncand[c];
+    run->cand[c][run->g.ncand[c]++] = i;
 }
 
 static void cand_remove(kifu__tagrun *run, uint32_t i, int c)
 {
     size_t j = i * 2 + (size_t)c;
     int at = run->pos[j];
-    uint32_t last = run->cand[c][--run->ncand[c]];
+    uint32_t last = run->cand[c][--run->g.ncand[c]];
     run->cand[c][at] = last;
     run->pos[last * 2 + (size_t)c] = at;
     run->pos[j] = -1;
@@ -158,7 +163,7 @@ static void settle(kifu__tagrun *run, uint32_t i, int c)
 {
     size_t j = i * 2 + (size_t)c;
     run->done[j] = 1;
-    run->open--;
+    run->g.open--;
     if (run->pos[j] >= 0)
         cand_remove(run, i, c);
 }
@@ -187,8 +192,8 @@ static inline void count_rook(kifu__tagrun *run, unsigned p, int sq, int add)
         return;
     int c = (int)(p >> 4) & 1, v = c ? 80 - sq : sq;
     if (v % 9 >= 4) {
-        run->rooks[c][v / 9 + 1] = (uint8_t)(run->rooks[c][v / 9 + 1] + add);
-        run->rooks_moved |= 1 << c;
+        run->g.rooks[c][v / 9 + 1] = (uint8_t)(run->g.rooks[c][v / 9 + 1] + add);
+        run->g.rooks_moved |= 1 << c;
     }
 }
 
@@ -197,7 +202,7 @@ static uint16_t rook_files(const kifu__tagrun *run, int c)
 {
     unsigned f = 0;
     for (int x = 1; x <= 9; x++)
-        f |= (unsigned)(run->rooks[c][x] != 0) << x;
+        f |= (unsigned)(run->g.rooks[c][x] != 0) << x;
     return (uint16_t)f;
 }
 
@@ -206,10 +211,10 @@ static void rooks_changed(kifu__tagrun *run)
 {
     const kifu__tagplan *p = run->t->plan;
     for (int c = 0; c < 2; c++) {
-        if (!(run->rooks_moved >> c & 1))
+        if (!(run->g.rooks_moved >> c & 1))
             continue;
-        uint16_t was = run->files[c], now = rook_files(run, c);
-        run->files[c] = now;
+        uint16_t was = run->g.files[c], now = rook_files(run, c);
+        run->g.files[c] = now;
         for (size_t k = 0; k < p->nrook && was != now; k++) {
             uint32_t i = p->rook_defs[k];
             unsigned a = (was & p->rook_files[i]) != 0, b = (now & p->rook_files[i]) != 0;
@@ -217,7 +222,7 @@ static void rooks_changed(kifu__tagrun *run)
                 turned(run, i, c, b);
         }
     }
-    run->rooks_moved = 0;
+    run->g.rooks_moved = 0;
 }
 
 /* Group x's pieces on its square went from holding a to b, for side c. */
@@ -231,90 +236,103 @@ static inline void group_changed(kifu__tagrun *run, const kifu__taggroup *x, int
             turned(run, defs[k], c, now);
 }
 
-/* Own-view square v went from piece a to piece b for side c: the groups whose answer
- * turned (each one tested on a square of over 64). */
-static void view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
+/* The groups on own-view square v (of side c) whose answer turned (bits of flips), the
+ * piece there gone from a to b. */
+static void groups_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b,
+                           uint64_t flips)
 {
     const kifu__tagplan *p = run->t->plan;
     uint32_t g0 = p->at[v], ng = p->at[v + 1] - g0;
-    if (ng > 64) {
+    if (ng > 64) { /* each one tested */
         for (uint32_t g = 0; g < ng; g++)
             group_changed(run, &p->groups[g0 + g], c, a, b);
         return;
     }
-    for (uint64_t f = p->sig[v * 32 + a] ^ p->sig[v * 32 + b]; f; f &= f - 1)
-        group_changed(run, &p->groups[g0 + (uint32_t)__builtin_ctzll(f)], c, a, b);
+    for (; flips; flips &= flips - 1)
+        group_changed(run, &p->groups[g0 + (uint32_t)__builtin_ctzll(flips)], c, a, b);
+}
+
+/* Own-view square v went from piece a to piece b for side c: the groups whose answer
+ * turned, when there are any (most changes turn none). */
+static inline void view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
+{
+    const kifu__tagplan *p = run->t->plan;
+    uint32_t ng = p->at[v + 1] - p->at[v];
+    uint64_t flips = ng > 64 ? ~0ull : p->sig[v * 32 + a] ^ p->sig[v * 32 + b];
+    if (ng && flips)
+        groups_changed(run, c, v, a, b, flips);
 }
 
 /* Real square sq of board b changed since the last position. */
 static void changed(kifu__tagrun *run, const kifu_board *b, int sq)
 {
-    unsigned was = run->board[sq], now = b->sq[sq];
+    unsigned was = run->g.board[sq], now = b->sq[sq];
     count_rook(run, was, sq, -1);
     count_rook(run, now, sq, 1);
     view_changed(run, KIFU_BLACK, sq, was, now);
     view_changed(run, KIFU_WHITE, 80 - sq, other(was), other(now));
-    run->board[sq] = (uint8_t)now;
-    run->view.sq[80 - sq] = (uint8_t)other(now);
+    run->g.board[sq] = (uint8_t)now;
+    run->g.view.sq[80 - sq] = (uint8_t)other(now);
 }
 
 /* The first position: every definition's conditions that do not hold counted, those
- * with none made candidates (or all that copied from the last game's, when it began
- * the same). */
+ * with none made candidates. */
 static void first_position(kifu__tagrun *run, const kifu_board *b)
 {
     const kifu_tagger *t = run->t;
     const kifu__tagplan *p = t->plan;
     size_t n = t->ndefs;
+    reset(run);
     run->started = 1;
-    memcpy(run->board, b->sq, 81);
-    memcpy(run->hands, b->hands, sizeof run->hands);
+    memcpy(run->g.board, b->sq, 81);
+    memcpy(run->g.hands, b->hands, sizeof run->g.hands);
     for (int sq = 0; sq < 81; sq++)
-        run->view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
-    if (run->cached && memcmp(run->cache_board, b->sq, 81) == 0) {
-        memcpy(run->wrong, run->cache_wrong, n * 2);
-        memcpy(run->pos, run->cache_pos, n * 2 * sizeof(int));
-        memcpy(run->rooks, run->cache_rooks, sizeof run->rooks);
-        memcpy(run->files, run->cache_files, sizeof run->files);
-        for (int c = 0; c < 2; c++) {
-            run->ncand[c] = run->cache_ncand[c];
-            memcpy(run->cand[c], run->cache_cand[c], n * sizeof(uint32_t));
-        }
-        return;
-    }
-    memset(run->rooks, 0, sizeof run->rooks);
+        run->g.view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
     for (size_t j = 0; j < n * 2; j++)
         run->wrong[j] = p->kind[j / 2] == KIFU__TAG_NEVER ? 1 : p->base[j / 2];
     for (int sq = 0; sq < 81; sq++) {
         count_rook(run, b->sq[sq], sq, 1);
         for (int c = 0; c < 2; c++) {
             unsigned piece = c ? other(b->sq[80 - sq]) : b->sq[sq];
-            for (uint32_t g = p->at[sq]; g < p->at[sq + 1]; g++)
-                for (uint32_t k = 0;
-                     k < p->groups[g].n && !(p->groups[g].allow >> piece & 1); k++)
-                    run->wrong[p->defs[p->groups[g].first + k] * 2 + (size_t)c]++;
+            for (uint32_t g = p->at[sq]; g < p->at[sq + 1]; g++) {
+                const kifu__taggroup *x = &p->groups[g];
+                for (uint32_t k = 0; k < x->n && !(x->allow >> piece & 1); k++)
+                    run->wrong[p->defs[x->first + k] * 2 + (size_t)c]++;
+            }
         }
     }
-    run->rooks_moved = 0;
-    run->files[0] = rook_files(run, 0), run->files[1] = rook_files(run, 1);
-    run->ncand[0] = run->ncand[1] = 0;
+    run->g.rooks_moved = 0;
+    run->g.files[0] = rook_files(run, 0), run->g.files[1] = rook_files(run, 1);
     for (size_t j = 0; j < n * 2; j++) {
         run->pos[j] = -1;
         if (p->rook_files[j / 2])
-            run->wrong[j] += !(run->files[j & 1] & p->rook_files[j / 2]);
-        if (!t->defs[j / 2].game && !run->wrong[j])
+            run->wrong[j] += !(run->g.files[j & 1] & p->rook_files[j / 2]);
+        if (!run->done[j] && !run->wrong[j])
             cand_add(run, (uint32_t)(j / 2), (int)(j & 1));
     }
-    run->cached = 1;
-    memcpy(run->cache_board, b->sq, 81);
-    memcpy(run->cache_wrong, run->wrong, n * 2);
-    memcpy(run->cache_pos, run->pos, n * 2 * sizeof(int));
-    memcpy(run->cache_rooks, run->rooks, sizeof run->rooks);
-    memcpy(run->cache_files, run->files, sizeof run->files);
-    for (int c = 0; c < 2; c++) {
-        run->cache_ncand[c] = run->ncand[c];
-        memcpy(run->cache_cand[c], run->cand[c], n * sizeof(uint32_t));
+}
+
+/* The state after the first position b (at ply) saved, or restored when the last game's
+ * was the same: 1 restored, 0 not. */
+static int snapshot(kifu__tagrun *run, const kifu_board *b, int ply, int save)
+{
+    if (save) {
+        memcpy(run->snap, run->block, run->bytes);
+        run->snap_g = run->g;
+        run->snap_board = *b;
+        run->snap_ply = ply;
+        run->snapped = 1;
+        return 0;
     }
+    const kifu_board *s = &run->snap_board;
+    if (!run->snapped || ply != run->snap_ply || b->color != s->color ||
+        memcmp(b->sq, s->sq, sizeof s->sq) || memcmp(b->hands, s->hands, sizeof s->hands))
+        return 0;
+    /* The stamps of hands saved are older than this game: no answer of theirs stands. */
+    memcpy(run->block, run->snap, run->bytes);
+    run->g = run->snap_g;
+    run->started = 1;
+    return 1;
 }
 
 /* The squares that changed since the last position, found by comparing (a word at a
@@ -323,7 +341,7 @@ static void new_position(kifu__tagrun *run, const kifu_board *b)
 {
     for (int w = 0; w < 80; w += 8) {
         uint64_t x, y;
-        memcpy(&x, run->board + w, 8);
+        memcpy(&x, run->g.board + w, 8);
         memcpy(&y, b->sq + w, 8);
         for (uint64_t d = x ^ y; d;) {
             int k = __builtin_ctzll(d) / 8;
@@ -331,14 +349,14 @@ static void new_position(kifu__tagrun *run, const kifu_board *b)
             changed(run, b, w + k);
         }
     }
-    if (run->board[80] != b->sq[80])
+    if (run->g.board[80] != b->sq[80])
         changed(run, b, 80);
 }
 
 /* Side c's own move left own-view square v: the moved and unmoved conditions on it. */
 static void square_left(kifu__tagrun *run, int c, int v)
 {
-    uint64_t *moved = run->moved[c], bit = 1ull << (v & 63);
+    uint64_t *moved = run->g.moved[c], bit = 1ull << (v & 63);
     if (moved[v >> 6] & bit)
         return;
     const kifu__tagplan *p = run->t->plan;
@@ -364,10 +382,10 @@ static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int ki
         return run->hands_ok[j];
     const kifu_board *v = b;
     if (c) {
-        memcpy(run->view.hands[0], b->hands[1], sizeof run->view.hands[0]);
-        memcpy(run->view.hands[1], b->hands[0], sizeof run->view.hands[1]);
-        run->view.color = (uint8_t)(b->color ^ 1);
-        v = &run->view;
+        memcpy(run->g.view.hands[0], b->hands[1], sizeof run->g.view.hands[0]);
+        memcpy(run->g.view.hands[1], b->hands[0], sizeof run->g.view.hands[1]);
+        run->g.view.color = (uint8_t)(b->color ^ 1);
+        v = &run->g.view;
     }
     run->stamp[j] = stamp;
     return run->hands_ok[j] = (uint8_t)kifu__pattern_match(d->pat, v);
@@ -378,13 +396,13 @@ static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int ki
  * and are not in a run are decided. */
 static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
 {
-    int k = run->moves[c];
+    int k = run->g.moves[c];
     const kifu_tagger *t = run->t;
     const kifu__tagplan *p = t->plan;
-    while (run->next_from[c] < p->nfrom &&
-           t->defs[p->from_order[run->next_from[c]]].from <= k)
-        turned(run, p->from_order[run->next_from[c]++], c, 1);
-    for (size_t a = 0; a < run->ncand[c];) {
+    while (run->g.next_from[c] < p->nfrom &&
+           t->defs[p->from_order[run->g.next_from[c]]].from <= k)
+        turned(run, p->from_order[run->g.next_from[c]++], c, 1);
+    for (size_t a = 0; a < run->g.ncand[c];) {
         uint32_t i = run->cand[c][a];
         size_t j = i * 2 + (size_t)c;
         const kifu__tagdef *d = &t->defs[i];
@@ -407,19 +425,29 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
         }
         a++;
     }
-    while (run->next_by[c] < p->nby && t->defs[p->by_order[run->next_by[c]]].by <= k)
-        run->due[c][run->ndue[c]++] = p->by_order[run->next_by[c]++];
-    /* Past its last move, a definition not in a run is decided (absent). */
-    for (size_t a = 0; a < run->ndue[c];) {
-        uint32_t i = run->due[c][a];
-        size_t j = i * 2 + (size_t)c;
+    /* Past its last move, a definition not in a run is decided (absent); one in a run
+     * waits in due for the run's end. */
+    for (size_t a = 0; a < run->g.ndue[c];) {
+        size_t j = run->due[c][a] * 2 + (size_t)c;
         if (!run->done[j] && run->held[j] == k + 1 && run->run[j] > 0) {
             a++;
             continue;
         }
         if (!run->done[j])
+            settle(run, run->due[c][a], c);
+        run->due[c][a] = run->due[c][--run->g.ndue[c]];
+    }
+    for (size_t *next = &run->g.next_by[c]; *next < p->nby; ++*next) {
+        uint32_t i = p->by_order[*next];
+        size_t j = i * 2 + (size_t)c;
+        if (t->defs[i].by > k)
+            break;
+        if (run->done[j])
+            continue;
+        if (run->held[j] == k + 1 && run->run[j] > 0)
+            run->due[c][run->g.ndue[c]++] = i;
+        else
             settle(run, i, c);
-        run->due[c][a] = run->due[c][--run->ndue[c]];
     }
 }
 
@@ -427,33 +455,38 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b)
 {
     const kifu__tagplan *p = run->t->plan;
-    if (!run->started) {
+    int first = !run->started;
+    if (first) {
+        if (!m && snapshot(run, b, ply, 0))
+            return run->g.open == 0 && !p->wait_capture;
         first_position(run, b);
     } else if (m && m->to_x) {
         /* A move changes its squares only: from (unless a drop) and to. */
         int from = m->from_x ? KIFU_SQ(m->from_x, m->from_y) : -1;
         int to = KIFU_SQ(m->to_x, m->to_y);
-        if (from >= 0 && run->board[from] != b->sq[from])
+        if (from >= 0 && run->g.board[from] != b->sq[from])
             changed(run, b, from);
-        if (run->board[to] != b->sq[to])
+        if (run->g.board[to] != b->sq[to])
             changed(run, b, to);
     } else {
         new_position(run, b);
     }
-    if (run->rooks_moved)
+    if (run->g.rooks_moved)
         rooks_changed(run);
-    if (memcmp(run->hands, b->hands, sizeof run->hands) != 0) {
-        memcpy(run->hands, b->hands, sizeof run->hands);
+    if (memcmp(run->g.hands, b->hands, sizeof run->g.hands) != 0) {
+        memcpy(run->g.hands, b->hands, sizeof run->g.hands);
         run->hands_seen++;
     }
     if (!m) {
         test_side(run, KIFU_BLACK, b, ply);
         test_side(run, KIFU_WHITE, b, ply);
-        return run->open == 0 && !p->wait_capture;
+        if (first)
+            snapshot(run, b, ply, 1);
+        return run->g.open == 0 && !p->wait_capture;
     }
     int c = m->color & 1;
-    if (m->capture && run->capture < 0) {
-        run->capture = ply;
+    if (m->capture && run->g.capture < 0) {
+        run->g.capture = ply;
         for (size_t k = 0; k < p->nafter; k++)
             for (int s = 0; s < 2; s++)
                 turned(run, p->after[k], s, 1);
@@ -462,9 +495,9 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
         square_left(run, c,
                     c ? KIFU_SQ(10 - m->from_x, 10 - m->from_y)
                       : KIFU_SQ(m->from_x, m->from_y));
-    run->moves[c]++;
+    run->g.moves[c]++;
     test_side(run, c, b, ply);
-    return run->open == 0 && (!p->wait_capture || run->capture >= 0);
+    return run->g.open == 0 && (!p->wait_capture || run->g.capture >= 0);
 }
 
 static int later(int a, int b)
@@ -554,7 +587,7 @@ int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
                     ply = run->found[i * 2 + (size_t)s];
                     if (ply >= 0)
                         ply = satisfied(t, d, ply, present, s);
-                    if (d->capture == 1 && run->capture >= 0 && ply >= run->capture)
+                    if (d->capture == 1 && run->g.capture >= 0 && ply >= run->g.capture)
                         ply = -1; /* decided only once the pieces met */
                 }
                 if (ply < 0)
