@@ -104,6 +104,12 @@ typedef struct kifu__tagplan {
     size_t nrook;
     uint16_t *rook_files;
     int wait_capture; /* a definition asks about the first capture */
+    /* For deciding the names: each name's definitions, defs[name_first[x] ..
+     * name_first[x + 1]); each definition's group (-1: none, else the index of the first
+     * definition of that group); the names with a game's definition, as bits. */
+    uint32_t *name_first;
+    int *group;
+    uint64_t *game_names;
 } kifu__tagplan;
 
 /* Do the own moves that left the squares `moved` (own view, bits) meet d's moved and
@@ -117,6 +123,26 @@ static inline int kifu__tag_moves_ok(const kifu__tagdef *d, const uint64_t moved
 /* t->plan from t->defs (freeing the one before). 0, or -1 NOMEM (no plan then). */
 int kifu__tagplan_make(kifu_tagger *t);
 void kifu__tagplan_free(kifu__tagplan *p);
+
+/* ---- The names of a game, decided when its line ends (tags_decide.c) ----------------- */
+
+/* Scratch for deciding, kept from game to game. */
+typedef struct kifu__tagnames {
+    int *present;    /* per name and slot (sente, gote, game) the ply, then implied */
+    uint64_t *visit; /* names to decide, as bits */
+    uint32_t *order; /* names decided, in order */
+    size_t cap;      /* names it has room for */
+} kifu__tagnames;
+
+/* The game's tags (names borrowed from t) into a new array, from found (per definition
+ * and side, the ply its conditions first held long enough, -1: never; its group's later
+ * ones are set to -1) and list[s][0..n[s]) (the definitions found for side s, in any
+ * order: sorted here); capture: the game's first capture's ply, -1 none. 0, or -1
+ * NOMEM. */
+int kifu__tags_decide(const kifu_tagger *t, kifu__tagnames *sc, int *found,
+                      uint32_t *const list[2], const size_t n[2], int capture,
+                      kifu_tag **out, size_t *count);
+void kifu__tagnames_free(kifu__tagnames *sc);
 
 /* ---- Recognition over one game ------------------------------------------------------- */
 

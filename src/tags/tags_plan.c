@@ -13,9 +13,9 @@ void kifu__tagplan_free(kifu__tagplan *p)
 {
     if (!p)
         return;
-    void *v[] = {p->kind,       p->base,      p->groups,    p->defs,
-                 p->sig,        p->mdefs,     p->after,     p->by_order,
-                 p->from_order, p->rook_defs, p->rook_files};
+    void *v[] = {p->kind,       p->base,       p->groups,   p->defs,       p->sig,
+                 p->mdefs,      p->after,      p->by_order, p->from_order, p->rook_defs,
+                 p->rook_files, p->name_first, p->group,    p->game_names};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         kifu__free(v[i]);
     kifu__free(p);
@@ -152,6 +152,25 @@ static void sort_by(uint32_t *v, size_t n, const kifu__tagdef *defs, int from)
     }
 }
 
+/* Each name's definitions (they come by name), groups, the names of games. */
+static void file_names(kifu__tagplan *p, const kifu_tagger *t)
+{
+    for (size_t i = 0, x = 0; x <= t->nnames; x++) {
+        p->name_first[x] = (uint32_t)i;
+        while (i < t->ndefs && t->defs[i].name == (int)x)
+            i++;
+    }
+    for (size_t i = 0; i < t->ndefs; i++) {
+        const kifu__tagdef *d = &t->defs[i];
+        p->group[i] = -1;
+        for (size_t j = 0; j <= i && d->group && p->group[i] < 0; j++)
+            if (t->defs[j].group && strcmp(t->defs[j].group, d->group) == 0)
+                p->group[i] = (int)j;
+        if (d->game)
+            p->game_names[d->name / 64] |= 1ull << (d->name % 64);
+    }
+}
+
 int kifu__tagplan_make(kifu_tagger *t)
 {
     kifu__tagplan_free(t->plan);
@@ -164,6 +183,9 @@ int kifu__tagplan_make(kifu_tagger *t)
              (p->after = kifu__calloc(n + 1, sizeof(uint32_t))) &&
              (p->rook_defs = kifu__calloc(n + 1, sizeof(uint32_t))) &&
              (p->rook_files = kifu__calloc(n + 1, sizeof(uint16_t))) &&
+             (p->name_first = kifu__calloc(t->nnames + 2, sizeof(uint32_t))) &&
+             (p->group = kifu__calloc(n + 1, sizeof(int))) &&
+             (p->game_names = kifu__calloc(t->nnames / 64 + 1, sizeof(uint64_t))) &&
              file_squares(p, t) == 0 && file_moves(p, t) == 0;
     if (!ok) {
         kifu__tagplan_free(t->plan);
@@ -189,6 +211,7 @@ int kifu__tagplan_make(kifu_tagger *t)
             p->rook_defs[p->nrook++] = (uint32_t)i;
         }
     }
+    file_names(p, t);
     sort_by(p->by_order, p->nby, t->defs, 0);
     sort_by(p->from_order, p->nfrom, t->defs, 1);
     return 0;

@@ -22,7 +22,7 @@ typedef struct gamestate {
     uint16_t files[2];    /* the files with such a rook, as bits (1 << file) */
     int rooks_moved;      /* rooks[] changed: bit per side */
     size_t open;          /* (definition, side) pairs not done */
-    size_t ncand[2], ndue[2], next_by[2], next_from[2];
+    size_t ncand[2], ndue[2], next_by[2], next_from[2], nfound[2];
 } gamestate;
 
 struct kifu__tagrun {
@@ -48,6 +48,8 @@ struct kifu__tagrun {
     /* and per side the definitions not done whose conditions all hold (but hands), and
      * the ones past their last move (by) in a run, decided when it ends. */
     uint32_t *cand[2], *due[2];
+    uint32_t *found_list[2]; /* the definitions found, in the order found */
+    kifu__tagnames names;    /* scratch for deciding */
     /* The run after the first position of the last game that had one, to start the
      * next game from when it begins the same (most do). */
     void *snap;
@@ -62,6 +64,7 @@ void kifu__tagrun_free(kifu__tagrun *run)
         return;
     kifu__free(run->block);
     kifu__free(run->snap);
+    kifu__tagnames_free(&run->names);
     kifu__free(run);
 }
 
@@ -70,7 +73,7 @@ void kifu__tagrun_free(kifu__tagrun *run)
 static int run_alloc(kifu__tagrun *run, size_t n)
 {
     size_t n2 = n * 2 + 1, ints = n2 * sizeof(int), list = (n + 1) * sizeof(uint32_t);
-    size_t bytes = 6 * ints + 4 * list + 3 * n2;
+    size_t bytes = 6 * ints + 6 * list + 3 * n2;
     kifu__free(run->block);
     kifu__free(run->snap);
     run->cap = 0;
@@ -84,8 +87,9 @@ static int run_alloc(kifu__tagrun *run, size_t n)
     for (size_t i = 0; i < sizeof iv / sizeof *iv; i++, at += ints)
         *iv[i] = (int *)(void *)at;
     run->stamp = (uint32_t *)(void *)at, at += ints;
-    uint32_t **lv[] = {&run->cand[0], &run->cand[1], &run->due[0], &run->due[1]};
-    for (size_t i = 0; i < 4; i++, at += list)
+    uint32_t **lv[] = {&run->cand[0], &run->cand[1],       &run->due[0],
+                       &run->due[1],  &run->found_list[0], &run->found_list[1]};
+    for (size_t i = 0; i < 6; i++, at += list)
         *lv[i] = (uint32_t *)(void *)at;
     run->wrong = (uint8_t *)at, at += n2;
     run->done = (uint8_t *)at, at += n2;
@@ -418,6 +422,7 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
                 r = 0; /* began too late */
             } else if (r >= d->hold) {
                 run->found[j] = run->start[j];
+                run->found_list[c][run->g.nfound[c]++] = i;
                 settle(run, i, c); /* its place now holds the last candidate */
                 continue;
             }
@@ -500,145 +505,8 @@ int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
     return run->g.open == 0 && (!p->wait_capture || run->g.capture >= 0);
 }
 
-static int later(int a, int b)
-{
-    return a > b ? a : b;
-}
-
-/* Is a tag of family f among names 0..upto-1 present for side s? */
-static int family_present(const kifu_tagger *t, const int *present, int upto, int f,
-                          int s)
-{
-    for (int x = 0; x < upto; x++)
-        if (t->family[x] == f && present[x * 3 + s] >= 0)
-            return 1;
-    return 0;
-}
-
-/* The ply where definition d is satisfied for side s, given the names decided so far,
- * or -1. */
-static int satisfied(const kifu_tagger *t, const kifu__tagdef *d, int ply,
-                     const int *present, int s)
-{
-    for (size_t k = 0; k < d->needs.n && ply >= 0; k++) {
-        int p = present[d->needs.v[k] * 3 + s];
-        ply = p < 0 ? -1 : later(ply, p);
-    }
-    for (size_t k = 0; k < d->opponent.n && ply >= 0; k++) {
-        int p = present[d->opponent.v[k] * 3 + (s ^ 1)];
-        ply = p < 0 ? -1 : later(ply, p);
-    }
-    for (size_t k = 0; k < d->excludes.n && ply >= 0; k++) {
-        int x = d->excludes.v[k];
-        if (x <= -2 ? family_present(t, present, d->name, -2 - x, s)
-                    : present[x * 3 + s] >= 0)
-            ply = -1;
-    }
-    return ply;
-}
-
 int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
 {
-    const kifu_tagger *t = run->t;
-    size_t nn = t->nnames;
-    *out = NULL;
-    *count = 0;
-    /* Per name: sente's, gote's and the game's ply, -1 absent; what is implied so far. */
-    int *present = kifu__malloc((nn * 6 + 1) * sizeof(int));
-    if (!present)
-        return -1;
-    int *implied = present + nn * 3;
-    for (size_t i = 0; i < nn * 6; i++)
-        present[i] = -1;
-    /* Of a group, only what the side did first: a rook swung to the 6th file and later
-     * to the 7th is a 四間飛車. Decided on the board conditions, before the names. */
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < t->ndefs; i++) {
-            const kifu__tagdef *d = &t->defs[i];
-            int *f = &run->found[i * 2 + (size_t)s];
-            if (!d->group || *f < 0)
-                continue;
-            for (size_t j = 0; j < t->ndefs && *f >= 0; j++) {
-                const kifu__tagdef *e = &t->defs[j];
-                int g = run->found[j * 2 + (size_t)s];
-                if (j != i && e->group && g >= 0 && strcmp(e->group, d->group) == 0 &&
-                    (g < *f || (g == *f && j < i)) && e->name != d->name)
-                    *f =
-                        -2; /* out: the first one is never put out, so every other meets it */
-            }
-        }
-    for (size_t i = 0; i < t->ndefs * 2; i++)
-        if (run->found[i] == -2)
-            run->found[i] = -1;
-    size_t i = 0; /* the definitions come by name */
-    for (size_t x = 0; x < nn; x++) {
-        size_t first = i;
-        for (; i < t->ndefs && t->defs[i].name == (int)x; i++) {
-            const kifu__tagdef *d = &t->defs[i];
-            for (int s = 0; s < (d->game ? 1 : 2); s++) {
-                int ply;
-                if (d->game) {
-                    const int *a = &present[d->sides.v[0] * 3],
-                              *b = &present[d->sides.v[1] * 3];
-                    int p1 = a[0] >= 0 && b[1] >= 0 ? later(a[0], b[1]) : -1;
-                    int p2 = b[0] >= 0 && a[1] >= 0 ? later(b[0], a[1]) : -1;
-                    ply = p1 < 0 ? p2 : p2 < 0 ? p1 : (p1 < p2 ? p1 : p2);
-                } else {
-                    ply = run->found[i * 2 + (size_t)s];
-                    if (ply >= 0)
-                        ply = satisfied(t, d, ply, present, s);
-                    if (d->capture == 1 && run->g.capture >= 0 && ply >= run->g.capture)
-                        ply = -1; /* decided only once the pieces met */
-                }
-                if (ply < 0)
-                    continue;
-                int slot = d->game ? 2 : s;
-                int *p = &present[x * 3 + (size_t)slot];
-                if (*p < 0 || ply < *p)
-                    *p = ply;
-                for (size_t k = 0; k < d->implies.n; k++) {
-                    int *q = &implied[d->implies.v[k] * 3 + slot];
-                    if (*q < 0 || ply < *q)
-                        *q = ply;
-                }
-            }
-        }
-        /* What names above implied (its own definitions may have failed). */
-        for (int s = 0; s < 3; s++) {
-            int q = implied[x * 3 + (size_t)s];
-            int *p = &present[x * 3 + (size_t)s];
-            if (q >= 0 && (*p < 0 || q < *p)) {
-                *p = q;
-                /* and what it implies in turn */
-                for (size_t e = first; e < i; e++)
-                    for (size_t k = 0; k < t->defs[e].implies.n; k++) {
-                        int *r = &implied[t->defs[e].implies.v[k] * 3 + s];
-                        if (*r < 0 || q < *r)
-                            *r = q;
-                    }
-            }
-        }
-    }
-    size_t n = 0;
-    for (size_t e = 0; e < nn * 3; e++)
-        n += present[e] >= 0;
-    kifu_tag *v = kifu__calloc(n + 1, sizeof *v);
-    if (!v) {
-        kifu__free(present);
-        return -1;
-    }
-    size_t k = 0;
-    for (int s = 0; s < 3; s++)
-        for (size_t x = 0; x < nn; x++)
-            if (present[x * 3 + (size_t)s] >= 0) {
-                v[k].name = t->names[x];
-                v[k].family = t->family[x];
-                v[k].side = s == 2 ? -1 : s;
-                v[k].ply = present[x * 3 + (size_t)s];
-                k++;
-            }
-    kifu__free(present);
-    *out = v;
-    *count = n;
-    return 0;
+    return kifu__tags_decide(run->t, &run->names, run->found, run->found_list,
+                             run->g.nfound, run->g.capture, out, count);
 }
