@@ -293,15 +293,16 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
     for (int sq = 0; sq < 81; sq++)
         run->g.view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
     for (size_t j = 0; j < n * 2; j++)
-        run->wrong[j] = p->kind[j / 2] == KIFU__TAG_NEVER ? 1 : p->base[j / 2];
+        run->wrong[j] = (uint8_t)(p->base[j / 2] + (p->kind[j / 2] == KIFU__TAG_NEVER));
     for (int sq = 0; sq < 81; sq++) {
         count_rook(run, b->sq[sq], sq, 1);
         for (int c = 0; c < 2; c++) {
             unsigned piece = c ? other(b->sq[80 - sq]) : b->sq[sq];
             for (uint32_t g = p->at[sq]; g < p->at[sq + 1]; g++) {
                 const kifu__taggroup *x = &p->groups[g];
-                for (uint32_t k = 0; k < x->n && !(x->allow >> piece & 1); k++)
-                    run->wrong[p->defs[x->first + k] * 2 + (size_t)c]++;
+                if (!(x->allow >> piece & 1))
+                    for (uint32_t k = 0; k < x->n; k++)
+                        run->wrong[p->defs[x->first + k] * 2 + (size_t)c]++;
             }
         }
     }
