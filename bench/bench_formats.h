@@ -68,8 +68,19 @@ int bench_stale(const bench_opts *o, const char *dir, const char *what);
 /* Write dir/STAMP for `what` once the corpus is complete. 0, or -1 with a message. */
 int bench_stamp(const char *dir, const char *what);
 
-/* Tagging over conversion: convert --tags against convert, per game. 0, or -1. */
+/* Tagging over conversion: convert --tags against convert, per game; and the index
+ * build with tags against without. 0, or -1. */
 int bench_tags(const bench_opts *o);
+/* A collection of `games` random legal games as the index section makes its own (CSA,
+ * 1000 games a file i0000.csa ..., 50 to 150 plies), made when missing: its directory
+ * into dir. 0, or -1. */
+int bench_index_games(const bench_opts *o, int games, char *dir, size_t cap);
+/* CPU seconds of a bulk build of the first `files` files of such a collection into kdb,
+ * tagging the games (the default) or not (kifu_index_set_tagger NULL). -1 on an
+ * error. */
+double bench_index_build_cpu(const char *dir, int files, const char *kdb, int tags);
+/* "(load average L on N cores while measuring)" on a line. */
+void bench_print_load(void);
 
 /* Position search over a collection of o->search_games games on disk (CSA, 1000 games a
  * file), exact and by pattern, beside grep -c of a bd string over the same games written

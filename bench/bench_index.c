@@ -29,17 +29,18 @@
 /* The collection: 1,000,000 games, about 100 million positions. */
 #define MEAN_PLIES 100
 
-static int generate(const bench_opts *o, const char *dir, int files)
+static int generate(const bench_opts *o, const char *dir, int games)
 {
     char path[8400], what[128];
+    int files = (games + PER_FILE - 1) / PER_FILE;
     snprintf(what, sizeof what, "index 2 seed %llu games %d plies %d",
-             (unsigned long long)o->seed, o->index_games, MEAN_PLIES);
+             (unsigned long long)o->seed, games, MEAN_PLIES);
     if (!bench_stale(o, dir, what))
         return 0;
     if (bench_make_dir(o->dir) || bench_make_dir(dir))
         return -1;
     printf("generating the index collection (%d random legal games, seed %llu) ...\n",
-           o->index_games, (unsigned long long)o->seed);
+           games, (unsigned long long)o->seed);
     fflush(stdout);
     double t0 = bench_now();
     uint64_t rng = (o->seed ? o->seed : 1) * 104729;
@@ -47,8 +48,7 @@ static int generate(const bench_opts *o, const char *dir, int files)
     for (int f = 0; f < files; f++) {
         size_t n;
         snprintf(path, sizeof path, "%s/i%04d.csa", dir, f);
-        if (bench_csa_file(&rng, f * PER_FILE, o->index_games, PER_FILE, MEAN_PLIES, path,
-                           rs, &n))
+        if (bench_csa_file(&rng, f * PER_FILE, games, PER_FILE, MEAN_PLIES, path, rs, &n))
             return -1;
         bench_free_games(rs, n);
     }
@@ -293,12 +293,16 @@ static int compare_inserts(const char *dir, const char *work, long limit)
 int bench_index_collection(const bench_opts *o, char *dir, size_t cap)
 {
     snprintf(dir, cap, "%s/index", o->dir);
-    return generate(o, dir, (o->index_games + PER_FILE - 1) / PER_FILE);
+    return generate(o, dir, o->index_games);
 }
 
-/* CPU seconds of a bulk build of the first `files` files into kdb, tagging the games
- * (the default) or not: what tags cost a build. -1 on an error. */
-static double timed_build(const char *dir, int files, const char *kdb, int tags)
+int bench_index_games(const bench_opts *o, int games, char *dir, size_t cap)
+{
+    snprintf(dir, cap, "%s/index-%d", o->dir, games);
+    return generate(o, dir, games);
+}
+
+double bench_index_build_cpu(const char *dir, int files, const char *kdb, int tags)
 {
     remove(kdb);
     kifu_index *ix = kifu_index_open(kdb, KIFU_INDEX_CREATE | KIFU_INDEX_BULK, NULL);
@@ -327,7 +331,7 @@ static void tags_cost(const char *dir, int files, const char *kdb)
     double t[2][3];
     for (int r = 0; r < 3; r++)
         for (int tags = 0; tags < 2; tags++)
-            if ((t[tags][r] = timed_build(dir, n, kdb, tags)) < 0)
+            if ((t[tags][r] = bench_index_build_cpu(dir, n, kdb, tags)) < 0)
                 return;
     for (int tags = 0; tags < 2; tags++)
         qsort(t[tags], 3, sizeof t[tags][0], by_double);
@@ -426,7 +430,7 @@ int bench_index(const bench_opts *o)
     char dir[4200], kdb[4300];
     snprintf(dir, sizeof dir, "%s/index", o->dir);
     int files = (o->index_games + PER_FILE - 1) / PER_FILE;
-    if (generate(o, dir, files))
+    if (generate(o, dir, o->index_games))
         return -1;
     printf("\n== index (%d games on disk, CSA; one core)\n", o->index_games);
     fflush(stdout);

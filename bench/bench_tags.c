@@ -1,9 +1,10 @@
-/* bench_tags.c: what tagging costs over conversion (issue 29: `convert --tags` at most
- * 20% over `convert`). Random legal games, written as KIF in memory, are converted to KIF
- * twice per run as `kifu convert` does it: read, normalize (kifu_normalize_warn) and
+/* bench_tags.c: what tagging costs (issue 29). Over conversion (`convert --tags` at most
+ * 20% over `convert`): random legal games, written as KIF in memory, are converted to
+ * KIF twice per run as `kifu convert` does it: read, normalize (kifu_normalize_warn) and
  * write; and read, normalize with the tags hooked in (kifu_tags_normalize), put them in
- * the header and write. CPU time, median of o->runs,
- * single-threaded. */
+ * the header and write. Over the index build (with tags, still 20,000 games/s per core):
+ * INDEX_GAMES games of the index section's kind built into a new index with the tags and
+ * without. CPU time, medians, single-threaded. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,10 @@
 #include "kifu.h"
 
 #define TARGET 1.20
+/* The index build: games (1000 a file), timed builds of each kind, the goal. */
+#define INDEX_GAMES 30000
+#define INDEX_RUNS 3
+#define INDEX_GOAL 20000
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -57,11 +62,43 @@ static double pass(char **texts, size_t *lens, int n, kifu_tagger *t, size_t *nt
     return bench_cpu_now() - t0;
 }
 
+/* The index build of INDEX_GAMES games with tags and without, alternated so that a
+ * change of load falls on both alike. 0, or -1. */
+static int index_cost(const bench_opts *o)
+{
+    char dir[4200], kdb[4300];
+    if (bench_index_games(o, INDEX_GAMES, dir, sizeof dir))
+        return -1;
+    snprintf(kdb, sizeof kdb, "%s/tags-bench.kdb", o->dir);
+    int files = (INDEX_GAMES + 999) / 1000;
+    double t[2][INDEX_RUNS];
+    for (int r = 0; r < INDEX_RUNS; r++)
+        for (int tags = 0; tags < 2; tags++)
+            if ((t[tags][r] = bench_index_build_cpu(dir, files, kdb, tags)) < 0) {
+                fprintf(stderr, "kifu_bench: tags: the index build failed\n");
+                return -1;
+            }
+    for (int tags = 0; tags < 2; tags++)
+        qsort(t[tags], INDEX_RUNS, sizeof t[tags][0], cmp_double);
+    double plain = t[0][INDEX_RUNS / 2], tagged = t[1][INDEX_RUNS / 2];
+    double rate = INDEX_GAMES / tagged;
+    bench_print_load();
+    printf("  index build     %8.1f ms  %6.0f games/s   (%d games, CSA, bulk)\n",
+           plain * 1e3, INDEX_GAMES / plain, INDEX_GAMES);
+    printf("  index --tags    %8.1f ms  %6.0f games/s\n", tagged * 1e3, rate);
+    printf(
+        "  tags cost the build %+.1f%%; with them %.0f games/s per core (goal %d): %s\n",
+        (tagged / plain - 1) * 100, rate, INDEX_GOAL,
+        rate >= INDEX_GOAL ? "met" : "NOT met");
+    fflush(stdout);
+    return 0;
+}
+
 int bench_tags(const bench_opts *o)
 {
     int n = o->tags_games > 0 ? o->tags_games : 2000;
-    printf("\n== tags: convert --tags against convert (KIF to KIF, %d random games, "
-           "one thread)\n",
+    printf("\n== tags: convert --tags against convert (KIF to KIF, %d random games), the "
+           "index build with tags against without (one thread, CPU time)\n",
            n);
     fflush(stdout);
     char **texts = calloc((size_t)n, sizeof *texts);
@@ -100,13 +137,15 @@ int bench_tags(const bench_opts *o)
     qsort(plain, (size_t)o->runs, sizeof *plain, cmp_double);
     qsort(tagged, (size_t)o->runs, sizeof *tagged, cmp_double);
     double p = plain[o->runs / 2], q = tagged[o->runs / 2];
+    bench_print_load();
     printf("  convert         %8.1f ms  %6.2f us/game  (%ld moves)\n", p * 1e3,
            p * 1e6 / n, moves);
     printf("  convert --tags  %8.1f ms  %6.2f us/game  (%.1f tags a game)\n", q * 1e3,
            q * 1e6 / n, (double)ntags / o->runs / n);
     printf("  tagging costs %+.1f%% (target: at most %+.0f%%): %s\n", (q / p - 1) * 100,
            (TARGET - 1) * 100, q <= p * TARGET ? "met" : "NOT met");
-    rc = 0;
+    fflush(stdout);
+    rc = index_cost(o);
 done:
     for (int g = 0; texts && g < n; g++)
         kifu_free(texts[g]);

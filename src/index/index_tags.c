@@ -30,22 +30,96 @@ static sqlite3_int64 name_id(kifu_index *ix, sqlite3_stmt *add, sqlite3_stmt *ge
     return ids[k];
 }
 
+/* Rows of game_tags written by one statement: SQLite then runs one program for them
+ * (an insert a row costs about twice as much), its cursor staying on the table's last
+ * page while the rows come in key order. */
+#define ROWS 64
+
+/* A game_tags row. */
+typedef struct tagrow {
+    sqlite3_int64 game, tag;
+    int side;
+} tagrow;
+
+static int by_row(const void *x, const void *y)
+{
+    const tagrow *a = x, *b = y;
+    if (a->game != b->game)
+        return a->game < b->game ? -1 : 1;
+    if (a->side != b->side)
+        return a->side < b->side ? -1 : 1;
+    return (a->tag > b->tag) - (a->tag < b->tag);
+}
+
+/* The statement inserting n rows. */
+static sqlite3_stmt *insert_rows(sqlite3 *db, int n)
+{
+    char sql[64 + ROWS * 8];
+    int len = snprintf(sql, sizeof sql, "INSERT OR IGNORE INTO game_tags VALUES");
+    for (int i = 0; i < n; i++)
+        len += snprintf(sql + len, sizeof sql - (size_t)len, "%s(?,?,?)", i ? "," : "");
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqlite3_finalize(st);
+        return NULL;
+    }
+    return st;
+}
+
+/* rows[0..n) in key order: each game's sorted in place (a few rows: insertion sort),
+ * the whole sorted only when the games were not in order. */
+static void sort_rows(tagrow *rows, size_t n)
+{
+    int ordered = 1;
+    for (size_t i = 1; i < n; i++) {
+        tagrow r = rows[i];
+        size_t j = i;
+        for (; j > 0 && rows[j - 1].game == r.game && by_row(&rows[j - 1], &r) > 0; j--)
+            rows[j] = rows[j - 1];
+        rows[j] = r;
+        ordered &= j == 0 || rows[j - 1].game <= r.game;
+    }
+    if (!ordered)
+        qsort(rows, n, sizeof *rows, by_row);
+}
+
+/* rows[0..n) in key order, ROWS a statement. 0, or -1 on an SQLite error. */
+static int insert_all(sqlite3 *db, tagrow *rows, size_t n)
+{
+    sort_rows(rows, n);
+    sqlite3_stmt *many = n >= ROWS ? insert_rows(db, ROWS) : NULL,
+                 *one = insert_rows(db, 1);
+    int rc = !one || (n >= ROWS && !many) ? -1 : 0;
+    for (size_t i = 0; i < n && !rc;) {
+        sqlite3_stmt *st = n - i >= ROWS ? many : one;
+        int k = st == many ? ROWS : 1;
+        for (int r = 0; r < k; r++, i++) {
+            sqlite3_bind_int64(st, 3 * r + 1, rows[i].game);
+            sqlite3_bind_int(st, 3 * r + 2, rows[i].side);
+            sqlite3_bind_int64(st, 3 * r + 3, rows[i].tag);
+        }
+        rc = kifu__index_step(st);
+    }
+    sqlite3_finalize(many), sqlite3_finalize(one);
+    return rc;
+}
+
 int kifu__index_tags_write(kifu_index *ix, size_t from)
 {
     if (!ix->ngtags || !ix->tagger || from >= ix->ngames)
         return 0;
-    sqlite3_stmt *add = NULL, *get = NULL, *row = NULL;
+    sqlite3_stmt *add = NULL, *get = NULL;
     /* Ids looked up again each write: a rolled back one may have made some. */
     sqlite3_int64 *ids = kifu__calloc(ix->tagger->nnames + 1, sizeof *ids);
+    tagrow *rows = kifu__calloc(ix->ngtags + 1, sizeof *rows);
+    size_t n = 0;
     int rc = -1;
-    if (!ids ||
+    if (!ids || !rows ||
         sqlite3_prepare_v2(ix->db,
                            "INSERT OR IGNORE INTO tag_names(name, family) VALUES(?,?)",
                            -1, &add, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(ix->db, "SELECT id FROM tag_names WHERE name=?", -1, &get,
-                           NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, "INSERT OR IGNORE INTO game_tags VALUES(?,?,?)", -1,
-                           &row, NULL) != SQLITE_OK)
+                           NULL) != SQLITE_OK)
         goto out;
     for (size_t i = from; i < ix->ngames; i++) {
         const kifu__igame *g = &ix->games[i];
@@ -54,17 +128,14 @@ int kifu__index_tags_write(kifu_index *ix, size_t from)
             sqlite3_int64 id = name_id(ix, add, get, ids, tg->name);
             if (id < 0)
                 goto out;
-            sqlite3_bind_int64(row, 1, g->id);
-            sqlite3_bind_int(row, 2, tg->side);
-            sqlite3_bind_int64(row, 3, id);
-            if (kifu__index_step(row))
-                goto out;
+            rows[n++] = (tagrow){g->id, id, tg->side};
         }
     }
-    rc = 0;
+    rc = insert_all(ix->db, rows, n);
 out:
     kifu__free(ids);
-    sqlite3_finalize(add), sqlite3_finalize(get), sqlite3_finalize(row);
+    kifu__free(rows);
+    sqlite3_finalize(add), sqlite3_finalize(get);
     return rc;
 }
 

@@ -90,7 +90,6 @@ void kifu_tags_free(kifu_tagger *t)
     }
     kifu__free(t->texts);
     kifu__free(t->sources);
-    kifu__tagrun_free(t->run);
     kifu__free(t);
 }
 
@@ -196,11 +195,10 @@ int kifu_tags_normalize(kifu_tagger *t, kifu_record *r, unsigned flags,
     return kifu__tags_normalize_keep(t, r, flags, warn, warn_ctx, NULL, out, count, err);
 }
 
-/* The header keys of a side and family, as KIF exports write them. */
-static void header_key(int side, int family, char *buf, size_t cap)
-{
-    snprintf(buf, cap, "%sの%s", side ? "後手" : "先手", kifu_tag_family_name(family));
-}
+/* The header keys of a side and family, as KIF exports write them ("先手の" +
+ * kifu_tag_family_name), spelled out: they are looked for in every header. */
+static const char *const header_keys[2][3] = {{"先手の戦法", "先手の囲い", "先手の備考"},
+                                              {"後手の戦法", "後手の囲い", "後手の備考"}};
 
 const char *kifu_tag_spec(const char *spec, int *side)
 {
@@ -225,17 +223,14 @@ const char *kifu_tag_spec(const char *spec, int *side)
 
 int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count, int replace)
 {
-    char key[64];
     if (replace) {
         /* Every stale key goes, whether or not the new tags have that family. */
         size_t k = 0;
         for (size_t i = 0; i < r->nheader; i++) {
             int stale = 0;
             for (int s = 0; s < 2 && !stale; s++)
-                for (int f = 0; f < 3 && !stale; f++) {
-                    header_key(s, f, key, sizeof key);
-                    stale = strcmp(r->header[i].key, key) == 0;
-                }
+                for (int f = 0; f < 3 && !stale; f++)
+                    stale = strcmp(r->header[i].key, header_keys[s][f]) == 0;
             if (!stale)
                 r->header[k++] = r->header[i];
         }
@@ -246,7 +241,7 @@ int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count, int 
     int rc = 0;
     for (int s = 0; s < 2 && !rc; s++)
         for (int f = 0; f < 3 && !rc; f++) {
-            header_key(s, f, key, sizeof key);
+            const char *key = header_keys[s][f];
             if (kifu_record_header_get(r, key))
                 continue; /* the record's own, kept unless replace */
             v.len = 0;

@@ -405,6 +405,10 @@ void kifu__tags_clear(kifu_tagger *t)
     kifu__free(t->family);
     t->defs = NULL, t->names = NULL, t->family = NULL;
     t->ndefs = t->nnames = 0;
+    /* What was made from the definitions goes with them. */
+    kifu__tagplan_free(t->plan);
+    kifu__tagrun_free(t->run);
+    t->plan = NULL, t->run = NULL;
 }
 
 static int find_name(char **names, size_t n, const char *s)
@@ -467,24 +471,6 @@ static int resolve(kifu_tagger *t, rawdef *r, kifu_error *err)
     if (!r->d.game && r->refs[4])
         return ref_fail(t, r, 4, r->refs[4][0], "sides: is for side: game", err);
     return 0;
-}
-
-/* The square of d's pattern that allows the fewest pieces, to test first. */
-static void pick_key(kifu__tagdef *d)
-{
-    d->key_sq = d->king_sq = -1;
-    const uint8_t *sq;
-    const uint32_t *allow;
-    int n = d->pat ? kifu__pattern_constraints(d->pat, &sq, &allow) : -1;
-    int best = 99;
-    for (int i = 0; i < n; i++) {
-        /* An empty square is common: a piece rejects more positions. */
-        int c = __builtin_popcount(allow[i]) + (allow[i] & 1 ? 32 : 0);
-        if (c < best)
-            best = c, d->key_sq = sq[i], d->key_allow = allow[i];
-        if (allow[i] == 1u << KIFU_OU)
-            d->king_sq = sq[i];
-    }
 }
 
 int kifu__tags_build(kifu_tagger *t, kifu_error *err)
@@ -557,7 +543,7 @@ int kifu__tags_build(kifu_tagger *t, kifu_error *err)
     kifu__free(p.v);
     kifu__free(owner);
     /* A name's definitions side by side, in name order (insertion sort: stable, and the
-     * lists are short), and each one's key square. */
+     * lists are short). */
     for (size_t i = 1; !rc && i < t->ndefs; i++) {
         kifu__tagdef d = t->defs[i];
         size_t j = i;
@@ -565,8 +551,8 @@ int kifu__tags_build(kifu_tagger *t, kifu_error *err)
             t->defs[j] = t->defs[j - 1];
         t->defs[j] = d;
     }
-    for (size_t i = 0; !rc && i < t->ndefs; i++)
-        pick_key(&t->defs[i]);
+    if (!rc && kifu__tagplan_make(t))
+        rc = nomem(&p);
     if (rc)
         kifu__tags_clear(t);
     return rc;

@@ -1,372 +1,513 @@
 /* tags_run.c: recognising the tags of one game. Positions come in main-line order; each
- * side's board conditions (board, rook, moves, from/by/hold) are tested after each of
- * its own moves, on the board seen from its camp. When the line ends, the names are
- * decided in their order: needs, opponent and excludes look at names already decided,
- * and a name decided present gives the names it implies. */
+ * side's conditions (board, rook, moves, from/by/hold, capture) are tested after each of
+ * its own moves, as seen from its camp. A run keeps, per definition and side, how many of
+ * its conditions do not hold, brought up to date by what a move changes (the plan,
+ * tags_plan.c, files the definitions by it); only those with none left are looked at. When
+ * the line ends, the names are decided in their order: needs, opponent and excludes look
+ * at names already decided, and a name decided present gives the names it implies. */
 #include <string.h>
 
 #include "kifu_private.h"
 #include "tags/tags.h"
 
-/* A definition not done for one side, with what rejects most positions at once: its
- * key square on the real board and the real pieces allowed there (key 0 and every bit
- * when it has none), and from / by. */
-typedef struct tagact {
-    int def;
-    int king; /* the real square the own king must stand on, or -1 */
-    int key;
-    uint32_t allow;
-    int from, by;
-} tagact;
+/* What a game's run holds besides the arrays, copied whole with them. */
+typedef struct gamestate {
+    int moves[2];         /* own moves played */
+    int capture;          /* the ply of the game's first capture, -1: none yet */
+    uint8_t board[81];    /* the last position's squares */
+    uint8_t hands[2][8];  /* and hands */
+    kifu_board view;      /* the board seen from gote's camp (its squares kept) */
+    uint64_t moved[2][2]; /* squares (own view) some own move left */
+    uint8_t rooks[2][10]; /* own unpromoted rooks on each file (own view), ranks 5-9 */
+    uint16_t files[2];    /* the files with such a rook, as bits (1 << file) */
+    int rooks_moved;      /* rooks[] changed: bit per side */
+    size_t open;          /* (definition, side) pairs not done */
+    size_t ncand[2], ndue[2], next_by[2], next_from[2], nfound[2];
+} gamestate;
 
 struct kifu__tagrun {
     kifu_tagger *t;
-    size_t cap;           /* definitions the arrays hold */
-    int moves[2];         /* own moves played */
-    int king[2];          /* each king's square (real board), -1: none */
-    int capture;          /* the ply of the game's first capture, -1: none yet */
-    int wait_capture;     /* a definition asks about the first capture: feed positions
-                             until it is seen, though every definition is done */
-    uint64_t moved[2][2]; /* squares (own view) some own move left */
-    int *run;      /* per definition and side: own moves in a row the conditions held */
-    int *start;    /* the ply where that run began */
-    int *found;    /* the ply of the first run long enough, -1: none */
-    uint8_t *done; /* nothing later can change found */
-    size_t open;   /* (definition, side) pairs not done */
-    struct tagact *active[2]; /* per side: the definitions not done, in no order */
-    size_t nactive[2];
+    size_t cap;          /* definitions the arrays hold */
+    int started;         /* a first position was given */
+    uint32_t hands_seen; /* counts changes of hands and games: stamps the answers */
+    gamestate g;
+    /* The arrays, in one block (bytes long): per definition and side (definition * 2 +
+     * side), */
+    void *block;
+    size_t bytes;
+    int *run;          /* own moves in a row it held, up to move held - 1 */
+    int *held;         /* 1 + the last own move it held at, 0: never */
+    int *start;        /* the ply where that run began */
+    int *found;        /* the ply of the first run long enough, -1: none */
+    int *pos;          /* its place in cand, -1: none */
+    uint32_t *stamp;   /* hands_seen * 2 + side to move when its hands were tested */
+    uint8_t *wrong;    /* its conditions that do not hold (squares, rook, from, capture,
+                          moves) */
+    uint8_t *done;     /* nothing later can change found */
+    uint8_t *hands_ok; /* the answer of the hands test stamped */
+    /* and per side the definitions not done whose conditions all hold (but hands), and
+     * the ones past their last move (by) in a run, decided when it ends. */
+    uint32_t *cand[2], *due[2];
+    uint32_t *found_list[2]; /* the definitions found, in the order found */
+    kifu__tagnames names;    /* scratch for deciding */
+    /* The run after the first position of the last game that had one, to start the
+     * next game from when it begins the same (most do). */
+    void *snap;
+    gamestate snap_g;
+    kifu_board snap_board;
+    int snap_ply, snapped;
 };
 
 void kifu__tagrun_free(kifu__tagrun *run)
 {
     if (!run)
         return;
-    kifu__free(run->run);
-    kifu__free(run->start);
-    kifu__free(run->found);
-    kifu__free(run->done);
-    kifu__free(run->active[0]);
-    kifu__free(run->active[1]);
+    kifu__free(run->block);
+    kifu__free(run->snap);
+    kifu__tagnames_free(&run->names);
     kifu__free(run);
+}
+
+/* The arrays for n definitions, in one block (and one for the snapshot). 0, or -1
+ * NOMEM. */
+static int run_alloc(kifu__tagrun *run, size_t n)
+{
+    size_t n2 = n * 2 + 1, ints = n2 * sizeof(int), list = (n + 1) * sizeof(uint32_t);
+    size_t bytes = 6 * ints + 6 * list + 3 * n2;
+    kifu__free(run->block);
+    kifu__free(run->snap);
+    run->cap = 0;
+    run->snapped = 0;
+    run->block = kifu__calloc(1, bytes);
+    run->snap = kifu__calloc(1, bytes);
+    if (!run->block || !run->snap)
+        return -1;
+    char *at = run->block;
+    int **iv[] = {&run->run, &run->held, &run->start, &run->found, &run->pos};
+    for (size_t i = 0; i < sizeof iv / sizeof *iv; i++, at += ints)
+        *iv[i] = (int *)(void *)at;
+    run->stamp = (uint32_t *)(void *)at, at += ints;
+    uint32_t **lv[] = {&run->cand[0], &run->cand[1],       &run->due[0],
+                       &run->due[1],  &run->found_list[0], &run->found_list[1]};
+    for (size_t i = 0; i < 6; i++, at += list)
+        *lv[i] = (uint32_t *)(void *)at;
+    run->wrong = (uint8_t *)at, at += n2;
+    run->done = (uint8_t *)at, at += n2;
+    run->hands_ok = (uint8_t *)at;
+    run->bytes = bytes;
+    run->cap = n;
+    return 0;
 }
 
 kifu__tagrun *kifu__tagrun_start(kifu_tagger *t)
 {
     kifu__tagrun *run = t->run;
+    if (!t->plan && kifu__tagplan_make(t))
+        return NULL;
     if (!run) {
         if (!(run = kifu__calloc(1, sizeof *run)))
             return NULL;
         run->t = t;
         t->run = run;
     }
-    size_t n = t->ndefs * 2;
-    if (run->cap < t->ndefs) {
-        kifu__free(run->run);
-        kifu__free(run->start);
-        kifu__free(run->found);
-        kifu__free(run->done);
-        kifu__free(run->active[0]);
-        kifu__free(run->active[1]);
-        run->active[0] = kifu__calloc(t->ndefs + 1, sizeof(tagact));
-        run->active[1] = kifu__calloc(t->ndefs + 1, sizeof(tagact));
-        run->run = kifu__calloc(n + 1, sizeof(int));
-        run->start = kifu__calloc(n + 1, sizeof(int));
-        run->found = kifu__calloc(n + 1, sizeof(int));
-        run->done = kifu__calloc(n + 1, 1);
-        run->cap = 0;
-        if (!run->run || !run->start || !run->found || !run->done || !run->active[0] ||
-            !run->active[1])
-            return NULL;
-        run->cap = t->ndefs;
-    }
-    memset(run->moves, 0, sizeof run->moves);
-    run->capture = -1;
-    run->wait_capture = 0;
-    for (size_t i = 0; i < t->ndefs; i++)
-        run->wait_capture |= t->defs[i].capture != 0;
-    memset(run->moved, 0, sizeof run->moved);
-    memset(run->run, 0, n * sizeof(int));
-    run->open = 0;
-    run->nactive[0] = run->nactive[1] = 0;
-    for (size_t i = 0; i < n; i++) {
-        run->found[i] = -1;
-        /* A game's tag has no board conditions: it is decided from the sides' tags. */
-        run->done[i] = t->defs[i / 2].game;
-        if (!run->done[i]) {
-            int c = (int)(i & 1);
-            const kifu__tagdef *d = &t->defs[i / 2];
-            tagact *a = &run->active[c][run->nactive[c]++];
-            a->def = (int)(i / 2);
-            a->from = d->from;
-            a->by = d->by;
-            a->king = d->king_sq < 0 ? -1 : c ? 80 - d->king_sq : d->king_sq;
-            if (d->key_sq < 0) {
-                a->key = 0, a->allow = ~0u;
-            } else if (c == KIFU_BLACK) {
-                a->key = d->key_sq, a->allow = d->key_allow;
-            } else {
-                /* Gote's own view turned back: the square turned round, the owners of
-                 * the allowed pieces swapped (bit 0, empty, stays). */
-                uint32_t w = d->key_allow;
-                a->key = 80 - d->key_sq;
-                a->allow = (w & 1) | (w & 0xFFFEu) << 16 | (w >> 16 & 0xFFFEu);
-            }
-            run->open++;
-        }
+    if (run->cap < t->ndefs && run_alloc(run, t->ndefs))
+        return NULL;
+    run->started = 0;
+    /* A new game: no answer about hands stands (and now and then, none of any). */
+    if (++run->hands_seen >= 1u << 30) {
+        run->hands_seen = 1;
+        run->snapped = 0; /* its stamps too */
+        memset(run->stamp, 0, (t->ndefs * 2 + 1) * sizeof *run->stamp);
     }
     return run;
 }
 
-/* The board seen from gote's camp: turned round, owners swapped, hands swapped. */
-static void turn(const kifu_board *b, kifu_board *out)
+/* A game's state before its first position. */
+static void reset(kifu__tagrun *run)
 {
-    for (int sq = 0; sq < 81; sq++) {
-        uint8_t cp = b->sq[80 - sq];
-        out->sq[sq] = cp ? (uint8_t)(cp ^ (KIFU_WHITE << 4)) : 0;
+    const kifu_tagger *t = run->t;
+    size_t n = t->ndefs * 2;
+    memset(&run->g, 0, sizeof run->g);
+    run->g.capture = -1;
+    memset(run->run, 0, n * sizeof(int));
+    memset(run->held, 0, n * sizeof(int));
+    memset(run->found, 0xff, n * sizeof(int)); /* -1 */
+    for (size_t i = 0; i < n; i++) {
+        /* A game's tag has no board conditions: it is decided from the sides' tags. */
+        run->done[i] = (uint8_t)t->defs[i / 2].game;
+        run->g.open += !run->done[i];
     }
-    memcpy(out->hands[0], b->hands[1], sizeof out->hands[0]);
-    memcpy(out->hands[1], b->hands[0], sizeof out->hands[1]);
-    out->color = (uint8_t)(b->color ^ 1);
 }
 
-/* An own rook (not promoted) on files lo..hi, ranks 5 to 9: where a rook that was
- * swung to that file stands in the opening, and not a rook gone to attack. */
-static int rook_on(const kifu_board *b, int c, int lo, int hi)
+/* The piece p (kind | color << 4, or 0) as the other side sees it. */
+static inline unsigned other(unsigned p)
 {
-    uint8_t rook = (uint8_t)(KIFU_HI | c << 4);
-    for (int x = lo; x <= hi; x++)
-        for (int y = 5; y <= 9; y++)
-            if (b->sq[c ? KIFU_SQ(10 - x, 10 - y) : KIFU_SQ(x, y)] == rook)
-                return 1;
-    return 0;
+    return p ? p ^ (KIFU_WHITE << 4) : 0;
 }
 
-/* Does d hold for side c on board b (view: b seen from c's camp, made on first need)? */
-static int holds(const kifu__tagdef *d, const kifu_board *b, int c, kifu_board *view,
-                 int *turned, const uint64_t moved[2], int k, int captured)
+static void cand_add(kifu__tagrun *run, uint32_t i, int c)
 {
-    if (k < d->from || (d->capture == 2 && !captured))
-        return 0;
-    if ((d->moved[0] & ~moved[0]) || (d->moved[1] & ~moved[1]))
-        return 0;
-    if ((d->unmoved[0] & moved[0]) || (d->unmoved[1] & moved[1]))
-        return 0;
-    if (d->rook_lo && !rook_on(b, c, d->rook_lo, d->rook_hi))
-        return 0;
-    if (!d->pat)
-        return 1;
-    if (c && !*turned)
-        turn(b, view), *turned = 1;
-    return kifu__pattern_match(d->pat, c ? view : b);
+    size_t j = i * 2 + (size_t)c;
+    run->pos[j] = (int)run->g.ncand[c];
+    run->cand[c][run->g.ncand[c]++] = i;
 }
 
-/* Test side c's definitions on board b after its k-th move, at ply. */
+static void cand_remove(kifu__tagrun *run, uint32_t i, int c)
+{
+    size_t j = i * 2 + (size_t)c;
+    int at = run->pos[j];
+    uint32_t last = run->cand[c][--run->g.ncand[c]];
+    run->cand[c][at] = last;
+    run->pos[last * 2 + (size_t)c] = at;
+    run->pos[j] = -1;
+}
+
+/* Definition i is decided for side c. */
+static void settle(kifu__tagrun *run, uint32_t i, int c)
+{
+    size_t j = i * 2 + (size_t)c;
+    run->done[j] = 1;
+    run->g.open--;
+    if (run->pos[j] >= 0)
+        cand_remove(run, i, c);
+}
+
+/* One condition of definition i for side c went from not holding to holding (now 1),
+ * or back (now 0). */
+static inline void turned(kifu__tagrun *run, uint32_t i, int c, unsigned now)
+{
+    size_t j = i * 2 + (size_t)c;
+    if (run->done[j])
+        return;
+    if (now) {
+        if (--run->wrong[j] == 0)
+            cand_add(run, i, c);
+    } else if (run->wrong[j]++ == 0) {
+        cand_remove(run, i, c);
+    }
+}
+
+/* The rook (not promoted) on piece p at real square sq counted for its side, add 1 or
+ * -1: where a rook that was swung to a file stands in the opening (ranks 5 to 9), not a
+ * rook gone to attack. */
+static inline void count_rook(kifu__tagrun *run, unsigned p, int sq, int add)
+{
+    if ((p & 15) != KIFU_HI)
+        return;
+    int c = (int)(p >> 4) & 1, v = c ? 80 - sq : sq;
+    if (v % 9 >= 4) {
+        run->g.rooks[c][v / 9 + 1] = (uint8_t)(run->g.rooks[c][v / 9 + 1] + add);
+        run->g.rooks_moved |= 1 << c;
+    }
+}
+
+/* The files with a rook of side c, as bits. */
+static uint16_t rook_files(const kifu__tagrun *run, int c)
+{
+    unsigned f = 0;
+    for (int x = 1; x <= 9; x++)
+        f |= (unsigned)(run->g.rooks[c][x] != 0) << x;
+    return (uint16_t)f;
+}
+
+/* After rooks moved: the rook conditions that changed. */
+static void rooks_changed(kifu__tagrun *run)
+{
+    const kifu__tagplan *p = run->t->plan;
+    for (int c = 0; c < 2; c++) {
+        if (!(run->g.rooks_moved >> c & 1))
+            continue;
+        uint16_t was = run->g.files[c], now = rook_files(run, c);
+        run->g.files[c] = now;
+        for (size_t k = 0; k < p->nrook && was != now; k++) {
+            uint32_t i = p->rook_defs[k];
+            unsigned a = (was & p->rook_files[i]) != 0, b = (now & p->rook_files[i]) != 0;
+            if (a != b)
+                turned(run, i, c, b);
+        }
+    }
+    run->g.rooks_moved = 0;
+}
+
+/* Group x's pieces on its square went from holding a to b, for side c. */
+static inline void group_changed(kifu__tagrun *run, const kifu__taggroup *x, int c,
+                                 unsigned a, unsigned b)
+{
+    const uint32_t *defs = run->t->plan->defs;
+    unsigned now = x->allow >> b & 1;
+    if (now != (x->allow >> a & 1))
+        for (uint32_t k = x->first; k < x->first + x->n; k++)
+            turned(run, defs[k], c, now);
+}
+
+/* The groups on own-view square v (of side c) whose answer turned (bits of flips), the
+ * piece there gone from a to b. */
+static void groups_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b,
+                           uint64_t flips)
+{
+    const kifu__tagplan *p = run->t->plan;
+    uint32_t g0 = p->at[v], ng = p->at[v + 1] - g0;
+    if (ng > 64) { /* each one tested */
+        for (uint32_t g = 0; g < ng; g++)
+            group_changed(run, &p->groups[g0 + g], c, a, b);
+        return;
+    }
+    for (; flips; flips &= flips - 1)
+        group_changed(run, &p->groups[g0 + (uint32_t)__builtin_ctzll(flips)], c, a, b);
+}
+
+/* Own-view square v went from piece a to piece b for side c: the groups whose answer
+ * turned, when there are any (most changes turn none). */
+static inline void view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
+{
+    const kifu__tagplan *p = run->t->plan;
+    uint32_t ng = p->at[v + 1] - p->at[v];
+    uint64_t flips = ng > 64 ? ~0ull : p->sig[v * 32 + a] ^ p->sig[v * 32 + b];
+    if (ng && flips)
+        groups_changed(run, c, v, a, b, flips);
+}
+
+/* Real square sq of board b changed since the last position. */
+static void changed(kifu__tagrun *run, const kifu_board *b, int sq)
+{
+    unsigned was = run->g.board[sq], now = b->sq[sq];
+    count_rook(run, was, sq, -1);
+    count_rook(run, now, sq, 1);
+    view_changed(run, KIFU_BLACK, sq, was, now);
+    view_changed(run, KIFU_WHITE, 80 - sq, other(was), other(now));
+    run->g.board[sq] = (uint8_t)now;
+    run->g.view.sq[80 - sq] = (uint8_t)other(now);
+}
+
+/* The first position: every definition's conditions that do not hold counted, those
+ * with none made candidates. */
+static void first_position(kifu__tagrun *run, const kifu_board *b)
+{
+    const kifu_tagger *t = run->t;
+    const kifu__tagplan *p = t->plan;
+    size_t n = t->ndefs;
+    reset(run);
+    run->started = 1;
+    memcpy(run->g.board, b->sq, 81);
+    memcpy(run->g.hands, b->hands, sizeof run->g.hands);
+    for (int sq = 0; sq < 81; sq++)
+        run->g.view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
+    for (size_t j = 0; j < n * 2; j++)
+        run->wrong[j] = (uint8_t)(p->base[j / 2] + (p->kind[j / 2] == KIFU__TAG_NEVER));
+    for (int sq = 0; sq < 81; sq++) {
+        count_rook(run, b->sq[sq], sq, 1);
+        for (int c = 0; c < 2; c++) {
+            unsigned piece = c ? other(b->sq[80 - sq]) : b->sq[sq];
+            for (uint32_t g = p->at[sq]; g < p->at[sq + 1]; g++) {
+                const kifu__taggroup *x = &p->groups[g];
+                if (!(x->allow >> piece & 1))
+                    for (uint32_t k = 0; k < x->n; k++)
+                        run->wrong[p->defs[x->first + k] * 2 + (size_t)c]++;
+            }
+        }
+    }
+    run->g.rooks_moved = 0;
+    run->g.files[0] = rook_files(run, 0), run->g.files[1] = rook_files(run, 1);
+    for (size_t j = 0; j < n * 2; j++) {
+        run->pos[j] = -1;
+        if (p->rook_files[j / 2])
+            run->wrong[j] += !(run->g.files[j & 1] & p->rook_files[j / 2]);
+        if (!run->done[j] && !run->wrong[j])
+            cand_add(run, (uint32_t)(j / 2), (int)(j & 1));
+    }
+}
+
+/* The state after the first position b (at ply) saved, or restored when the last game's
+ * was the same: 1 restored, 0 not. */
+static int snapshot(kifu__tagrun *run, const kifu_board *b, int ply, int save)
+{
+    if (save) {
+        memcpy(run->snap, run->block, run->bytes);
+        run->snap_g = run->g;
+        run->snap_board = *b;
+        run->snap_ply = ply;
+        run->snapped = 1;
+        return 0;
+    }
+    const kifu_board *s = &run->snap_board;
+    if (!run->snapped || ply != run->snap_ply || b->color != s->color ||
+        memcmp(b->sq, s->sq, sizeof s->sq) || memcmp(b->hands, s->hands, sizeof s->hands))
+        return 0;
+    /* The stamps of hands saved are older than this game: no answer of theirs stands. */
+    memcpy(run->block, run->snap, run->bytes);
+    run->g = run->snap_g;
+    run->started = 1;
+    return 1;
+}
+
+/* The squares that changed since the last position, found by comparing (a word at a
+ * time): when no move says which. */
+static void new_position(kifu__tagrun *run, const kifu_board *b)
+{
+    for (int w = 0; w < 80; w += 8) {
+        uint64_t x, y;
+        memcpy(&x, run->g.board + w, 8);
+        memcpy(&y, b->sq + w, 8);
+        for (uint64_t d = x ^ y; d;) {
+            int k = __builtin_ctzll(d) / 8;
+            d &= ~(0xFFull << (8 * k));
+            changed(run, b, w + k);
+        }
+    }
+    if (run->g.board[80] != b->sq[80])
+        changed(run, b, 80);
+}
+
+/* Side c's own move left own-view square v: the moved and unmoved conditions on it. */
+static void square_left(kifu__tagrun *run, int c, int v)
+{
+    uint64_t *moved = run->g.moved[c], bit = 1ull << (v & 63);
+    if (moved[v >> 6] & bit)
+        return;
+    const kifu__tagplan *p = run->t->plan;
+    const kifu__tagdef *defs = run->t->defs;
+    uint64_t before[2] = {moved[0], moved[1]};
+    moved[v >> 6] |= bit;
+    for (uint32_t k = p->mat[v]; k < p->mat[v + 1]; k++) {
+        uint32_t i = p->mdefs[k];
+        int a = kifu__tag_moves_ok(&defs[i], before),
+            now = kifu__tag_moves_ok(&defs[i], moved);
+        if (a != now)
+            turned(run, i, c, (unsigned)now);
+    }
+}
+
+/* Do d's hand and side lines (kind HANDS) or its whole board (OTHER) hold for side c?
+ * The answer of hands stands while the hands and the side to move do. */
+static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int kind,
+                      const kifu_board *b, int c)
+{
+    uint32_t stamp = run->hands_seen * 2 + (b->color & 1);
+    if (kind == KIFU__TAG_HANDS && run->stamp[j] == stamp)
+        return run->hands_ok[j];
+    const kifu_board *v = b;
+    if (c) {
+        memcpy(run->g.view.hands[0], b->hands[1], sizeof run->g.view.hands[0]);
+        memcpy(run->g.view.hands[1], b->hands[0], sizeof run->g.view.hands[1]);
+        run->g.view.color = (uint8_t)(b->color ^ 1);
+        v = &run->g.view;
+    }
+    run->stamp[j] = stamp;
+    return run->hands_ok[j] = (uint8_t)kifu__pattern_match(d->pat, v);
+}
+
+/* Test side c's definitions on board b after its k-th move, at ply: those whose `from`
+ * came join, then the candidates are tested, then the ones whose last move (by) came
+ * and are not in a run are decided. */
 static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
 {
-    int k = run->moves[c];
+    int k = run->g.moves[c];
     const kifu_tagger *t = run->t;
-    kifu_board view;
-    int turned = 0;
-    tagact *act = run->active[c];
-    for (size_t a = 0; a < run->nactive[c];) {
-        const tagact *x = &act[a];
-        size_t j = (size_t)x->def * 2 + (size_t)c;
-        const kifu__tagdef *d = &t->defs[x->def];
-        /* Most definitions fail on the king's square (castles: the king moves seldom,
-         * so the test is well predicted) or their key square: decided without the
-         * rest. */
-        int ok = (x->king < 0 || x->king == run->king[c]) &&
-                 (x->allow >> b->sq[x->key] & 1) && k >= x->from &&
-                 holds(d, b, c, &view, &turned, run->moved[c], k, run->capture >= 0);
-        if (ok) {
-            if (run->run[j]++ == 0)
+    const kifu__tagplan *p = t->plan;
+    while (run->g.next_from[c] < p->nfrom &&
+           t->defs[p->from_order[run->g.next_from[c]]].from <= k)
+        turned(run, p->from_order[run->g.next_from[c]++], c, 1);
+    for (size_t a = 0; a < run->g.ncand[c];) {
+        uint32_t i = run->cand[c][a];
+        size_t j = i * 2 + (size_t)c;
+        const kifu__tagdef *d = &t->defs[i];
+        int kind = p->kind[i];
+        if (kind == KIFU__TAG_HANDS || kind == KIFU__TAG_OTHER
+                ? hands_hold(run, d, j, kind, b, c)
+                : 1) {
+            int r = (run->held[j] == k ? run->run[j] : 0) + 1;
+            run->held[j] = k + 1;
+            if (r == 1)
                 run->start[j] = ply;
-            if (x->by >= 0 && k > x->by && run->run[j] == 1) {
-                run->run[j] = 0; /* began too late */
-            } else if (run->run[j] >= d->hold) {
+            if (d->by >= 0 && k > d->by && r == 1) {
+                r = 0; /* began too late */
+            } else if (r >= d->hold) {
                 run->found[j] = run->start[j];
-                run->done[j] = 1;
+                run->found_list[c][run->g.nfound[c]++] = i;
+                settle(run, i, c); /* its place now holds the last candidate */
+                continue;
             }
-        } else {
-            run->run[j] = 0;
+            run->run[j] = r;
         }
-        if (!run->done[j] && x->by >= 0 && k >= x->by && run->run[j] == 0)
-            run->done[j] = 1;
-        if (run->done[j]) {
-            run->open--;
-            act[a] = act[--run->nactive[c]]; /* the order of testing does not matter */
-        } else {
+        a++;
+    }
+    /* Past its last move, a definition not in a run is decided (absent); one in a run
+     * waits in due for the run's end. */
+    for (size_t a = 0; a < run->g.ndue[c];) {
+        size_t j = run->due[c][a] * 2 + (size_t)c;
+        if (!run->done[j] && run->held[j] == k + 1 && run->run[j] > 0) {
             a++;
+            continue;
         }
+        if (!run->done[j])
+            settle(run, run->due[c][a], c);
+        run->due[c][a] = run->due[c][--run->g.ndue[c]];
+    }
+    for (size_t *next = &run->g.next_by[c]; *next < p->nby; ++*next) {
+        uint32_t i = p->by_order[*next];
+        size_t j = i * 2 + (size_t)c;
+        if (t->defs[i].by > k)
+            break;
+        if (run->done[j])
+            continue;
+        if (run->held[j] == k + 1 && run->run[j] > 0)
+            run->due[c][run->g.ndue[c]++] = i;
+        else
+            settle(run, i, c);
     }
 }
 
 int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b)
 {
+    const kifu__tagplan *p = run->t->plan;
+    int first = !run->started;
+    if (first) {
+        if (!m && snapshot(run, b, ply, 0))
+            return run->g.open == 0 && !p->wait_capture;
+        first_position(run, b);
+    } else if (m && m->to_x) {
+        /* A move changes its squares only: from (unless a drop) and to. */
+        int from = m->from_x ? KIFU_SQ(m->from_x, m->from_y) : -1;
+        int to = KIFU_SQ(m->to_x, m->to_y);
+        if (from >= 0 && run->g.board[from] != b->sq[from])
+            changed(run, b, from);
+        if (run->g.board[to] != b->sq[to])
+            changed(run, b, to);
+    } else {
+        new_position(run, b);
+    }
+    if (run->g.rooks_moved)
+        rooks_changed(run);
+    if (memcmp(run->g.hands, b->hands, sizeof run->g.hands) != 0) {
+        memcpy(run->g.hands, b->hands, sizeof run->g.hands);
+        run->hands_seen++;
+    }
     if (!m) {
-        run->king[0] = run->king[1] = -1;
-        for (int sq = 0; sq < 81; sq++)
-            if ((b->sq[sq] & 15) == KIFU_OU)
-                run->king[b->sq[sq] >> 4] = sq;
         test_side(run, KIFU_BLACK, b, ply);
         test_side(run, KIFU_WHITE, b, ply);
-        return run->open == 0 && !run->wait_capture;
+        if (first)
+            snapshot(run, b, ply, 1);
+        return run->g.open == 0 && !p->wait_capture;
     }
     int c = m->color & 1;
-    if (m->capture && run->capture < 0)
-        run->capture = ply;
-    if (m->from_x) {
-        int x = c ? 10 - m->from_x : m->from_x, y = c ? 10 - m->from_y : m->from_y;
-        int sq = KIFU_SQ(x, y);
-        run->moved[c][sq >> 6] |= 1ull << (sq & 63);
+    if (m->capture && run->g.capture < 0) {
+        run->g.capture = ply;
+        for (size_t k = 0; k < p->nafter; k++)
+            for (int s = 0; s < 2; s++)
+                turned(run, p->after[k], s, 1);
     }
-    run->moves[c]++;
-    if (m->piece == KIFU_OU)
-        run->king[c] = KIFU_SQ(m->to_x, m->to_y);
+    if (m->from_x)
+        square_left(run, c,
+                    c ? KIFU_SQ(10 - m->from_x, 10 - m->from_y)
+                      : KIFU_SQ(m->from_x, m->from_y));
+    run->g.moves[c]++;
     test_side(run, c, b, ply);
-    return run->open == 0 && (!run->wait_capture || run->capture >= 0);
-}
-
-static int later(int a, int b)
-{
-    return a > b ? a : b;
-}
-
-/* Is a tag of family f among names 0..upto-1 present for side s? */
-static int family_present(const kifu_tagger *t, const int *present, int upto, int f,
-                          int s)
-{
-    for (int x = 0; x < upto; x++)
-        if (t->family[x] == f && present[x * 3 + s] >= 0)
-            return 1;
-    return 0;
-}
-
-/* The ply where definition d is satisfied for side s, given the names decided so far,
- * or -1. */
-static int satisfied(const kifu_tagger *t, const kifu__tagdef *d, int ply,
-                     const int *present, int s)
-{
-    for (size_t k = 0; k < d->needs.n && ply >= 0; k++) {
-        int p = present[d->needs.v[k] * 3 + s];
-        ply = p < 0 ? -1 : later(ply, p);
-    }
-    for (size_t k = 0; k < d->opponent.n && ply >= 0; k++) {
-        int p = present[d->opponent.v[k] * 3 + (s ^ 1)];
-        ply = p < 0 ? -1 : later(ply, p);
-    }
-    for (size_t k = 0; k < d->excludes.n && ply >= 0; k++) {
-        int x = d->excludes.v[k];
-        if (x <= -2 ? family_present(t, present, d->name, -2 - x, s)
-                    : present[x * 3 + s] >= 0)
-            ply = -1;
-    }
-    return ply;
+    return run->g.open == 0 && (!p->wait_capture || run->g.capture >= 0);
 }
 
 int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
 {
-    const kifu_tagger *t = run->t;
-    size_t nn = t->nnames;
-    *out = NULL;
-    *count = 0;
-    /* Per name: sente's, gote's and the game's ply, -1 absent; what is implied so far. */
-    int *present = kifu__malloc((nn * 6 + 1) * sizeof(int));
-    if (!present)
-        return -1;
-    int *implied = present + nn * 3;
-    for (size_t i = 0; i < nn * 6; i++)
-        present[i] = -1;
-    /* Of a group, only what the side did first: a rook swung to the 6th file and later
-     * to the 7th is a 四間飛車. Decided on the board conditions, before the names. */
-    for (int s = 0; s < 2; s++)
-        for (size_t i = 0; i < t->ndefs; i++) {
-            const kifu__tagdef *d = &t->defs[i];
-            int *f = &run->found[i * 2 + (size_t)s];
-            if (!d->group || *f < 0)
-                continue;
-            for (size_t j = 0; j < t->ndefs && *f >= 0; j++) {
-                const kifu__tagdef *e = &t->defs[j];
-                int g = run->found[j * 2 + (size_t)s];
-                if (j != i && e->group && g >= 0 && strcmp(e->group, d->group) == 0 &&
-                    (g < *f || (g == *f && j < i)) && e->name != d->name)
-                    *f =
-                        -2; /* out: the first one is never put out, so every other meets it */
-            }
-        }
-    for (size_t i = 0; i < t->ndefs * 2; i++)
-        if (run->found[i] == -2)
-            run->found[i] = -1;
-    size_t i = 0; /* the definitions come by name */
-    for (size_t x = 0; x < nn; x++) {
-        size_t first = i;
-        for (; i < t->ndefs && t->defs[i].name == (int)x; i++) {
-            const kifu__tagdef *d = &t->defs[i];
-            for (int s = 0; s < (d->game ? 1 : 2); s++) {
-                int ply;
-                if (d->game) {
-                    const int *a = &present[d->sides.v[0] * 3],
-                              *b = &present[d->sides.v[1] * 3];
-                    int p1 = a[0] >= 0 && b[1] >= 0 ? later(a[0], b[1]) : -1;
-                    int p2 = b[0] >= 0 && a[1] >= 0 ? later(b[0], a[1]) : -1;
-                    ply = p1 < 0 ? p2 : p2 < 0 ? p1 : (p1 < p2 ? p1 : p2);
-                } else {
-                    ply = run->found[i * 2 + (size_t)s];
-                    if (ply >= 0)
-                        ply = satisfied(t, d, ply, present, s);
-                    if (d->capture == 1 && run->capture >= 0 && ply >= run->capture)
-                        ply = -1; /* decided only once the pieces met */
-                }
-                if (ply < 0)
-                    continue;
-                int slot = d->game ? 2 : s;
-                int *p = &present[x * 3 + (size_t)slot];
-                if (*p < 0 || ply < *p)
-                    *p = ply;
-                for (size_t k = 0; k < d->implies.n; k++) {
-                    int *q = &implied[d->implies.v[k] * 3 + slot];
-                    if (*q < 0 || ply < *q)
-                        *q = ply;
-                }
-            }
-        }
-        /* What names above implied (its own definitions may have failed). */
-        for (int s = 0; s < 3; s++) {
-            int q = implied[x * 3 + (size_t)s];
-            int *p = &present[x * 3 + (size_t)s];
-            if (q >= 0 && (*p < 0 || q < *p)) {
-                *p = q;
-                /* and what it implies in turn */
-                for (size_t e = first; e < i; e++)
-                    for (size_t k = 0; k < t->defs[e].implies.n; k++) {
-                        int *r = &implied[t->defs[e].implies.v[k] * 3 + s];
-                        if (*r < 0 || q < *r)
-                            *r = q;
-                    }
-            }
-        }
-    }
-    size_t n = 0;
-    for (size_t e = 0; e < nn * 3; e++)
-        n += present[e] >= 0;
-    kifu_tag *v = kifu__calloc(n + 1, sizeof *v);
-    if (!v) {
-        kifu__free(present);
-        return -1;
-    }
-    size_t k = 0;
-    for (int s = 0; s < 3; s++)
-        for (size_t x = 0; x < nn; x++)
-            if (present[x * 3 + (size_t)s] >= 0) {
-                v[k].name = t->names[x];
-                v[k].family = t->family[x];
-                v[k].side = s == 2 ? -1 : s;
-                v[k].ply = present[x * 3 + (size_t)s];
-                k++;
-            }
-    kifu__free(present);
-    *out = v;
-    *count = n;
-    return 0;
+    return kifu__tags_decide(run->t, &run->names, run->found, run->found_list,
+                             run->g.nfound, run->g.capture, out, count);
 }

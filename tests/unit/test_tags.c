@@ -476,6 +476,71 @@ TEST(plies_and_api)
     CHECK(err.code != 0);
 }
 
+/* The tags of text by tagger t (kifu_tags_read), as one line "side:name@ply ...". */
+static void tag_line(kifu_tagger *t, const char *text, char *out, size_t cap)
+{
+    kifu_read_options o = {0};
+    o.format = kifu_format_from_name("sfen");
+    got g = {.n = 0};
+    out[0] = 0;
+    CHECK_INT(kifu_tags_read(t, text, strlen(text), &o, keep, &g, NULL), 0);
+    size_t len = 0;
+    for (size_t i = 0; i < g.n && len < cap; i++)
+        len += (size_t)snprintf(out + len, cap - len, "%d:%s@%d ", g.v[i].side,
+                                g.v[i].name, g.v[i].ply);
+}
+
+/* A tagger keeps what it worked out from game to game (the state after a first
+ * position, answers about hands): game after game it must answer as a new tagger does,
+ * whatever position the games start from, and with definitions that ask for hands, moves
+ * left, a first move (from), the first capture and rooks. */
+TEST(one_tagger_for_many_games)
+{
+    static const char defs[] =
+        "[角持ち]\nfamily: 備考\nby: 12\nboard:\n先手の持駒：角\n"
+        "| * * * * * * * * *|\n| * * * * * * * * *|\n"
+        "| * * * * * * * * *|\n| * * * * * * * * *|\n"
+        "| * * * * * * * * *|\n| * * * * * * * * *|\n"
+        "| * * * * * * * * *|\n| * * * * * * * * *|\n"
+        "| * * * * * * * * *|\n\n"
+        "[玉が出た]\nfamily: 備考\nmoved: 5九\nunmoved: 1九\nfrom: 3\n"
+        "hold: 2\n\n[取ってから]\nfamily: 戦法\nrook: 2-6\n"
+        "capture: after\nhold: 2\ngroup: x\n\n"
+        "[左の飛車]\nfamily: 戦法\nrook: 7-9\ngroup: x\n";
+    const char *games[] = {
+        game(SHIKEN, SHIKEN_GOTE),
+        game("7g7f 8h2b+ B*4e 5i4h 4h3h", "3c3d 3a2b 1c1d 9c9d 9d9e"),
+        "position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1 "
+        "moves "
+        "2h6h 3c3d 5i4h 4a3b 4h3h",
+        "position sfen lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1 "
+        "moves "
+        "3c3d 7g7f 2b8h+ 7i8h",
+        game(SHIKEN, SHIKEN_GOTE),
+        game("2g2f 2f2e 7g7f 2e2d 2h2d", "8c8d 8d8e 3c3d 2c2d 8e8f"),
+        game(SHIKEN, SHIKEN_GOTE),
+    };
+    kifu_tagger *kept = kifu_tags_new(NULL);
+    CHECK(kept && kifu_tags_add(kept, defs, strlen(defs), "test", NULL) == 0);
+    int seen_hand = 0;
+    for (int round = 0; round < 2; round++)
+        for (size_t i = 0; i < sizeof games / sizeof *games; i++) {
+            char a[4096], b[4096];
+            kifu_tagger *fresh = kifu_tags_new(NULL);
+            CHECK(fresh && kifu_tags_add(fresh, defs, strlen(defs), "test", NULL) == 0);
+            tag_line(kept, games[i], a, sizeof a);
+            tag_line(fresh, games[i], b, sizeof b);
+            if (strcmp(a, b) != 0) {
+                t_failed_checks++;
+                printf("  game %zu, round %d: kept %s\n  new %s\n", i, round, a, b);
+            }
+            seen_hand |= strstr(a, "角持ち") != NULL;
+            kifu_tags_free(fresh);
+        }
+    CHECK(seen_hand); /* the hand line was met, not only missed */
+    kifu_tags_free(kept);
+}
+
 TEST(every_shipped_name_is_tested)
 {
     for (size_t i = 0; i < kifu_tags_count(shipped); i++) {
@@ -518,6 +583,7 @@ int main(void)
     RUN(format_errors);
     RUN(user_file_adds_and_replaces);
     RUN(plies_and_api);
+    RUN(one_tagger_for_many_games);
     RUN(every_shipped_name_is_tested);
     kifu_tags_free(tagger);
     return t_finish();
