@@ -383,12 +383,13 @@ static int schema_check(kifu__ch *ch, kifu_error *err)
     if (rc || !games || (latest && rated))
         return rc;
     if (latest)
-        return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 3", "schema 2",
-                           "the kifu index %s.%s_* on %.200s was made by an older kifu "
-                           "(schema 2: no players' ratings in %s_positions): drop its "
-                           "tables (kifu index schema --clickhouse names them) and index "
-                           "the records again",
-                           ch->database, ch->table, ch->servers[0].url, ch->table);
+        return kifu__error(
+            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 3", "schema 2",
+            "the kifu index %s.%s_* on %.200s was made by an older kifu "
+            "(schema 2: no tags in %s_games, no players' ratings in "
+            "%s_positions): drop its tables (kifu index schema --clickhouse "
+            "names them) and index the records again",
+            ch->database, ch->table, ch->servers[0].url, ch->table, ch->table);
     return kifu__error(err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 2", "schema 1",
                        "the kifu index %s.%s_* on %.200s was made by an older kifu "
                        "(schema 1: no table %s_latest of the explorer's latest games): "
