@@ -9,9 +9,7 @@ kifu=$1
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d /tmp/kifu-cli-curl-XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAILED: $*"; }
+. "$here/lib.bash"
 if ! command -v readelf >/dev/null || ! command -v ldd >/dev/null; then
     echo "skip: readelf and ldd are needed (binutils, libc-bin)"
     echo "0 passed, 0 failed, 1 skipped"
