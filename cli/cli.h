@@ -46,6 +46,11 @@ int cmd_explore(int argc, char **argv);
  * NULL; tags: --tag specs, the games with them on the player's side), as text or JSON
  * Lines; an exit code. And explore's unknown player: 1 when no game has name's key (the
  * nearest keys said on stderr), 0 when some has. */
+/* A player's tags (kifu_index_player.tags) as the JSON array `index players --json` and
+ * serve's player page give. */
+void cli_player_tags_json(FILE *f, const kifu_index_player *p);
+/* "sente" or "gote" for a tag's side (KIFU_BLACK, KIFU_WHITE). */
+const char *cli_tag_side_word(int side);
 int cli_index_players(kifu_index *ix, const char *like, const char *const *tags,
                       size_t ntags, int json);
 int cli_player_unknown(kifu_index *ix, const char *name);

@@ -28,7 +28,7 @@ void cmd_index_usage(FILE *f)
         "       kifu index check games.kdb\n"
         "       kifu index players games.kdb [--like TEXT] [--tag NAME]... [--json]\n"
         "       kifu index build|add DIR|FILE... --clickhouse URL[,URL...] [CH options]\n"
-        "       kifu index info --clickhouse URL[,URL...] [CH options]\n"
+        "       kifu index info|compact --clickhouse URL[,URL...] [CH options]\n"
         "       kifu index schema --clickhouse [--cluster NAME] [--database NAME]\n"
         "Index a collection of records (any format kifu reads; directories are\n"
         "searched recursively) into one SQLite file: the games with their header\n"
@@ -42,7 +42,9 @@ void cmd_index_usage(FILE *f)
         "          stopped midway leaves the index as it was\n"
         "  compact merge the runs of positions that adds leave (each add writes its\n"
         "          own, so that it costs what it adds) into one, as a build of the\n"
-        "          same games writes them; one transaction\n"
+        "          same games writes them; one transaction. On ClickHouse: the\n"
+        "          latest games' rows folded, one a position and move (run no add\n"
+        "          meanwhile)\n"
         "  info    games, positions, hot positions, files, duplicates skipped, size\n"
         "  check   verify the whole file: SQLite's integrity check, every block of\n"
         "          positions and every game's moves against their checksums, each\n"
@@ -594,13 +596,15 @@ static int add(const char *kdb, char **args, int nargs, int verbose, double wait
     return status;
 }
 
-static int compact(const char *kdb, double wait)
+/* On ClickHouse: the latest games' rows folded, one a position and move (the engine cannot
+ * fold them while merging); an add must not run meanwhile. */
+static int compact(const char *kdb, const ch_target *ch, double wait)
 {
     kifu_error e = {0};
     int status = EXIT_OK, failed;
-    kifu_index *ix = open_writer(kdb, wait, &status);
+    kifu_index *ix = ch->url ? open_ch(ch, 0) : open_writer(kdb, wait, &status);
     if (!ix)
-        return status;
+        return ch->url ? EXIT_IO : status;
     if (kifu_index_compact(ix, &e)) {
         cli_print_error(&e);
         status = cli_index_exit_code(e.code);
@@ -705,11 +709,12 @@ static int file_command(const char *sub, char **args, int nargs, const char *out
             status = add(args[0], args + 1, nargs - 1, verbose, wait);
         }
     } else if (!strcmp(sub, "compact")) {
-        if (nargs != 1 || out) {
-            cli_err("kifu: index compact: give one index\n");
+        if (nargs != !ch->url || out) {
+            cli_err("kifu: index compact: give one index%s\n",
+                    ch->url ? " (--clickhouse names it: no file)" : "");
             status = EXIT_USAGE;
         } else {
-            status = compact(args[0], wait);
+            status = compact(ch->url ? NULL : args[0], ch, wait);
         }
     } else if (!strcmp(sub, "check")) {
         if (ch->url) {
@@ -875,7 +880,7 @@ int cmd_index(int argc, char **argv)
         cli_err("kifu: index %s: --like, --json and --tag are for index players\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url && strcmp(sub, "info") && !players &&
-               strcmp(sub, "check") && nargs < 1) {
+               strcmp(sub, "check") && strcmp(sub, "compact") && nargs < 1) {
         cli_err("kifu: index %s: no file to index\n", sub);
         status = EXIT_USAGE;
     } else if (status == EXIT_OK && ch.url &&

@@ -10,11 +10,6 @@
 
 #include "cli.h"
 
-static const char *side_word(int side)
-{
-    return side == KIFU_BLACK ? "sente" : "gote";
-}
-
 /* The player's tags as lines, one per side and family: "    sente 戦法: 四間飛車 5
  * (+3 -2 =0), ...". */
 static void put_tags_text(const kifu_index_player *p)
@@ -23,7 +18,7 @@ static void put_tags_text(const kifu_index_player *p)
         const kifu_index_player_tag *t = &p->tags[i];
         int first = !i || t->side != t[-1].side || t->family != t[-1].family;
         if (first)
-            printf("%s    %s %s: ", i ? "\n" : "", side_word(t->side),
+            printf("%s    %s %s: ", i ? "\n" : "", cli_tag_side_word(t->side),
                    kifu_tag_family_name(t->family));
         else
             printf(", ");
@@ -71,17 +66,9 @@ static int put_json(void *ctx, const kifu_index_player *p)
     cli_json_string(p->first_date[0] ? p->first_date : NULL);
     printf(",\"last_date\":");
     cli_json_string(p->last_date[0] ? p->last_date : NULL);
-    printf(",\"tags\":[");
-    for (size_t i = 0; i < p->ntags; i++) {
-        const kifu_index_player_tag *t = &p->tags[i];
-        printf("%s{\"name\":", i ? "," : "");
-        cli_json_string(t->name);
-        printf(",\"family\":\"%s\",\"side\":\"%s\",\"games\":%lld,\"wins\":%lld,"
-               "\"losses\":%lld,\"draws\":%lld}",
-               kifu_tag_family_name(t->family), side_word(t->side), t->games, t->wins,
-               t->losses, t->draws);
-    }
-    printf("]}\n");
+    printf(",\"tags\":");
+    cli_player_tags_json(stdout, p);
+    printf("}\n");
     return 0;
 }
 

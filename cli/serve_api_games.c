@@ -263,6 +263,44 @@ out:
     return rc;
 }
 
+/* The player's tags (the index's 戦法 and 囲い on its side) for serve_api_players: the
+ * player whose key or a spelling is the name asked, else the only one matched. */
+typedef struct ptags {
+    const char *name;
+    FILE *f;
+    int n, exact;
+    char *json;
+    size_t len;
+} ptags;
+
+static int take_tags(void *ctx, const kifu_index_player *p)
+{
+    ptags *t = ctx;
+    int exact = !strcmp(p->key, t->name);
+    for (size_t i = 0; i < p->nnames && !exact; i++)
+        exact = !strcmp(p->names[i], t->name);
+    t->n++;
+    if (t->exact || (!exact && t->n > 1))
+        return 0;
+    t->exact = exact;
+    free(t->json);
+    t->json = NULL;
+    FILE *f = open_memstream(&t->json, &t->len);
+    if (!f)
+        return -1;
+    cli_player_tags_json(f, p);
+    return fclose(f);
+}
+
+static int player_tags(kifu_index *ix, const char *name, FILE *f, kifu_error *e)
+{
+    ptags t = {.name = name};
+    int rc = kifu_index_players(ix, name, take_tags, &t, e);
+    fprintf(f, ",\"tags\":%s", !rc && t.json && (t.exact || t.n == 1) ? t.json : "[]");
+    free(t.json);
+    return rc;
+}
+
 static const char *const player_params[] = {"player", "since",  "until", "event",
                                             "like",   "offset", "limit", NULL};
 
@@ -295,7 +333,9 @@ void serve_api_players(const serve_config *c, const serve_request *q, serve_resp
         rc = rc ? rc : openings(ix, &o, 1, f, &e);
         fputc(',', f);
         rc = rc ? rc : openings(ix, &o, 2, f, &e);
-        fprintf(f, "}}\n");
+        fputc('}', f);
+        rc = rc ? rc : player_tags(ix, o.player, f, &e);
+        fprintf(f, "}\n");
         serve_end(r, f, &buf, &len);
         if (rc)
             serve_index_error(r, "players", &e);

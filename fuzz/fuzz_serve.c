@@ -13,6 +13,7 @@
 
 #include "../cli/distance.c"
 #include "../cli/explore_json.c"
+#include "../cli/player_tags.c"
 #include "../cli/serve_api_explore.c"
 #include "../cli/serve_api_game.c"
 #include "../cli/serve_api_games.c"

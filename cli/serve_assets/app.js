@@ -427,6 +427,18 @@
         });
         add(out, el("h3", null, "Openings as " + c + " (first two moves)"), add(el("div", { class: "table-wrap" }), o));
       });
+      if (d.tags && d.tags.length) {
+        var tt = el("table", { class: "results", id: "player-tags" });
+        add(tt, add(el("tr"), el("th", null, "As"), el("th", null, "戦法 / 囲い"), el("th", null, "Games"),
+          el("th", null, "Wins"), el("th", null, "Losses"), el("th", null, "Draws")));
+        d.tags.forEach(function (t) {
+          var tag = t.side + ":" + t.name;
+          add(tt, add(el("tr", { "data-tag": tag }), el("td", null, t.side),
+            add(el("td"), link("/games", new URLSearchParams({ player: name, color: t.side, tag: tag }), t.name + " (" + t.family + ")")),
+            el("td", null, t.games), el("td", null, t.wins), el("td", null, t.losses), el("td", null, t.draws)));
+        });
+        add(out, el("h3", null, "Openings and castles played most"), add(el("div", { class: "table-wrap" }), tt));
+      }
       return api("games", new URLSearchParams({ player: name, sort: "date", order: "desc", limit: 20 })).then(function (g) {
         add(out, el("h3", null, "Latest games (" + g.total + ")"), add(el("div", { class: "table-wrap" }), gamesTable(g)),
           add(el("p"), link("/games", new URLSearchParams({ player: name, sort: "date", order: "desc" }), "All games of " + name)));

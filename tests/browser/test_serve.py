@@ -218,7 +218,7 @@ def loaded(b, part):
          "the page of " + part)
 
 
-def collection_pages(b, url, games):
+def collection_pages(b, url, kdb, games):
     """The games page: a column header sorts (again: the other way), a filter counts as
     the records do, paging goes on where the page ended; the players' list; a player's
     openings and games."""
@@ -275,6 +275,15 @@ def collection_pages(b, url, games):
     check(shown == count, "佐藤's openings as gote: page %s, records %s" % (shown, count))
     mine = sum("佐藤" in (r["sente"], r["gote"]) for r in recs)
     check(len(column(b, 0)) == mine, "佐藤's games listed: %d, records %d" % (len(column(b, 0)), mine))
+    # 佐藤's 戦法 and 囲い: those kifu index players gives.
+    out = subprocess.run([KIFU, "index", "players", kdb, "--json"], check=True,
+                         capture_output=True, text=True).stdout
+    sato = [p for p in map(json.loads, out.splitlines()) if "佐藤" in p["names"]]
+    want = {t["side"] + ":" + t["name"]: t["games"] for t in sato[0]["tags"]} if sato else {}
+    shown = b.run("var o = {}; document.querySelectorAll('#player-tags tr[data-tag]').forEach("
+                  "function (tr) { o[tr.getAttribute('data-tag')] = +tr.children[2].textContent; });"
+                  " return o;")
+    check(want and shown == want, "佐藤's tags: page %s, index players %s" % (shown, want))
     b.screenshot(os.path.join(ARTEFACTS, "serve-player-openings.png"))
 
 
@@ -411,7 +420,7 @@ def run(url, kdb, games):
             check(shown == want, "%s's results: page %s, records %s" % (name, shown, want))
         b.screenshot(os.path.join(ARTEFACTS, "serve-player.png"))
 
-        collection_pages(b, url, games)
+        collection_pages(b, url, kdb, games)
         game_forks(b, url, kdb, games)
 
         # Hostile text is text: no script runs, no image or javascript: link is made.

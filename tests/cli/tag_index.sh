@@ -295,6 +295,13 @@ print(g["file"], [t["name"] for t in g["tags"] if t["side"] == "game"])')
 import json, sys
 print(",".join(t["side"] + ":" + t["name"] for t in json.load(sys.stdin)["tags"] if t["family"] == "戦法"))')
     check "/api/game: the game's tags" "sente:力戦,gote:四間飛車" "$out"
+    # The player page's tags: those index players --json gives the player.
+    first=$("$kifu" index players t.kdb --json | head -1)
+    name=$(printf '%s' "$first" | python3 -c 'import json, sys; print(json.load(sys.stdin)["names"][0])')
+    want=$(printf '%s' "$first" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["tags"]))')
+    got=$(fetch "/api/players?player=$(enc "$name")" | sed -n '2,$p' | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["tags"]))')
+    [ "$want" != "[]" ] && ok || bad "the first player has tags"
+    check "/api/players?player=$name: tags as index players --json" "$want" "$got"
     kill "$pid" && wait "$pid" 2>/dev/null
     pid=
 fi

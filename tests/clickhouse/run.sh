@@ -389,6 +389,13 @@ if [ -n "$kifu" ]; then
   [ "$(lq "count()") $(ch_query "$http_a" "SELECT count() FROM kifu_single.kifu_latest WHERE key = 1")" = "$((after + 1)) 1" ] &&
     ok "after compacting, inserts reach the latest table" ||
     bad "after compacting, inserts do not reach the latest table"
+  # The tool's own: kifu index compact --clickhouse folds them again.
+  ch_query "$http_a" "INSERT INTO kifu_single.kifu_positions (key, game, ply, move, first_move) VALUES (1, 999998, 0, 1, 1)" >/dev/null
+  "$kifu" index compact --clickhouse "$url_a" --database kifu_single 2>"$tmp/err" ||
+    bad "kifu index compact --clickhouse: $(cat "$tmp/err")"
+  [ "$(lq "count()")" = "$(lq "uniqExact(key, move)")" ] && [ "$(lq "count()")" = "$((after + 1))" ] &&
+    ok "kifu index compact --clickhouse folds the latest table" ||
+    bad "kifu index compact --clickhouse: $(lq "count()") rows, $(lq "uniqExact(key, move)") pairs"
 fi
 
 # An index of the previous schema (no latest table) is refused, to read and to add to,
