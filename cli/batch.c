@@ -8,7 +8,11 @@
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
+
+#include "cli.h"
+#include "record_cursor.h"
 
 /* Items a worker may be ahead of the commits, per thread: enough that one slow file does
  * not stall the others, few enough that waiting results stay small. */
@@ -119,4 +123,27 @@ int cli_batch_run(size_t n, int jobs, cli_batch_fn work, cli_batch_fn commit, vo
     free(p.done);
     free(t);
     return rc;
+}
+
+int cli_jobs_option(int argc, char **argv, int *i, int *jobs)
+{
+    const char *a = argv[*i], *v;
+    if (!strcmp(a, "-j") || !strcmp(a, "--jobs"))
+        v = *i + 1 < argc ? argv[++*i] : NULL;
+    else if (!strncmp(a, "-j", 2))
+        v = a + 2;
+    else if (!strncmp(a, "--jobs=", 7))
+        v = a + 7;
+    else
+        return 0;
+    int n;
+    if (v && !cli_parse_int(v, &n) && n <= 1024) {
+        *jobs = n;
+        return 1;
+    }
+    cli_err(
+        "kifu: %s: -j takes a number of threads (0: one per processor, at most 1024), "
+        "not '%s'\n",
+        argv[0], v ? v : "");
+    return -1;
 }

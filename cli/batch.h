@@ -21,4 +21,9 @@ int cli_batch_default_jobs(void);
  * on the calling thread). */
 int cli_batch_run(size_t n, int jobs, cli_batch_fn work, cli_batch_fn commit, void *ctx);
 
+/* A -j option at argv[*i] (`-j N`, `-jN`, `--jobs N`, `--jobs=N`; N from 0, one thread per
+ * processor, to 1024) into *jobs, *i moved past its value: 1; another argument: 0; a bad
+ * or missing number: -1, said on stderr. */
+int cli_jobs_option(int argc, char **argv, int *i, int *jobs);
+
 #endif

@@ -773,21 +773,6 @@ static int players_option(int argc, char **argv, int *i, int *status)
 
 /* -j N, -jN or --jobs[=]N (argv[*i]; *i moved past a separate value): the threads of
  * build and add (0: one per processor). An exit code. */
-static int parse_jobs(int argc, char **argv, int *i)
-{
-    const char *a = argv[*i];
-    const char *v = a[1] == 'j' && a[2]         ? a + 2
-                    : !strncmp(a, "--jobs=", 7) ? a + 7
-                    : *i + 1 < argc             ? argv[++*i]
-                                                : NULL;
-    if (v && !cli_parse_int(v, &jobs) && jobs >= 0 && jobs <= 1024)
-        return EXIT_OK;
-    cli_err("kifu: index: -j takes a number of threads (0: one per processor), not "
-            "'%s'\n",
-            v ? v : "");
-    return EXIT_USAGE;
-}
-
 int cmd_index(int argc, char **argv)
 {
     if (argc < 2) {
@@ -797,7 +782,7 @@ int cmd_index(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *sub = argv[1], *out = NULL, *wait_arg = NULL;
-    int verbose = 0, nargs = 0, jobs_given = 0;
+    int verbose = 0, nargs = 0, jobs_given = 0, jobs_opt;
     char **args = calloc((size_t)argc, sizeof *args);
     if (!args)
         return EXIT_INTERNAL;
@@ -836,8 +821,8 @@ int cmd_index(int argc, char **argv)
             }
         } else if (!strcmp(a, "--lenient")) {
             lenient = 1;
-        } else if (a[1] == 'j' || !strcmp(a, "--jobs") || !strncmp(a, "--jobs=", 7)) {
-            status = parse_jobs(argc, argv, &i);
+        } else if ((jobs_opt = cli_jobs_option(argc, argv, &i, &jobs)) != 0) {
+            status = jobs_opt < 0 ? EXIT_USAGE : status;
             jobs_given = 1;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             verbose = 1;

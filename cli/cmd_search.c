@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "batch.h"
 #include "cli.h"
 #include "inputs.h"
 #include "progress.h"
@@ -156,8 +157,10 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
     int valued = takes || !strcmp(o, "--cb") || !strcmp(o, "--cw") ||
                  !strcmp(o, "--turn") || !strcmp(o, "-f") || !strcmp(o, "--from") ||
                  !strcmp(o, "--index") || !strcmp(o, "--input-encoding") ||
-                 !strcmp(o, "-j") || !strcmp(o, "--jobs") || !strcmp(o, "--tag");
+                 !strcmp(o, "--tag");
     int ch = cli_ch_option(argc, argv, i, &a->ch_url, &a->cho);
+    if (!ch)
+        ch = cli_jobs_option(argc, argv, i, &r->o.jobs);
     if (ch)
         return ch < 0 ? EXIT_USAGE : EXIT_OK;
     if (valued && *i + 1 >= argc) {
@@ -187,13 +190,6 @@ static int parse_option(int argc, char **argv, int *i, search_args *a, search_ru
         a->turn = v;
         if (strcmp(v, "b") && strcmp(v, "w")) {
             cli_err("kifu: --turn takes b or w\n");
-            return EXIT_USAGE;
-        }
-    } else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
-        if (cli_parse_int(v, &r->o.jobs) || r->o.jobs < 0 || r->o.jobs > 1024) {
-            cli_err("kifu: %s: -j takes a number of threads (0: one per processor, at "
-                    "most 1024)\n",
-                    v);
             return EXIT_USAGE;
         }
     } else if (!strcmp(o, "--input-encoding")) {

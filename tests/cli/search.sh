@@ -110,6 +110,11 @@ done
 "$kifu" search --usi "$usi" -j 1 "$tmp/coll" >"$tmp/j1.out" 2>/dev/null
 check "-j: every small file's hit is there" 40 "$(grep -c '^.*many_[0-9]*\.usi:3:' "$tmp/j1.out")"
 "$kifu" search --usi "$usi" -j x "$tmp/coll" 2>/dev/null; check "-j x: usage" 2 $?
+# -j written as the other commands take it: -j2, --jobs=2, --jobs 2.
+for j in -j2 --jobs=2 "--jobs 2"; do
+    # shellcheck disable=SC2086
+    "$kifu" search --usi "$usi" $j "$tmp/coll" 2>/dev/null | cmp -s - "$tmp/j1.out" && ok || bad "search $j"
+done
 "$kifu" search --usi "$target" "$tmp/none.kif" 2>/dev/null; check "missing file: grep's 2" 2 $?
 "$kifu" search --help | grep -q '^usage: kifu search' && ok || bad "--help"
 
