@@ -141,6 +141,16 @@ check "build over a file that is not an index: kept" notes "$(cat notes.txt)"
 grep -q "notes.txt: not an index: not replaced" err && ok || bad "said: $(cat err)"
 
 # ---- 3. two writers at once ---------------------------------------------------------------
+# Waits until a build of $1 has made its new file, which it does after taking the lock
+# (a fixed sleep raced with a build slow to start on a loaded machine); at most 5 s, and
+# a build already over is no wait.
+building() {
+    for _ in $(seq 500); do
+        ls | grep -q "^$1.kifu-build" && return
+        kill -0 "$pb" 2>/dev/null || return
+        sleep 0.01
+    done
+}
 gen C 1500 5000 3
 "$kifu" index build A -o two.kdb
 "$kifu" index add two.kdb B 2>err1 &
@@ -156,7 +166,7 @@ check "two adds at once: integrity" ok "$(integrity two.kdb)"
 "$kifu" index build A -o bw.kdb
 "$kifu" index build C -o bw.kdb &
 pb=$!
-sleep 0.1
+building bw.kdb
 "$kifu" index add bw.kdb B 2>err
 rca=$?
 wait $pb
@@ -165,7 +175,7 @@ check "add during a build: the build's games and the add's" $((1500 + 479)) "$(g
 # Refusing at once (--wait 0): "index busy", and nothing said to be written.
 "$kifu" index build C -o bw.kdb &
 pb=$!
-sleep 0.1
+building bw.kdb
 "$kifu" index add bw.kdb B --wait 0 -v 2>err
 rca=$?
 wait $pb

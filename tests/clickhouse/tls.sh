@@ -84,7 +84,9 @@ ch="--clickhouse $url_a --database kifu_tls --ca-file $tmp/ca.pem"
 # tls_count.c counts the handshakes of the process.
 if ${CC:-cc} -shared -fPIC -o tls_count.so "$here/tls_count.c" 2>cc.log; then
   : >count
-  KIFU_TLS_COUNT=$tmp/count LD_PRELOAD=$tmp/tls_count.so "$kifu" index add games \
+  # A sanitizer's runtime must come first in the preload list (ASan refuses to run else).
+  rt=$(ldd "$kifu" 2>/dev/null | awk '/lib[at]san/ { printf "%s ", $3 }')
+  KIFU_TLS_COUNT=$tmp/count LD_PRELOAD="$rt$tmp/tls_count.so" "$kifu" index add games \
     --clickhouse "$url_a" --database kifu_tls_resume --ca-file ca.pem 2>err ||
     bad "kifu index add over https: $(cat err)"
   read -r _ full _ resumed <count
