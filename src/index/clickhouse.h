@@ -142,11 +142,6 @@ enum {
  * rows are a few, and a granule's marks stay small enough for the mark cache at 10^8
  * rows (schema 3; schema 2 had ClickHouse's 8192). */
 #define KIFU__CH_KEY_GRANULE 1024
-/* The games table's column `listing` (schema 3): "listing String MATERIALIZED ...", the
- * fields the explorer lists of a game (id, sente, gote, date, event, number, result,
- * path, sente_rating, gote_rating, sente_key, gote_key) as one TabSeparated line, made by
- * the server at insert, so that the explorer reads one column of each game it lists. */
-void kifu__ch_listing_col(kifu__strbuf *b);
 /* "top" and "plies" of the latest games per (key, move) of the position rows selected
  * (first visits): KIFU__INDEX_TOP ranks (YYYYMMDD << 32 | game), newest first, and their
  * plies. For GROUP BY key, move. */

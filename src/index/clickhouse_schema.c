@@ -56,6 +56,12 @@ static const char *const games_cols =
     " sente_key Nullable(String), gote_key Nullable(String), sente_rank Nullable(String),"
     " gote_rank Nullable(String), ident UInt64" KIFU__CH_TAGS_COLS;
 
+/* The games table's column `listing` (schema 3): "listing String MATERIALIZED ...", the
+ * fields the explorer lists of a game (id, sente, gote, date, event, number, result,
+ * path, sente_rating, gote_rating, sente_key, gote_key) as one TabSeparated line, made by
+ * the server at insert, so that the explorer reads one column of each game it lists. */
+static void listing_col(kifu__strbuf *b);
+
 void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char *cluster)
 {
     /* Local tables carry _local on a cluster; the plain names are what queries use. */
@@ -103,7 +109,7 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
      * each only its listing (one column, made by the server from the others). */
     kifu__sb_printf(b, "CREATE TABLE IF NOT EXISTS `%s`.`%s_games%s` (%s,\n  ", db, t, l,
                     games_cols);
-    kifu__ch_listing_col(b);
+    listing_col(b);
     kifu__sb_printf(
         b, ")\n  ENGINE = MergeTree ORDER BY id SETTINGS index_granularity = %d;\n",
         KIFU__CH_GAMES_GRANULE);
@@ -142,7 +148,7 @@ static void tsv_sql(kifu__strbuf *b, const char *col, int nullable)
                     nullable ? "ifNull(" : "", col, nullable ? ", '\\\\N')" : "");
 }
 
-void kifu__ch_listing_col(kifu__strbuf *b)
+static void listing_col(kifu__strbuf *b)
 {
     /* The fields KIFU__CH_LISTING_FIELDS names, as a TabSeparated line's. */
     static const struct {
