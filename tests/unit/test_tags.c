@@ -171,6 +171,22 @@ TEST(ranging_rooks)
     EXPECT(SHIKEN, SHIKEN_GOTE, "b:!向かい飛車");
 }
 
+/* A ranging rook leaves its own file's pawn at home; a static rook that pushed it (飛車先の
+ * 歩) and then took its rook to the left half (横歩取り's 5六飛, a rook roaming in the middle
+ * game) is still a static rook. Near miss: the same rook on 5八 with 2七 unmoved. */
+TEST(roaming_static_rook)
+{
+    EXPECT("2g2f 2h5h 5i4h 4h3h 9g9f 1g1f", GOTE_IDLE,
+           "b:!中飛車 b:!振り飛車 b:居飛車 g:相居飛車");
+    EXPECT("7g7f 2h5h 5i4h 4h3h 9g9f 1g1f", GOTE_IDLE, "b:中飛車 b:振り飛車 b:!居飛車");
+    /* The rook up the 2nd file and across the 6th rank to 5六 (横歩取り's way). */
+    EXPECT("2g2f 2f2e 2h2f 2f5f 5i4h 6i7h 9g9f", GOTE_IDLE,
+           "b:!中飛車 b:!振り飛車 b:居飛車");
+    /* Gote turned round: its 8三 pawn pushed, its rook to 5二: a static rook still. */
+    EXPECT("7g7f 2g2f 2f2e 9g9f 1g1f 6i7h", "8c8d 8b5b 5a6b 6b7b 9c9d 1c1d",
+           "w:!中飛車 w:!振り飛車 w:居飛車 g:相居飛車");
+}
+
 TEST(both_sides_ranging)
 {
     EXPECT(SHIKEN, "3c3d 8b3b 5a6b 6b7b 7b8b 9c9d 1c1d 9a9b 6a5b 4a4b",
@@ -567,6 +583,7 @@ int main(void)
         return 1;
     }
     RUN(ranging_rooks);
+    RUN(roaming_static_rook);
     RUN(both_sides_ranging);
     RUN(central_rooks);
     RUN(static_rook_rooks);
