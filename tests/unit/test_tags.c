@@ -345,7 +345,7 @@ TEST(openings_of_the_static_rook)
     const char *kaku_gote = "8c8d 3c3d 3a2b 7a6b 6a5b 5a4b 4a3b 9c9d 1c1d 9a9b";
     EXPECT("7g7f 2g2f 8h2b+ 7i8h 4g4f 3i4h 4h4g 4g5f 9g9f", kaku_gote,
            "b:角換わり w:角換わり b:角換わり腰掛け銀 b:!角換わり早繰り銀 b:!角換わり棒銀 "
-           "b:!原始棒銀");
+           "b:!原始棒銀 b:腰掛け銀 b:!早繰り銀 b:!棒銀");
     EXPECT("7g7f 2g2f 8h2b+ 7i8h 3g3f 3i3h 3h3g 3g4f 9g9f", kaku_gote,
            "b:角換わり早繰り銀 b:!角換わり腰掛け銀");
     EXPECT("7g7f 2g2f 8h2b+ 7i8h 2f2e 3i3h 3h2g 2g2f 9g9f", kaku_gote,
@@ -355,6 +355,22 @@ TEST(openings_of_the_static_rook)
     /* 原始棒銀: straight up before the king moves. */
     EXPECT("2g2f 2f2e 3i3h 3h2g 2g2f 9g9f", GOTE_IDLE, "b:原始棒銀 b:!角換わり棒銀");
     EXPECT("2g2f 2f2e 3i3h 5i4h 3h2g 2g2f", GOTE_IDLE, "b:!原始棒銀");
+    /* The same three ways without the trade: 腰掛け銀, 早繰り銀, 棒銀; near misses: the silver
+     * one step short (4七, 3七, 2七), and a ranging rook's silver on 5六. */
+    EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 4g5f 9g9f", GOTE_IDLE,
+           "b:腰掛け銀 b:!角換わり腰掛け銀 b:!早繰り銀 b:!棒銀");
+    EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 9g9f 1g1f", GOTE_IDLE, "b:!腰掛け銀");
+    /* 腰掛け銀 is of two static rooks: the silver on 5六 against a ranging rook is not. */
+    EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 4g5f 9g9f",
+           "3c3d 8b3b 5a6b 6b7b 7b8b 9c9d 1c1d 9a9b 6a5b 4a4b",
+           "b:!腰掛け銀 w:振り飛車");
+    EXPECT("7g7f 6g6f 2h6h 5i4h 4h3h 3h2h 4g4f 3i4h 4h4g 4g5f", GOTE_IDLE,
+           "b:!腰掛け銀 b:四間飛車");
+    EXPECT("7g7f 2g2f 3g3f 3i3h 3h3g 3g4f 9g9f", GOTE_IDLE,
+           "b:早繰り銀 b:!角換わり早繰り銀 b:!腰掛け銀");
+    EXPECT("7g7f 2g2f 3g3f 3i3h 3h3g 9g9f 1g1f", GOTE_IDLE, "b:!早繰り銀");
+    EXPECT("2g2f 2f2e 3i3h 5i4h 3h2g 2g2f", GOTE_IDLE, "b:棒銀 b:!原始棒銀");
+    EXPECT("2g2f 2f2e 3i3h 3h2g 5i4h 9g9f", GOTE_IDLE, "b:!棒銀");
     /* 右玉: the static rook's king kept on the right; 角換わり右玉 with the trade. */
     EXPECT("7g7f 2g2f 8h2b+ 7i8h 5i4h 4g4f 9g9f 1g1f", kaku_gote,
            "b:右玉 b:角換わり右玉 b:角換わり");
