@@ -360,10 +360,11 @@ TEST(openings_of_the_static_rook)
     EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 4g5f 9g9f", GOTE_IDLE,
            "b:腰掛け銀 b:!角換わり腰掛け銀 b:!早繰り銀 b:!棒銀");
     EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 9g9f 1g1f", GOTE_IDLE, "b:!腰掛け銀");
-    /* 腰掛け銀 is of two static rooks: the silver on 5六 against a ranging rook is not. */
+    /* 腰掛け銀 sits on the pawn on 5七: with that pawn gone up to 5五, the silver on 5六
+     * is not one; against a ranging rook it is. */
+    EXPECT("7g7f 2g2f 5g5f 5f5e 4g4f 3i4h 4h4g 4g5f 9g9f", GOTE_IDLE, "b:!腰掛け銀");
     EXPECT("7g7f 2g2f 4g4f 3i4h 4h4g 4g5f 9g9f",
-           "3c3d 8b3b 5a6b 6b7b 7b8b 9c9d 1c1d 9a9b 6a5b 4a4b",
-           "b:!腰掛け銀 w:振り飛車");
+           "3c3d 8b3b 5a6b 6b7b 7b8b 9c9d 1c1d 9a9b 6a5b 4a4b", "b:腰掛け銀 w:振り飛車");
     EXPECT("7g7f 6g6f 2h6h 5i4h 4h3h 3h2h 4g4f 3i4h 4h4g 4g5f", GOTE_IDLE,
            "b:!腰掛け銀 b:四間飛車");
     EXPECT("7g7f 2g2f 3g3f 3i3h 3h3g 3g4f 9g9f", GOTE_IDLE,
