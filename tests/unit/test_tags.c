@@ -370,6 +370,11 @@ TEST(openings_of_the_static_rook)
     EXPECT("7g7f 2g2f 3g3f 3i3h 3h3g 3g4f 9g9f", GOTE_IDLE,
            "b:早繰り銀 b:!角換わり早繰り銀 b:!腰掛け銀");
     EXPECT("7g7f 2g2f 3g3f 3i3h 3h3g 9g9f 1g1f", GOTE_IDLE, "b:!早繰り銀");
+    /* 早繰り銀 goes by 3七 (the 3筋 pawn pushed for it); a silver come round to 4六 by 5七,
+     * the 3七 pawn at home, is not one. */
+    EXPECT("7g7f 2g2f 5g5f 3i4h 4h5g 5g4f 9g9f", GOTE_IDLE, "b:!早繰り銀");
+    EXPECT("7g7f 2g2f 8h2b+ 7i8h 5g5f 3i4h 4h5g 5g4f 9g9f", kaku_gote,
+           "b:角換わり b:!角換わり早繰り銀");
     EXPECT("2g2f 2f2e 3i3h 5i4h 3h2g 2g2f", GOTE_IDLE, "b:棒銀 b:!原始棒銀");
     EXPECT("2g2f 2f2e 3i3h 3h2g 5i4h 9g9f", GOTE_IDLE, "b:!棒銀");
     /* 右玉: the static rook's king kept on the right; 角換わり右玉 with the trade. */
