@@ -276,6 +276,8 @@ TEST(boat_and_kin)
     /* The king on 7八 with the right gold still on 4九: no 舟囲い. */
     EXPECT("7g7f 5i6h 6h7h 9g9f 1g1f", GOTE_IDLE, "b:!舟囲い");
     EXPECT("7g7f 5i6h 6h7h 4i5h 5h6h", GOTE_IDLE, "b:箱入り娘 b:舟囲い");
+    /* The same king and golds behind a ranging rook (向かい飛車): no 舟囲い. */
+    EXPECT("7g7f 8h7g 2h8h 5i6h 6h7h 4i5h 9g9f", GOTE_IDLE, "b:向かい飛車 b:!舟囲い");
     EXPECT("7g7f 7i6h 6i7i 5i6i 6i7h", GOTE_IDLE, "b:エルモ囲い b:!舟囲い");
 }
 
