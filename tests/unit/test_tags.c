@@ -227,9 +227,13 @@ TEST(yagura)
            GOTE_IDLE, "b:銀矢倉 b:!金矢倉 b:矢倉");
     EXPECT("7g7f 7i6h 6g6f 6h7g 4i5h 5h6g 5i6h 6h7h 6i6h", YAGURA_GOTE,
            "b:片矢倉 b:!金矢倉 b:!銀矢倉");
-    /* 早囲い: the king on 7九 behind the gold and silver. */
-    EXPECT("7g7f 7i6h 6g6f 6h7g 6i7h 5i6i 6i7i", GOTE_IDLE, "b:早囲い");
-    EXPECT("7g7f 7i6h 6g6f 6h7g 6i7h 5i6i 9g9f", GOTE_IDLE, "b:!早囲い");
+    /* 矢倉早囲い: the king into 矢倉 by 6八 and 7八, 7八金 put off (the left gold on 6九);
+     * the usual route, the king on 7九 behind 金7八, is not it. The 片矢倉 game above went
+     * by the same route (its king on 7八 before the gold came to 6八). */
+    EXPECT("7g7f 6g6f 7i6h 6h7g 5i6h 4i5h 5h6g 6h7h", GOTE_IDLE, "b:矢倉早囲い");
+    EXPECT("7g7f 7i6h 6g6f 6h7g 6i7h 5i6i 6i7i", GOTE_IDLE, "b:!矢倉早囲い");
+    EXPECT("7g7f 7i6h 6g6f 6h7g 4i5h 5h6g 5i6h 6h7h 6i6h", YAGURA_GOTE,
+           "b:片矢倉 b:矢倉早囲い");
 }
 
 TEST(ganki_and_middle_king)
