@@ -1,8 +1,9 @@
 /* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
  * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
- * cluster each shard its own); the latest games of each move from the latest table and
- * their listings from the games table, in the same request (explore_sql), which hides the
- * batches not done only when the journal has one (explore_query). With filters the rows
+ * cluster each shard its own; kifu sums a move's rows); the latest games of each move
+ * from the latest table and their listings from the listing table (joinGet), in the same
+ * request (explore_sql), which hides the batches not done only when the journal has one
+ * (explore_query), and then reads the listings from the games table. With filters the rows
  * of the key are read and counted here by the same code as the SQLite index
  * (kifu__agg_add), so both answer alike. */
 #include <stdio.h>
