@@ -159,6 +159,9 @@ void kifu__ch_open_sql(const kifu__ch *ch, kifu__strbuf *b);
  * batch before it writes any of the batch's rows (clickhouse_write.c), so no such answer
  * holds part of a batch. */
 #define KIFU__CH_HIDE_LEASE_MS 1000
+/* The listing table (schema 4): each game's `listing` by id, in the server's memory. */
+#define KIFU__CH_LISTING_COLS "id UInt32, listing String"
+#define KIFU__CH_LISTING_ENGINE "Join(ANY, LEFT, id)"
 /* Table names as queries use them: "db.`t_games`" etc. */
 void kifu__ch_name(const kifu__ch *ch, kifu__strbuf *b, const char *what, int local);
 

@@ -1,8 +1,9 @@
 /* clickhouse_query.c: the explorer and exact search on ClickHouse. Counts come from the
  * explorer table, summed in the query (parts not merged yet hold partial sums, and on a
- * cluster each shard its own); the latest games of each move from the latest table and
- * their listings from the games table, in the same request (explore_sql), which hides the
- * batches not done only when the journal has one (explore_query). With filters the rows
+ * cluster each shard its own; kifu sums a move's rows); the latest games of each move
+ * from the latest table and their listings from the listing table (joinGet), in the same
+ * request (explore_sql), which hides the batches not done only when the journal has one
+ * (explore_query), and then reads the listings from the games table. With filters the rows
  * of the key are read and counted here by the same code as the SQLite index
  * (kifu__agg_add), so both answer alike. */
 #include <stdio.h>
@@ -250,36 +251,65 @@ static void top_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, const char *c
 }
 
 /* The explorer's answer, a line per row: its kind, a tab, then the row's fields. */
-enum { ROW_COUNTS = 0, ROW_TOP = 1, ROW_GAME = 2, ROW_OPEN = 3 };
+enum { ROW_COUNTS = 0, ROW_TOP = 1, ROW_GAME = 2, ROW_OPEN = 3, ROW_TOP_LISTED = 4 };
 
 /* The explorer's query at key: a UNION ALL of parts, each read by a primary-key range and
  * none joined (on 18.16 joining them cost more than reading them), every row its kind and
  * a TabSeparated line (TabSeparatedRaw: the lines are escaped already):
- *   0  a move's counts: move, games, games through the position, results by KIFU__RES_*
- *      order of the explorer table (sente, gote, sennichite, jishogi, draws, unknown),
- *      the movers' ratings summed and the games that gave one
- *   1  one of a move's latest games: move, rank, ply
- *   2  such a game's listing (GAME_COLS, the games table's `listing` column, by id)
+ *   0  a row of a move's counts: move, games, games through the position, results by
+ *      KIFU__RES_* order of the explorer table (sente, gote, sennichite, jishogi, draws,
+ *      unknown), the movers' ratings summed and the games that gave one; the rows of a
+ *      move (parts not merged yet, on a cluster each shard's) are summed here, not by
+ *      the server (a GROUP BY cost 18.16 more than the read)
+ *   1  one of a move's latest games: move, rank, ply (hide only)
+ *   2  such a game's listing (GAME_COLS, the games table's `listing` column, by id;
+ *      hide only)
  *   3  check: the journal's batches not done, counted: a scalar subquery, which
- *      ClickHouse runs before it reads any table (explore_query relies on that) */
+ *      ClickHouse runs before it reads any table (explore_query relies on that)
+ *   4  one of a move's latest games with its listing: move, rank, ply, then GAME_COLS
+ *      from the listing table (joinGet, in memory: schema 4), which spares the second
+ *      read of the latest table and the read of the games table; an empty listing (a
+ *      game the listing table does not have) makes the answer asked again with hide
+ * Without hide the query is kinds 0 and 4 (and 3 with check): two range reads. */
 static void explore_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide,
                         int check)
 {
     kifu__sb_puts(sql, "SELECT 0 AS kind, concat(toString(move)");
-    static const char *const counts[10] = {"g",  "pg", "sw", "gw", "sn",
-                                           "js", "dr", "un", "rs", "rt"};
+    static const char *const counts[10] = {"games",     "pos_games",  "sente_wins",
+                                           "gote_wins", "sennichite", "jishogi",
+                                           "draws",     "unknown",    "rating_sum",
+                                           "rated"};
+    static const char *const sums[10] = {"g",  "pg", "sw", "gw", "sn",
+                                         "js", "dr", "un", "rs", "rt"};
     for (int i = 0; i < 10; i++)
-        kifu__sb_printf(sql, ", '\\t', toString(%s)", counts[i]);
-    kifu__sb_puts(sql, ") AS line FROM (");
-    counts_sql(ch, sql, key, hide);
-    kifu__sb_puts(sql, ") UNION ALL SELECT 1, concat(toString(move), '\\t', toString(r), "
-                       "'\\t', toString(ply)) FROM (");
-    top_sql(ch, sql, key, "move, r, ply", hide);
-    kifu__sb_puts(sql, ") UNION ALL SELECT 2, listing FROM ");
-    kifu__ch_name(ch, sql, "games", 0);
-    kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
-    top_sql(ch, sql, key, "id", hide);
-    kifu__sb_puts(sql, ")");
+        kifu__sb_printf(sql, ", '\\t', toString(%s)", hide ? sums[i] : counts[i]);
+    kifu__sb_puts(sql, ") AS line FROM ");
+    if (!hide) {
+        kifu__ch_name(ch, sql, "explorer", 0);
+        kifu__sb_printf(sql, " WHERE key = %llu", (unsigned long long)key);
+        kifu__sb_printf(sql,
+                        " UNION ALL SELECT %d, concat(toString(move), '\\t', "
+                        "toString(r), '\\t', toString(p), '\\t', joinGet('%s_listing', "
+                        "'listing', toUInt32(bitAnd(r, 4294967295)))) FROM (SELECT "
+                        "DISTINCT move, r, p FROM ",
+                        ROW_TOP_LISTED, ch->table);
+        kifu__ch_name(ch, sql, "latest", 0);
+        kifu__sb_printf(sql,
+                        " ARRAY JOIN top AS r, plies AS p WHERE key = %llu ORDER BY move, "
+                        "r DESC LIMIT %d BY move)",
+                        (unsigned long long)key, KIFU__INDEX_TOP);
+    } else {
+        kifu__sb_puts(sql, "(");
+        counts_sql(ch, sql, key, hide);
+        kifu__sb_puts(sql, ") UNION ALL SELECT 1, concat(toString(move), '\\t', "
+                           "toString(r), '\\t', toString(ply)) FROM (");
+        top_sql(ch, sql, key, "move, r, ply", hide);
+        kifu__sb_puts(sql, ") UNION ALL SELECT 2, listing FROM ");
+        kifu__ch_name(ch, sql, "games", 0);
+        kifu__sb_printf(sql, " WHERE id %sIN (", ch->cluster[0] ? "GLOBAL " : "");
+        top_sql(ch, sql, key, "id", hide);
+        kifu__sb_puts(sql, ")");
+    }
     if (check) {
         kifu__sb_puts(sql, " UNION ALL SELECT 3, toString(");
         kifu__ch_open_sql(ch, sql);
@@ -334,13 +364,25 @@ static int merge_move(const long long v[11], const top_row *t, size_t n, int fli
 
 /* The explorer's answer at p merged into a: each move's counts with its latest games,
  * and those games into ch->games. 0, or -1 (out of memory). */
-static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a)
+/* By move (counts rows: v[0]). */
+static int by_count_move(const void *x, const void *y)
+{
+    const long long *a = x, *b = y;
+    return a[0] < b[0] ? -1 : a[0] > b[0];
+}
+
+/* The explorer's answer at p into a. *unlisted: the latest games of kind 4 whose listing
+ * the listing table did not have (the answer is then asked again with hide). */
+static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a,
+                         int *unlisted)
 {
     long long(*counts)[11] = NULL;
     top_row *tops = NULL;
     size_t ncounts = 0, capcounts = 0, ntops = 0, captops = 0;
     char buf[1024];
     int rc = 0;
+    size_t had = ch->ngames; /* the games of the keys counted before */
+    *unlisted = 0;
     while (!rc && p && *p) {
         int kind = *p - '0';
         p += 1 + (p[1] == '\t');
@@ -349,12 +391,23 @@ static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a)
             for (int i = 0; !rc && i < 11; i++)
                 counts[ncounts][i] = strtoll(p, (char **)&p, 10);
             ncounts += !rc;
-        } else if (kind == ROW_TOP) {
+        } else if (kind == ROW_TOP || kind == ROW_TOP_LISTED) {
             rc = kifu__reserve(&tops, &captops, ntops + 1, sizeof *tops, 64);
             if (!rc) {
                 tops[ntops].move = (uint16_t)strtoul(p, (char **)&p, 10);
                 tops[ntops].r = strtoull(p, (char **)&p, 10);
                 tops[ntops++].ply = (int)strtol(p, (char **)&p, 10);
+            }
+            if (!rc && kind == ROW_TOP_LISTED) {
+                p += *p == '\t';
+                if (*p == '\n' || !*p) {
+                    ++*unlisted;
+                } else {
+                    rc = kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1,
+                                       sizeof *ch->games, 64);
+                    if (!rc)
+                        parse_game(&p, &ch->games[ch->ngames++], buf, sizeof buf);
+                }
             }
         } else if (kind == ROW_GAME) {
             rc = kifu__reserve(&ch->games, &ch->capgames, ch->ngames + 1,
@@ -365,9 +418,22 @@ static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a)
         p += strcspn(p, "\n");
         p += *p == '\n';
     }
+    /* A move's rows summed (parts not merged yet, shards: partial sums). */
+    if (ncounts)
+        qsort(counts, ncounts, sizeof *counts, by_count_move);
+    size_t nc = 0;
+    for (size_t i = 0; i < ncounts; i++) {
+        if (nc && counts[nc - 1][0] == counts[i][0]) {
+            for (int k = 1; k < 11; k++)
+                counts[nc - 1][k] += counts[i][k];
+        } else if (nc++ != i) {
+            memcpy(counts[nc - 1], counts[i], sizeof *counts);
+        }
+    }
+    ncounts = nc;
     if (ntops)
         qsort(tops, ntops, sizeof *tops, by_move_rank);
-    for (size_t i = 0; !rc && i < ncounts; i++) {
+    for (size_t i = 0; !rc && !*unlisted && i < ncounts; i++) {
         /* the move's latest games: a run of tops (sorted by move) */
         size_t lo = 0, hi = ntops;
         while (lo < hi) {
@@ -382,6 +448,9 @@ static int explore_parse(kifu__ch *ch, const char *p, int flipped, kifu__agg *a)
             n++;
         rc = merge_move(counts[i], tops + lo, n, flipped, a);
     }
+    if (*unlisted) /* asked again: this answer's games go */
+        while (ch->ngames > had)
+            game_free(&ch->games[--ch->ngames]);
     sort_games(ch);
     kifu__free(counts), kifu__free(tops);
     return rc;
@@ -412,7 +481,10 @@ static int point_query(kifu__ch *ch, kifu__strbuf *sql, kifu__strbuf *out,
         return nomem(err);
     kifu__strbuf params;
     kifu__sb_init(&params);
-    kifu__sb_puts(&params, "use_uncompressed_cache=1");
+    /* database: joinGet names the listing table in the current database. One thread:
+     * a few granules need no more, and each thread costs 18.16 more than they do. */
+    kifu__sb_printf(&params, "use_uncompressed_cache=1&max_threads=1&database=%s",
+                    ch->database);
     int in_url = sql->len <= 4000; /* as kifu__ch_sql: short ones in the URL */
     if (in_url) {
         kifu__sb_puts(&params, "&query=");
@@ -429,9 +501,15 @@ static int point_query(kifu__ch *ch, kifu__strbuf *sql, kifu__strbuf *out,
     return -1;
 }
 
-/* One request for the explorer at key, in one of three ways:
- *   fast   no batch was open at a count of the journal sent less than half of
- *          KIFU__CH_HIDE_LEASE_MS ago: the tables are read without hiding nor counting
+/* How long after a count of the journal that found no batch open the explorer reads
+ * without counting again: the answer must come within KIFU__CH_HIDE_LEASE_MS of that
+ * count's request, and a read takes a few ms, so most of the lease (a count costs about
+ * as much as the read of one table; every 0.8 s it is one query's in a hundred or so). */
+#define CH_FAST_WINDOW_MS (KIFU__CH_HIDE_LEASE_MS * 4 / 5)
+
+/* One request for the explorer at key (hide: always hiding), in one of three ways:
+ *   fast   no batch was open at a count of the journal sent less than CH_FAST_WINDOW_MS
+ *          ago: the tables are read without hiding nor counting
  *          (the aggregate's ranges only), and the answer stands when it came before that
  *          count's request was sent + KIFU__CH_HIDE_LEASE_MS;
  *   check  the same with the journal's count folded in (kind 3), which stands when the
@@ -442,15 +520,16 @@ static int point_query(kifu__ch *ch, kifu__strbuf *sql, kifu__strbuf *out,
  * its journal row (clickhouse_write.c), so no answer that stands holds part of a batch.
  * An answer that does not stand is asked again the next way. Then the next query goes
  * fast or checks while no batch is open, and hides while one is. */
-static int explore_query(kifu__ch *ch, uint64_t key, kifu__strbuf *out, kifu_error *err)
+static int explore_query(kifu__ch *ch, uint64_t key, int hide, kifu__strbuf *out,
+                         kifu_error *err)
 {
     enum { FAST, CHECK, HIDE };
     kifu__strbuf sql;
     kifu__sb_init(&sql);
     double t0 = now_ms();
-    int how = ch->open_seen                                                      ? HIDE
-              : ch->open_at > 0 && t0 - ch->open_at < KIFU__CH_HIDE_LEASE_MS / 2 ? FAST
-                                                                                 : CHECK;
+    int how = hide || ch->open_seen                                     ? HIDE
+              : ch->open_at > 0 && t0 - ch->open_at < CH_FAST_WINDOW_MS ? FAST
+                                                                        : CHECK;
     int rc = 0;
     for (;;) {
         sql.len = 0, out->len = 0;
@@ -488,8 +567,17 @@ int kifu__ch_count(kifu_index *ix, uint64_t key, int flipped,
     kifu__ch *ch = ix->ch;
     kifu__strbuf out;
     kifu__sb_init(&out);
-    int rc = explore_query(ch, key, &out, err);
-    if (!rc && explore_parse(ch, out.data, flipped, a))
+    int unlisted = 0, rc = explore_query(ch, key, 0, &out, err);
+    /* The listing table missing for a moment (renamed in place by a rebuild): as a
+     * game it lacks. */
+    if (rc && err && strstr(err->message, "_listing"))
+        rc = 0, unlisted = 1;
+    else if (!rc && explore_parse(ch, out.data, flipped, a, &unlisted))
+        rc = nomem(err);
+    /* A latest game the listing table lacks (being rebuilt after a repair): the games
+     * table's listings, read with hide. */
+    if (!rc && unlisted && !(rc = explore_query(ch, key, 1, &out, err)) &&
+        explore_parse(ch, out.data, flipped, a, &unlisted))
         rc = nomem(err);
     kifu__sb_free(&out);
     return rc;

@@ -254,6 +254,60 @@ static int rerank(kifu__ch *ch, kifu__ch_server *s, const uint32_t (*r)[2], size
     return rc;
 }
 
+/* The listing table (first server) made again from the games table: a Join table has no
+ * deletes, and keeps the first listing of an id, so after a repair (whose ids the next
+ * try gives again) or a removal its rows are the games'. Filled aside, then renamed in
+ * place (a reader that finds no listing of a game, or no table, reads the games table). */
+static int listing_rebuild(kifu__ch *ch, kifu_error *err)
+{
+    kifu__strbuf q, name, fresh, old;
+    kifu__sb_init(&q), kifu__sb_init(&name), kifu__sb_init(&fresh), kifu__sb_init(&old);
+    kifu__ch_name(ch, &name, "listing", 0);
+    kifu__ch_name(ch, &fresh, "listing_new", 0);
+    kifu__ch_name(ch, &old, "listing_old", 0);
+    int rc = q.failed || name.failed || fresh.failed || old.failed ? nomem(err) : 0;
+    for (int step = 0; !rc && step < 6; step++) {
+        q.len = 0;
+        if (step == 0)
+            kifu__sb_printf(&q, "DROP TABLE IF EXISTS %s", fresh.data);
+        else if (step == 1)
+            kifu__sb_printf(&q, "CREATE TABLE %s (%s) ENGINE = %s", fresh.data,
+                            KIFU__CH_LISTING_COLS, KIFU__CH_LISTING_ENGINE);
+        else if (step == 2) {
+            kifu__sb_printf(&q, "INSERT INTO %s SELECT id, listing FROM ", fresh.data);
+            kifu__ch_name(ch, &q, "games", 0);
+        } else if (step == 3)
+            kifu__sb_printf(&q, "DROP TABLE IF EXISTS %s", old.data);
+        else if (step == 4)
+            kifu__sb_printf(&q, "RENAME TABLE %s TO %s, %s TO %s", name.data, old.data,
+                            fresh.data, name.data);
+        else
+            kifu__sb_printf(&q, "DROP TABLE %s", old.data);
+        rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, NULL, err);
+    }
+    if (rc)
+        kifu__ch_err_prefix(err, "rebuilding the listing table: ");
+    kifu__sb_free(&q), kifu__sb_free(&name), kifu__sb_free(&fresh), kifu__sb_free(&old);
+    return rc;
+}
+
+/* The batch's listings (ids first to last, its games written) into the listing table,
+ * read back from the games table, which makes them (one column). Not retried: a failure
+ * leaves the batch not done, and the repair makes the table again. */
+static int listing_add(kifu__ch *ch, uint32_t first, uint32_t last, kifu_error *err)
+{
+    kifu__strbuf q;
+    kifu__sb_init(&q);
+    kifu__sb_puts(&q, "INSERT INTO ");
+    kifu__ch_name(ch, &q, "listing", 0);
+    kifu__sb_puts(&q, " SELECT id, listing FROM ");
+    kifu__ch_name(ch, &q, "games", 0);
+    kifu__sb_printf(&q, " WHERE id BETWEEN %u AND %u", (unsigned)first, (unsigned)last);
+    int rc = q.failed ? nomem(err) : kifu__ch_sql(ch, &ch->servers[0], q.data, NULL, err);
+    kifu__sb_free(&q);
+    return rc;
+}
+
 /* Take back what the games of the n ranges r wrote on shard i: their counts (unless the
  * journal says they were taken back already; else it is told, as state `negated_state`),
  * then their rows. */
@@ -341,6 +395,8 @@ static int repair(kifu__ch *ch, kifu_error *err)
             rc = remove_shard(ch, range, 1, i, negated,
                               removal ? J_REMOVE_NEGATED : J_NEGATED, err);
         }
+        if (!rc) /* before the done row: a failure here is repaired again */
+            rc = listing_rebuild(ch, err);
         if (!rc)
             rc = journal(ch, first, last, 0, removal ? J_REMOVED : J_DONE, err);
         p += *p == '\n';
@@ -356,18 +412,18 @@ static const kifu__index_ops ch_ops;
  * empty: refused, with what to do. */
 static int schema_check(kifu__ch *ch, kifu_error *err)
 {
-    char sql[512];
+    char sql[1024];
     snprintf(sql, sizeof sql,
              "SELECT countIf(name IN ('%s_games', '%s_games_local')), countIf(name IN "
-             "('%s_latest', '%s_latest_local')) FROM system.tables WHERE database = '%s' "
-             "FORMAT TabSeparated",
-             ch->table, ch->table, ch->table, ch->table, ch->database);
+             "('%s_latest', '%s_latest_local')), countIf(name = '%s_listing') FROM "
+             "system.tables WHERE database = '%s' FORMAT TabSeparated",
+             ch->table, ch->table, ch->table, ch->table, ch->table, ch->database);
     kifu__strbuf out;
     kifu__sb_init(&out);
     int rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err);
-    long long games = 0, latest = 0, rated = 0;
+    long long games = 0, latest = 0, rated = 0, listing = 0;
     if (!rc && out.data)
-        sscanf(out.data, "%lld\t%lld", &games, &latest);
+        sscanf(out.data, "%lld\t%lld\t%lld", &games, &latest, &listing);
     /* Schema 2: no movers' ratings (positions.rating, explorer.rating_sum and rated),
      * which the explorer's average rating reads. */
     snprintf(sql, sizeof sql,
@@ -380,8 +436,18 @@ static int schema_check(kifu__ch *ch, kifu_error *err)
         !(rc = kifu__ch_sql(ch, &ch->servers[0], sql, &out, err)))
         rated = out.data ? atoll(out.data) : 0;
     kifu__sb_free(&out);
-    if (rc || !games || (latest && rated))
+    if (rc || !games || (latest && rated && listing))
         return rc;
+    /* Schema 3: no listing table (the explorer's listings by joinGet), which creating
+     * it empty would leave without the games indexed before. */
+    if (latest && rated)
+        return kifu__error(
+            err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 4", "schema 3",
+            "the kifu index %s.%s_* on %.200s was made by an older kifu "
+            "(schema 3: no table %s_listing of the explorer's listings): drop its "
+            "tables (kifu index schema --clickhouse names them) and index the records "
+            "again",
+            ch->database, ch->table, ch->servers[0].url, ch->table);
     if (latest)
         return kifu__error(
             err, KIFU_ERR_UNSUPPORTED, 0, 0, 0, "schema 3", "schema 2",
@@ -556,6 +622,8 @@ static int remove_replaced(kifu_index *ix, kifu_error *err)
     int rc = journal_ranges(ch, cr, n, 0, J_REMOVING, err);
     for (size_t i = 0; !rc && i < ch->nservers; i++)
         rc = remove_shard(ch, cr, n, i, 0, J_REMOVE_NEGATED, err);
+    if (!rc)
+        rc = listing_rebuild(ch, err);
     if (!rc)
         rc = journal_ranges(ch, cr, n, 0, J_REMOVED, err);
     kifu__free(r);
@@ -785,7 +853,8 @@ int kifu__ch_flush(kifu_index *ix, kifu_error *err)
     for (size_t k = 0; k < ns; k++)
         if (send_rows(ix, k, "games", &games[k], err))
             goto fail;
-    if (journal(ch, first, last, 0, J_DONE, err) || kifu__ch_sources_write(ix, err))
+    if (listing_add(ch, first, last, err) || journal(ch, first, last, 0, J_DONE, err) ||
+        kifu__ch_sources_write(ix, err))
         goto fail;
     ix->stats.games += ix->ngames;
     ix->stats.positions += ix->npos;

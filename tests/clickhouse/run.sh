@@ -7,7 +7,7 @@
 # search prints the same for positions and patterns as with the file; adding the
 # same files again changes no count; credentials come from the environment; a stopped
 # shard is named in the error; a batch cut between its inserts is invisible to every reader
-# until the next add repairs it; an index of schema 1 or 2 is refused; compacting folds
+# until the next add repairs it; an index of schema 1, 2 or 3 is refused; compacting folds
 # the latest table. Every server is stopped by PID on exit.
 # Skips (77) only when clickhouse-server is not installed (scripts/deps.sh clickhouse).
 set -u
@@ -406,6 +406,17 @@ fails "an index of schema 1 is refused to read" "made by an older kifu (schema 1
   env CH_DATABASE=kifu_old CH_CLUSTER= "$check" info "$url_a"
 fails "an index of schema 1 is refused to add to" "made by an older kifu (schema 1" -- \
   env CH_DATABASE=kifu_old CH_CLUSTER= "$check" build "$url_a" "$tmp/more"
+# Schema 3 (ratings, tags, but no listing table of the explorer's): refused, named.
+ch_query "$http_a" "CREATE DATABASE IF NOT EXISTS kifu_old3" >/dev/null
+for t in "games (id UInt32) ENGINE = MergeTree ORDER BY id" \
+  "latest (key UInt64) ENGINE = MergeTree ORDER BY key" \
+  "positions (key UInt64, rating UInt32) ENGINE = MergeTree ORDER BY key"; do
+  ch_query "$http_a" "CREATE TABLE kifu_old3.kifu_$t" >/dev/null
+done
+fails "an index of schema 3 is refused to read" "made by an older kifu (schema 3" \
+  "no table kifu_listing" -- env CH_DATABASE=kifu_old3 CH_CLUSTER= "$check" info "$url_a"
+fails "an index of schema 3 is refused to add to" "made by an older kifu (schema 3" -- \
+  env CH_DATABASE=kifu_old3 CH_CLUSTER= "$check" build "$url_a" "$tmp/more"
 
 # The single server stops while an add runs (after it opened): retried, then named.
 pid_a=$(cat "$tmp/a/pid")

@@ -33,7 +33,7 @@ TEST(schema_one_server_and_cluster)
     CHECK(one != NULL);
     if (!one)
         return;
-    CHECK_INT(count(one, ";\n"), 9);
+    CHECK_INT(count(one, ";\n"), 10);
     CHECK(strstr(one, "CREATE TABLE IF NOT EXISTS `kifu`.`kifu_positions` (key UInt64") !=
           NULL);
     CHECK(strstr(one, "ENGINE = MergeTree ORDER BY (key, game, ply)") != NULL);
@@ -57,7 +57,10 @@ TEST(schema_one_server_and_cluster)
     CHECK(two != NULL);
     if (!two)
         return;
-    CHECK_INT(count(two, ";\n"), 13);
+    CHECK_INT(count(two, ";\n"), 14);
+    /* schema 4: the listings by id in a Join table, on the first server (no _local) */
+    CHECK(strstr(two, "CREATE TABLE IF NOT EXISTS `games`.`t_listing` (id UInt32, listing "
+                      "String)\n  ENGINE = Join(ANY, LEFT, id);") != NULL);
     CHECK(strstr(two, "`games`.`t_positions_local`") != NULL);
     CHECK(strstr(two, "ENGINE = Distributed(`two`, `games`, `t_positions_local`, key)") !=
           NULL);
