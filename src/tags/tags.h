@@ -96,7 +96,8 @@ typedef struct kifu__tagplan {
     uint32_t *mdefs;
     uint32_t *by_order, *from_order; /* with a by, a from (> 0), in its order */
     size_t nby, nfrom;
-    uint32_t *after; /* capture: after */
+    int *by_key, *from_key; /* their by, from, in that order, then INT_MAX (a sentinel) */
+    uint32_t *after;        /* capture: after */
     size_t nafter;
     /* The definitions with a rook condition, and per definition the files it allows as
      * bits (1 << file; 0: no condition). */

@@ -404,8 +404,7 @@ static void test_side(kifu__tagrun *run, int c, int ply)
     int k = run->g.moves[c];
     const kifu_tagger *t = run->t;
     const kifu__tagplan *p = t->plan;
-    while (run->g.next_from[c] < p->nfrom &&
-           t->defs[p->from_order[run->g.next_from[c]]].from <= k)
+    while (p->from_key[run->g.next_from[c]] <= k)
         turned(run, p->from_order[run->g.next_from[c]++], c, 1);
     for (size_t a = 0; a < run->g.ncand[c];) {
         uint32_t i = run->cand[c][a];
@@ -443,11 +442,9 @@ static void test_side(kifu__tagrun *run, int c, int ply)
             settle(run, run->due[c][a], c);
         run->due[c][a] = run->due[c][--run->g.ndue[c]];
     }
-    for (size_t *next = &run->g.next_by[c]; *next < p->nby; ++*next) {
+    for (size_t *next = &run->g.next_by[c]; p->by_key[*next] <= k; ++*next) {
         uint32_t i = p->by_order[*next];
         size_t j = i * 2 + (size_t)c;
-        if (t->defs[i].by > k)
-            break;
         if (run->done[j])
             continue;
         if (run->held[j] == k + 1 && run->run[j] > 0)
