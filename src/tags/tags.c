@@ -10,6 +10,8 @@
 #include "fmt/fmt.h"
 #include "kifu_private.h"
 #include "record/record.h"
+#include "rules/engine.h"
+#include "rules/position.h"
 #include "tags/tags.h"
 
 /* The shipped definitions, src/tags/shipped.tags as bytes (scripts/embed.cmake). */
@@ -159,15 +161,21 @@ static int on_position(void *ctx, const kifu_node *n, const kifu_position *p,
     hooked *h = ctx;
     if (!main_line || h->stop)
         return 1;
-    kifu_board b;
-    kifu_position_board(p, &b);
     if (n->kind != KIFU_NODE_MOVE) {
+        kifu_board b;
+        kifu_position_board(p, &b);
         h->stop = kifu__tagrun_position(h->run, NULL, 0, &b);
-    } else {
-        kifu_move m;
-        kifu__move_get(n, &m);
-        h->stop = kifu__tagrun_position(h->run, &m, n->ply, &b);
+        return h->stop;
     }
+    /* A move: its squares read from the node as packed (kifu__move_get's fields: side
+     * bit 0, from 1-7 and to 8-14 as x * 10 + y, capture 19-22), the position's squares
+     * and hands read in place. */
+    const struct kpos *k = kifu__position_kpos(p);
+    uint64_t v = n->mv;
+    int from = kifu__mv_sq[(v >> 1) & 127], to = kifu__mv_sq[(v >> 8) & 127];
+    h->stop = kifu__tagrun_move(h->run, (int)(v & 1), from < 0 ? -1 : from,
+                                to < 0 ? -1 : to, (int)((v >> 19) & 15), (int)n->ply,
+                                k->board, &k->hand[0][0], k->side);
     return h->stop;
 }
 

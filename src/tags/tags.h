@@ -96,7 +96,8 @@ typedef struct kifu__tagplan {
     uint32_t *mdefs;
     uint32_t *by_order, *from_order; /* with a by, a from (> 0), in its order */
     size_t nby, nfrom;
-    uint32_t *after; /* capture: after */
+    int *by_key, *from_key; /* their by, from, in that order, then INT_MAX (a sentinel) */
+    uint32_t *after;        /* capture: after */
     size_t nafter;
     /* The definitions with a rook condition, and per definition the files it allows as
      * bits (1 << file; 0: no condition). */
@@ -155,6 +156,13 @@ kifu__tagrun *kifu__tagrun_start(kifu_tagger *t);
  * feeding positions), else 0. */
 int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
                           const kifu_board *b);
+/* kifu__tagrun_position for a move given as squares (the normalizer's hook, which reads
+ * them from the node and the engine's position without making a kifu_board): side c
+ * moved from real square `from` (-1: a drop) to `to` (-1: not known, every square
+ * compared), capturing (a piece kind, 0: none); sq, hands ([2][8], kind 0 unused) and
+ * color are the position after the move. */
+int kifu__tagrun_move(kifu__tagrun *run, int c, int from, int to, int capture, int ply,
+                      const uint8_t *sq, const uint8_t *hands, int color);
 /* The game's tags (names borrowed from the tagger) into a new array. 0, or -1 NOMEM. */
 int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count);
 void kifu__tagrun_free(kifu__tagrun *run);

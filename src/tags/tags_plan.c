@@ -3,6 +3,7 @@
  * the pieces allowed on each square it names); they are filed by square, and on each
  * square the definitions that allow the same pieces are one group, so that a changed
  * square costs a look at the groups whose answer the change turns. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,9 +14,10 @@ void kifu__tagplan_free(kifu__tagplan *p)
 {
     if (!p)
         return;
-    void *v[] = {p->kind,       p->base,       p->groups,   p->defs,       p->sig,
-                 p->mdefs,      p->after,      p->by_order, p->from_order, p->rook_defs,
-                 p->rook_files, p->name_first, p->group,    p->game_names};
+    void *v[] = {p->kind,       p->base,       p->groups,     p->defs,
+                 p->sig,        p->mdefs,      p->after,      p->by_order,
+                 p->from_order, p->rook_defs,  p->rook_files, p->name_first,
+                 p->group,      p->game_names, p->by_key,     p->from_key};
     for (size_t i = 0; i < sizeof v / sizeof *v; i++)
         kifu__free(v[i]);
     kifu__free(p);
@@ -180,6 +182,8 @@ int kifu__tagplan_make(kifu_tagger *t)
              (p->base = kifu__calloc(n + 1, 1)) &&
              (p->by_order = kifu__calloc(n + 1, sizeof(uint32_t))) &&
              (p->from_order = kifu__calloc(n + 1, sizeof(uint32_t))) &&
+             (p->by_key = kifu__calloc(n + 1, sizeof(int))) &&
+             (p->from_key = kifu__calloc(n + 1, sizeof(int))) &&
              (p->after = kifu__calloc(n + 1, sizeof(uint32_t))) &&
              (p->rook_defs = kifu__calloc(n + 1, sizeof(uint32_t))) &&
              (p->rook_files = kifu__calloc(n + 1, sizeof(uint16_t))) &&
@@ -214,5 +218,9 @@ int kifu__tagplan_make(kifu_tagger *t)
     file_names(p, t);
     sort_by(p->by_order, p->nby, t->defs, 0);
     sort_by(p->from_order, p->nfrom, t->defs, 1);
+    for (size_t k = 0; k <= p->nby; k++)
+        p->by_key[k] = k < p->nby ? t->defs[p->by_order[k]].by : INT_MAX;
+    for (size_t k = 0; k <= p->nfrom; k++)
+        p->from_key[k] = k < p->nfrom ? t->defs[p->from_order[k]].from : INT_MAX;
     return 0;
 }

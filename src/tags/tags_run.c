@@ -14,8 +14,7 @@
 typedef struct gamestate {
     int moves[2];         /* own moves played */
     int capture;          /* the ply of the game's first capture, -1: none yet */
-    uint8_t board[81];    /* the last position's squares */
-    uint8_t hands[2][8];  /* and hands */
+    kifu_board board;     /* the last position (squares, hands, side to move) */
     kifu_board view;      /* the board seen from gote's camp (its squares kept) */
     uint64_t moved[2][2]; /* squares (own view) some own move left */
     uint8_t rooks[2][10]; /* own unpromoted rooks on each file (own view), ranks 5-9 */
@@ -258,7 +257,8 @@ static void groups_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned
 
 /* Own-view square v went from piece a to piece b for side c: the groups whose answer
  * turned, when there are any (most changes turn none). */
-static inline void view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
+static inline __attribute__((always_inline)) void
+view_changed(kifu__tagrun *run, int c, int v, unsigned a, unsigned b)
 {
     const kifu__tagplan *p = run->t->plan;
     uint32_t ng = p->at[v + 1] - p->at[v];
@@ -268,14 +268,15 @@ static inline void view_changed(kifu__tagrun *run, int c, int v, unsigned a, uns
 }
 
 /* Real square sq of board b changed since the last position. */
-static void changed(kifu__tagrun *run, const kifu_board *b, int sq)
+static inline __attribute__((always_inline)) void changed(kifu__tagrun *run,
+                                                          const uint8_t *sqs, int sq)
 {
-    unsigned was = run->g.board[sq], now = b->sq[sq];
+    unsigned was = run->g.board.sq[sq], now = sqs[sq];
     count_rook(run, was, sq, -1);
     count_rook(run, now, sq, 1);
     view_changed(run, KIFU_BLACK, sq, was, now);
     view_changed(run, KIFU_WHITE, 80 - sq, other(was), other(now));
-    run->g.board[sq] = (uint8_t)now;
+    run->g.board.sq[sq] = (uint8_t)now;
     run->g.view.sq[80 - sq] = (uint8_t)other(now);
 }
 
@@ -288,8 +289,7 @@ static void first_position(kifu__tagrun *run, const kifu_board *b)
     size_t n = t->ndefs;
     reset(run);
     run->started = 1;
-    memcpy(run->g.board, b->sq, 81);
-    memcpy(run->g.hands, b->hands, sizeof run->g.hands);
+    run->g.board = *b;
     for (int sq = 0; sq < 81; sq++)
         run->g.view.sq[sq] = (uint8_t)other(b->sq[80 - sq]);
     for (size_t j = 0; j < n * 2; j++)
@@ -342,20 +342,20 @@ static int snapshot(kifu__tagrun *run, const kifu_board *b, int ply, int save)
 
 /* The squares that changed since the last position, found by comparing (a word at a
  * time): when no move says which. */
-static void new_position(kifu__tagrun *run, const kifu_board *b)
+static void new_position(kifu__tagrun *run, const uint8_t *sq)
 {
     for (int w = 0; w < 80; w += 8) {
         uint64_t x, y;
-        memcpy(&x, run->g.board + w, 8);
-        memcpy(&y, b->sq + w, 8);
+        memcpy(&x, run->g.board.sq + w, 8);
+        memcpy(&y, sq + w, 8);
         for (uint64_t d = x ^ y; d;) {
             int k = __builtin_ctzll(d) / 8;
             d &= ~(0xFFull << (8 * k));
-            changed(run, b, w + k);
+            changed(run, sq, w + k);
         }
     }
-    if (run->g.board[80] != b->sq[80])
-        changed(run, b, 80);
+    if (run->g.board.sq[80] != sq[80])
+        changed(run, sq, 80);
 }
 
 /* Side c's own move left own-view square v: the moved and unmoved conditions on it. */
@@ -379,9 +379,9 @@ static void square_left(kifu__tagrun *run, int c, int v)
 
 /* Do d's hand and side lines (kind HANDS) or its whole board (OTHER) hold for side c?
  * The answer of hands stands while the hands and the side to move do. */
-static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int kind,
-                      const kifu_board *b, int c)
+static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int kind, int c)
 {
+    const kifu_board *b = &run->g.board;
     uint32_t stamp = run->hands_seen * 2 + (b->color & 1);
     if (kind == KIFU__TAG_HANDS && run->stamp[j] == stamp)
         return run->hands_ok[j];
@@ -399,13 +399,12 @@ static int hands_hold(kifu__tagrun *run, const kifu__tagdef *d, size_t j, int ki
 /* Test side c's definitions on board b after its k-th move, at ply: those whose `from`
  * came join, then the candidates are tested, then the ones whose last move (by) came
  * and are not in a run are decided. */
-static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
+static void test_side(kifu__tagrun *run, int c, int ply)
 {
     int k = run->g.moves[c];
     const kifu_tagger *t = run->t;
     const kifu__tagplan *p = t->plan;
-    while (run->g.next_from[c] < p->nfrom &&
-           t->defs[p->from_order[run->g.next_from[c]]].from <= k)
+    while (p->from_key[run->g.next_from[c]] <= k)
         turned(run, p->from_order[run->g.next_from[c]++], c, 1);
     for (size_t a = 0; a < run->g.ncand[c];) {
         uint32_t i = run->cand[c][a];
@@ -413,7 +412,7 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
         const kifu__tagdef *d = &t->defs[i];
         int kind = p->kind[i];
         if (kind == KIFU__TAG_HANDS || kind == KIFU__TAG_OTHER
-                ? hands_hold(run, d, j, kind, b, c)
+                ? hands_hold(run, d, j, kind, c)
                 : 1) {
             int r = (run->held[j] == k ? run->run[j] : 0) + 1;
             run->held[j] = k + 1;
@@ -443,11 +442,9 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
             settle(run, run->due[c][a], c);
         run->due[c][a] = run->due[c][--run->g.ndue[c]];
     }
-    for (size_t *next = &run->g.next_by[c]; *next < p->nby; ++*next) {
+    for (size_t *next = &run->g.next_by[c]; p->by_key[*next] <= k; ++*next) {
         uint32_t i = p->by_order[*next];
         size_t j = i * 2 + (size_t)c;
-        if (t->defs[i].by > k)
-            break;
         if (run->done[j])
             continue;
         if (run->held[j] == k + 1 && run->run[j] > 0)
@@ -457,53 +454,104 @@ static void test_side(kifu__tagrun *run, int c, const kifu_board *b, int ply)
     }
 }
 
-int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
-                          const kifu_board *b)
+/* What a move did (kifu__tagrun_move) after the position was brought up to date: the
+ * first capture, the square left, the side's move counted and its definitions tested. */
+static int after_move(kifu__tagrun *run, int c, int from, int capture, int ply)
 {
     const kifu__tagplan *p = run->t->plan;
-    int first = !run->started;
-    if (first) {
-        if (!m && snapshot(run, b, ply, 0))
-            return run->g.open == 0 && !p->wait_capture;
-        first_position(run, b);
-    } else if (m && m->to_x) {
-        /* A move changes its squares only: from (unless a drop) and to. */
-        int from = m->from_x ? KIFU_SQ(m->from_x, m->from_y) : -1;
-        int to = KIFU_SQ(m->to_x, m->to_y);
-        if (from >= 0 && run->g.board[from] != b->sq[from])
-            changed(run, b, from);
-        if (run->g.board[to] != b->sq[to])
-            changed(run, b, to);
-    } else {
-        new_position(run, b);
-    }
-    if (run->g.rooks_moved)
-        rooks_changed(run);
-    if (memcmp(run->g.hands, b->hands, sizeof run->g.hands) != 0) {
-        memcpy(run->g.hands, b->hands, sizeof run->g.hands);
-        run->hands_seen++;
-    }
-    if (!m) {
-        test_side(run, KIFU_BLACK, b, ply);
-        test_side(run, KIFU_WHITE, b, ply);
-        if (first)
-            snapshot(run, b, ply, 1);
-        return run->g.open == 0 && !p->wait_capture;
-    }
-    int c = m->color & 1;
-    if (m->capture && run->g.capture < 0) {
+    if (capture && run->g.capture < 0) {
         run->g.capture = ply;
         for (size_t k = 0; k < p->nafter; k++)
             for (int s = 0; s < 2; s++)
                 turned(run, p->after[k], s, 1);
     }
-    if (m->from_x)
-        square_left(run, c,
-                    c ? KIFU_SQ(10 - m->from_x, 10 - m->from_y)
-                      : KIFU_SQ(m->from_x, m->from_y));
+    if (from >= 0)
+        square_left(run, c, c ? 80 - from : from);
     run->g.moves[c]++;
-    test_side(run, c, b, ply);
+    test_side(run, c, ply);
     return run->g.open == 0 && (!p->wait_capture || run->g.capture >= 0);
+}
+
+/* The hands now (kpos and kifu_board order: [side][kind], kind 0 unused). */
+static inline void hands_now(kifu__tagrun *run, const uint8_t *hands)
+{
+    uint8_t now[2][8];
+    memcpy(now, hands, sizeof now);
+    now[0][0] = now[1][0] = 0;
+    if (memcmp(run->g.board.hands, now, sizeof now) != 0) {
+        memcpy(run->g.board.hands, now, sizeof now);
+        run->hands_seen++;
+    }
+}
+
+int kifu__tagrun_position(kifu__tagrun *run, const kifu_move *m, int ply,
+                          const kifu_board *b)
+{
+    const kifu__tagplan *p = run->t->plan;
+    if (!run->started) {
+        if (!m && snapshot(run, b, ply, 0))
+            return run->g.open == 0 && !p->wait_capture;
+        first_position(run, b);
+        if (run->g.rooks_moved)
+            rooks_changed(run);
+        if (!m) {
+            test_side(run, KIFU_BLACK, ply);
+            test_side(run, KIFU_WHITE, ply);
+            snapshot(run, b, ply, 1);
+            return run->g.open == 0 && !p->wait_capture;
+        }
+        return after_move(run, m->color & 1,
+                          m->from_x ? KIFU_SQ(m->from_x, m->from_y) : -1, m->capture,
+                          ply);
+    }
+    if (!m) {
+        new_position(run, b->sq);
+        if (run->g.rooks_moved)
+            rooks_changed(run);
+        hands_now(run, &b->hands[0][0]);
+        run->g.board.color = b->color;
+        test_side(run, KIFU_BLACK, ply);
+        test_side(run, KIFU_WHITE, ply);
+        return run->g.open == 0 && !p->wait_capture;
+    }
+    return kifu__tagrun_move(run, m->color & 1,
+                             m->from_x ? KIFU_SQ(m->from_x, m->from_y) : -1,
+                             m->to_x ? KIFU_SQ(m->to_x, m->to_y) : -1, m->capture, ply,
+                             b->sq, &b->hands[0][0], b->color);
+}
+
+int kifu__tagrun_move(kifu__tagrun *run, int c, int from, int to, int capture, int ply,
+                      const uint8_t *sq, const uint8_t *hands, int color)
+{
+    if (!run->started) {
+        kifu_board b;
+        memcpy(b.sq, sq, sizeof b.sq);
+        memcpy(b.hands, hands, sizeof b.hands);
+        b.hands[0][0] = b.hands[1][0] = 0;
+        b.color = (uint8_t)color;
+        kifu_move m = {0};
+        m.color = (uint8_t)c;
+        if (from >= 0)
+            m.from_x = (uint8_t)(from / 9 + 1), m.from_y = (uint8_t)(from % 9 + 1);
+        m.capture = (uint8_t)capture;
+        return kifu__tagrun_position(run, &m, ply, &b);
+    }
+    if (to >= 0) {
+        /* A move changes its squares only: from (unless a drop) and to. */
+        if (from >= 0 && run->g.board.sq[from] != sq[from])
+            changed(run, sq, from);
+        if (run->g.board.sq[to] != sq[to])
+            changed(run, sq, to);
+    } else {
+        new_position(run, sq);
+    }
+    if (run->g.rooks_moved)
+        rooks_changed(run);
+    /* Hands change by a capture or a drop only (the generic path compares). */
+    if (capture || from < 0 || to < 0)
+        hands_now(run, hands);
+    run->g.board.color = (uint8_t)color;
+    return after_move(run, c, from, capture, ply);
 }
 
 int kifu__tagrun_finish(kifu__tagrun *run, kifu_tag **out, size_t *count)
