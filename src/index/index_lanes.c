@@ -69,7 +69,7 @@ static int hot_keys(const struct kifu__lanes *h, slot *s, const kifu__ipos *v, s
         kifu__lane_count *c = &s->count[s->ncount++];
         kifu__agg_init(&c->a);
         kifu__days_init(&c->d);
-        c->dated = (long)games >= kifu__index_dated;
+        c->games = (long)games;
         for (size_t x = k; x < e; x++) {
             char date[11];
             int rating = 0;
@@ -79,7 +79,7 @@ static int hot_keys(const struct kifu__lanes *h, slot *s, const kifu__ipos *v, s
                 rating = h->ratings[g][v[x].ply & 1];
             if (kifu__agg_add(&c->a, v[x].move, v[x].game, v[x].ply, (int)(v[x].fact & 7),
                               date, rating) ||
-                (c->dated && kifu__days_add(&c->d, &v[x], rating)))
+                kifu__days_add(&c->d, &v[x], rating))
                 return -1;
         }
     }
@@ -207,8 +207,8 @@ int kifu__lanes_get(kifu_index *ix, unsigned l, kifu__lane_out *o)
     pthread_mutex_unlock(&h->mu);
     if (!ready)
         return -1;
-    *o = (kifu__lane_out){s->b,   s->blk, s->nblk, s->bytes, s->hot,
-                          h->counting ? s->count : NULL};
+    *o = (kifu__lane_out){s->b,     s->blk, s->nblk,
+                          s->bytes, s->hot, h->counting ? s->count : NULL};
     return 0;
 }
 

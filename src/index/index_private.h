@@ -278,9 +278,9 @@ kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *n,
 /* index_lanes.c: a batch's lanes partitioned, sorted and encoded into blocks on a helper
  * thread, a few lanes ahead of the thread that writes them (index_runs.c) in order. */
 typedef struct kifu__lane_block {
-    size_t i, j;     /* its rows, v[i..j) of the lane */
-    size_t off, len; /* its bytes (kifu__block_encode) in the lane's */
-    int64_t sum;     /* kifu__index_sum of them */
+    size_t i, j;       /* its rows, v[i..j) of the lane */
+    size_t off, len;   /* its bytes (kifu__block_encode) in the lane's */
+    int64_t sum;       /* kifu__index_sum of them */
     size_t hot0, nhot; /* its keys of KIFU__INDEX_HOT games or more: hot[hot0..+nhot) */
 } kifu__lane_block;
 /* A key's rows v[i..j) of a lane, played in KIFU__INDEX_HOT games or more. */

@@ -513,7 +513,8 @@ static int append_lane(writer *w, uint64_t run, const kifu__lane_out *o)
             kifu__ipos *e = (kifu__ipos *)o->v + o->hot[h].i;
             kifu__lane_count *c = w->fresh && o->count ? &o->count[h] : NULL;
             /* Counted by the helper: only written here. */
-            if (c ? put_hot(w, e->key, &c->a, c->dated ? &c->d : NULL, 0)
+            if (c ? put_hot(w, e->key, &c->a,
+                            c->games >= kifu__index_dated ? &c->d : NULL, 0)
                   : hot_full(w, e->key, e, o->hot[h].j - o->hot[h].i, 0))
                 return -1;
         }
