@@ -54,6 +54,16 @@ int kifu__agg_merge(kifu__agg *a, uint16_t move, long long games, const long lon
 /* Most played first. */
 void kifu__agg_sort(kifu__agg *a);
 
+#include "index/index_days.h"
+/* A hot key's rows of a batch counted on the lanes' helper (index_lanes.c), and by day
+ * (not sorted: the writer sorts them as it does its own, and takes them only for a key
+ * of kifu__index_dated games or more). */
+typedef struct kifu__lane_count {
+    kifu__agg a;
+    kifu__days d;
+    long games; /* distinct games */
+} kifu__lane_count;
+
 /* What the explorer's filters look at in a game (NULL: not known; ratings 0: none):
  * sente and gote are the players' keys (kifu__player_parse). */
 typedef struct kifu__game_attrs {

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 
+#include "index/index_agg.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 
@@ -22,6 +23,10 @@ typedef struct slot {
     size_t capbytes;
     kifu__lane_block *blk;
     size_t nblk, capblk;
+    kifu__lane_hot *hot;
+    size_t nhot, caphot;
+    kifu__lane_count *count; /* hot's rows counted (when the helper counts) */
+    size_t ncount, capcount;
 } slot;
 
 struct kifu__lanes {
@@ -31,13 +36,72 @@ struct kifu__lanes {
     pthread_cond_t cv; /* a slot was filled or freed, or the run stopped */
     int stop, failed;
     slot s[SLOTS];
+    /* A bulk build's first batch: the hot keys' rows counted here too (index_runs.c
+     * takes them when the batch is the index's first run), with the movers' ratings of
+     * the batch's games (ids first ..). */
+    int counting;
+    int32_t (*ratings)[2];
+    uint32_t first;
+    size_t ngames;
 };
 
-/* Lane l sorted and encoded into s. 0, or -1 out of memory. */
-static int fill(const kifu_index *ix, slot *s, unsigned l)
+/* The keys of the sorted rows v[i..j) (one bucket) played in KIFU__INDEX_HOT games or
+ * more, appended to s->hot: the keys the writer gives hot rows when the index has none
+ * yet (index_runs.c, append_lane), found here rather than on the writing thread, which
+ * would scan every row of the batch for them. 0, or -1 out of memory. */
+static int hot_keys(const struct kifu__lanes *h, slot *s, const kifu__ipos *v, size_t i,
+                    size_t j)
 {
+    for (size_t k = i, e; k < j; k = e) {
+        size_t games = 1;
+        for (e = k + 1; e < j && v[e].key == v[k].key; e++)
+            games += v[e].game != v[e - 1].game;
+        if (games < KIFU__INDEX_HOT)
+            continue;
+        if (kifu__reserve(&s->hot, &s->caphot, s->nhot + 1, sizeof *s->hot, 256))
+            return -1;
+        s->hot[s->nhot++] = (kifu__lane_hot){k, e};
+        if (!h->counting)
+            continue;
+        /* Counted as the writer's hot_full counts a key with no earlier entries. */
+        if (kifu__reserve(&s->count, &s->capcount, s->ncount + 1, sizeof *s->count, 64))
+            return -1;
+        kifu__lane_count *c = &s->count[s->ncount++];
+        kifu__agg_init(&c->a);
+        kifu__days_init(&c->d);
+        c->games = (long)games;
+        for (size_t x = k; x < e; x++) {
+            char date[11];
+            int rating = 0;
+            uint32_t g = v[x].game - h->first;
+            kifu__index_fact_date(v[x].fact, date);
+            if (v[x].move && g < h->ngames)
+                rating = h->ratings[g][v[x].ply & 1];
+            if (kifu__agg_add(&c->a, v[x].move, v[x].game, v[x].ply, (int)(v[x].fact & 7),
+                              date, rating) ||
+                kifu__days_add(&c->d, &v[x], rating))
+                return -1;
+        }
+    }
+    return 0;
+}
+
+static void free_counts(slot *s)
+{
+    for (size_t k = 0; k < s->ncount; k++) {
+        kifu__agg_free(&s->count[k].a);
+        kifu__days_free(&s->count[k].d);
+    }
+    s->ncount = 0;
+}
+
+/* Lane l sorted and encoded into s. 0, or -1 out of memory. */
+static int fill(const struct kifu__lanes *h, slot *s, unsigned l)
+{
+    const kifu_index *ix = h->ix;
     size_t n = ix->lane_at[l + 1] - ix->lane_at[l];
-    s->nblk = 0;
+    free_counts(s);
+    s->nblk = s->nhot = 0;
     if (!n)
         return 0;
     if (kifu__reserve(&s->a, &s->capa, n, sizeof *s->a, 1 << 12) ||
@@ -53,9 +117,11 @@ static int fill(const kifu_index *ix, slot *s, unsigned l)
         kifu__index_sort_bucket(v + i, j - i, t + i);
         if (kifu__reserve(&s->blk, &s->capblk, s->nblk + 1, sizeof *s->blk, 256))
             return -1;
-        size_t len = kifu__block_encode(v + i, j - i, s->bytes + off);
-        s->blk[s->nblk++] =
-            (kifu__lane_block){i, j, off, len, kifu__index_sum(s->bytes + off, len)};
+        size_t len = kifu__block_encode(v + i, j - i, s->bytes + off), hot0 = s->nhot;
+        if (hot_keys(h, s, v, i, j))
+            return -1;
+        s->blk[s->nblk++] = (kifu__lane_block){
+            i, j, off, len, kifu__index_sum(s->bytes + off, len), hot0, s->nhot - hot0};
         off += len;
     }
     return 0;
@@ -65,6 +131,18 @@ static void *helper(void *arg)
 {
     struct kifu__lanes *h = arg;
     kifu_index *ix = h->ix;
+    if (h->counting && ix->ngames &&
+        (h->ratings = kifu__calloc(ix->ngames, sizeof *h->ratings))) {
+        h->first = ix->games[0].id, h->ngames = ix->ngames;
+        for (size_t i = 0; i < ix->ngames; i++) {
+            const kifu__igame *g = &ix->games[i];
+            int first = kifu__first_mover(g->handicap, g->start);
+            for (int p = 0; p < 2; p++)
+                h->ratings[i][p] =
+                    kifu__mover_rating(first, p, g->sente_rating, g->gote_rating);
+        }
+    }
+    h->counting = h->ratings != NULL;
     kifu__index_partition(ix);
     for (unsigned l = 0; l < KIFU__LANES; l++) {
         slot *s = &h->s[l % SLOTS];
@@ -75,7 +153,7 @@ static void *helper(void *arg)
         pthread_mutex_unlock(&h->mu);
         if (stop)
             break;
-        int bad = fill(ix, s, l);
+        int bad = fill(h, s, l);
         pthread_mutex_lock(&h->mu);
         if (bad)
             h->failed = 1;
@@ -95,6 +173,8 @@ int kifu__lanes_start(kifu_index *ix)
     if (!h)
         return -1;
     h->ix = ix;
+    /* The first batch of a bulk build (a new file): no run before it. */
+    h->counting = ix->bulk && !ix->stats.positions;
     for (int i = 0; i < SLOTS; i++)
         h->s[i].lane = -1;
     if (pthread_mutex_init(&h->mu, NULL)) {
@@ -127,7 +207,8 @@ int kifu__lanes_get(kifu_index *ix, unsigned l, kifu__lane_out *o)
     pthread_mutex_unlock(&h->mu);
     if (!ready)
         return -1;
-    *o = (kifu__lane_out){s->b, s->blk, s->nblk, s->bytes};
+    *o = (kifu__lane_out){s->b,     s->blk, s->nblk,
+                          s->bytes, s->hot, h->counting ? s->count : NULL};
     return 0;
 }
 
@@ -154,8 +235,11 @@ void kifu__lanes_stop(kifu_index *ix)
     pthread_mutex_destroy(&h->mu);
     for (int i = 0; i < SLOTS; i++) {
         kifu__free(h->s[i].a), kifu__free(h->s[i].b);
-        kifu__free(h->s[i].bytes), kifu__free(h->s[i].blk);
+        kifu__free(h->s[i].bytes), kifu__free(h->s[i].blk), kifu__free(h->s[i].hot);
+        free_counts(&h->s[i]);
+        kifu__free(h->s[i].count);
     }
+    kifu__free(h->ratings);
     kifu__free(h);
     ix->lanes = NULL;
 }

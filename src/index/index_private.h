@@ -278,15 +278,25 @@ kifu__ipos *kifu__index_lane_into(const kifu_index *ix, unsigned l, size_t *n,
 /* index_lanes.c: a batch's lanes partitioned, sorted and encoded into blocks on a helper
  * thread, a few lanes ahead of the thread that writes them (index_runs.c) in order. */
 typedef struct kifu__lane_block {
-    size_t i, j;     /* its rows, v[i..j) of the lane */
-    size_t off, len; /* its bytes (kifu__block_encode) in the lane's */
-    int64_t sum;     /* kifu__index_sum of them */
+    size_t i, j;       /* its rows, v[i..j) of the lane */
+    size_t off, len;   /* its bytes (kifu__block_encode) in the lane's */
+    int64_t sum;       /* kifu__index_sum of them */
+    size_t hot0, nhot; /* its keys of KIFU__INDEX_HOT games or more: hot[hot0..+nhot) */
 } kifu__lane_block;
+/* A key's rows v[i..j) of a lane, played in KIFU__INDEX_HOT games or more. */
+typedef struct kifu__lane_hot {
+    size_t i, j;
+} kifu__lane_hot;
+struct kifu__lane_count; /* index_agg.h */
 typedef struct kifu__lane_out {
     const kifu__ipos *v; /* the lane's rows, sorted */
     const kifu__lane_block *b;
     size_t nb;
     const uint8_t *bytes;
+    const kifu__lane_hot *hot; /* the blocks' keys of enough games, found by the helper */
+    /* Their rows counted by the helper, hot[k]'s in count[k], when the batch is a bulk
+     * build's first (the games of its keys are all the batch's); else NULL. */
+    struct kifu__lane_count *count;
 } kifu__lane_out;
 /* The batch's rows (ix->pos) put lane by lane (kifu__index_partition), the lane buffers
  * made as large as the largest lane; or, when ix->jobs > 1, all that and each lane's

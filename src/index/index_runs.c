@@ -92,6 +92,8 @@ typedef struct writer {
     uint8_t *buf, *dbuf; /* a block, a day list being encoded */
     size_t capbuf, capdbuf;
     int exact;      /* hot rows for every key with enough games (not in a bulk build) */
+    int fresh;      /* the batch is the index's first run, being appended: no entries
+                     * in the table for a key before its bucket is written */
     uint64_t *keys; /* keys to make hot again once their blocks are written */
     size_t nkeys, capkeys;
     kifu_error *err;
@@ -321,7 +323,8 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int dro
 static int hot_full(writer *w, uint64_t key, const kifu__ipos *add, size_t nadd, int drop)
 {
     w->nv = 0;
-    if (kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv, w->ix->path, w->err))
+    if (!w->fresh &&
+        kifu__index_entries(w->get, key, &w->v, &w->nv, &w->capv, w->ix->path, w->err))
         return -1;
     kifu__agg a;
     kifu__agg_init(&a);
@@ -500,11 +503,24 @@ static int append_run(writer *w, uint64_t run, kifu__ipos *v, size_t n, kifu__ip
 /* The same for a lane the helper sorted and encoded (index_lanes.c). */
 static int append_lane(writer *w, uint64_t run, const kifu__lane_out *o)
 {
+    /* No hot key yet, none made by a look at earlier games (a bulk build's first run):
+     * the keys the helper found with enough games are those bucket_hot would take. */
+    int found = !w->nhot && !w->exact;
     for (size_t k = 0; k < o->nb; k++) {
         const kifu__lane_block *b = &o->b[k];
         kifu__ipos *v = (kifu__ipos *)o->v + b->i;
-        if (bucket_hot(w, v, b->j - b->i) ||
-            put_bytes(w->ins, run << KIFU__RUN_SHIFT | v->key >> KIFU__BUCKET_SHIFT,
+        for (size_t h = b->hot0; found && h < b->hot0 + b->nhot; h++) {
+            kifu__ipos *e = (kifu__ipos *)o->v + o->hot[h].i;
+            kifu__lane_count *c = w->fresh && o->count ? &o->count[h] : NULL;
+            /* Counted by the helper: only written here. */
+            if (c ? put_hot(w, e->key, &c->a,
+                            c->games >= kifu__index_dated ? &c->d : NULL, 0)
+                  : hot_full(w, e->key, e, o->hot[h].j - o->hot[h].i, 0))
+                return -1;
+        }
+        if (!found && bucket_hot(w, v, b->j - b->i))
+            return -1;
+        if (put_bytes(w->ins, run << KIFU__RUN_SHIFT | v->key >> KIFU__BUCKET_SHIFT,
                       o->bytes + b->off, b->len, b->sum))
             return -1;
     }
@@ -704,8 +720,10 @@ int kifu__index_write_run(kifu_index *ix, const uint64_t *touched, size_t nt,
          * exact (as one build makes them) at a read per key. A bulk build does not: it
          * would read its earlier batches once per key. */
         w.exact = r.n && !ix->bulk;
+        w.fresh = !r.n;
         rc = load_hot(&w);
         rc = rc || append_lanes(&w, ix, (uint64_t)run);
+        w.fresh = 0;
         rc = rc || set_entries(&w, run, (int64_t)ix->npos) ? -1 : 0;
         if (!rc && !kifu__reserve(&r.id, &r.cap, r.n + 1, sizeof *r.id, 16) &&
             !kifu__reserve(&r.entries, &r.cape, r.n + 1, sizeof *r.entries, 16)) {
