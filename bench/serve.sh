@@ -13,7 +13,13 @@
 #    and from the two what a quiet machine of this many cores would answer (all cores
 #    busy with the server and wrk, nothing else). On a shared machine the measured
 #    requests/s and latencies are the load's as much as kifu's: the load average is
-#    printed beside them.
+#    printed beside them. The server keeps its answers for the same query (--cache) while
+#    the index does not change, so these few URLs are answered from it after their first
+#    request: what a hot position costs.
+# 1b. The same load over a spread of SPREAD (default 400) distinct positions, random
+#    walks along the played moves (seeded; up to 16 plies each), on a second server with
+#    no cache (--cache 0): every answer computed, what a position seen for the first
+#    time costs. Its figures are printed with the same goals.
 # 2. The same load again while tests/cli/serve_adds.py adds ADDS games (default 6; 0:
 #    none) one `kifu index add` each and checks every count it is answered (the check
 #    tests/cli/serve.sh makes): wrk must see no non-2xx answer, serve_adds no error.
@@ -23,21 +29,29 @@
 # Exit 1 when a goal is missed, 77 without wrk.
 # Usage: bench/serve.sh KIFU INDEX.kdb [SECONDS]
 set -u
-kifu=$1 kdb=$2 secs=${3:-10} adds=${ADDS:-6}
+kifu=$1 kdb=$2 secs=${3:-10} adds=${ADDS:-6} spread=${SPREAD:-400}
 here=$(cd "$(dirname "$0")" && pwd)
 command -v wrk >/dev/null || { echo "wrk is not installed (scripts/deps.sh bench)"; exit 77; }
 tmp=$(mktemp -d)
-pid=
-trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-"$kifu" serve "$kdb" --listen 127.0.0.1:0 >"$tmp/out" 2>"$tmp/err" &
-pid=$!
-url=
-for _ in $(seq 300); do
-    url=$(sed -n 's|^kifu: serving .* at \(http://127.0.0.1:[0-9]*/\)$|\1|p' "$tmp/out" 2>/dev/null)
-    [ -n "$url" ] && break
-    sleep 0.1
-done
-[ -n "$url" ] || { echo "kifu serve printed no URL"; cat "$tmp/err"; exit 1; }
+pid= pid0=
+trap '[ -n "$pid" ] && kill "$pid" 2>/dev/null; [ -n "$pid0" ] && kill "$pid0" 2>/dev/null; rm -rf "$tmp"' EXIT
+# serve NAME [OPTION...]: a server on a free port; its PID in $pid, its URL in $url.
+serve() {
+    local name=$1
+    shift
+    "$kifu" serve "$kdb" --listen 127.0.0.1:0 "$@" >"$tmp/$name.out" 2>"$tmp/$name.err" &
+    pid=$!
+    url=
+    for _ in $(seq 300); do
+        url=$(sed -n 's|^kifu: serving .* at \(http://127.0.0.1:[0-9]*/\)$|\1|p' "$tmp/$name.out" 2>/dev/null)
+        [ -n "$url" ] && return 0
+        sleep 0.1
+    done
+    echo "kifu serve printed no URL"
+    cat "$tmp/$name.err"
+    exit 1
+}
+serve main
 missed=0
 cores=$(nproc)
 echo "== kifu serve $kdb: $cores cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -61,37 +75,64 @@ for q in ["", "moves=7g7f", "moves=7g7f,3c3d", "moves=2g2f,8c8d",
           "player=%E5%BE%8C%E6%89%8B1", "moves=7g7f&flip=1"]:
     print("/api/explore" + ("?" + q if q else ""))
 PY
-{
-    echo "local paths = {"
-    sed 's/.*/  "&",/' "$tmp/paths"
-    echo "}"
-    echo 'local i = 0'
-    echo 'request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end'
-} >"$tmp/paths.lua"
+# lua NAME: wrk's script taking the URLs of $tmp/NAME in turn, as $tmp/NAME.lua.
+lua() {
+    {
+        echo "local paths = {"
+        sed 's/.*/  "&",/' "$tmp/$1"
+        echo "}"
+        echo 'local i = 0'
+        echo 'request = function() i = i % #paths + 1; return wrk.format("GET", paths[i]) end'
+    } >"$tmp/$1.lua"
+}
+lua paths
 echo "explorer URLs, taken in turn:"
 sed 's/^/  /' "$tmp/paths"
 
+# The spread: random walks from the start along moves played (a move drawn by its
+# games), every position after the second ply once.
+python3 - "$url" "$spread" >"$tmp/spread" <<'PY' || { echo "cannot read /api/explore"; exit 1; }
+import json, random, sys, urllib.request
+url, want = sys.argv[1], int(sys.argv[2])
+rnd = random.Random(30)
+seen = set()
+out = []
+walks = 0
+while len(out) < want and walks < want * 4:
+    walks += 1
+    line = []
+    for ply in range(16):
+        d = json.load(urllib.request.urlopen(url + "api/explore?moves=" + ",".join(line)))
+        if ply >= 2 and ",".join(line) not in seen:
+            seen.add(",".join(line))
+            out.append("/api/explore?moves=" + ",".join(line))
+        if not d["moves"] or len(out) >= want:
+            break
+        line.append(rnd.choices([m["usi"] for m in d["moves"]],
+                                [m["games"] for m in d["moves"]])[0])
+print("\n".join(out))
+PY
+lua spread
+echo "spread: $(wc -l <"$tmp/spread") distinct positions (plies 2 to 16), e.g. $(sed -n 100p "$tmp/spread")"
+
 # cpu PID -> the process's user+sys CPU in clock ticks.
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; }
-# wrk_run NAME: wrk over the URLs; its output in $tmp/NAME.wrk, its CPU in $tmp/NAME.time,
-# the server's CPU ticks over the run in $tmp/NAME.cpu.
+# wrk_run NAME [URLS]: wrk over the URLs (default paths); its output in $tmp/NAME.wrk,
+# its CPU in $tmp/NAME.time, the server's CPU ticks over the run in $tmp/NAME.cpu.
 wrk_run() {
     local c0 c1
     c0=$(cpu "$pid")
     /usr/bin/time -f '%U %S' -o "$tmp/$1.time" \
-        wrk -t2 -c32 -d"${secs}s" --latency -s "$tmp/paths.lua" "$url" >"$tmp/$1.wrk" 2>&1
+        wrk -t2 -c32 -d"${secs}s" --latency -s "$tmp/${2:-paths}.lua" "$url" >"$tmp/$1.wrk" 2>&1
     c1=$(cpu "$pid")
     echo $((c1 - c0)) >"$tmp/$1.cpu"
 }
 
-echo
-echo "-- 1. wrk: 32 connections, 2 threads, ${secs} s"
-load0=$(cut -d' ' -f1 /proc/loadavg)
-wrk_run quiet
-load1=$(cut -d' ' -f1 /proc/loadavg)
-sed -n '/Latency Distribution/,/Requests\/sec/p' "$tmp/quiet.wrk"
-python3 - "$tmp/quiet.wrk" "$tmp/quiet.time" "$(cat "$tmp/quiet.cpu")" "$(getconf CLK_TCK)" \
-    "$cores" "$load0" "$load1" <<'PY' || missed=1
+# report NAME: wrk's figures of run NAME against the goals; 1 when one is missed.
+report() {
+    sed -n '/Latency Distribution/,/Requests\/sec/p' "$tmp/$1.wrk"
+    python3 - "$tmp/$1.wrk" "$tmp/$1.time" "$(cat "$tmp/$1.cpu")" "$(getconf CLK_TCK)" \
+        "$cores" "$load0" "$load1" <<'PY'
 import re, sys
 wrk, tm, ticks, hz, cores, l0, l1 = (open(sys.argv[1]).read(), open(sys.argv[2]).read(),
                                      int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]),
@@ -128,6 +169,26 @@ print("%-34s %10s" % ("non-2xx answers, socket errors", "%s, %s" % (bad.group(1)
                                                                    errs.group(1) if errs else "none")))
 sys.exit(0 if rps >= 3000 and lat["99"] <= 5 and not bad and not errs else 1)
 PY
+}
+
+echo
+echo "-- 1. wrk: 32 connections, 2 threads, ${secs} s (the URLs above; answers kept: --cache)"
+load0=$(cut -d' ' -f1 /proc/loadavg)
+wrk_run quiet
+load1=$(cut -d' ' -f1 /proc/loadavg)
+report quiet || missed=1
+
+echo
+echo "-- 1b. wrk: the same over the $(wc -l <"$tmp/spread") spread positions, no cache (--cache 0): every answer computed"
+pid0=$pid url0=$url
+serve spread --cache 0
+load0=$(cut -d' ' -f1 /proc/loadavg)
+wrk_run spread spread
+load1=$(cut -d' ' -f1 /proc/loadavg)
+report spread || missed=1
+kill -TERM "$pid"
+wait "$pid"
+pid=$pid0 url=$url0 pid0=
 
 if [ "$adds" -gt 0 ]; then
     echo

@@ -10,7 +10,7 @@ void cmd_serve_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS]\n"
+        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS] [--cache MB]\n"
         "       kifu serve --clickhouse URL[,URL...] [CH options] [--listen HOST:PORT]\n"
         "The index (see kifu index) as a web app in the browser: the explorer on a\n"
         "board, the games, a player's results, a game's replay with the explorer\n"
@@ -27,7 +27,10 @@ void cmd_serve_usage(FILE *f)
         "                     https://)\n" CLI_CH_HELP_NAMES
         "  --timeout SECONDS  the longest one answer's queries may take (default 10):\n"
         "                     a query over it is stopped and answered 504 (on\n"
-        "                     ClickHouse, each request to it)\n" CLI_CH_HELP_TLS "\n"
+        "                     ClickHouse, each request to it)\n"
+        "  --cache MB         explorer answers kept for the same query until the index\n"
+        "                     changes (default 64; 0: none; SQLite only)\n" CLI_CH_HELP_TLS
+        "\n"
         "Exit status: 0 stopped by a signal, 2 usage, 3 the index cannot be read or\n"
         "the address not listened on.\n"
         "\n"
@@ -49,7 +52,7 @@ int cmd_serve(int argc, char **argv)
         if (ch)
             continue;
         const char *a = argv[i];
-        int valued = !strcmp(a, "--listen");
+        int valued = !strcmp(a, "--listen") || !strcmp(a, "--cache");
         if (valued && i + 1 == argc) {
             cli_err("kifu: %s needs a value\nkifu: see 'kifu serve --help'\n", a);
             return EXIT_USAGE;
@@ -57,6 +60,15 @@ int cmd_serve(int argc, char **argv)
         const char *v = valued ? argv[++i] : NULL;
         if (!strcmp(a, "--listen"))
             listen = v;
+        else if (!strcmp(a, "--cache")) {
+            char *end;
+            long mb = strtol(v, &end, 10);
+            if (*end || end == v || mb < 0 || mb > 65536) {
+                cli_err("kifu: --cache takes megabytes, 0 to 65536, not '%s'\n", v);
+                return EXIT_USAGE;
+            }
+            serve_cache_setup((size_t)mb << 20);
+        }
         else if (a[0] != '-' && !c.kdb)
             c.kdb = a;
         else {
@@ -92,5 +104,6 @@ int cmd_serve(int argc, char **argv)
     serve_close(ix, &at);
     int status = serve_run(&c, host, (int)port);
     serve_drain();
+    serve_cache_drain();
     return status;
 }

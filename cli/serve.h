@@ -77,10 +77,26 @@ int serve_number(const serve_request *q, const char *key, long lo, long hi, long
  * reused while that file is still there); serve_drain closes the pool's handles. */
 typedef struct serve_stamp {
     unsigned char bytes[32];
+    long long dv; /* the handle's kifu_index_data_version at its last look (serve_cache.c),
+                     -2 before any */
 } serve_stamp;
 kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at);
 void serve_close(kifu_index *ix, const serve_stamp *at);
 void serve_drain(void);
+
+/* serve_cache.c: answers kept for the same query while the index does not change. Its
+ * size in bytes (0: no cache), set before serving. serve_cache_gen looks at the index
+ * through ix (and at->dv): the generation to store an answer made now under, or -1 when
+ * nothing is cached (no cache, or the index cannot tell its changes). serve_cache_key
+ * writes a request's key (its path and sorted parameters) and returns its length (0: too
+ * long, not cached); serve_cache_get fills r with a kept answer (1) or returns 0;
+ * serve_cache_put keeps r's answer when it is a 200. serve_cache_drain frees it all. */
+void serve_cache_setup(size_t bytes);
+long long serve_cache_gen(kifu_index *ix, serve_stamp *at);
+size_t serve_cache_key(const serve_request *q, char *key, size_t cap);
+int serve_cache_get(const char *key, size_t klen, serve_response *r);
+void serve_cache_put(const char *key, size_t klen, long long gen, const serve_response *r);
+void serve_cache_drain(void);
 
 /* The API (serve_api_*.c): each answers one path under /api/. */
 void serve_api_explore(const serve_config *c, const serve_request *q, serve_response *r);

@@ -21,7 +21,14 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
         return;
     }
     kifu_index *ix = NULL;
-    if (!serve_position(q, p, r) && (ix = serve_open(c, r, &stamp))) {
+    char key[4096];
+    size_t klen = 0;
+    long long gen = -1;
+    if (!serve_position(q, p, r) && (ix = serve_open(c, r, &stamp)) &&
+        (klen = serve_cache_key(q, key, sizeof key)) &&
+        (gen = serve_cache_gen(ix, &stamp)) >= 0 && serve_cache_get(key, klen, r)) {
+        /* kept from an earlier request while the index has not changed (serve_cache.c) */
+    } else if (ix) {
         kifu_error e = {0};
         kifu_explore *x = kifu_index_explore(ix, p, &o, &e);
         /* The move number, as kifu explore prints it: the given position's, on by the
@@ -36,6 +43,8 @@ void serve_api_explore(const serve_config *c, const serve_request *q, serve_resp
         if (f) {
             cli_explore_json(f, sfen, x, 0);
             serve_end(r, f, &buf, &len);
+            if (klen)
+                serve_cache_put(key, klen, gen, r);
         } else {
             if (x)
                 serve_error(r, 500, "explore: out of memory");

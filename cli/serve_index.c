@@ -25,6 +25,7 @@ static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct {
     kifu_index *ix;
     stamp at;
+    long long dv; /* serve_stamp's */
 } pool[POOL];
 static size_t pooled;
 
@@ -44,10 +45,11 @@ kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at
     kifu_index *ix = NULL, *stale[POOL];
     size_t nstale = 0;
     pthread_mutex_lock(&lock);
+    at->dv = -2;
     while (pooled && !ix) {
         pooled--;
         if (!memcmp(&pool[pooled].at, &now, sizeof now))
-            ix = pool[pooled].ix;
+            ix = pool[pooled].ix, at->dv = pool[pooled].dv;
         else
             stale[nstale++] = pool[pooled].ix;
     }
@@ -80,6 +82,7 @@ void serve_close(kifu_index *ix, const serve_stamp *at)
     if (into_pool) {
         pool[pooled].ix = ix;
         memcpy(&pool[pooled].at, at->bytes, sizeof(stamp));
+        pool[pooled].dv = at->dv;
         pooled++;
     }
     pthread_mutex_unlock(&lock);

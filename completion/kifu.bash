@@ -91,8 +91,8 @@ _kifu()
             [[ $cur == *:* && $COMP_WORDBREAKS != *:* ]] && pre=${cur%%:*}:
             COMPREPLY=($(compgen -P "$pre" -W "$names" -- "${cur#*:}"))
             return ;;
-        --clickhouse | --database | --table | --cluster | --timeout)
-            # A URL, a name or seconds: nothing to offer, unless an option is begun
+        --clickhouse | --database | --table | --cluster | --timeout | --cache)
+            # A URL, a name, seconds or megabytes: nothing to offer, unless an option is begun
             # (index schema's --clickhouse takes no URL).
             [[ $cur == -* ]] || return ;;
         --export | --color)

@@ -18,6 +18,7 @@
 #include "../cli/serve_api_game.c"
 #include "../cli/serve_api_games.c"
 #include "../cli/serve_api_search.c"
+#include "../cli/serve_cache.c"
 #include "../cli/serve_index.c"
 #include "../cli/serve_params.c"
 #include "../cli/serve_reply.c"

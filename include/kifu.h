@@ -1241,6 +1241,12 @@ KIFU_EXPORT long long kifu_index_games(kifu_index *ix, const kifu_explore_option
  *  server that must answer, or refuse, in time. SQLite only (ClickHouse has --timeout). */
 KIFU_EXPORT void kifu_index_set_deadline(kifu_index *ix, int ms);
 
+/** A number that differs from the last call's on ix when another handle or process
+ *  (`kifu index add`, say) has committed to the index in between: SQLite's data version,
+ *  for a cache of answers that must not outlive a change. -1 when the index cannot tell
+ *  (ClickHouse) or on an error. */
+KIFU_EXPORT long long kifu_index_data_version(kifu_index *ix);
+
 /** A game the explorer lists (strings borrowed from the result). */
 typedef struct kifu_explore_game {
     long long id;

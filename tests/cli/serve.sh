@@ -54,11 +54,13 @@ done
 [ -n "$port" ] || { echo "the server printed no URL"; cat "$tmp/err"; exit 1; }
 ok
 
-# /api/explore is byte for byte what explore --json prints.
+# /api/explore is byte for byte what explore --json prints; asked again, the answer the
+# server kept (serve_cache.c) is too.
 while IFS='|' read -r query args; do
     want=$(eval "\"\$kifu\" explore \"\$tmp/g.kdb\" $args --json")
     got=$(body "/api/explore?$query")
     check "explore ?$query" "$want" "$got"
+    check "explore ?$query, asked again" "$want" "$(body "/api/explore?$query")"
 done <<'Q'
 |
 moves=7g7f|--moves 7g7f
@@ -67,6 +69,9 @@ moves=7g7f%203c3d%202g2f|--moves 7g7f 3c3d 2g2f
 moves=7g7f&flip=1|--moves 7g7f --flip
 moves=7g7f&since=2024-06-01|--moves 7g7f --since 2024-06-01
 moves=7g7f&top=1|--moves 7g7f --top 1
+top=1&moves=7g7f|--moves 7g7f --top 1
+flip=1&moves=7g7f|--moves 7g7f --flip
+top=2&moves=7g7f|--moves 7g7f --top 2
 sfen=lnsgkgsnl%2F1r5b1%2Fppppppppp%2F9%2F9%2F2P6%2FPP1PPPPPP%2F1B5R1%2FLNSGKGSNL%20w%20-%202|--sfen 'lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2'
 usi=position%20startpos%20moves%207g7f|--usi 'position startpos moves 7g7f'
 player=%E4%BD%90%E8%97%A4|--player 佐藤
@@ -275,7 +280,8 @@ o = [(",".join(sq(m[:2]) + sq(m[2:4]) for m in o["moves"].split(",")), o["games"
 print(" ".join("%s:%d" % kv for kv in sorted(o, key=lambda kv: (-kv[1], kv[0]))))')
 check "a player's openings as gote" "$want" "$got"
 
-# Games added while it runs are seen without a restart.
+# Games added while it runs are seen without a restart (the start position asked, and
+# kept, before the add: the kept answer is not given after it).
 before=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
 "$kifu" index add "$tmp/g.kdb" "$tmp/later" >/dev/null 2>&1 || bad "index add"
 after=$(body '/api/explore' | python3 -c 'import json,sys; print(json.load(sys.stdin)["games"])')
@@ -346,6 +352,10 @@ stop_server
 "$kifu" serve "$tmp/g.kdb" --listen nowhere 2>/dev/null; check "a bad --listen" 2 $?
 "$kifu" serve "$tmp/g.kdb" --listen example.com:80 2>/dev/null; check "a host name" 2 $?
 "$kifu" serve "$tmp/none.kdb" --listen 127.0.0.1:0 2>/dev/null; check "no such index" 3 $?
+for v in -1 x 65537 ''; do
+    "$kifu" serve "$tmp/g.kdb" --listen 127.0.0.1:0 --cache "$v" 2>/dev/null
+    check "--cache '$v'" 2 $?
+done
 "$kifu" serve --help | grep -q '^usage: kifu serve' && ok || bad "--help"
 
 # The same API over the index on ClickHouse (a private server, when it is installed).
