@@ -107,6 +107,11 @@ typedef struct kifu__index_ops {
      * with err (fn's stop is no error). */
     int (*games)(kifu_index *ix, const kifu_explore_options *o, kifu__game_list_fn fn,
                  void *ctx, kifu_error *err);
+    /* One game's tags as kifu_index_game.tags has them, into *out (the caller's, freed
+     * with kifu__free; NULL: none), for a backend whose games op streams the games
+     * without their tags (reading them is most of a list's cost on SQLite: only the
+     * page's are read). NULL when games gives them. 0, or -1 with err. */
+    int (*game_tags)(kifu_index *ix, long long id, char **out, kifu_error *err);
     /* Queries stop once ms milliseconds from now have passed (0: no bound); NULL when
      * the backend bounds its requests otherwise. */
     void (*deadline)(kifu_index *ix, int ms);

@@ -2,7 +2,9 @@
  * explorer's filters (kifu__explore_passes, so a filter means what it means in the
  * explorer), counted, sorted by a field and paged. The backend streams every game
  * (games op); only the offset + limit first in the order are kept, in a heap whose top
- * is the last of them, so memory follows the page and not the collection. */
+ * is the last of them, so memory follows the page and not the collection. A backend
+ * that streams the games without their tags (SQLite: a subquery a game) gives the
+ * page's tags alone (game_tags op). */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@ enum { MAX_KEPT = 1000000 };
 typedef struct kept {
     kifu_index_game g;
     char *text;
+    char *tags; /* the backend's game_tags answer (or NULL) */
 } kept;
 
 typedef struct lister {
@@ -172,10 +175,16 @@ long long kifu_index_games(kifu_index *ix, const kifu_explore_options *filter, i
         sift_down(&l, 0);
     }
     int stop = 0;
-    for (size_t i = (size_t)offset; !rc && !stop && i < n; i++)
-        stop = fn(ctx, &l.heap[i].g);
+    for (size_t i = (size_t)offset; !rc && !stop && i < n; i++) {
+        kept *k = &l.heap[i];
+        if (ix->ops->game_tags && (rc = ix->ops->game_tags(ix, k->g.id, &k->tags, err)))
+            break;
+        if (k->tags)
+            k->g.tags = k->tags;
+        stop = fn(ctx, &k->g);
+    }
     for (size_t i = 0; i < n; i++)
-        kifu__free(l.heap[i].text);
+        kifu__free(l.heap[i].text), kifu__free(l.heap[i].tags);
     kifu__free(l.heap);
     return rc ? -1 : l.total;
 }

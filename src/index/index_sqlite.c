@@ -236,5 +236,6 @@ static const kifu__index_ops sqlite_ops = {
     .players = kifu__sqlite_players,
     .check = kifu__sqlite_check,
     .games = kifu__sqlite_games,
+    .game_tags = kifu__sqlite_game_tags,
     .deadline = kifu__sqlite_deadline,
 };

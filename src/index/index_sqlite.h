@@ -40,6 +40,8 @@ long kifu__sqlite_find(kifu_index *ix, uint64_t key, kifu_index_row_fn fn, void 
 int kifu__sqlite_idents(kifu_index *ix, kifu__ident_fn fn, void *ctx, kifu_error *err);
 int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,
                        kifu__game_list_fn fn, void *ctx, kifu_error *err);
+/* One game's tags (the games op streams none): the op game_tags. */
+int kifu__sqlite_game_tags(kifu_index *ix, long long id, char **out, kifu_error *err);
 void kifu__sqlite_deadline(kifu_index *ix, int ms);
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err);

@@ -121,8 +121,7 @@ int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,
     kifu__sb_printf(&sql,
                     "SELECT g.id, s.path, g.number, g.sente, g.gote, g.date, g.event, "
                     "g.result, g.plies, g.sente_rating, g.gote_rating, g.sente_key, "
-                    "g.gote_key%s FROM games g JOIN sources s ON s.id = g.source WHERE 1",
-                    KIFU__TAGS_COLUMN);
+                    "g.gote_key FROM games g JOIN sources s ON s.id = g.source WHERE 1");
     if (o)
         kifu__index_tag_where(&sql, o, 1);
     sqlite3_stmt *st;
@@ -146,12 +145,38 @@ int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,
                              sqlite3_column_int(st, 8),
                              sqlite3_column_int(st, 9),
                              sqlite3_column_int(st, 10),
-                             (const char *)sqlite3_column_text(st, 13)};
+                             NULL};
         stop = fn(ctx, &g, (const char *)sqlite3_column_text(st, 11),
                   (const char *)sqlite3_column_text(st, 12));
     }
     int bad = !stop && rc != SQLITE_DONE;
     sqlite3_finalize(st);
+    return bad ? kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err)
+               : 0;
+}
+
+int kifu__sqlite_game_tags(kifu_index *ix, long long id, char **out, kifu_error *err)
+{
+    *out = NULL;
+    sqlite3_stmt *st;
+    if (sqlite3_prepare_v2(ix->db,
+                           "SELECT 1" KIFU__TAGS_COLUMN " FROM games g WHERE g.id = ?",
+                           -1, &st, NULL) != SQLITE_OK)
+        return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    sqlite3_bind_int64(st, 1, id);
+    int rc = sqlite3_step(st), nomem = 0;
+    if (rc == SQLITE_ROW && sqlite3_column_text(st, 1)) {
+        const char *t = (const char *)sqlite3_column_text(st, 1);
+        size_t n = strlen(t) + 1;
+        if ((*out = kifu__malloc(n)))
+            memcpy(*out, t, n);
+        else
+            nomem = 1;
+    }
+    int bad = rc != SQLITE_ROW && rc != SQLITE_DONE;
+    sqlite3_finalize(st);
+    if (nomem)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
     return bad ? kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err)
                : 0;
 }

@@ -262,7 +262,8 @@ TEST(mino_family)
            "b:美濃囲い b:!片美濃囲い");
     /* 早囲い: the king stopped on 3八, the silver up to 4八 beside it; gone on to 2八
      * with the silver on 3八 (美濃) it is not; nor a static rook's king on 3八. */
-    EXPECT("7g7f 6g6f 2h6h 8h7g 5i4h 4h3h 3i4h 1g1f", SHIKEN_GOTE, "b:早囲い b:!片美濃囲い");
+    EXPECT("7g7f 6g6f 2h6h 8h7g 5i4h 4h3h 3i4h 1g1f", SHIKEN_GOTE,
+           "b:早囲い b:!片美濃囲い");
     EXPECT(SHIKEN, SHIKEN_GOTE, "b:!早囲い");
     EXPECT("2g2f 2f2e 5i4h 4h3h 3i4h 9g9f", GOTE_IDLE, "b:!早囲い b:居飛車");
     EXPECT(SHIKEN " 4g4f 5h4g", SHIKEN_GOTE " 9d9e 1d1e",
