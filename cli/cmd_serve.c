@@ -10,7 +10,8 @@ void cmd_serve_usage(FILE *f)
 {
     fprintf(
         f,
-        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS] [--cache MB]\n"
+        "usage: kifu serve games.kdb [--listen HOST:PORT] [--timeout SECONDS] [--cache "
+        "MB]\n"
         "       kifu serve --clickhouse URL[,URL...] [CH options] [--listen HOST:PORT]\n"
         "The index (see kifu index) as a web app in the browser: the explorer on a\n"
         "board, the games, a player's results, a game's replay with the explorer\n"
@@ -29,8 +30,8 @@ void cmd_serve_usage(FILE *f)
         "                     a query over it is stopped and answered 504 (on\n"
         "                     ClickHouse, each request to it)\n"
         "  --cache MB         explorer answers kept for the same query until the index\n"
-        "                     changes (default 64; 0: none; SQLite only)\n" CLI_CH_HELP_TLS
-        "\n"
+        "                     changes (default 64; 0: none; SQLite "
+        "only)\n" CLI_CH_HELP_TLS "\n"
         "Exit status: 0 stopped by a signal, 2 usage, 3 the index cannot be read or\n"
         "the address not listened on.\n"
         "\n"
@@ -68,8 +69,7 @@ int cmd_serve(int argc, char **argv)
                 return EXIT_USAGE;
             }
             serve_cache_setup((size_t)mb << 20);
-        }
-        else if (a[0] != '-' && !c.kdb)
+        } else if (a[0] != '-' && !c.kdb)
             c.kdb = a;
         else {
             cli_err("kifu: %s '%s'\nkifu: see 'kifu serve --help'\n",

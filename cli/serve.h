@@ -77,7 +77,8 @@ int serve_number(const serve_request *q, const char *key, long lo, long hi, long
  * reused while that file is still there); serve_drain closes the pool's handles. */
 typedef struct serve_stamp {
     unsigned char bytes[32];
-    long long dv; /* the handle's kifu_index_data_version at its last look (serve_cache.c),
+    long long
+        dv; /* the handle's kifu_index_data_version at its last look (serve_cache.c),
                      -2 before any */
 } serve_stamp;
 kifu_index *serve_open(const serve_config *c, serve_response *r, serve_stamp *at);
@@ -95,7 +96,8 @@ void serve_cache_setup(size_t bytes);
 long long serve_cache_gen(kifu_index *ix, serve_stamp *at);
 size_t serve_cache_key(const serve_request *q, char *key, size_t cap);
 int serve_cache_get(const char *key, size_t klen, serve_response *r);
-void serve_cache_put(const char *key, size_t klen, long long gen, const serve_response *r);
+void serve_cache_put(const char *key, size_t klen, long long gen,
+                     const serve_response *r);
 void serve_cache_drain(void);
 
 /* The API (serve_api_*.c): each answers one path under /api/. */

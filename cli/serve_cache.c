@@ -80,8 +80,8 @@ int serve_cache_get(const char *key, size_t klen, serve_response *r)
     char *copy = NULL;
     size_t len = 0;
     pthread_mutex_lock(&cache_lock);
-    if (e->key && e->gen == cache_gen_now() && e->klen == klen && !memcmp(e->key, key, klen) &&
-        (copy = malloc(e->len + 1))) {
+    if (e->key && e->gen == cache_gen_now() && e->klen == klen &&
+        !memcmp(e->key, key, klen) && (copy = malloc(e->len + 1))) {
         memcpy(copy, e->body, e->len + 1);
         len = e->len;
     }

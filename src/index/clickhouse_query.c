@@ -275,10 +275,9 @@ static void explore_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide,
                         int check)
 {
     kifu__sb_puts(sql, "SELECT 0 AS kind, concat(toString(move)");
-    static const char *const counts[10] = {"games",     "pos_games",  "sente_wins",
-                                           "gote_wins", "sennichite", "jishogi",
-                                           "draws",     "unknown",    "rating_sum",
-                                           "rated"};
+    static const char *const counts[10] = {
+        "games",   "pos_games", "sente_wins", "gote_wins",  "sennichite",
+        "jishogi", "draws",     "unknown",    "rating_sum", "rated"};
     static const char *const sums[10] = {"g",  "pg", "sw", "gw", "sn",
                                          "js", "dr", "un", "rs", "rt"};
     for (int i = 0; i < 10; i++)
@@ -294,10 +293,11 @@ static void explore_sql(kifu__ch *ch, kifu__strbuf *sql, uint64_t key, int hide,
                         "DISTINCT move, r, p FROM ",
                         ROW_TOP_LISTED, ch->table);
         kifu__ch_name(ch, sql, "latest", 0);
-        kifu__sb_printf(sql,
-                        " ARRAY JOIN top AS r, plies AS p WHERE key = %llu ORDER BY move, "
-                        "r DESC LIMIT %d BY move)",
-                        (unsigned long long)key, KIFU__INDEX_TOP);
+        kifu__sb_printf(
+            sql,
+            " ARRAY JOIN top AS r, plies AS p WHERE key = %llu ORDER BY move, "
+            "r DESC LIMIT %d BY move)",
+            (unsigned long long)key, KIFU__INDEX_TOP);
     } else {
         kifu__sb_puts(sql, "(");
         counts_sql(ch, sql, key, hide);

@@ -125,7 +125,8 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
         "  ENGINE = MergeTree ORDER BY batch;\n",
         db, t);
     /* The explorer's listings (schema 4), on the first server. */
-    kifu__sb_printf(b, "CREATE TABLE IF NOT EXISTS `%s`.`%s_listing` (%s)\n  ENGINE = %s;\n",
+    kifu__sb_printf(b,
+                    "CREATE TABLE IF NOT EXISTS `%s`.`%s_listing` (%s)\n  ENGINE = %s;\n",
                     db, t, KIFU__CH_LISTING_COLS, KIFU__CH_LISTING_ENGINE);
     /* The files read (clickhouse_sources.c): the latest row of a path (seq) is its. */
     kifu__sb_printf(

@@ -59,8 +59,9 @@ TEST(schema_one_server_and_cluster)
         return;
     CHECK_INT(count(two, ";\n"), 14);
     /* schema 4: the listings by id in a Join table, on the first server (no _local) */
-    CHECK(strstr(two, "CREATE TABLE IF NOT EXISTS `games`.`t_listing` (id UInt32, listing "
-                      "String)\n  ENGINE = Join(ANY, LEFT, id);") != NULL);
+    CHECK(strstr(two,
+                 "CREATE TABLE IF NOT EXISTS `games`.`t_listing` (id UInt32, listing "
+                 "String)\n  ENGINE = Join(ANY, LEFT, id);") != NULL);
     CHECK(strstr(two, "`games`.`t_positions_local`") != NULL);
     CHECK(strstr(two, "ENGINE = Distributed(`two`, `games`, `t_positions_local`, key)") !=
           NULL);
