@@ -288,6 +288,19 @@ import json, sys
 g = json.load(sys.stdin)["games"][0]
 print(g["file"], [t["name"] for t in g["tags"] if t["side"] == "game"])')
     check "/api/games: each game's tags" "g/d1.kif ['相居飛車']" "$out"
+    # Every game of a page with its own tags (the page's are read apart from the list).
+    out=$(fetch "/api/games?limit=500&sort=date" | sed -n '2,$p' | python3 -c '
+import json, sys
+own = {}
+for l in open("own.jsonl"):
+    d = json.loads(l)
+    own[(d["file"].split("/")[-1], d["game"])] = sorted((t["side"], t["name"]) for t in d["tags"])
+page = json.load(sys.stdin)["games"]
+bad = [g["file"] for g in page
+       if sorted((t["side"], t["name"]) for t in g["tags"])
+       != own.get((g["file"].split("/")[-1], g["game"]))]
+print(len(page) == len(own), bad)')
+    check "/api/games: every game's tags are its file's" "True []" "$out"
     out=$(fetch "/api/explore?tag=$(enc 四間飛)")
     check "/api/explore?tag=unknown: 400" 400 "$(echo "$out" | head -1)"
     echo "$out" | grep -q '"error":"tag: no tag .*did you mean 四間飛車' && ok || bad "400's did you mean: $out"
