@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "index/index_agg.h"
+#include "index/index_private.h"
 #include "kifu_private.h"
 #include "rules/engine.h"
 
@@ -174,4 +175,16 @@ int kifu__flip_result(int r, int flipped)
     return r == KIFU__RES_SENTE  ? KIFU__RES_GOTE
            : r == KIFU__RES_GOTE ? KIFU__RES_SENTE
                                  : r;
+}
+
+int32_t (*kifu__movers_ratings(const kifu__igame *games, size_t n))[2]
+{
+    int32_t(*r)[2] = n ? kifu__calloc(n, sizeof *r) : NULL;
+    for (size_t i = 0; r && i < n; i++) {
+        int first = kifu__first_mover(games[i].handicap, games[i].start);
+        for (int p = 0; p < 2; p++)
+            r[i][p] =
+                kifu__mover_rating(first, p, games[i].sente_rating, games[i].gote_rating);
+    }
+    return r;
 }

@@ -85,6 +85,10 @@ static inline int kifu__mover_rating(int first, int ply, int sente_rating,
 {
     return (first ^ (ply & 1)) ? gote_rating : sente_rating;
 }
+/* The movers' ratings at even and odd plies (kifu__mover_rating) of n batch games: a new
+ * array by the games' places, freed with kifu__free; NULL when n is 0 or out of memory. */
+struct kifu__igame;
+int32_t (*kifu__movers_ratings(const struct kifu__igame *games, size_t n))[2];
 /* A compact move of the flipped position, turned back. */
 uint16_t kifu__flip_move(uint16_t c);
 /* Results seen from the flipped side swap winners. */

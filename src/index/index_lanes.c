@@ -131,17 +131,8 @@ static void *helper(void *arg)
 {
     struct kifu__lanes *h = arg;
     kifu_index *ix = h->ix;
-    if (h->counting && ix->ngames &&
-        (h->ratings = kifu__calloc(ix->ngames, sizeof *h->ratings))) {
+    if (h->counting && (h->ratings = kifu__movers_ratings(ix->games, ix->ngames)))
         h->first = ix->games[0].id, h->ngames = ix->ngames;
-        for (size_t i = 0; i < ix->ngames; i++) {
-            const kifu__igame *g = &ix->games[i];
-            int first = kifu__first_mover(g->handicap, g->start);
-            for (int p = 0; p < 2; p++)
-                h->ratings[i][p] =
-                    kifu__mover_rating(first, p, g->sente_rating, g->gote_rating);
-        }
-    }
     h->counting = h->ratings != NULL;
     kifu__index_partition(ix);
     for (unsigned l = 0; l < KIFU__LANES; l++) {

@@ -140,17 +140,9 @@ static int batch_ratings(writer *w)
     kifu_index *ix = w->ix;
     if (!ix->ngames)
         return 0;
-    w->batch = kifu__calloc(ix->ngames, sizeof *w->batch);
-    if (!w->batch)
+    if (!(w->batch = kifu__movers_ratings(ix->games, ix->ngames)))
         return nomem(w->err);
     w->first = ix->games[0].id, w->nbatch = ix->ngames;
-    for (size_t i = 0; i < ix->ngames; i++) {
-        const kifu__igame *g = &ix->games[i];
-        int first = kifu__first_mover(g->handicap, g->start);
-        for (int p = 0; p < 2; p++)
-            w->batch[i][p] =
-                kifu__mover_rating(first, p, g->sente_rating, g->gote_rating);
-    }
     return 0;
 }
 
