@@ -115,6 +115,9 @@ typedef struct kifu__index_ops {
     /* Queries stop once ms milliseconds from now have passed (0: no bound); NULL when
      * the backend bounds its requests otherwise. */
     void (*deadline)(kifu_index *ix, int ms);
+    /* kifu_index_data_version: a number that moves when another handle commits; NULL
+     * when the backend cannot tell (kifu_index_data_version answers -1). */
+    long long (*data_version)(kifu_index *ix);
     int (*export_book)(kifu_index *ix, int format, const kifu_book_options *o,
                        kifu_output_fn out, void *ctx, kifu_error *err);
     /* kifu_index_check: every stored part verified, each damaged one given to fn. 1

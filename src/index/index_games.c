@@ -194,3 +194,8 @@ void kifu_index_set_deadline(kifu_index *ix, int ms)
     if (ix->ops->deadline)
         ix->ops->deadline(ix, ms < 0 ? 0 : ms);
 }
+
+long long kifu_index_data_version(kifu_index *ix)
+{
+    return ix && ix->ops->data_version ? ix->ops->data_version(ix) : -1;
+}

@@ -238,4 +238,5 @@ static const kifu__index_ops sqlite_ops = {
     .games = kifu__sqlite_games,
     .game_tags = kifu__sqlite_game_tags,
     .deadline = kifu__sqlite_deadline,
+    .data_version = kifu__sqlite_data_version,
 };

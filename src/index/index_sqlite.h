@@ -52,4 +52,7 @@ int kifu__sqlite_check(kifu_index *ix, void (*fn)(void *ctx, const kifu_error *d
 int kifu__sqlite_export_book(kifu_index *ix, int format, const kifu_book_options *o,
                              kifu_output_fn out, void *ctx, kifu_error *err);
 
+/* PRAGMA data_version (the op data_version). */
+long long kifu__sqlite_data_version(kifu_index *ix);
+
 #endif

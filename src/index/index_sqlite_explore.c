@@ -461,11 +461,10 @@ void kifu__sqlite_explore_end(void *qv)
 /* PRAGMA data_version: a statement of its own (a read transaction at its step, so the
  * commits of other connections until then are seen); prepared each call, a few
  * microseconds, so that the handle keeps no statement for it. */
-long long kifu_index_data_version(kifu_index *ix)
+long long kifu__sqlite_data_version(kifu_index *ix)
 {
     sqlite3_stmt *st;
-    if (!ix || !ix->db ||
-        sqlite3_prepare_v2(ix->db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_prepare_v2(ix->db, "PRAGMA data_version", -1, &st, NULL) != SQLITE_OK)
         return -1;
     long long v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
     sqlite3_finalize(st);
