@@ -1,11 +1,10 @@
-/* serve_http.c: `kifu serve`'s HTTP side, on libmicrohttpd: the daemon with its bounds
+/* serve_http.c: `kifu serve`'s HTTP side, on libmicrohttpd (opened at the start, serve_mhd.h): the daemon with its bounds
  * (connections, idle time, memory a connection may use for its request), a request's
  * path and parameters handed to serve_handle, and the answer's headers (the
  * Content-Security-Policy: scripts and styles from this server's files only). It runs
  * until SIGINT or SIGTERM and then stops the daemon: nothing is left behind. */
 #define _POSIX_C_SOURCE 200809L
 #include <arpa/inet.h>
-#include <microhttpd.h>
 #include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -14,6 +13,7 @@
 #include <unistd.h>
 
 #include "serve.h"
+#include "serve_mhd.h"
 
 static const char csp[] =
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -37,26 +37,26 @@ static enum MHD_Result add_param(void *cls, enum MHD_ValueKind kind, const char 
 /* The headers every answer carries. */
 static void add_headers(struct MHD_Response *res, const char *type)
 {
-    MHD_add_response_header(res, "Content-Type", type ? type : "text/plain");
-    MHD_add_response_header(res, "Content-Security-Policy", csp);
-    MHD_add_response_header(res, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(res, "Referrer-Policy", "no-referrer");
-    MHD_add_response_header(res, "Cache-Control", "no-store");
+    serve_mhd.add_response_header(res, "Content-Type", type ? type : "text/plain");
+    serve_mhd.add_response_header(res, "Content-Security-Policy", csp);
+    serve_mhd.add_response_header(res, "X-Content-Type-Options", "nosniff");
+    serve_mhd.add_response_header(res, "Referrer-Policy", "no-referrer");
+    serve_mhd.add_response_header(res, "Cache-Control", "no-store");
 }
 
 /* A body built for this request is handed over (libmicrohttpd frees it once sent): a
  * copy of it was one more allocation and 25 KB copied an explorer answer. */
 static enum MHD_Result answer(struct MHD_Connection *con, serve_response *r)
 {
-    struct MHD_Response *res = MHD_create_response_from_buffer(
+    struct MHD_Response *res = serve_mhd.create_response_from_buffer(
         r->len, (void *)r->body,
         r->owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_PERSISTENT);
     if (!res)
         return MHD_NO;
     r->owned = NULL;
     add_headers(res, r->type);
-    enum MHD_Result ok = MHD_queue_response(con, (unsigned)r->status, res);
-    MHD_destroy_response(res);
+    enum MHD_Result ok = serve_mhd.queue_response(con, (unsigned)r->status, res);
+    serve_mhd.destroy_response(res);
     return ok;
 }
 
@@ -103,7 +103,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     }
     if (!get) {
         serve_error(&r, 405, "read-only: GET only");
-    } else if (loopback_only && !loopback_host(MHD_lookup_connection_value(
+    } else if (loopback_only && !loopback_host(serve_mhd.lookup_connection_value(
                                     con, MHD_HEADER_KIND, "Host"))) {
         serve_error(&r, 403, "this server answers requests for 127.0.0.1 or localhost");
     } else if (*state == &body) {
@@ -111,7 +111,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *con, const c
     } else {
         serve_request q = {0};
         q.path = url;
-        MHD_get_connection_values(con, MHD_GET_ARGUMENT_KIND, add_param, &q);
+        serve_mhd.get_connection_values(con, MHD_GET_ARGUMENT_KIND, add_param, &q);
         serve_handle(cls, &q, &r);
     }
     enum MHD_Result ok = answer(con, &r);
@@ -148,6 +148,11 @@ int serve_run(const serve_config *c, const char *host, int port)
         cli_err("kifu: --listen takes an IPv4 address and a port, not '%s'\n", host);
         return EXIT_USAGE;
     }
+    char why[512];
+    if (serve_mhd_load(SERVE_MHD_SONAME, why, sizeof why) < 0) {
+        cli_err("kifu: %s\n", why);
+        return EXIT_IO;
+    }
     loopback_only = loopback(&sa.sin_addr);
     if (!loopback_only)
         cli_err("kifu: warning: listening on %s, not loopback: anyone who reaches this "
@@ -166,7 +171,7 @@ int serve_run(const serve_config *c, const char *host, int port)
      * (up to --timeout) holds only the connections of its worker. */
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     unsigned workers = cores < 2 ? 4u : cores > 16 ? 32u : (unsigned)cores * 2;
-    struct MHD_Daemon *d = MHD_start_daemon(
+    struct MHD_Daemon *d = serve_mhd.start_daemon(
         MHD_USE_AUTO_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request,
         (void *)c, MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
         (struct sockaddr *)&sa, MHD_OPTION_THREAD_POOL_SIZE, workers,
@@ -179,12 +184,13 @@ int serve_run(const serve_config *c, const char *host, int port)
                 host, port);
         return EXIT_IO;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+    const union MHD_DaemonInfo *info =
+        serve_mhd.get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
     printf("kifu: serving %s at http://%s:%u/\n", c->ch_url ? c->ch_url : c->kdb, host,
            info ? (unsigned)info->port : (unsigned)port);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop, &sig);
-    MHD_stop_daemon(d);
+    serve_mhd.stop_daemon(d);
     return EXIT_OK;
 }

@@ -3,6 +3,8 @@
 # neither libkifu.so nor the tool names it (readelf, ldd), a command without ClickHouse
 # maps no libcurl (the loader's own account, LD_DEBUG=libs), and one with a ClickHouse URL
 # does load it and gets to the server (a refused connection, named, exit non-zero).
+# libmicrohttpd likewise: linked by nothing, mapped only by `kifu serve` (serve_mhd.c),
+# and a library of that name without its functions is named, not run.
 # Usage: curl_lazy.sh KIFU_BINARY [SHARED_DIR]
 set -u
 kifu=$1
@@ -52,6 +54,49 @@ rc=$?
 grep -v '^ *[0-9]*:' "$tmp/debug.ch" >"$tmp/err.ch"
 grep -q 'cannot connect: Connection refused' "$tmp/err.ch" && ok ||
     bad "no refused connection named: $(cat "$tmp/err.ch")"
+
+# libmicrohttpd: not linked, not loaded by other commands, loaded by serve.
+n=$(ldd "$kifu" | grep -c "libmicrohttpd")
+[ "$n" = 0 ] && ok || bad "ldd $kifu lists libmicrohttpd: $(ldd "$kifu" | grep libmicrohttpd)"
+mhd() { grep -c 'find library=libmicrohttpd\.so\.12' "$1"; }
+[ "$(mhd "$tmp/debug.v")" = 0 ] && ok || bad "kifu -V loaded libmicrohttpd"
+[ "$(mhd "$tmp/debug.x")" = 0 ] && ok || bad "kifu explore loaded libmicrohttpd"
+serve_until_url() { # OUT ERR ARGS... -> pid; waits (bounded) for the URL or the exit
+    local out=$1 err=$2
+    shift 2
+    "$kifu" serve "$tmp/g.kdb" --listen 127.0.0.1:0 "$@" >"$out" 2>"$err" &
+    pid=$!
+    for _ in $(seq 100); do
+        grep -q 'http://' "$out" 2>/dev/null && return 0
+        kill -0 "$pid" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+if serve_until_url "$tmp/serve.out" "$tmp/serve.err"; then
+    grep -q 'libmicrohttpd' "/proc/$pid/maps" && ok || bad "kifu serve has no libmicrohttpd mapped"
+    kill -TERM "$pid"
+    wait "$pid"
+    check "kifu serve stopped by TERM" 0 $?
+else
+    bad "kifu serve printed no URL: $(cat "$tmp/serve.err")"
+    kill -KILL "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+fi
+# A library of that name without its functions: named, exit 3, no server.
+if command -v "${CC:-cc}" >/dev/null; then
+    mkdir -p "$tmp/fake"
+    echo 'int kifu_not_microhttpd;' >"$tmp/fake/f.c"
+    "${CC:-cc}" -shared -fPIC -o "$tmp/fake/libmicrohttpd.so.12" "$tmp/fake/f.c"
+    LD_LIBRARY_PATH="$tmp/fake${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
+        "$kifu" serve "$tmp/g.kdb" --listen 127.0.0.1:0 >"$tmp/fake.out" 2>"$tmp/fake.err"
+    check "serve with a library without its functions" 3 $?
+    grep -q 'libmicrohttpd.so.12 is not the libmicrohttpd kifu serve needs: .*MHD_start_daemon' \
+        "$tmp/fake.err" && ok || bad "the missing function not named: $(cat "$tmp/fake.err")"
+    [ -s "$tmp/fake.out" ] && bad "a URL printed without a server: $(cat "$tmp/fake.out")" || ok
+else
+    echo "skip: no C compiler for the stand-in library"
+fi
 
 echo "curl_lazy: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
