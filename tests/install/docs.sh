@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The man pages render without a warning; kifu(1) describes every command, and in each
 # command's section every option its --help text names; an install holds the documents
-# (share/doc/kifu) that kifu(1) and the help texts send readers to, and no help text or
-# man page sends them to the README, which is not installed; the documents' links lead
-# somewhere; bash loads the completion and completes commands, options and formats.
+# (share/doc/kifu) that kifu(1), libkifu(3) and the help texts send readers to, and no
+# help text or man page sends them to the README, which is not installed; the documents'
+# links lead somewhere; bash loads the completion and completes commands, options and formats.
 # Usage: docs.sh KIFU BUILD_DIR SOURCE_DIR
 set -u
 kifu=$1 build=$2 src=$3
@@ -67,6 +67,14 @@ missing=$(cd "$src/docs" && find . -type f | while read -r f; do
 man1=$stage/usr/share/man/man1/kifu.1
 grep -q '/usr/share/doc/kifu' "$man1" 2>/dev/null && ! grep -q '/usr/local/share/doc' "$man1" &&
     ok "the installed kifu(1) names /usr/share/doc/kifu" || bad "the installed kifu(1) does not name its documents' directory"
+man3=$stage/usr/share/man/man3/libkifu.3
+grep -q '/usr/share/doc/kifu' "$man3" 2>/dev/null && ! grep -q '/usr/local/share/doc' "$man3" &&
+    ok "the installed libkifu(3) names /usr/share/doc/kifu" || bad "the installed libkifu(3) does not name its documents' directory"
+# Every document libkifu(3) names as docs/NAME.md is installed.
+named=$(grep -oE 'docs/[a-z-]+\.md' "$man3" 2>/dev/null | sed 's|^docs/||' | sort -u)
+missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
+[ -n "$named" ] && [ -z "$missing" ] && ok "every document libkifu(3) names is installed" ||
+    bad "libkifu(3) names documents that are not installed: ${missing:-none named}"
 # Every document kifu(1) names (FILES) is installed.
 named=$(grep -oE '[a-z]+\.md|patterns/' "$src/man/kifu.1" | sort -u)
 missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
