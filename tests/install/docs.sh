@@ -92,6 +92,16 @@ missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
 [ -z "$missing" ] && ok "every document a help text names is installed (${named//$'\n'/ })" ||
     bad "help texts name documents that are not installed: $missing"
 
+# docs/index.md names the version of the index file kifu writes (its kifu_meta row).
+if command -v sqlite3 >/dev/null; then
+    "$kifu" index build "$src/samples/collection" -o "$stage/v.kdb" >/dev/null 2>&1
+    v=$(sqlite3 "$stage/v.kdb" "SELECT value FROM kifu_meta WHERE name='version'" 2>/dev/null)
+    said=$(grep -oE 'WAL mode, version [0-9]+|`version` = `[0-9]+`' "$src/docs/index.md" |
+        grep -oE '[0-9]+' | sort -u | tr '\n' ' ')
+    [ -n "$v" ] && [ "$said" = "$v " ] && ok "docs/index.md names the index version kifu writes ($v)" ||
+        bad "docs/index.md names version(s) ${said:-none}; kifu writes ${v:-nothing}"
+fi
+
 # The documents' relative links lead to files of the source tree.
 broken=$(cd "$src" && for md in README.md docs/*.md; do
     d=$(dirname "$md")
