@@ -90,6 +90,12 @@ def main():
             if pending:
                 print(".RS\n.nf\n" + roff_text(pending) + "\n.fi\n.RE")
             pending = None
+    # The documents this page names as docs/NAME.md are installed; the install writes the
+    # prefix's directory over the default one, as for kifu(1).
+    print(".SH FILES\n.TP\n.I /usr/local/share/doc/kifu/\n"
+          "the documents of the source tree's\n.IR docs/ :\n"
+          "what this page names as\n.I docs/NAME.md\nis\n.I NAME.md\nthere;\n"
+          ".I library.md\nmaps the library, with a first program.")
     print(".SH \"SEE ALSO\"\n.BR kifu (1),\n.BR pkg\\-config (1)")
 
 

@@ -1,4 +1,4 @@
-/* posjson_read.c: the position-list JSON reader (../shared/seeds/002, README "posjson").
+/* posjson_read.c: the position-list JSON reader (../shared/seeds/002; docs/formats.md "posjson").
  *
  * The file is a list of positions; records come out of it. An entry that follows the one
  * before it by a legal move adds that move (recovered from the two positions, `mv` tried

@@ -1,4 +1,4 @@
-/* posjson_write.c: the position-list JSON writer (../shared/seeds/002, README "posjson").
+/* posjson_write.c: the position-list JSON writer (../shared/seeds/002; docs/formats.md "posjson").
  *
  * One entry per position, one entry per line, strict JSON: `bd`, `cb`, `cw`, `sid` (the
  * ID the document read gave the position, a string or a number as given, else the

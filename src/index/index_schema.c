@@ -1,5 +1,5 @@
-/* index_schema.c: the tables of an index file, made and checked. The README's "The index"
- * section documents them for users who query the file with sqlite3 directly. */
+/* index_schema.c: the tables of an index file, made and checked. docs/index.md ("The
+ * file") documents them for users who query the file with sqlite3 directly. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

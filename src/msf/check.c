@@ -2,8 +2,8 @@
  * each side's sets, no piece twice, korol only turned pieces on the board. Each move
  * (unless KIFU_MSF_NO_TRANSITIONS): the rules of movement are not published, so only
  * what the states themselves prove is checked: the state a move leads to must be the one
- * before it changed exactly as the move says (README "Xelto records" lists the rules with
- * the examples that show them). Times never go back. Every node and line is visited in
+ * before it changed exactly as the move says (docs/msf.md lists the rules with the
+ * examples that show them). Times never go back. Every node and line is visited in
  * one flat loop over the record's lists. */
 #include <stdio.h>
 #include <string.h>

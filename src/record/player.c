@@ -188,7 +188,7 @@ static int parse_num(const char **s, long *out)
     return 0;
 }
 
-/* Path syntax (see kifu.h and the README):
+/* Path syntax (see kifu.h and docs/library.md):
  *   "PLY[,C1,C2,...]"  go to ply PLY; at the k-th node met on the way from the root that
  * has forks, take child Ck (0 = the main continuation); child 0 at the branching nodes
  * after the last choice. "12" is ply 12 of the main line; "12,0,1" takes the main line at

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The man pages render without a warning; kifu(1) describes every command, and in each
 # command's section every option its --help text names; an install holds the documents
-# (share/doc/kifu) that kifu(1) and the help texts send readers to, and no help text or
-# man page sends them to the README, which is not installed; the documents' links lead
-# somewhere; bash loads the completion and completes commands, options and formats.
+# (share/doc/kifu) that kifu(1), libkifu(3) and the help texts send readers to, and no
+# help text or man page sends them to the README, which is not installed; the documents'
+# links lead somewhere; bash loads the completion and completes commands, options and formats.
 # Usage: docs.sh KIFU BUILD_DIR SOURCE_DIR
 set -u
 kifu=$1 build=$2 src=$3
@@ -67,6 +67,14 @@ missing=$(cd "$src/docs" && find . -type f | while read -r f; do
 man1=$stage/usr/share/man/man1/kifu.1
 grep -q '/usr/share/doc/kifu' "$man1" 2>/dev/null && ! grep -q '/usr/local/share/doc' "$man1" &&
     ok "the installed kifu(1) names /usr/share/doc/kifu" || bad "the installed kifu(1) does not name its documents' directory"
+man3=$stage/usr/share/man/man3/libkifu.3
+grep -q '/usr/share/doc/kifu' "$man3" 2>/dev/null && ! grep -q '/usr/local/share/doc' "$man3" &&
+    ok "the installed libkifu(3) names /usr/share/doc/kifu" || bad "the installed libkifu(3) does not name its documents' directory"
+# Every document libkifu(3) names as docs/NAME.md is installed.
+named=$(grep -oE 'docs/[a-z-]+\.md' "$man3" 2>/dev/null | sed 's|^docs/||' | sort -u)
+missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
+[ -n "$named" ] && [ -z "$missing" ] && ok "every document libkifu(3) names is installed" ||
+    bad "libkifu(3) names documents that are not installed: ${missing:-none named}"
 # Every document kifu(1) names (FILES) is installed.
 named=$(grep -oE '[a-z]+\.md|patterns/' "$src/man/kifu.1" | sort -u)
 missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
@@ -83,6 +91,16 @@ named=$(printf '%s\n' "$texts" | grep -oE '[a-z]+\.md' | sort -u)
 missing=$(for f in $named; do [ -e "$docdir/$f" ] || echo "$f"; done)
 [ -z "$missing" ] && ok "every document a help text names is installed (${named//$'\n'/ })" ||
     bad "help texts name documents that are not installed: $missing"
+
+# docs/index.md names the version of the index file kifu writes (its kifu_meta row).
+if command -v sqlite3 >/dev/null; then
+    "$kifu" index build "$src/samples/collection" -o "$stage/v.kdb" >/dev/null 2>&1
+    v=$(sqlite3 "$stage/v.kdb" "SELECT value FROM kifu_meta WHERE name='version'" 2>/dev/null)
+    said=$(grep -oE 'WAL mode, version [0-9]+|`version` = `[0-9]+`' "$src/docs/index.md" |
+        grep -oE '[0-9]+' | sort -u | tr '\n' ' ')
+    [ -n "$v" ] && [ "$said" = "$v " ] && ok "docs/index.md names the index version kifu writes ($v)" ||
+        bad "docs/index.md names version(s) ${said:-none}; kifu writes ${v:-nothing}"
+fi
 
 # The documents' relative links lead to files of the source tree.
 broken=$(cd "$src" && for md in README.md docs/*.md; do
