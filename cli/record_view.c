@@ -83,24 +83,6 @@ static const char *header(const kifu_record *rec, const char *a, const char *b)
     return v ? v : b ? kifu_record_header_get(rec, b) : NULL;
 }
 
-/* Who won an ending, by the side to move when it came: 0 sente, 1 gote, -1 none said
- * (a draw, an interruption, a word that names no winner). */
-static int winner(const char *word, int to_move)
-{
-    static const char *const mover_loses[] = {"TORYO", "TSUMI", "TIME_UP",
-                                              "ILLEGAL_MOVE"};
-    for (size_t i = 0; i < sizeof mover_loses / sizeof *mover_loses; i++)
-        if (strcmp(word, mover_loses[i]) == 0)
-            return !to_move;
-    if (strcmp(word, "KACHI") == 0)
-        return to_move;
-    if (strcmp(word, "+ILLEGAL_ACTION") == 0)
-        return 1;
-    if (strcmp(word, "-ILLEGAL_ACTION") == 0)
-        return 0;
-    return -1;
-}
-
 /* What was played (kifu tags): "戦型：☗四間飛車 ☖力戦 (対抗形)" and "囲い：☗美濃囲い,
  * 片美濃囲い ☖舟囲い", the lines a collection's reader looks for. The tagger is made once
  * (the viewers show one record at a time, on one thread). */
@@ -142,13 +124,9 @@ static void put_tags(FILE *f, const kifu_record *rec)
 int cli_record_about(cli_lines *l, const kifu_record *rec, int width)
 {
     /* The record's words: 下手/上手 when it has them, 先手/後手 when it has those, else
-     * 下手/上手 for a handicap game (as its KIF is written). */
-    int preset = kifu_record_preset(rec);
-    int handicap =
-        kifu_record_header_get(rec, "下手") || kifu_record_header_get(rec, "上手") ||
-        (!kifu_record_header_get(rec, "先手") && !kifu_record_header_get(rec, "後手") &&
-         preset > KIFU_PRESET_HIRATE && preset < KIFU_PRESET_OTHER);
-    const char *side[2] = {handicap ? "下手" : "先手", handicap ? "上手" : "後手"};
+     * 下手/上手 for a handicap game (as its KIF is written; CSA's N+/N- are no words). */
+    const char *side[2] = {kifu_record_side_word(rec, KIFU_BLACK),
+                           kifu_record_side_word(rec, KIFU_WHITE)};
     const char *black = header(rec, "先手", "下手"), *white = header(rec, "後手", "上手");
     char *buf = NULL;
     size_t len = 0;
@@ -162,25 +140,12 @@ int cli_record_about(cli_lines *l, const kifu_record *rec, int width)
     if (event || date)
         fprintf(f, "%s%s%s\n", event ? event : "", event && date ? "  " : "",
                 date ? date : "");
-    /* The result: the main line's ending and who was to move there. */
-    size_t moves = 0;
-    const kifu_node *last = kifu_record_root(rec);
-    for (const kifu_node *n = kifu_node_next(last); n; n = kifu_node_next(n)) {
-        moves += kifu_node_kind_of(n) == KIFU_NODE_MOVE;
-        last = n;
-    }
-    const char *word = kifu_node_special(last);
-    if (word) {
-        kifu_board start;
-        kifu_record_initial(rec, &start);
-        int to_move = (start.color + (int)(moves & 1)) & 1;
-        int w = winner(word, to_move);
-        const char *what = kifu_special_text(word);
-        if (w >= 0)
-            fprintf(f, "まで%zu手で%sの勝ち (%s)\n", moves, side[w], what);
-        else
-            fprintf(f, "まで%zu手で%s\n", moves, what);
-    }
+    /* The result, as the HTML page and a KIF まで line say it. */
+    size_t need = kifu_record_result_text(rec, NULL, 0);
+    char *result = need ? malloc(need + 1) : NULL;
+    if (result && kifu_record_result_text(rec, result, need + 1))
+        fprintf(f, "%s\n", result);
+    free(result);
     put_tags(f, rec);
     int rc = fclose(f) ? -1 : 0;
     /* Each line on its own: a wrapped part is indented, the next line is not. */

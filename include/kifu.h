@@ -761,6 +761,18 @@ KIFU_EXPORT char *kifu_player_moves_text(const kifu_player *pl, int before, int 
  *  know is returned as given (borrowed from the argument). */
 KIFU_EXPORT const char *kifu_special_text(const char *special);
 
+/** The record's word for a side (static): 先手/後手, or 下手/上手 when the record names its
+ *  sides so, or is a handicap game that names neither (CSA's N+/N- are no words). */
+KIFU_EXPORT const char *kifu_record_side_word(const kifu_record *r, int color);
+/** The main line's result as a KIF まで line and the viewers say it, in the record's side
+ *  words: "まで117手で上手の勝ち", with how when not by resignation ("(切れ負け)",
+ *  "(先手の反則負け：二歩)"), or the ending alone when it names no winner ("まで80手で
+ *  千日手"). Written into buf as snprintf does: the length of the whole text (cut to
+ *  fit cap when it is that or more), or 0 with "" when the line has no ending.
+ *  A foul's loser: the side its sign names (±ILLEGAL_ACTION); for ILLEGAL_MOVE the side to
+ *  move, unless the line ends on a move kept as a foul (kifu_node_foul): its mover. */
+KIFU_EXPORT size_t kifu_record_result_text(const kifu_record *r, char *buf, size_t cap);
+
 /* ------------------------------------------------------------------------------------ */
 /* The HTML replay page                                                                 */
 

@@ -5,6 +5,7 @@
  * Embedding posjson rather than a format of the page's own keeps one writer of positions
  * and lets anyone take the data back out of a saved page. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "diagram/diagram.h"
@@ -121,51 +122,6 @@ static int ending_words(kifu__strbuf *out, const kifu_record *const *rs, size_t 
     return 0;
 }
 
-/* The main line's result as `kifu show` says it and a KIF まで line begins: "まで117手で
- * 上手の勝ち", with how it was won when not by resignation ("(時間切れ)", "(先手の反則負け：
- * 二歩)"), or the ending alone when it names no winner ("まで80手で千日手"). The sides in
- * the record's own words: 下手/上手 for a handicap game. Empty when the line has no
- * ending. */
-static void result_line(kifu__strbuf *out, const kifu_record *r)
-{
-    const kifu_node *last = kifu_record_root(r), *before = NULL;
-    for (const kifu_node *n = kifu_node_next(last); n; n = kifu_node_next(n))
-        before = last, last = n;
-    const char *word = kifu_node_special(last);
-    if (!word)
-        return;
-    int hc = kifu__jp_uses_handicap_names(r);
-    const char *side[2] = {hc ? "下手" : "先手", hc ? "上手" : "後手"};
-    int moves = kifu_node_ply(last) - 1;
-    int mover = (kifu__jp_first_color(r) + moves) & 1; /* to move at the ending */
-    int winner = -1;
-    const char *how = NULL;
-    if (strcmp(word, "TORYO") == 0 || strcmp(word, "TSUMI") == 0 ||
-        strcmp(word, "TIME_UP") == 0) {
-        winner = !mover;
-        how = strcmp(word, "TORYO") ? kifu_special_text(word) : NULL;
-    } else if (strcmp(word, "KACHI") == 0) {
-        winner = mover;
-        how = "入玉宣言";
-    } else if (strcmp(word, "ILLEGAL_MOVE") == 0 ||
-               strcmp(word, "+ILLEGAL_ACTION") == 0 ||
-               strcmp(word, "-ILLEGAL_ACTION") == 0) {
-        /* ILLEGAL_MOVE: the side that just moved played a forbidden move; ±: the side the
-         * sign names fouled. */
-        int fouler = word[0] == '+' ? KIFU_BLACK : word[0] == '-' ? KIFU_WHITE : !mover;
-        winner = !fouler;
-        int foul = before ? kifu_node_foul(before) : 0;
-        kifu__sb_printf(out, "まで%d手で%sの勝ち (%sの反則負け%s%s)", moves, side[winner],
-                        side[fouler], foul ? "：" : "", foul ? kifu_foul_name(foul) : "");
-        return;
-    }
-    if (winner < 0)
-        kifu__sb_printf(out, "まで%d手で%s", moves, kifu_special_text(word));
-    else
-        kifu__sb_printf(out, "まで%d手で%sの勝ち%s%s%s", moves, side[winner],
-                        how ? " (" : "", how ? how : "", how ? ")" : "");
-}
-
 /* The options and the catalogue flag: the data block's start, up to its records. */
 static void data_start(kifu__strbuf *out, const kifu_html_options *o)
 {
@@ -197,16 +153,24 @@ static int data_record(kifu__strbuf *out, const kifu_record *r, size_t i,
      * game, as its own KIF says them. */
     if (kifu__jp_uses_handicap_names(r))
         kifu__sb_puts(out, ",\"sideWords\":[\"下手\",\"上手\"]");
-    pj.len = 0;
-    result_line(&pj, r);
-    if (pj.len) {
-        kifu__sb_puts(out, ",\"result\":");
-        kifu__strbuf js;
-        kifu__sb_init(&js);
-        kifu__sb_json_string(&js, pj.data);
-        put_script_json(out, js.data, js.len);
-        kifu__sb_free(&js);
+    /* An ending word the record made up may be long: the text at its full length. */
+    char small[256], *result = small;
+    size_t need = kifu_record_result_text(r, small, sizeof small);
+    if (need >= sizeof small) {
+        if (!(result = malloc(need + 1))) {
+            kifu__sb_free(&pj);
+            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+        }
+        kifu_record_result_text(r, result, need + 1);
     }
+    if (need) {
+        kifu__sb_puts(out, ",\"result\":");
+        pj.len = 0;
+        kifu__sb_json_string(&pj, result);
+        put_script_json(out, pj.data, pj.len);
+    }
+    if (result != small)
+        free(result);
     kifu__sb_putc(out, '}');
     kifu__sb_free(&pj);
     return 0;

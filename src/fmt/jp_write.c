@@ -42,6 +42,62 @@ int kifu__jp_first_color(const kifu_record *r)
     return b.color;
 }
 
+const char *kifu_record_side_word(const kifu_record *r, int color)
+{
+    int hc = kifu__jp_uses_handicap_names(r);
+    if (color == KIFU_WHITE)
+        return hc ? "上手" : "後手";
+    return hc ? "下手" : "先手";
+}
+
+/* One text for the HTML page's header and the terminal viewers (show, replay), so that
+ * they name the same winner. */
+size_t kifu_record_result_text(const kifu_record *r, char *buf, size_t cap)
+{
+    if (cap)
+        buf[0] = 0;
+    const kifu_node *last = kifu_record_root(r), *before = NULL;
+    for (const kifu_node *n = kifu_node_next(last); n; n = kifu_node_next(n))
+        before = last, last = n;
+    const char *word = kifu_node_special(last);
+    if (!word)
+        return 0;
+    const char *side[2] = {kifu_record_side_word(r, KIFU_BLACK),
+                           kifu_record_side_word(r, KIFU_WHITE)};
+    int moves = kifu_node_ply(last) - 1;
+    int mover = (kifu__jp_first_color(r) + moves) & 1; /* to move at the ending */
+    int winner = -1, n;
+    const char *how = NULL;
+    if (strcmp(word, "TORYO") == 0 || strcmp(word, "TSUMI") == 0 ||
+        strcmp(word, "TIME_UP") == 0) {
+        winner = !mover;
+        how = strcmp(word, "TORYO") ? kifu_special_text(word) : NULL;
+    } else if (strcmp(word, "KACHI") == 0) {
+        winner = mover;
+        how = kifu_special_text(word);
+    } else if (strcmp(word, "ILLEGAL_MOVE") == 0 ||
+               strcmp(word, "+ILLEGAL_ACTION") == 0 ||
+               strcmp(word, "-ILLEGAL_ACTION") == 0) {
+        /* ILLEGAL_MOVE says the side to move lost by a foul (CSA's %ILLEGAL_MOVE, KIF's
+         * 反則負け); a line that ends on a move kept as a foul shows who made it. */
+        int foul = before ? kifu_node_foul(before) : KIFU_FOUL_NONE;
+        int fouler = word[0] == '+'   ? KIFU_BLACK
+                     : word[0] == '-' ? KIFU_WHITE
+                     : foul           ? !mover
+                                      : mover;
+        n = snprintf(buf, cap, "まで%d手で%sの勝ち (%sの反則負け%s%s)", moves,
+                     side[!fouler], side[fouler], foul ? "：" : "",
+                     foul ? kifu_foul_name(foul) : "");
+        return n > 0 ? (size_t)n : 0;
+    }
+    if (winner < 0)
+        n = snprintf(buf, cap, "まで%d手で%s", moves, kifu_special_text(word));
+    else
+        n = snprintf(buf, cap, "まで%d手で%sの勝ち%s%s%s", moves, side[winner],
+                     how ? " (" : "", how ? how : "", how ? ")" : "");
+    return n > 0 ? (size_t)n : 0;
+}
+
 void kifu__jp_write_header(const kifu_record *r, kifu__strbuf *out)
 {
     size_t n = kifu_record_header_count(r);
@@ -88,9 +144,9 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
 {
     const char *sp = kifu_node_special(special);
     int n = kifu_node_ply(special) - 1;
-    int hc = kifu__jp_uses_handicap_names(r);
     int mover = (kifu__jp_first_color(r) + n) & 1; /* side to move at the ending */
-    const char *names[2] = {hc ? "下手" : "先手", hc ? "上手" : "後手"};
+    const char *names[2] = {kifu_record_side_word(r, KIFU_BLACK),
+                            kifu_record_side_word(r, KIFU_WHITE)};
     kifu__sb_printf(out, "まで%d手で", n);
     if (strcmp(sp, "TORYO") == 0)
         kifu__sb_printf(out, "%sの勝ち\n", names[!mover]);

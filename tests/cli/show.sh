@@ -138,6 +138,27 @@ for c in uwate:上手:下手 sente:後手:先手 none:上手:下手; do
 done
 expect_has "handicap keys kept" "$("$KIFU" convert "$tmp/hc_uwate.kifu" -t kifu -o -)" "上手：羽生"
 
+# A CSA handicap game names its sides by sign only (N+/N-): 下手/上手 in the result line
+# too, as on its board and in its KIF.
+printf 'V2.2\nN+藤井\nN-羽生\nPI22KA\n-\n-3142GI\n+7776FU\n%%TORYO\n' >"$tmp/hc.csa"
+out=$("$KIFU" show "$tmp/hc.csa" --format text)
+expect_has "CSA handicap: bottom hand" "$out" "☗下手 持駒"
+expect_has "CSA handicap: result" "$out" "まで2手で下手の勝ち"
+expect_eq "CSA handicap: KIF summary" "$("$KIFU" convert "$tmp/hc.csa" -t kifu -o - | tail -n 1)" \
+  "まで2手で下手の勝ち"
+
+# show's result line is the HTML page's (issue 26, seed 002): the same winner for every
+# ending; CSA's %ILLEGAL_MOVE is the side to move's foul.
+for sp in TORYO ILLEGAL_MOVE +ILLEGAL_ACTION -ILLEGAL_ACTION KACHI TIME_UP SENNICHITE; do
+  printf 'V2.2\nPI\n+\n+7776FU\n%%%s\n' "$sp" >"$tmp/end.csa"
+  "$KIFU" html "$tmp/end.csa" -o "$tmp/end.html"
+  page=$(grep -o '"result":"[^"]*"' "$tmp/end.html" | sed 's/^"result":"//; s/"$//')
+  line=$("$KIFU" show "$tmp/end.csa" --format text | grep 'まで' | sed 's/^ *//')
+  expect_eq "$sp: show's result is the page's" "$line" "$page"
+  [ "$sp" = ILLEGAL_MOVE ] && expect_eq "ILLEGAL_MOVE: the side to move fouled" "$line" \
+    "まで1手で先手の勝ち (後手の反則負け)"
+done
+
 # A SFEN's move number goes on (issue 26, seed 004): the next SFEN, BOD's 手数 and the
 # board's N手目 count from it.
 echo 'position sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5 moves B*5e' \

@@ -186,10 +186,10 @@ TEST(piece_style_and_size_reach_the_page)
 }
 
 /* The header's result names the winner, as kifu show does, in the record's words. */
-static void expect_result(const char *kif, const char *want)
+static void expect_result_as(const char *text, int format, const char *want)
 {
-    kifu_read_options ro = {.format = KIFU_FMT_KIF};
-    kifu_record *r = kifu_read(kif, strlen(kif), &ro, NULL);
+    kifu_read_options ro = {.format = format};
+    kifu_record *r = kifu_read(text, strlen(text), &ro, NULL);
     CHECK(r != NULL);
     if (!r)
         return;
@@ -202,6 +202,11 @@ static void expect_result(const char *kif, const char *want)
     unload(data);
     kifu_free(page);
     kifu_record_free(r);
+}
+
+static void expect_result(const char *kif, const char *want)
+{
+    expect_result_as(kif, KIFU_FMT_KIF, want);
 }
 
 TEST(result_names_the_winner)
@@ -220,6 +225,34 @@ TEST(result_names_the_winner)
                   "まで1手で先手の勝ち (切れ負け)");
     expect_result("手合割：平手\n   1 ７六歩(77)\n   2 千日手\n", "まで1手で千日手");
     expect_result("手合割：平手\n   1 ７六歩(77)\n", "(none)");
+    /* CSA's %ILLEGAL_MOVE: the side to move lost by a foul (as show, the KIF まで line and
+     * the index have it); the signed words name the side that fouled. */
+    expect_result_as("V2.2\nPI\n+\n+7776FU\n%ILLEGAL_MOVE\n", KIFU_FMT_CSA,
+                     "まで1手で先手の勝ち (後手の反則負け)");
+    expect_result_as("V2.2\nPI\n+\n+7776FU\n%+ILLEGAL_ACTION\n", KIFU_FMT_CSA,
+                     "まで1手で後手の勝ち (先手の反則負け)");
+    expect_result_as("V2.2\nPI\n+\n+7776FU\n%-ILLEGAL_ACTION\n", KIFU_FMT_CSA,
+                     "まで1手で先手の勝ち (後手の反則負け)");
+    /* A CSA handicap game names its sides by sign only: 下手/上手, as its board says. */
+    expect_result_as("V2.2\nN+下手氏\nN-上手氏\nPI11KY\n-\n-3334FU\n+7776FU\n%TORYO\n",
+                     KIFU_FMT_CSA, "まで2手で下手の勝ち");
+}
+
+/* The text the page and the viewers share: its length as snprintf gives it, cut to fit. */
+TEST(result_text_cut_to_fit)
+{
+    kifu_record *r = read_kif("手合割：平手\n   1 ７六歩(77)\n   2 切れ負け\n");
+    char small[8], full[64];
+    size_t need = r ? kifu_record_result_text(r, small, sizeof small) : 0;
+    CHECK(need > sizeof small && strlen(small) == sizeof small - 1);
+    CHECK_INT(r ? (long)kifu_record_result_text(r, full, sizeof full) : 0, (long)need);
+    CHECK_STR(full, "まで1手で先手の勝ち (切れ負け)");
+    CHECK_STR(r ? kifu_record_side_word(r, KIFU_WHITE) : NULL, "後手");
+    kifu_record_free(r);
+    r = read_kif("手合割：平手\n   1 ７六歩(77)\n");
+    CHECK_INT(r ? (long)kifu_record_result_text(r, full, sizeof full) : 1, 0);
+    CHECK_STR(full, "");
+    kifu_record_free(r);
 }
 
 /* A handicap game without names: its sides are 下手 and 上手 on the board, as its KIF
@@ -308,6 +341,7 @@ int main(void)
     RUN(options_reach_the_page);
     RUN(piece_style_and_size_reach_the_page);
     RUN(result_names_the_winner);
+    RUN(result_text_cut_to_fit);
     RUN(handicap_sides_in_the_records_words);
     RUN(assets_are_the_files);
     RUN(no_record_is_an_argument_error);
