@@ -153,7 +153,10 @@ void kifu__jp_write_summary(const kifu_record *r, const kifu_node *special,
     else if (strcmp(sp, "TIME_UP") == 0)
         kifu__sb_printf(out, "時間切れにより%sの勝ち\n", names[!mover]);
     else if (strcmp(sp, "ILLEGAL_MOVE") == 0)
-        kifu__sb_printf(out, "%sの反則負け\n", names[mover]);
+        /* A line ending on a move kept as a foul: its mover lost (kifu_record_result_text) */
+        kifu__sb_printf(
+            out, "%sの反則負け\n",
+            names[kifu_node_foul(kifu_node_parent(special)) ? !mover : mover]);
     else if (strcmp(sp, "+ILLEGAL_ACTION") == 0 || strcmp(sp, "-ILLEGAL_ACTION") == 0)
         /* Named from the side to move, as the ending word is (seeds/001): tsshogi and
          * json-kifu-format read only the word, 反則勝ち as the side to move winning. */

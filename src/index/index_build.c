@@ -79,7 +79,11 @@ static int result_of(const kifu_record *r, const kifu_node *last)
     int to_move_loses = to_move == KIFU_BLACK ? KIFU__RES_GOTE : KIFU__RES_SENTE;
     if (!strcmp(sp, "KACHI"))
         return to_move_wins;
-    /* ILLEGAL_MOVE: the side to move lost by a foul (CSA %ILLEGAL_MOVE, KIF 反則負け). */
+    /* ILLEGAL_MOVE: the side to move lost by a foul (CSA %ILLEGAL_MOVE, KIF 反則負け),
+     * unless the line ends on a move kept as a foul: its mover lost, as
+     * kifu_record_result_text names it on the page and in show. */
+    if (!strcmp(sp, "ILLEGAL_MOVE") && p && kifu_node_foul(p))
+        return to_move_wins;
     if (!strcmp(sp, "TORYO") || !strcmp(sp, "TSUMI") || !strcmp(sp, "TIME_UP") ||
         !strcmp(sp, "ILLEGAL_MOVE"))
         return to_move_loses;

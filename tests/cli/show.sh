@@ -159,6 +159,19 @@ for sp in TORYO ILLEGAL_MOVE +ILLEGAL_ACTION -ILLEGAL_ACTION KACHI TIME_UP SENNI
     "まで1手で先手の勝ち (後手の反則負け)"
 done
 
+# A line ending on a move kept as a foul (sente's 二歩, then 反則負け): its mover lost, in
+# show, the KIF and KI2 まで lines and the index alike.
+printf '手合割：平手\n   1 ７六歩(77)\n   2 ３四歩(33)\n   3 ７五歩(76)\n   4 ３五歩(34)\n   5 ７四歩(75)\n   6 ３六歩(35)\n   7 ７三歩成(74)\n   8 同　桂(81)\n   9 ２五歩打\n  10 反則負け\n' >"$tmp/nifu.kif"
+expect_has "kept foul: show" "$("$KIFU" show "$tmp/nifu.kif" --format text)" \
+  "まで9手で後手の勝ち (先手の反則負け：二歩)"
+for t in kifu ki2u; do
+  expect_eq "kept foul: $t summary" "$("$KIFU" convert "$tmp/nifu.kif" -t $t -o - | tail -n 1)" \
+    "まで9手で先手の反則負け"
+done
+"$KIFU" index build "$tmp/nifu.kif" -o "$tmp/nifu.kdb" 2>/dev/null
+expect_has "kept foul: the index scores gote's win" "$("$KIFU" explore "$tmp/nifu.kdb" --json)" \
+  '"sente_wins":0,"gote_wins":1'
+
 # A SFEN's move number goes on (issue 26, seed 004): the next SFEN, BOD's 手数 and the
 # board's N手目 count from it.
 echo 'position sfen lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5 moves B*5e' \
