@@ -31,6 +31,19 @@ int cli_sfen_number(const char *s)
     return k < n && k && s[k - 1] == ' ' ? atoi(s + k) : 1;
 }
 
+/* A member's name (with what comes before it) and its value. */
+static void json_text(cli_out *o, const char *name, const char *s)
+{
+    cli_out_str(o, name);
+    cli_out_json(o, s);
+}
+
+static void json_int(cli_out *o, const char *name, long long v)
+{
+    cli_out_str(o, name);
+    cli_out_int(o, v);
+}
+
 /* Written through a cli_out (integers by hand, one stdio call a buffer): a fprintf for
  * each field was most of an answer's time after its counts (issue 30). */
 void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_games)
@@ -89,22 +102,15 @@ void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_g
         cli_out_str(o, ",\"top\":[");
         for (size_t k = 0; k < m->ntop; k++) {
             const kifu_explore_game *g = &m->top[k];
-            cli_out_str(o, k ? ",{\"sente\":" : "{\"sente\":");
-            cli_out_json(o, g->sente);
-            cli_out_str(o, ",\"gote\":");
-            cli_out_json(o, g->gote);
-            cli_out_str(o, ",\"date\":");
-            cli_out_json(o, g->date);
-            cli_out_str(o, ",\"event\":");
-            cli_out_json(o, g->event);
+            json_text(o, k ? ",{\"sente\":" : "{\"sente\":", g->sente);
+            json_text(o, ",\"gote\":", g->gote);
+            json_text(o, ",\"date\":", g->date);
+            json_text(o, ",\"event\":", g->event);
             cli_out_str(o, ",\"result\":\"");
             cli_out_str(o, result_word(g->result));
-            cli_out_str(o, "\",\"file\":");
-            cli_out_json(o, g->source);
-            cli_out_str(o, ",\"game\":");
-            cli_out_int(o, g->number);
-            cli_out_str(o, ",\"ply\":");
-            cli_out_int(o, g->ply);
+            json_text(o, "\",\"file\":", g->source);
+            json_int(o, ",\"game\":", g->number);
+            json_int(o, ",\"ply\":", g->ply);
             cli_out_str(o, "}");
         }
         cli_out_str(o, "]}");

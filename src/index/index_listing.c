@@ -77,6 +77,17 @@ static int load_rows(kifu__listing *l, const uint8_t *p, const uint8_t *end,
     return p == end ? 0 : -2;
 }
 
+int kifu__listing_read(kifu__listing *l, sqlite3_stmt *st, uint64_t key)
+{
+    sqlite3_bind_int64(st, 1, (sqlite3_int64)key);
+    int s = sqlite3_step(st), rc = 0;
+    if (s == SQLITE_ROW)
+        rc = kifu__listing_load(l, sqlite3_column_blob(st, 0),
+                                (size_t)sqlite3_column_bytes(st, 0));
+    sqlite3_reset(st);
+    return rc ? rc : s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -3;
+}
+
 int kifu__listing_load(kifu__listing *l, const void *blob, size_t len)
 {
     const uint8_t *b = blob, *p = b + 1, *end = b + len;

@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sqlite3.h>
+
 #include "index/backend.h"
 
 /* Listed games, by id: the rows of one or more listings loaded (their strings in the
@@ -33,6 +35,9 @@ void kifu__listing_clear(kifu__listing *l);
 /* The rows of a stored listing (`listing.games`) added to l, their strings copied. 0, -1
  * out of memory, or -2 when it does not decode (damaged). */
 int kifu__listing_load(kifu__listing *l, const void *blob, size_t len);
+/* The listing of key added to l, by st (`SELECT games FROM listing WHERE key=?`): 0
+ * (also when it has none), -1 NOMEM, -2 damaged, -3 an SQLite error. */
+int kifu__listing_read(kifu__listing *l, sqlite3_stmt *st, uint64_t key);
 /* The row of game id (sorting l first when rows were added), or NULL. */
 const kifu__explore_row *kifu__listing_find(kifu__listing *l, long long id);
 /* A row added (its strings borrowed until kifu__listing_encode). 0, or -1 NOMEM. */

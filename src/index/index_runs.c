@@ -285,17 +285,12 @@ static int bind_days(writer *w, sqlite3_stmt *st, int i, const kifu__days *d,
 static int old_listing(writer *w, uint64_t key)
 {
     kifu__listing_clear(&w->old);
-    sqlite3_bind_int64(w->lstget, 1, (sqlite3_int64)key);
-    int s = sqlite3_step(w->lstget), rc = 0;
-    if (s == SQLITE_ROW)
-        rc = kifu__listing_load(&w->old, sqlite3_column_blob(w->lstget, 0),
-                                (size_t)sqlite3_column_bytes(w->lstget, 0));
-    sqlite3_reset(w->lstget);
+    int rc = kifu__listing_read(&w->old, w->lstget, key);
     if (rc == -2)
         kifu__listing_clear(&w->old);
     if (rc == -1)
         return nomem(w->err);
-    return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
+    return rc == -3 ? -1 : 0;
 }
 
 /* The path of file `id`: the batch's, or its row's (copied into w->strings); NULL when

@@ -107,17 +107,12 @@ static int damaged(query *q, uint64_t key, const char *part)
  * its games are read from their rows). 0, or -1 with the error said. */
 static int load_listing(query *q, uint64_t key)
 {
-    sqlite3_bind_int64(q->listing, 1, (sqlite3_int64)key);
-    int s = sqlite3_step(q->listing), rc = 0;
-    if (s == SQLITE_ROW)
-        rc = kifu__listing_load(&q->listed, sqlite3_column_blob(q->listing, 0),
-                                (size_t)sqlite3_column_bytes(q->listing, 0));
-    sqlite3_reset(q->listing);
+    int rc = kifu__listing_read(&q->listed, q->listing, key);
     if (rc == -2)
         damaged(q, key, "listing");
-    else if (rc)
+    else if (rc == -1)
         kifu__error(q->err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-    return rc || (s != SQLITE_ROW && s != SQLITE_DONE) ? -1 : 0;
+    return rc ? -1 : 0;
 }
 
 /* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
