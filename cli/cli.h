@@ -132,6 +132,20 @@ void cli_put_name(const char *s);
 void cli_put_fname(FILE *f, const char *s);
 void cli_json_string(const char *s);
 void cli_json_fstring(FILE *f, const char *s);
+/* A stream's bytes gathered in a buffer and written to it in large pieces (textout.c):
+ * what a writer of many small pieces (the explorer's JSON) uses instead of a stdio call
+ * for each. Set f and n = 0 (the buffer needs no clearing); flush at the end. */
+typedef struct cli_out {
+    FILE *f;
+    size_t n;
+    char b[8192];
+} cli_out;
+void cli_out_flush(cli_out *o);
+void cli_out_bytes(cli_out *o, const char *s, size_t n);
+void cli_out_str(cli_out *o, const char *s);
+void cli_out_int(cli_out *o, long long v);
+/* s as a JSON string (NULL: null), as cli_json_fstring writes it. */
+void cli_out_json(cli_out *o, const char *s);
 /* The object `kifu explore --json` prints (sfen, games, moves with counts and, unless
  * no_games, top games), on f; `kifu serve` answers /api/explore with the same
  * (explore_json.c). */

@@ -17,36 +17,6 @@
 #include "index/index_private.h"
 #include "kifu_private.h"
 
-static void put_varint(uint8_t **o, uint64_t v)
-{
-    uint8_t *p = *o;
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    *o = p;
-}
-
-/* 0, or -1 when the varint runs past end or is too long (a damaged block). */
-static int get_varint(const uint8_t **in, const uint8_t *end, uint64_t *v)
-{
-    const uint8_t *p = *in;
-    uint64_t r = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-        if (p >= end)
-            return -1;
-        uint8_t b = *p++;
-        r |= (uint64_t)(b & 0x7f) << shift;
-        if (!(b & 0x80)) {
-            *v = r;
-            *in = p;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* Most bytes one entry or group head takes. */
 #define ENTRY_MAX (10 + 10 + 10 + 2)
 #define HEAD_MAX 30
@@ -71,10 +41,10 @@ static inline uint8_t *put_entries(uint8_t *o, const kifu__ipos *v, size_t i, si
 {
     uint32_t game = 0;
     for (size_t k = i; k < j; k++) {
-        put_varint(&o, v[k].game - game);
+        kifu__put_varint(&o, v[k].game - game);
         game = v[k].game;
-        put_varint(&o, (uint64_t)v[k].ply << 3 | (v[k].fact & 7));
-        put_varint(&o, v[k].fact >> 3);
+        kifu__put_varint(&o, (uint64_t)v[k].ply << 3 | (v[k].fact & 7));
+        kifu__put_varint(&o, v[k].fact >> 3);
         *o++ = (uint8_t)(v[k].move & 0xff);
         *o++ = (uint8_t)(v[k].move >> 8);
     }
@@ -93,8 +63,8 @@ size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out)
         for (j = i + 1; j < n && v[j].key == key; j++)
             ;
         uint64_t low = key & KIFU__BUCKET_LOW;
-        put_varint(&o, low - prev);
-        put_varint(&o, j - i);
+        kifu__put_varint(&o, low - prev);
+        kifu__put_varint(&o, j - i);
         prev = low;
         if (j - i <= SHORT_GROUP) {
             /* Most groups are one entry: their length is one byte, filled in after. */
@@ -106,7 +76,7 @@ size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out)
         /* The entries at their place after the longest length, moved back below. */
         uint8_t *e = put_entries(o + 10, v, i, j);
         size_t len = (size_t)(e - (o + 10));
-        put_varint(&o, len);
+        kifu__put_varint(&o, len);
         memmove(o, e - len, len);
         o += len;
     }
@@ -120,9 +90,9 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
     uint64_t low = 0;
     while (p < end) {
         uint64_t d, count, len;
-        if (get_varint(&p, end, &d) || get_varint(&p, end, &count) ||
-            get_varint(&p, end, &len) || len > (uint64_t)(end - p) || low + d < low ||
-            ((low + d) & ~KIFU__BUCKET_LOW))
+        if (kifu__get_varint(&p, end, &d) || kifu__get_varint(&p, end, &count) ||
+            kifu__get_varint(&p, end, &len) || len > (uint64_t)(end - p) ||
+            low + d < low || ((low + d) & ~KIFU__BUCKET_LOW))
             return -1;
         low += d;
         uint64_t key = (bucket << KIFU__BUCKET_SHIFT) | low;
@@ -137,9 +107,9 @@ int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t onl
         uint32_t game = 0;
         for (uint64_t k = 0; k < count; k++) {
             uint64_t g, ply, date;
-            if (get_varint(&q, gend, &g) || get_varint(&q, gend, &ply) ||
-                get_varint(&q, gend, &date) || gend - q < 2 || ply >> 3 > UINT16_MAX ||
-                date > UINT32_MAX >> 3 || g > UINT32_MAX - game)
+            if (kifu__get_varint(&q, gend, &g) || kifu__get_varint(&q, gend, &ply) ||
+                kifu__get_varint(&q, gend, &date) || gend - q < 2 ||
+                ply >> 3 > UINT16_MAX || date > UINT32_MAX >> 3 || g > UINT32_MAX - game)
                 return -1;
             game += (uint32_t)g;
             uint16_t mv = (uint16_t)(q[0] | q[1] << 8);

@@ -27,13 +27,14 @@
 
 /* The schema version this build writes and reads. */
 #define KIFU__INDEX_VERSION                                                              \
-    9 /* 2: games.ending and games.header; 3: bucket blocks; \
+    10 /* 2: games.ending and games.header; 3: bucket blocks; \
        * 4: runs of blocks, dates in explorer.top; 5: hot.days and explorer.days; \
        * 6: players' keys and ranks, games.ident, sources.duplicates; \
        * 7: checksums, positions.sum and games.moves_sum; \
        * 8: game_tags and tag_names; \
-       * 9: explorer.rating_sum and explorer.rated, ratings in the day lists */
-#define KIFU__INDEX_VERSION_TEXT "9"
+       * 9: explorer.rating_sum and explorer.rated, ratings in the day lists; \
+       * 10: the hot positions' listed games (listing) */
+#define KIFU__INDEX_VERSION_TEXT "10"
 /* Positions are stored by bucket: the key's top 18 bits (262,144 rows a run at most),
  * each row one packed block of every occurrence in it (index_block.c). SQLite's cost is
  * per row: with 20 bits a batch's million rows took a third of its write. */
@@ -73,8 +74,13 @@ extern long kifu__index_dated;
 #define KIFU__INDEX_REPLAY 256
 extern long kifu__index_replay;
 
+/* A game as the explorer lists it (kifu__explore_row): its row's sente, gote, date,
+ * event, number, result and file id. */
+#define KIFU__LISTED_SQL                                                                 \
+    "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?"
+
 /* Statements the explorer keeps prepared in an open index. */
-#define KIFU__EXPLORE_STMTS 10
+#define KIFU__EXPLORE_STMTS 11
 
 /* Game results, as the `result` column holds them. */
 enum {
@@ -234,6 +240,38 @@ size_t kifu__block_encode(const kifu__ipos *v, size_t n, uint8_t *out);
 /* 0, -1 (the block does not decode) or -2 (NOMEM). */
 int kifu__block_decode(const uint8_t *p, size_t n, uint64_t bucket, uint64_t only,
                        int all, kifu__ipos **v, size_t *nv, size_t *cap);
+/* An unsigned LEB128 varint written at *o, which moves past it (at most 10 bytes): the
+ * blocks' (index_block.c) and the listings' (index_listing.c) integers. */
+static inline void kifu__put_varint(uint8_t **o, uint64_t v)
+{
+    uint8_t *p = *o;
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    *o = p;
+}
+
+/* The varint at *in, which moves past it: 0, or -1 when it runs past end or is too long
+ * (damaged). */
+static inline int kifu__get_varint(const uint8_t **in, const uint8_t *end, uint64_t *v)
+{
+    const uint8_t *p = *in;
+    uint64_t r = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (p >= end)
+            return -1;
+        uint8_t b = *p++;
+        r |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *v = r;
+            *in = p;
+            return 0;
+        }
+    }
+    return -1;
+}
 /* index_sum.c: the checksum stored beside each block (positions.sum): 32 bits, as a
  * signed integer. */
 int64_t kifu__index_sum(const void *p, size_t n);

@@ -16,6 +16,7 @@
 
 #include "index/index_agg.h"
 #include "index/index_days.h"
+#include "index/index_listing.h"
 #include "index/index_private.h"
 #include "kifu_private.h"
 
@@ -78,6 +79,8 @@ typedef struct writer {
     sqlite3_stmt *rowget; /* a hot key's explorer rows */
     sqlite3_stmt *hotput, *rowput, *unhot, *unrow;
     sqlite3_stmt *rating; /* a game's players' ratings and start */
+    /* a hot key's listing read, written, dropped; a listed game's row, a file's path */
+    sqlite3_stmt *lstget, *lstput, *lstdel, *gamerow, *srcpath;
     /* The ratings of the players who move at even and odd plies: the batch's games
      * (ids first .. first + nbatch), and games of earlier batches as they are read. */
     int32_t (*batch)[2];
@@ -96,6 +99,10 @@ typedef struct writer {
                      * in the table for a key before its bucket is written */
     uint64_t *keys; /* keys to make hot again once their blocks are written */
     size_t nkeys, capkeys;
+    /* A hot key's listing as it was and as it is written, with the strings of the games
+     * read for it from their rows. */
+    kifu__listing old, list;
+    kifu__arena strings;
     kifu_error *err;
 } writer;
 
@@ -113,10 +120,16 @@ static int prepare(writer *w)
         "INSERT OR REPLACE INTO hot VALUES(?,?,?)",
         "INSERT OR REPLACE INTO explorer VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         "DELETE FROM hot WHERE key=?", "DELETE FROM explorer WHERE key=?",
-        "SELECT sente_rating, gote_rating, handicap, start FROM games WHERE id=?"};
-    sqlite3_stmt **st[] = {&w->get,   &w->at,     &w->ids,    &w->put,    &w->ins,
-                           &w->del,   &w->hotget, &w->rowget, &w->hotput, &w->rowput,
-                           &w->unhot, &w->unrow,  &w->rating};
+        "SELECT sente_rating, gote_rating, handicap, start FROM games WHERE id=?",
+        "SELECT games FROM listing WHERE key=?",
+        "INSERT OR REPLACE INTO listing VALUES(?,?)", "DELETE FROM listing WHERE key=?",
+        KIFU__LISTED_SQL, "SELECT path FROM sources WHERE id=?"};
+    sqlite3_stmt **st[] = {&w->get,    &w->at,      &w->ids,    &w->put,    &w->ins,
+                           &w->del,    &w->hotget,  &w->rowget, &w->hotput, &w->rowput,
+                           &w->unhot,  &w->unrow,   &w->rating, &w->lstget, &w->lstput,
+                           &w->lstdel, &w->gamerow, &w->srcpath};
+    kifu__listing_init(&w->old), kifu__listing_init(&w->list);
+    kifu__arena_init(&w->strings);
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         if (sqlite3_prepare_v2(w->ix->db, sql[i], -1, st[i], NULL) != SQLITE_OK)
             return -1;
@@ -125,13 +138,16 @@ static int prepare(writer *w)
 
 static void finish(writer *w)
 {
-    sqlite3_stmt *st[] = {w->get,   w->at,     w->ids,    w->put,    w->ins,
-                          w->del,   w->hotget, w->rowget, w->hotput, w->rowput,
-                          w->unhot, w->unrow,  w->rating};
+    sqlite3_stmt *st[] = {w->get,    w->at,      w->ids,    w->put,    w->ins,
+                          w->del,    w->hotget,  w->rowget, w->hotput, w->rowput,
+                          w->unhot,  w->unrow,   w->rating, w->lstget, w->lstput,
+                          w->lstdel, w->gamerow, w->srcpath};
     for (size_t i = 0; i < sizeof st / sizeof *st; i++)
         sqlite3_finalize(st[i]);
     kifu__free(w->hot), kifu__free(w->v), kifu__free(w->buf), kifu__free(w->keys);
     kifu__free(w->dbuf), kifu__free(w->batch);
+    kifu__listing_free(&w->old), kifu__listing_free(&w->list);
+    kifu__arena_free(&w->strings);
 }
 
 /* The movers' ratings of the batch's games (ids consecutive), from memory. */
@@ -264,15 +280,125 @@ static int bind_days(writer *w, sqlite3_stmt *st, int i, const kifu__days *d,
                : -1;
 }
 
+/* The stored listing of key loaded into w->old (none: empty; damaged: empty too, the
+ * games then read from their rows). 0, or -1. */
+static int old_listing(writer *w, uint64_t key)
+{
+    kifu__listing_clear(&w->old);
+    int rc = kifu__listing_read(&w->old, w->lstget, key);
+    if (rc == -2)
+        kifu__listing_clear(&w->old);
+    if (rc == -1)
+        return nomem(w->err);
+    return rc == -3 ? -1 : 0;
+}
+
+/* The path of file `id`: the batch's, or its row's (copied into w->strings); NULL when
+ * there is none, as the explorer lists it. */
+static const char *source_path(writer *w, uint32_t id)
+{
+    kifu_index *ix = w->ix;
+    for (size_t i = 0; i < ix->nsources; i++)
+        if (ix->sources[i].id == id)
+            return ix->sources[i].path;
+    const char *path = NULL;
+    sqlite3_bind_int64(w->srcpath, 1, id);
+    if (sqlite3_step(w->srcpath) == SQLITE_ROW)
+        path = kifu__arena_strdup(&w->strings,
+                                  (const char *)sqlite3_column_text(w->srcpath, 0));
+    sqlite3_reset(w->srcpath);
+    return path;
+}
+
+/* A copy of column i of st in w->strings (NULL: NULL). */
+static const char *column_copy(writer *w, sqlite3_stmt *st, int i)
+{
+    const char *s = (const char *)sqlite3_column_text(st, i);
+    return s ? kifu__arena_strdup(&w->strings, s) : NULL;
+}
+
+/* Listed game `id` in *g, as the explorer lists it (kifu__sqlite_explore_game): from
+ * the batch in memory, the key's listing as it was, or the game's row. 1, 0 when the
+ * game has no row, -1 on an error. */
+static int listed_game(writer *w, uint32_t id, kifu__explore_row *g)
+{
+    if (id >= w->first && id - w->first < w->nbatch) {
+        const kifu__igame *x = &w->ix->games[id - w->first];
+        *g = (kifu__explore_row){id,
+                                 x->sente,
+                                 x->gote,
+                                 x->date,
+                                 x->event,
+                                 source_path(w, x->source),
+                                 (int)x->number,
+                                 x->result};
+        return 1;
+    }
+    const kifu__explore_row *o = kifu__listing_find(&w->old, id);
+    if (o) {
+        *g = *o;
+        return 1;
+    }
+    sqlite3_stmt *st = w->gamerow;
+    sqlite3_bind_int64(st, 1, id);
+    int s = sqlite3_step(st);
+    if (s == SQLITE_ROW)
+        *g = (kifu__explore_row){id,
+                                 column_copy(w, st, 0),
+                                 column_copy(w, st, 1),
+                                 column_copy(w, st, 2),
+                                 column_copy(w, st, 3),
+                                 source_path(w, (uint32_t)sqlite3_column_int64(st, 6)),
+                                 sqlite3_column_int(st, 4),
+                                 sqlite3_column_int(st, 5)};
+    sqlite3_reset(st);
+    return s == SQLITE_ROW ? 1 : s == SQLITE_DONE ? 0 : -1;
+}
+
+/* Key's listing written: the games its explorer rows list (a's top games). */
+static int put_listing(writer *w, uint64_t key, const kifu__agg *a)
+{
+    kifu__listing_clear(&w->list);
+    int rc = 0;
+    for (size_t i = 0; i < a->n && !rc; i++) {
+        const kifu__agg_move *m = &a->m[i];
+        for (int k = 0; k < m->ntop && k < KIFU__INDEX_TOP && !rc; k++) {
+            kifu__explore_row g;
+            int found = listed_game(w, (uint32_t)m->top[k].id, &g);
+            rc = found < 0                                  ? -1
+                 : found && kifu__listing_add(&w->list, &g) ? nomem(w->err)
+                                                            : 0;
+        }
+    }
+    const uint8_t *bytes;
+    size_t len;
+    if (!rc && kifu__listing_encode(&w->list, &bytes, &len))
+        rc = nomem(w->err);
+    if (!rc) {
+        sqlite3_bind_int64(w->lstput, 1, (sqlite3_int64)key);
+        sqlite3_bind_blob(w->lstput, 2, bytes, (int)len, SQLITE_STATIC);
+        rc = kifu__index_step(w->lstput);
+    }
+    /* The strings read for this key go with it. */
+    kifu__arena_free(&w->strings);
+    kifu__arena_init(&w->strings);
+    return rc;
+}
+
 /* Write a's rows as key's explorer rows when it is played in enough games, with their
  * day lists when d is not NULL (counted by day as a is), the key's rows dropped first
  * when `drop`. */
 static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int drop)
 {
+    /* The listing as it was: its games are read from it rather than their rows. */
+    if (a->games >= KIFU__INDEX_HOT && old_listing(w, key))
+        return -1;
     if (drop) {
         sqlite3_bind_int64(w->unhot, 1, (sqlite3_int64)key);
         sqlite3_bind_int64(w->unrow, 1, (sqlite3_int64)key);
-        if (kifu__index_step(w->unhot) || kifu__index_step(w->unrow))
+        sqlite3_bind_int64(w->lstdel, 1, (sqlite3_int64)key);
+        if (kifu__index_step(w->unhot) || kifu__index_step(w->unrow) ||
+            kifu__index_step(w->lstdel))
             return -1;
     }
     if (a->games < KIFU__INDEX_HOT)
@@ -307,7 +433,7 @@ static int put_hot(writer *w, uint64_t key, kifu__agg *a, kifu__days *d, int dro
         if (bind_days(w, row, 12, d, m->move) || kifu__index_step(row))
             return -1;
     }
-    return 0;
+    return put_listing(w, key, a);
 }
 
 /* The key's hot rows made again from all its entries in the table and add[0..nadd) (a

@@ -49,7 +49,9 @@ static const char *const schema =
      * one (rated of them): the explorer's average rating. */
     " rating_sum INTEGER NOT NULL, rated INTEGER NOT NULL, PRIMARY KEY(key, move)) "
     "WITHOUT "
-    "ROWID;";
+    "ROWID;"
+    /* A hot key's listed games, what the explorer prints of each (index_listing.c). */
+    "CREATE TABLE listing(key INTEGER PRIMARY KEY, games BLOB NOT NULL);";
 
 /* The games' indexes: made with the tables, or by a bulk build once its games are all
  * in (kifu__index_schema_indexes), when SQLite sorts each instead of inserting a

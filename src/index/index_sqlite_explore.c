@@ -7,6 +7,7 @@
 
 #include "index/index_agg.h"
 #include "index/index_days.h"
+#include "index/index_listing.h"
 #include "index/index_private.h"
 #include "index/index_sqlite.h"
 #include "kifu_private.h"
@@ -18,7 +19,10 @@ long kifu__index_replay = KIFU__INDEX_REPLAY;
 typedef struct query {
     kifu_index *ix;
     const kifu_explore_options *o;
-    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line, *rating;
+    sqlite3_stmt *block, *rows, *hot, *moves, *game, *source, *line, *rating, *listing;
+    /* The listed games of the hot keys counted (index_listing.c): a game found there
+     * is not read from its row. */
+    kifu__listing listed;
     /* Source paths looked up in this query (the top games of a position come from few
      * files, and a join per game cost as much as the game's row). */
     struct {
@@ -90,13 +94,25 @@ static int merge_move(kifu__agg *a, uint16_t mv, long long games, long long res[
     return kifu__agg_merge(a, mv, games, res, rsum[0], rsum[1], last_date, top, ntop);
 }
 
-/* A day list that does not decode: SQLITE_CORRUPT, the error said. */
-static int damaged(query *q, uint64_t key)
+/* A day list (or listing) that does not decode: SQLITE_CORRUPT, the error said. */
+static int damaged(query *q, uint64_t key, const char *part)
 {
     char what[64];
-    snprintf(what, sizeof what, "the day list of key %llu", (unsigned long long)key);
+    snprintf(what, sizeof what, "the %s of key %llu", part, (unsigned long long)key);
     kifu__index_damaged(q->err, q->ix->path, what, "does not decode");
     return SQLITE_CORRUPT;
+}
+
+/* The listing of hot key `key` added to q->listed (an index without one for the key:
+ * its games are read from their rows). 0, or -1 with the error said. */
+static int load_listing(query *q, uint64_t key)
+{
+    int rc = kifu__listing_read(&q->listed, q->listing, key);
+    if (rc == -2)
+        damaged(q, key, "listing");
+    else if (rc == -1)
+        kifu__error(q->err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return rc ? -1 : 0;
 }
 
 /* A hot key's precomputed rows merged into a: its totals, or with a date filter (dated)
@@ -117,10 +133,12 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
                                      o->date_from, o->date_to, &sum) == 0)
         a->games += sum.games;
     else if (hot)
-        s = damaged(q, key);
+        s = damaged(q, key, "day list");
     sqlite3_reset(q->hot);
     if (!hot)
         return s == SQLITE_ROW || s == SQLITE_DONE ? 0 : -1;
+    if (s == SQLITE_ROW && load_listing(q, key))
+        return -1;
     sqlite3_stmt *m = q->moves;
     sqlite3_bind_int64(m, 1, (sqlite3_int64)key);
     int rc = 0;
@@ -130,7 +148,7 @@ static int count_hot(query *q, uint64_t key, int flipped, int dated, kifu__agg *
             if (kifu__days_range(sqlite3_column_blob(m, 10),
                                  (size_t)sqlite3_column_bytes(m, 10), o->date_from,
                                  o->date_to, &sum))
-                rc = damaged(q, key);
+                rc = damaged(q, key, "day list");
             else if (sum.games)
                 rc = merge_move(a, mv, sum.games, sum.res,
                                 (const long long[2]){sum.rating_sum, sum.rated},
@@ -372,6 +390,11 @@ static const char *source_path(query *q, long long id)
 int kifu__sqlite_explore_game(void *qv, long long id, kifu__explore_row *g)
 {
     query *q = qv;
+    const kifu__explore_row *l = kifu__listing_find(&q->listed, id);
+    if (l) {
+        *g = *l;
+        return 1;
+    }
     sqlite3_stmt *st = q->game;
     sqlite3_reset(st); /* the last game's strings were borrowed until now */
     sqlite3_bind_int64(st, 1, id);
@@ -396,13 +419,12 @@ static const char *const explore_sql[KIFU__EXPLORE_STMTS] = {
     KIFU__BLOCK_SQL, "SELECT games, days FROM hot WHERE key=?",
     ("SELECT move, games, sente_wins, gote_wins, sennichite, jishogi, draws, unknown,"
      " last_date, top, days, rating_sum, rated FROM explorer WHERE key=?"),
-    "SELECT sente, gote, date, event, number, result, source FROM games WHERE id=?",
-    "SELECT path FROM sources WHERE id=?",
+    KIFU__LISTED_SQL, "SELECT path FROM sources WHERE id=?",
     "SELECT handicap, start, moves, moves_sum, date, result FROM games WHERE id=?",
     /* The games' ratings from an id on (rating_of): SQLite reads them from the small
      * index games_ratings, or from the games' rows while a bulk build has not made it. */
-    "SELECT id, sente_rating, gote_rating FROM games WHERE id >= ? ORDER BY id", "BEGIN",
-    "COMMIT"};
+    "SELECT id, sente_rating, gote_rating FROM games WHERE id >= ? ORDER BY id",
+    "SELECT games FROM listing WHERE key=?", "BEGIN", "COMMIT"};
 
 void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
                                  kifu_error *err)
@@ -423,9 +445,10 @@ void *kifu__sqlite_explore_begin(kifu_index *ix, const kifu_explore_options *o,
             kifu__free(q);
             return NULL;
         }
-    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q->rows,  &q->block, &q->hot,
-                                                  &q->moves, &q->game,  &q->source,
-                                                  &q->line,  &q->rating};
+    sqlite3_stmt **st[KIFU__EXPLORE_STMTS - 2] = {&q->rows,  &q->block,  &q->hot,
+                                                  &q->moves, &q->game,   &q->source,
+                                                  &q->line,  &q->rating, &q->listing};
+    kifu__listing_init(&q->listed);
     for (int i = 0; i < KIFU__EXPLORE_STMTS - 2; i++)
         *st[i] = ix->explore_st[i];
     q->txn = sqlite3_get_autocommit(ix->db) &&
@@ -455,6 +478,7 @@ void kifu__sqlite_explore_end(void *qv)
     for (int i = 0; i < q->npaths; i++)
         kifu__free(q->paths[i].path);
     kifu__free(q->tagbits[0]), kifu__free(q->tagbits[1]);
+    kifu__listing_free(&q->listed);
     kifu__free(q);
 }
 

@@ -350,7 +350,7 @@ if sqlite_only "damaged, foreign and old SQLite files"; then
     "$kifu" explore old.kdb >/dev/null 2>err
     rc=$?
     [ $rc -ge 1 ] && [ $rc -le 4 ] && ok || bad "old version: exit $rc"
-    grep -q "old.kdb.*index version 4; this kifu reads version 9 (build it again" err && ok ||
+    grep -q "old.kdb.*index version 4; this kifu reads version 10 (build it again" err && ok ||
         bad "old version: a clear error: $(cat err)"
 fi
 

@@ -120,7 +120,7 @@ for cmd in "explore old.kdb" "index info old.kdb" "index check old.kdb" \
     "search --sfen startpos --index old.kdb" "index add old.kdb games/game1.csa"; do
     "$kifu" $cmd >/dev/null 2>err
     check "$cmd: exit 3" 3 $?
-    said "$cmd" "^kifu: old.kdb: index version 6; this kifu reads version 9 (build it again with kifu index build)$"
+    said "$cmd" "^kifu: old.kdb: index version 6; this kifu reads version 10 (build it again with kifu index build)$"
 done
 
 # ---- usage and ClickHouse ----------------------------------------------------------------

@@ -295,7 +295,8 @@ static char *dump(const char *name)
     snprintf(path, sizeof path, "%s/%s.dump", dir, name);
     snprintf(cmd, sizeof cmd,
              "sqlite3 %s/%s 'SELECT * FROM games ORDER BY id; SELECT * FROM positions; "
-             "SELECT * FROM hot; SELECT * FROM explorer; SELECT "
+             "SELECT * FROM hot; SELECT * FROM explorer; SELECT key, hex(games) FROM "
+             "listing ORDER BY key; SELECT "
              "id,path,size,digest,games FROM "
              "sources ORDER BY id' > %s 2>&1",
              dir, name, path);
@@ -1067,6 +1068,21 @@ static void same_as_brute(kifu_index *ix, const char *what, const kifu_position 
     kifu_explore_free(e);
 }
 
+/* Two texts alike, NULL only as NULL. */
+static int same_text(const char *a, const char *b)
+{
+    return a && b ? !strcmp(a, b) : a == b;
+}
+
+/* Two listed games alike: every field the explorer prints. */
+static int same_game(const kifu_explore_game *x, const kifu_explore_game *y)
+{
+    return x->id == y->id && x->ply == y->ply && x->number == y->number &&
+           x->result == y->result && same_text(x->sente, y->sente) &&
+           same_text(x->gote, y->gote) && same_text(x->date, y->date) &&
+           same_text(x->event, y->event) && same_text(x->source, y->source);
+}
+
 /* Two answers alike: every move with its counts, latest date and listed games. */
 static int same_answer(const kifu_explore *a, const kifu_explore *b)
 {
@@ -1084,9 +1100,7 @@ static int same_answer(const kifu_explore *a, const kifu_explore *b)
             x->rated != y->rated || x->avg_rating != y->avg_rating)
             return 0;
         for (size_t k = 0; k < x->ntop; k++)
-            if (x->top[k].id != y->top[k].id || x->top[k].ply != y->top[k].ply ||
-                strcmp(x->top[k].sente ? x->top[k].sente : "",
-                       y->top[k].sente ? y->top[k].sente : ""))
+            if (!same_game(&x->top[k], &y->top[k]))
                 return 0;
     }
     return 1;
@@ -1218,6 +1232,56 @@ TEST(date_ranges_from_day_lists)
     kifu_explore *e = ix ? kifu_index_explore(ix, p, NULL, &err) : NULL;
     CHECK(e != NULL); /* the totals are whole */
     kifu_explore_free(e);
+    kifu_position_free(p);
+    kifu_index_close(ix, NULL);
+}
+
+/* A hot position's listed games are read from its listing (index_listing.c): what the
+ * games' own rows say, after a file was replaced too (one.kdb, by the test before), with
+ * the colour-flipped position and more games listed; a listing for every hot position;
+ * a damaged one an error that says so. */
+TEST(listed_games_as_their_rows)
+{
+    if (t_index_clickhouse())
+        SKIP("on ClickHouse: the SQLite file's listings");
+    if (system("command -v sqlite3 >/dev/null 2>&1") != 0)
+        SKIP("no sqlite3 command to change a copy of the file");
+    char one[512], rows[512], bad[512], cmd[1800];
+    snprintf(one, sizeof one, "%s/one.kdb", dir);
+    snprintf(rows, sizeof rows, "%s/rows.kdb", dir);
+    snprintf(bad, sizeof bad, "%s/badlist.kdb", dir);
+    CHECK(count_rows(one, "listing") > 0);
+    CHECK_INT(count_rows(one, "listing"), count_rows(one, "hot"));
+    /* The copy without listings reads every listed game from its row. */
+    snprintf(cmd, sizeof cmd,
+             "cp %s %s && sqlite3 %s 'DELETE FROM listing' && cp %s %s && sqlite3 %s "
+             "\"UPDATE listing SET games = x'0102'\"",
+             one, rows, rows, one, bad, bad);
+    CHECK_INT(system(cmd), 0);
+    kifu_error err;
+    kifu_index *ix = t_index_open(one, KIFU_INDEX_READONLY, &err),
+               *ir = t_index_open(rows, KIFU_INDEX_READONLY, &err);
+    CHECK(ix && ir);
+    static const char *const at[] = {"startpos", "position startpos moves 7g7f",
+                                     "position startpos moves 7g7f 3c3d"};
+    kifu_explore_options opts[] = {{0}, {.flip = 1}, {.top = 10}};
+    for (size_t i = 0; ix && ir && i < sizeof at / sizeof *at; i++) {
+        kifu_position *p = after(at[i]);
+        for (size_t k = 0; k < sizeof opts / sizeof *opts; k++) {
+            kifu_explore *got = kifu_index_explore(ix, p, &opts[k], &err),
+                         *want = kifu_index_explore(ir, p, &opts[k], &err);
+            CHECK(got && want && kifu_explore_count(got) > 0 && same_answer(got, want));
+            kifu_explore_free(got), kifu_explore_free(want);
+        }
+        kifu_position_free(p);
+    }
+    kifu_index_close(ix, NULL), kifu_index_close(ir, NULL);
+    ix = t_index_open(bad, KIFU_INDEX_READONLY, &err);
+    kifu_position *p = after("startpos");
+    kifu_error_clear(&err);
+    CHECK(ix && kifu_index_explore(ix, p, NULL, &err) == NULL);
+    CHECK(strstr(err.message, "damaged: the listing of key") != NULL);
+    CHECK_INT(err.code, KIFU_ERR_IO);
     kifu_position_free(p);
     kifu_index_close(ix, NULL);
 }
@@ -1354,6 +1418,7 @@ int main(void)
     RUN(mt19937_64_as_the_cpp_standard_says);
     RUN(apery_book);
     RUN(unchanged_and_replaced_files);
+    RUN(listed_games_as_their_rows);
     RUN(foreign_and_damaged_files);
     RUN(bad_games_of_a_file);
     RUN(killed_add_leaves_the_file_as_before);
