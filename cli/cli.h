@@ -148,6 +148,9 @@ void cli_hit_json(FILE *f, const char *file, size_t game, int ply, const char *p
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);
+/* Flushes standard output: 0, or -1 with "cannot write to standard output" and the cause
+ * said (main's last flush says nothing for a command that returns EXIT_IO). */
+int cli_flush_stdout(void);
 /* The name of a temp file beside path: path then suffix, the file name's start cut (at a
  * UTF-8 character's start) when the whole would be longer than NAME_MAX less `reserve`
  * bytes (room for what SQLite appends). 0, or -1 when it does not fit in buf. */

@@ -433,7 +433,7 @@ static int explore(kifu_index *ix, const explore_args *x)
             cli_explore_json(stdout, s, ex, x->no_games);
         else
             print_table(s, ex, x->no_games);
-        if (fflush(stdout))
+        if (cli_flush_stdout())
             status = EXIT_IO;
     }
     kifu_free(s);

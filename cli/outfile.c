@@ -286,6 +286,18 @@ static int write_atomic(const char *path, const void *data, size_t len)
     return atomic_close(fd, path, ok, ok ? 0 : errno);
 }
 
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    if (errno)
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+    else
+        cli_err("kifu: cannot write to standard output\n");
+    return -1;
+}
+
 int cli_write_file(const char *path, const void *data, size_t len)
 {
     if (!path || strcmp(path, "-") == 0) {

@@ -302,7 +302,8 @@ check "a tree with link loops: one file converted" 1 "$(find Lout -type f | wc -
 
 # ---- 7. a full device: every command checks its writes and its last flush -------------
 for cmd in "index info k.kdb" "perft startpos 3" "index schema --clickhouse" "help" "-V" \
-    "index --help" "convert -t csa A/g00001.csa"; do
+    "index --help" "convert -t csa A/g00001.csa" "explore k.kdb" "explore k.kdb --json" \
+    "search --sfen startpos --index k.kdb -c" "index players k.kdb"; do
     "$kifu" $cmd >/dev/full 2>err
     check "$cmd >/dev/full: exit 3" 3 $?
     grep -q "cannot write to standard output: No space left on device" err && ok ||
