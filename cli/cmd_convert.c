@@ -1341,6 +1341,7 @@ static int run_command(int argc, char **argv, int validate)
     status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
     cli_inputs_guard(&in);
+    cli_input_guard(o.tag_file);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
         cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "

@@ -129,6 +129,12 @@ for cmd in "index build g.csa -o g.csa" "index build link.csa -o g.csa" \
     check "$cmd: the input is as it was" "$sum" "$(md5sum <g.csa)"
 done
 [ -L link.csa ] && ok || bad "the link is still a link"
+# An input that is not a record: the tag file convert --tags reads.
+printf '# my definitions\n' >my.tags
+"$kifu" convert g.csa -t kif --tags --tag-file my.tags -o my.tags 2>err
+[ $? -ne 0 ] && grep -q "my.tags: not written: it is one of the inputs" err && ok ||
+    bad "convert -o over its --tag-file: $(cat err)"
+check "convert -o over its --tag-file: the file is as it was" "# my definitions" "$(cat my.tags)"
 "$kifu" explore k.kdb --export yane2016 -o k.kdb 2>err
 [ $? -ne 0 ] && grep -q "not written: it is one of the inputs" err && ok ||
     bad "explore --export over its own index: $(cat err)"
