@@ -161,6 +161,8 @@ int cli_temp_name(char *buf, size_t cap, const char *path, const char *suffix,
 /* Removes the temp files that processes now gone left in dir (outputs being written,
  * indexes being built): once per run and directory. */
 void cli_clean_leftovers(const char *dir);
+/* cli_clean_leftovers of the directory path is in. */
+void cli_clean_beside(const char *path);
 /* The same for an output too long to hold whole, written piece by piece: open (NULL with
  * a message), write (0, or -1: the error is told at close), then close, keeping the file
  * (0, or -1 with a message: nothing replaced) or not (keep 0: the temp file removed; a

@@ -197,9 +197,7 @@ static int write_in_place(const char *path, const void *data, size_t len)
     return ok ? 0 : -1;
 }
 
-/* Opens the temp file next to path that atomic_close renames over it: its fd, or -1
- * with a message. */
-static int atomic_open(const char *path)
+void cli_clean_beside(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
@@ -213,6 +211,13 @@ static int atomic_open(const char *path)
         dir[0] = 0;
     if (dir[0])
         cli_clean_leftovers(dir);
+}
+
+/* Opens the temp file next to path that atomic_close renames over it: its fd, or -1
+ * with a message. */
+static int atomic_open(const char *path)
+{
+    cli_clean_beside(path);
 
     char suffix[48];
     snprintf(suffix, sizeof suffix, TMP_MARK "%ld-XXXXXX", (long)getpid());

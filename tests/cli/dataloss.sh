@@ -292,6 +292,22 @@ for try in $(seq 12); do
     ls | grep -q 'kifu-build' && bad "leftovers of a killed build stay: $(ls | grep kifu-build)" || ok
 done
 echo "killed $kills of 12 builds and adds"
+# What a killed build leaves is removed by the next write to the index, an add or a
+# compact too, not only by the next build.
+for next in "index add kb.kdb B/g01000.csa" "index compact kb.kdb"; do
+    "$kifu" index build C -o kb.kdb 2>/dev/null &
+    pb=$!
+    building kb.kdb
+    kill -9 $pb 2>/dev/null
+    wait $pb 2>/dev/null
+    if ls | grep -q 'kb.kdb.kifu-build'; then
+        "$kifu" $next 2>err
+        check "$next after a killed build: exit 0" 0 $?
+        ls | grep -q 'kb.kdb.kifu-build' && bad "$next left the killed build's files: $(ls | grep kifu-build)" || ok
+    else
+        echo "(the build was over before the kill)"
+    fi
+done
 
 # ---- 6. link loops: each directory is searched once, the links skipped are named ----
 mkdir -p L/s && cp A/g00000.csa L/ && ln -s .. L/s/up && ln -s . L/self
