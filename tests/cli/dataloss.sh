@@ -398,6 +398,14 @@ for f in text.kdb foreign.kdb truncated.kdb; do
         check "$cmd: exit 3" 3 $?
     done
 done
+# A directory given for an index: SQLite's word was "disk I/O error".
+mkdir dir.kdb
+for cmd in "index info dir.kdb" "explore dir.kdb" "index add dir.kdb A/g00001.csa" \
+    "search --sfen startpos --index dir.kdb"; do
+    "$kifu" $cmd >/dev/null 2>err
+    check "$cmd: exit 3" 3 $?
+    grep -q "^kifu: dir.kdb: a directory, not an index$" err && ok || bad "$cmd: said: $(cat err)"
+done
 "$kifu" index build A -o dmg.kdb
 sqlite3 dmg.kdb 'UPDATE positions SET block = randomblob(length(block))'
 "$kifu" explore dmg.kdb --moves 7g7f --player P1 >/dev/null 2>err
