@@ -162,6 +162,9 @@ void cli_hit_json(FILE *f, const char *file, size_t game, int ply, const char *p
 /* Write bytes to path atomically (temp file in the same directory, then rename), or to
  * stdout when path is "-" or NULL. 0, or -1 with a message printed. */
 int cli_write_file(const char *path, const void *data, size_t len);
+/* Flushes standard output: 0, or -1 with "cannot write to standard output" and the cause
+ * said (main's last flush says nothing for a command that returns EXIT_IO). */
+int cli_flush_stdout(void);
 /* The name of a temp file beside path: path then suffix, the file name's start cut (at a
  * UTF-8 character's start) when the whole would be longer than NAME_MAX less `reserve`
  * bytes (room for what SQLite appends). 0, or -1 when it does not fit in buf. */
@@ -172,6 +175,8 @@ int cli_temp_name(char *buf, size_t cap, const char *path, const char *suffix,
 /* Removes the temp files that processes now gone left in dir (outputs being written,
  * indexes being built): once per run and directory. */
 void cli_clean_leftovers(const char *dir);
+/* cli_clean_leftovers of the directory path is in. */
+void cli_clean_beside(const char *path);
 /* The same for an output too long to hold whole, written piece by piece: open (NULL with
  * a message), write (0, or -1: the error is told at close), then close, keeping the file
  * (0, or -1 with a message: nothing replaced) or not (keep 0: the temp file removed; a

@@ -86,7 +86,7 @@ static const char convert_usage[] =
     "An MSF file records Xelto, not shogi: it converts only to canonical MSF (the\n"
     "default for it, or -t msf) or, with --states, to JSON Lines (.jsonl).\n"
     "Exit status: 0 all converted, 1 a bad input (or a directory without records),\n"
-    "2 usage, 3 a read/write failure.\n"
+    "2 usage, 3 a read/write failure, 4 out of memory.\n"
     "\n"
     "examples:\n"
     "  kifu convert game.kif > game.jkf\n"
@@ -125,7 +125,8 @@ static const char validate_usage[] =
     "checked against the Mino Seslax Format: every problem is printed with its\n"
     "JSON path.\n"
     "Exit status: 0 all valid, 1 a record is invalid (or a directory holds no\n"
-    "record), 2 usage, 3 a file could not be read.\n"
+    "record), 2 usage, 3 a file could not be read (or the output written), 4 out\n"
+    "of memory.\n"
     "\n"
     "example:\n"
     "  kifu validate -v records/\n"
@@ -1341,6 +1342,7 @@ static int run_command(int argc, char **argv, int validate)
     status = gather_inputs(cmd, files, nfiles, &in);
     free(files);
     cli_inputs_guard(&in);
+    cli_input_guard(o.tag_file);
     if (!validate && (in.n > 1 || in.dirs) && !o.out_dir &&
         !(o.out && strcmp(o.out, "-") == 0)) {
         cli_err("kifu: convert: %s: use --out-dir DIR (or -o - to concatenate on "

@@ -66,7 +66,7 @@ void cmd_explore_usage(FILE *f)
         "  --min-games N      positions played in at least N games (default 1)\n"
         "\n"
         "Exit status: 0 done, 1 bad position, 2 usage, 3 the index could not be read\n"
-        "or the book written, 4 out of memory.\n"
+        "or is damaged, or the output not written, 4 out of memory.\n"
         "\n"
         "examples:\n"
         "  kifu explore games.kdb --moves 7g7f 3c3d\n"
@@ -433,7 +433,7 @@ static int explore(kifu_index *ix, const explore_args *x)
             cli_explore_json(stdout, s, ex, x->no_games);
         else
             print_table(s, ex, x->no_games);
-        if (fflush(stdout))
+        if (cli_flush_stdout())
             status = EXIT_IO;
     }
     kifu_free(s);

@@ -357,7 +357,12 @@ static kifu_index *open_writer(const char *kdb, double wait, int *status)
     if (!ix) {
         cli_print_error(&e);
         *status = cli_index_exit_code(e.code);
+        return NULL;
     }
+    /* What builds killed before (kill -9) left beside the index (or the file a link to
+     * it names) goes on this write too, not only on the next build. */
+    char real[PATH_MAX];
+    cli_clean_beside(realpath(kdb, real) ? real : kdb);
     return ix;
 }
 
@@ -466,11 +471,7 @@ static int build(char **args, int nargs, const char *out, int verbose, double wa
     for (int i = 0; i < 3; i++)
         snprintf(building[i + 1], sizeof building[i + 1], "%.*s%s", PATH_MAX - 1, tmp,
                  side[i]);
-    char dir[PATH_MAX];
-    const char *ts = strrchr(tmp, '/');
-    snprintf(dir, sizeof dir, "%.*s", ts ? (int)(ts - tmp) + (ts == tmp) : 1,
-             ts ? tmp : ".");
-    cli_clean_leftovers(dir); /* builds killed before (kill -9) */
+    cli_clean_beside(tmp); /* builds killed before (kill -9) */
     remove_building();
     int failed = 0;
     report rep = {.verbose = verbose};

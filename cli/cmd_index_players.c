@@ -87,7 +87,7 @@ int cli_index_players(kifu_index *ix, const char *like, const char *const *tags,
         cli_print_error(&e);
         return cli_index_exit_code(e.code);
     }
-    return fflush(stdout) ? EXIT_IO : EXIT_OK;
+    return cli_flush_stdout() ? EXIT_IO : EXIT_OK;
 }
 
 /* ---- did you mean ---- */

@@ -16,7 +16,10 @@ typedef struct file_id {
 } file_id;
 
 static const cli_inputs *guarded;
-static const char *guarded_one;
+/* Inputs that are not records: a style sheet, a tag file, the index a book is made from. */
+#define NEXTRA 4
+static const char *extra[NEXTRA];
+static size_t nextra;
 static file_id *ids;
 static size_t nids;
 static int made, registered;
@@ -29,7 +32,8 @@ void cli_inputs_guard(const cli_inputs *in)
 
 void cli_input_guard(const char *path)
 {
-    guarded_one = path;
+    if (path && nextra < NEXTRA)
+        extra[nextra++] = path;
     made = 0;
 }
 
@@ -56,7 +60,7 @@ static void take(const char *path)
 /* 0, or -1 when out of memory. */
 static int make_ids(void)
 {
-    size_t n = (guarded ? guarded->n : 0) + 1;
+    size_t n = (guarded ? guarded->n : 0) + nextra + 1; /* never malloc(0) */
     free(ids);
     if (!registered)
         atexit(free_ids);
@@ -67,8 +71,8 @@ static int make_ids(void)
         return -1;
     for (size_t i = 0; guarded && i < guarded->n; i++)
         take(guarded->v[i].path);
-    if (guarded_one)
-        take(guarded_one);
+    for (size_t i = 0; i < nextra; i++)
+        take(extra[i]);
     qsort(ids, nids, sizeof *ids, cmp_id);
     return 0;
 }
@@ -76,7 +80,7 @@ static int make_ids(void)
 int cli_is_input(const char *path)
 {
     struct stat st;
-    if ((!guarded && !guarded_one) || !path || strcmp(path, "-") == 0 ||
+    if ((!guarded && !nextra) || !path || strcmp(path, "-") == 0 ||
         stat(path, &st) != 0 || !S_ISREG(st.st_mode))
         return 0;
     if (!made && make_ids())

@@ -53,9 +53,10 @@ void cli_skipped_add(cli_skipped *s, const char *path);
 void cli_skipped_report(cli_skipped *s, int quiet);
 
 /* Outputs never replace an input (input_guard.c): the inputs of the command (borrowed
- * until the command ends; one list and one more path at most), and the test
+ * until the command ends; one list and up to 4 more paths), and the test
  * cli_write_file makes: is path (through links) one of them, by device and inode? */
 void cli_inputs_guard(const cli_inputs *in);
+/* One more input that is not a record (a style sheet, a tag file): NULL is none. */
 void cli_input_guard(const char *path);
 int cli_is_input(const char *path);
 

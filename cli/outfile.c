@@ -197,9 +197,7 @@ static int write_in_place(const char *path, const void *data, size_t len)
     return ok ? 0 : -1;
 }
 
-/* Opens the temp file next to path that atomic_close renames over it: its fd, or -1
- * with a message. */
-static int atomic_open(const char *path)
+void cli_clean_beside(const char *path)
 {
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
@@ -213,6 +211,13 @@ static int atomic_open(const char *path)
         dir[0] = 0;
     if (dir[0])
         cli_clean_leftovers(dir);
+}
+
+/* Opens the temp file next to path that atomic_close renames over it: its fd, or -1
+ * with a message. */
+static int atomic_open(const char *path)
+{
+    cli_clean_beside(path);
 
     char suffix[48];
     snprintf(suffix, sizeof suffix, TMP_MARK "%ld-XXXXXX", (long)getpid());
@@ -284,6 +289,18 @@ static int write_atomic(const char *path, const void *data, size_t len)
         return -1;
     int ok = write_fd(fd, data, len) == 0;
     return atomic_close(fd, path, ok, ok ? 0 : errno);
+}
+
+int cli_flush_stdout(void)
+{
+    errno = 0;
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return 0;
+    if (errno)
+        cli_err("kifu: cannot write to standard output: %s\n", strerror(errno));
+    else
+        cli_err("kifu: cannot write to standard output\n");
+    return -1;
 }
 
 int cli_write_file(const char *path, const void *data, size_t len)

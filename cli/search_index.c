@@ -145,7 +145,7 @@ int cli_search_index(const char *kdb, kifu_search *s, const cli_search_index_opt
         status = e.code == KIFU_ERR_NOMEM ? EXIT_INTERNAL : EXIT_IO;
     }
     kifu_index_close(ix, NULL);
-    if (fflush(stdout) != 0)
+    if (cli_flush_stdout())
         return EXIT_IO;
     if (status != EXIT_OK)
         return status;

@@ -1053,7 +1053,7 @@ static int read_one(const char *text, size_t len, size_t off,
         kifu_record_free(c.r);
         return -1;
     }
-    return kifu__records_push(out, c.r) ? nomem(&c) : 0;
+    return kifu__records_push_done(out, c.r) ? nomem(&c) : 0;
 }
 
 /* A JKF object, or JSON Lines of them (what `kifu convert -o -` writes: one game a

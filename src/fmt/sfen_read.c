@@ -178,7 +178,7 @@ static int finish(kifu_record *r, int rc, kifu__records *out, kifu_error *err)
         kifu_record_free(r);
         return -1;
     }
-    return kifu__records_push(out, r) ? nomem(err) : 0;
+    return kifu__records_push_done(out, r) ? nomem(err) : 0;
 }
 
 /* The game of line l: `[position] startpos|sfen S|S [moves M... [ending]]`, appended to

@@ -25,6 +25,12 @@ kifu_index *kifu_index_open(const char *path, unsigned flags, kifu_error *err)
         kifu__error_source(err, path);
         goto fail;
     }
+    /* SQLite's own word for a directory was "disk I/O error". */
+    if (exists && S_ISDIR(st.st_mode)) {
+        kifu__error(err, KIFU_ERR_IO, 0, 0, 0, NULL, NULL, "a directory, not an index");
+        kifu__error_source(err, path);
+        goto fail;
+    }
     ix->readonly = (flags & KIFU_INDEX_READONLY) != 0;
     /* One writer at a time (index_lock.c); a bulk file is the builder's own. The file is
      * looked at again once locked: a build may have put a new one there meanwhile. */

@@ -129,6 +129,12 @@ for cmd in "index build g.csa -o g.csa" "index build link.csa -o g.csa" \
     check "$cmd: the input is as it was" "$sum" "$(md5sum <g.csa)"
 done
 [ -L link.csa ] && ok || bad "the link is still a link"
+# An input that is not a record: the tag file convert --tags reads.
+printf '# my definitions\n' >my.tags
+"$kifu" convert g.csa -t kif --tags --tag-file my.tags -o my.tags 2>err
+[ $? -ne 0 ] && grep -q "my.tags: not written: it is one of the inputs" err && ok ||
+    bad "convert -o over its --tag-file: $(cat err)"
+check "convert -o over its --tag-file: the file is as it was" "# my definitions" "$(cat my.tags)"
 "$kifu" explore k.kdb --export yane2016 -o k.kdb 2>err
 [ $? -ne 0 ] && grep -q "not written: it is one of the inputs" err && ok ||
     bad "explore --export over its own index: $(cat err)"
@@ -286,6 +292,22 @@ for try in $(seq 12); do
     ls | grep -q 'kifu-build' && bad "leftovers of a killed build stay: $(ls | grep kifu-build)" || ok
 done
 echo "killed $kills of 12 builds and adds"
+# What a killed build leaves is removed by the next write to the index, an add or a
+# compact too, not only by the next build.
+for next in "index add kb.kdb B/g01000.csa" "index compact kb.kdb"; do
+    "$kifu" index build C -o kb.kdb 2>/dev/null &
+    pb=$!
+    building kb.kdb
+    kill -9 $pb 2>/dev/null
+    wait $pb 2>/dev/null
+    if ls | grep -q 'kb.kdb.kifu-build'; then
+        "$kifu" $next 2>err
+        check "$next after a killed build: exit 0" 0 $?
+        ls | grep -q 'kb.kdb.kifu-build' && bad "$next left the killed build's files: $(ls | grep kifu-build)" || ok
+    else
+        echo "(the build was over before the kill)"
+    fi
+done
 
 # ---- 6. link loops: each directory is searched once, the links skipped are named ----
 mkdir -p L/s && cp A/g00000.csa L/ && ln -s .. L/s/up && ln -s . L/self
@@ -302,7 +324,8 @@ check "a tree with link loops: one file converted" 1 "$(find Lout -type f | wc -
 
 # ---- 7. a full device: every command checks its writes and its last flush -------------
 for cmd in "index info k.kdb" "perft startpos 3" "index schema --clickhouse" "help" "-V" \
-    "index --help" "convert -t csa A/g00001.csa"; do
+    "index --help" "convert -t csa A/g00001.csa" "explore k.kdb" "explore k.kdb --json" \
+    "search --sfen startpos --index k.kdb -c" "index players k.kdb"; do
     "$kifu" $cmd >/dev/full 2>err
     check "$cmd >/dev/full: exit 3" 3 $?
     grep -q "cannot write to standard output: No space left on device" err && ok ||
@@ -374,6 +397,14 @@ for f in text.kdb foreign.kdb truncated.kdb; do
         "$kifu" $cmd >/dev/null 2>err
         check "$cmd: exit 3" 3 $?
     done
+done
+# A directory given for an index: SQLite's word was "disk I/O error".
+mkdir dir.kdb
+for cmd in "index info dir.kdb" "explore dir.kdb" "index add dir.kdb A/g00001.csa" \
+    "search --sfen startpos --index dir.kdb"; do
+    "$kifu" $cmd >/dev/null 2>err
+    check "$cmd: exit 3" 3 $?
+    grep -q "^kifu: dir.kdb: a directory, not an index$" err && ok || bad "$cmd: said: $(cat err)"
 done
 "$kifu" index build A -o dmg.kdb
 sqlite3 dmg.kdb 'UPDATE positions SET block = randomblob(length(block))'

@@ -134,6 +134,15 @@ said "check of ClickHouse" "ClickHouse checks its own tables (CHECK TABLE)"
 check "check of no file: exit 3" 3 $?
 grep -q "not an error" err && bad "\"not an error\": $(cat err)" || ok
 "$kifu" index --help | grep -q "^  check   verify the whole file" && ok || bad "index --help tells check"
+# What the readers do with a damaged index (exit 3, above) is what their help and the man
+# page say: search's "as grep's" once left it out.
+for cmd in explore search index; do
+    "$kifu" $cmd --help | tr '\n' ' ' | grep -q "[^0-9]3 [^.]*damaged" && ok ||
+        bad "$cmd --help does not give exit status 3 for a damaged index"
+done
+man=$here/../../man/kifu.1
+grep -q "^could not be read or is damaged, or the output could not be written, 4 out of memory" "$man" &&
+    ok || bad "the man page's search does not give exit status 3 for a damaged index"
 
 echo "$pass passed, $fail failed, 0 skipped"
 [ $fail -eq 0 ]
