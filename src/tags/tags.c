@@ -235,10 +235,13 @@ int kifu_tags_to_header(kifu_record *r, const kifu_tag *tags, size_t count, int 
         /* Every stale key goes, whether or not the new tags have that family. */
         size_t k = 0;
         for (size_t i = 0; i < r->nheader; i++) {
+            /* Only a key with a side's prefix ("先手の", "後手の": 9 bytes) can be one. */
+            const char *key = r->header[i].key;
             int stale = 0;
             for (int s = 0; s < 2 && !stale; s++)
-                for (int f = 0; f < 3 && !stale; f++)
-                    stale = strcmp(r->header[i].key, header_keys[s][f]) == 0;
+                for (int f = 0; f < 3 && !stale && !strncmp(key, header_keys[s][0], 9);
+                     f++)
+                    stale = strcmp(key + 9, header_keys[s][f] + 9) == 0;
             if (!stale)
                 r->header[k++] = r->header[i];
         }

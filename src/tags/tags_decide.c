@@ -51,12 +51,21 @@ static void first_of_groups(const kifu_tagger *t, int *found, uint32_t *list, si
                             int s)
 {
     const int *group = t->plan->group;
-    for (size_t a = 1; a < n; a++) {
-        uint32_t x = list[a];
-        size_t b = a;
-        for (; b > 0 && list[b - 1] > x; b--)
-            list[b] = list[b - 1];
-        list[b] = x;
+    if (n > 8) {
+        /* Many (the shipped set finds a score a side, most at the first position):
+         * read back in order from found, where exactly they hold a ply. */
+        size_t m = 0;
+        for (size_t i = 0; i < t->ndefs && m < n; i++)
+            if (found[i * 2 + (size_t)s] >= 0)
+                list[m++] = (uint32_t)i;
+    } else {
+        for (size_t a = 1; a < n; a++) {
+            uint32_t x = list[a];
+            size_t b = a;
+            for (; b > 0 && list[b - 1] > x; b--)
+                list[b] = list[b - 1];
+            list[b] = x;
+        }
     }
     for (size_t a = 0; a < n; a++) {
         size_t i = list[a];
