@@ -135,6 +135,14 @@ static int consider(void *ctx, const kifu_index_player *p)
     return 0;
 }
 
+/* Is the player given the one whose key is the name asked (near.want)? */
+static int is_want(void *ctx, const kifu_index_player *p)
+{
+    near *nr = ctx;
+    nr->exists = !strcmp(p->key, nr->want);
+    return 0;
+}
+
 int cli_player_unknown(kifu_index *ix, const char *name)
 {
     char key[256];
@@ -142,6 +150,10 @@ int cli_player_unknown(kifu_index *ix, const char *name)
     kifu_index_player_key(name, key, sizeof key, NULL, 0, NULL);
     near nr = {.want = key, .len = cli_chars(key, tmp, 64)};
     kifu_error e = {0};
+    /* A player of that key is found by the key; only a name no game has reads every
+     * player, for the nearest. */
+    if (kifu_index_player_named(ix, key, is_want, &nr, &e) || nr.exists)
+        return 0;
     if (kifu_index_players(ix, NULL, consider, &nr, &e) || nr.exists)
         return 0;
     cli_err("kifu: explore: no player '%s' in the index", name);

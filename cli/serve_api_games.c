@@ -263,41 +263,29 @@ out:
     return rc;
 }
 
-/* The player's tags (the index's 戦法 and 囲い on its side) for serve_api_players: the
- * player whose key or a spelling is the name asked, else the only one matched. */
+/* The player's tags (the index's 戦法 and 囲い on its side) for serve_api_players: of the
+ * player whose key or a spelling is the name asked, else the only one matched
+ * (kifu_index_player_named). */
 typedef struct ptags {
-    const char *name;
     FILE *f;
-    int n, exact;
-    char *json;
-    size_t len;
+    int given;
 } ptags;
 
 static int take_tags(void *ctx, const kifu_index_player *p)
 {
     ptags *t = ctx;
-    int exact = !strcmp(p->key, t->name);
-    for (size_t i = 0; i < p->nnames && !exact; i++)
-        exact = !strcmp(p->names[i], t->name);
-    t->n++;
-    if (t->exact || (!exact && t->n > 1))
-        return 0;
-    t->exact = exact;
-    free(t->json);
-    t->json = NULL;
-    FILE *f = open_memstream(&t->json, &t->len);
-    if (!f)
-        return -1;
-    cli_player_tags_json(f, p);
-    return fclose(f);
+    fprintf(t->f, ",\"tags\":");
+    cli_player_tags_json(t->f, p);
+    t->given = 1;
+    return 0;
 }
 
 static int player_tags(kifu_index *ix, const char *name, FILE *f, kifu_error *e)
 {
-    ptags t = {.name = name};
-    int rc = kifu_index_players(ix, name, take_tags, &t, e);
-    fprintf(f, ",\"tags\":%s", !rc && t.json && (t.exact || t.n == 1) ? t.json : "[]");
-    free(t.json);
+    ptags t = {f, 0};
+    int rc = kifu_index_player_named(ix, name, take_tags, &t, e);
+    if (!t.given)
+        fprintf(f, ",\"tags\":[]");
     return rc;
 }
 

@@ -1214,6 +1214,14 @@ KIFU_EXPORT int kifu_index_players_filtered(kifu_index *ix, const char *like,
                                             kifu_index_player_fn fn, void *ctx,
                                             kifu_error *err);
 
+/** The player a name stands for among those kifu_index_players(ix, name, ...) lists: the
+ *  first whose key or a spelling (kifu_index_player.names) is name, else the only one
+ *  listed; given to fn, or nothing when there is no such player. Found by its key (a
+ *  lookup) when its key or a spelling is name. 0, or -1 with err. */
+KIFU_EXPORT int kifu_index_player_named(kifu_index *ix, const char *name,
+                                        kifu_index_player_fn fn, void *ctx,
+                                        kifu_error *err);
+
 /** One indexed game as kifu_index_games lists it (strings borrowed during the callback
  *  only; NULL: the record does not say). */
 typedef struct kifu_index_game {

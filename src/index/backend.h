@@ -103,6 +103,11 @@ typedef struct kifu__index_ops {
      * key. 0, or -1 with err. */
     int (*players)(kifu_index *ix, const char *like, kifu__player_row_fn fn, void *ctx,
                    kifu_error *err);
+    /* Both sides of the games of the player whose key is key, found by the key (not
+     * every game read); NULL: players does it (like key, the other keys left out). 0,
+     * or -1 with err. */
+    int (*player)(kifu_index *ix, const char *key, kifu__player_row_fn fn, void *ctx,
+                  kifu_error *err);
     /* Every indexed game, in no particular order (kifu_index_games sorts). 0, or -1
      * with err (fn's stop is no error). */
     int (*games)(kifu_index *ix, const kifu_explore_options *o, kifu__game_list_fn fn,

@@ -39,6 +39,7 @@ typedef struct rtag {
 
 typedef struct gather {
     const kifu_explore_options *o; /* its tag filters, or NULL */
+    const char *key;               /* only this player's rows, or NULL */
     kifu__arena text;
     prow *v;
     size_t n, cap;
@@ -130,7 +131,7 @@ static int take_tags(gather *g, prow *p, const kifu__player_row *r)
 static int take(void *ctx, const kifu__player_row *r)
 {
     gather *g = ctx;
-    if (!passes(g, r))
+    if ((g->key && strcmp(r->key, g->key)) || !passes(g, r))
         return 0;
     if (kifu__reserve(&g->v, &g->cap, g->n + 1, sizeof *g->v, 256))
         return 1;
@@ -255,21 +256,23 @@ static void player_sum(pentry *e, const prow *r, size_t n, const char **names, s
     }
 }
 
-int kifu_index_players_filtered(kifu_index *ix, const char *like,
-                                const kifu_explore_options *o, kifu_index_player_fn fn,
-                                void *ctx, kifu_error *err)
+/* The players of the games whose key contains like (NULL: every game), or the player
+ * whose key is key, as kifu_index_players_filtered gives them. */
+static int players_of(kifu_index *ix, const char *like, const char *key,
+                      const kifu_explore_options *o, kifu_index_player_fn fn, void *ctx,
+                      kifu_error *err)
 {
-    char lkey[256];
-    if (like)
-        like = kifu_index_player_key(like, lkey, sizeof lkey, NULL, 0, NULL);
     gather g = {0};
     g.o = o && o->ntags ? o : NULL;
+    g.key = key;
     kifu__arena_init(&g.text);
     pentry *ps = NULL;
     ptags pt = {0};
     const char **names = NULL;
     size_t nps = 0, capps = 0;
-    int rc = ix->ops->players(ix, like && *like ? like : NULL, take, &g, err);
+    int rc = key && ix->ops->player
+                 ? ix->ops->player(ix, key, take, &g, err)
+                 : ix->ops->players(ix, key ? key : like, take, &g, err);
     if (rc)
         goto out;
     if (g.n)
@@ -305,6 +308,104 @@ out:
     kifu__free(g.tags), kifu__free(g.names), kifu__free(g.slots);
     kifu__arena_free(&g.text);
     return rc;
+}
+
+int kifu_index_players_filtered(kifu_index *ix, const char *like,
+                                const kifu_explore_options *o, kifu_index_player_fn fn,
+                                void *ctx, kifu_error *err)
+{
+    char lkey[256];
+    if (like)
+        like = kifu_index_player_key(like, lkey, sizeof lkey, NULL, 0, NULL);
+    return players_of(ix, like && *like ? like : NULL, NULL, o, fn, ctx, err);
+}
+
+/* kifu_index_player_named: is a player the one named (its key or a spelling is name;
+ * NULL: any is), and its games; given to fn when it is (fn NULL: not yet). */
+typedef struct named {
+    const char *name;
+    int exact;
+    long long games;
+    kifu_index_player_fn fn;
+    void *ctx;
+    int rc;
+} named;
+
+static int is_named(const kifu_index_player *p, const char *name)
+{
+    int exact = !name || !strcmp(p->key, name);
+    for (size_t i = 0; i < p->nnames && !exact; i++)
+        exact = !strcmp(p->names[i], name);
+    return exact;
+}
+
+static int take_named(void *ctx, const kifu_index_player *p)
+{
+    named *w = ctx;
+    w->games = p->games;
+    w->exact = is_named(p, w->name);
+    if (w->fn && w->exact)
+        w->rc = w->fn(w->ctx, p);
+    return 0;
+}
+
+/* The player of key given to fn (when there is one). 0, or -1 with err. */
+static int give(kifu_index *ix, const char *key, kifu_index_player_fn fn, void *ctx,
+                kifu_error *err)
+{
+    named w = {.fn = fn, .ctx = ctx};
+    int rc = players_of(ix, NULL, key, NULL, take_named, &w, err);
+    return rc ? rc : w.rc;
+}
+
+/* The players a like lists: the first named one's key, else how many (up to 2) and
+ * the first's key. */
+typedef struct matches {
+    const char *name;
+    int n, exact;
+    char key[256];
+} matches;
+
+static int take_match(void *ctx, const kifu_index_player *p)
+{
+    matches *m = ctx;
+    if (!m->n++ || is_named(p, m->name))
+        snprintf(m->key, sizeof m->key, "%s", p->key);
+    m->exact = is_named(p, m->name);
+    return m->exact;
+}
+
+int kifu_index_player_named(kifu_index *ix, const char *name, kifu_index_player_fn fn,
+                            void *ctx, kifu_error *err)
+{
+    char key[256];
+    kifu_index_player_key(name, key, sizeof key, NULL, 0, NULL);
+    /* A player whose spelling is name has name's key; one whose key is name is listed
+     * when it contains name's key: two lookups by key, not every player read. Of two
+     * named, the one listed first (the most games, then by key). */
+    named other = {.name = name}, mine = {.name = name};
+    int rc = 0;
+    if (*key && strcmp(name, key) && strstr(name, key) &&
+        (rc = players_of(ix, NULL, name, NULL, take_named, &other, err)))
+        return rc;
+    if (*key) {
+        if (!other.exact)
+            mine.fn = fn, mine.ctx = ctx;
+        if ((rc = players_of(ix, NULL, key, NULL, take_named, &mine, err)))
+            return rc;
+        if (mine.exact && !other.exact)
+            return mine.rc;
+        if (mine.exact && (mine.games > other.games ||
+                           (mine.games == other.games && strcmp(key, name) < 0)))
+            return give(ix, key, fn, ctx, err);
+        if (other.exact)
+            return give(ix, name, fn, ctx, err);
+    }
+    /* None by those keys: every player the like lists, as kifu_index_players. */
+    matches m = {.name = name};
+    if ((rc = kifu_index_players(ix, name, take_match, &m, err)))
+        return rc;
+    return m.exact || m.n == 1 ? give(ix, m.key, fn, ctx, err) : 0;
 }
 
 int kifu_index_players(kifu_index *ix, const char *like, kifu_index_player_fn fn,

@@ -240,6 +240,7 @@ static const kifu__index_ops sqlite_ops = {
     .export_book = kifu__sqlite_export_book,
     .idents = kifu__sqlite_idents,
     .players = kifu__sqlite_players,
+    .player = kifu__sqlite_player,
     .check = kifu__sqlite_check,
     .games = kifu__sqlite_games,
     .game_tags = kifu__sqlite_game_tags,

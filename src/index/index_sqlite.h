@@ -45,6 +45,9 @@ int kifu__sqlite_game_tags(kifu_index *ix, long long id, char **out, kifu_error 
 void kifu__sqlite_deadline(kifu_index *ix, int ms);
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err);
+/* The op player: both sides of the games of the player whose key is key. */
+int kifu__sqlite_player(kifu_index *ix, const char *key, kifu__player_row_fn fn,
+                        void *ctx, kifu_error *err);
 /* index_check.c: kifu_index_check. */
 int kifu__sqlite_check(kifu_index *ix, void (*fn)(void *ctx, const kifu_error *damage),
                        void *ctx, kifu_index_check_counts *out, kifu_error *err);

@@ -49,34 +49,66 @@ static const char *tags_of(tag_cursor *c, sqlite3_int64 game)
     return c->list.len && !c->list.failed ? c->list.data : NULL;
 }
 
-/* One side's rows (the games' by id, their tags beside them). 0, 1 stopped by fn, or
- * -1 on an SQLite error. */
-static int side_rows(kifu_index *ix, int side, const char *like, kifu__player_row_fn fn,
-                     void *ctx)
+/* One game's tags of side (and the game's) by a lookup (statement: the game ?1), for
+ * one player's games: NULL when none, or on a failure (c->rc). */
+static const char *tags_by_game(tag_cursor *c, sqlite3_int64 game, int side)
 {
-    static const char *const sql[2] = {
-        "SELECT id, sente_key, sente, sente_rating, result, date FROM games WHERE "
-        "sente_key IS NOT NULL AND (?1 IS NULL OR instr(sente_key, ?1)) ORDER BY id",
-        "SELECT id, gote_key, gote, gote_rating, result, date FROM games WHERE gote_key "
-        "IS "
-        "NOT NULL AND (?1 IS NULL OR instr(gote_key, ?1)) ORDER BY id"};
+    c->list.len = 0;
+    sqlite3_bind_int64(c->st, 1, game);
+    while ((c->rc = sqlite3_step(c->st)) == SQLITE_ROW) {
+        int s = sqlite3_column_int(c->st, 0);
+        if (s != side && s != 2)
+            continue;
+        if (c->list.len)
+            kifu__sb_putc(&c->list, '\n');
+        kifu__sb_puts(&c->list, (const char *)sqlite3_column_text(c->st, 1));
+    }
+    sqlite3_reset(c->st);
+    return c->list.len && !c->list.failed ? c->list.data : NULL;
+}
+
+/* One side's rows (the games' by id, their tags beside them): of the players whose key
+ * contains like (NULL: every player), or of the one whose key is exactly key (its games
+ * found by the key's index, their tags looked up a game each: a player's few thousand
+ * games, not a pass over every game and tag). 0, 1 stopped by fn, or -1 on an SQLite
+ * error. */
+static int side_rows(kifu_index *ix, int side, const char *like, const char *key,
+                     kifu__player_row_fn fn, void *ctx)
+{
+    static const char *const sql[2][2] = {
+        {"SELECT id, sente_key, sente, sente_rating, result, date FROM games WHERE "
+         "sente_key IS NOT NULL AND (?1 IS NULL OR instr(sente_key, ?1)) ORDER BY id",
+         "SELECT id, gote_key, gote, gote_rating, result, date FROM games WHERE gote_key "
+         "IS NOT NULL AND (?1 IS NULL OR instr(gote_key, ?1)) ORDER BY id"},
+        /* The key given back as bound: the row's own is after its moves and header,
+         * which a read of it would go through (pages of them). */
+        {"SELECT id, ?1, sente, sente_rating, result, date FROM games WHERE sente_key = "
+         "?1 ORDER BY id",
+         "SELECT id, ?1, gote, gote_rating, result, date FROM games WHERE gote_key = ?1 "
+         "ORDER BY id"}};
     /* CROSS JOIN: game_tags outside, in its key's (game) order. */
-    static const char *const tags_sql =
+    static const char *const tags_sql[2] = {
         "SELECT t.game, t.side || n.family || n.name FROM game_tags t CROSS JOIN "
-        "tag_names n ON n.id = t.tag WHERE t.side IN (?1, 2) ORDER BY t.game";
+        "tag_names n ON n.id = t.tag WHERE t.side IN (?1, 2) ORDER BY t.game",
+        /* The sides told apart here (tags_by_game), not by IN (?, 2): SQLite makes a
+         * table of the list each time the statement runs (most of a lookup's time). */
+        "SELECT t.side, t.side || n.family || n.name FROM game_tags t CROSS JOIN "
+        "tag_names n ON n.id = t.tag WHERE t.game = ?1"};
     sqlite3_stmt *st = NULL;
     tag_cursor c = {0};
     kifu__sb_init(&c.list);
-    int rc = -1, stop = 0;
-    if (sqlite3_prepare_v2(ix->db, sql[side], -1, &st, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(ix->db, tags_sql, -1, &c.st, NULL) != SQLITE_OK)
+    int rc = -1, stop = 0, one = key != NULL;
+    if (sqlite3_prepare_v2(ix->db, sql[one][side], -1, &st, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(ix->db, tags_sql[one], -1, &c.st, NULL) != SQLITE_OK)
         goto out;
-    if (like)
-        sqlite3_bind_text(st, 1, like, -1, SQLITE_STATIC);
-    sqlite3_bind_int(c.st, 1, side);
-    c.rc = sqlite3_step(c.st);
+    if (one || like)
+        sqlite3_bind_text(st, 1, one ? key : like, -1, SQLITE_STATIC);
+    if (!one)
+        sqlite3_bind_int(c.st, 1, side);
+    c.rc = one ? SQLITE_DONE : sqlite3_step(c.st);
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        const char *tags = tags_of(&c, sqlite3_column_int64(st, 0));
+        sqlite3_int64 game = sqlite3_column_int64(st, 0);
+        const char *tags = one ? tags_by_game(&c, game, side) : tags_of(&c, game);
         if (c.rc != SQLITE_ROW && c.rc != SQLITE_DONE)
             break;
         if (c.list.failed) {
@@ -99,18 +131,33 @@ out:
     return rc;
 }
 
+/* Both sides' rows of like's players or of key's (side_rows). 0, or -1 with err. */
+static int both_sides(kifu_index *ix, const char *like, const char *key,
+                      kifu__player_row_fn fn, void *ctx, kifu_error *err)
+{
+    /* One read transaction for all the statements: each game's lookup would begin
+     * and end one of its own (most of its time). */
+    int rc = sqlite3_exec(ix->db, "SAVEPOINT kifu_players", NULL, NULL, NULL) ? -1 : 0;
+    for (int side = 0; side < 2 && !rc; side++)
+        rc = side_rows(ix, side, like, key, fn, ctx);
+    if (rc < 0)
+        kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index", err);
+    sqlite3_exec(ix->db, "RELEASE kifu_players", NULL, NULL, NULL);
+    if (rc > 0)
+        return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
+    return rc;
+}
+
 int kifu__sqlite_players(kifu_index *ix, const char *like, kifu__player_row_fn fn,
                          void *ctx, kifu_error *err)
 {
-    for (int side = 0; side < 2; side++) {
-        int rc = side_rows(ix, side, like, fn, ctx);
-        if (rc > 0)
-            return kifu__error(err, KIFU_ERR_NOMEM, 0, 0, 0, NULL, NULL, "out of memory");
-        if (rc < 0)
-            return kifu__index_sqlite_error(ix->db, ix->path, "cannot read the index",
-                                            err);
-    }
-    return 0;
+    return both_sides(ix, like, NULL, fn, ctx, err);
+}
+
+int kifu__sqlite_player(kifu_index *ix, const char *key, kifu__player_row_fn fn,
+                        void *ctx, kifu_error *err)
+{
+    return both_sides(ix, NULL, key, fn, ctx, err);
 }
 
 int kifu__sqlite_games(kifu_index *ix, const kifu_explore_options *o,

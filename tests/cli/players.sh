@@ -115,5 +115,39 @@ check "--no-games: the move lines only" "$(grep -v '^    ' wg)" "$(cat ng)"
 # the key itself, in the C API's words, as kifu index players prints it
 "$kifu" index players g.kdb | grep -q '^及川直孝  8 games' && ok || bad "affiliation out of the key"
 
+# The player page's tags (kifu_index_player_named): the player whose key or a spelling is
+# the name (found by its key), else the only one its key is a part of, else none; each
+# as kifu index players --json gives that player.
+if [ -z "${KIFU_TEST_INDEX:-}" ]; then
+    "$kifu" serve g.kdb --listen 127.0.0.1:0 --cache 0 >sv 2>sverr &
+    spid=$!
+    port=
+    for _ in $(seq 100); do
+        port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' sv)
+        [ -n "$port" ] && break
+        sleep 0.1
+    done
+    [ -n "$port" ] && ok || bad "serve printed no URL: $(cat sverr)"
+    tags_of() { # the tags index players --json gives the player of key $1 ([] for none)
+        "$kifu" index players g.kdb --json | python3 -c '
+import json, sys
+print(next((json.dumps(d["tags"]) for d in map(json.loads, sys.stdin) if d["key"] == sys.argv[1]), "[]"))' "$1"
+    }
+    page_tags() { # /api/players?player=$1's tags
+        python3 -c '
+import json, sys, urllib.parse, urllib.request
+u = "http://127.0.0.1:%s/api/players?player=%s" % (sys.argv[1], urllib.parse.quote(sys.argv[2]))
+print(json.dumps(json.load(urllib.request.urlopen(u, timeout=10))["tags"]))' "$port" "$1"
+    }
+    [ "$(tags_of hashiryoma)" != "[]" ] && ok || bad "hashiryoma has tags"
+    for c in "hashiryoma 二段|hashiryoma|a spelling" "hashiryoma|hashiryoma|the key" \
+        "HASHIRYOMA|hashiryoma|the only key it is a part of" "opp1|opp1|the key (opp10, opp11 too)" \
+        "OPP1|-|three keys, none its own" "bot|-|six keys" "nobody|-|no key"; do
+        IFS='|' read -r name key why <<<"$c"
+        check "player page tags: $name ($why)" "$(tags_of "$key")" "$(page_tags "$name")"
+    done
+    kill "$spid" && wait "$spid" 2>/dev/null
+fi
+
 echo "$pass passed, $fail failed, $skipped skipped"
 [ $fail -eq 0 ]
