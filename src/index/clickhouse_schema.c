@@ -8,7 +8,10 @@
  *            the rating of the player who moves there (0: none; schema 3).
  * explorer   SummingMergeTree of counts per (key, move), filled by a materialized view
  *            from each insert into positions: the counts are written with the rows they
- *            count, and parts not merged yet are summed by the query. rating_sum and
+ *            count, summed per (key, move) in each insert block (18.16 sums rows only
+ *            when it merges parts: a row a game left the start position's key 20,000
+ *            rows a part until merges caught up), and parts not merged yet are summed by
+ *            the query. rating_sum and
  *            rated: the movers' ratings summed over the games that give one (schema 3).
  * latest     each insert block's latest games per (key, move) (KIFU__INDEX_TOP of its
  *            first visits, newest first, as ranks YYYYMMDD << 32 | game, and their plies),
@@ -85,17 +88,17 @@ void kifu__ch_schema(kifu__strbuf *b, const char *db, const char *t, const char 
     kifu__sb_printf(b,
                     "CREATE MATERIALIZED VIEW IF NOT EXISTS `%s`.`%s_explorer_mv%s` TO "
                     "`%s`.`%s_explorer%s` AS\n"
-                    "  SELECT key, move, toInt64(first_move) AS games, "
-                    "toInt64(first_pos) AS pos_games,"
-                    "\n    toInt64(first_move AND result = 1) AS sente_wins,"
-                    " toInt64(first_move AND result = 2) AS gote_wins,"
-                    "\n    toInt64(first_move AND result = 3) AS sennichite,"
-                    " toInt64(first_move AND result = 4) AS jishogi,"
-                    "\n    toInt64(first_move AND result = 5) AS draws,"
-                    " toInt64(first_move AND result = 0) AS unknown,"
-                    "\n    toInt64(first_move AND rating > 0) * rating AS rating_sum,"
-                    " toInt64(first_move AND rating > 0) AS rated\n"
-                    "  FROM `%s`.`%s_positions%s`;\n",
+                    "  SELECT key, move, toInt64(sum(first_move)) AS games, "
+                    "toInt64(sum(first_pos)) AS pos_games,"
+                    "\n    toInt64(sum(first_move AND result = 1)) AS sente_wins,"
+                    " toInt64(sum(first_move AND result = 2)) AS gote_wins,"
+                    "\n    toInt64(sum(first_move AND result = 3)) AS sennichite,"
+                    " toInt64(sum(first_move AND result = 4)) AS jishogi,"
+                    "\n    toInt64(sum(first_move AND result = 5)) AS draws,"
+                    " toInt64(sum(first_move AND result = 0)) AS unknown,"
+                    "\n    toInt64(sum(toInt64(first_move AND rating > 0) * rating)) AS "
+                    "rating_sum, toInt64(sum(first_move AND rating > 0)) AS rated\n"
+                    "  FROM `%s`.`%s_positions%s` GROUP BY key, move;\n",
                     db, t, l, db, t, l, db, t, l);
     kifu__sb_printf(b,
                     "CREATE TABLE IF NOT EXISTS `%s`.`%s_latest%s` (%s)\n"
