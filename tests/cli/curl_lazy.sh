@@ -61,19 +61,7 @@ n=$(ldd "$kifu" | grep -c "libmicrohttpd")
 mhd() { grep -c 'find library=libmicrohttpd\.so\.12' "$1"; }
 [ "$(mhd "$tmp/debug.v")" = 0 ] && ok || bad "kifu -V loaded libmicrohttpd"
 [ "$(mhd "$tmp/debug.x")" = 0 ] && ok || bad "kifu explore loaded libmicrohttpd"
-serve_until_url() { # OUT ERR ARGS... -> pid; waits (bounded) for the URL or the exit
-    local out=$1 err=$2
-    shift 2
-    "$kifu" serve "$tmp/g.kdb" --listen 127.0.0.1:0 "$@" >"$out" 2>"$err" &
-    pid=$!
-    for _ in $(seq 100); do
-        grep -q 'http://' "$out" 2>/dev/null && return 0
-        kill -0 "$pid" 2>/dev/null || return 1
-        sleep 0.1
-    done
-    return 1
-}
-if serve_until_url "$tmp/serve.out" "$tmp/serve.err"; then
+if serve_start "$tmp/serve.out" "$tmp/serve.err" "$tmp/g.kdb"; then
     grep -q 'libmicrohttpd' "/proc/$pid/maps" && ok || bad "kifu serve has no libmicrohttpd mapped"
     kill -TERM "$pid"
     wait "$pid"

@@ -119,15 +119,8 @@ check "--no-games: the move lines only" "$(grep -v '^    ' wg)" "$(cat ng)"
 # the name (found by its key), else the only one its key is a part of, else none; each
 # as kifu index players --json gives that player.
 if [ -z "${KIFU_TEST_INDEX:-}" ]; then
-    "$kifu" serve g.kdb --listen 127.0.0.1:0 --cache 0 >sv 2>sverr &
-    spid=$!
-    port=
-    for _ in $(seq 100); do
-        port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' sv)
-        [ -n "$port" ] && break
-        sleep 0.1
-    done
-    [ -n "$port" ] && ok || bad "serve printed no URL: $(cat sverr)"
+    serve_start sv sverr g.kdb --cache 0 && ok || bad "serve printed no URL: $(cat sverr)"
+    spid=$pid
     tags_of() { # the tags index players --json gives the player of key $1 ([] for none)
         "$kifu" index players g.kdb --json | python3 -c '
 import json, sys

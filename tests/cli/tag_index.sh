@@ -244,15 +244,7 @@ if [ "$ix_backend" = clickhouse ]; then
 fi
 
 # kifu serve: tag on /api/explore (explore --json's answer) and /api/games.
-"$kifu" serve t.kdb --listen 127.0.0.1:0 >out 2>err2 &
-pid=$!
-port=
-for _ in $(seq 100); do
-    port=$(sed -n 's|^kifu: serving .* at http://127.0.0.1:\([0-9]*\)/$|\1|p' out)
-    [ -n "$port" ] && break
-    sleep 0.1
-done
-if [ -z "$port" ]; then
+if ! serve_start out err2 t.kdb; then
     bad "serve printed no URL: $(cat err2)"
 else
     fetch() { python3 -c '
