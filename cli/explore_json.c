@@ -66,25 +66,16 @@ void cli_explore_json(FILE *f, const char *sfen, const kifu_explore *x, int no_g
         cli_out_str(o, m->usi);
         cli_out_str(o, "\",\"move\":");
         cli_out_json(o, m->text);
-        const char *name[] = {",\"games\":",     ",\"share\":",       ",\"sente_wins\":",
-                              ",\"gote_wins\":", ",\"draws\":",       ",\"sennichite\":",
-                              ",\"jishogi\":",   ",\"other_draws\":", ",\"unfinished\":"};
-        long long v[] = {m->games,
-                         0,
-                         m->sente_wins,
-                         m->gote_wins,
-                         m->sennichite + m->jishogi + m->draws,
-                         m->sennichite,
-                         m->jishogi,
-                         m->draws,
-                         m->unknown};
-        for (int k = 0; k < 9; k++) {
-            cli_out_str(o, name[k]);
-            if (k == 1)
-                cli_out_str(o, pct);
-            else
-                cli_out_int(o, v[k]);
-        }
+        json_int(o, ",\"games\":", m->games);
+        cli_out_str(o, ",\"share\":");
+        cli_out_str(o, pct);
+        json_int(o, ",\"sente_wins\":", m->sente_wins);
+        json_int(o, ",\"gote_wins\":", m->gote_wins);
+        json_int(o, ",\"draws\":", m->sennichite + m->jishogi + m->draws);
+        json_int(o, ",\"sennichite\":", m->sennichite);
+        json_int(o, ",\"jishogi\":", m->jishogi);
+        json_int(o, ",\"other_draws\":", m->draws);
+        json_int(o, ",\"unfinished\":", m->unknown);
         cli_out_str(o, ",\"last_date\":");
         cli_out_json(o, m->last_date[0] ? m->last_date : NULL);
         /* The mean rating of the players who made the move, over its rated games. */
